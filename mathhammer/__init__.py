@@ -1,0 +1,35 @@
+"""mathhammer: probability analyzer for Warmachine attacks and damage.
+
+Build a :class:`Scenario` from rules objects (or load one from TOML with
+:func:`load_scenario`), then :func:`simulate` it by Monte Carlo or exactly.
+
+>>> from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+>>> jack = Attacker("Heavy warjack", [Weapon("Fist", "melee", skill=7, pow=16, attacks=2)])
+>>> scen = Scenario(Target(defense=12, arm=18, boxes=30), [jack])
+>>> res = simulate(scen, method="exact")
+>>> round(res.damage_mean, 3)
+2.493
+"""
+
+from .errors import ExactNotApplicable, InputError, MathhammerError
+from .result import Result
+from .rules import Attacker, AttackSlot, Scenario, Target, Weapon
+from .scenario import load_scenario, scenario_from_dict
+from .simulate import simulate
+
+__all__ = [
+    "Attacker",
+    "AttackSlot",
+    "ExactNotApplicable",
+    "InputError",
+    "MathhammerError",
+    "Result",
+    "Scenario",
+    "Target",
+    "Weapon",
+    "load_scenario",
+    "scenario_from_dict",
+    "simulate",
+]
+
+__version__ = "0.1.0"

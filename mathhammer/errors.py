@@ -1,0 +1,51 @@
+"""Errors raised for bad input.
+
+Every error a user can cause by what they wrote (scenario file, CLI flag, API argument) is an
+:class:`InputError`: it names the field (a dotted key such as ``attackers[0].weapons[1].skill``)
+and the offending value, so that the CLI can print it as one line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MathhammerError", "InputError", "ExactNotApplicable"]
+
+
+class MathhammerError(Exception):
+    """Base class of every error mathhammer raises on purpose."""
+
+
+class InputError(MathhammerError, ValueError):
+    """A field of the user's input has a bad value.
+
+    Parameters
+    ----------
+    key : str
+        Dotted path of the field, e.g. ``"target.def"``.
+    value : object
+        The value the user gave.
+    reason : str
+        What is wrong with it, e.g. ``"must be between 0 and 40"``.
+
+    Examples
+    --------
+    >>> str(InputError("target.def", -1, "must be between 0 and 40"))
+    'target.def: must be between 0 and 40 (got -1)'
+    """
+
+    def __init__(self, key: str, value: object, reason: str):
+        self.key = key
+        self.value = value
+        self.reason = reason
+        super().__init__(self._format())
+
+    def _format(self) -> str:
+        return f"{self.key}: {self.reason} (got {self.value!r})"
+
+    def under(self, prefix: str) -> "InputError":
+        """Return the same error with ``prefix`` put in front of its key."""
+        key = f"{prefix}.{self.key}" if self.key and not self.key.startswith("[") else f"{prefix}{self.key}"
+        return InputError(key, self.value, self.reason)
+
+
+class ExactNotApplicable(MathhammerError, ValueError):
+    """``method="exact"`` was asked for a scenario the exact engine cannot compute."""

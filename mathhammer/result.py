@@ -1,0 +1,179 @@
+"""Result of a simulation: counters and histograms turned into probabilities.
+
+A :class:`Result` never holds per-trial samples: Monte Carlo runs keep counts (weights that
+sum to ``trials``), the exact engine keeps probabilities (weights that sum to 1). Every
+figure is derived from those weights, so both methods report through the same code.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .stats import Z95, wilson_interval
+
+__all__ = ["Result", "SLOT_MADE", "SLOT_HIT", "SLOT_CRIT", "SLOT_DAMAGE", "SLOT_FIELDS"]
+
+# Columns of ``Result.slot_weights``.
+SLOT_MADE, SLOT_HIT, SLOT_CRIT, SLOT_DAMAGE = 0, 1, 2, 3
+SLOT_FIELDS = 4
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """Figures of one scenario.
+
+    Parameters
+    ----------
+    method : {"monte_carlo", "exact"}
+    trials : int or None
+        Monte Carlo sample size; ``None`` for exact results.
+    seed : int or None
+    slot_labels : tuple of str
+        One label per attack of the sequence, in order.
+    total : float
+        What the weights sum to: ``trials`` (counts) or 1.0 (probabilities).
+    damage_weights : ndarray, shape (boxes + 1,)
+        Weight of ending with exactly k damage points marked.
+    slot_weights : ndarray, shape (n_attacks, 4)
+        Per attack: made, hit, critical hit, damage points it marked (summed).
+    kill_weights : ndarray, shape (n_attacks,)
+        Weight of the target being disabled by exactly that attack.
+    boxes : int
+        Damage capacity of the target.
+    """
+
+    method: str
+    trials: int | None
+    seed: int | None
+    slot_labels: tuple[str, ...]
+    total: float
+    damage_weights: np.ndarray
+    slot_weights: np.ndarray
+    kill_weights: np.ndarray
+    boxes: int
+    extra: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------ headline
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
+
+    @property
+    def kill(self) -> float:
+        """Probability the target ends disabled."""
+        return float(self.kill_weights.sum() / self.total)
+
+    @property
+    def kill_ci95(self) -> tuple[float, float]:
+        """95% Wilson interval of :attr:`kill` (a point for exact results)."""
+        if self.exact:
+            return (self.kill, self.kill)
+        return wilson_interval(float(self.kill_weights.sum()), int(self.trials))
+
+    @property
+    def kill_se(self) -> float:
+        """Standard error of :attr:`kill` (0 for exact results)."""
+        if self.exact:
+            return 0.0
+        p = self.kill
+        return math.sqrt(p * (1 - p) / self.trials)
+
+    @property
+    def damage_pmf(self) -> np.ndarray:
+        """``pmf[k]``: probability exactly k damage points were marked, k = 0..boxes."""
+        return self.damage_weights / self.total
+
+    @property
+    def damage_mean(self) -> float:
+        """Expected damage points marked on the target."""
+        k = np.arange(self.damage_weights.size)
+        return float(k @ self.damage_pmf)
+
+    @property
+    def damage_sd(self) -> float:
+        k = np.arange(self.damage_weights.size)
+        pmf = self.damage_pmf
+        m = float(k @ pmf)
+        return math.sqrt(max(0.0, float((k * k) @ pmf) - m * m))
+
+    @property
+    def damage_mean_ci95(self) -> tuple[float, float]:
+        m = self.damage_mean
+        if self.exact:
+            return (m, m)
+        h = Z95 * self.damage_sd / math.sqrt(self.trials)
+        return (m - h, m + h)
+
+    @property
+    def damage_at_least(self) -> np.ndarray:
+        """``p[k]``: probability at least k damage points were marked."""
+        return np.cumsum(self.damage_pmf[::-1])[::-1]
+
+    # ------------------------------------------------------------ per attack
+    @property
+    def n_attacks(self) -> int:
+        return len(self.slot_labels)
+
+    def _slot(self, col: int) -> np.ndarray:
+        return self.slot_weights[:, col] / self.total
+
+    @property
+    def made(self) -> np.ndarray:
+        """Probability each attack is made (the target was still standing)."""
+        return self._slot(SLOT_MADE)
+
+    @property
+    def hit(self) -> np.ndarray:
+        """Probability each attack is made and hits."""
+        return self._slot(SLOT_HIT)
+
+    @property
+    def crit(self) -> np.ndarray:
+        """Probability each attack is made and is a critical hit."""
+        return self._slot(SLOT_CRIT)
+
+    @property
+    def attack_damage_mean(self) -> np.ndarray:
+        """Expected damage points each attack marks (0 when not made)."""
+        return self._slot(SLOT_DAMAGE)
+
+    @property
+    def kill_after(self) -> np.ndarray:
+        """Probability the target is disabled once each attack is resolved."""
+        return np.cumsum(self.kill_weights) / self.total
+
+    @property
+    def attacks(self) -> list[dict]:
+        """One dict per attack, in sequence order."""
+        return [
+            {
+                "attack": i + 1,
+                "label": label,
+                "made": float(self.made[i]),
+                "hit": float(self.hit[i]),
+                "crit": float(self.crit[i]),
+                "damage_mean": float(self.attack_damage_mean[i]),
+                "kill_after": float(self.kill_after[i]),
+            }
+            for i, label in enumerate(self.slot_labels)
+        ]
+
+    # ------------------------------------------------------------ export
+    def to_dict(self) -> dict:
+        """Plain-Python figures (the CLI's ``--json`` object)."""
+        lo, hi = self.kill_ci95
+        dlo, dhi = self.damage_mean_ci95
+        return {
+            "method": self.method,
+            "trials": self.trials,
+            "seed": self.seed,
+            "kill": self.kill,
+            "kill_ci95": [lo, hi],
+            "damage_mean": self.damage_mean,
+            "damage_mean_ci95": [dlo, dhi],
+            "damage_pmf": [float(p) for p in self.damage_pmf],
+            "attacks": self.attacks,
+        }

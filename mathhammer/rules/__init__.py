@@ -1,0 +1,12 @@
+"""Rules model: frozen, validated dataclasses in pure Python (no NumPy, no Numba).
+
+Everything downstream (encoder, exact engine, reports) reads these objects; nothing here
+knows how they are simulated.
+"""
+
+from .attacker import Attacker
+from .scenario import AttackSlot, Scenario
+from .target import Target
+from .weapon import Weapon
+
+__all__ = ["Attacker", "AttackSlot", "Scenario", "Target", "Weapon"]

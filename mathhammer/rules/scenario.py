@@ -1,0 +1,92 @@
+"""A scenario: attackers acting in order against one target, and simulation settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._validate import check_int
+from ..errors import InputError
+from .attacker import Attacker
+from .target import Target
+from .weapon import Weapon
+
+__all__ = ["Scenario", "AttackSlot", "DEFAULT_TRIALS", "MAX_TRIALS"]
+
+DEFAULT_TRIALS = 1_000_000
+MAX_TRIALS = 1_000_000_000
+MAX_SEED = 2**63 - 1
+MAX_SLOTS = 4096
+
+
+@dataclass(frozen=True)
+class AttackSlot:
+    """One attack of the sequence: who makes it, with which weapon, its number for that weapon."""
+
+    attacker_index: int
+    weapon_index: int
+    number: int
+    attacker: Attacker
+    weapon: Weapon
+
+    @property
+    def label(self) -> str:
+        return f"{self.attacker.name} / {self.weapon.name} #{self.number + 1}"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """Attackers, in the order they act, against one target.
+
+    Parameters
+    ----------
+    target : Target
+    attackers : sequence of Attacker
+    trials : int
+        Default Monte Carlo sample size (1,000,000).
+    seed : int or None
+        Default seed; ``None`` draws one at simulation time and reports it.
+
+    Examples
+    --------
+    >>> s = Scenario(Target(defense=12, arm=18, boxes=30),
+    ...              [Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2)])])
+    >>> [slot.label for slot in s.attack_sequence()]
+    ['Jack / Fist #1', 'Jack / Fist #2']
+    """
+
+    target: Target
+    attackers: tuple[Attacker, ...]
+    trials: int = DEFAULT_TRIALS
+    seed: int | None = None
+
+    def __post_init__(self):
+        if isinstance(self.attackers, (list, tuple)):
+            object.__setattr__(self, "attackers", tuple(self.attackers))
+        if not isinstance(self.target, Target):
+            raise InputError("target", self.target, "must be a Target")
+        if not isinstance(self.attackers, tuple) or not self.attackers:
+            raise InputError("attackers", self.attackers, "at least one attacker is needed")
+        for i, a in enumerate(self.attackers):
+            if not isinstance(a, Attacker):
+                raise InputError(f"attackers[{i}]", a, "must be an Attacker")
+        check_int("simulation.trials", self.trials, 1, MAX_TRIALS)
+        if self.seed is not None:
+            check_int("simulation.seed", self.seed, 0, MAX_SEED)
+        n = sum(a.attack_count for a in self.attackers)
+        if n == 0:
+            raise InputError("attackers", n, "the attackers make no attacks")
+        if n > MAX_SLOTS:
+            raise InputError("attackers", n, f"at most {MAX_SLOTS} attacks in one sequence")
+
+    def attack_sequence(self) -> tuple[AttackSlot, ...]:
+        """Every attack in the order it is made: attackers in order, weapons in order."""
+        return tuple(
+            AttackSlot(ai, wi, k, a, w)
+            for ai, a in enumerate(self.attackers)
+            for wi, w in enumerate(a.weapons)
+            for k in range(w.attacks)
+        )
+
+    @property
+    def n_attacks(self) -> int:
+        return sum(a.attack_count for a in self.attackers)

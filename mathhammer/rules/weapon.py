@@ -1,0 +1,130 @@
+"""Weapons: what one attack rolls and what it does when it hits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ._validate import check_bool, check_choice, check_choices, check_int, check_str
+from ..errors import InputError
+from .vocabulary import ATTACK_TYPES, DAMAGE_TYPES, WEAPON_LOCATIONS, WEAPON_RULES
+
+__all__ = ["Weapon"]
+
+MAX_SKILL = 30
+MAX_POW = 40
+MAX_ATTACKS = 20
+MAX_EXTRA_DICE = 3
+
+
+def _as_frozenset(value):
+    return frozenset(value) if isinstance(value, (list, tuple, set, frozenset)) else value
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """One weapon of an attacker (or a spell, for ``type="arcane"``).
+
+    Parameters
+    ----------
+    name : str
+    type : {"melee", "ranged", "arcane"}
+    skill : int
+        MAT for melee weapons, RAT for ranged and arcane attacks.
+    pow : int or None
+        POW of the damage roll; ``None`` for a POW of "-" (the weapon deals no damage).
+    attacks : int
+        Initial attacks in one combat action (ROF for ranged weapons).
+    boosted_attack, boosted_damage : bool
+        Every attack (damage) roll of this weapon is boosted, at no cost.
+    damage_type : set of str
+        Damage types dealt; arcane attacks always deal magical damage as well.
+    rules : set of str
+        Special rules among :data:`~mathhammer.rules.vocabulary.WEAPON_RULES`.
+    extra_attack_dice, extra_damage_dice : int
+        Dice added (or, negative, removed) by other effects.
+    crippled : bool
+        The weapon's system starts crippled: one fewer attack and damage die.
+    location : str or None
+        Grid location of the weapon (L, R, H, F), used once damage grids cripple systems.
+
+    Examples
+    --------
+    >>> fist = Weapon("Fist", "melee", skill=7, pow=16)
+    >>> fist.attack_dice, fist.base_damage_dice
+    (2, 2)
+    >>> Weapon("Blade", "melee", 6, 12, boosted_attack=True, crippled=True).attack_dice
+    2
+    """
+
+    name: str
+    type: str
+    skill: int
+    pow: int | None
+    attacks: int = 1
+    boosted_attack: bool = False
+    boosted_damage: bool = False
+    damage_type: frozenset[str] = field(default_factory=frozenset)
+    rules: frozenset[str] = field(default_factory=frozenset)
+    extra_attack_dice: int = 0
+    extra_damage_dice: int = 0
+    crippled: bool = False
+    location: str | None = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "damage_type", _as_frozenset(self.damage_type))
+        object.__setattr__(self, "rules", _as_frozenset(self.rules))
+        check_str("name", self.name)
+        check_choice("type", self.type, ATTACK_TYPES)
+        check_int("skill", self.skill, 0, MAX_SKILL)
+        if self.pow is not None:
+            check_int("pow", self.pow, 0, MAX_POW)
+        check_int("attacks", self.attacks, 0, MAX_ATTACKS)
+        check_bool("boosted_attack", self.boosted_attack)
+        check_bool("boosted_damage", self.boosted_damage)
+        check_choices("damage_type", self.damage_type, DAMAGE_TYPES)
+        check_choices("rules", self.rules, WEAPON_RULES)
+        check_int("extra_attack_dice", self.extra_attack_dice, -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
+        check_int("extra_damage_dice", self.extra_damage_dice, -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
+        check_bool("crippled", self.crippled)
+        if self.location is not None:
+            check_choice("location", self.location, WEAPON_LOCATIONS)
+        if self.pow is None and self.boosted_damage:
+            raise InputError("boosted_damage", True, 'cannot be set on a weapon with POW "-"')
+
+    # ----------------------------------------------------------------- derived
+    @property
+    def damage_types(self) -> frozenset[str]:
+        """Damage types of its damage rolls: arcane attacks deal magical damage (RULES.md 2)."""
+        if self.type == "arcane":
+            return self.damage_type | {"magical"}
+        return self.damage_type
+
+    @property
+    def deals_damage(self) -> bool:
+        """False for POW "-": no damage roll at all (RULES.md 2)."""
+        return self.pow is not None
+
+    @property
+    def base_attack_dice(self) -> int:
+        """Attack dice before crippling: 2, +1 if boosted, + extra dice (may be < 1)."""
+        return 2 + int(self.boosted_attack) + self.extra_attack_dice
+
+    @property
+    def base_damage_dice(self) -> int:
+        """Damage dice before crippling and resistance: 2, +1 if boosted, + extra dice."""
+        return 2 + int(self.boosted_damage) + self.extra_damage_dice
+
+    @property
+    def attack_dice(self) -> int:
+        """Attack dice rolled in its starting state, never below one (RULES.md 1)."""
+        return max(1, self.base_attack_dice - int(self.crippled))
+
+    def damage_dice_against(self, resist: frozenset[str]) -> int:
+        """Damage dice against a target resisting ``resist``: one die off, however many
+        of its types are resisted (RULES.md 2); never below one."""
+        resisted = bool(self.damage_types & resist)
+        return max(1, self.base_damage_dice - int(self.crippled) - int(resisted))
+
+    def knocks_down(self, critical: bool) -> bool:
+        """Whether a hit (critical or not) knocks the target down."""
+        return "knockdown" in self.rules or (critical and "critical_knockdown" in self.rules)

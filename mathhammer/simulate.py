@@ -1,0 +1,72 @@
+"""Public entry point: validate -> encode -> kernel -> Result (or the exact engine)."""
+
+from __future__ import annotations
+
+import secrets
+
+from .errors import InputError
+from .result import Result
+from .rules import Scenario
+from .rules._validate import check_int
+from .rules.scenario import MAX_SEED, MAX_TRIALS
+
+__all__ = ["simulate", "METHODS"]
+
+METHODS = ("monte_carlo", "exact")
+_ALIASES = {"mc": "monte_carlo", "monte_carlo": "monte_carlo", "exact": "exact"}
+
+
+def simulate(
+    scenario: Scenario,
+    trials: int | None = None,
+    seed: int | None = None,
+    method: str = "monte_carlo",
+) -> Result:
+    """Simulate a scenario and return its :class:`~mathhammer.result.Result`.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    trials : int, optional
+        Monte Carlo sample size; defaults to ``scenario.trials``.
+    seed : int, optional
+        Seed of the random streams; defaults to ``scenario.seed``, and when that is ``None``
+        too a fresh seed is drawn and reported in ``Result.seed``. The same seed gives the
+        same result whatever the number of threads.
+    method : {"monte_carlo", "mc", "exact"}
+        ``"exact"`` computes the distributions by enumeration and dynamic programming
+        (:mod:`mathhammer.exact`) and raises :class:`~mathhammer.errors.ExactNotApplicable`
+        where that engine cannot.
+    """
+    if not isinstance(scenario, Scenario):
+        raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
+    if not isinstance(method, str) or method not in _ALIASES:
+        raise InputError("method", method, "must be one of monte_carlo, mc, exact")
+    method = _ALIASES[method]
+    if method == "exact":
+        from .exact import exact_result
+
+        return exact_result(scenario)
+
+    trials = scenario.trials if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
+    if seed is None:
+        seed = scenario.seed if scenario.seed is not None else secrets.randbits(62)
+    else:
+        check_int("seed", seed, 0, MAX_SEED)
+
+    from ._kernels.driver import run_sequences
+    from .encode import encode
+
+    enc = encode(scenario)
+    counts = run_sequences(enc, trials, seed)
+    return Result(
+        method="monte_carlo",
+        trials=trials,
+        seed=seed,
+        slot_labels=enc.slot_labels,
+        total=float(trials),
+        damage_weights=counts.damage_hist.astype(float),
+        slot_weights=counts.attack_counts.astype(float),
+        kill_weights=counts.kill_at.astype(float),
+        boxes=scenario.target.boxes,
+    )
