@@ -8,7 +8,7 @@ Build a :class:`Scenario` from rules objects (or load one from TOML with
 >>> scen = Scenario(Target(defense=12, arm=18, boxes=30), [jack])
 >>> res = simulate(scen, method="exact")
 >>> round(res.damage_mean, 3)
-2.493
+8.333
 """
 
 from .errors import ExactNotApplicable, InputError, MathhammerError

@@ -210,6 +210,35 @@ def check_exact_applicable(scenario: Scenario) -> None:
             )
 
 
+def _at_most_one(w: np.ndarray) -> np.ndarray:
+    """Clip ``w`` at 0 and take any excess of its sum over 1 (rounding) off its largest entry.
+
+    Both summation orders used downstream are checked: ``sum`` (pairwise) and ``cumsum``
+    (sequential, for running totals such as ``kill_after``).
+    """
+    w = np.clip(w, 0.0, None)
+    for _ in range(8):
+        excess = max(float(w.sum()), float(np.cumsum(w)[-1])) - 1.0
+        if excess <= 0.0:
+            break
+        i = int(np.argmax(w))
+        w[i] = max(0.0, w[i] - max(excess, np.spacing(w[i])))
+    return w
+
+
+def _tidy(damage_weights, slot_weights, kill_weights):
+    """Remove floating-point noise (a few ulps) that would break the invariants reports rely
+    on: probabilities in [0, 1], sums at most 1, critical <= hit <= made."""
+    damage_weights = _at_most_one(damage_weights)
+    kill_weights = _at_most_one(kill_weights)
+    sw = slot_weights.copy()
+    sw[:, SLOT_MADE] = np.clip(sw[:, SLOT_MADE], 0.0, 1.0)
+    sw[:, SLOT_HIT] = np.clip(np.minimum(sw[:, SLOT_HIT], sw[:, SLOT_MADE]), 0.0, None)
+    sw[:, SLOT_CRIT] = np.clip(np.minimum(sw[:, SLOT_CRIT], sw[:, SLOT_HIT]), 0.0, None)
+    sw[:, SLOT_DAMAGE] = np.clip(sw[:, SLOT_DAMAGE], 0.0, None)
+    return damage_weights, sw, kill_weights
+
+
 def exact_result(scenario: Scenario) -> Result:
     """Exact distributions of one scenario, as a :class:`~mathhammer.result.Result`.
 
@@ -332,6 +361,7 @@ def exact_result(scenario: Scenario) -> Result:
     damage_weights = np.empty(boxes + 1, dtype=np.float64)
     damage_weights[:boxes] = alive.sum(axis=0)
     damage_weights[boxes] = dead
+    damage_weights, slot_weights, kill_weights = _tidy(damage_weights, slot_weights, kill_weights)
     return Result(
         method="exact",
         trials=None,

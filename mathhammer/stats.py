@@ -17,7 +17,7 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     >>> lo, hi = wilson_interval(50, 100)
     >>> round(lo, 4), round(hi, 4)
     (0.4038, 0.5962)
-    >>> wilson_interval(0, 10)[0]
+    >>> wilson_interval(0, 1000)[0]
     0.0
     """
     if n <= 0:
@@ -27,4 +27,5 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     denom = 1.0 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # rounding can put a bound a hair past p when p is 0 or 1: the interval always holds p
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))

@@ -14,7 +14,15 @@ from mathhammer import ExactNotApplicable, InputError, simulate
 from mathhammer.exact import attack_outcome, check_exact_applicable, damage_pmf, exact_result
 from mathhammer.rules import Attacker, Scenario, Target, Weapon
 
-from naive import NaiveAttack, NaiveTarget, bf_attack, bf_damage, bf_scenario, bf_sequence
+from naive import (
+    NaiveAttack,
+    NaiveTarget,
+    bf_attack,
+    bf_damage,
+    bf_scenario,
+    bf_sequence,
+    plain_from_scenario,
+)
 
 TOL = 1e-12
 
@@ -104,7 +112,11 @@ def check_against_brute_force(scen):
 
 def check_invariants(res):
     pmf = res.damage_pmf
-    assert np.all(pmf >= -1e-15)
+    # Strict (no tolerance): what reports and the CLI rely on.
+    assert np.all(pmf >= 0.0) and pmf.sum() <= 1.0
+    assert 0.0 <= res.kill <= 1.0 and np.all(res.kill_after <= 1.0) and np.all(res.kill_weights >= 0.0)
+    assert np.all(res.made <= 1.0) and np.all(res.hit <= res.made) and np.all(res.crit <= res.hit)
+    assert np.all(res.crit >= 0.0) and np.all(res.attack_damage_mean >= 0.0)
     assert pmf.sum() == pytest.approx(1.0, abs=1e-12)
     assert res.damage_weights[-1] == pytest.approx(res.kill_weights.sum(), abs=1e-12)
     assert res.made[0] == pytest.approx(1.0, abs=1e-15)
@@ -267,15 +279,13 @@ def test_second_moment_in_extra():
     scen = SEQUENCES["knockdown_then_auto_hit"]
     res = exact_result(scen)
     # Recompute E[marked^2] per attack by brute force over the naive tree (small).
-    attacks, target = __import__("naive").plain_from_scenario(scen)
+    attacks, target = plain_from_scenario(scen)
     sq = _bf_second_moment(attacks, target)
     np.testing.assert_allclose(res.extra["slot_damage_sq"], [float(x) for x in sq], atol=TOL)
 
 
 def _bf_second_moment(attacks, target):
     """E[(points marked by attack i)^2] by a forward walk over every outcome."""
-    from naive import bf_attack as att, bf_damage as dam
-
     out = [Fraction(0)] * len(attacks)
 
     def walk(i, prob, marked, down):
@@ -286,7 +296,7 @@ def _bf_second_moment(attacks, target):
             table = (Fraction(0), Fraction(1), Fraction(0))
         else:
             mod = target.melee_mod if a.kind == "melee" else target.ranged_mod
-            table = att(a.attack_dice, a.skill, (5 if down else target.defense) + mod)
+            table = bf_attack(a.attack_dice, a.skill, (5 if down else target.defense) + mod)
         walk(i + 1, prob * table[0], marked, down)
         for p, crit in ((table[1], False), (table[2], True)):
             if not p:
@@ -295,7 +305,7 @@ def _bf_second_moment(attacks, target):
             if a.pow is None:
                 walk(i + 1, prob * p, marked, d2)
                 continue
-            for pts, q in dam(a.damage_dice, a.pow, target.arm).items():
+            for pts, q in bf_damage(a.damage_dice, a.pow, target.arm).items():
                 took = min(pts, target.boxes - marked)
                 out[i] += prob * p * q * took * took
                 walk(i + 1, prob * p * q, marked + took, d2)
@@ -320,8 +330,6 @@ def test_simulate_exact_dispatches_here():
 
 # ----------------------------------------------------------------------------- helpers vs raw
 def test_rules_helpers_agree_with_naive_translation():
-    from naive import plain_from_scenario
-
     for scen in SEQUENCES.values():
         attacks, target = plain_from_scenario(scen)
         for slot, a in zip(scen.attack_sequence(), attacks):
@@ -381,6 +389,30 @@ def small_scenarios(draw):
 @given(small_scenarios())
 def test_property_matches_brute_force(scen):
     check_against_brute_force(scen)
+
+
+@st.composite
+def big_scenarios(draw):
+    attackers = []
+    for k in range(draw(st.integers(1, 6))):
+        kind = draw(st.sampled_from(["melee", "ranged", "arcane"]))
+        pow_ = draw(st.one_of(st.none(), st.integers(0, 25)))
+        attackers.append(Attacker(f"A{k}", [Weapon(
+            f"W{k}", kind, skill=draw(st.integers(0, 12)), pow=pow_, attacks=draw(st.integers(1, 10)),
+            boosted_attack=draw(st.booleans()),
+            boosted_damage=(draw(st.booleans()) if pow_ is not None else False),
+            rules=draw(st.sets(st.sampled_from(["knockdown", "critical_knockdown"]), max_size=1)),
+            extra_attack_dice=draw(st.integers(-3, 3)), extra_damage_dice=draw(st.integers(-3, 3)),
+        )]))
+    target = Target(defense=draw(st.integers(0, 25)), arm=draw(st.integers(0, 30)),
+                    boxes=draw(st.integers(1, 60)), state=draw(st.sets(st.sampled_from(STATES), max_size=3)))
+    return Scenario(target, attackers)
+
+
+@settings(max_examples=100, deadline=None)
+@given(big_scenarios())
+def test_property_invariants(scen):
+    check_invariants(exact_result(scen))
 
 
 @settings(max_examples=40, deadline=None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ._jit import jit
 
 
-@jit()
+@jit(inline=True)
 def mark_track(marked, boxes, points):
     """Mark ``points`` damage on a track with ``marked`` of ``boxes`` already marked.
 

@@ -13,7 +13,7 @@ from ._jit import jit
 from .layout import CRIT, HIT, MISS
 
 
-@jit()
+@jit(inline=True)
 def roll_attack(dice, pos, n_dice, skill, defense):
     """Roll ``n_dice`` d6 + ``skill`` against ``defense``.
 
@@ -50,9 +50,11 @@ def roll_attack(dice, pos, n_dice, skill, defense):
     return MISS, pos
 
 
-@jit()
+@jit(inline=True)
 def roll_sum(dice, pos, n_dice):
     """Sum of ``n_dice`` d6; returns ``(sum, pos)``."""
+    if n_dice == 2:
+        return np.int64(dice[pos]) + np.int64(dice[pos + 1]), pos + 2
     total = 0
     for k in range(n_dice):
         total += np.int64(dice[pos + k])

@@ -40,7 +40,7 @@ from .layout import (
 )
 
 
-@jit()
+@jit(inline=True)
 def run_trial(dice, pos, attacks, target, damage_hist, attack_counts, kill_at):
     """Simulate one attack sequence and add its outcome to the chunk's counters.
 

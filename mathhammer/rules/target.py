@@ -21,10 +21,6 @@ MAX_ARM = 50
 MAX_BOXES = 500
 
 
-def _as_frozenset(value):
-    return frozenset(value) if isinstance(value, (list, tuple, set, frozenset)) else value
-
-
 @dataclass(frozen=True)
 class Target:
     """The model being attacked.
@@ -63,15 +59,13 @@ class Target:
     state: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self):
-        object.__setattr__(self, "resist", _as_frozenset(self.resist))
-        object.__setattr__(self, "state", _as_frozenset(self.state))
         check_str("name", self.name)
         check_int("def", self.defense, 0, MAX_DEF)
         check_int("arm", self.arm, 0, MAX_ARM)
         check_int("boxes", self.boxes, 1, MAX_BOXES)
         check_choice("base", self.base, BASE_SIZES)
-        check_choices("resist", self.resist, DAMAGE_TYPES)
-        check_choices("state", self.state, TARGET_STATES)
+        object.__setattr__(self, "resist", check_choices("resist", self.resist, DAMAGE_TYPES))
+        object.__setattr__(self, "state", check_choices("state", self.state, TARGET_STATES))
 
     # ----------------------------------------------------------------- derived
     @property

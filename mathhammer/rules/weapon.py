@@ -16,10 +16,6 @@ MAX_ATTACKS = 20
 MAX_EXTRA_DICE = 3
 
 
-def _as_frozenset(value):
-    return frozenset(value) if isinstance(value, (list, tuple, set, frozenset)) else value
-
-
 @dataclass(frozen=True)
 class Weapon:
     """One weapon of an attacker (or a spell, for ``type="arcane"``).
@@ -71,8 +67,6 @@ class Weapon:
     location: str | None = None
 
     def __post_init__(self):
-        object.__setattr__(self, "damage_type", _as_frozenset(self.damage_type))
-        object.__setattr__(self, "rules", _as_frozenset(self.rules))
         check_str("name", self.name)
         check_choice("type", self.type, ATTACK_TYPES)
         check_int("skill", self.skill, 0, MAX_SKILL)
@@ -81,8 +75,8 @@ class Weapon:
         check_int("attacks", self.attacks, 0, MAX_ATTACKS)
         check_bool("boosted_attack", self.boosted_attack)
         check_bool("boosted_damage", self.boosted_damage)
-        check_choices("damage_type", self.damage_type, DAMAGE_TYPES)
-        check_choices("rules", self.rules, WEAPON_RULES)
+        object.__setattr__(self, "damage_type", check_choices("damage_type", self.damage_type, DAMAGE_TYPES))
+        object.__setattr__(self, "rules", check_choices("rules", self.rules, WEAPON_RULES))
         check_int("extra_attack_dice", self.extra_attack_dice, -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
         check_int("extra_damage_dice", self.extra_damage_dice, -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
         check_bool("crippled", self.crippled)
