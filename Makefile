@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench clean clear-cache
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,3 +23,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# Numba caches each function keyed on its own file: after editing a kernel module, drop the
+# cache so callers in other files are recompiled.
+clear-cache:
+	find mathhammer -name '*.nbi' -delete -o -name '*.nbc' -delete

@@ -323,6 +323,15 @@ def test_check_exact_applicable():
     assert issubclass(ExactNotApplicable, ValueError)
 
 
+def test_exact_not_applicable_path(monkeypatch):
+    import mathhammer.exact as ex
+
+    monkeypatch.setattr(ex, "MAX_DICE", 2)  # pretend 3-dice rolls were out of reach
+    scen = one(Target(12, 14), W("Big", "melee", 6, 12, boosted_attack=True))
+    with pytest.raises(ExactNotApplicable, match="Big #1"):
+        simulate(scen, method="exact")
+
+
 def test_simulate_exact_dispatches_here():
     res = simulate(SEQUENCES["building"], method="exact")
     assert res.exact and res.kill_ci95 == (res.kill, res.kill) and res.kill_se == 0.0
