@@ -1,0 +1,587 @@
+#!/usr/bin/env python
+"""Benchmark of the Monte Carlo kernel against NumPy and pure-Python baselines.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_kernel.py            # full run (a few minutes)
+    .venv/bin/python benchmarks/bench_kernel.py --quick    # smoke run (< 60 s)
+
+Measured in one run (benchmarks/README.md explains every figure):
+
+1. throughput, ns per sequence, of two workloads (one melee attack; three attacks, the
+   first with Critical Knockdown) for the Numba kernel on all cores and on one thread, a
+   vectorised NumPy baseline and a pure-Python baseline, all computing the same counters
+   (damage histogram, per-attack made / hit / critical / damage, kill per attack); every
+   method's kill probability and mean damage are checked against the exact engine;
+2. the ratios and the issue's targets (PASS / MISS);
+3. cold compile and warm cache load of the kernel in fresh processes (a temporary
+   NUMBA_CACHE_DIR, so the repository's own cache is never touched), and a whole warm
+   ``mathhammer run`` process;
+4. peak resident memory of ``simulate`` at growing trial counts.
+
+The exit status is 1 when a correctness check or a child process fails; a missed
+performance target is reported but does not fail the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run from a checkout without an installed package
+    sys.path.insert(0, str(ROOT))
+
+DEMO = ROOT / "mathhammer" / "data" / "demo.toml"
+
+# Columns of the per-attack counters (same as the kernel's C_* and Result's SLOT_*).
+MADE, HIT, CRIT, DAMAGE = 0, 1, 2, 3
+
+# Targets of the issue.
+TARGET_NS_SINGLE = 10.0      # single attack, ns per sequence on all (2) cores
+TARGET_VS_NUMPY = 4.0        # Numba (all cores) vs the NumPy baseline
+TARGET_VS_PYTHON = 100.0     # Numba (all cores) vs pure Python
+TARGET_CLI_S = 2.0           # whole warm `mathhammer run demo.toml --trials 1000000`
+
+Z_LIMIT = 5.0                # agreement with the exact engine, in standard errors
+
+
+# ------------------------------------------------------------------------ workloads
+def workloads():
+    """The two benchmark scenarios: ``{key: (title, Scenario)}``."""
+    from mathhammer.rules import Attacker, Scenario, Target, Weapon
+
+    target = Target(defense=12, arm=18, boxes=30)
+    fist = Weapon("Fist", "melee", skill=7, pow=16)
+    single = Scenario(target, [Attacker("Jack", [fist])])
+    hammer = Weapon("Hammer", "melee", skill=7, pow=16, rules={"critical_knockdown"})
+    fists = Weapon("Fist", "melee", skill=7, pow=16, attacks=2)
+    sequence = Scenario(target, [Attacker("Jack", [hammer, fists])])
+    return {
+        "single": ("single attack (MAT 7 POW 16 vs DEF 12 ARM 18, 30 boxes)", single),
+        "sequence": ("3 attacks (1st crit. knockdown) vs the same target", sequence),
+    }
+
+
+@dataclass(frozen=True)
+class Plain:
+    """One attack of a workload as the baselines read it (2d6 attack and damage rolls)."""
+
+    melee: bool
+    need: int            # 2d6 total needed to hit: DEF - skill (normal base DEF)
+    need5: int           # the same when the target's base DEF is 5 (knocked down)
+    damage: tuple | None  # damage points for each 2d6 total 0..12 (POW - ARM applied, >= 0)
+    knockdown: bool
+    crit_knockdown: bool
+
+
+def plain_attacks(scenario):
+    """The baselines' view of ``scenario``; only 2-dice rolls are supported (both workloads)."""
+    target = scenario.target
+    out = []
+    for slot in scenario.attack_sequence():
+        w = slot.weapon
+        if w.attack_dice != 2 or (w.deals_damage and w.damage_dice_against(target.resist) != 2):
+            raise SystemExit("the baselines only handle 2d6 attack and damage rolls")
+        dmg = None
+        if w.deals_damage:
+            dmg = tuple(max(0, s + w.pow - target.arm) for s in range(13))
+        need = target.defense_against(w.type, base_def_5=target.starts_base_def_5) - w.skill
+        need5 = target.defense_against(w.type, base_def_5=True) - w.skill
+        out.append(Plain(
+            melee=w.type == "melee",
+            need=min(13, max(0, need)),
+            need5=min(13, max(0, need5)),
+            damage=dmg,
+            knockdown=w.knocks_down(False),
+            crit_knockdown=w.knocks_down(True) and not w.knocks_down(False),
+        ))
+    return out, target.boxes, target.starts_base_def_5, target.starts_melee_auto_hit
+
+
+# ------------------------------------------------------------------------ baselines
+def numpy_run(scenario, trials, seed, block=1 << 16):
+    """Vectorised NumPy baseline: every trial of a block advanced one attack at a time.
+
+    All dice of a block are drawn at once (``Generator.integers``, uint8, four dice per
+    attack per trial); hits, critical hits, the knocked-down state, the damage and its cap
+    are array operations across the block's trials. Returns the kernel's counters
+    ``(damage_hist, attack_counts, kill_at)``.
+    """
+    attacks, boxes, start_kd, start_auto = plain_attacks(scenario)
+    if start_kd != start_auto:  # pragma: no cover - every such state sets both today
+        raise SystemExit("baseline assumes base DEF 5 and melee auto-hit go together")
+    k = len(attacks)
+    tables = [None if a.damage is None else np.array(a.damage, dtype=np.int16) for a in attacks]
+    rng = np.random.default_rng(seed)
+    hist = np.zeros(boxes + 1, dtype=np.int64)
+    counts = np.zeros((k, 4), dtype=np.int64)
+    kill = np.zeros(k, dtype=np.int64)
+    for start in range(0, trials, block):
+        n = min(block, trials - start)
+        dice = rng.integers(1, 7, size=(4 * k, n), dtype=np.uint8)
+        marked = np.zeros(n, dtype=np.int16)
+        alive = None                                   # None: every trial still standing
+        kd = np.ones(n, dtype=bool) if start_kd else None  # None: nobody knocked down
+        for i, a in enumerate(attacks):
+            d1, d2, d3, d4 = dice[4 * i], dice[4 * i + 1], dice[4 * i + 2], dice[4 * i + 3]
+            counts[i, MADE] += n if alive is None else np.count_nonzero(alive)
+            s = d1 + d2
+            if kd is None or a.melee:
+                hit = s >= a.need
+            else:                                      # ranged: base DEF 5 once knocked down
+                hit = np.where(kd, s >= a.need5, s >= a.need)
+            hit |= s == 12                             # all sixes hit
+            hit &= s != 2                              # all ones miss
+            crit = hit & (d1 == d2)
+            if kd is not None and a.melee:             # automatic hit, never critical
+                hit |= kd
+                crit &= ~kd
+            if alive is not None:
+                hit &= alive
+                crit &= alive
+            counts[i, HIT] += np.count_nonzero(hit)
+            counts[i, CRIT] += np.count_nonzero(crit)
+            if a.knockdown:
+                kd = hit.copy() if kd is None else kd | hit
+            elif a.crit_knockdown:
+                kd = crit.copy() if kd is None else kd | crit
+            if tables[i] is None:
+                continue
+            pts = tables[i][d3 + d4]
+            pts *= hit
+            np.minimum(pts, boxes - marked, out=pts)
+            marked += pts
+            counts[i, DAMAGE] += int(pts.sum(dtype=np.int64))
+            killed = hit & (marked >= boxes)
+            kill[i] += np.count_nonzero(killed)
+            if i < k - 1:
+                alive = ~killed if alive is None else alive & ~killed
+        hist += np.bincount(marked, minlength=boxes + 1)
+    return hist, counts, kill
+
+
+def python_run(scenario, trials, seed):
+    """Pure-Python baseline: plain loops, one ``random.random()`` per die."""
+    attacks, boxes, start_kd, _ = plain_attacks(scenario)
+    k = len(attacks)
+    rows = [(a.melee, a.need, a.need5, a.damage, a.knockdown, a.crit_knockdown) for a in attacks]
+    rnd = random.Random(seed).random
+    hist = [0] * (boxes + 1)
+    made, hits, crits, dmg, kill = [0] * k, [0] * k, [0] * k, [0] * k, [0] * k
+    for _ in range(trials):
+        marked = 0
+        kd = start_kd
+        for i, (melee, need, need5, table, knockdown, crit_knockdown) in enumerate(rows):
+            made[i] += 1
+            if melee and kd:
+                critical = False                       # automatic hit, no roll
+            else:
+                a = int(rnd() * 6.0) + 1
+                b = int(rnd() * 6.0) + 1
+                s = a + b
+                if s == 2 or (s != 12 and s < (need5 if kd else need)):
+                    continue
+                critical = a == b
+            hits[i] += 1
+            if critical:
+                crits[i] += 1
+                if crit_knockdown:
+                    kd = True
+            if knockdown:
+                kd = True
+            if table is None:
+                continue
+            pts = table[int(rnd() * 6.0) + int(rnd() * 6.0) + 2]
+            if pts > boxes - marked:
+                pts = boxes - marked
+            marked += pts
+            dmg[i] += pts
+            if marked >= boxes:
+                kill[i] += 1
+                break
+        hist[marked] += 1
+    counts = np.array([made, hits, crits, dmg], dtype=np.int64).T.copy()
+    return np.array(hist, dtype=np.int64), counts, np.array(kill, dtype=np.int64)
+
+
+def numba_run(enc, trials, seed):
+    from mathhammer._kernels.driver import run_sequences
+
+    c = run_sequences(enc, trials, seed)
+    return c.damage_hist, c.attack_counts, c.kill_at
+
+
+# ------------------------------------------------------------------------ helpers
+def best_of(fn, repeats):
+    """Minimum wall time of ``repeats`` calls of ``fn(r)``; returns (seconds, last value)."""
+    best = math.inf
+    value = None
+    for r in range(repeats):
+        t = time.perf_counter()
+        value = fn(r)
+        best = min(best, time.perf_counter() - t)
+    return best, value
+
+
+def figures(counts, trials):
+    hist, _, kill_at = counts
+    kill = float(kill_at.sum()) / trials
+    mean = float(np.arange(hist.size) @ hist) / trials
+    return kill, mean
+
+
+def check(exact, counts, trials):
+    """Kill probability and mean damage against the exact engine, in standard errors."""
+    kill, mean = figures(counts, trials)
+    p = exact.kill
+    se_kill = math.sqrt(max(p * (1 - p), 0.0) / trials)
+    se_mean = exact.damage_sd / math.sqrt(trials)
+    out = {"kill": kill, "kill_exact": p, "mean": mean, "mean_exact": exact.damage_mean}
+    ok = True
+    for key, est, ref, se in (("kill", kill, p, se_kill), ("mean", mean, exact.damage_mean, se_mean)):
+        if se > 0:
+            z = (est - ref) / se
+            good = abs(z) <= Z_LIMIT
+        else:  # a certain outcome (here: no kill possible): must match exactly
+            z = 0.0 if abs(est - ref) < 1e-12 else math.inf
+            good = z == 0.0
+        out[f"z_{key}"] = z
+        ok &= good
+    out["ok"] = ok
+    return out
+
+
+def fmt_int(n):
+    return f"{n:,}"
+
+
+def table(headers, rows, align=None):
+    """A plain text table: first column left-aligned, the others right-aligned."""
+    cols = list(zip(*([headers] + rows)))
+    widths = [max(len(str(x)) for x in col) for col in cols]
+    align = align or ["<"] + [">"] * (len(headers) - 1)
+    line = lambda r: "  ".join(f"{str(x):{a}{w}}" for x, a, w in zip(r, align, widths))
+    out = [line(headers), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def child_env(cache_dir):
+    env = dict(os.environ)
+    env["NUMBA_CACHE_DIR"] = str(cache_dir)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def run_child(args, cache_dir):
+    """Run this script in a child mode in a fresh process; returns its JSON line."""
+    cmd = [sys.executable, str(Path(__file__).resolve())] + args
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, env=child_env(cache_dir), capture_output=True, text=True, cwd=ROOT)
+    wall = time.perf_counter() - t
+    if proc.returncode != 0:
+        raise RuntimeError(f"child {args} failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    data = json.loads(proc.stdout.strip().splitlines()[-1])
+    data["process_s"] = wall
+    return data
+
+
+# ------------------------------------------------------------------------ child modes
+def child_compile():
+    """First and second calls of simulate in this (fresh) process; prints one JSON line."""
+    t0 = time.perf_counter()
+    import numba  # noqa: F401  (the kernel's import cost, kept out of the first call)
+
+    from mathhammer import simulate
+    t1 = time.perf_counter()
+    scen = workloads()["sequence"][1]
+    simulate(scen, trials=1_000_000, seed=1)        # 31 chunks: the parallel driver
+    t2 = time.perf_counter()
+    simulate(scen, trials=1_000_000, seed=2)
+    t3 = time.perf_counter()
+    simulate(scen, trials=1_000, seed=1)            # one chunk: the serial driver
+    t4 = time.perf_counter()
+    simulate(scen, trials=1_000, seed=2)
+    t5 = time.perf_counter()
+    print(json.dumps({"import_s": t1 - t0, "first_s": t2 - t1, "steady_s": t3 - t2,
+                      "serial_first_s": t4 - t3, "serial_steady_s": t5 - t4}))
+
+
+def child_rss(trials):
+    """Peak RSS of one simulate call of ``trials`` trials; prints one JSON line."""
+    from mathhammer import simulate
+
+    scen = workloads()["sequence"][1]
+    simulate(scen, trials=100_000, seed=0)           # load the kernels first
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = time.perf_counter()
+    res = simulate(scen, trials=trials, seed=1)
+    wall = time.perf_counter() - t
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"trials": trials, "base_kib": base, "peak_kib": peak, "run_s": wall,
+                      "kill": res.kill}))
+
+
+# ------------------------------------------------------------------------ sections
+def bench_throughput(cfg, report):
+    import numba
+
+    from mathhammer import simulate
+    from mathhammer.encode import encode
+
+    n_threads = numba.config.NUMBA_NUM_THREADS
+    rows, checks, ok = [], [], True
+    per = {}
+    for key, (title, scen) in workloads().items():
+        exact = simulate(scen, method="exact")
+        enc = encode(scen)
+        numba_run(enc, 1 << 17, 0)                    # compile or load, both drivers
+        numba_run(enc, 1000, 0)
+        res = {}
+
+        def timed(label, fn, trials, repeats):
+            sec, counts = best_of(fn, repeats)
+            ns = sec / trials * 1e9
+            res[label] = {"trials": trials, "best_s": sec, "ns": ns, "repeats": repeats}
+            rows.append([key, label, fmt_int(trials), f"{sec:.3f}", f"{ns:,.1f}",
+                         f"{trials / sec / 1e6:,.2f}"])
+            c = check(exact, counts, trials)
+            res[label]["check"] = c
+            checks.append([key, label, f"{c['kill']:.5f}", f"{c['kill_exact']:.5f}",
+                           f"{c['z_kill']:+.2f}", f"{c['mean']:.4f}", f"{c['mean_exact']:.4f}",
+                           f"{c['z_mean']:+.2f}", "ok" if c["ok"] else "FAIL"])
+            return c["ok"]
+
+        nt = cfg.numba_trials
+        numba.set_num_threads(n_threads)
+        ok &= timed(f"Numba, {n_threads} threads", lambda r: numba_run(enc, nt, 1000 + r),
+                    nt, cfg.repeats)
+        numba.set_num_threads(1)
+        try:
+            ok &= timed("Numba, 1 thread", lambda r: numba_run(enc, nt, 2000 + r), nt,
+                        cfg.repeats)
+        finally:
+            numba.set_num_threads(n_threads)
+        ok &= timed("NumPy (vectorised)", lambda r: numpy_run(scen, cfg.numpy_trials, 3000 + r),
+                    cfg.numpy_trials, cfg.numpy_repeats)
+        ok &= timed("pure Python", lambda r: python_run(scen, cfg.python_trials, 4000 + r),
+                    cfg.python_trials, cfg.python_repeats)
+        per[key] = {"title": title, "methods": res}
+        print(f"  measured {key}", file=sys.stderr, flush=True)
+
+    print(f"\n== Throughput (best of repeats; Numba all cores = {n_threads} threads) ==")
+    for key, (title, _) in workloads().items():
+        print(f"  {key:9s}{title}")
+    print(table(["workload", "method", "trials", "best s", "ns/seq", "Mseq/s"], rows))
+    print(f"\n== Agreement with the exact engine (|z| <= {Z_LIMIT:g} standard errors) ==")
+    print(table(["workload", "method", "kill", "exact", "z", "mean dmg", "exact", "z", ""],
+                checks))
+
+    print("\n== Ratios (time per sequence of the baseline / of Numba) ==")
+    ratio_rows = []
+    for key, d in per.items():
+        m = d["methods"]
+        par = m[f"Numba, {n_threads} threads"]["ns"]
+        one = m["Numba, 1 thread"]["ns"]
+        npy = m["NumPy (vectorised)"]["ns"]
+        py = m["pure Python"]["ns"]
+        d["ratios"] = {"numpy": npy / par, "python": py / par, "numpy_1thread": npy / one,
+                       "python_1thread": py / one, "thread_scaling": one / par}
+        ratio_rows.append([key, f"{npy / par:,.1f}x", f"{py / par:,.0f}x", f"{npy / one:,.1f}x",
+                           f"{py / one:,.0f}x", f"{one / par:.2f}x"])
+    print(table(["workload", "vs NumPy", "vs Python", "1 thr vs NumPy", "1 thr vs Python",
+                 "thread scaling"], ratio_rows))
+
+    s = per["single"]
+    ns_single = s["methods"][f"Numba, {n_threads} threads"]["ns"]
+    targets = [
+        (f"single attack <= {TARGET_NS_SINGLE:g} ns/sequence on {n_threads} cores",
+         ns_single <= TARGET_NS_SINGLE, f"{ns_single:.1f} ns"),
+        (f"single attack >= {TARGET_VS_NUMPY:g}x the NumPy baseline",
+         s["ratios"]["numpy"] >= TARGET_VS_NUMPY, f"{s['ratios']['numpy']:.1f}x"),
+        (f"single attack >= {TARGET_VS_PYTHON:g}x pure Python",
+         s["ratios"]["python"] >= TARGET_VS_PYTHON, f"{s['ratios']['python']:.0f}x"),
+    ]
+    report["throughput"] = per
+    report["numba_threads"] = n_threads
+    return ok, targets
+
+
+def bench_startup(cfg, report, cache_dir):
+    print("\n== Kernel compile and cache load (fresh processes, temporary NUMBA_CACHE_DIR) ==")
+    print("  first call = simulate(3-attack workload, 1,000,000 trials) in a fresh process;")
+    print("  overhead = first call - the same call repeated (compile or cache load)")
+    cold = run_child(["--child", "compile"], cache_dir)
+    warm = run_child(["--child", "compile"], cache_dir)
+    rows = []
+    for label, d in (("cold (empty cache)", cold), ("warm (cache filled)", warm)):
+        rows.append([label, f"{d['import_s']:.2f}", f"{d['first_s']:.2f}", f"{d['steady_s']:.3f}",
+                     f"{d['first_s'] - d['steady_s']:.2f}",
+                     f"{d['serial_first_s'] - d['serial_steady_s']:.2f}",
+                     f"{d['process_s']:.2f}"])
+    print(table(["process", "import s", "first call s", "repeat s", "overhead s",
+                 "+serial drv s", "process s"], rows))
+    report["compile"] = {"cold": cold, "warm": warm}
+
+    exe = Path(sys.executable).with_name("mathhammer")
+    cmd = ([str(exe)] if exe.exists() else [sys.executable, "-m", "mathhammer"]) + [
+        "run", str(DEMO), "--trials", "1000000", "--json"]
+    env = child_env(cache_dir)
+    times = []
+    for r in range(cfg.cli_repeats + 1):           # the first run only makes sure it is warm
+        t = time.perf_counter()
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=ROOT)
+        dt = time.perf_counter() - t
+        if proc.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-3000:]}")
+        json.loads(proc.stdout)
+        if r:
+            times.append(dt)
+    best = min(times)
+    print(f"\n== Whole warm CLI process: mathhammer run demo.toml --trials 1000000 --json ==")
+    print(f"  best of {len(times)}: {best:.2f} s  (all: {', '.join(f'{t:.2f}' for t in times)})")
+    report["cli"] = {"best_s": best, "all_s": times, "command": cmd[1:]}
+    cold_s = cold["first_s"] - cold["steady_s"]
+    warm_s = warm["first_s"] - warm["steady_s"]
+    return [(f"warm `mathhammer run` 1e6 trials < {TARGET_CLI_S:g} s", best < TARGET_CLI_S,
+             f"{best:.2f} s"),
+            ("warm cache load faster than cold compile (info)", warm_s < cold_s,
+             f"{warm_s:.2f} s vs {cold_s:.2f} s")]
+
+
+def bench_memory(cfg, report, cache_dir):
+    print("\n== Peak memory of simulate (3-attack workload, fresh process each) ==")
+    rows, data = [], []
+    for n in cfg.rss_trials:
+        d = run_child(["--child", "rss", str(n)], cache_dir)
+        data.append(d)
+        rows.append([fmt_int(n), f"{d['base_kib'] / 1024:.1f}", f"{d['peak_kib'] / 1024:.1f}",
+                     f"{(d['peak_kib'] - d['base_kib']) / 1024:.1f}", f"{d['run_s']:.2f}"])
+    print(table(["trials", "RSS after warm-up MiB", "peak RSS MiB", "growth MiB", "run s"], rows))
+    growth = data[-1]["peak_kib"] / data[0]["peak_kib"]
+    print(f"  peak RSS {fmt_int(cfg.rss_trials[-1])} trials / {fmt_int(cfg.rss_trials[0])} "
+          f"trials = {growth:.3f}")
+    report["memory"] = {"runs": data, "growth_ratio": growth}
+    return [(f"peak RSS flat in trials (largest/smallest <= 1.10)", growth <= 1.10,
+             f"{growth:.3f}")]
+
+
+# ------------------------------------------------------------------------ main
+@dataclass
+class Config:
+    numba_trials: int
+    repeats: int
+    numpy_trials: int
+    numpy_repeats: int
+    python_trials: int
+    python_repeats: int
+    cli_repeats: int
+    rss_trials: tuple
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--trials", type=lambda s: int(float(s)), default=None,
+                   help="trials of each Numba timing (default 20,000,000; --quick 2,000,000)")
+    p.add_argument("--numpy-trials", type=lambda s: int(float(s)), default=None,
+                   help="trials of each NumPy timing (default 5,000,000; --quick 500,000)")
+    p.add_argument("--python-trials", type=lambda s: int(float(s)), default=None,
+                   help="trials of each pure-Python timing (default 200,000; --quick 20,000)")
+    p.add_argument("--repeats", type=int, default=None, help="repeats of each Numba timing "
+                   "(best is kept; default 5, --quick 3)")
+    p.add_argument("--quick", action="store_true",
+                   help="smoke run: everything smaller, whole run under a minute")
+    p.add_argument("--skip", action="append", default=[], choices=("startup", "memory"),
+                   help="skip a section (repeatable)")
+    p.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
+    p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+
+    if args.child:
+        if args.child[0] == "compile":
+            child_compile()
+        else:
+            child_rss(int(args.child[1]))
+        return 0
+
+    q = args.quick
+    cfg = Config(
+        numba_trials=args.trials or (2_000_000 if q else 20_000_000),
+        repeats=args.repeats or (3 if q else 5),
+        numpy_trials=args.numpy_trials or (500_000 if q else 5_000_000),
+        numpy_repeats=3 if q else 5,
+        python_trials=args.python_trials or (20_000 if q else 200_000),
+        python_repeats=2 if q else 3,
+        cli_repeats=2 if q else 3,
+        rss_trials=(100_000, 1_000_000, 10_000_000) + (() if q else (30_000_000,)),
+    )
+    import numba
+
+    started = time.perf_counter()
+    load0 = os.getloadavg()
+    report = {
+        "date": datetime.date.today().isoformat(),
+        "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "python": platform.python_version(),
+                    "numpy": np.__version__, "numba": numba.__version__,
+                    "numba_threads": numba.config.NUMBA_NUM_THREADS},
+        "config": cfg.__dict__,
+        "quick": q,
+    }
+    m = report["machine"]
+    print(f"mathhammer kernel benchmark  {report['date']}  {'(quick)' if q else ''}")
+    print(f"  {m['cpu']}, {m['cores']} cores; Python {m['python']}, NumPy {m['numpy']}, "
+          f"Numba {m['numba']}; load average {load0[0]:.2f}")
+
+    ok, targets = bench_throughput(cfg, report)
+    with tempfile.TemporaryDirectory(prefix="mathhammer-bench-cache-") as cache_dir:
+        try:
+            if "startup" not in args.skip:
+                targets += bench_startup(cfg, report, cache_dir)
+            if "memory" not in args.skip:
+                targets += bench_memory(cfg, report, cache_dir)
+        except RuntimeError as exc:
+            print(f"\nERROR: {exc}")
+            ok = False
+
+    print("\n== Targets ==")
+    for label, good, value in targets:
+        print(f"  [{'PASS' if good else 'MISS'}] {label}: {value}")
+    report["targets"] = [{"target": t, "pass": bool(g), "value": v} for t, g, v in targets]
+    load1 = os.getloadavg()
+    print(f"\ncorrectness checks: {'all ok' if ok else 'FAILED'}; "
+          f"benchmark took {time.perf_counter() - started:.0f} s; "
+          f"load average {load0[0]:.2f} -> {load1[0]:.2f}")
+    report["checks_ok"] = bool(ok)
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2, default=float) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
