@@ -11,7 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from mathhammer._kernels.layout import C_CRIT, C_DAMAGE, C_HIT, C_MADE, C_NFIELDS
-from mathhammer._kernels.sequence import run_trial
+from mathhammer._kernels.rng import FILL_SLACK, RNG_WORDS
+from mathhammer._kernels.sequence import run_trials
 from mathhammer.encode import encode
 
 
@@ -29,13 +30,16 @@ class Played:
 def play(scenario, dice: list[int]) -> Played:
     """Resolve ``scenario`` once with the given dice (in the order the kernel reads them)."""
     enc = encode(scenario)
-    buf = np.full(len(dice) + enc.max_dice + 8, 7, dtype=np.uint8)  # 7 = "never read"
+    size = len(dice) + enc.max_dice  # room enough that the kernel never refills the buffer
+    buf = np.full(size + FILL_SLACK, 7, dtype=np.uint8)  # 7 = "never read"
     buf[: len(dice)] = dice
+    rs = np.zeros(RNG_WORDS, dtype=np.uint64)  # unused: no refill happens
     n = enc.attacks.shape[0]
     hist = np.zeros(scenario.target.boxes + 1, dtype=np.int64)
     counts = np.zeros((n, C_NFIELDS), dtype=np.int64)
     kill_at = np.zeros(n, dtype=np.int64)
-    pos = run_trial(buf, 0, enc.attacks, enc.target, hist, counts, kill_at)
+    pos = run_trials(1, rs, buf, 0, size, enc.max_dice, enc.attacks, enc.target, hist, counts,
+                     kill_at)
     assert pos <= len(dice), f"the kernel read {pos} dice, only {len(dice)} were scripted"
     killed = np.flatnonzero(kill_at)
     return Played(

@@ -1,61 +1,37 @@
-"""Attack and damage rolls (RULES.md sections 1 and 2).
+"""Reading attack and damage rolls off the dice (RULES.md sections 1 and 2).
 
-Dice come from the chunk's buffer (:func:`..rng.fill_dice`): each roll takes the buffer and
-the read position and returns its result with the new position. The two-dice case, by far
-the most common, is branch-free.
+Scalar functions only: the per-trial loop reads the dice from its buffer itself and hands
+these functions numbers, so no array crosses a call inside the hot loop (an array argument
+costs reference-count calls on every call).
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 from ._jit import jit
 from .layout import CRIT, HIT, MISS
 
 
 @jit(inline=True)
-def roll_attack(dice, pos, n_dice, skill, defense):
-    """Roll ``n_dice`` d6 + ``skill`` against ``defense``.
+def two_dice_attack(a, b, skill, defense):
+    """Outcome of an attack rolled on exactly two dice ``a`` and ``b``: MISS, HIT or CRIT.
 
-    Returns ``(outcome, pos)`` with outcome MISS (0), HIT (1) or CRIT (2). With two or more
-    dice, all ones miss and all sixes hit whatever the total. A hit with at least two dice
-    showing the same number is critical.
+    Branch-free: double ones miss, double sixes hit, otherwise ``a + b + skill >= defense``
+    hits; a hit on a double is critical.
     """
-    if n_dice == 2:
-        a = np.int64(dice[pos])
-        b = np.int64(dice[pos + 1])
-        hit = ((a + b + skill >= defense) | ((a & b) == 6)) & ((a | b) != 1)
-        return np.int64(hit) * (1 + np.int64(a == b)), pos + 2
-    total = 0
-    seen = 0
-    double = False
-    ones = 0
-    sixes = 0
-    for _ in range(n_dice):
-        d = np.int64(dice[pos])
-        pos += 1
-        total += d
-        bit = 1 << d
-        if seen & bit:
-            double = True
-        seen |= bit
-        if d == 1:
-            ones += 1
-        elif d == 6:
-            sixes += 1
-    if n_dice >= 2 and ones == n_dice:
-        return MISS, pos
-    if (n_dice >= 2 and sixes == n_dice) or total + skill >= defense:
-        return (CRIT if double else HIT), pos
-    return MISS, pos
+    hit = ((a + b + skill >= defense) | ((a & b) == 6)) & ((a | b) != 1)
+    return hit * (1 + (a == b))
 
 
 @jit(inline=True)
-def roll_sum(dice, pos, n_dice):
-    """Sum of ``n_dice`` d6; returns ``(sum, pos)``."""
-    if n_dice == 2:
-        return np.int64(dice[pos]) + np.int64(dice[pos + 1]), pos + 2
-    total = 0
-    for k in range(n_dice):
-        total += np.int64(dice[pos + k])
-    return total, pos + n_dice
+def attack_outcome(n_dice, total, ones, sixes, double, skill, defense):
+    """Outcome of an attack roll of ``n_dice`` dice summing to ``total``.
+
+    ``ones`` / ``sixes``: dice showing 1 / 6; ``double``: two dice show the same number.
+    With two or more dice, all ones miss and all sixes hit whatever the total; a hit with a
+    double is critical (impossible with one die).
+    """
+    if n_dice >= 2 and ones == n_dice:
+        return MISS
+    if (n_dice >= 2 and sixes == n_dice) or total + skill >= defense:
+        return CRIT if double else HIT
+    return MISS

@@ -16,8 +16,8 @@ from numba import prange
 
 from ._jit import jit
 from .layout import C_NFIELDS, T_BOXES
-from .rng import RNG_WORDS, fill_dice, rng_seed
-from .sequence import run_trial
+from .rng import FILL_SLACK, RNG_WORDS, rng_seed
+from .sequence import run_trials
 
 #: Trials per chunk. It fixes which random numbers each trial sees, so it is part of what a
 #: seed means: changing it changes results (never their distribution).
@@ -34,20 +34,14 @@ DICE_BLOCK = 4096
 @jit()
 def _run_chunk(c, first, seed, trials, chunk, max_dice, attacks, target, damage_hist,
                attack_counts, kill_at):
+    c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
     rs = np.empty(RNG_WORDS, dtype=np.uint64)
     rng_seed(rs, seed, first + c)
     size = max(DICE_BLOCK, 4 * max_dice)
-    dice = np.empty(size, dtype=np.uint8)
-    pos = size
+    dice = np.empty(size + FILL_SLACK, dtype=np.uint8)
     n = min(chunk, trials - (first + c) * chunk)
-    dh = damage_hist[c]
-    ac = attack_counts[c]
-    ka = kill_at[c]
-    for _ in range(n):
-        if pos > size - max_dice:
-            fill_dice(rs, dice)
-            pos = 0
-        pos = run_trial(dice, pos, attacks, target, dh, ac, ka)
+    run_trials(n, rs, dice, size, size, max_dice, attacks, target, damage_hist[c],
+               attack_counts[c], kill_at[c])
 
 
 @jit(parallel=True)

@@ -3,14 +3,12 @@
 Every chunk of trials owns a stream derived only from the user's seed and the chunk index,
 so results do not depend on how chunks are spread over threads.
 
-State ``rs`` is a ``uint64[RNG_WORDS]`` array: four xoshiro words, then (for :func:`d6`, the
-one-die-at-a-time form kept for tests and tools) a buffered 64-bit word consumed as a base-6
-fraction and the number of dice left in it.
+State ``rs`` is a ``uint64[RNG_WORDS]`` array holding the four xoshiro words.
 
 The hot loop does not call the generator per die: :func:`fill_dice` writes a block of d6
-into a ``uint8`` buffer, and the trial reads dice from it by position. A trial never draws
-more than the encoder's ``max_dice`` bound, so the driver refills the buffer between trials
-whenever fewer than that many dice are left (the unread rest is discarded, deterministically).
+into a ``uint8`` buffer, and the trials read dice from it by position. A trial never reads
+more than the encoder's ``max_dice`` bound, so the buffer is refilled between trials whenever
+fewer than that many dice are left (the unread rest is discarded, deterministically).
 """
 
 from __future__ import annotations
@@ -19,24 +17,17 @@ import numpy as np
 
 from ._jit import jit
 
-RNG_WORDS = 6
-_BUF = 4
-_LEFT = 5
+RNG_WORDS = 4
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-_M32 = np.uint64(0xFFFFFFFF)
-_U6 = np.uint64(6)
-_U1 = np.uint64(1)
 _U0 = np.uint64(0)
-_U10 = np.uint64(10)
 _S17 = np.uint64(17)
 _S45 = np.uint64(45)
 _S7 = np.uint64(7)
-_S9 = np.uint64(9)
 _U5 = np.uint64(5)
-_S32 = np.uint64(32)
+_U9 = np.uint64(9)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
@@ -64,8 +55,6 @@ def rng_seed(rs, seed, stream):
         rs[i] = z ^ b
     if rs[0] == _U0 and rs[1] == _U0 and rs[2] == _U0 and rs[3] == _U0:
         rs[0] = _GOLDEN
-    rs[_BUF] = _U0
-    rs[_LEFT] = _U0
 
 
 @jit()
@@ -80,7 +69,7 @@ def next64(rs):
     s1 = rs[1]
     s2 = rs[2]
     s3 = rs[3]
-    result = _rotl(s1 * _U5, _S7) * np.uint64(9)
+    result = _rotl(s1 * _U5, _S7) * _U9
     t = s1 << _S17
     s2 ^= s0
     s3 ^= s1
@@ -95,39 +84,46 @@ def next64(rs):
     return result
 
 
-@jit()
-def d6(rs):
-    """One d6 (1..6): the top base-6 digit of the buffered word."""
-    if rs[_LEFT] == _U0:
-        rs[_BUF] = next64(rs)
-        rs[_LEFT] = _U10
-    w = rs[_BUF]
-    hi = ((w >> _S32) * _U6 + (((w & _M32) * _U6) >> _S32)) >> _S32
-    rs[_BUF] = w * _U6
-    rs[_LEFT] = rs[_LEFT] - _U1
-    return np.int64(hi) + 1
+#: Entries a dice buffer needs past the dice asked of :func:`fill_dice`.
+FILL_SLACK = 24
+_S2 = np.uint64(2)
+_S5 = np.uint64(5)
+_S59 = np.uint64(59)
+_S62 = np.uint64(62)
 
 
-@jit()
-def fill_dice(rs, buf):
-    """Fill ``buf`` (uint8) with d6 results.
+@jit(inline=True)
+def _pair(w):
+    """Top base-36 digit of the fraction ``w / 2**64`` and the rest: ``(digit, w * 36 mod 2**64)``.
 
-    Two 64-bit words are consumed side by side as base-6 fractions, five dice from each
-    (the two multiply chains run in parallel on the CPU); after five digits a word still has
-    over 50 bits of precision, so the bias per face is below 2**-50.
+    Shifts and adds only: ``36 w = 32 w + 4 w``, the digit being what overflows 64 bits.
     """
-    n = buf.shape[0]
+    lo5 = w << _S5
+    lo2 = w << _S2
+    rest = lo5 + lo2
+    digit = (w >> _S59) + (w >> _S62) + np.uint64(rest < lo5)
+    return np.int64(digit), rest
+
+
+@jit()
+def fill_dice(rs, buf, n):
+    """Write at least ``n`` d6 results into ``buf`` (uint8, ``n + FILL_SLACK`` entries).
+
+    Two 64-bit words are read side by side as base-36 fractions, six digits from each; a
+    digit 0-35 is a pair of dice (``digit // 6 + 1``, ``digit % 6 + 1``). After six digits a
+    word still holds 52 random bits, so the bias of any pair is below ``36**6 / 2**64`` (2e-10).
+    """
     i = 0
-    while i + 10 <= n:
+    while i < n:
         a = next64(rs)
         b = next64(rs)
-        for _ in range(5):
-            buf[i] = np.uint8((((a >> _S32) * _U6 + (((a & _M32) * _U6) >> _S32)) >> _S32) + _U1)
-            buf[i + 1] = np.uint8((((b >> _S32) * _U6 + (((b & _M32) * _U6) >> _S32)) >> _S32) + _U1)
-            a = a * _U6
-            b = b * _U6
-            i += 2
-    while i < n:
-        w = next64(rs)
-        buf[i] = np.uint8((((w >> _S32) * _U6 + (((w & _M32) * _U6) >> _S32)) >> _S32) + _U1)
-        i += 1
+        for _ in range(6):
+            pa, a = _pair(a)
+            pb, b = _pair(b)
+            ha = (pa * 43) >> 8  # pa // 6 for 0 <= pa < 36
+            hb = (pb * 43) >> 8
+            buf[i] = np.uint8(ha + 1)
+            buf[i + 1] = np.uint8(pa - 6 * ha + 1)
+            buf[i + 2] = np.uint8(hb + 1)
+            buf[i + 3] = np.uint8(pb - 6 * hb + 1)
+            i += 4

@@ -1,16 +1,22 @@
-"""One trial: every attack of the sequence in order against one target (RULES.md 5).
+"""Trials of one chunk: every attack of the sequence in order against one target (RULES.md 5).
 
 Each attack is fully resolved before the next and sees the state the earlier attacks left:
 the damage marked (the sequence stops once the target is disabled) and the target's
 situation bits (a knockdown makes later melee attacks hit automatically and later ranged or
 arcane attacks face base DEF 5).
+
+The trial loop, the attack loop and the dice reading live in this one function on purpose:
+passing arrays into helpers on every trial costs reference-count calls that keep table reads
+from being hoisted and double the time of a trial.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._jit import jit
 from .damage import mark_track
-from .dice import roll_attack, roll_sum
+from .dice import attack_outcome, two_dice_attack
 from .layout import (
     A_ATT_DICE,
     A_DEF,
@@ -38,58 +44,101 @@ from .layout import (
     T_BOXES,
     T_STATE,
 )
+from .rng import fill_dice
 
 
-@jit(inline=True)
-def run_trial(dice, pos, attacks, target, damage_hist, attack_counts, kill_at):
-    """Simulate one attack sequence and add its outcome to the chunk's counters.
+@jit()
+def run_trials(n_trials, rs, dice, pos, size, max_dice, attacks, target, damage_hist,
+               attack_counts, kill_at):
+    """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
     ----------
-    dice, pos : uint8[:], int
-        The chunk's dice buffer and read position; the new position is returned.
+    n_trials : int
+    rs : uint64[RNG_WORDS]
+        The chunk's random stream, used to refill ``dice``.
+    dice : uint8[size + FILL_SLACK]
+        Dice buffer; ``pos`` is the next die to read. Before each trial, if fewer than
+        ``max_dice`` dice are left it is refilled (so a buffer scripted by a test, with
+        ``pos + max_dice <= size``, is read as written).
     attacks, target : int64 tables of :mod:`.layout`.
-    damage_hist : int64[boxes + 1]
+    damage_hist : int64[>= boxes + 1]
         Incremented at the final damage marked.
-    attack_counts : int64[n_attacks, C_NFIELDS]
+    attack_counts : int64[>= n_attacks, C_NFIELDS]
         Per attack: made, hit, critical, damage marked.
-    kill_at : int64[n_attacks]
+    kill_at : int64[>= n_attacks]
         Incremented at the attack that disabled the target.
+
+    Returns
+    -------
+    pos : int
+        Read position after the last trial.
     """
     boxes = target[T_BOXES]
     arm = target[T_ARM]
-    state = target[T_STATE]
-    marked = 0
-    for i in range(attacks.shape[0]):
-        flags = attacks[i, A_FLAGS]
-        cripple = 1 if flags & F_CRIPPLED else 0
-        attack_counts[i, C_MADE] += 1
+    start_state = target[T_STATE]
+    n_attacks = attacks.shape[0]
+    for _ in range(n_trials):
+        if pos > size - max_dice:
+            fill_dice(rs, dice, size)
+            pos = 0
+        state = start_state
+        marked = 0
+        for i in range(n_attacks):
+            flags = attacks[i, A_FLAGS]
+            cripple = 1 if flags & F_CRIPPLED else 0
+            attack_counts[i, C_MADE] += 1
 
-        if attacks[i, A_KIND] == K_MELEE and (state & ST_MELEE_AUTOHIT) != 0:
-            outcome = 1  # automatic hit: no roll, so never critical
-        else:
-            n = max(1, attacks[i, A_ATT_DICE] - cripple)
-            defense = attacks[i, A_DEF5] if (state & ST_BASE_DEF_5) != 0 else attacks[i, A_DEF]
-            outcome, pos = roll_attack(dice, pos, n, attacks[i, A_SKILL], defense)
-        if outcome == MISS:
-            continue
-        attack_counts[i, C_HIT] += 1
-        if outcome == CRIT:
-            attack_counts[i, C_CRIT] += 1
-            if flags & F_CRIT_KNOCKDOWN:
+            # --- attack roll (RULES.md 1)
+            if attacks[i, A_KIND] == K_MELEE and (state & ST_MELEE_AUTOHIT) != 0:
+                outcome = 1  # automatic hit: no roll, so never critical
+            else:
+                n = max(1, attacks[i, A_ATT_DICE] - cripple)
+                skill = attacks[i, A_SKILL]
+                defense = attacks[i, A_DEF5] if (state & ST_BASE_DEF_5) != 0 else attacks[i, A_DEF]
+                if n == 2:
+                    outcome = two_dice_attack(np.int64(dice[pos]), np.int64(dice[pos + 1]),
+                                              skill, defense)
+                else:
+                    total = 0
+                    seen = 0
+                    ones = 0
+                    sixes = 0
+                    double = False
+                    for k in range(n):
+                        d = np.int64(dice[pos + k])
+                        total += d
+                        double |= (seen >> d) & 1 == 1
+                        seen |= 1 << d
+                        ones += d == 1
+                        sixes += d == 6
+                    outcome = attack_outcome(n, total, ones, sixes, double, skill, defense)
+                pos += n
+            if outcome == MISS:
+                continue
+            attack_counts[i, C_HIT] += 1
+            if outcome == CRIT:
+                attack_counts[i, C_CRIT] += 1
+                if flags & F_CRIT_KNOCKDOWN:
+                    state |= ST_KNOCKED_DOWN
+            if flags & F_KNOCKDOWN:
                 state |= ST_KNOCKED_DOWN
-        if flags & F_KNOCKDOWN:
-            state |= ST_KNOCKED_DOWN
 
-        if flags & F_DAMAGE:
-            n = max(1, attacks[i, A_DMG_DICE] - cripple)
-            total, pos = roll_sum(dice, pos, n)
-            points = max(0, total + attacks[i, A_POW] - arm)
-            points = mark_track(marked, boxes, points)
-            marked += points
-            attack_counts[i, C_DAMAGE] += points
-            if marked >= boxes:
-                kill_at[i] += 1
-                break
-    damage_hist[marked] += 1
+            # --- damage roll (RULES.md 2) and marking (RULES.md 3)
+            if flags & F_DAMAGE:
+                n = max(1, attacks[i, A_DMG_DICE] - cripple)
+                if n == 2:
+                    total = np.int64(dice[pos]) + np.int64(dice[pos + 1])
+                else:
+                    total = 0
+                    for k in range(n):
+                        total += np.int64(dice[pos + k])
+                pos += n
+                points = mark_track(marked, boxes, max(0, total + attacks[i, A_POW] - arm))
+                marked += points
+                attack_counts[i, C_DAMAGE] += points
+                if marked >= boxes:
+                    kill_at[i] += 1
+                    break
+        damage_hist[marked] += 1
     return pos
