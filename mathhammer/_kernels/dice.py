@@ -23,7 +23,7 @@ def two_dice_attack(a, b, skill, defense):
 
 
 @jit(inline=True)
-def attack_outcome(n_dice, total, ones, sixes, double, skill, defense):
+def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense):
     """Outcome of an attack roll of ``n_dice`` dice summing to ``total``.
 
     ``ones`` / ``sixes``: dice showing 1 / 6; ``double``: two dice show the same number.

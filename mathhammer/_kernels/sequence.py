@@ -16,7 +16,7 @@ import numpy as np
 
 from ._jit import jit
 from .damage import mark_track
-from .dice import attack_outcome, two_dice_attack
+from .dice import classify_attack_roll, two_dice_attack
 from .layout import (
     A_ATT_DICE,
     A_DEF,
@@ -112,7 +112,7 @@ def run_trials(n_trials, rs, dice, pos, size, max_dice, attacks, target, damage_
                         seen |= 1 << d
                         ones += d == 1
                         sixes += d == 6
-                    outcome = attack_outcome(n, total, ones, sixes, double, skill, defense)
+                    outcome = classify_attack_roll(n, total, ones, sixes, double, skill, defense)
                 pos += n
             if outcome == MISS:
                 continue
