@@ -14,8 +14,8 @@ def jit(parallel: bool = False, inline: bool = False):
     of the parallel driver costs seconds); ``nogil=True`` so callers may use threads;
     ``error_model="numpy"`` so integer division never raises inside the hot loop.
     ``inline=True`` inlines the function into its callers at Numba IR level: used for the
-    per-trial and per-roll functions, whose arrays would otherwise be passed as dozens of
-    scalar arguments on every call.
+    small scalar helpers of the per-trial loop (never give an inlined helper an array: each
+    call would then cost reference-count calls).
     """
     return numba.njit(cache=True, nogil=True, error_model="numpy", parallel=parallel,
                       inline="always" if inline else "never")
