@@ -25,14 +25,14 @@ class Encoded:
     """Int64 tables of a scenario, laid out as :mod:`mathhammer._kernels.layout` says.
 
     ``attacks`` has one row per attack of the sequence (weapon figures copied in),
-    ``target`` the target's figures and starting situation bits, ``max_dice`` the most dice
-    one trial can read.
+    ``target`` the target's figures and starting situation bits, ``max_draws`` the most
+    entries (pairs of dice) one trial can read from the dice buffer.
     """
 
     attacks: np.ndarray
     target: np.ndarray
     slot_labels: tuple[str, ...]
-    max_dice: int
+    max_draws: int
 
 
 def _attack_row(weapon: Weapon, target: Target) -> np.ndarray:
@@ -47,16 +47,16 @@ def _attack_row(weapon: Weapon, target: Target) -> np.ndarray:
         flags |= L.F_CRIT_KNOCKDOWN
     if weapon.crippled:
         flags |= L.F_CRIPPLED
-    resisted = bool(weapon.damage_types & target.resist)
     row[L.A_KIND] = _KIND[weapon.type]
     row[L.A_SKILL] = weapon.skill
     row[L.A_POW] = weapon.pow if weapon.pow is not None else 0
-    row[L.A_ATT_DICE] = weapon.base_attack_dice
-    row[L.A_DMG_DICE] = weapon.base_damage_dice - int(resisted)
+    row[L.A_ATT_DICE] = weapon.attack_dice
+    row[L.A_DMG_DICE] = weapon.damage_dice_against(target.resist)
     row[L.A_FLAGS] = flags
     row[L.A_DEF] = target.defense_against(weapon.type, base_def_5=target.starts_base_def_5)
     row[L.A_DEF5] = target.defense_against(weapon.type, base_def_5=True)
     row[L.A_LOCATION] = _LOCATION.get(weapon.location, -1)
+    row[L.A_AUTOHIT_ON] = L.ST_MELEE_AUTOHIT if weapon.type == "melee" else 0
     return row
 
 
@@ -69,8 +69,8 @@ def encode(scenario: Scenario) -> Encoded:
     >>> s = Scenario(Target(defense=12, arm=18, boxes=30, state={"cover"}),
     ...              [Attacker("A", [Weapon("Gun", "ranged", 5, 12, attacks=2)])])
     >>> enc = encode(s)
-    >>> enc.attacks.shape, int(enc.attacks[0, L.A_DEF]), int(enc.attacks[0, L.A_DEF5])
-    ((2, 12), 16, 9)
+    >>> len(enc.attacks), int(enc.attacks[0, L.A_DEF]), int(enc.attacks[0, L.A_DEF5])
+    (2, 16, 9)
     """
     target = scenario.target
     sequence = scenario.attack_sequence()
@@ -98,14 +98,15 @@ def encode(scenario: Scenario) -> Encoded:
         state |= L.ST_MELEE_AUTOHIT
     tvec[L.T_STATE] = state
     tvec[L.T_CAPACITY] = L.CAP_TRACK
-    return Encoded(attacks, tvec, tuple(s.label for s in sequence), _max_dice(attacks))
+    return Encoded(attacks, tvec, tuple(s.label for s in sequence), _max_draws(attacks))
 
 
-def _max_dice(attacks: np.ndarray) -> int:
-    """Most dice one trial can read: every attack rolled and every damage roll made.
+def _max_draws(attacks: np.ndarray) -> int:
+    """Most buffer entries one trial can read: every attack rolled and every damage roll made,
+    a roll of n dice reading ``(n + 1) // 2`` pairs.
 
     The kernel refills its dice buffer between trials whenever fewer than this are left.
     """
     attack = np.maximum(1, attacks[:, L.A_ATT_DICE])
     damage = np.maximum(1, attacks[:, L.A_DMG_DICE])
-    return int(attack.sum() + damage.sum())
+    return int(((attack + 1) // 2).sum() + ((damage + 1) // 2).sum())

@@ -1,7 +1,8 @@
 """Run one trial of the real kernel on dice we choose, for worked examples.
 
-The kernel reads its dice from a buffer; handing it a buffer we wrote lets a test replay an
-example from the rules die by die and check what the kernel did with each attack.
+The kernel reads its dice from a buffer of pairs (mathhammer._kernels.dice); handing it a
+buffer we wrote lets a test replay an example from the rules roll by roll and check what the
+kernel did with each attack.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mathhammer._kernels.layout import C_CRIT, C_DAMAGE, C_HIT, C_MADE, C_NFIELDS
+from mathhammer._kernels.dice import pair_entry
+from mathhammer._kernels.layout import C_CRIT, C_DAMAGE, C_HIT, C_NFIELDS
 from mathhammer._kernels.rng import FILL_SLACK, RNG_WORDS
 from mathhammer._kernels.sequence import run_trials
 from mathhammer.encode import encode
@@ -24,30 +26,47 @@ class Played:
     damage: list[int]
     marked: int
     killed_by: int | None
-    dice_read: int
+    rolls_read: int
 
 
-def play(scenario, dice: list[int]) -> Played:
-    """Resolve ``scenario`` once with the given dice (in the order the kernel reads them)."""
+def _entries(roll: tuple[int, ...]) -> list[int]:
+    """Buffer entries of one roll: its dice two by two (an odd last die stands alone)."""
+    assert roll and all(1 <= d <= 6 for d in roll), roll
+    return [pair_entry(*roll[k : k + 2]) for k in range(0, len(roll), 2)]
+
+
+def play(scenario, rolls) -> Played:
+    """Resolve ``scenario`` once with the given rolls, in the order the kernel makes them.
+
+    ``rolls`` is a list of tuples, one per roll (attack or damage), e.g. ``[(3, 4), (5, 6)]``;
+    a flat list of ints is read as consecutive two-dice rolls. Rolls the kernel does not make
+    (an automatic hit rolls no attack dice; a miss, no damage) must be left out.
+    """
+    if all(isinstance(r, int) for r in rolls):
+        assert len(rolls) % 2 == 0, "a flat list is read two dice a roll"
+        rolls = [tuple(rolls[k : k + 2]) for k in range(0, len(rolls), 2)]
+    ends = np.cumsum([len(_entries(r)) for r in rolls])
+    entries = [e for r in rolls for e in _entries(r)]
     enc = encode(scenario)
-    size = len(dice) + enc.max_dice  # room enough that the kernel never refills the buffer
-    buf = np.full(size + FILL_SLACK, 7, dtype=np.uint8)  # 7 = "never read"
-    buf[: len(dice)] = dice
+    size = len(entries) + enc.max_draws  # room enough that the kernel never refills
+    buf = np.zeros(size + FILL_SLACK, dtype=np.uint8)  # unscripted entries: double ones
+    buf[: len(entries)] = entries
     rs = np.zeros(RNG_WORDS, dtype=np.uint64)  # unused: no refill happens
     n = enc.attacks.shape[0]
     hist = np.zeros(scenario.target.boxes + 1, dtype=np.int64)
     counts = np.zeros((n, C_NFIELDS), dtype=np.int64)
     kill_at = np.zeros(n, dtype=np.int64)
-    pos = run_trials(1, rs, buf, 0, size, enc.max_dice, enc.attacks, enc.target, hist, counts,
+    pos = run_trials(1, rs, buf, 0, size, enc.max_draws, enc.attacks, enc.target, hist, counts,
                      kill_at)
-    assert pos <= len(dice), f"the kernel read {pos} dice, only {len(dice)} were scripted"
+    assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
+    assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
     killed = np.flatnonzero(kill_at)
     return Played(
-        made=counts[:, C_MADE].tolist(),
+        made=(1 - (np.cumsum(kill_at) - kill_at)).tolist(),
         hit=counts[:, C_HIT].tolist(),
         crit=counts[:, C_CRIT].tolist(),
         damage=counts[:, C_DAMAGE].tolist(),
         marked=int(np.flatnonzero(hist)[0]),
         killed_by=int(killed[0]) if killed.size else None,
-        dice_read=int(pos),
+        rolls_read=int(np.searchsorted(ends, pos, side="right")),
     )

@@ -40,8 +40,8 @@ def test_rule_automatic_miss_all_ones_with_mat_20():
     assert play(s, [1, 2, 1, 1]).hit == [1]
     # three dice (boosted): only 1-1-1 misses
     sb = scen(Target(defense=5, arm=30), Weapon("Big", "melee", 20, 10, boosted_attack=True))
-    assert play(sb, [1, 1, 1]).hit == [0]
-    assert play(sb, [1, 1, 2, 1, 1, 1]).hit == [1]
+    assert play(sb, [(1, 1, 1)]).hit == [0]
+    assert play(sb, [(1, 1, 2), (1, 1)]).hit == [1]
     assert simulate(s, method="exact").hit[0] == pytest.approx(35 / 36, abs=1e-12)
 
 
@@ -58,10 +58,10 @@ def test_rule_automatic_miss_and_hit_need_two_dice():
     """RULES 1: with one die (a crippled, unboosted weapon... at its floor), a 1 is a normal roll."""
     w = Weapon("Stub", "melee", 10, 10, extra_attack_dice=-1)  # one die
     s = scen(Target(defense=11, arm=30), w)
-    assert play(s, [1, 1, 1]).hit == [1]  # 1 + 10 >= 11: hits, and one die can't be critical
-    assert play(s, [1, 1, 1]).crit == [0]
+    assert play(s, [(1,), (1, 1)]).hit == [1]  # 1 + 10 >= 11: hits, and one die can't be critical
+    assert play(s, [(1,), (1, 1)]).crit == [0]
     s2 = scen(Target(defense=17, arm=30), w)
-    assert play(s2, [6]).hit == [0]  # 6 + 10 < 17: one six is no automatic hit
+    assert play(s2, [(6,)]).hit == [0]  # 6 + 10 < 17: one six is no automatic hit
 
 
 def test_rule_critical_hit_needs_two_equal_dice_and_a_hit():
@@ -71,7 +71,7 @@ def test_rule_critical_hit_needs_two_equal_dice_and_a_hit():
     assert play(s, [2, 2]).crit == [0]  # doubles that miss are not critical
     assert play(s, [3, 4, 1, 1]).crit == [0]
     sb = scen(Target(defense=12, arm=30), Weapon(**FIST, boosted_attack=True))
-    assert play(sb, [1, 5, 5, 1, 1]).crit == [1]  # any two of three dice
+    assert play(sb, [(1, 5, 5), (1, 1)]).crit == [1]  # any two of three dice
     # exact: P(crit) for MAT 7 vs DEF 12 = doubles summing to 5+ = 4/36
     assert simulate(s, method="exact").crit[0] == pytest.approx(4 / 36, abs=1e-12)
 
@@ -79,11 +79,11 @@ def test_rule_critical_hit_needs_two_equal_dice_and_a_hit():
 @pytest.mark.parametrize("state", ["knocked_down", "stationary", "inert", "wild", "building"])
 def test_rule_melee_hits_automatically_without_dice(state):
     """RULES 1: melee attacks against knocked down, stationary, inert, wild models and
-    buildings hit with no roll, so never critically; the first dice read are damage dice."""
+    buildings hit with no roll, so never critically; the first roll read is the damage roll."""
     s = scen(Target(defense=20, arm=14, boxes=30, state={state}), Weapon(**FIST))
     p = play(s, [6, 6])
     assert p.hit == [1] and p.crit == [0] and p.damage == [6 + 6 + 16 - 14]
-    assert p.dice_read == 2
+    assert p.rolls_read == 1
 
 
 @pytest.mark.parametrize("state", ["knocked_down", "stationary", "inert", "wild", "building"])
@@ -151,7 +151,7 @@ def test_rule_arcane_uses_rat_and_ranged_modifiers():
 def test_rule_boosted_attack_rolls_three_dice():
     """RULES 1: a boosted attack roll adds a die (here free, from the weapon)."""
     s = scen(Target(defense=16, arm=30), Weapon(**FIST, boosted_attack=True))
-    assert play(s, [1, 4, 4, 1, 1]).hit == [1]  # 9 + 7 = 16
+    assert play(s, [(1, 4, 4), (1, 1)]).hit == [1]  # 9 + 7 = 16
     assert Weapon(**FIST, boosted_attack=True).attack_dice == 3
 
 
@@ -162,8 +162,8 @@ def test_rule_extra_and_fewer_dice_never_below_one():
     assert Weapon(**FIST, crippled=True, extra_attack_dice=-2).attack_dice == 1
     assert Weapon(**FIST, crippled=True).damage_dice_against(frozenset()) == 1
     s = scen(Target(defense=8, arm=10, boxes=30), Weapon(**FIST, crippled=True))
-    p = play(s, [1, 3])  # one attack die (1 + 7 = 8 hits), one damage die (3 + 16 - 10)
-    assert p.hit == [1] and p.damage == [9] and p.dice_read == 2
+    p = play(s, [(1,), (3,)])  # one attack die (1 + 7 = 8 hits), one damage die (3 + 16 - 10)
+    assert p.hit == [1] and p.damage == [9] and p.rolls_read == 2
 
 
 # --- 2. damage rolls ------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def test_rule_pow_dash_deals_no_damage_and_rolls_none():
     shove = Weapon("Shove", "melee", 7, None, rules={"knockdown"})
     s = scen(Target(defense=12, arm=10), shove)
     p = play(s, [6, 6])
-    assert p.hit == [1] and p.damage == [0] and p.dice_read == 2 and p.killed_by is None
+    assert p.hit == [1] and p.damage == [0] and p.rolls_read == 1 and p.killed_by is None
 
 
 def test_rule_resistance_removes_one_die_from_boosted_damage():
@@ -204,10 +204,10 @@ def test_rule_resistance_removes_one_die_from_boosted_damage():
     t = Target(defense=5, arm=10, boxes=30, resist={"fire"})
     assert w.damage_dice_against(t.resist) == 2
     p = play(scen(t, w), [3, 4, 5, 5])
-    assert p.damage == [5 + 5 + 12 - 10] and p.dice_read == 4
+    assert p.damage == [5 + 5 + 12 - 10] and p.rolls_read == 2
     # unresisted: three dice
-    p = play(scen(Target(defense=5, arm=10, boxes=30), w), [3, 4, 5, 5, 1])
-    assert p.damage == [5 + 5 + 1 + 12 - 10] and p.dice_read == 5
+    p = play(scen(Target(defense=5, arm=10, boxes=30), w), [(3, 4), (5, 5, 1)])
+    assert p.damage == [5 + 5 + 1 + 12 - 10] and p.rolls_read == 2
 
 
 def test_rule_several_resisted_types_lose_only_one_die():
@@ -222,8 +222,8 @@ def test_rule_arcane_damage_is_magical():
     spell = Weapon("Bolt", "arcane", 6, 12)
     assert "magical" in spell.damage_types
     t = Target(defense=5, arm=10, boxes=30, resist={"magical"})
-    p = play(scen(t, spell), [3, 4, 6])
-    assert p.damage == [6 + 12 - 10] and p.dice_read == 3
+    p = play(scen(t, spell), [(3, 4), (6,)])
+    assert p.damage == [6 + 12 - 10] and p.rolls_read == 2
 
 
 # --- 5. combat actions ----------------------------------------------------------------------
@@ -252,7 +252,7 @@ def test_rule_sequence_stops_once_target_disabled():
     """RULES 5 / 3: a disabled target takes no further attacks (the sequence ends)."""
     s = scen(Target(defense=5, arm=10, boxes=5), Weapon(**FIST, attacks=3))
     p = play(s, [3, 4, 3, 3])
-    assert p.made == [1, 0, 0] and p.killed_by == 0 and p.dice_read == 4
+    assert p.made == [1, 0, 0] and p.killed_by == 0 and p.rolls_read == 2
 
 
 def test_rule_knockdown_makes_next_melee_attack_automatic():
@@ -262,7 +262,7 @@ def test_rule_knockdown_makes_next_melee_attack_automatic():
              Weapon("Shove", "melee", 7, None, rules={"knockdown"}), Weapon(**FIST))
     p = play(s, [3, 4, 6, 6])  # shove hits (7 + 7 = 14); fist: no attack dice, damage 6+6
     assert p.hit == [1, 1] and p.crit == [0, 0] and p.damage == [0, 12 + 16 - 18]
-    assert p.dice_read == 4
+    assert p.rolls_read == 2
     p = play(s, [3, 3, 6, 6, 1, 1])  # shove misses: the fist rolls to hit (6,6 auto-hit, crit)
     assert p.hit == [0, 1] and p.crit == [0, 1]
 
@@ -274,7 +274,7 @@ def test_rule_critical_knockdown_only_on_critical():
     p = play(s, [3, 4, 1, 1, 1, 1])  # hit, no crit; second attack rolls (and auto-misses)
     assert p.hit == [1, 0]
     p = play(s, [3, 3, 1, 1, 1, 1])  # crit: knocked down; second hits with no roll
-    assert p.hit == [1, 1] and p.dice_read == 6
+    assert p.hit == [1, 1] and p.rolls_read == 3
 
 
 def test_rule_knockdown_then_ranged_faces_base_def_5():

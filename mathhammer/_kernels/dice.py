@@ -1,25 +1,58 @@
-"""Reading attack and damage rolls off the dice (RULES.md sections 1 and 2).
+"""Reading attack and damage rolls off pairs of dice (RULES.md sections 1 and 2).
 
-Scalar functions only: the per-trial loop reads the dice from its buffer itself and hands
-these functions numbers, so no array crosses a call inside the hot loop (an array argument
-costs reference-count calls on every call).
+The dice buffer holds pairs: entry ``p`` (0..35) is the two dice ``FIRST[p] = p // 6 + 1`` and
+``SECOND[p] = p % 6 + 1``. A roll of n dice reads ``(n + 1) // 2`` entries, die k being the
+first die of entry ``k // 2`` for even k and the second for odd k; an odd roll leaves the
+second die of its last entry unused. The tables below are module constants, frozen into the
+machine code by Numba.
+
+Scalar functions only: the per-trial loop reads the buffer itself and hands these functions
+numbers, so no array crosses a call inside the hot loop (an array argument costs
+reference-count calls on every call).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._jit import jit
 from .layout import CRIT, HIT, MISS
 
+_P = np.arange(36)
+#: First and second die of a pair entry, their sum, and whether they are equal.
+FIRST = (_P // 6 + 1).astype(np.int64)
+SECOND = (_P % 6 + 1).astype(np.int64)
+PAIR_SUM = FIRST + SECOND
+PAIR_DOUBLE = (FIRST == SECOND).astype(np.int64)
+#: Pair entries of double ones and double sixes.
+DOUBLE_ONES = 0
+DOUBLE_SIXES = 35
+
+
+def pair_entry(first: int, second: int = 1) -> int:
+    """The buffer entry standing for dice ``first`` and ``second`` (for tests and tools).
+
+    >>> pair_entry(3, 4), int(PAIR_SUM[pair_entry(3, 4)])
+    (15, 7)
+    """
+    return (first - 1) * 6 + (second - 1)
+
 
 @jit(inline=True)
-def two_dice_attack(a, b, skill, defense):
-    """Outcome of an attack rolled on exactly two dice ``a`` and ``b``: MISS, HIT or CRIT.
+def two_dice_attack(p, skill, defense):
+    """Outcome of an attack rolled on exactly two dice, pair entry ``p``: MISS, HIT or CRIT.
 
-    Branch-free: double ones miss, double sixes hit, otherwise ``a + b + skill >= defense``
+    Branch-free: double ones miss, double sixes hit, otherwise ``sum + skill >= defense``
     hits; a hit on a double is critical.
     """
-    hit = ((a + b + skill >= defense) | ((a & b) == 6)) & ((a | b) != 1)
-    return hit * (1 + (a == b))
+    hit = ((PAIR_SUM[p] + skill >= defense) | (p == DOUBLE_SIXES)) & (p != DOUBLE_ONES)
+    return np.int64(hit) * (1 + PAIR_DOUBLE[p])
+
+
+@jit(inline=True)
+def die_of(entry, k):
+    """Die ``k`` of a roll whose pair entry holding it is ``entry``."""
+    return FIRST[entry] if k % 2 == 0 else SECOND[entry]
 
 
 @jit(inline=True)

@@ -15,8 +15,8 @@ set of crippled systems/aspects, a bit set of continuous effects, and per-attack
 A_KIND = 0          # K_MELEE | K_RANGED | K_ARCANE
 A_SKILL = 1         # MAT or RAT
 A_POW = 2           # POW (ignored when F_DAMAGE is unset)
-A_ATT_DICE = 3      # attack dice before crippling (2 + boosts + extra), may be < 1 before clamp
-A_DMG_DICE = 4      # damage dice before crippling, resistance already removed
+A_ATT_DICE = 3      # attack dice in the starting state: boosts, extra dice, crippling; >= 1
+A_DMG_DICE = 4      # damage dice in the starting state: also resistance removed; >= 1
 A_FLAGS = 5         # F_* bits
 A_DEF = 6           # DEF against this attack, target at its normal base DEF
 A_DEF5 = 7          # DEF against this attack when the target's base DEF is 5
@@ -24,7 +24,8 @@ A_LOCATION = 8      # SYS_* index of the weapon's system, -1 if none
 A_ATTACKER = 9      # index of the attacker making it
 A_WEAPON = 10       # index of the weapon in the flattened weapon list
 A_ORIGIN = 11       # ORIGIN_INITIAL (later: bought additional attacks)
-A_NFIELDS = 12
+A_AUTOHIT_ON = 12   # situation bits under which it hits automatically (ST_MELEE_AUTOHIT for melee)
+A_NFIELDS = 13
 
 K_MELEE = 0
 K_RANGED = 1
@@ -35,7 +36,7 @@ ORIGIN_INITIAL = 0
 F_DAMAGE = 1 << 0            # the weapon has a POW (rolls damage)
 F_KNOCKDOWN = 1 << 1         # knocks down on a hit
 F_CRIT_KNOCKDOWN = 1 << 2    # knocks down on a critical hit
-F_CRIPPLED = 1 << 3          # its system starts crippled: one fewer attack and damage die
+F_CRIPPLED = 1 << 3          # its system starts crippled (already counted in the dice above)
 
 # --- target vector: int64[T_NFIELDS] ----------------------------------------------------
 T_ARM = 0
@@ -52,7 +53,8 @@ ST_MELEE_AUTOHIT = 1 << 1  # melee attacks hit automatically (knocked down, stat
 ST_KNOCKED_DOWN = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT
 
 # --- counters --------------------------------------------------------------------------
-# slot_counts[chunk, slot, C_*]
+# attack_counts[chunk, attack, C_*]: the kernel counts hit, crit and damage; the driver works
+# out made (every trial but those an earlier attack ended)
 C_MADE = 0
 C_HIT = 1
 C_CRIT = 2

@@ -5,10 +5,12 @@ so results do not depend on how chunks are spread over threads.
 
 State ``rs`` is a ``uint64[RNG_WORDS]`` array holding the four xoshiro words.
 
-The hot loop does not call the generator per die: :func:`fill_dice` writes a block of d6
-into a ``uint8`` buffer, and the trials read dice from it by position. A trial never reads
-more than the encoder's ``max_dice`` bound, so the buffer is refilled between trials whenever
-fewer than that many dice are left (the unread rest is discarded, deterministically).
+The hot loop does not call the generator per die: :func:`fill_pairs` writes a block of
+*pairs* of d6 (one byte each, a base-36 digit) into a ``uint8`` buffer, and the trials read
+them by position: a roll of n dice reads ``(n + 1) // 2`` entries (an odd die is the first
+die of its pair). A trial never reads more than the encoder's ``max_draws`` bound, so the
+buffer is refilled between trials whenever fewer are left (the unread rest is discarded,
+deterministically).
 """
 
 from __future__ import annotations
@@ -84,8 +86,8 @@ def next64(rs):
     return result
 
 
-#: Entries a dice buffer needs past the dice asked of :func:`fill_dice`.
-FILL_SLACK = 24
+#: Entries a dice buffer needs past the pairs asked of :func:`fill_pairs`.
+FILL_SLACK = 12
 _S2 = np.uint64(2)
 _S5 = np.uint64(5)
 _S59 = np.uint64(59)
@@ -106,12 +108,13 @@ def _pair(w):
 
 
 @jit()
-def fill_dice(rs, buf, n):
-    """Write at least ``n`` d6 results into ``buf`` (uint8, ``n + FILL_SLACK`` entries).
+def fill_pairs(rs, buf, n):
+    """Write at least ``n`` pairs of dice into ``buf`` (uint8, ``n + FILL_SLACK`` entries).
 
-    Two 64-bit words are read side by side as base-36 fractions, six digits from each; a
-    digit 0-35 is a pair of dice (``digit // 6 + 1``, ``digit % 6 + 1``). After six digits a
-    word still holds 52 random bits, so the bias of any pair is below ``36**6 / 2**64`` (2e-10).
+    Each entry is a base-36 digit ``p`` standing for two d6, ``p // 6 + 1`` and ``p % 6 + 1``
+    (see :mod:`.dice`). Two 64-bit words are read side by side as base-36 fractions, six digits
+    from each; after six digits a word still holds 52 random bits, so the bias of any pair is
+    below ``36**6 / 2**64`` (2e-10).
     """
     i = 0
     while i < n:
@@ -120,10 +123,6 @@ def fill_dice(rs, buf, n):
         for _ in range(6):
             pa, a = _pair(a)
             pb, b = _pair(b)
-            ha = (pa * 43) >> 8  # pa // 6 for 0 <= pa < 36
-            hb = (pb * 43) >> 8
-            buf[i] = np.uint8(ha + 1)
-            buf[i + 1] = np.uint8(pa - 6 * ha + 1)
-            buf[i + 2] = np.uint8(hb + 1)
-            buf[i + 3] = np.uint8(pb - 6 * hb + 1)
-            i += 4
+            buf[i] = np.uint8(pa)
+            buf[i + 1] = np.uint8(pb)
+            i += 2
