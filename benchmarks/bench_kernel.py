@@ -512,7 +512,7 @@ def bench_startup(cfg, report, cache_dir):
         if r:
             times.append(dt)
     best = min(times)
-    print(f"\n== Whole warm CLI process: mathhammer run demo.toml --trials 1000000 --json ==")
+    print("\n== Whole warm CLI process: mathhammer run demo.toml --trials 1000000 --json ==")
     print(f"  best of {len(times)}: {best:.2f} s  (all: {', '.join(f'{t:.2f}' for t in times)})")
     report["cli"] = {"best_s": best, "all_s": times, "command": cmd[1:]}
     cold_s = cold["first_s"] - cold["steady_s"]
@@ -539,7 +539,7 @@ def bench_memory(cfg, report, cache_dir):
     print(f"  peak RSS {fmt_int(cfg.rss_trials[-1])} trials / {fmt_int(cfg.rss_trials[0])} "
           f"trials = {growth:.3f}")
     report["memory"] = {"runs": data, "growth_ratio": growth}
-    return [(f"peak RSS flat in trials (largest/smallest <= 1.10)", growth <= 1.10,
+    return [("peak RSS flat in trials (largest/smallest <= 1.10)", growth <= 1.10,
              f"{growth:.3f}")]
 
 
