@@ -45,8 +45,6 @@ def _attack_row(weapon: Weapon, target: Target) -> np.ndarray:
         flags |= L.F_KNOCKDOWN
     if "critical_knockdown" in weapon.rules:
         flags |= L.F_CRIT_KNOCKDOWN
-    if weapon.crippled:
-        flags |= L.F_CRIPPLED
     row[L.A_KIND] = _KIND[weapon.type]
     row[L.A_SKILL] = weapon.skill
     row[L.A_POW] = weapon.pow if weapon.pow is not None else 0
@@ -107,6 +105,6 @@ def _max_draws(attacks: np.ndarray) -> int:
 
     The kernel refills its dice buffer between trials whenever fewer than this are left.
     """
-    attack = np.maximum(1, attacks[:, L.A_ATT_DICE])
-    damage = np.maximum(1, attacks[:, L.A_DMG_DICE])
+    attack = attacks[:, L.A_ATT_DICE]
+    damage = attacks[:, L.A_DMG_DICE]
     return int(((attack + 1) // 2).sum() + ((damage + 1) // 2).sum())

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mathhammer._kernels.dice import pair_entry
+from mathhammer._kernels.driver import made_counts
 from mathhammer._kernels.layout import C_CRIT, C_DAMAGE, C_HIT, C_NFIELDS
 from mathhammer._kernels.rng import FILL_SLACK, RNG_WORDS
 from mathhammer._kernels.sequence import run_trials
@@ -62,7 +63,7 @@ def play(scenario, rolls) -> Played:
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
     killed = np.flatnonzero(kill_at)
     return Played(
-        made=(1 - (np.cumsum(kill_at) - kill_at)).tolist(),
+        made=made_counts(kill_at, 1).tolist(),
         hit=counts[:, C_HIT].tolist(),
         crit=counts[:, C_CRIT].tolist(),
         damage=counts[:, C_DAMAGE].tolist(),

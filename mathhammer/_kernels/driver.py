@@ -90,6 +90,14 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         damage_total += damage_hist[:, : boxes + 1].sum(axis=0)
         attack_total += attack_counts[:, :n_attacks].sum(axis=0)
         kill_total += kill_at[:, :n_attacks].sum(axis=0)
-    # an attack is made in every trial but those where an earlier attack disabled the target
-    attack_total[:, C_MADE] = trials - (np.cumsum(kill_total) - kill_total)
+    attack_total[:, C_MADE] = made_counts(kill_total, trials)
     return Counts(damage_total, attack_total, kill_total)
+
+
+def made_counts(kill_at: np.ndarray, trials: int) -> np.ndarray:
+    """How often each attack was made: in every trial but those an earlier attack ended.
+
+    >>> made_counts(np.array([0, 3, 2]), 10).tolist()
+    [10, 10, 7]
+    """
+    return trials - (np.cumsum(kill_at) - kill_at)

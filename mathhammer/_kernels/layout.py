@@ -36,7 +36,6 @@ ORIGIN_INITIAL = 0
 F_DAMAGE = 1 << 0            # the weapon has a POW (rolls damage)
 F_KNOCKDOWN = 1 << 1         # knocks down on a hit
 F_CRIT_KNOCKDOWN = 1 << 2    # knocks down on a critical hit
-F_CRIPPLED = 1 << 3          # its system starts crippled (already counted in the dice above)
 
 # --- target vector: int64[T_NFIELDS] ----------------------------------------------------
 T_ARM = 0
