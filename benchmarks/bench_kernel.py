@@ -8,12 +8,14 @@ Run from the repository root::
 
 Measured in one run (benchmarks/README.md explains every figure):
 
-1. throughput, ns per sequence, of two workloads (one melee attack; three attacks, the
+1. throughput, ns per sequence, of two plain workloads (one melee attack; three attacks, the
    first with Critical Knockdown) for the Numba kernel on all cores and on one thread, a
    vectorised NumPy baseline and a pure-Python baseline, all computing the same counters
    (damage histogram, per-attack made / hit / critical / damage, kill per attack); every
    method's kill probability and mean damage are checked against the exact engine;
-2. the ratios and the issue's targets (PASS / MISS);
+2. the ratios and the issues' targets (PASS / MISS); then two activations with focus
+   (bought attacks, boosts; and the same against defences), ns per activation and their
+   ratio to the plain 3-attack sequence of the same run;
 3. cold compile and warm cache load of the kernel in fresh processes (a temporary
    NUMBA_CACHE_DIR, so the repository's own cache is never touched), and a whole warm
    ``mathhammer run`` process;
@@ -56,6 +58,7 @@ TARGET_NS_SINGLE = 10.0      # single attack, ns per sequence on all (2) cores
 TARGET_VS_NUMPY = 4.0        # Numba (all cores) vs the NumPy baseline
 TARGET_VS_PYTHON = 100.0     # Numba (all cores) vs pure Python
 TARGET_CLI_S = 2.0           # whole warm `mathhammer run demo.toml --trials 1000000`
+TARGET_NS_ACTIVATION = 30.0  # 3-focus warjack activation vs a 30-box track, all (2) cores
 
 Z_LIMIT = 5.0                # agreement with the exact engine, in standard errors
 
@@ -478,6 +481,78 @@ def bench_throughput(cfg, report):
     return ok, targets
 
 
+def activation_workloads():
+    """Activations with focus (issue 3): ``{key: (title, Scenario)}``.
+
+    ``activation``: a heavy warjack with 3 focus, two initial fist attacks, the default
+    spending policy (boost attacks needing 8+, boost damage when it can matter, buy attacks
+    with what is left: up to 3 bought attack slots) against a 30-box track.
+    ``defended``: the same against a Tough target with a Shield, 3 focus for a lethal power
+    field and an upkeep ARM spell, the attacker's fists with Armor-Piercing and Dispel.
+    """
+    from mathhammer.rules import Attacker, Scenario, Target, Weapon
+
+    target = Target(defense=12, arm=18, boxes=30)
+    jack = Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2)], focus=3)
+    defended_target = Target(defense=12, arm=16, boxes=30, shield=("L",), upkeep_arm=2,
+                             focus=3, rules={"tough"})
+    jack2 = Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2,
+                                     rules={"armor_piercing", "dispel"})], focus=3)
+    return {
+        "activation": ("3-focus warjack: 2 attacks, boosts, bought attacks, 30 boxes",
+                       Scenario(target, [jack])),
+        "defended": ("the same with AP + Dispel vs Shield, upkeep ARM, power field, Tough",
+                     Scenario(defended_target, [jack2])),
+    }
+
+
+def bench_activation(cfg, report, plain_ns):
+    """Time the activation workloads on all cores and on one thread; their cost relative to
+    the plain 3-attack sequence measured in the same run; agreement with the exact engine."""
+    import numba
+
+    from mathhammer import simulate
+    from mathhammer.encode import encode
+
+    n_threads = numba.config.NUMBA_NUM_THREADS
+    rows, targets, ok, per = [], [], True, {}
+    for key, (title, scen) in activation_workloads().items():
+        enc = encode(scen)
+        numba_run(enc, 1 << 17, 0)
+        numba_run(enc, 1000, 0)
+        nt = cfg.numba_trials
+        numba.set_num_threads(n_threads)
+        sec, counts = best_of(lambda r: numba_run(enc, nt, 6000 + r), cfg.repeats)
+        numba.set_num_threads(1)
+        try:
+            sec1, _ = best_of(lambda r: numba_run(enc, nt, 7000 + r), cfg.repeats)
+        finally:
+            numba.set_num_threads(n_threads)
+        ns, ns1 = sec / nt * 1e9, sec1 / nt * 1e9
+        try:
+            exact = simulate(scen, method="exact")
+            c = check(exact, counts, nt)
+            verdict = "ok" if c["ok"] else "FAIL"
+            ok &= c["ok"]
+            zk = f"{c['z_kill']:+.2f}"
+        except Exception as exc:  # the exact engine may not cover a workload
+            verdict, zk = f"no exact ({type(exc).__name__})", "-"
+        per[key] = {"title": title, "ns": ns, "ns_1thread": ns1, "vs_plain": ns / plain_ns}
+        rows.append([key, f"{ns:.1f}", f"{ns1:.1f}", f"{ns / plain_ns:.2f}x", zk, verdict])
+    print("\n== Activations with focus (Numba) ==")
+    for key, (title, _) in activation_workloads().items():
+        print(f"  {key:11s}{title}")
+    print(table(["workload", f"ns/act {n_threads} thr", "ns/act 1 thr", "vs plain 3-attack",
+                 "z kill", "exact check"], rows))
+    print(f"  vs plain 3-attack = time per activation / time per plain 3-attack sequence "
+          f"({plain_ns:.1f} ns) in this run")
+    act = per["activation"]["ns"]
+    targets.append((f"3-focus warjack activation <= {TARGET_NS_ACTIVATION:g} ns on {n_threads} cores",
+                    act <= TARGET_NS_ACTIVATION, f"{act:.1f} ns"))
+    report["activation"] = per
+    return ok, targets
+
+
 def bench_startup(cfg, report, cache_dir):
     print("\n== Kernel compile and cache load (fresh processes, temporary NUMBA_CACHE_DIR) ==")
     print("  first call = simulate(3-attack workload, 1,000,000 trials) in a fresh process;")
@@ -611,6 +686,11 @@ def main(argv=None):
           f"Numba {m['numba']}; load average {load0[0]:.2f}")
 
     ok, targets = bench_throughput(cfg, report)
+    plain = report["throughput"]["sequence"]["methods"]
+    plain_ns = plain[f"Numba, {numba.config.NUMBA_NUM_THREADS} threads"]["ns"]
+    ok_act, more = bench_activation(cfg, report, plain_ns)
+    ok &= ok_act
+    targets += more
     with tempfile.TemporaryDirectory(prefix="mathhammer-bench-cache-") as cache_dir:
         try:
             if "startup" not in args.skip:

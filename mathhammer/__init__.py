@@ -13,8 +13,9 @@ Build a :class:`Scenario` from rules objects (or load one from TOML with
 
 from .errors import ExactNotApplicable, InputError, MathhammerError
 from .result import Result
-from .rules import Attacker, AttackSlot, Scenario, Target, Weapon
+from .rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
 from .scenario import load_scenario, scenario_from_dict
+from .optimize import Optimized, optimize
 from .simulate import simulate
 
 __all__ = [
@@ -23,11 +24,14 @@ __all__ = [
     "ExactNotApplicable",
     "InputError",
     "MathhammerError",
+    "Optimized",
     "Result",
     "Scenario",
     "Target",
+    "Spend",
     "Weapon",
     "load_scenario",
+    "optimize",
     "scenario_from_dict",
     "simulate",
 ]

@@ -1,8 +1,9 @@
 """The only bridge from rules objects to the kernels' flat NumPy tables.
 
 Everything that does not change during a sequence is worked out here, once, in Python, from
-the rules model (DEF against each weapon at normal and at base DEF 5, dice counts with
-resistances, flags); the kernel only handles what changes from attack to attack.
+the rules model (DEF against each weapon at normal and at base DEF 5, ARM against it, dice
+counts with free boosts, resistances and Weapon Master, flags); the kernel only handles what
+changes from attack to attack (``docs/activation.md``).
 """
 
 from __future__ import annotations
@@ -12,54 +13,137 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels import layout as L
-from .rules import Scenario, Target, Weapon
+from .errors import InputError
+from .rules import Attacker, AttackSlot, Scenario, Target, Weapon
 
-__all__ = ["Encoded", "encode"]
+__all__ = ["Encoded", "encode", "MAX_EFFECTS"]
 
 _KIND = {"melee": L.K_MELEE, "ranged": L.K_RANGED, "arcane": L.K_ARCANE}
 _LOCATION = {"L": 0, "R": 1, "H": 2, "F": 3}
+_MODE = {"never": L.MODE_NEVER, "always": L.MODE_ALWAYS, "auto": L.MODE_AUTO}
+_RULE_FLAGS = {
+    "knockdown": L.F_KNOCKDOWN,
+    "critical_knockdown": L.F_CRIT_KNOCKDOWN,
+    "stationary": L.F_STATIONARY,
+    "critical_stationary": L.F_CRIT_STATIONARY,
+    "reroll_attack": L.F_REROLL_ATT,
+    "reroll_damage": L.F_REROLL_DMG,
+    "dispel": L.F_DISPEL,
+    "grievous_wounds": L.F_GRIEVOUS,
+    "chain_weapon": L.F_IGNORE_SHIELD,
+    "decapitation": L.F_DECAP,
+}
+_ATT_DROP = {"none": 0, "lowest": L.F_ATT_DROP_LOW, "highest": L.F_ATT_DROP_HIGH}
+_DMG_DROP = {"none": 0, "lowest": L.F_DMG_DROP_LOW, "highest": L.F_DMG_DROP_HIGH}
+#: Weapons with a -DEF / -ARM effect one scenario may hold (a bit each in an int64).
+MAX_EFFECTS = 62
 
 
 @dataclass(frozen=True, eq=False)
 class Encoded:
     """Int64 tables of a scenario, laid out as :mod:`mathhammer._kernels.layout` says.
 
-    ``attacks`` has one row per attack of the sequence (weapon figures copied in),
-    ``target`` the target's figures and starting situation bits, ``max_draws`` the most
-    entries (pairs of dice) one trial can read from the dice buffer.
+    ``attacks`` has one row per attack slot (initial and bought, weapon and target figures
+    copied in), ``attackers`` one row per attacker (points and spending policy), ``target``
+    the target's figures and starting situation bits, ``max_draws`` the most entries (pairs
+    of dice) one trial can read from the dice buffer.
     """
 
     attacks: np.ndarray
+    attackers: np.ndarray
     target: np.ndarray
     slot_labels: tuple[str, ...]
     max_draws: int
 
 
-def _attack_row(weapon: Weapon, target: Target) -> np.ndarray:
-    """The figures of one attack with ``weapon`` against ``target`` (its starting state)."""
+def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.ndarray:
+    """The figures of one attack slot against ``target`` (in its starting state)."""
+    weapon: Weapon = slot.weapon
+    attacker: Attacker = slot.attacker
+    rules = weapon.rules
+    blessed = "blessed" in rules
     row = np.zeros(L.A_NFIELDS, dtype=np.int64)
     flags = 0
+    for rule, bit in _RULE_FLAGS.items():
+        if rule in rules:
+            flags |= bit
+    flags |= _ATT_DROP[weapon.attack_discard] | _DMG_DROP[weapon.damage_discard]
     if weapon.deals_damage:
         flags |= L.F_DAMAGE
-    if "knockdown" in weapon.rules:
-        flags |= L.F_KNOCKDOWN
-    if "critical_knockdown" in weapon.rules:
-        flags |= L.F_CRIT_KNOCKDOWN
+    if "brutal_damage" in rules:
+        flags |= L.F_BRUTAL_HIT if brutal_on_hit else L.F_BRUTAL
+    if weapon.boosted_attack:
+        flags |= L.F_FREE_ATT_BOOST
+    free_damage_boost = weapon.boosted_damage or slot.charge
+    if free_damage_boost:
+        flags |= L.F_FREE_DMG_BOOST
+    resisted = bool(weapon.damage_types & target.resist)
+    bonus = attacker.combined_bonus
     row[L.A_KIND] = _KIND[weapon.type]
-    row[L.A_SKILL] = weapon.skill
-    row[L.A_POW] = weapon.pow if weapon.pow is not None else 0
-    row[L.A_ATT_DICE] = weapon.attack_dice
-    row[L.A_DMG_DICE] = weapon.damage_dice_against(target.resist)
+    row[L.A_SKILL] = weapon.skill + bonus
+    row[L.A_POW] = (weapon.pow if weapon.pow is not None else 0) + bonus
+    row[L.A_ATT_DICE] = weapon.base_attack_dice - int(weapon.crippled)
+    row[L.A_DMG_DICE] = (weapon.base_damage_dice + int(slot.charge and not weapon.boosted_damage)
+                         - int(weapon.crippled) - int(resisted))
     row[L.A_FLAGS] = flags
     row[L.A_DEF] = target.defense_against(weapon.type, base_def_5=target.starts_base_def_5)
     row[L.A_DEF5] = target.defense_against(weapon.type, base_def_5=True)
     row[L.A_LOCATION] = _LOCATION.get(weapon.location, -1)
     row[L.A_AUTOHIT_ON] = L.ST_MELEE_AUTOHIT if weapon.type == "melee" else 0
+    row[L.A_SPELL_DEF] = 0 if blessed else target.spell_def
+    row[L.A_UPKEEP_DEF] = 0 if blessed else target.upkeep_def
+    row[L.A_ARM] = (target.base_arm("armor_piercing" in rules) + target.arm_modifier(weapon.type)
+                    + (0 if blessed else target.spell_arm))
+    row[L.A_UPKEEP_ARM] = 0 if blessed else target.upkeep_arm
+    row[L.A_DEF_MINUS] = weapon.def_minus
+    row[L.A_ARM_MINUS] = weapon.arm_minus
+    row[L.A_EFFECT_ON] = L.CRIT if weapon.effect_on == "critical" else L.HIT
+    row[L.A_ORIGIN] = L.ORIGIN_BOUGHT if slot.bought else L.ORIGIN_INITIAL
     return row
+
+
+def _attacker_row(attacker: Attacker) -> np.ndarray:
+    spend = attacker.spend
+    row = np.zeros(L.P_NFIELDS, dtype=np.int64)
+    row[L.P_POINTS] = attacker.points
+    row[L.P_BOOST_ATT] = _MODE[spend.boost_attack]
+    row[L.P_BOOST_ATT_AT] = spend.boost_attack_at
+    row[L.P_BOOST_DMG] = _MODE[spend.boost_damage]
+    row[L.P_RESERVE] = spend.reserve
+    return row
+
+
+def _target_vector(target: Target) -> np.ndarray:
+    tvec = np.zeros(L.T_NFIELDS, dtype=np.int64)
+    tvec[L.T_ARM] = target.arm
+    tvec[L.T_BOXES] = target.boxes
+    state = 0
+    if target.starts_base_def_5:
+        state |= L.ST_BASE_DEF_5
+    if target.starts_melee_auto_hit:
+        state |= L.ST_MELEE_AUTOHIT
+    if "knocked_down" in target.state:
+        state |= L.ST_PRONE
+    tvec[L.T_STATE] = state
+    tvec[L.T_CAPACITY] = L.CAP_TRACK
+    tvec[L.T_SHIELD_ARM] = target.shield_arm
+    tvec[L.T_POINTS] = target.power_points
+    kind = target.power_kind
+    tvec[L.T_POWER_KIND] = {None: L.PK_NONE, "focus": L.PK_FOCUS, "fury": L.PK_FURY}[kind]
+    tvec[L.T_POWER_POLICY] = L.PF_LETHAL if target.power_field == "lethal" else L.PF_NEVER
+    if "tough_steady" in target.rules:
+        tvec[L.T_TOUGH] = L.TOUGH_STEADY
+    elif "tough" in target.rules:
+        tvec[L.T_TOUGH] = L.TOUGH
+    tvec[L.T_RAPID_HEAL] = target.rapid_healing
+    return tvec
 
 
 def encode(scenario: Scenario) -> Encoded:
     """Flatten ``scenario`` into the kernel's tables.
+
+    Raises :class:`~mathhammer.errors.InputError` for what only the exact engine can do
+    (``power_field = "optimal"``).
 
     Examples
     --------
@@ -71,40 +155,54 @@ def encode(scenario: Scenario) -> Encoded:
     (2, 16, 9)
     """
     target = scenario.target
+    if target.power_field == "optimal" and target.power_points:
+        raise InputError("target.power_field", "optimal",
+                         "is found by backward induction: use the exact method "
+                         "(method='exact', --method exact)")
     sequence = scenario.attack_sequence()
-    weapon_index = {}
-    for slot in sequence:
-        weapon_index.setdefault((slot.attacker_index, slot.weapon_index), len(weapon_index))
-    rows = {}
+    brutal_on_hit = scenario.brutal_damage == "hit"
+    weapon_index: dict[tuple[int, int], int] = {}
+    effect_bit: dict[tuple[str, int, int], int] = {}
     attacks = np.zeros((len(sequence), L.A_NFIELDS), dtype=np.int64)
+    seen_attackers = set()
     for i, slot in enumerate(sequence):
         key = (slot.attacker_index, slot.weapon_index)
-        if key not in rows:
-            rows[key] = _attack_row(slot.weapon, target)
-        attacks[i] = rows[key]
+        weapon_index.setdefault(key, len(weapon_index))
+        attacks[i] = _attack_row(slot, target, brutal_on_hit)
         attacks[i, L.A_ATTACKER] = slot.attacker_index
         attacks[i, L.A_WEAPON] = weapon_index[key]
-        attacks[i, L.A_ORIGIN] = L.ORIGIN_INITIAL
+        w = slot.weapon
+        if w.has_effect:
+            # same-named effects do not stack: the effect is known by its weapon's name and size
+            ident = (w.name, w.def_minus, w.arm_minus)
+            if ident not in effect_bit:
+                if len(effect_bit) >= MAX_EFFECTS:
+                    raise InputError("attackers", len(effect_bit) + 1,
+                                     f"at most {MAX_EFFECTS} different -DEF/-ARM effects")
+                effect_bit[ident] = 1 << len(effect_bit)
+            attacks[i, L.A_EFFECT_BIT] = effect_bit[ident]
+        if slot.attacker_index not in seen_attackers:
+            seen_attackers.add(slot.attacker_index)
+            attacks[i, L.A_FLAGS] |= L.F_FIRST
+    attackers = np.stack([_attacker_row(a) for a in scenario.attackers])
+    return Encoded(attacks, attackers, _target_vector(target),
+                   tuple(s.label for s in sequence), _max_draws(attacks))
 
-    tvec = np.zeros(L.T_NFIELDS, dtype=np.int64)
-    tvec[L.T_ARM] = target.arm
-    tvec[L.T_BOXES] = target.boxes
-    state = 0
-    if target.starts_base_def_5:
-        state |= L.ST_BASE_DEF_5
-    if target.starts_melee_auto_hit:
-        state |= L.ST_MELEE_AUTOHIT
-    tvec[L.T_STATE] = state
-    tvec[L.T_CAPACITY] = L.CAP_TRACK
-    return Encoded(attacks, tvec, tuple(s.label for s in sequence), _max_draws(attacks))
+
+def _pairs(n_dice: np.ndarray) -> np.ndarray:
+    return (np.maximum(1, n_dice) + 1) // 2
 
 
 def _max_draws(attacks: np.ndarray) -> int:
-    """Most buffer entries one trial can read: every attack rolled and every damage roll made,
-    a roll of n dice reading ``(n + 1) // 2`` pairs.
+    """Most buffer entries one trial can read: every attack rolled with a paid boost and
+    rerolled, every damage roll made with Brutal Damage, a paid boost and a reroll, and a
+    Tough roll after each attack; a roll of n dice reads ``(n + 1) // 2`` pairs.
 
     The kernel refills its dice buffer between trials whenever fewer than this are left.
     """
-    attack = attacks[:, L.A_ATT_DICE]
-    damage = attacks[:, L.A_DMG_DICE]
-    return int(((attack + 1) // 2).sum() + ((damage + 1) // 2).sum())
+    flags = attacks[:, L.A_FLAGS]
+    attack_rolls = 1 + ((flags & L.F_REROLL_ATT) != 0)
+    damage_rolls = 1 + ((flags & L.F_REROLL_DMG) != 0)
+    attack = attack_rolls * _pairs(attacks[:, L.A_ATT_DICE] + 1)
+    damage = damage_rolls * _pairs(attacks[:, L.A_DMG_DICE] + 2)
+    return int(attack.sum() + damage.sum() + len(attacks))

@@ -74,6 +74,22 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
         bits.append("resists " + ", ".join(sorted(t.resist)))
     if t.state:
         bits.append(", ".join(sorted(t.state)))
+    if t.terrain:
+        bits.append("in " + ", ".join(sorted(t.terrain)))
+    if t.rules:
+        bits.append(", ".join(sorted(t.rules)))
+    for key, bonus in (("shield", "Shield"), ("buckler", "Buckler")):
+        if getattr(t, key):
+            bits.append(f"{bonus} ({', '.join(getattr(t, key))})")
+    for key, label in (("spell_def", "spell DEF"), ("upkeep_def", "upkeep DEF"),
+                       ("spell_arm", "spell ARM"), ("upkeep_arm", "upkeep ARM")):
+        if getattr(t, key):
+            bits.append(f"+{getattr(t, key)} {label}")
+    if t.focus or t.fury:
+        kind = "focus" if t.focus else "fury"
+        bits.append(f"{kind} {t.focus or t.fury} (power field: {t.power_field})")
+    if t.rapid_healing:
+        bits.append(f"Rapid Healing {t.rapid_healing}")
     lines = [f"Target:    {t.name} ({'; '.join(bits)})"]
     for i, a in enumerate(scenario.attackers):
         head = "Attackers: " if i == 0 else "           "
@@ -96,6 +112,33 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
                 desc += ", " + ", ".join(extras)
             weapons.append(desc + ")")
         lines.append(f"{head}{i + 1}. {a.name}: " + "; ".join(weapons))
+        notes = []
+        if a.points:
+            policy = "optimized" if a.policy == "optimize" else a.spend.label
+            notes.append(f"{a.resource} {a.points} ({policy})")
+        if a.charge:
+            notes.append("charging")
+        if a.combined_bonus:
+            notes.append(f"combined attack of {a.combined} (+{a.combined_bonus})")
+        if notes:
+            lines.append("              " + "; ".join(notes))
+    return lines
+
+
+def _optimizer_lines(info: dict) -> list[str]:
+    what = "kill probability" if info["objective"] == "kill" else "expected damage"
+    lines = [f"Spending policy optimized for {what} ({info['policies_tried']} policies tried, "
+             f"attackers: {', '.join(info['attackers'])}):"]
+    for tag in ("chosen", "runner_up"):
+        c = info[tag]
+        if c is None:
+            continue
+        lo, hi = c["score_ci95"]
+        if info["objective"] == "kill":
+            fig = f"{_pct(c['score'])} (95% CI {_pct(lo)} - {_pct(hi)})"
+        else:
+            fig = f"{c['score']:.3f} (95% CI {lo:.3f} - {hi:.3f})"
+        lines.append(f"  {'chosen' if tag == 'chosen' else 'runner-up'}: {c['label']}: {fig}")
     return lines
 
 
@@ -133,10 +176,24 @@ def format_report(scenario: Scenario, result: Result) -> str:
     lines += _table(["damage k", "P(=k)", "P(>=k)"], _distribution_rows(result), "lrr")
     lines.append("")
 
+    if "optimizer" in result.extra:
+        lines += _optimizer_lines(result.extra["optimizer"])
+        lines.append("")
+
+    spends = any(a.points for a in scenario.attackers)
+    defends = bool(scenario.target.power_points)
+    tough = bool(scenario.target.rules & {"tough", "tough_steady"})
     lines.append("Attacks, in order:")
+    headers = ["#", "attack", "made", "hit", "crit", "mean dmg", "kill after"]
+    if spends:
+        headers += ["boost att", "boost dmg", "spent"]
+    if defends:
+        headers += ["target spent"]
+    if tough:
+        headers += ["tough saves"]
     rows = []
     for a in result.attacks:
-        rows.append([
+        row = [
             str(a["attack"]),
             a["label"],
             _pct(a["made"], 1),
@@ -144,9 +201,29 @@ def format_report(scenario: Scenario, result: Result) -> str:
             _pct(a["crit"], 1),
             f"{a['damage_mean']:.3f}",
             _pct(a["kill_after"], 1),
-        ])
-    lines += _table(["#", "attack", "made", "hit", "crit", "mean dmg", "kill after"], rows, "llrrrrr")
+        ]
+        if spends:
+            row += [_pct(a["boost_attack"], 1), _pct(a["boost_damage"], 1), f"{a['spent_mean']:.3f}"]
+        if defends:
+            row += [f"{a['target_spent_mean']:.3f}"]
+        if tough:
+            row += [_pct(a["tough_saves"], 1)]
+        rows.append(row)
+    lines += _table(headers, rows, "ll" + "r" * (len(headers) - 2))
     lines.append("")
-    lines.append("made: the target was still standing; hit and crit count attacks made and hitting;")
+    lines.append("made: the target was still standing (and, for bought attacks, a point was left);")
+    lines.append("hit and crit count attacks made and hitting;")
     lines.append("mean dmg: damage points the attack marked, averaged over all trials.")
+    if spends:
+        lines.append("boost att / boost dmg: how often a point paid for that boost; spent: mean points")
+        lines.append("paid for the attack (buying it and its boosts).")
+        lines.append("")
+        lines.append("Points spent on average: " + "; ".join(
+            f"{name} {v:.3f}" for name, v in result.spent_by_attacker.items()
+            if any(a.name == name and a.points for a in scenario.attackers)))
+    if defends:
+        lines.append(f"Target {scenario.target.power_kind} spent on average: "
+                     f"{result.target_spent_total:.3f}")
+    if tough:
+        lines.append(f"Tough saves on average: {result.tough_saves_total:.3f}")
     return "\n".join(lines) + "\n"

@@ -14,11 +14,31 @@ import numpy as np
 
 from .stats import Z95, wilson_interval
 
-__all__ = ["Result", "SLOT_MADE", "SLOT_HIT", "SLOT_CRIT", "SLOT_DAMAGE", "SLOT_FIELDS"]
+__all__ = [
+    "Result",
+    "SLOT_MADE",
+    "SLOT_HIT",
+    "SLOT_CRIT",
+    "SLOT_DAMAGE",
+    "SLOT_BOOST_ATTACK",
+    "SLOT_BOOST_DAMAGE",
+    "SLOT_SPENT",
+    "SLOT_TARGET_SPENT",
+    "SLOT_TOUGH",
+    "SLOT_FIELDS",
+]
 
-# Columns of ``Result.slot_weights``.
-SLOT_MADE, SLOT_HIT, SLOT_CRIT, SLOT_DAMAGE = 0, 1, 2, 3
-SLOT_FIELDS = 4
+# Columns of ``Result.slot_weights`` (the kernel's ``C_*`` counters have the same layout).
+SLOT_MADE = 0           # the attack was made
+SLOT_HIT = 1            # ... and hit
+SLOT_CRIT = 2           # ... and was a critical hit
+SLOT_DAMAGE = 3         # damage points it marked (summed)
+SLOT_BOOST_ATTACK = 4   # paid attack boosts
+SLOT_BOOST_DAMAGE = 5   # paid damage boosts
+SLOT_SPENT = 6          # attacker points paid for it (buying it + boosts)
+SLOT_TARGET_SPENT = 7   # focus or fury the target spent against it
+SLOT_TOUGH = 8          # Tough rolls it caused that saved the target
+SLOT_FIELDS = 9
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,12 +57,20 @@ class Result:
         What the weights sum to: ``trials`` (counts) or 1.0 (probabilities).
     damage_weights : ndarray, shape (boxes + 1,)
         Weight of ending with exactly k damage points marked.
-    slot_weights : ndarray, shape (n_attacks, 4)
-        Per attack: made, hit, critical hit, damage points it marked (summed).
+    slot_weights : ndarray, shape (n_attacks, SLOT_FIELDS)
+        Per attack, the ``SLOT_*`` columns: made, hit, critical hit, damage points marked,
+        paid attack boosts, paid damage boosts, attacker points spent, target points spent,
+        Tough saves (each summed over trials, or a probability-weighted sum).
     kill_weights : ndarray, shape (n_attacks,)
         Weight of the target being disabled by exactly that attack.
     boxes : int
         Damage capacity of the target.
+    extra : dict
+        Method-specific extras (``slot_damage_sq`` from the exact engine, ``optimizer``).
+    attacker_names : tuple of str
+        Names of the attackers, in order.
+    slot_attacker : tuple of int
+        Index into ``attacker_names`` of the attacker making each attack slot.
     """
 
     method: str
@@ -55,6 +83,8 @@ class Result:
     kill_weights: np.ndarray
     boxes: int
     extra: dict = field(default_factory=dict)
+    attacker_names: tuple[str, ...] = ()
+    slot_attacker: tuple[int, ...] = ()
 
     # ------------------------------------------------------------ headline
     @property
@@ -141,6 +171,50 @@ class Result:
         return self._slot(SLOT_DAMAGE)
 
     @property
+    def boost_attack_rate(self) -> np.ndarray:
+        """Probability each attack's roll was boosted with a paid point."""
+        return self._slot(SLOT_BOOST_ATTACK)
+
+    @property
+    def boost_damage_rate(self) -> np.ndarray:
+        """Probability each attack's damage roll was boosted with a paid point."""
+        return self._slot(SLOT_BOOST_DAMAGE)
+
+    @property
+    def spent_mean(self) -> np.ndarray:
+        """Expected attacker points paid for each attack (buying it and its boosts)."""
+        return self._slot(SLOT_SPENT)
+
+    @property
+    def target_spent_mean(self) -> np.ndarray:
+        """Expected focus or fury the target spent against each attack."""
+        return self._slot(SLOT_TARGET_SPENT)
+
+    @property
+    def tough_saves(self) -> np.ndarray:
+        """Probability each attack caused a successful Tough roll."""
+        return self._slot(SLOT_TOUGH)
+
+    @property
+    def spent_by_attacker(self) -> dict[str, float]:
+        """Expected points (focus, fury or forcing) each attacker spent."""
+        spent = self.spent_mean
+        out = {name: 0.0 for name in self.attacker_names}
+        for i, a in enumerate(self.slot_attacker):
+            out[self.attacker_names[a]] += float(spent[i])
+        return out
+
+    @property
+    def target_spent_total(self) -> float:
+        """Expected focus or fury the target spent against the whole sequence."""
+        return float(self.target_spent_mean.sum())
+
+    @property
+    def tough_saves_total(self) -> float:
+        """Expected number of successful Tough rolls over the sequence."""
+        return float(self.tough_saves.sum())
+
+    @property
     def kill_after(self) -> np.ndarray:
         """Probability the target is disabled once each attack is resolved."""
         return np.cumsum(self.kill_weights) / self.total
@@ -157,6 +231,11 @@ class Result:
                 "crit": float(self.crit[i]),
                 "damage_mean": float(self.attack_damage_mean[i]),
                 "kill_after": float(self.kill_after[i]),
+                "boost_attack": float(self.boost_attack_rate[i]),
+                "boost_damage": float(self.boost_damage_rate[i]),
+                "spent_mean": float(self.spent_mean[i]),
+                "target_spent_mean": float(self.target_spent_mean[i]),
+                "tough_saves": float(self.tough_saves[i]),
             }
             for i, label in enumerate(self.slot_labels)
         ]
@@ -176,4 +255,8 @@ class Result:
             "damage_mean_ci95": [dlo, dhi],
             "damage_pmf": [float(p) for p in self.damage_pmf],
             "attacks": self.attacks,
+            "spent": self.spent_by_attacker,
+            "target_spent": self.target_spent_total,
+            "tough_saves": self.tough_saves_total,
+            **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
         }

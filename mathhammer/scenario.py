@@ -1,11 +1,16 @@
 """Scenario files (TOML) <-> rules objects.
 
 A scenario file describes one target, the attackers that act against it in order, and the
-simulation settings::
+simulation settings; every key but ``target.def``, ``target.arm``, ``attackers`` and a
+weapon's ``name``, ``type``, ``skill`` and ``pow`` may be left out::
 
     [simulation]
     trials = 1000000          # default 1_000_000
     seed = 1                  # absent: drawn at simulation time and reported
+    objective = "kill"        # kill | damage: what policy = "optimize" maximises
+
+    [settings]
+    brutal_damage = "critical"  # critical | hit: when Brutal Damage adds its die
 
     [target]
     name = "Heavy warjack"
@@ -15,16 +20,46 @@ simulation settings::
     base = "large"            # small | medium | large | extra_large | huge
     resist = ["fire"]
     state = ["knocked_down"]
+    terrain = ["forest"]      # forest, rubble, hill, ... (vocabulary.TERRAIN)
+    rules = ["tough"]         # unyielding | carapace | tough | tough_steady
+    shield = ["L"]            # locations carrying a Shield (+2 ARM each): L, R, H, F
+    buckler = []              # locations carrying a Buckler (+1 ARM each)
+    upkeep_def = 0            # DEF / ARM from upkeep spells (Dispel ends them)
+    upkeep_arm = 0
+    spell_def = 0             # DEF / ARM from other spells
+    spell_arm = 0
+    focus = 3                 # focus for its power field (or fury; not both)
+    fury = 0
+    power_field = "lethal"    # never | lethal | optimal
+    rapid_healing = 0         # damage points removed after an attack that did not disable it
 
     [[attackers]]
     name = "Heavy warjack"
+    focus = 3                 # or fury, or force: one of them
+    policy = "fixed"          # fixed: use [attackers.spend] | optimize: search the best
+    charge = false            # the first melee attack is a charge attack
+    combined = 1              # models taking part in a combined attack
+    buy_weapon = "Fist"       # melee weapon of bought attacks (default: highest POW)
+
+    [attackers.spend]
+    boost_attack = "auto"     # never | always | auto
+    boost_attack_at = 8       # auto: boost when the roll needed on two dice is 8+
+    boost_damage = "auto"     # never | always | auto
+    buy_attacks = true
+    reserve = 0               # points kept back from boosting for bought attacks
 
     [[attackers.weapons]]
     name = "Fist"
     type = "melee"            # melee | ranged | arcane
     skill = 7                 # MAT (melee) or RAT (ranged, arcane)
     pow = 16                  # integer, or "-"
-    attacks = 1
+    attacks = 2
+    rules = ["critical_knockdown"]
+    attack_discard = "none"   # none | lowest | highest
+    damage_discard = "none"
+    def_minus = 0             # -DEF / -ARM on the target once it is hit
+    arm_minus = 0
+    effect_on = "hit"         # hit | critical
 
 Every problem in a file raises :class:`ScenarioFileError`, an
 :class:`~mathhammer.errors.InputError` whose message is one line naming the file, the dotted
@@ -34,6 +69,7 @@ key and the offending value, e.g.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 import tomllib
@@ -41,29 +77,73 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .errors import InputError
-from .rules import Attacker, Scenario, Target, Weapon
+from .rules import Attacker, Scenario, Spend, Target, Weapon
 from .rules._validate import check_choice, check_int
 from .rules.scenario import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
-from .rules.vocabulary import DAMAGE_TYPES, TARGET_STATES, WEAPON_RULES
+from .rules.vocabulary import (
+    BRUTAL_DAMAGE_ON,
+    DAMAGE_TYPES,
+    OBJECTIVES,
+    TARGET_RULES,
+    TARGET_STATES,
+    TERRAIN,
+    WEAPON_LOCATIONS,
+    WEAPON_RULES,
+)
 
 __all__ = [
+    "ATTACKER_KEYS",
+    "SETTINGS_KEYS",
+    "SIMULATION_KEYS",
+    "SPEND_KEYS",
+    "TARGET_KEYS",
+    "TOP_KEYS",
+    "WEAPON_KEYS",
     "ScenarioFileError",
     "load_scenario",
     "loads_scenario",
     "scenario_from_dict",
     "scenario_to_dict",
-    "TOP_KEYS",
-    "SIMULATION_KEYS",
-    "TARGET_KEYS",
-    "ATTACKER_KEYS",
-    "WEAPON_KEYS",
 ]
 
 #: Keys each table of a scenario file may hold.
-TOP_KEYS = ("simulation", "target", "attackers")
-SIMULATION_KEYS = ("trials", "seed")
-TARGET_KEYS = ("name", "def", "arm", "boxes", "base", "resist", "state")
-ATTACKER_KEYS = ("name", "weapons")
+TOP_KEYS = ("simulation", "settings", "target", "attackers")
+SIMULATION_KEYS = ("trials", "seed", "objective")
+SETTINGS_KEYS = ("brutal_damage",)
+TARGET_KEYS = (
+    "name",
+    "def",
+    "arm",
+    "boxes",
+    "base",
+    "resist",
+    "state",
+    "terrain",
+    "rules",
+    "shield",
+    "buckler",
+    "upkeep_def",
+    "upkeep_arm",
+    "spell_def",
+    "spell_arm",
+    "focus",
+    "fury",
+    "power_field",
+    "rapid_healing",
+)
+ATTACKER_KEYS = (
+    "name",
+    "weapons",
+    "focus",
+    "fury",
+    "force",
+    "policy",
+    "charge",
+    "combined",
+    "buy_weapon",
+    "spend",
+)
+SPEND_KEYS = ("boost_attack", "boost_attack_at", "boost_damage", "buy_attacks", "reserve")
 WEAPON_KEYS = (
     "name",
     "type",
@@ -78,10 +158,33 @@ WEAPON_KEYS = (
     "extra_damage_dice",
     "crippled",
     "location",
+    "attack_discard",
+    "damage_discard",
+    "def_minus",
+    "arm_minus",
+    "effect_on",
 )
 
-# Names players often write for a key, mapped to the key the file format uses.
-_ALIASES = {
+# Target keys (other than ``def``, ``arm`` and the lists) passed to Target as they are.
+_TARGET_PLAIN = (
+    "name", "boxes", "base", "upkeep_def", "upkeep_arm", "spell_def", "spell_arm",
+    "focus", "fury", "power_field", "rapid_healing",
+)
+# Target keys holding lists of names, and the names each may hold.
+_TARGET_LISTS = {
+    "resist": DAMAGE_TYPES,
+    "state": TARGET_STATES,
+    "terrain": tuple(TERRAIN),
+    "rules": TARGET_RULES,
+    "shield": WEAPON_LOCATIONS,
+    "buckler": WEAPON_LOCATIONS,
+}
+# Attacker keys passed to Attacker as they are.
+_ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon")
+
+# Names players often write for a key, mapped to the key the file format uses (or to the
+# keys it may mean, the first one the table allows being suggested).
+_ALIASES: dict[str, str | tuple[str, ...]] = {
     "defense": "def",
     "defence": "def",
     "armor": "arm",
@@ -105,12 +208,53 @@ _ALIASES = {
     "damage_types": "damage_type",
     "special_rules": "rules",
     "rule": "rules",
+    "abilities": "rules",
     "weapon": "weapons",
     "attacker": "attackers",
     "iterations": "trials",
     "samples": "trials",
     "n": "trials",
     "random_seed": "seed",
+    "fp": "focus",
+    "focus_points": "focus",
+    "fury_points": "fury",
+    "forcing": "force",
+    "shields": "shield",
+    "bucklers": "buckler",
+    "powerfield": "power_field",
+    "healing": "rapid_healing",
+    "regeneration": "rapid_healing",
+    "minus_def": "def_minus",
+    "minus_arm": "arm_minus",
+    "spending": "spend",
+    "combined_attack": "combined",
+    "bought_weapon": "buy_weapon",
+    "buy": "buy_attacks",
+    "boosted_attack_at": "boost_attack_at",
+    "boost_at": "boost_attack_at",
+    "brutal": "brutal_damage",
+    "goal": "objective",
+    "optimize": ("policy", "objective"),
+    "optimise": ("policy", "objective"),
+}
+
+# Where a key that is unknown in one table belongs instead, for each table.
+_ELSEWHERE: dict[str, dict[str, str]] = {
+    "": {
+        **{k: "[simulation]" for k in SIMULATION_KEYS},
+        **{k: "[settings]" for k in SETTINGS_KEYS},
+        "def": "[target]",
+        "arm": "[target]",
+    },
+    "simulation": {k: "[settings]" for k in SETTINGS_KEYS},
+    "settings": {k: "[simulation]" for k in SIMULATION_KEYS},
+    "attacker": {
+        **{k: "[[attackers.weapons]]" for k in WEAPON_KEYS if k not in ATTACKER_KEYS},
+        **{k: "[attackers.spend]" for k in SPEND_KEYS},
+    },
+    "spend": {k: "[[attackers]]" for k in ATTACKER_KEYS if k not in SPEND_KEYS},
+    "weapon": {k: "[[attackers]]" for k in ATTACKER_KEYS if k not in WEAPON_KEYS},
+    "target": {},
 }
 
 _MAX_REPR = 80
@@ -168,7 +312,7 @@ class ScenarioFileError(InputError):
             text += f" (got {_short_repr(self.value)})"
         return text
 
-    def under(self, prefix: str) -> "ScenarioFileError":
+    def under(self, prefix: str) -> ScenarioFileError:
         err = InputError.under(self, prefix)
         return ScenarioFileError(self.source, err.key, self.value, self.reason)
 
@@ -176,7 +320,7 @@ class ScenarioFileError(InputError):
         return (type(self), (self.source, self.key, self.value, self.reason))
 
     @classmethod
-    def wrap(cls, source: str, err: InputError, prefix: str = "") -> "ScenarioFileError":
+    def wrap(cls, source: str, err: InputError, prefix: str = "") -> ScenarioFileError:
         """Turn an :class:`InputError` of the rules model into a file error under ``prefix``."""
         if prefix:
             err = InputError.under(err, prefix)
@@ -184,26 +328,36 @@ class ScenarioFileError(InputError):
 
 
 # ---------------------------------------------------------------------------- helpers
+def _normal(name: str) -> str:
+    return name.lower().replace("-", "_").replace(" ", "_")
+
+
 def _suggest_choice(err: InputError) -> str:
     """Add 'did you mean ...?' to a 'must be one of' reason when a close name exists."""
     reason = err.reason
     prefix = "must be one of "
     if isinstance(err.value, str) and reason.startswith(prefix):
         choices = [c.strip() for c in reason[len(prefix):].split(",")]
-        close = difflib.get_close_matches(err.value.lower().replace("-", "_").replace(" ", "_"),
-                                          choices, n=1, cutoff=0.6)
+        close = difflib.get_close_matches(_normal(err.value), choices, n=1, cutoff=0.6)
         if close:
             return f"{reason}; did you mean {close[0]!r}?"
     return reason
 
 
-def _unknown_key_reason(key: str, allowed: tuple[str, ...]) -> str:
-    lowered = key.lower().replace("-", "_").replace(" ", "_")
+def _unknown_key_reason(key: str, allowed: tuple[str, ...], table: str = "") -> str:
+    """Why ``key`` is refused in ``table``: a close allowed key, else the table it belongs
+    in, else the allowed keys."""
+    lowered = _normal(key)
+    elsewhere = _ELSEWHERE.get(table, {})
+    aliases = _ALIASES.get(lowered, ())
+    aliases = [a for a in ((aliases,) if isinstance(aliases, str) else aliases) if a in allowed]
     guess = None
     if lowered in allowed:
         guess = lowered
-    elif lowered in _ALIASES and _ALIASES[lowered] in allowed:
-        guess = _ALIASES[lowered]
+    elif aliases:
+        guess = aliases[0]
+    elif lowered in elsewhere:
+        return f"unknown key here; it belongs in the {elsewhere[lowered]} table"
     else:
         close = difflib.get_close_matches(lowered, allowed, n=1, cutoff=0.6)
         if close:
@@ -229,15 +383,20 @@ class _Reader:
     def error(self, key: str, value: object, reason: str) -> ScenarioFileError:
         return ScenarioFileError(self.source, key, value, reason)
 
+    def wrap(self, err: InputError, prefix: str = "") -> ScenarioFileError:
+        return ScenarioFileError.wrap(self.source, err, prefix)
+
     def table(self, value: object, key: str, hint: str) -> Mapping:
+        if isinstance(value, list) and value and all(isinstance(v, Mapping) for v in value):
+            raise self.error(key, value, f"must be a table ({hint}), not an array of tables")
         if not isinstance(value, Mapping):
             raise self.error(key, value, f"must be a table ({hint})")
         return value
 
-    def check_keys(self, table: Mapping, prefix: str, allowed: tuple[str, ...]) -> None:
+    def check_keys(self, table: Mapping, prefix: str, allowed: tuple[str, ...], kind: str = "") -> None:
         for k, v in table.items():
             if k not in allowed:
-                raise self.error(_join(prefix, str(k)), v, _unknown_key_reason(str(k), allowed))
+                raise self.error(_join(prefix, str(k)), v, _unknown_key_reason(str(k), allowed, kind))
 
     def require(self, table: Mapping, prefix: str, key: str) -> object:
         if key not in table:
@@ -259,47 +418,65 @@ class _Reader:
             try:
                 check_choice(f"{full}[{i}]", item, choices)
             except InputError as err:
-                raise ScenarioFileError.wrap(self.source, err) from None
+                raise self.wrap(err) from None
         return value
 
     # ------------------------------------------------------------------ sections
-    def simulation(self, data: Mapping) -> tuple[int, int | None]:
+    def simulation(self, data: Mapping) -> dict:
+        """Keyword arguments of :class:`Scenario` from ``[simulation]``."""
         if "simulation" not in data:
-            return DEFAULT_TRIALS, None
+            return {"trials": DEFAULT_TRIALS}
         sim = self.table(data["simulation"], "simulation", "[simulation]")
-        self.check_keys(sim, "simulation", SIMULATION_KEYS)
+        self.check_keys(sim, "simulation", SIMULATION_KEYS, "simulation")
+        out = {}
         try:
-            trials = check_int("simulation.trials", sim.get("trials", DEFAULT_TRIALS), 1, MAX_TRIALS)
-            seed = sim.get("seed")
-            if seed is not None:
-                seed = check_int("simulation.seed", seed, 0, MAX_SEED)
+            out["trials"] = check_int("simulation.trials", sim.get("trials", DEFAULT_TRIALS), 1, MAX_TRIALS)
+            if sim.get("seed") is not None:
+                out["seed"] = check_int("simulation.seed", sim["seed"], 0, MAX_SEED)
+            if "objective" in sim:
+                out["objective"] = check_choice("simulation.objective", sim["objective"], OBJECTIVES)
         except InputError as err:
-            raise ScenarioFileError.wrap(self.source, err) from None
-        return trials, seed
+            raise self.wrap(err) from None
+        return out
+
+    def settings(self, data: Mapping) -> dict:
+        """Keyword arguments of :class:`Scenario` from ``[settings]``."""
+        if "settings" not in data:
+            return {}
+        settings = self.table(data["settings"], "settings", "[settings]")
+        self.check_keys(settings, "settings", SETTINGS_KEYS, "settings")
+        out = {}
+        try:
+            if "brutal_damage" in settings:
+                out["brutal_damage"] = check_choice("settings.brutal_damage", settings["brutal_damage"],
+                                                    BRUTAL_DAMAGE_ON)
+        except InputError as err:
+            raise self.wrap(err) from None
+        return out
 
     def target(self, data: Mapping) -> Target:
         raw = self.require(data, "", "target")
         if isinstance(raw, list):
             raise self.error("target", raw, "must be a table ([target]), not an array ([[target]])")
         tgt = self.table(raw, "target", "[target]")
-        self.check_keys(tgt, "target", TARGET_KEYS)
+        self.check_keys(tgt, "target", TARGET_KEYS, "target")
         kwargs = {
             "defense": self.require(tgt, "target", "def"),
             "arm": self.require(tgt, "target", "arm"),
-            "resist": self.name_list(tgt, "target", "resist", DAMAGE_TYPES),
-            "state": self.name_list(tgt, "target", "state", TARGET_STATES),
         }
-        for key in ("name", "boxes", "base"):
+        for key, choices in _TARGET_LISTS.items():
+            kwargs[key] = self.name_list(tgt, "target", key, choices)
+        for key in _TARGET_PLAIN:
             if key in tgt:
                 kwargs[key] = tgt[key]
         try:
             return Target(**kwargs)
         except InputError as err:
-            raise ScenarioFileError.wrap(self.source, err, "target") from None
+            raise self.wrap(err, "target") from None
 
     def weapon(self, raw: object, prefix: str) -> Weapon:
         wpn = self.table(raw, prefix, "[[attackers.weapons]]")
-        self.check_keys(wpn, prefix, WEAPON_KEYS)
+        self.check_keys(wpn, prefix, WEAPON_KEYS, "weapon")
         kwargs = {key: self.require(wpn, prefix, key) for key in ("name", "type", "skill", "pow")}
         pow_ = kwargs["pow"]
         if isinstance(pow_, str):
@@ -314,12 +491,25 @@ class _Reader:
         try:
             return Weapon(**kwargs)
         except InputError as err:
-            raise ScenarioFileError.wrap(self.source, err, prefix) from None
+            raise self.wrap(err, prefix) from None
+
+    def spend(self, att: Mapping, prefix: str) -> Spend:
+        """The ``[attackers.spend]`` table; absent: the default policy."""
+        if "spend" not in att:
+            return Spend()
+        key = f"{prefix}.spend"
+        table = self.table(att["spend"], key, "[attackers.spend]")
+        self.check_keys(table, key, SPEND_KEYS, "spend")
+        try:
+            return Spend(**{k: table[k] for k in SPEND_KEYS if k in table})
+        except InputError as err:
+            # Spend names its keys "spend.x"; put the attacker in front.
+            raise self.wrap(err, prefix if err.key.startswith("spend.") else key) from None
 
     def attacker(self, raw: object, index: int) -> Attacker:
         prefix = f"attackers[{index}]"
         att = self.table(raw, prefix, "[[attackers]]")
-        self.check_keys(att, prefix, ATTACKER_KEYS)
+        self.check_keys(att, prefix, ATTACKER_KEYS, "attacker")
         name = att.get("name", f"Attacker {index + 1}")
         raw_weapons = self.require(att, prefix, "weapons")
         if isinstance(raw_weapons, Mapping):
@@ -329,10 +519,15 @@ class _Reader:
             raise self.error(f"{prefix}.weapons", raw_weapons,
                              "must be an array of tables ([[attackers.weapons]])")
         weapons = [self.weapon(w, f"{prefix}.weapons[{j}]") for j, w in enumerate(raw_weapons)]
+        kwargs = {key: att[key] for key in _ATTACKER_PLAIN if key in att}
+        kwargs["spend"] = self.spend(att, prefix)
         try:
-            return Attacker(name, weapons)
+            return Attacker(name, weapons, **kwargs)
         except InputError as err:
-            raise ScenarioFileError.wrap(self.source, err, prefix) from None
+            if err.key == "buy_weapon" and isinstance(err.value, str):
+                raise self.error(f"{prefix}.buy_weapon", err.value,
+                                 _buy_weapon_reason(err.value, weapons)) from None
+            raise self.wrap(err, prefix) from None
 
     def attackers(self, data: Mapping) -> list[Attacker]:
         raw = self.require(data, "", "attackers")
@@ -347,14 +542,47 @@ class _Reader:
     def scenario(self, data: object) -> Scenario:
         if not isinstance(data, Mapping):
             raise self.error("", data, "a scenario must be a table of keys")
-        self.check_keys(data, "", TOP_KEYS)
-        trials, seed = self.simulation(data)
+        self.check_keys(data, "", TOP_KEYS, "")
+        kwargs = self.simulation(data)
+        kwargs.update(self.settings(data))
         target = self.target(data)
         attackers = self.attackers(data)
         try:
-            return Scenario(target, attackers, trials=trials, seed=seed)
+            return Scenario(target, attackers, **kwargs)
         except InputError as err:
-            raise ScenarioFileError.wrap(self.source, err) from None
+            raise self.wrap(err) from None
+
+
+def _buy_weapon_reason(value: str, weapons: list[Weapon]) -> str:
+    """Why ``buy_weapon = value`` names no melee weapon of the attacker, with a close name."""
+    melee = [w.name for w in weapons if w.type == "melee"]
+    if not melee:
+        return "names a weapon to buy attacks with, but the attacker has no melee weapon"
+    reason = "must name one of its melee weapons: " + ", ".join(melee)
+    folded = {name.casefold(): name for name in melee}
+    close = difflib.get_close_matches(value.casefold(), list(folded), n=1, cutoff=0.6)
+    if close:
+        reason += f"; did you mean {folded[close[0]]!r}?"
+    return reason
+
+
+def _changed(obj: object, names: tuple[str, ...]) -> dict:
+    """The fields ``names`` of dataclass ``obj`` that differ from their defaults, as TOML
+    values (sets sorted into lists, tuples as lists)."""
+    out = {}
+    fields = {f.name: f for f in dataclasses.fields(obj)}
+    for name in names:
+        f = fields[name]
+        default = f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
+        value = getattr(obj, name)
+        if value == default:
+            continue
+        if isinstance(value, (set, frozenset)):
+            value = sorted(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[name] = value
+    return out
 
 
 # ---------------------------------------------------------------------------- public API
@@ -365,9 +593,13 @@ def scenario_from_dict(data: dict, source: str = "<dict>") -> Scenario:
     ----------
     data : dict
         What :func:`tomllib.load` returns for a scenario file (keys ``simulation``,
-        ``target``, ``attackers``).
+        ``settings``, ``target``, ``attackers``).
     source : str
         Name used in error messages.
+
+    Returns
+    -------
+    Scenario
 
     Raises
     ------
@@ -387,12 +619,55 @@ def scenario_from_dict(data: dict, source: str = "<dict>") -> Scenario:
     Traceback (most recent call last):
     ...
     mathhammer.scenario.ScenarioFileError: <dict>: attackers: at least one attacker is needed (got [])
+    >>> scenario_from_dict({
+    ...     "target": {"def": 12, "arm": 18, "focus": 11},
+    ...     "attackers": [{"weapons": [{"name": "Fist", "type": "melee", "skill": 7, "pow": 16}]}],
+    ... }, source="x.toml")
+    Traceback (most recent call last):
+    ...
+    mathhammer.scenario.ScenarioFileError: x.toml: target.focus: must be between 0 and 10 (got 11)
     """
     return _Reader(source).scenario(data)
 
 
 def loads_scenario(text: str, source: str = "<string>") -> Scenario:
-    """Parse scenario TOML text; ``source`` names it in error messages."""
+    """Parse scenario TOML text.
+
+    Parameters
+    ----------
+    text : str
+        The TOML text of a scenario file.
+    source : str
+        Name used in error messages.
+
+    Returns
+    -------
+    Scenario
+
+    Raises
+    ------
+    ScenarioFileError
+        When the text is not TOML or describes an invalid scenario.
+
+    Examples
+    --------
+    >>> s = loads_scenario('''
+    ... [target]
+    ... def = 12
+    ... arm = 18
+    ... [[attackers]]
+    ... focus = 3
+    ... [attackers.spend]
+    ... boost_attack = "always"
+    ... [[attackers.weapons]]
+    ... name = "Fist"
+    ... type = "melee"
+    ... skill = 7
+    ... pow = 16
+    ... ''')
+    >>> s.attackers[0].focus, s.attackers[0].spend.boost_attack
+    (3, 'always')
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -402,6 +677,15 @@ def loads_scenario(text: str, source: str = "<string>") -> Scenario:
 
 def load_scenario(path: str | os.PathLike) -> Scenario:
     """Read a scenario TOML file.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file; error messages name it as given.
+
+    Returns
+    -------
+    Scenario
 
     Raises
     ------
@@ -435,20 +719,42 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
 def scenario_to_dict(scenario: Scenario) -> dict:
     """The tables of a scenario file for ``scenario`` (inverse of :func:`scenario_from_dict`).
 
+    The keys of the original format are always written (``seed`` and ``location`` only when
+    set); the later keys only when they differ from their defaults, and ``[settings]`` and
+    ``[attackers.spend]`` only when one of their keys does.
+
+    Parameters
+    ----------
+    scenario : Scenario
+
+    Returns
+    -------
+    dict
+        Plain ``dict`` / ``list`` / ``str`` / ``int`` / ``bool`` values, as
+        :func:`tomllib.load` would return them.
+
     Examples
     --------
     >>> s = scenario_from_dict({
     ...     "simulation": {"trials": 1000, "seed": 3},
-    ...     "target": {"def": 12, "arm": 18, "resist": ["fire"]},
-    ...     "attackers": [{"name": "Jack", "weapons": [
+    ...     "target": {"def": 12, "arm": 18, "resist": ["fire"], "focus": 2},
+    ...     "attackers": [{"name": "Jack", "focus": 3, "spend": {"reserve": 1}, "weapons": [
     ...         {"name": "Fist", "type": "melee", "skill": 7, "pow": "-"}]}],
     ... })
     >>> scenario_from_dict(scenario_to_dict(s)) == s
     True
+    >>> d = scenario_to_dict(s)
+    >>> d["target"]["focus"], d["attackers"][0]["spend"], "settings" in d
+    (2, {'reserve': 1}, False)
     """
     sim: dict = {"trials": scenario.trials}
     if scenario.seed is not None:
         sim["seed"] = scenario.seed
+    sim.update(_changed(scenario, ("objective",)))
+    out: dict = {"simulation": sim}
+    settings = _changed(scenario, SETTINGS_KEYS)
+    if settings:
+        out["settings"] = settings
     t = scenario.target
     target = {
         "name": t.name,
@@ -459,6 +765,8 @@ def scenario_to_dict(scenario: Scenario) -> dict:
         "resist": sorted(t.resist),
         "state": sorted(t.state),
     }
+    target.update(_changed(t, TARGET_KEYS[TARGET_KEYS.index("terrain"):]))
+    out["target"] = target
     attackers = []
     for a in scenario.attackers:
         weapons = []
@@ -477,8 +785,14 @@ def scenario_to_dict(scenario: Scenario) -> dict:
                 "extra_damage_dice": w.extra_damage_dice,
                 "crippled": w.crippled,
             }
-            if w.location is not None:
-                wd["location"] = w.location
+            wd.update(_changed(w, WEAPON_KEYS[WEAPON_KEYS.index("location"):]))
             weapons.append(wd)
-        attackers.append({"name": a.name, "weapons": weapons})
-    return {"simulation": sim, "target": target, "attackers": attackers}
+        ad: dict = {"name": a.name}
+        ad.update(_changed(a, _ATTACKER_PLAIN))
+        spend = _changed(a.spend, SPEND_KEYS)
+        if spend:
+            ad["spend"] = spend
+        ad["weapons"] = weapons
+        attackers.append(ad)
+    out["attackers"] = attackers
+    return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 
 from .errors import InputError
@@ -37,16 +38,26 @@ def simulate(
         ``"exact"`` computes the distributions by enumeration and dynamic programming
         (:mod:`mathhammer.exact`) and raises :class:`~mathhammer.errors.ExactNotApplicable`
         where that engine cannot.
+
+    When an attacker has ``policy = "optimize"``, its spending policy is chosen first by
+    :func:`mathhammer.optimize.optimize` (same method, trials and seed) and the result of the
+    best policy is returned, with the optimizer's report in ``Result.extra["optimizer"]``.
     """
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     if not isinstance(method, str) or method not in _ALIASES:
         raise InputError("method", method, "must be one of monte_carlo, mc, exact")
     method = _ALIASES[method]
+    if any(a.policy == "optimize" for a in scenario.attackers):
+        from .optimize import optimize
+
+        found = optimize(scenario, method=method, trials=trials, seed=seed)
+        best = found.best.result
+        return dataclasses.replace(best, extra={**best.extra, "optimizer": found.to_dict()})
     if method == "exact":
         from .exact import exact_result
 
-        return exact_result(scenario)
+        return _name_slots(exact_result(scenario), scenario)
 
     trials = scenario.trials if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
     if seed is None:
@@ -59,7 +70,7 @@ def simulate(
 
     enc = encode(scenario)
     counts = run_sequences(enc, trials, seed)
-    return Result(
+    result = Result(
         method="monte_carlo",
         trials=trials,
         seed=seed,
@@ -69,4 +80,14 @@ def simulate(
         slot_weights=counts.attack_counts.astype(float),
         kill_weights=counts.kill_at.astype(float),
         boxes=scenario.target.boxes,
+    )
+    return _name_slots(result, scenario)
+
+
+def _name_slots(result: Result, scenario: Scenario) -> Result:
+    """Fill in who makes each attack slot (for per-attacker figures)."""
+    return dataclasses.replace(
+        result,
+        attacker_names=tuple(a.name for a in scenario.attackers),
+        slot_attacker=tuple(s.attacker_index for s in scenario.attack_sequence()),
     )

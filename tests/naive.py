@@ -7,10 +7,15 @@ probabilities are exact :class:`fractions.Fraction` values. The sequence oracle 
 tree of outcomes of every attack, one branch per distinct (miss / hit / critical hit, damage)
 outcome, carrying the probability of the branch and never merging branches with different
 histories, so it shares no structure with the engine's dynamic programming.
+
+:func:`bf_activation` is the oracle of the whole contract, docs/activation.md (boosts and
+spending policies, bought attacks, weapon and target rules, power fields, Tough, Rapid
+Healing, effects), for tiny cases: 2 or 3 attacks on a track of 1 to 3 boxes.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
@@ -23,6 +28,8 @@ __all__ = [
     "bf_sequence",
     "plain_from_scenario",
     "bf_scenario",
+    "bf_activation",
+    "BF_FIELDS",
 ]
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -221,3 +228,436 @@ def bf_scenario(scenario) -> dict:
     """:func:`bf_sequence` of a :class:`mathhammer.Scenario`."""
     attacks, target = plain_from_scenario(scenario)
     return bf_sequence(attacks, target)
+
+
+# ---------------------------------------------------------------------------------------------
+# The whole activation (docs/activation.md), for tiny cases: every die of every roll.
+#
+# Written again from the contract and the raw fields of the rules objects (no Target or
+# Weapon helper, nothing from mathhammer.exact): terrain, DEF, ARM, dice counts, policies.
+# Each roll is enumerated as explicit tuples of faces (rerolls as pairs of tuples), the
+# Tough roll as the six faces of a d6, and probabilities are Fractions. The recursion is
+# memoised on the full state before each attack (damage marked included), which is the
+# only thing it shares with a dynamic programme.
+
+_TERRAIN_GIVES = {
+    "forest": "concealment", "dense_fog": "concealment", "tall_grass": "concealment",
+    "cloud": "concealment", "rubble": "cover", "trench": "cover", "crater": "cover",
+    "building": "cover", "hill": "elevated", "obstacle": "obstacle", "obstruction": "obstacle",
+}
+_STILL_STATES = {"stationary", "inert", "wild", "building"}
+#: Columns of the per-attack figures, in the order of mathhammer.result.SLOT_*.
+BF_FIELDS = ("made", "hit", "crit", "dmg", "boost_attack", "boost_damage", "spent",
+             "target_spent", "tough")
+
+
+@dataclass(frozen=True)
+class _Slot:
+    attacker: int
+    weapon_index: int
+    attacker_obj: object
+    weapon: object
+    bought: bool
+    charge: bool
+    first: bool = False
+
+
+def _bf_slots(scenario, every_bought: bool) -> list[_Slot]:
+    """Attackers in order: initial attacks of each weapon (the first melee one is the charge
+    attack of a charging attacker), then one bought attack per point (with ``buy_attacks``,
+    or always when ``every_bought``) with the bought weapon."""
+    out = []
+    for ai, a in enumerate(scenario.attackers):
+        charge_left = a.charge
+        for wi, w in enumerate(a.weapons):
+            for _ in range(w.attacks):
+                charge = charge_left and w.type == "melee"
+                charge_left = charge_left and not charge
+                out.append(_Slot(ai, wi, a, w, False, charge))
+        melee = [(wi, w) for wi, w in enumerate(a.weapons) if w.type == "melee"]
+        if melee and (every_bought or a.spend.buy_attacks):
+            if a.buy_weapon is not None:
+                wi, w = next((wi, w) for wi, w in melee if w.name == a.buy_weapon)
+            else:
+                best = None
+                for wi, w in melee:
+                    key = (w.pow if w.pow is not None else -1, w.skill)
+                    if best is None or key > best[0]:  # ties: the first listed
+                        best = (key, wi, w)
+                _, wi, w = best
+            out += [_Slot(ai, wi, a, w, True, False) for _ in range(a.focus + a.fury + a.force)]
+    return [_Slot(s.attacker, s.weapon_index, s.attacker_obj, s.weapon, s.bought, s.charge,
+                  k == 0 or out[k - 1].attacker != s.attacker) for k, s in enumerate(out)]
+
+
+def _kept(faces, discard):
+    kept = list(faces)
+    if discard != "none" and len(kept) >= 2:
+        kept.remove(min(kept) if discard == "lowest" else max(kept))
+    return kept
+
+
+def _judge(faces, discard, skill, defense):
+    """"miss", "hit" or "crit" of one attack roll."""
+    kept = _kept(faces, discard)
+    if len(kept) >= 2 and all(f == 1 for f in kept):
+        return "miss"
+    if len(kept) >= 2 and all(f == 6 for f in kept):
+        hit = True
+    else:
+        hit = sum(kept) + skill >= defense
+    if not hit:
+        return "miss"
+    if len(kept) >= 2 and len(set(kept)) < len(kept):
+        return "crit"
+    return "hit"
+
+
+@functools.cache
+def _bf_attack_roll(n, discard, skill, defense, reroll):
+    out = {"miss": Fraction(0), "hit": Fraction(0), "crit": Fraction(0)}
+    w = Fraction(1, 6**n)
+    for first in itertools.product(FACES, repeat=n):
+        res = _judge(first, discard, skill, defense)
+        if res == "miss" and reroll:
+            for second in itertools.product(FACES, repeat=n):
+                out[_judge(second, discard, skill, defense)] += w * w
+        else:
+            out[res] += w
+    return out
+
+
+@functools.cache
+def _bf_damage_roll(n, discard, pow_minus_arm, remaining, reroll, double):
+    """{points: probability} of a damage roll: discard, reroll, Decapitation."""
+    out: dict[int, Fraction] = {}
+    w = Fraction(1, 6**n)
+
+    def points_of(faces):
+        kept = _kept(faces, discard)
+        return max(0, sum(kept) + pow_minus_arm), kept
+
+    for first in itertools.product(FACES, repeat=n):
+        points, kept = points_of(first)
+        if reroll and points < remaining and 2 * sum(kept) < 7 * len(kept):
+            for second in itertools.product(FACES, repeat=n):
+                p2 = points_of(second)[0] * (2 if double else 1)
+                out[p2] = out.get(p2, 0) + w * w
+        else:
+            p1 = points * (2 if double else 1)
+            out[p1] = out.get(p1, 0) + w
+    return out
+
+
+class _Tally:
+    """What happens from some point on: final damage distribution and per-attack sums."""
+
+    def __init__(self, n):
+        self.damage: dict[int, Fraction] = {}
+        self.slots = [[Fraction(0)] * len(BF_FIELDS) for _ in range(n)]
+        self.kill = [Fraction(0)] * n
+        self.sq = [Fraction(0)] * n
+
+    def add(self, p, other):
+        """Add ``p`` times ``other`` (zeros skipped: Fractions are slow)."""
+        for k, v in other.damage.items():
+            self.damage[k] = self.damage.get(k, 0) + p * v
+        for i in range(len(self.kill)):
+            if other.kill[i]:
+                self.kill[i] += p * other.kill[i]
+            if other.sq[i]:
+                self.sq[i] += p * other.sq[i]
+            mine, theirs = self.slots[i], other.slots[i]
+            for j in range(len(BF_FIELDS)):
+                if theirs[j]:
+                    mine[j] += p * theirs[j]
+
+    def value(self, objective, boxes):
+        if objective == "kill":
+            return sum(self.kill, Fraction(0))
+        return sum((k * v for k, v in self.damage.items()), Fraction(0))
+
+
+def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -> dict:
+    """Brute-force the whole attack sequence of docs/activation.md on a damage track.
+
+    Parameters
+    ----------
+    attackers : {"fixed", "optimal"}
+        "fixed": every attacker follows its ``spend`` policy (the slots of
+        ``attack_sequence``). "optimal": each decision (buy, attack boost, damage boost)
+        maximises ``objective``; one bought slot per point for attackers with a melee weapon.
+    objective : {"kill", "damage"}
+        Only for ``attackers="optimal"`` (and a target with ``power_field="optimal"``, which
+        minimises the kill probability, or the objective against optimal attackers).
+
+    Returns
+    -------
+    dict
+        ``kill`` (Fraction), ``damage`` (list over 0..boxes), per attack lists for each of
+        :data:`BF_FIELDS` and ``kill_at``, ``sq`` (E[marked**2]), ``labels`` and ``value``.
+    """
+    t = scenario.target
+    optimal = attackers == "optimal"
+    slots = _bf_slots(scenario, every_bought=optimal)
+    n = len(slots)
+    boxes = t.boxes
+    inert = bool(set(t.state) & {"inert", "wild"})
+    situations = set(t.state)
+    for name in t.terrain:
+        if name == "tall_grass" and t.base not in ("small", "medium"):
+            continue
+        situations.add(_TERRAIN_GIVES[name])
+    tough = "tough" in t.rules or "tough_steady" in t.rules
+    steady = "tough_steady" in t.rules
+    field_points = 0 if inert else t.focus + t.fury
+    field_kind = "focus" if t.focus else "fury"
+    field = t.power_field
+    target_objective = objective if optimal else "kill"
+
+    def minus(effects, which):
+        total = 0
+        for _name, def_minus, arm_minus in effects:
+            total += def_minus if which == "def" else arm_minus
+        return total
+
+    def defense(w, st):
+        base = 5 if (st["down"] or st["still"]) else t.defense
+        mod = 0
+        if w.type in ("ranged", "arcane"):
+            if t.base != "huge":
+                if "cover" in situations:
+                    mod += 4
+                elif "concealment" in situations:
+                    mod += 2
+                if "in_melee" in situations:
+                    mod += 4
+            if "elevated" in situations and t.base not in ("extra_large", "huge"):
+                mod += 2
+        elif "obstacle" in situations:
+            mod += 2
+        spells = 0
+        if "blessed" not in w.rules:
+            spells = t.spell_def + (0 if st["dispelled"] else t.upkeep_def)
+        return base + mod + spells - minus(st["effects"], "def")
+
+    def armor(w, dispelled, effects):
+        arm = (t.arm + 1) // 2 if "armor_piercing" in w.rules else t.arm
+        if w.type == "melee" and "unyielding" in t.rules:
+            arm += 2
+        if w.type == "ranged" and "carapace" in t.rules:
+            arm += 4
+        if "blessed" not in w.rules:
+            arm += t.spell_arm + (0 if dispelled else t.upkeep_arm)
+        if "chain_weapon" not in w.rules and not inert:
+            arm += 2 * len(t.shield) + len(t.buckler)
+        return arm - minus(effects, "arm")
+
+    def freeze(st):
+        return tuple(sorted(st.items()))
+
+    def leaf(i, local, child):
+        """``local`` counts of attack ``i`` added to ``child`` (None: killed here)."""
+        out = _Tally(n)
+        if child is None:
+            out.damage[boxes] = Fraction(1)
+            out.kill[i] = Fraction(1)
+        else:
+            out.add(Fraction(1), child)
+        for j, name in enumerate(BF_FIELDS):
+            out.slots[i][j] += local.get(name, 0)
+        out.sq[i] += local.get("dmg", 0) ** 2
+        return out
+
+    def mix(branches):
+        out = _Tally(n)
+        for p, tally in branches:
+            out.add(p, tally)
+        return out
+
+    def best(options, maximise, obj):
+        chosen = options[0]
+        for o in options[1:]:
+            v, c = o.value(obj, boxes), chosen.value(obj, boxes)
+            if (v > c) if maximise else (v < c):
+                chosen = o
+        return chosen
+
+    def go_next(i, st):
+        st = dict(st)
+        if i + 1 < n and slots[i + 1].first:
+            a = slots[i + 1].attacker_obj
+            st["points"] = a.focus + a.fury + a.force
+        return resolve(i + 1, freeze(st))
+
+    @functools.cache
+    def resolve(i, frozen):
+        st = dict(frozen)
+        if i == n:
+            out = _Tally(n)
+            out.damage[st["marked"]] = Fraction(1)
+            return out
+        slot = slots[i]
+        if slot.bought:
+            skip = leaf(i, {}, go_next(i, st))
+            if st["points"] < 1:
+                return skip
+            bought = attack(i, st, 1)
+            return best([skip, bought], True, objective) if optimal else bought
+        return attack(i, st, 0)
+
+    def attack(i, st, buy):
+        slot = slots[i]
+        w, a = slot.weapon, slot.attacker_obj
+        combined = a.combined if a.combined >= 2 else 0
+        skill = w.skill + combined
+        points = st["points"] - buy
+        if w.type == "melee" and (st["down"] or st["still"]):
+            return hit(i, st, False, points, {"made": 1, "hit": 1, "spent": buy})
+        DEF = defense(w, st)
+        need = DEF - skill
+        can = not w.boosted_attack
+        if optimal:
+            choices = [0, 1] if can and points > 0 else [0]
+        else:
+            s = a.spend
+            wants = s.boost_attack == "always" or (s.boost_attack == "auto" and need >= s.boost_attack_at)
+            choices = [1 if (can and points > s.reserve and wants) else 0]
+        trees = []
+        for paid in choices:
+            n_dice = max(1, 2 + (1 if w.boosted_attack else 0) + paid + w.extra_attack_dice
+                         - (1 if w.crippled else 0))
+            roll = _bf_attack_roll(n_dice, w.attack_discard, skill, DEF, "reroll_attack" in w.rules)
+            local = {"made": 1, "boost_attack": paid, "spent": buy + paid}
+            branches = []
+            if roll["miss"]:
+                branches.append((roll["miss"], leaf(i, local, go_next(i, dict(st, points=points - paid)))))
+            for res in ("hit", "crit"):
+                if roll[res]:
+                    branches.append((roll[res], hit(i, st, res == "crit", points - paid,
+                                                    dict(local, hit=1, crit=int(res == "crit")))))
+            trees.append(mix(branches))
+        return best(trees, True, objective) if len(trees) > 1 else trees[0]
+
+    def hit(i, st, crit, points, local):
+        slot = slots[i]
+        w, a = slot.weapon, slot.attacker_obj
+        rules = set(w.rules)
+        dispelled = st["dispelled"] or "dispel" in rules
+        grievous = st["grievous"] or "grievous_wounds" in rules
+        effects = set(st["effects"])
+        if (w.def_minus or w.arm_minus) and (w.effect_on == "hit" or crit):
+            effects.add((w.name, w.def_minus, w.arm_minus))
+        after = dict(st, dispelled=dispelled, grievous=grievous, effects=frozenset(effects),
+                     down=st["down"] or "knockdown" in rules or (crit and "critical_knockdown" in rules),
+                     still=st["still"] or "stationary" in rules or (crit and "critical_stationary" in rules))
+        if w.pow is None:
+            return leaf(i, local, go_next(i, dict(after, points=points)))
+        combined = a.combined if a.combined >= 2 else 0
+        POW = w.pow + combined
+        ARM = armor(w, dispelled, st["effects"])
+        types = set(w.damage_type) | ({"magical"} if w.type == "arcane" else set())
+        brutal = "brutal_damage" in rules and (crit or scenario.brutal_damage == "hit")
+        free = w.boosted_damage or slot.charge
+        dice = (2 + (1 if free else 0) + ("weapon_master" in rules) + w.extra_damage_dice
+                - (1 if w.crippled else 0) - (1 if types & set(t.resist) else 0) + (1 if brutal else 0))
+        remaining = boxes - st["marked"]
+        s = a.spend
+
+        def kept_n(n_dice):
+            return n_dice - 1 if w.damage_discard != "none" and n_dice >= 2 else n_dice
+
+        if free:
+            choices = [0]
+        elif optimal:
+            choices = [0, 1] if points > 0 else [0]
+        elif points > s.reserve and (
+            s.boost_damage == "always"
+            or (s.boost_damage == "auto" and kept_n(max(1, dice)) + POW - ARM < remaining
+                and 6 * kept_n(max(1, dice + 1)) + POW - ARM > 0)):
+            choices = [1]
+        else:
+            choices = [0]
+        trees = []
+        for paid in choices:
+            n_dice = max(1, dice + paid)
+            roll = _bf_damage_roll(n_dice, w.damage_discard, POW - ARM, remaining,
+                                   "reroll_damage" in rules, crit and "decapitation" in rules)
+            local2 = dict(local, boost_damage=paid, spent=local["spent"] + paid)
+            branches = [(p, field_step(i, st, after, grievous, x, points - paid, local2))
+                        for x, p in roll.items()]
+            trees.append(mix(branches))
+        return best(trees, True, objective) if len(trees) > 1 else trees[0]
+
+    def field_step(i, st, after, grievous, x, points, local):
+        remaining = boxes - st["marked"]
+        left = st["target_points"]
+        if field_points == 0 or left == 0 or field == "never":
+            return mark(i, st, after, grievous, x, 0, points, local)
+        if field == "lethal":
+            if x < remaining:
+                return mark(i, st, after, grievous, x, 0, points, local)
+            if field_kind == "fury":
+                return mark(i, st, after, grievous, 0, 1, points, local)
+            k = -(-(x - remaining + 1) // 5)
+            if k <= left:
+                return mark(i, st, after, grievous, max(0, x - 5 * k), k, points, local)
+            return mark(i, st, after, grievous, x, 0, points, local)
+        # optimal
+        options = [mark(i, st, after, grievous, x, 0, points, local)]
+        if field_kind == "fury":
+            if x > 0:
+                options.append(mark(i, st, after, grievous, 0, 1, points, local))
+        else:
+            k = 1
+            while k <= left and 5 * (k - 1) < x:
+                options.append(mark(i, st, after, grievous, max(0, x - 5 * k), k, points, local))
+                k += 1
+        return best(options, False, target_objective)
+
+    def mark(i, st, after, grievous, x, spent, points, local):
+        remaining = boxes - st["marked"]
+        d = min(x, remaining)
+        local = dict(local, dmg=d, target_spent=spent)
+        nxt = dict(after, points=points, target_points=st["target_points"] - spent)
+        marked = st["marked"] + d
+        if marked == boxes:
+            can_save = tough and not grievous and (not st["down"] or steady)
+            branches = []
+            for face in FACES:
+                if can_save and face >= 5:
+                    saved = dict(nxt, marked=boxes - 1, down=True)
+                    branches.append((Fraction(1, 6), leaf(i, dict(local, tough=1), go_next(i, saved))))
+                else:
+                    branches.append((Fraction(1, 6), leaf(i, local, None)))
+            return mix(branches)
+        if d > 0 and not grievous and t.rapid_healing:
+            marked = max(0, marked - t.rapid_healing)
+        return leaf(i, local, go_next(i, dict(nxt, marked=marked)))
+
+    first_points = 0
+    if slots:
+        a = slots[0].attacker_obj
+        first_points = a.focus + a.fury + a.force
+    start = {
+        "marked": 0,
+        "down": "knocked_down" in t.state,
+        "still": bool(set(t.state) & _STILL_STATES),
+        "dispelled": False,
+        "grievous": False,
+        "effects": frozenset(),
+        "target_points": field_points,
+        "points": first_points,
+    }
+    tally = resolve(0, freeze(start))
+    res = {
+        "labels": [(s.attacker, s.weapon_index, s.bought) for s in slots],
+        "kill": sum(tally.kill, Fraction(0)),
+        "kill_at": tally.kill,
+        "damage": [tally.damage.get(k, Fraction(0)) for k in range(boxes + 1)],
+        "sq": tally.sq,
+        "value": tally.value(objective, boxes),
+    }
+    for j, name in enumerate(BF_FIELDS):
+        res[name] = [row[j] for row in tally.slots]
+    return res

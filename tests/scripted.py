@@ -12,8 +12,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from mathhammer._kernels.dice import pair_entry
-from mathhammer._kernels.driver import made_counts
-from mathhammer._kernels.layout import C_CRIT, C_DAMAGE, C_HIT, C_NFIELDS
+from mathhammer._kernels.layout import (
+    C_BOOST_ATT,
+    C_BOOST_DMG,
+    C_CRIT,
+    C_DAMAGE,
+    C_HIT,
+    C_MADE,
+    C_NFIELDS,
+    C_SPENT,
+    C_TARGET_SPENT,
+    C_TOUGH,
+)
 from mathhammer._kernels.rng import FILL_SLACK, RNG_WORDS
 from mathhammer._kernels.sequence import run_trials
 from mathhammer.encode import encode
@@ -28,6 +38,11 @@ class Played:
     marked: int
     killed_by: int | None
     rolls_read: int
+    boost_attack: list[int]
+    boost_damage: list[int]
+    spent: list[int]
+    target_spent: list[int]
+    tough: list[int]
 
 
 def _entries(roll: tuple[int, ...]) -> list[int]:
@@ -39,8 +54,8 @@ def _entries(roll: tuple[int, ...]) -> list[int]:
 def play(scenario, rolls) -> Played:
     """Resolve ``scenario`` once with the given rolls, in the order the kernel makes them.
 
-    ``rolls`` is a list of tuples, one per roll (attack or damage), e.g. ``[(3, 4), (5, 6)]``;
-    a flat list of ints is read as consecutive two-dice rolls. Rolls the kernel does not make
+    ``rolls`` is a list of tuples, one per roll (attack, damage, or a Tough d6 as a 1-tuple),
+    e.g. ``[(3, 4), (5, 6)]``; a flat list of ints is read as consecutive two-dice rolls. Rolls the kernel does not make
     (an automatic hit rolls no attack dice; a miss, no damage) must be left out.
     """
     if all(isinstance(r, int) for r in rolls):
@@ -57,17 +72,22 @@ def play(scenario, rolls) -> Played:
     hist = np.zeros(scenario.target.boxes + 1, dtype=np.int64)
     counts = np.zeros((n, C_NFIELDS), dtype=np.int64)
     kill_at = np.zeros(n, dtype=np.int64)
-    pos = run_trials(1, rs, buf, 0, size, enc.max_draws, enc.attacks, enc.target, hist, counts,
-                     kill_at)
+    pos = run_trials(1, rs, buf, 0, size, enc.max_draws, enc.attacks, enc.attackers, enc.target,
+                     hist, counts, kill_at)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
     killed = np.flatnonzero(kill_at)
     return Played(
-        made=made_counts(kill_at, 1).tolist(),
+        made=counts[:, C_MADE].tolist(),
         hit=counts[:, C_HIT].tolist(),
         crit=counts[:, C_CRIT].tolist(),
         damage=counts[:, C_DAMAGE].tolist(),
         marked=int(np.flatnonzero(hist)[0]),
         killed_by=int(killed[0]) if killed.size else None,
         rolls_read=int(np.searchsorted(ends, pos, side="right")),
+        boost_attack=counts[:, C_BOOST_ATT].tolist(),
+        boost_damage=counts[:, C_BOOST_DMG].tolist(),
+        spent=counts[:, C_SPENT].tolist(),
+        target_spent=counts[:, C_TARGET_SPENT].tolist(),
+        tough=counts[:, C_TOUGH].tolist(),
     )

@@ -69,6 +69,13 @@ def mean_ok(mc: float, mean: float, sd: float, n: int) -> tuple[bool, str]:
     return abs(mc - mean) <= tol, f"|diff|={abs(mc - mean):.3g} > {K}*sd/sqrt(N)={tol:.3g}"
 
 
+def bounded_mean_ok(mc: float, mean: float, top: float, n: int) -> tuple[bool, str]:
+    """Mean of a variable in ``[0, top]``: its variance is at most ``top * mean - mean**2``
+    (as ``X**2 <= top * X``), so 5 of that bound's standard errors is a safe tolerance."""
+    sd = math.sqrt(max(0.0, top * mean - mean * mean))
+    return mean_ok(mc, mean, sd, n)
+
+
 def compare(mc, ex, n: int) -> list[str]:
     """Every disagreement between a Monte Carlo and an exact Result, as readable lines."""
     bad = []
@@ -102,6 +109,18 @@ def compare(mc, ex, n: int) -> list[str]:
         m = ex.attack_damage_mean[i]
         sd = math.sqrt(max(0.0, sq[i] - m * m))
         mean(f"attack {i} ({ex.slot_labels[i]}) damage mean", mc.attack_damage_mean[i], m, sd)
+        # resources (docs/activation.md 5): paid boosts and Tough saves are 0/1 per attack;
+        # points paid for one attack are 0..3 (buying it and two boosts); target points 0..10
+        label = f"attack {i} ({ex.slot_labels[i]})"
+        prob(f"{label} boost attack", mc.boost_attack_rate[i], ex.boost_attack_rate[i])
+        prob(f"{label} boost damage", mc.boost_damage_rate[i], ex.boost_damage_rate[i])
+        prob(f"{label} tough save", mc.tough_saves[i], ex.tough_saves[i])
+        for name, a, b, top in ((f"{label} spent", mc.spent_mean[i], ex.spent_mean[i], 3.0),
+                                (f"{label} target spent", mc.target_spent_mean[i],
+                                 ex.target_spent_mean[i], 10.0)):
+            ok, why = bounded_mean_ok(float(a), float(b), top, n)
+            if not ok:
+                bad.append(f"{name}: mc={float(a):.6g} exact={float(b):.6g} ({why})")
     return bad
 
 

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from mathhammer import InputError, load_scenario
-from mathhammer.scenario import ScenarioFileError
+from mathhammer.rules.vocabulary import WEAPON_RULES
+from mathhammer.scenario import (
+    ATTACKER_KEYS,
+    SPEND_KEYS,
+    TARGET_KEYS,
+    WEAPON_KEYS,
+    ScenarioFileError,
+)
 
 BASE = """\
 [simulation]
@@ -322,3 +330,235 @@ def test_base_file_is_valid(tmp_path):
     assert scen.n_attacks == 2
     scen = load_scenario(write(tmp_path, BASE.replace('type = "melee"', 'type = "ranged"') + SECOND_ATTACKER))
     assert scen.n_attacks == 3
+
+
+# ------------------------------------------------------------------------ the later keys, exact messages
+def in_target(line: str) -> str:
+    return sub("boxes = 30", "boxes = 30\n" + line)
+
+
+def in_attacker(line: str, text: str = BASE) -> str:
+    return sub('name = "Jack"', 'name = "Jack"\n' + line, text)
+
+
+def in_spend(line: str) -> str:
+    return sub('name = "Jack"\n', 'name = "Jack"\n\n[attackers.spend]\n' + line + "\n")
+
+
+def in_weapon(line: str) -> str:
+    return sub("pow = 18", "pow = 18\n" + line)
+
+
+def in_simulation(line: str) -> str:
+    return sub("seed = 1", "seed = 1\n" + line)
+
+
+def in_settings(line: str) -> str:
+    return "[settings]\n" + line + "\n" + BASE
+
+
+MELEE_SECOND_ATTACKER = SECOND_ATTACKER.replace('name = "Gun"\ntype = "ranged"', 'name = "Fist"\ntype = "melee"')
+RANGED_ONLY = BASE.replace('type = "melee"', 'type = "ranged"')
+
+# (id, file text, the message after "{path}: ")
+EXACT_CASES = [
+    # --- [target]
+    ("target-terrain-string", in_target('terrain = "forest"'),
+     "target.terrain: must be a list of strings, e.g. ['forest'] (got 'forest')"),
+    ("target-terrain-unknown", in_target('terrain = ["forest", "swamp"]'),
+     ("target.terrain[1]: must be one of forest, dense_fog, tall_grass, cloud, rubble, trench, crater, "
+     "building, hill, obstacle, obstruction (got 'swamp')")),
+    ("target-terrain-close", in_target('terrain = ["dense fog"]'),
+     ("target.terrain[0]: must be one of forest, dense_fog, tall_grass, cloud, rubble, trench, crater, "
+     "building, hill, obstacle, obstruction; did you mean 'dense_fog'? (got 'dense fog')")),
+    ("target-rules-unknown", in_target('rules = ["tough", "toughsteady"]'),
+     ("target.rules[1]: must be one of unyielding, carapace, tough, tough_steady; "
+     "did you mean 'tough_steady'? (got 'toughsteady')")),
+    ("target-rules-table", in_target("rules = {tough = true}"),
+     "target.rules: must be a list of strings (got {'tough': True})"),
+    ("target-shield-unknown", in_target('shield = ["left"]'),
+     "target.shield[0]: must be one of L, R, H, F (got 'left')"),
+    ("target-shield-not-string", in_target("shield = [1]"), "target.shield[0]: must be a string (got 1)"),
+    ("target-buckler-string", in_target('buckler = "L"'),
+     "target.buckler: must be a list of strings, e.g. ['L'] (got 'L')"),
+    ("target-upkeep-def-high", in_target("upkeep_def = 11"),
+     "target.upkeep_def: must be between 0 and 10 (got 11)"),
+    ("target-upkeep-arm-string", in_target('upkeep_arm = "2"'),
+     "target.upkeep_arm: must be an integer (got '2')"),
+    ("target-spell-def-negative", in_target("spell_def = -1"),
+     "target.spell_def: must be between 0 and 10 (got -1)"),
+    ("target-spell-arm-float", in_target("spell_arm = 2.0"), "target.spell_arm: must be an integer (got 2.0)"),
+    ("target-focus-high", in_target("focus = 11"), "target.focus: must be between 0 and 10 (got 11)"),
+    ("target-fury-bool", in_target("fury = true"), "target.fury: must be an integer (got True)"),
+    ("target-focus-and-fury", in_target("focus = 3\nfury = 2"),
+     "target.fury: a target spends focus or fury, not both (got 2)"),
+    ("target-power-field-unknown", in_target('power_field = "always"'),
+     "target.power_field: must be one of never, lethal, optimal (got 'always')"),
+    ("target-power-field-close", in_target('power_field = "optimum"'),
+     "target.power_field: must be one of never, lethal, optimal; did you mean 'optimal'? (got 'optimum')"),
+    ("target-power-field-bool", in_target("power_field = true"),
+     "target.power_field: must be one of never, lethal, optimal (got True)"),
+    ("target-rapid-healing-high", in_target("rapid_healing = 12"),
+     "target.rapid_healing: must be between 0 and 10 (got 12)"),
+    ("target-key-alias", in_target('shields = ["L"]'), "target.shields: unknown key; did you mean 'shield'? (got ['L'])"),
+    # --- [[attackers]]
+    ("attacker-focus-string", in_attacker('focus = "3"'), "attackers[0].focus: must be an integer (got '3')"),
+    ("attacker-fury-high", in_attacker("fury = 11"), "attackers[0].fury: must be between 0 and 10 (got 11)"),
+    ("attacker-force-negative", in_attacker("force = -1"), "attackers[0].force: must be between 0 and 10 (got -1)"),
+    ("attacker-focus-and-force", in_attacker("focus = 3\nforce = 2"),
+     "attackers[0].force: an attacker has one of focus, fury or force (also has focus) (got 2)"),
+    ("attacker-policy-unknown", in_attacker('policy = "greedy"'),
+     "attackers[0].policy: must be one of fixed, optimize (got 'greedy')"),
+    ("attacker-policy-close", in_attacker('policy = "optimise"'),
+     "attackers[0].policy: must be one of fixed, optimize; did you mean 'optimize'? (got 'optimise')"),
+    ("attacker-charge-string", in_attacker('charge = "yes"'), "attackers[0].charge: must be true or false (got 'yes')"),
+    ("attacker-charge-ranged", in_attacker("charge = true", RANGED_ONLY),
+     "attackers[0].charge: a charge needs a melee weapon (got True)"),
+    ("attacker-combined-zero", in_attacker("combined = 0"), "attackers[0].combined: must be between 1 and 10 (got 0)"),
+    ("attacker-combined-list", in_attacker("combined = [2]"), "attackers[0].combined: must be an integer (got [2])"),
+    ("attacker-buy-weapon-unknown", BASE + MELEE_SECOND_ATTACKER.replace('name = "Gunner"',
+                                                                         'name = "Gunner"\nbuy_weapon = "Gun"'),
+     "attackers[1].buy_weapon: must name one of its melee weapons: Fist (got 'Gun')"),
+    ("attacker-buy-weapon-close", in_attacker('buy_weapon = "hammer"'),
+     ("attackers[0].buy_weapon: must name one of its melee weapons: Fist, Hammer; did you mean 'Hammer'? "
+     "(got 'hammer')")),
+    ("attacker-buy-weapon-int", in_attacker("buy_weapon = 1"), "attackers[0].buy_weapon: must be a string (got 1)"),
+    ("attacker-buy-weapon-ranged", in_attacker('buy_weapon = "Fist"', RANGED_ONLY),
+     ("attackers[0].buy_weapon: names a weapon to buy attacks with, but the attacker has no melee weapon "
+     "(got 'Fist')")),
+    ("attacker-spend-key-misplaced", in_attacker('boost_attack = "auto"'),
+     "attackers[0].boost_attack: unknown key here; it belongs in the [attackers.spend] table (got 'auto')"),
+    ("attacker-weapon-key-misplaced", in_attacker("skill = 7"),
+     "attackers[0].skill: unknown key here; it belongs in the [[attackers.weapons]] table (got 7)"),
+    # --- [attackers.spend]
+    ("spend-not-table", in_attacker('spend = "auto"'),
+     "attackers[0].spend: must be a table ([attackers.spend]) (got 'auto')"),
+    ("spend-array-of-tables", sub('name = "Jack"\n', 'name = "Jack"\n\n[[attackers.spend]]\nreserve = 1\n'),
+     "attackers[0].spend: must be a table ([attackers.spend]), not an array of tables (got [{'reserve': 1}])"),
+    ("spend-unknown-key", in_spend('boosted_damage = "auto"'),
+     "attackers[0].spend.boosted_damage: unknown key; did you mean 'boost_damage'? (got 'auto')"),
+    ("spend-attacker-key-misplaced", in_spend("focus = 3"),
+     "attackers[0].spend.focus: unknown key here; it belongs in the [[attackers]] table (got 3)"),
+    ("spend-boost-attack-unknown", in_spend('boost_attack = "sometimes"'),
+     "attackers[0].spend.boost_attack: must be one of never, always, auto (got 'sometimes')"),
+    ("spend-boost-attack-bool", in_spend("boost_attack = true"),
+     "attackers[0].spend.boost_attack: must be one of never, always, auto (got True)"),
+    ("spend-boost-attack-at-high", in_spend("boost_attack_at = 14"),
+     "attackers[0].spend.boost_attack_at: must be between 2 and 13 (got 14)"),
+    ("spend-boost-attack-at-string", in_spend('boost_attack_at = "8+"'),
+     "attackers[0].spend.boost_attack_at: must be an integer (got '8+')"),
+    ("spend-boost-damage-close", in_spend('boost_damage = "Always"'),
+     "attackers[0].spend.boost_damage: must be one of never, always, auto; did you mean 'always'? (got 'Always')"),
+    ("spend-buy-attacks-int", in_spend("buy_attacks = 1"),
+     "attackers[0].spend.buy_attacks: must be true or false (got 1)"),
+    ("spend-reserve-high", in_spend("reserve = 11"), "attackers[0].spend.reserve: must be between 0 and 10 (got 11)"),
+    ("spend-second-attacker", BASE + SECOND_ATTACKER.replace('name = "Gunner"\n',
+                                                             'name = "Gunner"\n[attackers.spend]\nreserve = -1\n'),
+     "attackers[1].spend.reserve: must be between 0 and 10 (got -1)"),
+    # --- [[attackers.weapons]]
+    ("weapon-attack-discard-unknown", in_weapon('attack_discard = "low"'),
+     f"{W1}.attack_discard: must be one of none, lowest, highest; did you mean 'lowest'? (got 'low')"),
+    ("weapon-damage-discard-list", in_weapon('damage_discard = ["lowest"]'),
+     f"{W1}.damage_discard: must be one of none, lowest, highest (got ['lowest'])"),
+    ("weapon-damage-discard-no-pow", sub("pow = 18", 'pow = "-"\ndamage_discard = "lowest"'),
+     f'{W1}.damage_discard: needs a damage roll: the weapon has POW "-" (got \'lowest\')'),
+    ("weapon-def-minus-high", in_weapon("def_minus = 11"), f"{W1}.def_minus: must be between 0 and 10 (got 11)"),
+    ("weapon-arm-minus-string", in_weapon('arm_minus = "2"'), f"{W1}.arm_minus: must be an integer (got '2')"),
+    ("weapon-effect-on-unknown", in_weapon('effect_on = "crit"'),
+     f"{W1}.effect_on: must be one of hit, critical; did you mean 'critical'? (got 'crit')"),
+    ("weapon-new-rule-close", in_weapon('rules = ["chain weapon"]'),
+     f"{W1}.rules[0]: must be one of " + ", ".join(WEAPON_RULES) + "; did you mean 'chain_weapon'? "
+     "(got 'chain weapon')"),
+    ("weapon-new-rule-no-pow", sub("pow = 18", 'pow = "-"\nrules = ["decapitation"]'),
+     f'{W1}.rules: needs a damage roll: the weapon has POW "-" (got \'decapitation\')'),
+    ("weapon-attacker-key-misplaced", in_weapon("charge = true"),
+     f"{W1}.charge: unknown key here; it belongs in the [[attackers]] table (got True)"),
+    # --- [simulation] and [settings]
+    ("simulation-objective-unknown", in_simulation('objective = "win"'),
+     "simulation.objective: must be one of kill, damage (got 'win')"),
+    ("simulation-objective-int", in_simulation("objective = 1"),
+     "simulation.objective: must be one of kill, damage (got 1)"),
+    ("simulation-settings-key-misplaced", in_simulation('brutal_damage = "hit"'),
+     "simulation.brutal_damage: unknown key here; it belongs in the [settings] table (got 'hit')"),
+    ("settings-brutal-damage-unknown", in_settings('brutal_damage = "always"'),
+     "settings.brutal_damage: must be one of critical, hit (got 'always')"),
+    ("settings-brutal-damage-close", in_settings('brutal_damage = "crit"'),
+     "settings.brutal_damage: must be one of critical, hit; did you mean 'critical'? (got 'crit')"),
+    ("settings-not-table", "settings = 3\n" + BASE, "settings: must be a table ([settings]) (got 3)"),
+    ("settings-unknown-key", in_settings("dice = 3"),
+     "settings.dice: unknown key (allowed: brutal_damage) (got 3)"),
+    ("settings-simulation-key-misplaced", in_settings('objective = "damage"'),
+     "settings.objective: unknown key here; it belongs in the [simulation] table (got 'damage')"),
+    ("top-level-settings-key", 'brutal_damage = "hit"\n' + BASE,
+     "brutal_damage: unknown key here; it belongs in the [settings] table (got 'hit')"),
+    ("top-level-settings-typo", "[setting]\nbrutal_damage = 'hit'\n" + BASE,
+     "setting: unknown key; did you mean 'settings'? (got {'brutal_damage': 'hit'})"),
+]
+
+assert len({c[0] for c in EXACT_CASES}) == len(EXACT_CASES)
+
+
+@pytest.mark.parametrize("text, message", [c[1:] for c in EXACT_CASES], ids=[c[0] for c in EXACT_CASES])
+def test_invalid_later_key(tmp_path, text, message):
+    path = write(tmp_path, text)
+    assert load_error(path) == f"{path}: {message}"
+
+
+def test_every_later_key_has_an_error_case():
+    keys = set()
+    for _, _, message in EXACT_CASES:
+        key = message.split(": ", 1)[0]
+        keys.add(re.sub(r"\[\d+\]", "", key))
+    expected = {f"target.{k}" for k in TARGET_KEYS[TARGET_KEYS.index("terrain"):]}
+    expected |= {f"attackers.{k}" for k in ATTACKER_KEYS if k not in ("name", "weapons")}
+    expected |= {f"attackers.spend.{k}" for k in SPEND_KEYS}
+    expected |= {f"attackers.weapons.{k}" for k in WEAPON_KEYS[WEAPON_KEYS.index("attack_discard"):]}
+    expected |= {"simulation.objective", "settings.brutal_damage", "settings"}
+    assert expected <= keys, expected - keys
+
+
+def test_task_message_examples(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, in_target("focus = 11"), "x.toml")
+    assert load_error("x.toml") == "x.toml: target.focus: must be between 0 and 10 (got 11)"
+    write(tmp_path, BASE + MELEE_SECOND_ATTACKER.replace('name = "Gunner"', 'name = "Gunner"\nbuy_weapon = "Gun"'),
+          "x.toml")
+    assert load_error("x.toml") == "x.toml: attackers[1].buy_weapon: must name one of its melee weapons: Fist (got 'Gun')"
+    write(tmp_path, in_spend('boost_attack = "maybe"'), "x.toml")
+    assert load_error("x.toml") == (
+        "x.toml: attackers[0].spend.boost_attack: must be one of never, always, auto (got 'maybe')")
+
+
+def test_later_keys_valid_in_base(tmp_path):
+    """Every table the cases above break, filled with valid values, loads."""
+    text = in_settings('brutal_damage = "hit"')
+    text = sub("seed = 1", 'seed = 1\nobjective = "damage"', text)
+    text = sub("boxes = 30", 'boxes = 30\nterrain = ["rubble"]\nrules = ["tough"]\nshield = ["L"]\n'
+                             'buckler = ["R"]\nupkeep_def = 1\nupkeep_arm = 1\nspell_def = 1\nspell_arm = 1\n'
+                             'focus = 2\npower_field = "never"\nrapid_healing = 1', text)
+    text = sub('name = "Jack"\n', 'name = "Jack"\nfocus = 3\npolicy = "fixed"\ncharge = true\ncombined = 2\n'
+                                  'buy_weapon = "Hammer"\n[attackers.spend]\nboost_attack = "never"\n'
+                                  'boost_attack_at = 9\nboost_damage = "always"\nbuy_attacks = true\nreserve = 1\n',
+               text)
+    text = sub("pow = 18", 'pow = 18\nattack_discard = "highest"\ndamage_discard = "lowest"\ndef_minus = 1\n'
+                           'arm_minus = 2\neffect_on = "critical"\nrules = ["blessed", "chain_weapon"]', text)
+    scen = load_scenario(write(tmp_path, text))
+    assert scen.brutal_damage == "hit" and scen.objective == "damage"
+    assert scen.attackers[0].bought_weapon.name == "Hammer"
+    assert scen.attackers[0].weapons[1].rules == {"blessed", "chain_weapon"}
+
+
+def test_shield_location_twice_is_rejected(tmp_path):
+    """A location carries one Shield at most: listing it twice is an error, not +4 ARM."""
+    import pytest
+
+    from mathhammer.scenario import ScenarioFileError, load_scenario
+
+    p = tmp_path / "x.toml"
+    p.write_text('[target]\ndef = 12\narm = 18\nshield = ["L", "L"]\n'
+                 '[[attackers]]\n[[attackers.weapons]]\nname = "Fist"\ntype = "melee"\n'
+                 'skill = 7\npow = 12\n')
+    with pytest.raises(ScenarioFileError) as err:
+        load_scenario(p)
+    assert str(err.value) == (f"{p}: target.shield: a location carries one of them at most "
+                              "(got ['L', 'L'])")

@@ -18,6 +18,11 @@ import numpy as np
 from ._jit import jit
 from .layout import CRIT, HIT, MISS
 
+#: Bits of a packed face count (4 bits a face, faces 1..6) set when a face shows twice or more.
+_TWICE_MASK = 0xEEEEEE0
+#: Most pair entries :func:`roll_stats` reads from one packed word (10 dice).
+MAX_ENTRIES = 5
+
 _P = np.arange(36)
 #: First and second die of a pair entry, their sum, and whether they are equal.
 FIRST = (_P // 6 + 1).astype(np.int64)
@@ -68,3 +73,43 @@ def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense):
     if (n_dice >= 2 and sixes == n_dice) or total + skill >= defense:
         return CRIT if double else HIT
     return MISS
+
+
+@jit(inline=True)
+def roll_stats(word, n_dice, drop):
+    """Sum, dice kept and face counts of a roll of ``n_dice`` dice.
+
+    ``word`` packs the roll's pair entries six bits each (entry ``k`` at bits ``6k``), as the
+    kernel reads them off the buffer. ``drop`` is 0 (keep every die), 1 (discard the lowest)
+    or 2 (discard the highest); a die is discarded only when two or more are rolled.
+
+    Returns ``(total, kept, counts)`` where ``counts`` holds, four bits a face, how many kept
+    dice show each face (face f at bits ``4f``).
+    """
+    total = 0
+    counts = 0
+    lo = 7
+    hi = 0
+    for k in range(n_dice):
+        entry = (word >> (6 * (k >> 1))) & 63
+        d = die_of(entry, k)
+        total += d
+        counts += 1 << (4 * d)
+        lo = min(lo, d)
+        hi = max(hi, d)
+    kept = n_dice
+    if drop != 0 and n_dice >= 2:
+        gone = lo if drop == 1 else hi
+        total -= gone
+        counts -= 1 << (4 * gone)
+        kept -= 1
+    return total, kept, counts
+
+
+@jit(inline=True)
+def attack_from_stats(total, kept, counts, skill, defense):
+    """Outcome (MISS, HIT, CRIT) of an attack roll described by :func:`roll_stats`."""
+    ones = (counts >> 4) & 15
+    sixes = (counts >> 24) & 15
+    double = (counts & _TWICE_MASK) != 0
+    return classify_attack_roll(kept, total, ones, sixes, double, skill, defense)

@@ -1,13 +1,14 @@
-"""Trials of one chunk: every attack of the sequence in order against one target (RULES.md 5).
+"""Trials of one chunk: every attack slot of the sequence in order against one target.
 
+The rules followed, step by step, are ``docs/activation.md`` (RULES.md 1, 2, 5, 6, 7, 9).
 Each attack is fully resolved before the next and sees the state the earlier attacks left:
-the damage marked (the sequence stops once the target is disabled) and the target's
-situation bits (a knockdown makes later melee attacks hit automatically and later ranged or
-arcane attacks face base DEF 5).
+damage marked (the sequence stops at a kill), situation bits (knocked down, stationary,
+dispelled, Grievous Wounds), active -DEF / -ARM effects, the target's focus or fury left,
+and the current attacker's points left (reset at the first slot of each attacker).
 
-The trial loop, the attack loop and the dice reading live in this one function on purpose:
-passing arrays into helpers on every trial costs reference-count calls that keep table reads
-from being hoisted and double the time of a trial.
+The trial loop, the attack loop and the reading of the dice buffer live in this one function
+on purpose: passing arrays into helpers on every trial costs reference-count calls that keep
+table reads from being hoisted and double the time of a trial. Helpers take scalars only.
 """
 
 from __future__ import annotations
@@ -16,36 +17,97 @@ import numpy as np
 
 from ._jit import jit
 from .damage import mark_track
-from .dice import PAIR_SUM, classify_attack_roll, die_of, two_dice_attack
+from .dice import PAIR_SUM, attack_from_stats, die_of, roll_stats, two_dice_attack
 from .layout import (
+    A_ARM,
+    A_ARM_MINUS,
     A_ATT_DICE,
+    A_ATTACKER,
     A_AUTOHIT_ON,
     A_DEF,
     A_DEF5,
+    A_DEF_MINUS,
     A_DMG_DICE,
+    A_EFFECT_BIT,
+    A_EFFECT_ON,
     A_FLAGS,
+    A_ORIGIN,
     A_POW,
     A_SKILL,
+    A_SPELL_DEF,
+    A_UPKEEP_ARM,
+    A_UPKEEP_DEF,
+    C_BOOST_ATT,
+    C_BOOST_DMG,
     C_CRIT,
     C_DAMAGE,
     C_HIT,
+    C_MADE,
+    C_SPENT,
+    C_TARGET_SPENT,
+    C_TOUGH,
     CRIT,
+    F_ATT_DROP_HIGH,
+    F_ATT_DROP_LOW,
+    F_BRUTAL,
+    F_BRUTAL_HIT,
     F_CRIT_KNOCKDOWN,
+    F_CRIT_STATIONARY,
     F_DAMAGE,
+    F_DECAP,
+    F_DISPEL,
+    F_DMG_DROP_HIGH,
+    F_DMG_DROP_LOW,
+    F_FIRST,
+    F_FREE_ATT_BOOST,
+    F_FREE_DMG_BOOST,
+    F_GRIEVOUS,
+    F_IGNORE_SHIELD,
     F_KNOCKDOWN,
+    F_REROLL_ATT,
+    F_REROLL_DMG,
+    F_STATIONARY,
+    HIT,
     MISS,
+    MODE_ALWAYS,
+    MODE_AUTO,
+    ORIGIN_BOUGHT,
+    P_BOOST_ATT,
+    P_BOOST_ATT_AT,
+    P_BOOST_DMG,
+    P_POINTS,
+    P_RESERVE,
+    PF_LETHAL,
+    PK_FOCUS,
     ST_BASE_DEF_5,
+    ST_DISPELLED,
+    ST_GRIEVOUS,
     ST_KNOCKED_DOWN,
-    T_ARM,
+    ST_PRONE,
+    ST_STATIONARY,
     T_BOXES,
+    T_POINTS,
+    T_POWER_KIND,
+    T_POWER_POLICY,
+    T_RAPID_HEAL,
+    T_SHIELD_ARM,
     T_STATE,
+    T_TOUGH,
+    TOUGH_NONE,
+    TOUGH_STEADY,
 )
 from .rng import fill_pairs
 
 
+@jit(inline=True)
+def _kept(n_dice, drop):
+    """Dice kept from a roll of ``n_dice`` with a discard (``drop`` != 0) or without."""
+    return n_dice - 1 if drop != 0 and n_dice >= 2 else n_dice
+
+
 @jit()
-def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, target, damage_hist,
-               attack_counts, kill_at):
+def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, target,
+               damage_hist, attack_counts, kill_at):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -57,14 +119,13 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, target, damage
         Buffer of pairs of dice (:mod:`.dice`); ``pos`` is the next entry to read. Before
         each trial, if fewer than ``max_draws`` entries are left it is refilled (so a buffer
         scripted by a test, with ``pos + max_draws <= size``, is read as written).
-    attacks, target : int64 tables of :mod:`.layout`.
+    attacks, attackers, target : int64 tables of :mod:`.layout`.
     damage_hist : int64[>= boxes + 1]
         Incremented at the final damage marked.
     attack_counts : int64[>= n_attacks, C_NFIELDS]
-        Per attack: hit, critical, damage marked (``C_MADE`` is left to the driver: an
-        attack is made unless an earlier one disabled the target).
+        Per attack slot, the ``C_*`` counters.
     kill_at : int64[>= n_attacks]
-        Incremented at the attack that disabled the target.
+        Incremented at the attack that killed the target.
 
     Returns
     -------
@@ -72,8 +133,13 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, target, damage
         Read position after the last trial.
     """
     boxes = target[T_BOXES]
-    arm = target[T_ARM]
     start_state = target[T_STATE]
+    start_tpoints = target[T_POINTS]
+    shield = target[T_SHIELD_ARM]
+    power_focus = target[T_POWER_KIND] == PK_FOCUS
+    power_lethal = target[T_POWER_POLICY] == PF_LETHAL
+    tough = target[T_TOUGH]
+    rapid = target[T_RAPID_HEAL]
     n_attacks = attacks.shape[0]
     for _ in range(n_trials):
         if pos > size - max_draws:
@@ -81,60 +147,169 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, target, damage
             pos = 0
         state = start_state
         marked = 0
+        tpoints = start_tpoints
+        effects = 0
+        def_minus = 0
+        arm_minus = 0
+        points = 0
+        reserve = 0
+        boost_att = 0
+        boost_att_at = 0
+        boost_dmg = 0
         for i in range(n_attacks):
             flags = attacks[i, A_FLAGS]
+            if flags & F_FIRST:
+                a = attacks[i, A_ATTACKER]
+                points = attackers[a, P_POINTS]
+                reserve = attackers[a, P_RESERVE]
+                boost_att = attackers[a, P_BOOST_ATT]
+                boost_att_at = attackers[a, P_BOOST_ATT_AT]
+                boost_dmg = attackers[a, P_BOOST_DMG]
+            spent = 0
+            if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
+                if points < 1:
+                    continue
+                points -= 1
+                spent = 1
+            attack_counts[i, C_MADE] += 1
 
             # --- attack roll (RULES.md 1)
+            skill = attacks[i, A_SKILL]
             if (state & attacks[i, A_AUTOHIT_ON]) != 0:
-                outcome = 1  # automatic hit: no roll, so never critical
+                outcome = HIT  # automatic hit: no roll, so never critical
             else:
-                n = attacks[i, A_ATT_DICE]
-                skill = attacks[i, A_SKILL]
                 defense = attacks[i, A_DEF5] if (state & ST_BASE_DEF_5) != 0 else attacks[i, A_DEF]
-                if n == 2:
+                defense += attacks[i, A_SPELL_DEF] - def_minus
+                if (state & ST_DISPELLED) == 0:
+                    defense += attacks[i, A_UPKEEP_DEF]
+                n = attacks[i, A_ATT_DICE]
+                if ((flags & F_FREE_ATT_BOOST) == 0 and points > reserve
+                        and (boost_att == MODE_ALWAYS
+                             or (boost_att == MODE_AUTO and defense - skill >= boost_att_at))):
+                    points -= 1
+                    spent += 1
+                    n += 1
+                    attack_counts[i, C_BOOST_ATT] += 1
+                n = max(1, n)
+                drop = ((flags & F_ATT_DROP_LOW) != 0) + 2 * ((flags & F_ATT_DROP_HIGH) != 0)
+                if n == 2 and drop == 0:
                     outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
+                    pos += 1
                 else:
-                    total = 0
-                    seen = 0
-                    ones = 0
-                    sixes = 0
-                    double = False
-                    for k in range(n):
-                        d = die_of(np.int64(dice[pos + (k >> 1)]), k)
-                        total += d
-                        double |= (seen >> d) & 1 == 1
-                        seen |= 1 << d
-                        ones += d == 1
-                        sixes += d == 6
-                    outcome = classify_attack_roll(n, total, ones, sixes, double, skill, defense)
-                pos += (n + 1) >> 1
-            # branch-free from here: a miss is as likely as not to be mispredicted, and the
-            # damage roll below is read either way but only consumed (and counted) on a hit
+                    word = 0
+                    for k in range((n + 1) >> 1):
+                        word |= np.int64(dice[pos + k]) << (6 * k)
+                    pos += (n + 1) >> 1
+                    total, kept, counts = roll_stats(word, n, drop)
+                    outcome = attack_from_stats(total, kept, counts, skill, defense)
+                if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
+                    word = 0
+                    for k in range((n + 1) >> 1):
+                        word |= np.int64(dice[pos + k]) << (6 * k)
+                    pos += (n + 1) >> 1
+                    total, kept, counts = roll_stats(word, n, drop)
+                    outcome = attack_from_stats(total, kept, counts, skill, defense)
+
+            # branch-free from here on the common path: a miss is as likely as not to be
+            # mispredicted, so the damage roll is read either way and consumed (and counted)
+            # only on a hit
             hit = np.int64(outcome != MISS)
             crit = np.int64(outcome == CRIT)
             attack_counts[i, C_HIT] += hit
             attack_counts[i, C_CRIT] += crit
-            knocks = (hit & np.int64((flags & F_KNOCKDOWN) != 0)) | (
-                crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
-            state |= ST_KNOCKED_DOWN * knocks
+            if (flags & (F_DISPEL | F_GRIEVOUS)) != 0 and hit == 1:
+                if flags & F_DISPEL:
+                    state |= ST_DISPELLED
+                if flags & F_GRIEVOUS:
+                    state |= ST_GRIEVOUS
 
             # --- damage roll (RULES.md 2) and marking (RULES.md 3)
             if flags & F_DAMAGE:
+                arm = attacks[i, A_ARM] - arm_minus
+                if (state & ST_DISPELLED) == 0:
+                    arm += attacks[i, A_UPKEEP_ARM]
+                if (flags & F_IGNORE_SHIELD) == 0:
+                    arm += shield
+                pow_ = attacks[i, A_POW]
+                remaining = boxes - marked
                 n = attacks[i, A_DMG_DICE]
-                if n == 2:
+                n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
+                drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
+                boost = 0
+                if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and (
+                        boost_dmg == MODE_ALWAYS
+                        or (boost_dmg == MODE_AUTO
+                            and _kept(max(1, n), drop) + pow_ - arm < remaining
+                            and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)):
+                    boost = hit
+                points -= boost
+                spent += boost
+                n += boost
+                attack_counts[i, C_BOOST_DMG] += boost
+                n = max(1, n)
+                if n == 2 and drop == 0:
                     total = PAIR_SUM[np.int64(dice[pos])]
+                    kept = 2
+                    pos += hit
                 else:
-                    total = 0
-                    for k in range(0, n - 1, 2):
-                        total += PAIR_SUM[np.int64(dice[pos + (k >> 1)])]
-                    if n & 1:
-                        total += die_of(np.int64(dice[pos + (n >> 1)]), 0)
-                pos += hit * ((n + 1) >> 1)
-                points = mark_track(marked, boxes, hit * max(0, total + attacks[i, A_POW] - arm))
-                marked += points
-                attack_counts[i, C_DAMAGE] += points
+                    word = 0
+                    for k in range((n + 1) >> 1):
+                        word |= np.int64(dice[pos + k]) << (6 * k)
+                    pos += hit * ((n + 1) >> 1)
+                    total, kept, counts = roll_stats(word, n, drop)
+                dealt = hit * max(0, total + pow_ - arm)
+                if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
+                        and 2 * total < 7 * kept):
+                    word = 0
+                    for k in range((n + 1) >> 1):
+                        word |= np.int64(dice[pos + k]) << (6 * k)
+                    pos += (n + 1) >> 1
+                    total, kept, counts = roll_stats(word, n, drop)
+                    dealt = max(0, total + pow_ - arm)
+                if (flags & F_DECAP) != 0:
+                    dealt *= 1 + crit
+                if power_lethal and tpoints > 0 and dealt >= remaining:
+                    if power_focus:
+                        need = (dealt - remaining + 5) // 5
+                        if need <= tpoints:
+                            tpoints -= need
+                            dealt = max(0, dealt - 5 * need)
+                            attack_counts[i, C_TARGET_SPENT] += need
+                    else:
+                        tpoints -= 1
+                        dealt = 0
+                        attack_counts[i, C_TARGET_SPENT] += 1
+                taken = mark_track(marked, boxes, dealt)
+                marked += taken
+                attack_counts[i, C_DAMAGE] += taken
                 if marked >= boxes:
-                    kill_at[i] += 1
-                    break
+                    saved = False
+                    if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
+                            and ((state & ST_PRONE) == 0 or tough == TOUGH_STEADY)):
+                        saved = die_of(np.int64(dice[pos]), 0) >= 5
+                        pos += 1
+                    if not saved:
+                        attack_counts[i, C_SPENT] += spent
+                        kill_at[i] += 1
+                        break
+                    marked -= 1
+                    state |= ST_KNOCKED_DOWN
+                    attack_counts[i, C_TOUGH] += 1
+                elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0:
+                    marked -= min(rapid, marked)
+
+            # --- what the hit leaves for the next attacks (RULES.md 5, 9)
+            knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
+                crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
+            still = hit & np.int64((flags & F_STATIONARY) != 0) | (
+                crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
+            state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
+            bit = attacks[i, A_EFFECT_BIT]
+            if bit != 0 and (effects & bit) == 0 and outcome >= attacks[i, A_EFFECT_ON]:
+                effects |= bit
+                def_minus += attacks[i, A_DEF_MINUS]
+                arm_minus += attacks[i, A_ARM_MINUS]
+            if spent:
+                attack_counts[i, C_SPENT] += spent
         damage_hist[marked] += 1
     return pos

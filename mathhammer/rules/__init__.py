@@ -6,7 +6,8 @@ knows how they are simulated.
 
 from .attacker import Attacker
 from .scenario import AttackSlot, Scenario
+from .spend import Spend
 from .target import Target
 from .weapon import Weapon
 
-__all__ = ["Attacker", "AttackSlot", "Scenario", "Target", "Weapon"]
+__all__ = ["Attacker", "AttackSlot", "Scenario", "Spend", "Target", "Weapon"]

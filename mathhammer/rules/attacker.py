@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ._validate import check_str
+from ._validate import check_bool, check_choice, check_int, check_str
 from ..errors import InputError
-from .vocabulary import RANGED_TYPES
+from .spend import Spend
+from .vocabulary import ATTACKER_POLICIES, RANGED_TYPES
 from .weapon import Weapon
+
+MAX_POINTS = 10
+MAX_COMBINED = 10
 
 __all__ = ["Attacker"]
 
@@ -33,6 +37,14 @@ class Attacker:
 
     name: str
     weapons: tuple[Weapon, ...]
+    focus: int = 0
+    fury: int = 0
+    force: int = 0
+    spend: Spend = field(default_factory=Spend)
+    policy: str = "fixed"
+    charge: bool = False
+    combined: int = 1
+    buy_weapon: str | None = None
 
     def __post_init__(self):
         if isinstance(self.weapons, (list, tuple)):
@@ -47,8 +59,77 @@ class Attacker:
         types = [w.type for w in self.weapons]
         if "melee" in types and any(t in RANGED_TYPES for t in types):
             raise InputError("weapons", types, "a combat action never mixes melee and ranged weapons")
+        for key in ("focus", "fury", "force"):
+            check_int(key, getattr(self, key), 0, MAX_POINTS)
+        kinds = [k for k in ("focus", "fury", "force") if getattr(self, k)]
+        if len(kinds) > 1:
+            raise InputError(kinds[1], getattr(self, kinds[1]),
+                             f"an attacker has one of focus, fury or force (also has {kinds[0]})")
+        if not isinstance(self.spend, Spend):
+            raise InputError("spend", self.spend, "must be a Spend")
+        check_choice("policy", self.policy, ATTACKER_POLICIES)
+        check_bool("charge", self.charge)
+        check_int("combined", self.combined, 1, MAX_COMBINED)
+        melee = [w for w in self.weapons if w.type == "melee"]
+        if self.charge and not melee:
+            raise InputError("charge", True, "a charge needs a melee weapon")
+        if self.buy_weapon is not None:
+            check_str("buy_weapon", self.buy_weapon)
+            if self.buy_weapon not in [w.name for w in melee]:
+                raise InputError("buy_weapon", self.buy_weapon,
+                                 "must name one of its melee weapons: "
+                                 + ", ".join(w.name for w in melee))
 
     @property
     def attack_count(self) -> int:
         """Initial attacks of its combat action."""
         return sum(w.attacks for w in self.weapons)
+
+    @property
+    def points(self) -> int:
+        """Focus, fury or forcing it may spend in its activation."""
+        return self.focus + self.fury + self.force
+
+    @property
+    def resource(self) -> str | None:
+        """``"focus"``, ``"fury"``, ``"force"``, or None when it has no points."""
+        for key in ("focus", "fury", "force"):
+            if getattr(self, key):
+                return key
+        return None
+
+    @property
+    def combined_bonus(self) -> int:
+        """Bonus to attack and damage rolls of a combined attack: +1 per participating model,
+        the primary attacker included (RULES.md 9); 0 for a single model."""
+        return self.combined if self.combined >= 2 else 0
+
+    @property
+    def bought_weapon(self) -> Weapon | None:
+        """The weapon of bought additional attacks: ``buy_weapon``, else the melee weapon
+        with the highest POW (then skill, then first listed); None without melee weapons."""
+        melee = [w for w in self.weapons if w.type == "melee"]
+        if not melee:
+            return None
+        if self.buy_weapon is not None:
+            return next(w for w in melee if w.name == self.buy_weapon)
+        return max(melee, key=lambda w: (w.pow if w.pow is not None else -1, w.skill,
+                                         -melee.index(w)))
+
+    @property
+    def max_bought(self) -> int:
+        """Most additional attacks it can buy: one per point when ``spend.buy_attacks``."""
+        if not self.spend.buy_attacks or self.bought_weapon is None:
+            return 0
+        return self.points
+
+    @property
+    def charge_weapon_index(self) -> int | None:
+        """Index of the weapon whose first attack is the charge attack (first melee weapon
+        with attacks), or None without a charge."""
+        if not self.charge:
+            return None
+        for i, w in enumerate(self.weapons):
+            if w.type == "melee" and w.attacks > 0:
+                return i
+        return None

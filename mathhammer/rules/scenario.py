@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._validate import check_int
+from ._validate import check_choice, check_int
 from ..errors import InputError
+from .vocabulary import BRUTAL_DAMAGE_ON, OBJECTIVES
 from .attacker import Attacker
 from .target import Target
 from .weapon import Weapon
@@ -20,16 +21,25 @@ MAX_SLOTS = 4096
 
 @dataclass(frozen=True)
 class AttackSlot:
-    """One attack of the sequence: who makes it, with which weapon, its number for that weapon."""
+    """One attack of the sequence: who makes it, with which weapon, its number for that weapon.
+
+    ``bought`` slots are the additional melee attacks an attacker may buy after its initial
+    attacks, one per point; they are made only while it has a point left to pay.
+    ``charge`` marks the first melee attack of a charging attacker.
+    """
 
     attacker_index: int
     weapon_index: int
     number: int
     attacker: Attacker
     weapon: Weapon
+    bought: bool = False
+    charge: bool = False
 
     @property
     def label(self) -> str:
+        if self.bought:
+            return f"{self.attacker.name} / {self.weapon.name} bought #{self.number + 1}"
         return f"{self.attacker.name} / {self.weapon.name} #{self.number + 1}"
 
 
@@ -45,6 +55,10 @@ class Scenario:
         Default Monte Carlo sample size (1,000,000).
     seed : int or None
         Default seed; ``None`` draws one at simulation time and reports it.
+    brutal_damage : {"critical", "hit"}
+        Setting: Brutal Damage adds its die on a critical hit (default) or on any hit.
+    objective : {"kill", "damage"}
+        What ``policy = "optimize"`` maximises: kill probability or expected damage.
 
     Examples
     --------
@@ -58,6 +72,8 @@ class Scenario:
     attackers: tuple[Attacker, ...]
     trials: int = DEFAULT_TRIALS
     seed: int | None = None
+    brutal_damage: str = "critical"
+    objective: str = "kill"
 
     def __post_init__(self):
         if isinstance(self.attackers, (list, tuple)):
@@ -72,6 +88,8 @@ class Scenario:
         check_int("simulation.trials", self.trials, 1, MAX_TRIALS)
         if self.seed is not None:
             check_int("simulation.seed", self.seed, 0, MAX_SEED)
+        check_choice("settings.brutal_damage", self.brutal_damage, BRUTAL_DAMAGE_ON)
+        check_choice("simulation.objective", self.objective, OBJECTIVES)
         n = sum(a.attack_count for a in self.attackers)
         if n == 0:
             raise InputError("attackers", n, "the attackers make no attacks")
@@ -79,14 +97,22 @@ class Scenario:
             raise InputError("attackers", n, f"at most {MAX_SLOTS} attacks in one sequence")
 
     def attack_sequence(self) -> tuple[AttackSlot, ...]:
-        """Every attack in the order it is made: attackers in order, weapons in order."""
-        return tuple(
-            AttackSlot(ai, wi, k, a, w)
-            for ai, a in enumerate(self.attackers)
-            for wi, w in enumerate(a.weapons)
-            for k in range(w.attacks)
-        )
+        """Every attack that may be made, in order: attackers in order; for each, its weapons'
+        initial attacks in order, then the attacks it may buy (RULES.md 5)."""
+        out = []
+        for ai, a in enumerate(self.attackers):
+            charge = a.charge_weapon_index
+            for wi, w in enumerate(a.weapons):
+                for k in range(w.attacks):
+                    out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0)))
+            bought = a.bought_weapon
+            if a.max_bought:
+                wi = a.weapons.index(bought)
+                for k in range(a.max_bought):
+                    out.append(AttackSlot(ai, wi, k, a, bought, bought=True))
+        return tuple(out)
 
     @property
     def n_attacks(self) -> int:
-        return sum(a.attack_count for a in self.attackers)
+        """Slots of :meth:`attack_sequence` (initial attacks and attacks that may be bought)."""
+        return sum(a.attack_count + a.max_bought for a in self.attackers)

@@ -5,13 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ._validate import check_choice, check_choices, check_int, check_str
+from ..errors import InputError
 from .vocabulary import (
     BASE_DEF_5_STATES,
     BASE_SIZES,
     DAMAGE_TYPES,
     MELEE_AUTO_HIT_STATES,
+    POWER_FIELD_POLICIES,
     RANGED_TYPES,
+    TARGET_RULES,
     TARGET_STATES,
+    TERRAIN,
+    WEAPON_LOCATIONS,
 )
 
 __all__ = ["Target"]
@@ -19,6 +24,8 @@ __all__ = ["Target"]
 MAX_DEF = 40
 MAX_ARM = 50
 MAX_BOXES = 500
+MAX_BONUS = 10
+MAX_POINTS = 10
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,30 @@ class Target:
     state : set of str
         Situation at the start of the sequence, from
         :data:`~mathhammer.rules.vocabulary.TARGET_STATES`.
+    terrain : set of str
+        Terrain it stands in or behind (RULES.md 7), mapped by
+        :data:`~mathhammer.rules.vocabulary.TERRAIN` to cover, concealment, elevation or an
+        obstacle; tall grass conceals small and medium bases only.
+    rules : set of str
+        ``unyielding`` (+2 ARM vs melee), ``carapace`` (+4 ARM vs ranged), ``tough``,
+        ``tough_steady`` (Tough that also works while knocked down).
+    shield, buckler : list of str
+        Weapon locations carrying a Shield (+2 ARM each) or a Buckler (+1 ARM each); lost
+        while inert or wild (RULES.md 6) and, with damage grids, while that system is crippled.
+    upkeep_def, upkeep_arm : int
+        DEF / ARM from upkeep spells: Dispel ends them; Blessed weapons ignore them.
+    spell_def, spell_arm : int
+        DEF / ARM from spells that Dispel does not end; Blessed weapons ignore them too.
+    focus, fury : int
+        Points the target may spend against damage: focus reduces one attack's damage by 5
+        per point (power field), fury prevents one attack's damage per point. Lost while
+        inert or wild.
+    power_field : {"never", "lethal", "optimal"}
+        When it spends them: never; only to survive a hit ("lethal", default); or by exact
+        backward induction on damage tracks ("optimal", exact method only).
+    rapid_healing : int
+        After an attack that damages it without disabling it, the target removes this many
+        damage points (a documented setting: RULES.md does not define Rapid Healing).
 
     Examples
     --------
@@ -57,6 +88,18 @@ class Target:
     base: str = "medium"
     resist: frozenset[str] = field(default_factory=frozenset)
     state: frozenset[str] = field(default_factory=frozenset)
+    terrain: frozenset[str] = field(default_factory=frozenset)
+    rules: frozenset[str] = field(default_factory=frozenset)
+    shield: tuple[str, ...] = ()
+    buckler: tuple[str, ...] = ()
+    upkeep_def: int = 0
+    upkeep_arm: int = 0
+    spell_def: int = 0
+    spell_arm: int = 0
+    focus: int = 0
+    fury: int = 0
+    power_field: str = "lethal"
+    rapid_healing: int = 0
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -66,6 +109,23 @@ class Target:
         check_choice("base", self.base, BASE_SIZES)
         object.__setattr__(self, "resist", check_choices("resist", self.resist, DAMAGE_TYPES))
         object.__setattr__(self, "state", check_choices("state", self.state, TARGET_STATES))
+        object.__setattr__(self, "terrain", check_choices("terrain", self.terrain, tuple(TERRAIN)))
+        object.__setattr__(self, "rules", check_choices("rules", self.rules, TARGET_RULES))
+        for key in ("shield", "buckler"):
+            value = getattr(self, key)
+            check_choices(key, value, WEAPON_LOCATIONS)
+            value = tuple(value)
+            if len(set(value)) != len(value):
+                raise InputError(key, list(value), "a location carries one of them at most")
+            object.__setattr__(self, key, value)
+        for key in ("upkeep_def", "upkeep_arm", "spell_def", "spell_arm"):
+            check_int(key, getattr(self, key), 0, MAX_BONUS)
+        check_int("focus", self.focus, 0, MAX_POINTS)
+        check_int("fury", self.fury, 0, MAX_POINTS)
+        if self.focus and self.fury:
+            raise InputError("fury", self.fury, "a target spends focus or fury, not both")
+        check_choice("power_field", self.power_field, POWER_FIELD_POLICIES)
+        check_int("rapid_healing", self.rapid_healing, 0, MAX_POINTS)
 
     # ----------------------------------------------------------------- derived
     @property
@@ -78,14 +138,65 @@ class Target:
         """Melee attacks hit it automatically, with no roll (RULES.md 1)."""
         return bool(self.state & MELEE_AUTO_HIT_STATES)
 
+    @property
+    def situations(self) -> frozenset[str]:
+        """Its states plus what its terrain gives (RULES.md 7)."""
+        out = set(self.state)
+        for name in self.terrain:
+            if name == "tall_grass" and self.base not in ("small", "medium"):
+                continue
+            out.add(TERRAIN[name])
+        return frozenset(out)
+
+    @property
+    def controller_destroyed(self) -> bool:
+        """Inert or wild (RULES.md 6): no Shield or Buckler bonus, no focus or fury."""
+        return bool(self.state & {"inert", "wild"})
+
+    @property
+    def shield_arm(self) -> int:
+        """ARM from Shields (+2 each) and Bucklers (+1 each) in its starting state."""
+        if self.controller_destroyed:
+            return 0
+        return 2 * len(self.shield) + len(self.buckler)
+
+    @property
+    def power_points(self) -> int:
+        """Focus or fury it can spend against damage in its starting state."""
+        if self.controller_destroyed:
+            return 0
+        return self.focus + self.fury
+
+    @property
+    def power_kind(self) -> str | None:
+        """``"focus"`` (reduce by 5 a point), ``"fury"`` (prevent one attack's damage) or None."""
+        if self.power_points == 0:
+            return None
+        return "focus" if self.focus else "fury"
+
+    def base_arm(self, armor_piercing: bool = False) -> int:
+        """Base ARM; halved, rounding up, against Armor-Piercing (RULES.md 9)."""
+        return (self.arm + 1) // 2 if armor_piercing else self.arm
+
+    def arm_modifier(self, attack_type: str) -> int:
+        """ARM from Unyielding (+2 vs melee) and Carapace (+4 vs ranged, not arcane: arcane
+        attacks do not take rules that affect only ranged attacks, RULES.md 1)."""
+        mod = 0
+        if attack_type == "melee" and "unyielding" in self.rules:
+            mod += 2
+        if attack_type == "ranged" and "carapace" in self.rules:
+            mod += 4
+        return mod
+
     def def_modifier(self, attack_type: str) -> int:
         """DEF modifier against ``attack_type`` from the table of RULES.md section 1.
 
         Cover (+4) and concealment (+2) do not stack and do not help huge bases; elevation
         (+2) helps large bases and smaller; in melee (+4) helps all but huge bases; all
         three apply to ranged and arcane attacks only. An obstacle (+2) applies to melee.
+        Spell bonuses are not included (they depend on the weapon: see the encoder).
         """
-        s = self.state
+        s = self.situations
         if attack_type in RANGED_TYPES:
             mod = 0
             if self.base != "huge":

@@ -31,8 +31,63 @@ MELEE_AUTO_HIT_STATES = BASE_DEF_5_STATES
 #: Damage types a weapon may deal and a target may resist. Arcane attacks always add "magical".
 DAMAGE_TYPES = ("fire", "cold", "corrosion", "electrical", "magical")
 
-#: Weapon special rules the engine implements.
-WEAPON_RULES = ("knockdown", "critical_knockdown")
+#: Weapon special rules the engine implements (README "Weapon rules" says what each does).
+WEAPON_RULES = (
+    "knockdown",            # a hit knocks the target down
+    "critical_knockdown",   # a critical hit knocks it down
+    "stationary",           # a hit makes it stationary
+    "critical_stationary",  # a critical hit makes it stationary
+    "weapon_master",        # one additional damage die
+    "brutal_damage",        # one additional damage die on a critical hit (setting: on any hit)
+    "armor_piercing",       # halve the target's base ARM (round up), then apply modifiers
+    "reroll_attack",        # reroll a missed attack roll, once
+    "reroll_damage",        # reroll a low damage roll that does not disable, once
+    "dispel",               # a hit ends the target's upkeep spells at once
+    "grievous_wounds",      # a hit stops Tough and healing for the rest of the sequence
+    "blessed",              # ignores spell bonuses to DEF and ARM
+    "chain_weapon",         # ignores Shield and Buckler ARM bonuses
+    "decapitation",         # a critical hit doubles the damage points
+)
+
+#: Which die a weapon discards after rolling (``attack_discard`` / ``damage_discard``).
+DISCARDS = ("none", "lowest", "highest")
+
+#: When a weapon's -DEF / -ARM effect lands (``effect_on``).
+EFFECT_TRIGGERS = ("hit", "critical")
+
+#: Spending modes of an attacker's ``spend`` table.
+BOOST_MODES = ("never", "always", "auto")
+
+#: Attacker policies: ``fixed`` uses its ``spend`` table, ``optimize`` searches the family.
+ATTACKER_POLICIES = ("fixed", "optimize")
+
+#: What the optimizer maximises.
+OBJECTIVES = ("kill", "damage")
+
+#: How a target spends focus (power field) or fury to reduce the damage it takes.
+POWER_FIELD_POLICIES = ("never", "lethal", "optimal")
+
+#: Target special rules (RULES.md 9).
+TARGET_RULES = ("unyielding", "carapace", "tough", "tough_steady")
+
+#: Brutal Damage setting: its extra die on a critical hit (default) or on any hit.
+BRUTAL_DAMAGE_ON = ("critical", "hit")
+
+#: Terrain the target stands in or behind (RULES.md 7) and the situation it gives.
+#: ``tall_grass`` conceals small and medium bases only.
+TERRAIN = {
+    "forest": "concealment",
+    "dense_fog": "concealment",
+    "tall_grass": "concealment",
+    "cloud": "concealment",
+    "rubble": "cover",
+    "trench": "cover",
+    "crater": "cover",
+    "building": "cover",
+    "hill": "elevated",
+    "obstacle": "obstacle",
+    "obstruction": "obstacle",
+}
 
 #: Weapon locations (damage-grid systems that may carry weapons).
 WEAPON_LOCATIONS = ("L", "R", "H", "F")

@@ -6,7 +6,14 @@ from dataclasses import dataclass, field
 
 from ._validate import check_bool, check_choice, check_choices, check_int, check_str
 from ..errors import InputError
-from .vocabulary import ATTACK_TYPES, DAMAGE_TYPES, WEAPON_LOCATIONS, WEAPON_RULES
+from .vocabulary import (
+    ATTACK_TYPES,
+    DAMAGE_TYPES,
+    DISCARDS,
+    EFFECT_TRIGGERS,
+    WEAPON_LOCATIONS,
+    WEAPON_RULES,
+)
 
 __all__ = ["Weapon"]
 
@@ -14,6 +21,10 @@ MAX_SKILL = 30
 MAX_POW = 40
 MAX_ATTACKS = 20
 MAX_EXTRA_DICE = 3
+MAX_MINUS = 10
+
+#: Rules that only make sense on a weapon that rolls damage.
+_DAMAGE_RULES = ("weapon_master", "brutal_damage", "armor_piercing", "reroll_damage", "decapitation")
 
 
 @dataclass(frozen=True)
@@ -42,6 +53,14 @@ class Weapon:
         The weapon's system starts crippled: one fewer attack and damage die.
     location : str or None
         Grid location of the weapon (L, R, H, F), used once damage grids cripple systems.
+    attack_discard, damage_discard : {"none", "lowest", "highest"}
+        After rolling, discard that die; the roll is the dice kept (automatic miss, hit and
+        critical are judged on them).
+    def_minus, arm_minus : int
+        A target hit (``effect_on="hit"``) or critically hit (``"critical"``) by this weapon
+        suffers -X DEF / -X ARM from the next attack on. The effect of one weapon applies
+        once (hitting again does not stack it); effects of different weapons add up.
+    effect_on : {"hit", "critical"}
 
     Examples
     --------
@@ -65,6 +84,11 @@ class Weapon:
     extra_damage_dice: int = 0
     crippled: bool = False
     location: str | None = None
+    attack_discard: str = "none"
+    damage_discard: str = "none"
+    def_minus: int = 0
+    arm_minus: int = 0
+    effect_on: str = "hit"
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -82,8 +106,20 @@ class Weapon:
         check_bool("crippled", self.crippled)
         if self.location is not None:
             check_choice("location", self.location, WEAPON_LOCATIONS)
+        check_choice("attack_discard", self.attack_discard, DISCARDS)
+        check_choice("damage_discard", self.damage_discard, DISCARDS)
+        check_int("def_minus", self.def_minus, 0, MAX_MINUS)
+        check_int("arm_minus", self.arm_minus, 0, MAX_MINUS)
+        check_choice("effect_on", self.effect_on, EFFECT_TRIGGERS)
         if self.pow is None and self.boosted_damage:
             raise InputError("boosted_damage", True, 'cannot be set on a weapon with POW "-"')
+        if self.pow is None:
+            for rule in _DAMAGE_RULES:
+                if rule in self.rules:
+                    raise InputError("rules", rule, 'needs a damage roll: the weapon has POW "-"')
+            if self.damage_discard != "none":
+                raise InputError("damage_discard", self.damage_discard,
+                                 'needs a damage roll: the weapon has POW "-"')
 
     # ----------------------------------------------------------------- derived
     @property
@@ -105,8 +141,10 @@ class Weapon:
 
     @property
     def base_damage_dice(self) -> int:
-        """Damage dice before crippling and resistance: 2, +1 if boosted, + extra dice."""
-        return 2 + int(self.boosted_damage) + self.extra_damage_dice
+        """Damage dice before crippling and resistance: 2, +1 if boosted, +1 for Weapon
+        Master, + extra dice."""
+        return (2 + int(self.boosted_damage) + int("weapon_master" in self.rules)
+                + self.extra_damage_dice)
 
     @property
     def attack_dice(self) -> int:
@@ -122,3 +160,12 @@ class Weapon:
     def knocks_down(self, critical: bool) -> bool:
         """Whether a hit (critical or not) knocks the target down."""
         return "knockdown" in self.rules or (critical and "critical_knockdown" in self.rules)
+
+    def makes_stationary(self, critical: bool) -> bool:
+        """Whether a hit (critical or not) makes the target stationary."""
+        return "stationary" in self.rules or (critical and "critical_stationary" in self.rules)
+
+    @property
+    def has_effect(self) -> bool:
+        """Whether its hits put a -DEF / -ARM effect on the target."""
+        return self.def_minus > 0 or self.arm_minus > 0

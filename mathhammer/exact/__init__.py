@@ -1,0 +1,47 @@
+"""Exact engine: enumeration of dice and dynamic programming over the attack sequence.
+
+Pure Python and NumPy, written from docs/activation.md independently of the Monte Carlo
+kernel, so that each can check the other. Modules, in pipeline order:
+
+* :mod:`~mathhammer.exact.rolls`: every face of a roll (discards, rerolls), counted exactly:
+  :func:`attack_outcome`, :func:`damage_pmf` and the cached tables the engine uses;
+* :mod:`~mathhammer.exact.state`: the :class:`~mathhammer.exact.state.State` carried from
+  attack to attack, the figures read once from the scenario, and
+  :func:`check_exact_applicable`;
+* :mod:`~mathhammer.exact.attack`: one attack, step by step, as edges from the damage
+  marked before it to the damage and state after it;
+* :mod:`~mathhammer.exact.induction`: backward induction (the target's ``"optimal"`` power
+  field, :func:`optimal_value`);
+* :mod:`~mathhammer.exact.forward`: forward propagation into a
+  :class:`~mathhammer.result.Result` (:func:`exact_result`).
+
+The state is a dict ``State -> vector over damage marked``, so one NumPy operation moves
+every amount of damage at once: damage tracks of hundreds of boxes and sequences of
+hundreds of attacks take well under a second.
+
+Examples
+--------
+>>> from mathhammer.rules import Attacker, Scenario, Target, Weapon
+>>> sword = Weapon("Sword", "melee", skill=6, pow=10)
+>>> res = exact_result(Scenario(Target(defense=12, arm=15, boxes=1), [Attacker("A", [sword])]))
+>>> round(res.kill, 6)   # hit (2d6 >= 6: 26/36) times damage (2d6 + 10 > 15: 26/36)
+0.521605
+"""
+
+from __future__ import annotations
+
+from ..errors import ExactNotApplicable
+from .forward import exact_result
+from .induction import optimal_value
+from .rolls import MAX_DICE, attack_outcome, damage_pmf
+from .state import check_exact_applicable
+
+__all__ = [
+    "attack_outcome",
+    "damage_pmf",
+    "exact_result",
+    "optimal_value",
+    "check_exact_applicable",
+    "ExactNotApplicable",
+    "MAX_DICE",
+]

@@ -1,0 +1,375 @@
+"""One attack, step by step (docs/activation.md "One attack, step by step"), as a set of edges.
+
+Given a :class:`~mathhammer.exact.state.State` before attack ``i``, :func:`attack_edges`
+lists every way the attack can end, vectorised over the damage already marked ``m``: a
+:class:`Piece` holds, for many ``m`` at once, the probability of one outcome, the damage
+marked after it, the state after it (or ``None``: the target was killed) and what the
+attack counted (the ``SLOT_*`` columns of :class:`~mathhammer.result.Result`).
+
+The same edges serve forward propagation (push probability along them) and backward
+induction (pull values back along them), so both follow one reading of the rules.
+
+Decisions
+---------
+Four things are decided during an attack: buying it (bought attacks), a paid attack boost,
+a paid damage boost (after the attack roll) and the target's power field (after the damage
+roll). :class:`Decisions` says who decides how: the attackers' fixed ``spend`` policies or
+their best play, and the target's ``power_field`` policy. A decision made by looking ahead
+compares the value of each option's edges under ``Decisions.value`` (the value of the
+states after this attack) and keeps, per ``m`` (or per ``m`` and damage roll for the
+target), the edges of the best option; on a tie the first option listed (the cheaper one)
+is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..result import (
+    SLOT_BOOST_ATTACK,
+    SLOT_BOOST_DAMAGE,
+    SLOT_CRIT,
+    SLOT_DAMAGE,
+    SLOT_FIELDS,
+    SLOT_HIT,
+    SLOT_MADE,
+    SLOT_SPENT,
+    SLOT_TARGET_SPENT,
+    SLOT_TOUGH,
+)
+from . import rolls
+from .state import Setup, SlotInfo, State
+
+__all__ = ["Piece", "Decisions", "attack_edges", "merge"]
+
+#: An option must beat the one before it by more than this to be preferred (floating-point
+#: noise must not decide a tie).
+TIE = 1e-13
+
+
+@dataclass
+class Piece:
+    """Edges from damage marked ``src`` (before the attack) to ``dst`` marked after it, in
+    state ``state`` (``None``: killed), with probabilities ``p``.
+
+    What the attack counted is the same for every edge of a piece (``counts``, one value
+    per ``SLOT_*`` column) except the boxes it marked, ``marked`` (per edge; ``None``: 0).
+    """
+
+    state: State | None
+    src: np.ndarray
+    dst: np.ndarray
+    p: np.ndarray
+    counts: tuple
+    marked: np.ndarray | None = None
+    tag: np.ndarray | None = None  #: which damage roll each edge came from (power field choice)
+
+    def scaled(self, q: float) -> Piece:
+        return Piece(self.state, self.src, self.dst, self.p * q, self.counts, self.marked, self.tag)
+
+    def where(self, keep: np.ndarray) -> Piece:
+        def sub(a):
+            return None if a is None else a[keep]
+
+        return Piece(self.state, self.src[keep], self.dst[keep], self.p[keep], self.counts,
+                     sub(self.marked), sub(self.tag))
+
+
+@dataclass
+class Decisions:
+    """Who decides what during an attack (the target's power field policy is the setup's).
+
+    Parameters
+    ----------
+    attackers_optimal : bool
+        False: each attacker follows its ``spend`` policy. True: at every decision point it
+        does what maximises ``value`` (buying, attack boost, damage boost; reserves and
+        thresholds are ignored).
+    value : callable, optional
+        ``value(state)``: vector over damage marked of the value of the state after this
+        attack. Needed by optimal decisions: the attackers' and, with ``power_field =
+        "optimal"``, the target's (which minimises it).
+    kill_value : float
+        Value of a kill (1 for the kill probability, ``boxes`` for expected damage).
+    """
+
+    attackers_optimal: bool = False
+    value: Callable[[State], np.ndarray] | None = None
+    kill_value: float = 1.0
+
+
+_COL = {"made": SLOT_MADE, "hit": SLOT_HIT, "crit": SLOT_CRIT, "dmg": SLOT_DAMAGE,
+        "boost_attack": SLOT_BOOST_ATTACK, "boost_damage": SLOT_BOOST_DAMAGE, "spent": SLOT_SPENT,
+        "target_spent": SLOT_TARGET_SPENT, "tough": SLOT_TOUGH}
+
+
+def _counts(named: dict) -> tuple:
+    """``SLOT_*`` counts of a piece: ``named`` maps fields of :data:`_COL` (not ``dmg``) to
+    numbers."""
+    out = [0.0] * SLOT_FIELDS
+    for name, value in named.items():
+        out[_COL[name]] = float(value)
+    return tuple(out)
+
+
+def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
+    """Per edge, probability times the value of where it leads."""
+    out = []
+    for pc in pieces:
+        if pc.state is None:
+            out.append(pc.p * dec.kill_value)
+        else:
+            out.append(pc.p * dec.value(pc.state)[pc.dst])
+    return out
+
+
+def _choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_groups: int,
+            dec: Decisions, maximise: bool) -> list[Piece]:
+    """Keep, per group, the edges of the best option (the first on a tie); an option with no
+    edge in a group is not available there."""
+    if len(options) == 1:
+        return options[0]
+    totals = []
+    for pieces in options:
+        tot = np.zeros(n_groups)
+        seen = np.zeros(n_groups, dtype=bool)
+        for pc, v in zip(pieces, piece_values(pieces, dec)):
+            g = group(pc)
+            tot += np.bincount(g, weights=v, minlength=n_groups)
+            seen[g] = True
+        tot = tot if maximise else -tot
+        tot[~seen] = -np.inf
+        totals.append(tot)
+    best = np.zeros(n_groups, dtype=np.int64)
+    best_value = totals[0].copy()
+    for j in range(1, len(options)):
+        better = totals[j] > best_value + TIE
+        best[better] = j
+        best_value[better] = totals[j][better]
+    out = []
+    for j, pieces in enumerate(options):
+        for pc in pieces:
+            keep = best[group(pc)] == j
+            if keep.any():
+                out.append(pc.where(keep))
+    return out
+
+
+def _by_src(pc: Piece) -> np.ndarray:
+    return pc.src
+
+
+# --------------------------------------------------------------------------------- the attack
+def attack_edges(setup: Setup, i: int, state: State, dec: Decisions) -> list[Piece]:
+    """Every outcome of attack ``i`` from ``state``, for every damage marked (step 1: buying).
+
+    Returns pieces whose probabilities sum to 1 for each ``m`` in ``0 .. boxes - 1``.
+    """
+    info = setup.slots[i]
+    m = setup.marks
+    if not info.slot.bought:
+        return _attack(setup, info, state, m, 0, dec)
+    idle = [Piece(state, m, m, np.ones(m.size), _counts({}))]
+    if state.points < 1:  # nothing left to pay with: this and later bought attacks are not made
+        return idle
+    bought = _attack(setup, info, state, m, 1, dec)
+    if not dec.attackers_optimal:
+        return bought
+    return _choose([idle, bought], _by_src, setup.boxes, dec, maximise=True)
+
+
+def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
+            dec: Decisions) -> list[Piece]:
+    """Step 2, the attack roll (with its paid boost and reroll), then the hit."""
+    w = info.weapon
+    points = state.points - buy
+    if w.type == "melee" and (state.down or state.still):
+        # Automatic hit: no roll, no boost, never critical.
+        return _hit(setup, info, state, m, False, points, buy, 0, dec)
+    need = setup.defense(info, state) - info.skill
+    can_pay = not w.boosted_attack
+    spend = info.attacker.spend
+    if dec.attackers_optimal:
+        options = [0, 1] if can_pay and points > 0 else [0]
+    else:
+        options = [int(can_pay and points > spend.reserve and spend.boosts_attack(need))]
+    trees = []
+    for paid in options:
+        n = setup.attack_dice(info, paid)
+        miss, plain, crit = rolls.attack_roll(n, w.attack_discard, need, "reroll_attack" in w.rules)
+        left = points - paid
+        pieces = []
+        if miss:
+            pieces.append(Piece(state._replace(points=left), m, m, np.full(m.size, miss),
+                                _counts({"made": 1, "boost_attack": paid, "spent": buy + paid})))
+        for q, critical in ((plain, False), (crit, True)):
+            if q:
+                pieces += [pc.scaled(q) for pc in _hit(setup, info, state, m, critical, left, buy + paid, paid, dec)]
+        trees.append(pieces)
+    return _choose(trees, _by_src, setup.boxes, dec, maximise=True)
+
+
+def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bool, points: int,
+         spent: int, paid_attack: int, dec: Decisions) -> list[Piece]:
+    """Steps 3, 4 and 6 for a hit: Dispel and Grievous Wounds at once, the damage roll, then
+    knockdown, stationary and the weapon's -DEF / -ARM effect for the next attacks."""
+    w = info.weapon
+    effects = state.effects
+    if w.has_effect and (w.effect_on == "hit" or critical):
+        effects = effects | {info.ident}
+    after = State(
+        down=state.down or w.knocks_down(critical),
+        still=state.still or w.makes_stationary(critical),
+        dispelled=state.dispelled or ("dispel" in w.rules and setup.dispellable),
+        grievous=state.grievous or ("grievous_wounds" in w.rules and setup.woundable),
+        effects=effects,
+        target_points=state.target_points,
+        points=points,
+    )
+    base = {"made": 1, "hit": 1, "crit": int(critical), "boost_attack": paid_attack, "spent": spent}
+    if info.pow is None:
+        return [Piece(after, m, m, np.ones(m.size), _counts(base))]
+    roll = _DamageRoll(setup, info, state, after, critical, base, dec)
+    spend = info.attacker.spend
+    free = w.boosted_damage or info.slot.charge
+    if free or not (points > (0 if dec.attackers_optimal else spend.reserve)):
+        return roll.edges(m, 0)
+    if dec.attackers_optimal:
+        return _choose([roll.edges(m, 0), roll.edges(m, 1)], _by_src, setup.boxes, dec, maximise=True)
+    if spend.boost_damage == "never":
+        return roll.edges(m, 0)
+    if spend.boost_damage == "always":
+        return roll.edges(m, 1)
+    # auto: the smallest unboosted roll could leave the target standing, and the largest
+    # boosted roll deals damage.
+    dice = setup.damage_dice(info, critical)
+    discard = w.damage_discard
+    kept_plain = rolls.kept_count(max(1, dice), discard)
+    kept_boosted = rolls.kept_count(max(1, dice + 1), discard)
+    remaining = setup.boxes - m
+    boost = (kept_plain + roll.shift < remaining) & (6 * kept_boosted + roll.shift > 0)
+    return roll.edges(m[~boost], 0) + roll.edges(m[boost], 1)
+
+
+class _DamageRoll:
+    """Step 4 from the damage dice on: roll (discard, reroll), Decapitation, the target's
+    power field, marking, Tough, Rapid Healing."""
+
+    def __init__(self, setup, info, state, after, critical, base, dec):
+        self.setup, self.info, self.state, self.after = setup, info, state, after
+        self.critical, self.base, self.dec = critical, base, dec
+        arm = setup.armor(info, after.dispelled, state.effects)  # this attack's effect: next time
+        self.shift = info.pow - arm
+        self.dice = setup.damage_dice(info, critical)
+        w = info.weapon
+        self.tough = setup.tough and not after.grievous and (not state.down or setup.steady)
+        self.heals = setup.rapid_healing if not after.grievous else 0
+        self.table_args = (w.damage_discard, self.shift, "reroll_damage" in w.rules,
+                           critical and "decapitation" in w.rules)
+
+    def edges(self, m: np.ndarray, paid: int) -> list[Piece]:
+        """Edges from each damage marked in ``m``, with ``paid`` (0 or 1) damage boosts."""
+        if m.size == 0:
+            return []
+        setup = self.setup
+        table = rolls.damage_table(max(1, self.dice + paid), *self.table_args)
+        remaining = setup.boxes - m
+        rows = table[np.minimum(remaining, table.shape[0] - 1)]
+        cell, x = np.nonzero(rows)
+        cells = _Cells(m[cell], remaining[cell], x, rows[cell, x])
+        points = self.after.points - paid
+        counts = dict(self.base, boost_damage=paid, spent=self.base["spent"] + paid)
+        tp = self.after.target_points
+        kind, policy = setup.power_kind, setup.field
+        if tp == 0 or policy == "never":
+            return self._leaves(cells, 0, points, counts)
+        if policy == "lethal":
+            lethal = cells.x >= cells.remaining
+            if kind == "focus":
+                need = -(-(cells.x - cells.remaining + 1) // 5)
+                spend = np.where(lethal & (need <= tp), need, 0)
+            else:
+                spend = lethal.astype(np.int64)
+            out = []
+            for k in np.unique(spend):
+                out += self._leaves(cells.where(spend == k), int(k), points, counts)
+            return out
+        # optimal: per damage roll, the spending that minimises the value ahead.
+        top = min(tp, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(tp, 1)
+        options = []
+        for k in range(top + 1):
+            useful = (cells.x > 5 * (k - 1)) if kind == "focus" else (cells.x > 0)
+            useful = useful | (k == 0)
+            options.append(self._leaves(cells.where(useful), k, points, counts, tag=np.flatnonzero(useful)))
+        return _choose(options, lambda pc: pc.tag, cells.x.size, self.dec, maximise=False)
+
+    def _leaves(self, cells: _Cells, k: int, points: int, counts: dict, tag=None) -> list[Piece]:
+        """The target spends ``k``; mark the damage, then Tough or Rapid Healing."""
+        if cells.x.size == 0:
+            return []
+        setup = self.setup
+        if k == 0:
+            taken = cells.x
+        elif setup.power_kind == "focus":
+            taken = np.maximum(0, cells.x - 5 * k)
+        else:
+            taken = np.zeros_like(cells.x)
+        marked = np.minimum(taken, cells.remaining)
+        end = cells.src + marked
+        disabled = end >= setup.boxes
+        counts = dict(counts, target_spent=k)
+        after = self.after._replace(target_points=self.after.target_points - k, points=points)
+        out = []
+
+        def add(state, keep, dst, p, **extra):
+            if not keep.any():
+                return
+            dst = dst[keep] if isinstance(dst, np.ndarray) else np.full(int(keep.sum()), dst)
+            out.append(Piece(state, cells.src[keep], dst, p[keep], _counts(dict(counts, **extra)),
+                             marked[keep], None if tag is None else tag[keep]))
+
+        standing = ~disabled
+        healed = end
+        if self.heals:
+            healed = np.where(marked > 0, np.maximum(0, end - self.heals), end)
+        add(after, standing, healed, cells.p)
+        if self.tough:
+            add(after._replace(down=True), disabled, setup.boxes - 1, cells.p / 3, tough=1)
+            add(None, disabled, setup.boxes - 1, cells.p * (2 / 3))
+        else:
+            add(None, disabled, setup.boxes - 1, cells.p)
+        return out
+
+
+@dataclass
+class _Cells:
+    """Damage rolls of many ``m`` at once: marked before, boxes left, points, probability."""
+
+    src: np.ndarray
+    remaining: np.ndarray
+    x: np.ndarray
+    p: np.ndarray
+
+    def where(self, keep: np.ndarray) -> _Cells:
+        return _Cells(self.src[keep], self.remaining[keep], self.x[keep], self.p[keep])
+
+
+def merge(pieces: list[Piece]) -> list[Piece]:
+    """Join the pieces that lead to the same state with the same counts (fewer, larger
+    array operations); drop the decision tags."""
+    groups: dict = {}
+    for pc in pieces:
+        groups.setdefault((pc.state, pc.counts), []).append(pc)
+    out = []
+    for (state, counts), group in groups.items():
+        if all(pc.marked is None for pc in group):
+            marked = None
+        else:
+            marked = np.concatenate([np.zeros(pc.p.size, dtype=np.int64) if pc.marked is None else pc.marked
+                                     for pc in group])
+        src, dst, p = (np.concatenate([getattr(pc, f) for pc in group]) for f in ("src", "dst", "p"))
+        out.append(Piece(state, src, dst, p, counts, marked))
+    return out
