@@ -50,15 +50,24 @@ class Optimized:
     attackers : tuple of str
         Names of the optimised attackers.
     ranking : tuple of Candidate
-        Every policy tried in the last round of the search, best first.
+        The policies of the last round of the search that behave differently (the first of
+        each set of alike policies), best first.
+    policies_tried : int
+        Policies evaluated in that round, alike ones included.
     scenario : Scenario
         The scenario with the best policies filled in (``policy = "fixed"``).
+    adaptive_best : float or None
+        With the exact method, when every attacker with points is optimised: the value of the
+        best *adaptive* play (every boost and buy decided on the state, by backward
+        induction, :func:`mathhammer.exact.optimal_value`), a ceiling for any policy.
     """
 
     objective: str
     attackers: tuple[str, ...]
     ranking: tuple[Candidate, ...]
     scenario: Scenario
+    policies_tried: int = 0
+    adaptive_best: float | None = None
 
     @property
     def best(self) -> Candidate:
@@ -87,9 +96,11 @@ class Optimized:
         return {
             "objective": self.objective,
             "attackers": list(self.attackers),
-            "policies_tried": len(self.ranking),
+            "policies_tried": self.policies_tried,
+            "distinct_policies": len(self.ranking),
             "chosen": one(self.best),
             "runner_up": one(self.runner_up),
+            "adaptive_best": self.adaptive_best,
         }
 
 
@@ -178,7 +189,7 @@ def optimize(
         The ranking (best first: highest score, then fewest points spent on average), the
         scenario with the chosen policies, and :meth:`Optimized.to_dict` for reports.
     """
-    from .simulate import simulate
+    from .simulate import _ALIASES, simulate
 
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
@@ -194,21 +205,38 @@ def optimize(
 
     chosen = {i: scenario.attackers[i].spend for i in targets}
     ranking: list[Candidate] = []
+    n_tried = 0
     for i in targets:
         family = policy_family(scenario.attackers[i], scenario)
         tried = []
+        seen = set()
         for spend in family:
             trial = {**chosen, i: spend}
             result = simulate(_with_spends(scenario, trial), trials=trials, seed=seed,
                               method=method)
+            # policies that behave alike here give identical counters (same seed) or
+            # probabilities: keep the first of them only
+            behaviour = (result.damage_weights.tobytes(), result.slot_weights.tobytes())
+            if behaviour in seen:
+                continue
+            seen.add(behaviour)
             score, ci = _score(result, objective)
             tried.append(Candidate(tuple(trial[j] for j in targets), result, score, ci))
+        n_tried = len(family)
         tried.sort(key=lambda c: (-c.score, float(c.result.spent_mean.sum())))
         chosen[i] = tried[0].spends[targets.index(i)]
         ranking = tried
+    adaptive = None
+    if _ALIASES.get(method) == "exact" and all(
+            a.policy == "optimize" for a in scenario.attackers if a.points):
+        from .exact import optimal_value
+
+        adaptive = optimal_value(scenario, objective)
     return Optimized(
         objective=objective,
         attackers=tuple(scenario.attackers[i].name for i in targets),
         ranking=tuple(ranking),
         scenario=_with_spends(scenario, chosen),
+        policies_tried=n_tried,
+        adaptive_best=adaptive,
     )

@@ -128,7 +128,8 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
 def _optimizer_lines(info: dict) -> list[str]:
     what = "kill probability" if info["objective"] == "kill" else "expected damage"
     lines = [f"Spending policy optimized for {what} ({info['policies_tried']} policies tried, "
-             f"attackers: {', '.join(info['attackers'])}):"]
+             f"{info['distinct_policies']} behaving differently; attackers: "
+             f"{', '.join(info['attackers'])}):"]
     for tag in ("chosen", "runner_up"):
         c = info[tag]
         if c is None:
@@ -139,6 +140,10 @@ def _optimizer_lines(info: dict) -> list[str]:
         else:
             fig = f"{c['score']:.3f} (95% CI {lo:.3f} - {hi:.3f})"
         lines.append(f"  {'chosen' if tag == 'chosen' else 'runner-up'}: {c['label']}: {fig}")
+    if info.get("adaptive_best") is not None:
+        best = info["adaptive_best"]
+        fig = _pct(best) if info["objective"] == "kill" else f"{best:.3f}"
+        lines.append(f"  best adaptive play (backward induction, every decision on the state): {fig}")
     return lines
 
 

@@ -22,14 +22,28 @@ SCEN = Scenario(
     ],
 )
 
+#: An activation with focus, bought attacks, rerolls, a power field and Tough (issue 3).
+ACTIVATION = Scenario(
+    Target(defense=13, arm=16, boxes=12, focus=2, rules={"tough"}, shield=("L",), upkeep_arm=1),
+    [
+        Attacker("Jack", [Weapon("Axe", "melee", 7, 15, attacks=2,
+                                 rules={"reroll_attack", "dispel", "brutal_damage"})],
+                 focus=3, charge=True),
+        Attacker("Caster", [Weapon("Bolt", "arcane", 7, 12, attacks=2, rules={"reroll_damage"},
+                                   arm_minus=2)], focus=2),
+    ],
+)
+
 _CHILD = """
 import json, sys
 sys.path.insert(0, {tests!r})
-from test_determinism import SCEN
+from test_determinism import ACTIVATION, SCEN
 from mathhammer import simulate
 import numba
 r = simulate(SCEN, trials=300_000, seed=42)
-print(json.dumps({{"threads": numba.get_num_threads(), "figures": r.to_dict()}}))
+a = simulate(ACTIVATION, trials=300_000, seed=43)
+print(json.dumps({{"threads": numba.get_num_threads(), "figures": r.to_dict(),
+                  "activation": a.to_dict()}}))
 """
 
 
@@ -46,6 +60,7 @@ def test_same_seed_same_result_on_one_and_two_threads():
     two = _run_child(2)
     assert one["threads"] == 1 and two["threads"] == 2
     assert one["figures"] == two["figures"]
+    assert one["activation"] == two["activation"]
 
 
 def test_same_seed_same_result_in_process_and_different_seed_differs():
