@@ -46,7 +46,8 @@ class Encoded:
     ``attacks`` has one row per attack slot (initial and bought, weapon and target figures
     copied in), ``attackers`` one row per attacker (points and spending policy), ``target``
     the target's figures and starting situation bits, ``max_draws`` the most entries (pairs
-    of dice) one trial can read from the dice buffer.
+    of dice) one trial can read from the dice buffer; ``plain`` says the scenario can take
+    the fast kernel (:mod:`mathhammer._kernels.plain`).
     """
 
     attacks: np.ndarray
@@ -54,6 +55,7 @@ class Encoded:
     target: np.ndarray
     slot_labels: tuple[str, ...]
     max_draws: int
+    plain: bool = False
 
 
 def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.ndarray:
@@ -185,8 +187,28 @@ def encode(scenario: Scenario) -> Encoded:
             seen_attackers.add(slot.attacker_index)
             attacks[i, L.A_FLAGS] |= L.F_FIRST
     attackers = np.stack([_attacker_row(a) for a in scenario.attackers])
-    return Encoded(attacks, attackers, _target_vector(target),
-                   tuple(s.label for s in sequence), _max_draws(attacks))
+    tvec = _target_vector(target)
+    return Encoded(attacks, attackers, tvec, tuple(s.label for s in sequence),
+                   _max_draws(attacks), _is_plain(attacks, attackers, tvec))
+
+
+#: Row flags the plain kernel handles.
+_PLAIN_FLAGS = (L.F_DAMAGE | L.F_KNOCKDOWN | L.F_CRIT_KNOCKDOWN | L.F_STATIONARY
+                | L.F_CRIT_STATIONARY | L.F_FREE_ATT_BOOST | L.F_FREE_DMG_BOOST
+                | L.F_IGNORE_SHIELD | L.F_FIRST)
+
+
+def _is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bool:
+    """Whether nothing but knockdowns and stationary effects changes during a sequence (see
+    :mod:`mathhammer._kernels.plain`)."""
+    return bool(
+        not (attacks[:, L.A_FLAGS] & ~_PLAIN_FLAGS).any()
+        and not attacks[:, L.A_EFFECT_BIT].any()
+        and not attackers[:, L.P_POINTS].any()
+        and tvec[L.T_POINTS] == 0
+        and tvec[L.T_TOUGH] == L.TOUGH_NONE
+        and tvec[L.T_RAPID_HEAL] == 0
+    )
 
 
 def _pairs(n_dice: np.ndarray) -> np.ndarray:

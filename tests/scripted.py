@@ -12,7 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from mathhammer._kernels.dice import pair_entry
+from mathhammer._kernels.driver import made_counts
 from mathhammer._kernels.layout import (
+    A_ORIGIN,
+    ORIGIN_INITIAL,
     C_BOOST_ATT,
     C_BOOST_DMG,
     C_CRIT,
@@ -78,7 +81,8 @@ def play(scenario, rolls) -> Played:
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
     killed = np.flatnonzero(kill_at)
     return Played(
-        made=counts[:, C_MADE].tolist(),
+        made=np.where(enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL, made_counts(kill_at, 1),
+                      counts[:, C_MADE]).tolist(),
         hit=counts[:, C_HIT].tolist(),
         crit=counts[:, C_CRIT].tolist(),
         damage=counts[:, C_DAMAGE].tolist(),

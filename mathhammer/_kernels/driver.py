@@ -15,8 +15,9 @@ import numpy as np
 from numba import prange
 
 from ._jit import jit
-from .layout import C_NFIELDS, T_BOXES
+from .layout import A_ORIGIN, C_MADE, C_NFIELDS, ORIGIN_INITIAL, T_BOXES
 from .rng import FILL_SLACK, RNG_WORDS, rng_seed
+from .plain import run_plain_trials
 from .sequence import run_trials
 
 #: Trials per chunk. It fixes which random numbers each trial sees, so it is part of what a
@@ -32,7 +33,7 @@ DRAW_BLOCK = 4096
 
 
 @jit()
-def _run_chunk(c, first, seed, trials, chunk, max_draws, attacks, attackers, target,
+def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                damage_hist, attack_counts, kill_at):
     c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
     rs = np.empty(RNG_WORDS, dtype=np.uint64)
@@ -40,23 +41,27 @@ def _run_chunk(c, first, seed, trials, chunk, max_draws, attacks, attackers, tar
     size = max(DRAW_BLOCK, 4 * max_draws)
     dice = np.empty(size + FILL_SLACK, dtype=np.uint8)
     n = min(chunk, trials - (first + c) * chunk)
-    run_trials(n, rs, dice, size, size, max_draws, attacks, attackers, target, damage_hist[c],
-               attack_counts[c], kill_at[c])
+    if plain:
+        run_plain_trials(n, rs, dice, size, size, max_draws, attacks, target, damage_hist[c],
+                         attack_counts[c], kill_at[c])
+    else:
+        run_trials(n, rs, dice, size, size, max_draws, attacks, attackers, target,
+                   damage_hist[c], attack_counts[c], kill_at[c])
 
 
 @jit(parallel=True)
-def _run_parallel(first, seed, trials, chunk, max_draws, attacks, attackers, target,
+def _run_parallel(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                   damage_hist, attack_counts, kill_at):
     for c in prange(damage_hist.shape[0]):
-        _run_chunk(c, first, seed, trials, chunk, max_draws, attacks, attackers, target,
+        _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                    damage_hist, attack_counts, kill_at)
 
 
 @jit()
-def _run_serial(first, seed, trials, chunk, max_draws, attacks, attackers, target,
+def _run_serial(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                 damage_hist, attack_counts, kill_at):
     for c in range(damage_hist.shape[0]):
-        _run_chunk(c, first, seed, trials, chunk, max_draws, attacks, attackers, target,
+        _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                    damage_hist, attack_counts, kill_at)
 
 
@@ -69,8 +74,13 @@ class Counts:
     kill_at: np.ndarray        # int64[n_attacks]
 
 
-def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH) -> Counts:
-    """Run ``trials`` sequences of the encoded scenario ``enc`` and merge the counters."""
+def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
+                  general: bool = False) -> Counts:
+    """Run ``trials`` sequences of the encoded scenario ``enc`` and merge the counters.
+
+    Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain` unless ``general``
+    asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
+    plain = bool(enc.plain) and not general
     n_chunks = -(-trials // chunk)
     n_attacks = enc.attacks.shape[0]
     boxes = int(enc.target[T_BOXES])
@@ -86,9 +96,21 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         kill_at = np.zeros((k, n_attacks + _PAD), dtype=np.int64)
         run = _run_serial if k == 1 else _run_parallel
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-            np.int64(enc.max_draws), enc.attacks, enc.attackers, enc.target, damage_hist,
+            np.int64(enc.max_draws), plain, enc.attacks, enc.attackers, enc.target, damage_hist,
             attack_counts, kill_at)
         damage_total += damage_hist[:, : boxes + 1].sum(axis=0)
         attack_total += attack_counts[:, :n_attacks].sum(axis=0)
         kill_total += kill_at[:, :n_attacks].sum(axis=0)
+    initial = enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL
+    attack_total[initial, C_MADE] = made_counts(kill_total, trials)[initial]
     return Counts(damage_total, attack_total, kill_total)
+
+
+def made_counts(kill_at: np.ndarray, trials: int) -> np.ndarray:
+    """How often each initial attack was made: in every trial but those an earlier attack
+    ended (bought attacks, made only while points remain, are counted by the kernel).
+
+    >>> made_counts(np.array([0, 3, 2]), 10).tolist()
+    [10, 10, 7]
+    """
+    return trials - (np.cumsum(kill_at) - kill_at)

@@ -123,7 +123,8 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
     damage_hist : int64[>= boxes + 1]
         Incremented at the final damage marked.
     attack_counts : int64[>= n_attacks, C_NFIELDS]
-        Per attack slot, the ``C_*`` counters.
+        Per attack slot, the ``C_*`` counters; ``C_MADE`` only for bought attacks (see
+        :func:`.driver.made_counts` for initial ones).
     kill_at : int64[>= n_attacks]
         Incremented at the attack that killed the target.
 
@@ -171,7 +172,9 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                     continue
                 points -= 1
                 spent = 1
-            attack_counts[i, C_MADE] += 1
+                # only bought attacks count C_MADE: an initial attack is made whenever no
+                # earlier attack killed, which the driver works out from kill_at
+                attack_counts[i, C_MADE] += 1
 
             # --- attack roll (RULES.md 1)
             skill = attacks[i, A_SKILL]
