@@ -11,6 +11,7 @@ imported by :func:`mathhammer.simulate` only when a simulation runs.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -77,6 +78,8 @@ def _build_parser() -> _Parser:
                        help="print the result as one JSON object instead of a report")
         p.add_argument("--method", choices=("monte_carlo", "mc", "exact"), default="monte_carlo",
                        help="monte_carlo (default) or exact (exact engine, where it applies)")
+        p.add_argument("--objective", choices=("kill", "damage"), default=None,
+                       help='what policy = "optimize" maximises (overrides the file)')
 
     run = sub.add_parser("run", help="simulate a scenario TOML file",
                          description="Simulate the scenario described by a TOML file.")
@@ -103,6 +106,8 @@ def _run(args: argparse.Namespace) -> int:
     from .simulate import simulate
 
     scenario = _demo_scenario() if args.command == "demo" else load_scenario(args.scenario)
+    if args.objective is not None:
+        scenario = dataclasses.replace(scenario, objective=args.objective)
     result = simulate(scenario, trials=args.trials, seed=args.seed, method=args.method)
     if args.json:
         text = json.dumps(result.to_dict())

@@ -180,6 +180,11 @@ def test_cli_reports_the_optimizer(tmp_path, capsys):
     assert main(["run", str(p), "--trials", "20000", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "Spending policy optimized for expected damage" in out and "runner-up:" in out
+    assert main(["run", str(p), "--method", "exact", "--objective", "kill", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["optimizer"]["objective"] == "kill"
+    assert main(["run", str(p), "--objective", "glory"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--objective" in err and "glory" in err
 
 
 def test_power_field_optimal_needs_the_exact_method(tmp_path, capsys):
