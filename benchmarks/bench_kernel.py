@@ -59,6 +59,11 @@ TARGET_VS_NUMPY = 4.0        # Numba (all cores) vs the NumPy baseline
 TARGET_VS_PYTHON = 100.0     # Numba (all cores) vs pure Python
 TARGET_CLI_S = 2.0           # whole warm `mathhammer run demo.toml --trials 1000000`
 TARGET_NS_ACTIVATION = 30.0  # 3-focus warjack activation vs a 30-box track, all (2) cores
+TARGET_NS_GRID = 40.0        # 3-attack heavy warjack activation vs a heavy grid, all (2) cores
+
+#: The illustrative heavy warjack grid of the grid workloads (examples/cards/heavy_warjack.toml
+#: style): columns 1..6, top box first.
+HEAVY_GRID = ("......", ".....L", "....LL", "...MC.", "...MC.", "....RR")
 
 Z_LIMIT = 5.0                # agreement with the exact engine, in standard errors
 
@@ -482,13 +487,18 @@ def bench_throughput(cfg, report):
 
 
 def activation_workloads():
-    """Activations with focus (issue 3): ``{key: (title, Scenario)}``.
+    """Activations with focus (issue 3) and against a damage grid (issue 4):
+    ``{key: (title, Scenario)}``.
 
     ``activation``: a heavy warjack with 3 focus, two initial fist attacks, the default
     spending policy (boost attacks needing 8+, boost damage when it can matter, buy attacks
     with what is left: up to 3 bought attack slots) against a 30-box track.
     ``defended``: the same against a Tough target with a Shield, 3 focus for a lethal power
     field and an upkeep ARM spell, the attacker's fists with Armor-Piercing and Dispel.
+    ``grid``: a heavy warjack's three initial attacks (two fists, a head weapon) against a
+    heavy warjack grid with a Shield on its left arm (crippling L drops the Shield's ARM,
+    crippling M drops the base DEF to 5); ``grid_track``: the same against a damage track of
+    as many boxes (the baseline of the ratio); ``grid_focus``: the grid workload with 3 focus.
     """
     from mathhammer.rules import Attacker, Scenario, Target, Weapon
 
@@ -498,11 +508,20 @@ def activation_workloads():
                              focus=3, rules={"tough"})
     jack2 = Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2,
                                      rules={"armor_piercing", "dispel"})], focus=3)
+    grid_target = Target(defense=12, arm=18, grid=HEAVY_GRID, shield=("L",))
+    track_target = Target(defense=12, arm=18, boxes=len("".join(HEAVY_GRID)), shield=("L",))
+    three = [Weapon("Fist", "melee", 7, 16, attacks=2), Weapon("Head", "melee", 6, 14)]
     return {
         "activation": ("3-focus warjack: 2 attacks, boosts, bought attacks, 30 boxes",
                        Scenario(target, [jack])),
         "defended": ("the same with AP + Dispel vs Shield, upkeep ARM, power field, Tough",
                      Scenario(defended_target, [jack2])),
+        "grid": ("heavy warjack, 3 attacks, vs a heavy grid with a Shield on L (feedback)",
+                 Scenario(grid_target, [Attacker("Jack", three)])),
+        "grid_track": ("the same 3 attacks vs a 28-box track with the Shield (plain kernel)",
+                       Scenario(track_target, [Attacker("Jack", three)])),
+        "grid_focus": ("the grid workload with 3 focus (boosts, bought attacks)",
+                       Scenario(grid_target, [Attacker("Jack", three, focus=3)])),
     }
 
 
@@ -539,7 +558,7 @@ def bench_activation(cfg, report, plain_ns):
             verdict, zk = f"no exact ({type(exc).__name__})", "-"
         per[key] = {"title": title, "ns": ns, "ns_1thread": ns1, "vs_plain": ns / plain_ns}
         rows.append([key, f"{ns:.1f}", f"{ns1:.1f}", f"{ns / plain_ns:.2f}x", zk, verdict])
-    print("\n== Activations with focus (Numba) ==")
+    print("\n== Activations with focus, grids (Numba) ==")
     for key, (title, _) in activation_workloads().items():
         print(f"  {key:11s}{title}")
     print(table(["workload", f"ns/act {n_threads} thr", "ns/act 1 thr", "vs plain 3-attack",
@@ -549,6 +568,10 @@ def bench_activation(cfg, report, plain_ns):
     act = per["activation"]["ns"]
     targets.append((f"3-focus warjack activation <= {TARGET_NS_ACTIVATION:g} ns on {n_threads} cores",
                     act <= TARGET_NS_ACTIVATION, f"{act:.1f} ns"))
+    grid, track = per["grid"]["ns"], per["grid_track"]["ns"]
+    targets.append((f"3-attack heavy warjack vs a heavy grid <= {TARGET_NS_GRID:g} ns on "
+                    f"{n_threads} cores", grid <= TARGET_NS_GRID,
+                    f"{grid:.1f} ns, {grid / track:.2f}x the same attacks on a damage track"))
     report["activation"] = per
     return ok, targets
 

@@ -13,13 +13,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._kernels import layout as L
-from .errors import InputError
+from .errors import InputError, MathhammerError
 from .rules import Attacker, AttackSlot, Scenario, Target, Weapon
+from .rules.vocabulary import GRID_LETTERS, SPIRAL_LETTERS
 
 __all__ = ["Encoded", "encode", "MAX_EFFECTS"]
 
-_KIND = {"melee": L.K_MELEE, "ranged": L.K_RANGED, "arcane": L.K_ARCANE}
-_LOCATION = {"L": 0, "R": 1, "H": 2, "F": 3}
 _MODE = {"never": L.MODE_NEVER, "always": L.MODE_ALWAYS, "auto": L.MODE_AUTO}
 _RULE_FLAGS = {
     "knockdown": L.F_KNOCKDOWN,
@@ -46,8 +45,11 @@ class Encoded:
     ``attacks`` has one row per attack slot (initial and bought, weapon and target figures
     copied in), ``attackers`` one row per attacker (points and spending policy), ``target``
     the target's figures and starting situation bits, ``max_draws`` the most entries (pairs
-    of dice) one trial can read from the dice buffer; ``plain`` says the scenario can take
-    the fast kernel (:mod:`mathhammer._kernels.plain`).
+    of dice) one trial can read from the dice buffer (with a grid or spiral, one more per
+    attack for the column roll); ``plain`` says the scenario can take the fast kernel
+    (:mod:`mathhammer._kernels.plain`). ``card``, ``col_full``, ``letter_mask`` and
+    ``letter_boxes`` describe the target's grid or spiral; ``letters`` its alphabet in
+    kernel index order (empty for a damage track).
     """
 
     attacks: np.ndarray
@@ -56,6 +58,11 @@ class Encoded:
     slot_labels: tuple[str, ...]
     max_draws: int
     plain: bool = False
+    card: np.ndarray | None = None
+    col_full: np.ndarray | None = None
+    letter_mask: np.ndarray | None = None
+    letter_boxes: np.ndarray | None = None
+    letters: tuple[str, ...] = ()
 
 
 def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.ndarray:
@@ -81,16 +88,14 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
         flags |= L.F_FREE_DMG_BOOST
     resisted = bool(weapon.damage_types & target.resist)
     bonus = attacker.combined_bonus
-    row[L.A_KIND] = _KIND[weapon.type]
     row[L.A_SKILL] = weapon.skill + bonus
     row[L.A_POW] = (weapon.pow if weapon.pow is not None else 0) + bonus
-    row[L.A_ATT_DICE] = weapon.base_attack_dice - int(weapon.crippled)
-    row[L.A_DMG_DICE] = (weapon.base_damage_dice + int(slot.charge and not weapon.boosted_damage)
-                         - int(weapon.crippled) - int(resisted))
+    row[L.A_ATT_DICE] = attacker.attack_dice(weapon)
+    row[L.A_DMG_DICE] = (attacker.damage_dice(weapon) + int(slot.charge and not weapon.boosted_damage)
+                         - int(resisted))
     row[L.A_FLAGS] = flags
     row[L.A_DEF] = target.defense_against(weapon.type, base_def_5=target.starts_base_def_5)
     row[L.A_DEF5] = target.defense_against(weapon.type, base_def_5=True)
-    row[L.A_LOCATION] = _LOCATION.get(weapon.location, -1)
     row[L.A_AUTOHIT_ON] = L.ST_MELEE_AUTOHIT if weapon.type == "melee" else 0
     row[L.A_SPELL_DEF] = 0 if blessed else target.spell_def
     row[L.A_UPKEEP_DEF] = 0 if blessed else target.upkeep_def
@@ -101,7 +106,34 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
     row[L.A_ARM_MINUS] = weapon.arm_minus
     row[L.A_EFFECT_ON] = L.CRIT if weapon.effect_on == "critical" else L.HIT
     row[L.A_ORIGIN] = L.ORIGIN_BOUGHT if slot.bought else L.ORIGIN_INITIAL
+    letters = _alphabet(target)
+    to = weapon.damage_to
+    row[L.A_DAMAGE_TO] = letters.index(to) if to is not None and to in target.letters else -1
     return row
+
+
+def _alphabet(target: Target) -> str:
+    """Letters of the target's card in kernel index order ("" for a damage track)."""
+    return {"grid": GRID_LETTERS, "spiral": SPIRAL_LETTERS, "track": ""}[target.capacity]
+
+
+def _card_tables(target: Target):
+    """``card``, ``col_full``, ``letter_mask``, ``letter_boxes`` of :mod:`..layout` for the
+    target's grid or spiral (all zeros, ``card`` -1, for a damage track)."""
+    card = np.full((L.N_COLUMNS, L.MAX_ROWS), -1, dtype=np.int64)
+    col_full = np.zeros(L.N_COLUMNS, dtype=np.int64)
+    letter_mask = np.zeros((L.MAX_LETTERS, L.N_COLUMNS), dtype=np.int64)
+    letter_boxes = np.zeros(L.MAX_LETTERS, dtype=np.int64)
+    alphabet = _alphabet(target)
+    for c, column in enumerate(target.card or ()):
+        col_full[c] = (1 << len(column)) - 1
+        for r, ch in enumerate(column):
+            if ch in alphabet:
+                x = alphabet.index(ch)
+                card[c, r] = x
+                letter_mask[x, c] |= 1 << r
+                letter_boxes[x] += 1
+    return card, col_full, letter_mask, letter_boxes
 
 
 def _attacker_row(attacker: Attacker) -> np.ndarray:
@@ -117,7 +149,6 @@ def _attacker_row(attacker: Attacker) -> np.ndarray:
 
 def _target_vector(target: Target) -> np.ndarray:
     tvec = np.zeros(L.T_NFIELDS, dtype=np.int64)
-    tvec[L.T_ARM] = target.arm
     tvec[L.T_BOXES] = target.boxes
     state = 0
     if target.starts_base_def_5:
@@ -127,8 +158,13 @@ def _target_vector(target: Target) -> np.ndarray:
     if "knocked_down" in target.state:
         state |= L.ST_PRONE
     tvec[L.T_STATE] = state
-    tvec[L.T_CAPACITY] = L.CAP_TRACK
+    tvec[L.T_CAPACITY] = {"track": L.CAP_TRACK, "grid": L.CAP_GRID,
+                          "spiral": L.CAP_SPIRAL}[target.capacity]
     tvec[L.T_SHIELD_ARM] = target.shield_arm
+    if target.shield_arm:
+        for k, loc in enumerate("LRHF"):
+            tvec[L.T_SHIELD_LOC + k] = 2 * target.shield.count(loc) + target.buckler.count(loc)
+    tvec[L.T_NLETTERS] = len(_alphabet(target))
     tvec[L.T_POINTS] = target.power_points
     kind = target.power_kind
     tvec[L.T_POWER_KIND] = {None: L.PK_NONE, "focus": L.PK_FOCUS, "fury": L.PK_FURY}[kind]
@@ -163,16 +199,12 @@ def encode(scenario: Scenario) -> Encoded:
                          "(method='exact', --method exact)")
     sequence = scenario.attack_sequence()
     brutal_on_hit = scenario.brutal_damage == "hit"
-    weapon_index: dict[tuple[int, int], int] = {}
     effect_bit: dict[tuple[str, int, int], int] = {}
     attacks = np.zeros((len(sequence), L.A_NFIELDS), dtype=np.int64)
     seen_attackers = set()
     for i, slot in enumerate(sequence):
-        key = (slot.attacker_index, slot.weapon_index)
-        weapon_index.setdefault(key, len(weapon_index))
         attacks[i] = _attack_row(slot, target, brutal_on_hit)
         attacks[i, L.A_ATTACKER] = slot.attacker_index
-        attacks[i, L.A_WEAPON] = weapon_index[key]
         w = slot.weapon
         if w.has_effect:
             # same-named effects do not stack: the effect is known by its weapon's name and size
@@ -188,8 +220,11 @@ def encode(scenario: Scenario) -> Encoded:
             attacks[i, L.A_FLAGS] |= L.F_FIRST
     attackers = np.stack([_attacker_row(a) for a in scenario.attackers])
     tvec = _target_vector(target)
-    return Encoded(attacks, attackers, tvec, tuple(s.label for s in sequence),
-                   _max_draws(attacks), _is_plain(attacks, attackers, tvec))
+    card, col_full, letter_mask, letter_boxes = _card_tables(target)
+    draws = _max_draws(attacks) + (len(attacks) if target.card is not None else 0)
+    return Encoded(attacks, attackers, tvec, tuple(s.label for s in sequence), draws,
+                   _is_plain(attacks, attackers, tvec), card, col_full, letter_mask,
+                   letter_boxes, tuple(_alphabet(target)))
 
 
 #: Row flags the plain kernel handles.
@@ -208,6 +243,7 @@ def _is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> b
         and tvec[L.T_POINTS] == 0
         and tvec[L.T_TOUGH] == L.TOUGH_NONE
         and tvec[L.T_RAPID_HEAL] == 0
+        and tvec[L.T_CAPACITY] == L.CAP_TRACK
     )
 
 
@@ -223,6 +259,10 @@ def _max_draws(attacks: np.ndarray) -> int:
     The kernel refills its dice buffer between trials whenever fewer than this are left.
     """
     flags = attacks[:, L.A_FLAGS]
+    # a roll is read through one packed word of at most 10 dice (dice.roll_stats)
+    if len(attacks) and max((attacks[:, L.A_ATT_DICE] + 1).max(),
+                            (attacks[:, L.A_DMG_DICE] + 2).max()) > 10:
+        raise MathhammerError("a roll of more than 10 dice: outside what the kernel reads")
     attack_rolls = 1 + ((flags & L.F_REROLL_ATT) != 0)
     damage_rolls = 1 + ((flags & L.F_REROLL_DMG) != 0)
     attack = attack_rolls * _pairs(attacks[:, L.A_ATT_DICE] + 1)

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from .errors import InputError
 from .result import Result
 from .rules import Attacker, Scenario, Spend
+from .rules.scenario import check_objective
 from .rules.spend import MAX_THRESHOLD
 
 __all__ = ["Optimized", "Candidate", "policy_family", "optimize"]
@@ -46,14 +47,14 @@ class Optimized:
 
     Attributes
     ----------
-    objective : {"kill", "damage"}
+    objective : {"kill", "damage", "cripple:X"}
     attackers : tuple of str
         Names of the optimised attackers.
     ranking : tuple of Candidate
         The policies of the last round of the search that behave differently (the first of
         each set of alike policies), best first.
     policies_tried : int
-        Policies evaluated in that round, alike ones included.
+        Policies evaluated over the whole search (every round), alike ones included.
     scenario : Scenario
         The scenario with the best policies filled in (``policy = "fixed"``).
     adaptive_best : float or None
@@ -105,9 +106,15 @@ class Optimized:
 
 
 def _needs(attacker: Attacker, scenario: Scenario) -> list[int]:
-    """Every roll on two dice (``DEF - skill``) its attacks can need, at normal and base DEF 5,
-    with and without upkeep spells; -DEF effects are left out."""
+    """Every roll on two dice (``DEF - skill``) its attacks can need: at normal and base DEF 5,
+    with and without upkeep spells, less every sum of the scenario's distinct -DEF effects;
+    clamped to the thresholds a policy can name (2..13: needing 13 or more boosts the same)."""
     t = scenario.target
+    minus = sorted({(w.name, w.def_minus) for a in scenario.attackers for w in a.weapons
+                    if w.def_minus})
+    sums = {0}
+    for _name, x in minus:
+        sums |= {s + x for s in sums}
     out = set()
     for w in attacker.weapons:
         spells = 0 if "blessed" in w.rules else t.spell_def
@@ -115,7 +122,9 @@ def _needs(attacker: Attacker, scenario: Scenario) -> list[int]:
         skill = w.skill + attacker.combined_bonus
         for base5 in (False, True):
             for up in (0, upkeep):
-                out.add(t.defense_against(w.type, base_def_5=base5) + spells + up - skill)
+                for s in sums:
+                    need = t.defense_against(w.type, base_def_5=base5) + spells + up - s - skill
+                    out.add(min(max(need, 2), MAX_THRESHOLD))
     return sorted(out)
 
 
@@ -138,7 +147,7 @@ def policy_family(attacker: Attacker, scenario: Scenario) -> list[Spend]:
         return [attacker.spend]
     needs = _needs(attacker, scenario)
     attack = [("never", attacker.spend.boost_attack_at), ("always", attacker.spend.boost_attack_at)]
-    attack += [("auto", t) for t in needs[1:] if 2 <= t <= MAX_THRESHOLD]
+    attack += [("auto", t) for t in needs[1:]]
     buys = [(False, 0)]
     if attacker.bought_weapon is not None:
         buys += [(True, r) for r in range(attacker.points + 1)]
@@ -158,12 +167,6 @@ def _with_spends(scenario: Scenario, spends: dict[int, Spend]) -> Scenario:
     return dataclasses.replace(scenario, attackers=attackers)
 
 
-def _score(result: Result, objective: str) -> tuple[float, tuple[float, float]]:
-    if objective == "kill":
-        return result.kill, result.kill_ci95
-    return result.damage_mean, result.damage_mean_ci95
-
-
 def optimize(
     scenario: Scenario,
     objective: str | None = None,
@@ -176,8 +179,9 @@ def optimize(
     Parameters
     ----------
     scenario : Scenario
-    objective : {"kill", "damage"}, optional
-        Defaults to ``scenario.objective``.
+    objective : {"kill", "damage", "cripple:X"}, optional
+        Defaults to ``scenario.objective``; ``cripple:X`` maximises the probability that
+        system or aspect X of the target's grid or spiral ends crippled.
     method : {"monte_carlo", "mc", "exact"}
         How each policy is evaluated. Monte Carlo runs every policy with the same seed.
     trials, seed : int, optional
@@ -194,8 +198,7 @@ def optimize(
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     objective = scenario.objective if objective is None else objective
-    if objective not in ("kill", "damage"):
-        raise InputError("objective", objective, "must be one of kill, damage")
+    check_objective("objective", objective, scenario.target)
     targets = [i for i, a in enumerate(scenario.attackers) if a.policy == "optimize"]
     if not targets:
         raise InputError("attackers", [a.name for a in scenario.attackers],
@@ -220,9 +223,9 @@ def optimize(
             if behaviour in seen:
                 continue
             seen.add(behaviour)
-            score, ci = _score(result, objective)
+            score, ci = result.objective_value(objective)
             tried.append(Candidate(tuple(trial[j] for j in targets), result, score, ci))
-        n_tried = len(family)
+        n_tried += len(family)
         tried.sort(key=lambda c: (-c.score, float(c.result.spent_mean.sum())))
         chosen[i] = tried[0].spends[targets.index(i)]
         ranking = tried

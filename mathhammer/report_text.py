@@ -68,8 +68,10 @@ def _distribution_rows(result: Result) -> list[list[str]]:
 
 def _describe_scenario(scenario: Scenario) -> list[str]:
     t = scenario.target
-    bits = [f"DEF {t.defense}", f"ARM {t.arm}", f"{t.boxes} box" + ("es" if t.boxes != 1 else ""),
-            f"{t.base} base"]
+    size = f"{t.boxes} box" + ("es" if t.boxes != 1 else "")
+    if t.capacity != "track":
+        size = f"{'damage grid' if t.capacity == 'grid' else 'life spiral'} of {size}"
+    bits = [f"DEF {t.defense}", f"ARM {t.arm}", size, f"{t.base} base"]
     if t.resist:
         bits.append("resists " + ", ".join(sorted(t.resist)))
     if t.state:
@@ -120,13 +122,50 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
             notes.append("charging")
         if a.combined_bonus:
             notes.append(f"combined attack of {a.combined} (+{a.combined_bonus})")
+        if a.crippled:
+            notes.append(f"{a.model} with crippled {', '.join(sorted(a.crippled))}")
         if notes:
             lines.append("              " + "; ".join(notes))
     return lines
 
 
+def _card_lines(scenario: Scenario, result: Result) -> list[str]:
+    """Cripple odds per system or aspect, and the card drawn with each box's mark odds."""
+    from .rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES
+
+    t = scenario.target
+    names = GRID_SYSTEM_NAMES if t.capacity == "grid" else SPIRAL_ASPECT_NAMES
+    kind = "system" if t.capacity == "grid" else "aspect"
+    lines = [f"Crippled at the end ({kind}s on the card):"]
+    rows = []
+    ci = result.cripple_ci95
+    for x, p in result.cripple.items():
+        lo, hi = ci[x]
+        rows.append([x, names[x], _pct(p), "" if result.exact else f"{_pct(lo)} - {_pct(hi)}"])
+    lines += _table(["", kind, "P", "" if result.exact else "95% CI"], rows, "llrr")
+    lines.append("")
+    what = "column" if t.capacity == "grid" else "branch"
+    lines.append(f"Probability each box is marked ({what}s 1-6 left to right, "
+                 f"{'top' if t.capacity == 'grid' else 'outermost'} box first):")
+    depth = max(len(c) for c in t.card)
+    cells = []
+    for r in range(depth):
+        row = []
+        for c, col in enumerate(t.card):
+            if r < len(col):
+                p = result.box_marked[c][r]
+                row.append(f"{col[r]} {100 * p:3.0f}%")
+            else:
+                row.append("")
+        cells.append(row)
+    lines += _table([f"{what} {c + 1}" for c in range(6)], cells, "rrrrrr")
+    return lines
+
+
 def _optimizer_lines(info: dict) -> list[str]:
-    what = "kill probability" if info["objective"] == "kill" else "expected damage"
+    objective = info["objective"]
+    what = {"kill": "kill probability", "damage": "expected damage"}.get(
+        objective, f"the probability {objective.split(':')[-1]} ends crippled")
     lines = [f"Spending policy optimized for {what} ({info['policies_tried']} policies tried, "
              f"{info['distinct_policies']} behaving differently; attackers: "
              f"{', '.join(info['attackers'])}):"]
@@ -135,14 +174,14 @@ def _optimizer_lines(info: dict) -> list[str]:
         if c is None:
             continue
         lo, hi = c["score_ci95"]
-        if info["objective"] == "kill":
-            fig = f"{_pct(c['score'])} (95% CI {_pct(lo)} - {_pct(hi)})"
-        else:
-            fig = f"{c['score']:.3f} (95% CI {lo:.3f} - {hi:.3f})"
+        pct = info["objective"] != "damage"
+        fig = _pct(c["score"]) if pct else f"{c['score']:.3f}"
+        if hi > lo:  # Monte Carlo: an interval; exact: a point
+            fig += f" (95% CI {_pct(lo)} - {_pct(hi)})" if pct else f" (95% CI {lo:.3f} - {hi:.3f})"
         lines.append(f"  {'chosen' if tag == 'chosen' else 'runner-up'}: {c['label']}: {fig}")
     if info.get("adaptive_best") is not None:
         best = info["adaptive_best"]
-        fig = _pct(best) if info["objective"] == "kill" else f"{best:.3f}"
+        fig = f"{best:.3f}" if info["objective"] == "damage" else _pct(best)
         lines.append(f"  best adaptive play (backward induction, every decision on the state): {fig}")
     return lines
 
@@ -180,6 +219,10 @@ def format_report(scenario: Scenario, result: Result) -> str:
     lines.append(f"Damage marked (target has {result.boxes} box{'es' if result.boxes != 1 else ''}):")
     lines += _table(["damage k", "P(=k)", "P(>=k)"], _distribution_rows(result), "lrr")
     lines.append("")
+
+    if result.letters or scenario.target.card is not None:
+        lines += _card_lines(scenario, result)
+        lines.append("")
 
     if "optimizer" in result.extra:
         lines += _optimizer_lines(result.extra["optimizer"])

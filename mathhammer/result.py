@@ -71,6 +71,13 @@ class Result:
         Names of the attackers, in order.
     slot_attacker : tuple of int
         Index into ``attacker_names`` of the attacker making each attack slot.
+    letters : tuple of str
+        Systems (grid) or aspects (spiral) on the target's card; empty for damage tracks.
+    cripple_weights : ndarray, shape (n_attacks, len(letters))
+        Weight of each letter being crippled once each attack slot is resolved (a slot not
+        made leaves the state as it was; after a kill, the final state).
+    box_weights : tuple of six ndarrays
+        Per column (branch), the weight of each box being marked at the end.
     """
 
     method: str
@@ -85,6 +92,9 @@ class Result:
     extra: dict = field(default_factory=dict)
     attacker_names: tuple[str, ...] = ()
     slot_attacker: tuple[int, ...] = ()
+    letters: tuple[str, ...] = ()
+    cripple_weights: np.ndarray | None = None
+    box_weights: tuple[np.ndarray, ...] = ()
 
     # ------------------------------------------------------------ headline
     @property
@@ -214,6 +224,46 @@ class Result:
         """Expected number of successful Tough rolls over the sequence."""
         return float(self.tough_saves.sum())
 
+    # ------------------------------------------------------------ grids and spirals
+    @property
+    def cripple_after(self) -> np.ndarray:
+        """``p[i, j]``: probability ``letters[j]`` is crippled once attack slot i is resolved."""
+        if self.cripple_weights is None:
+            return np.zeros((self.n_attacks, 0))
+        return self.cripple_weights / self.total
+
+    @property
+    def cripple(self) -> dict[str, float]:
+        """Probability each system or aspect on the card is crippled at the end."""
+        if not self.letters:
+            return {}
+        last = self.cripple_after[-1]
+        return {x: float(last[j]) for j, x in enumerate(self.letters)}
+
+    @property
+    def cripple_ci95(self) -> dict[str, tuple[float, float]]:
+        """95% Wilson interval of each :attr:`cripple` figure (points for exact results)."""
+        if self.exact:
+            return {x: (p, p) for x, p in self.cripple.items()}
+        last = self.cripple_weights[-1] if self.letters else []
+        return {x: wilson_interval(float(last[j]), int(self.trials))
+                for j, x in enumerate(self.letters)}
+
+    @property
+    def box_marked(self) -> list[np.ndarray]:
+        """Per column (branch), the probability each box is marked at the end."""
+        return [w / self.total for w in self.box_weights]
+
+    def objective_value(self, objective: str) -> tuple[float, tuple[float, float]]:
+        """The figure an optimizer objective names and its 95% interval: ``kill``,
+        ``damage`` (expected damage) or ``cripple:X``."""
+        if objective == "kill":
+            return self.kill, self.kill_ci95
+        if objective == "damage":
+            return self.damage_mean, self.damage_mean_ci95
+        letter = objective.split(":", 1)[1]
+        return self.cripple[letter], self.cripple_ci95[letter]
+
     @property
     def kill_after(self) -> np.ndarray:
         """Probability the target is disabled once each attack is resolved."""
@@ -236,6 +286,9 @@ class Result:
                 "spent_mean": float(self.spent_mean[i]),
                 "target_spent_mean": float(self.target_spent_mean[i]),
                 "tough_saves": float(self.tough_saves[i]),
+                **({"cripple_after": {x: float(self.cripple_after[i, j])
+                                      for j, x in enumerate(self.letters)}}
+                   if self.letters else {}),
             }
             for i, label in enumerate(self.slot_labels)
         ]
@@ -258,5 +311,8 @@ class Result:
             "spent": self.spent_by_attacker,
             "target_spent": self.target_spent_total,
             "tough_saves": self.tough_saves_total,
+            "cripple": self.cripple,
+            "cripple_ci95": {x: list(v) for x, v in self.cripple_ci95.items()},
+            "box_marked": [[float(p) for p in col] for col in self.box_marked],
             **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
         }

@@ -7,7 +7,8 @@ weapon's ``name``, ``type``, ``skill`` and ``pow`` may be left out::
     [simulation]
     trials = 1000000          # default 1_000_000
     seed = 1                  # absent: drawn at simulation time and reported
-    objective = "kill"        # kill | damage: what policy = "optimize" maximises
+    objective = "kill"        # kill | damage | cripple:X: what policy = "optimize" maximises
+                              # (cripple:M: the chance system / aspect M ends crippled)
 
     [settings]
     brutal_damage = "critical"  # critical | hit: when Brutal Damage adds its die
@@ -16,7 +17,14 @@ weapon's ``name``, ``type``, ``skill`` and ``pow`` may be left out::
     name = "Heavy warjack"
     def = 12
     arm = 18
-    boxes = 30                # damage track; absent = 1 box
+    boxes = 30                # damage track (absent = 1 box); with a grid or spiral:
+                              # absent or its number of boxes
+    grid = ["...L.", "..LLM", "..HCM", "..HCM", "..RRM", "...R."]
+                              # warjack damage grid: six columns, boxes top to bottom,
+                              # "." hull, A C G H M F L R systems (a letter per box)
+    # spiral = ["BBBBB", "BBMMM", "MMMMM", "MSSSS", "SSSSS", "BBBBB"]
+                              # or a warbeast life spiral: six branches, outermost box
+                              # first, B M S aspects (a target has a grid or a spiral)
     base = "large"            # small | medium | large | extra_large | huge
     resist = ["fire"]
     state = ["knocked_down"]
@@ -40,6 +48,9 @@ weapon's ``name``, ``type``, ``skill`` and ``pow`` may be left out::
     charge = false            # the first melee attack is a charge attack
     combined = 1              # models taking part in a combined attack
     buy_weapon = "Fist"       # melee weapon of bought attacks (default: highest POW)
+    model = "warjack"         # warjack | warbeast | other: what its crippled letters mean
+    crippled = []             # its crippled systems (warjack: A C G H M F L R) or aspects
+                              # (warbeast: B M S), e.g. ["L"]
 
     [attackers.spend]
     boost_attack = "auto"     # never | always | auto
@@ -60,11 +71,16 @@ weapon's ``name``, ``type``, ``skill`` and ``pow`` may be left out::
     def_minus = 0             # -DEF / -ARM on the target once it is hit
     arm_minus = 0
     effect_on = "hit"         # hit | critical
+    damage_to = "M"           # damage to system / aspect M: starts at an unmarked M box
 
 Every problem in a file raises :class:`ScenarioFileError`, an
 :class:`~mathhammer.errors.InputError` whose message is one line naming the file, the dotted
 key and the offending value, e.g.
 ``x.toml: attackers[0].weapons[1].skill: must be between 0 and 30 (got 45)``.
+
+Damage grids and life spirals are described in ``docs/activation.md``; illustrative cards are
+bundled as scenario files in ``examples/cards/``. Colossals and gargantuans (two grids or
+spirals) are not supported.
 """
 
 from __future__ import annotations
@@ -79,11 +95,11 @@ from pathlib import Path
 from .errors import InputError
 from .rules import Attacker, Scenario, Spend, Target, Weapon
 from .rules._validate import check_choice, check_int
-from .rules.scenario import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
+from .rules.scenario import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS, check_objective
+from .rules.target import MAX_BOXES
 from .rules.vocabulary import (
     BRUTAL_DAMAGE_ON,
     DAMAGE_TYPES,
-    OBJECTIVES,
     TARGET_RULES,
     TARGET_STATES,
     TERRAIN,
@@ -130,6 +146,8 @@ TARGET_KEYS = (
     "fury",
     "power_field",
     "rapid_healing",
+    "grid",
+    "spiral",
 )
 ATTACKER_KEYS = (
     "name",
@@ -141,6 +159,8 @@ ATTACKER_KEYS = (
     "charge",
     "combined",
     "buy_weapon",
+    "model",
+    "crippled",
     "spend",
 )
 SPEND_KEYS = ("boost_attack", "boost_attack_at", "boost_damage", "buy_attacks", "reserve")
@@ -163,12 +183,13 @@ WEAPON_KEYS = (
     "def_minus",
     "arm_minus",
     "effect_on",
+    "damage_to",
 )
 
 # Target keys (other than ``def``, ``arm`` and the lists) passed to Target as they are.
 _TARGET_PLAIN = (
     "name", "boxes", "base", "upkeep_def", "upkeep_arm", "spell_def", "spell_arm",
-    "focus", "fury", "power_field", "rapid_healing",
+    "focus", "fury", "power_field", "rapid_healing", "grid", "spiral",
 )
 # Target keys holding lists of names, and the names each may hold.
 _TARGET_LISTS = {
@@ -180,7 +201,8 @@ _TARGET_LISTS = {
     "buckler": WEAPON_LOCATIONS,
 }
 # Attacker keys passed to Attacker as they are.
-_ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon")
+_ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon", "model",
+                   "crippled")
 
 # Names players often write for a key, mapped to the key the file format uses (or to the
 # keys it may mean, the first one the table allows being suggested).
@@ -234,6 +256,17 @@ _ALIASES: dict[str, str | tuple[str, ...]] = {
     "boost_at": "boost_attack_at",
     "brutal": "brutal_damage",
     "goal": "objective",
+    "damage_grid": "grid",
+    "life_spiral": "spiral",
+    "columns": "grid",
+    "branches": "spiral",
+    "damage_to_system": "damage_to",
+    "damage_system": "damage_to",
+    "target_system": "damage_to",
+    "kind": "model",
+    "model_type": "model",
+    "crippled_systems": "crippled",
+    "crippled_aspects": "crippled",
     "optimize": ("policy", "objective"),
     "optimise": ("policy", "objective"),
 }
@@ -338,7 +371,8 @@ def _suggest_choice(err: InputError) -> str:
     prefix = "must be one of "
     if isinstance(err.value, str) and reason.startswith(prefix):
         choices = [c.strip() for c in reason[len(prefix):].split(",")]
-        close = difflib.get_close_matches(_normal(err.value), choices, n=1, cutoff=0.6)
+        folded = [c for c in choices if c.casefold() == err.value.strip().casefold()]
+        close = folded or difflib.get_close_matches(_normal(err.value), choices, n=1, cutoff=0.6)
         if close:
             return f"{reason}; did you mean {close[0]!r}?"
     return reason
@@ -434,10 +468,29 @@ class _Reader:
             if sim.get("seed") is not None:
                 out["seed"] = check_int("simulation.seed", sim["seed"], 0, MAX_SEED)
             if "objective" in sim:
-                out["objective"] = check_choice("simulation.objective", sim["objective"], OBJECTIVES)
+                objective = sim["objective"]
+                if not _is_cripple(objective):
+                    # kill | damage: checked now; cripple:X once the target's card is known
+                    check_objective("simulation.objective", objective, _NO_CARD)
+                out["objective"] = objective
         except InputError as err:
             raise self.wrap(err) from None
         return out
+
+    def objective(self, objective: object, target: Target) -> None:
+        """Check ``cripple:X`` against the target's grid or spiral."""
+        try:
+            check_objective("simulation.objective", objective, target)
+        except InputError as err:
+            reason = err.reason
+            letter = str(objective).split(":", 1)[1].strip()
+            if not letter and target.letters:
+                reason = ("names no system or aspect: write cripple:X with X one of "
+                          + ", ".join(target.letters))
+            for x in target.letters:
+                if x.casefold() == letter.casefold() and f"cripple:{x}" != objective:
+                    reason += f"; did you mean 'cripple:{x}'?"
+            raise self.error(err.key, err.value, reason) from None
 
     def settings(self, data: Mapping) -> dict:
         """Keyword arguments of :class:`Scenario` from ``[settings]``."""
@@ -469,10 +522,22 @@ class _Reader:
         for key in _TARGET_PLAIN:
             if key in tgt:
                 kwargs[key] = tgt[key]
+        card = tgt.get("grid") is not None or tgt.get("spiral") is not None
+        if card:
+            # With a card, boxes is its total: the file leaves it out or gives that number
+            # (checked below; Target would also take 1, its default).
+            kwargs.pop("boxes", None)
         try:
-            return Target(**kwargs)
+            target = Target(**kwargs)
+            if card and "boxes" in tgt:
+                check_int("boxes", tgt["boxes"], 1, MAX_BOXES)
         except InputError as err:
             raise self.wrap(err, "target") from None
+        if card and "boxes" in tgt and tgt["boxes"] != target.boxes:
+            raise self.error("target.boxes", tgt["boxes"],
+                             f"with a {target.capacity}, boxes is its number of boxes "
+                             f"({target.boxes}): leave it out or give {target.boxes}")
+        return target
 
     def weapon(self, raw: object, prefix: str) -> Weapon:
         wpn = self.table(raw, prefix, "[[attackers.weapons]]")
@@ -491,6 +556,11 @@ class _Reader:
         try:
             return Weapon(**kwargs)
         except InputError as err:
+            if err.key == "crippled" and isinstance(err.value, list):
+                raise self.error(f"{prefix}.crippled", err.value,
+                                 "must be true or false (a crippled weapon system); the attacker's "
+                                 "crippled systems or aspects go in [[attackers]] as crippled = [...]"
+                                 ) from None
             raise self.wrap(err, prefix) from None
 
     def spend(self, att: Mapping, prefix: str) -> Spend:
@@ -520,6 +590,18 @@ class _Reader:
                              "must be an array of tables ([[attackers.weapons]])")
         weapons = [self.weapon(w, f"{prefix}.weapons[{j}]") for j, w in enumerate(raw_weapons)]
         kwargs = {key: att[key] for key in _ATTACKER_PLAIN if key in att}
+        if "crippled" in att:
+            crippled = att["crippled"]
+            key = f"{prefix}.crippled"
+            if isinstance(crippled, bool):
+                raise self.error(key, crippled, "must be a list of system or aspect letters, e.g. "
+                                 "['L']; a crippled weapon is crippled = true in [[attackers.weapons]]")
+            if isinstance(crippled, str):
+                example = list(crippled) if 0 < len(crippled) <= 3 and crippled.isupper() else ["L"]
+                raise self.error(key, crippled, "must be a list of system or aspect letters, "
+                                 f"e.g. {example!r}")
+            if not isinstance(crippled, list):
+                raise self.error(key, crippled, "must be a list of system or aspect letters")
         kwargs["spend"] = self.spend(att, prefix)
         try:
             return Attacker(name, weapons, **kwargs)
@@ -546,11 +628,21 @@ class _Reader:
         kwargs = self.simulation(data)
         kwargs.update(self.settings(data))
         target = self.target(data)
+        if "objective" in kwargs:
+            self.objective(kwargs["objective"], target)
         attackers = self.attackers(data)
         try:
             return Scenario(target, attackers, **kwargs)
         except InputError as err:
             raise self.wrap(err) from None
+
+
+_NO_CARD = Target(defense=0, arm=0)
+
+
+def _is_cripple(objective: object) -> bool:
+    """``cripple:X`` in any case: checked against the target's card, not the fixed list."""
+    return isinstance(objective, str) and objective.strip().casefold().startswith("cripple:")
 
 
 def _buy_weapon_reason(value: str, weapons: list[Weapon]) -> str:
@@ -720,7 +812,8 @@ def scenario_to_dict(scenario: Scenario) -> dict:
     """The tables of a scenario file for ``scenario`` (inverse of :func:`scenario_from_dict`).
 
     The keys of the original format are always written (``seed`` and ``location`` only when
-    set); the later keys only when they differ from their defaults, and ``[settings]`` and
+    set, ``boxes`` only for a damage track: with a grid or spiral it is the card's total); the
+    later keys only when they differ from their defaults, and ``[settings]`` and
     ``[attackers.spend]`` only when one of their keys does.
 
     Parameters
@@ -765,6 +858,8 @@ def scenario_to_dict(scenario: Scenario) -> dict:
         "resist": sorted(t.resist),
         "state": sorted(t.state),
     }
+    if t.card is not None:
+        del target["boxes"]  # the card's total: a file leaves it out
     target.update(_changed(t, TARGET_KEYS[TARGET_KEYS.index("terrain"):]))
     out["target"] = target
     attackers = []

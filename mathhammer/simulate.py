@@ -80,8 +80,29 @@ def simulate(
         slot_weights=counts.attack_counts.astype(float),
         kill_weights=counts.kill_at.astype(float),
         boxes=scenario.target.boxes,
+        **_card_figures(scenario, enc, counts),
     )
     return _name_slots(result, scenario)
+
+
+def _card_figures(scenario: Scenario, enc, counts) -> dict:
+    """``letters``, ``cripple_weights`` and ``box_weights`` of a grid or spiral from the
+    kernel's histograms of crippled sets (per slot) and of marked rows (per column)."""
+    import numpy as np
+
+    target = scenario.target
+    if target.card is None:
+        return {}
+    sets = np.arange(counts.cripple_hist.shape[1])
+    cripple = np.stack(
+        [counts.cripple_hist[:, (sets >> enc.letters.index(x)) & 1 == 1].sum(axis=1)
+         for x in target.letters], axis=1).astype(float)
+    masks = np.arange(counts.mask_hist.shape[1])
+    boxes = tuple(
+        np.array([counts.mask_hist[c, (masks >> r) & 1 == 1].sum() for r in range(len(col))],
+                 dtype=float)
+        for c, col in enumerate(target.card))
+    return {"letters": target.letters, "cripple_weights": cripple, "box_weights": boxes}
 
 
 def _name_slots(result: Result, scenario: Scenario) -> Result:

@@ -10,7 +10,9 @@ histories, so it shares no structure with the engine's dynamic programming.
 
 :func:`bf_activation` is the oracle of the whole contract, docs/activation.md (boosts and
 spending policies, bought attacks, weapon and target rules, power fields, Tough, Rapid
-Healing, effects), for tiny cases: 2 or 3 attacks on a track of 1 to 3 boxes.
+Healing, effects), for tiny cases: 2 or 3 attacks on a track of 1 to 3 boxes, or on a damage
+grid or life spiral of a few boxes (every box marked one by one, the column d6 enumerated,
+crippling and its feedback on the target, crippled attackers).
 """
 
 from __future__ import annotations
@@ -285,9 +287,82 @@ def _bf_slots(scenario, every_bought: bool) -> list[_Slot]:
                     if best is None or key > best[0]:  # ties: the first listed
                         best = (key, wi, w)
                 _, wi, w = best
-            out += [_Slot(ai, wi, a, w, True, False) for _ in range(a.focus + a.fury + a.force)]
+            out += [_Slot(ai, wi, a, w, True, False) for _ in range(_bf_points(a))]
     return [_Slot(s.attacker, s.weapon_index, s.attacker_obj, s.weapon, s.bought, s.charge,
                   k == 0 or out[k - 1].attacker != s.attacker) for k, s in enumerate(out)]
+
+
+def _bf_points(a) -> int:
+    """Points of an attacker: a warjack with a crippled Cortex has no focus, a warbeast with
+    a crippled Spirit cannot be forced (RULES.md 3)."""
+    focus = 0 if (a.model == "warjack" and "C" in a.crippled) else a.focus
+    force = 0 if (a.model == "warbeast" and "S" in a.crippled) else a.force
+    return focus + a.fury + force
+
+
+def _bf_less_dice(a, w) -> tuple[int, int]:
+    """(attack dice, damage dice) an attacker's crippled systems or aspects take off ``w``:
+    a crippled weapon system (its own flag, or a warjack's crippled location, H for head
+    weapons) one of each; a warbeast's crippled Mind an attack die, Body a damage die."""
+    system = 1 if (w.crippled or (a.model == "warjack" and w.location is not None
+                                  and w.location in a.crippled)) else 0
+    mind = 1 if (a.model == "warbeast" and "M" in a.crippled) else 0
+    body = 1 if (a.model == "warbeast" and "B" in a.crippled) else 0
+    return system + mind, system + body
+
+
+# --------------------------------------------------------------------------- grids and spirals
+_GRID_ALPHABET = "ACGHMFLR"
+_SPIRAL_ALPHABET = "BMS"
+
+
+class _BfCard:
+    """A grid or spiral box by box: boxes are ``(column, row)`` pairs, row 0 on top."""
+
+    def __init__(self, target):
+        self.grid = target.grid is not None
+        self.cols = list(target.grid if self.grid else target.spiral)
+        alphabet = _GRID_ALPHABET if self.grid else _SPIRAL_ALPHABET
+        present = {ch for col in self.cols for ch in col if ch != "."}
+        self.letters = [x for x in alphabet if x in present]
+        self.all = [(c, r) for c in range(6) for r in range(len(self.cols[c]))]
+
+    def crippled(self, marked) -> set:
+        """Letters all of whose boxes are marked."""
+        marked = set(marked)
+        return {x for x in self.letters
+                if all((c, r) in marked for c, r in self.all if self.cols[c][r] == x)}
+
+    def first_x(self, marked, x):
+        """The topmost unmarked X box of the lowest-numbered column holding one, or None."""
+        marked = set(marked)
+        for c in range(6):
+            for r, ch in enumerate(self.cols[c]):
+                if ch == x and (c, r) not in marked:
+                    return (c, r)
+        return None
+
+    def mark(self, order, column, points, first=None):
+        """``order`` (boxes marked, oldest first) with ``points`` more boxes: ``first`` if
+        given, then from ``column`` the topmost unmarked box, moving right (6 -> 1) when a
+        column has none, one box at a time."""
+        order = list(order)
+        marked = set(order)
+        left = points
+        if first is not None and left > 0:
+            order.append(first)
+            marked.add(first)
+            left -= 1
+        c = column
+        while left > 0 and len(marked) < len(self.all):
+            box = next(((c, r) for r in range(len(self.cols[c])) if (c, r) not in marked), None)
+            if box is None:
+                c = (c + 1) % 6
+                continue
+            order.append(box)
+            marked.add(box)
+            left -= 1
+        return tuple(order)
 
 
 def _kept(faces, discard):
@@ -350,18 +425,27 @@ def _bf_damage_roll(n, discard, pow_minus_arm, remaining, reroll, double):
 
 
 class _Tally:
-    """What happens from some point on: final damage distribution and per-attack sums."""
+    """What happens from some point on: final damage distribution and per-attack sums; on a
+    card, per attack the probability of each letter crippled once it is resolved
+    (``cripple[i][x]``) and of each box marked at the end (``box[(c, r)]``)."""
 
     def __init__(self, n):
         self.damage: dict[int, Fraction] = {}
         self.slots = [[Fraction(0)] * len(BF_FIELDS) for _ in range(n)]
         self.kill = [Fraction(0)] * n
         self.sq = [Fraction(0)] * n
+        self.cripple = [{} for _ in range(n)]
+        self.box: dict = {}
 
     def add(self, p, other):
         """Add ``p`` times ``other`` (zeros skipped: Fractions are slow)."""
         for k, v in other.damage.items():
             self.damage[k] = self.damage.get(k, 0) + p * v
+        for k, v in other.box.items():
+            self.box[k] = self.box.get(k, 0) + p * v
+        for mine, theirs in zip(self.cripple, other.cripple):
+            for x, v in theirs.items():
+                mine[x] = mine.get(x, 0) + p * v
         for i in range(len(self.kill)):
             if other.kill[i]:
                 self.kill[i] += p * other.kill[i]
@@ -375,6 +459,8 @@ class _Tally:
     def value(self, objective, boxes):
         if objective == "kill":
             return sum(self.kill, Fraction(0))
+        if objective.startswith("cripple:"):
+            return self.cripple[-1].get(objective.split(":", 1)[1], Fraction(0))
         return sum((k * v for k, v in self.damage.items()), Fraction(0))
 
 
@@ -387,7 +473,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         "fixed": every attacker follows its ``spend`` policy (the slots of
         ``attack_sequence``). "optimal": each decision (buy, attack boost, damage boost)
         maximises ``objective``; one bought slot per point for attackers with a melee weapon.
-    objective : {"kill", "damage"}
+    objective : {"kill", "damage", "cripple:X"}
         Only for ``attackers="optimal"`` (and a target with ``power_field="optimal"``, which
         minimises the kill probability, or the objective against optimal attackers).
 
@@ -396,6 +482,9 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
     dict
         ``kill`` (Fraction), ``damage`` (list over 0..boxes), per attack lists for each of
         :data:`BF_FIELDS` and ``kill_at``, ``sq`` (E[marked**2]), ``labels`` and ``value``.
+        On a grid or spiral also ``letters`` (alphabet order), ``cripple`` (per attack, a
+        list over the letters: crippled once it is resolved; after a kill every letter)
+        and ``box`` (per column, a list over its rows: marked at the end).
     """
     t = scenario.target
     optimal = attackers == "optimal"
@@ -414,6 +503,13 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
     field_kind = "focus" if t.focus else "fury"
     field = t.power_field
     target_objective = objective if optimal else "kill"
+    card = _BfCard(t) if (t.grid is not None or t.spiral is not None) else None
+    on_grid = card is not None and card.grid
+    heals_possible = tough or t.rapid_healing > 0
+
+    def crippled_now(st):
+        """Grid systems crippled in the state (the feedback on the target reads them)."""
+        return card.crippled(st["card"]) if on_grid else set()
 
     def minus(effects, which):
         total = 0
@@ -422,7 +518,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         return total
 
     def defense(w, st):
-        base = 5 if (st["down"] or st["still"]) else t.defense
+        base = 5 if (st["down"] or st["still"] or "M" in crippled_now(st)) else t.defense
         mod = 0
         if w.type in ("ranged", "arcane"):
             if t.base != "huge":
@@ -441,7 +537,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
             spells = t.spell_def + (0 if st["dispelled"] else t.upkeep_def)
         return base + mod + spells - minus(st["effects"], "def")
 
-    def armor(w, dispelled, effects):
+    def armor(w, dispelled, effects, crippled=frozenset()):
         arm = (t.arm + 1) // 2 if "armor_piercing" in w.rules else t.arm
         if w.type == "melee" and "unyielding" in t.rules:
             arm += 2
@@ -450,7 +546,8 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         if "blessed" not in w.rules:
             arm += t.spell_arm + (0 if dispelled else t.upkeep_arm)
         if "chain_weapon" not in w.rules and not inert:
-            arm += 2 * len(t.shield) + len(t.buckler)
+            arm += 2 * len([x for x in t.shield if x not in crippled])
+            arm += len([x for x in t.buckler if x not in crippled])
         return arm - minus(effects, "arm")
 
     def freeze(st):
@@ -462,6 +559,10 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         if child is None:
             out.damage[boxes] = Fraction(1)
             out.kill[i] = Fraction(1)
+            if card is not None:  # every box marked: every letter crippled from here on
+                for j in range(i, n):
+                    out.cripple[j] = {x: Fraction(1) for x in card.letters}
+                out.box = {b: Fraction(1) for b in card.all}
         else:
             out.add(Fraction(1), child)
         for j, name in enumerate(BF_FIELDS):
@@ -487,7 +588,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         st = dict(st)
         if i + 1 < n and slots[i + 1].first:
             a = slots[i + 1].attacker_obj
-            st["points"] = a.focus + a.fury + a.force
+            st["points"] = _bf_points(a)
         return resolve(i + 1, freeze(st))
 
     @functools.cache
@@ -496,7 +597,17 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         if i == n:
             out = _Tally(n)
             out.damage[st["marked"]] = Fraction(1)
+            if card is not None:
+                out.box = {b: Fraction(1) for b in st["card"]}
+                out.cripple[n - 1] = {x: Fraction(1) for x in card.crippled(st["card"])}
             return out
+        out = _resolve_attack(i, st)
+        if card is not None and i > 0:  # what slot i - 1 left
+            out = mix([(Fraction(1), out)])
+            out.cripple[i - 1] = {x: Fraction(1) for x in card.crippled(st["card"])}
+        return out
+
+    def _resolve_attack(i, st):
         slot = slots[i]
         if slot.bought:
             skip = leaf(i, {}, go_next(i, st))
@@ -516,7 +627,8 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
             return hit(i, st, False, points, {"made": 1, "hit": 1, "spent": buy})
         DEF = defense(w, st)
         need = DEF - skill
-        can = not w.boosted_attack
+        raw = 2 + (1 if w.boosted_attack else 0) + w.extra_attack_dice - _bf_less_dice(a, w)[0]
+        can = not w.boosted_attack and raw >= 1  # a paid boost must add a die
         if optimal:
             choices = [0, 1] if can and points > 0 else [0]
         else:
@@ -526,7 +638,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         trees = []
         for paid in choices:
             n_dice = max(1, 2 + (1 if w.boosted_attack else 0) + paid + w.extra_attack_dice
-                         - (1 if w.crippled else 0))
+                         - _bf_less_dice(a, w)[0])
             roll = _bf_attack_roll(n_dice, w.attack_discard, skill, DEF, "reroll_attack" in w.rules)
             local = {"made": 1, "boost_attack": paid, "spent": buy + paid}
             branches = []
@@ -555,19 +667,19 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
             return leaf(i, local, go_next(i, dict(after, points=points)))
         combined = a.combined if a.combined >= 2 else 0
         POW = w.pow + combined
-        ARM = armor(w, dispelled, st["effects"])
+        ARM = armor(w, dispelled, st["effects"], crippled_now(st))
         types = set(w.damage_type) | ({"magical"} if w.type == "arcane" else set())
         brutal = "brutal_damage" in rules and (crit or scenario.brutal_damage == "hit")
         free = w.boosted_damage or slot.charge
         dice = (2 + (1 if free else 0) + ("weapon_master" in rules) + w.extra_damage_dice
-                - (1 if w.crippled else 0) - (1 if types & set(t.resist) else 0) + (1 if brutal else 0))
+                - _bf_less_dice(a, w)[1] - (1 if types & set(t.resist) else 0) + (1 if brutal else 0))
         remaining = boxes - st["marked"]
         s = a.spend
 
         def kept_n(n_dice):
             return n_dice - 1 if w.damage_discard != "none" and n_dice >= 2 else n_dice
 
-        if free:
+        if free or dice < 1:  # free, or a paid die lost in the floor of one
             choices = [0]
         elif optimal:
             choices = [0, 1] if points > 0 else [0]
@@ -592,7 +704,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
     def field_step(i, st, after, grievous, x, points, local):
         remaining = boxes - st["marked"]
         left = st["target_points"]
-        if field_points == 0 or left == 0 or field == "never":
+        if field_points == 0 or left == 0 or field == "never" or "G" in crippled_now(st):
             return mark(i, st, after, grievous, x, 0, points, local)
         if field == "lethal":
             if x < remaining:
@@ -620,6 +732,8 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         d = min(x, remaining)
         local = dict(local, dmg=d, target_spent=spent)
         nxt = dict(after, points=points, target_points=st["target_points"] - spent)
+        if card is not None:
+            return card_mark(i, st, after, grievous, d, nxt, local)
         marked = st["marked"] + d
         if marked == boxes:
             can_save = tough and not grievous and (not st["down"] or steady)
@@ -635,10 +749,48 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
             marked = max(0, marked - t.rapid_healing)
         return leaf(i, local, go_next(i, dict(nxt, marked=marked)))
 
+    def card_mark(i, st, after, grievous, d, nxt, local):
+        """Mark ``d`` points on the card box by box: the column d6 (or the first X box of
+        "damage to X"), then Tough (last box off) or Rapid Healing (last boxes off), then
+        a crippled Cortex takes the target's points."""
+        if d == 0:  # nothing dealt: no column roll
+            return leaf(i, local, go_next(i, dict(nxt)))
+        w = slots[i].weapon
+        first = card.first_x(st["card"], w.damage_to) if w.damage_to else None
+        if first is not None:
+            landings = [(Fraction(1), first[0], first)]
+        else:
+            landings = [(Fraction(1, 6), face - 1, None) for face in FACES]
+        branches = []
+        for q, column, first_box in landings:
+            order = card.mark(st["card"], column, d, first_box)
+            if len(order) == boxes:
+                can_save = tough and not grievous and (not st["down"] or steady)
+                for face in FACES:
+                    if can_save and face >= 5:
+                        saved = settle(dict(nxt, down=True), order[:-1])
+                        branches.append((q / 6, leaf(i, dict(local, tough=1), go_next(i, saved))))
+                    else:
+                        branches.append((q / 6, leaf(i, local, None)))
+                continue
+            if not grievous and t.rapid_healing:
+                order = order[: max(0, len(order) - t.rapid_healing)]
+            branches.append((q, leaf(i, local, go_next(i, settle(dict(nxt), order)))))
+        return mix(branches)
+
+    def settle(st, order):
+        """The state after the attack with ``order`` marked; a crippled Cortex (grid) loses
+        the target's points for good."""
+        st["card"] = order if heals_possible else tuple(sorted(order))
+        st["marked"] = len(order)
+        if on_grid and "C" in card.crippled(order):
+            st["target_points"] = 0
+        return st
+
     first_points = 0
     if slots:
         a = slots[0].attacker_obj
-        first_points = a.focus + a.fury + a.force
+        first_points = _bf_points(a)
     start = {
         "marked": 0,
         "down": "knocked_down" in t.state,
@@ -649,6 +801,8 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         "target_points": field_points,
         "points": first_points,
     }
+    if card is not None:
+        start["card"] = ()
     tally = resolve(0, freeze(start))
     res = {
         "labels": [(s.attacker, s.weapon_index, s.bought) for s in slots],
@@ -660,4 +814,9 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
     }
     for j, name in enumerate(BF_FIELDS):
         res[name] = [row[j] for row in tally.slots]
+    if card is not None:
+        res["letters"] = list(card.letters)
+        res["cripple"] = [[row.get(x, Fraction(0)) for x in card.letters] for row in tally.cripple]
+        res["box"] = [[tally.box.get((c, r), Fraction(0)) for r in range(len(card.cols[c]))]
+                      for c in range(6)]
     return res

@@ -46,6 +46,9 @@ class Played:
     spent: list[int]
     target_spent: list[int]
     tough: list[int]
+    crippled: set[str]        # letters of the target's card crippled at the end
+    crippled_after: list[set[str]]  # ... once each slot is resolved
+    marks: list[list[int]]    # per column, 1 for each marked box (top / outermost first)
 
 
 def _entries(roll: tuple[int, ...]) -> list[int]:
@@ -57,7 +60,8 @@ def _entries(roll: tuple[int, ...]) -> list[int]:
 def play(scenario, rolls) -> Played:
     """Resolve ``scenario`` once with the given rolls, in the order the kernel makes them.
 
-    ``rolls`` is a list of tuples, one per roll (attack, damage, or a Tough d6 as a 1-tuple),
+    ``rolls`` is a list of tuples, one per roll (attack, damage, a grid's column d6 or a Tough
+    d6 as a 1-tuple),
     e.g. ``[(3, 4), (5, 6)]``; a flat list of ints is read as consecutive two-dice rolls. Rolls the kernel does not make
     (an automatic hit rolls no attack dice; a miss, no damage) must be left out.
     """
@@ -75,11 +79,24 @@ def play(scenario, rolls) -> Played:
     hist = np.zeros(scenario.target.boxes + 1, dtype=np.int64)
     counts = np.zeros((n, C_NFIELDS), dtype=np.int64)
     kill_at = np.zeros(n, dtype=np.int64)
+    n_letters = max(1, len(enc.letters))
+    cripple_hist = np.zeros((max(1, n), 1 << n_letters), dtype=np.int64)
+    mask_hist = np.zeros((6, 1 << 10), dtype=np.int64)
     pos = run_trials(1, rs, buf, 0, size, enc.max_draws, enc.attacks, enc.attackers, enc.target,
-                     hist, counts, kill_at)
+                     enc.card, enc.col_full, enc.letter_mask, enc.letter_boxes, hist, counts,
+                     kill_at, cripple_hist, mask_hist)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
     killed = np.flatnonzero(kill_at)
+    letters = enc.letters
+    after, marks = [], []
+    if scenario.target.card is not None:
+        for i in range(n):
+            bits = int(np.flatnonzero(cripple_hist[i])[0])
+            after.append({x for k, x in enumerate(letters) if (bits >> k) & 1})
+        for c, col in enumerate(scenario.target.card):
+            m = int(np.flatnonzero(mask_hist[c])[0])
+            marks.append([(m >> r) & 1 for r in range(len(col))])
     return Played(
         made=np.where(enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL, made_counts(kill_at, 1),
                       counts[:, C_MADE]).tolist(),
@@ -94,4 +111,7 @@ def play(scenario, rolls) -> Played:
         spent=counts[:, C_SPENT].tolist(),
         target_spent=counts[:, C_TARGET_SPENT].tolist(),
         tough=counts[:, C_TOUGH].tolist(),
+        crippled_after=after,
+        crippled=after[-1] if after else set(),
+        marks=marks,
     )

@@ -1010,3 +1010,21 @@ def test_sequence_ends_at_a_kill_by_a_bought_attack():
     p = play(s, [(2, 3), (1, 2), (2, 3), (1, 2)])  # 3 + 2 = 5 marked, then 5 >= 3 kills
     assert p.made == [1, 1, 0] and p.spent == [0, 1, 0] and p.damage == [5, 3, 0]
     assert p.killed_by == 1
+
+
+def test_no_point_is_paid_for_a_boost_the_floor_would_swallow():
+    """docs/activation.md steps 2 and 4: a paid boost must add a die. With three dice taken
+    off (raw count -1), the roll has one die boosted or not, so no point is spent on it."""
+    t = Target(0, 10, boxes=30)
+    w = Weapon("Weak", "melee", 20, 12, extra_attack_dice=-3, extra_damage_dice=-3)
+    jack = Attacker("Jack", [w], focus=3, spend=Spend(boost_attack="always", boost_damage="always",
+                                                      buy_attacks=False))
+    p = play(Scenario(t, [jack]), [(4,), (5,)])
+    assert p.boost_attack == [0] and p.boost_damage == [0] and p.spent == [0]
+    assert p.damage == [5 + 12 - 10]
+    # one die fewer only (raw 1): the boost adds a die and is paid
+    w = Weapon("Weak", "melee", 20, 12, extra_attack_dice=-1, extra_damage_dice=-1)
+    jack = Attacker("Jack", [w], focus=3, spend=Spend(boost_attack="always", boost_damage="always",
+                                                      buy_attacks=False))
+    p = play(Scenario(t, [jack]), [(4, 1), (5, 1)])
+    assert p.boost_attack == [1] and p.boost_damage == [1] and p.spent == [2]

@@ -181,7 +181,7 @@ def test_demo_json_and_console_script():
 
 
 def test_examples_run():
-    for path in sorted((REPO / "examples").glob("*.toml")):
+    for path in sorted((REPO / "examples").rglob("*.toml")):
         proc = run("run", str(path.relative_to(REPO)), "--json", "--trials", "2000")
         assert proc.returncode == 0, (path, proc.stderr)
         check_json(proc.stdout)

@@ -34,16 +34,24 @@ ACTIVATION = Scenario(
     ],
 )
 
+#: A damage grid with crippling feedback and healing (issue 4).
+GRID = Scenario(
+    Target(defense=12, arm=16, grid=("......", ".....L", "....LL", "...MC.", "...MC.", "....RR"),
+           shield=("L",), focus=2, rules={"tough"}),
+    [Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2, damage_to="L")], focus=2)],
+)
+
 _CHILD = """
 import json, sys
 sys.path.insert(0, {tests!r})
-from test_determinism import ACTIVATION, SCEN
+from test_determinism import ACTIVATION, GRID, SCEN
 from mathhammer import simulate
 import numba
 r = simulate(SCEN, trials=300_000, seed=42)
 a = simulate(ACTIVATION, trials=300_000, seed=43)
+g = simulate(GRID, trials=300_000, seed=44)
 print(json.dumps({{"threads": numba.get_num_threads(), "figures": r.to_dict(),
-                  "activation": a.to_dict()}}))
+                  "activation": a.to_dict(), "grid": g.to_dict()}}))
 """
 
 
@@ -61,6 +69,7 @@ def test_same_seed_same_result_on_one_and_two_threads():
     assert one["threads"] == 1 and two["threads"] == 2
     assert one["figures"] == two["figures"]
     assert one["activation"] == two["activation"]
+    assert one["grid"] == two["grid"] and one["grid"]["cripple"]
 
 
 def test_same_seed_same_result_in_process_and_different_seed_differs():

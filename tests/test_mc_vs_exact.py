@@ -121,6 +121,16 @@ def compare(mc, ex, n: int) -> list[str]:
             ok, why = bounded_mean_ok(float(a), float(b), top, n)
             if not ok:
                 bad.append(f"{name}: mc={float(a):.6g} exact={float(b):.6g} ({why})")
+    # grids and spirals: cripple odds after every attack, box-marked odds at the end
+    assert mc.letters == ex.letters
+    for j, x in enumerate(ex.letters):
+        for i in range(ex.n_attacks):
+            prob(f"{x} crippled after attack {i}", mc.cripple_after[i, j], ex.cripple_after[i, j])
+    assert len(mc.box_marked) == len(ex.box_marked)
+    for c, (a, b) in enumerate(zip(mc.box_marked, ex.box_marked)):
+        assert a.shape == b.shape
+        for r in range(b.size):
+            prob(f"box {c + 1}.{r + 1} marked", a[r], b[r])
     return bad
 
 

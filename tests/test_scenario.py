@@ -25,14 +25,17 @@ from mathhammer.errors import InputError
 from mathhammer.rules.scenario import DEFAULT_TRIALS
 from mathhammer.rules.vocabulary import (
     ATTACK_TYPES,
+    ATTACKER_MODELS,
     BASE_SIZES,
     BOOST_MODES,
     BRUTAL_DAMAGE_ON,
     DAMAGE_TYPES,
     DISCARDS,
     EFFECT_TRIGGERS,
-    OBJECTIVES,
+    GRID_LETTERS,
+    MAX_COLUMN_BOXES,
     POWER_FIELD_POLICIES,
+    SPIRAL_LETTERS,
     TARGET_RULES,
     TARGET_STATES,
     TERRAIN,
@@ -53,7 +56,9 @@ from mathhammer.scenario import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLES = sorted((REPO / "examples").glob("*.toml"))
+# Every scenario file bundled under examples/, the cards of examples/cards/ included.
+EXAMPLES = sorted((REPO / "examples").rglob("*.toml"))
+CARDS = REPO / "examples" / "cards"
 
 CONTRACT = """
 [simulation]
@@ -320,7 +325,7 @@ def test_examples_exist():
     assert len(EXAMPLES) >= 3
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+@pytest.mark.parametrize("path", EXAMPLES, ids=[str(p.relative_to(REPO / "examples")) for p in EXAMPLES])
 def test_examples_load(path):
     scen = load_scenario(path)
     assert scen.n_attacks >= 1
@@ -340,6 +345,98 @@ def test_new_examples_load():
     t = caster.target
     assert t.focus > 0 and t.power_field == "lethal"
     assert "tough" in t.rules and "forest" in t.terrain
+
+
+# (file, card, least boxes, most boxes, letters the card must have)
+CARD_FILES = [
+    ("light_warjack.toml", "grid", 20, 30, set("LRHCM")),
+    ("heavy_warjack.toml", "grid", 30, 40, set("LRHCM")),
+    ("light_warbeast.toml", "spiral", 18, 28, set("BMS")),
+    ("heavy_warbeast.toml", "spiral", 30, 36, set("BMS")),
+]
+
+
+def test_cards_are_all_bundled():
+    assert sorted(p.name for p in CARDS.glob("*.toml")) == sorted(c[0] for c in CARD_FILES)
+    assert {p for p in EXAMPLES if p.parent == CARDS} == set(CARDS.glob("*.toml"))
+
+
+@pytest.mark.parametrize("name, card, least, most, letters", CARD_FILES, ids=[c[0] for c in CARD_FILES])
+def test_card_file(name, card, least, most, letters):
+    scen = load_scenario(CARDS / name)
+    t = scen.target
+    assert t.capacity == card
+    assert least <= t.boxes <= most
+    assert letters <= set(t.letters)
+    assert "illustrative" in t.name  # generic names, not real models
+    data = tomllib.loads((CARDS / name).read_text(encoding="utf-8"))
+    assert "boxes" not in data["target"]  # the card's total
+    assert scen.n_attacks >= 1
+    if card == "grid":
+        cols = t.grid
+        assert all(c[0] == "." for c in cols)  # hull boxes at the top
+        assert all(4 <= len(c) <= 6 for c in cols)
+        left = {i for i, c in enumerate(cols) if "L" in c}
+        right = {i for i, c in enumerate(cols) if "R" in c}
+        middle = {i for i, c in enumerate(cols) if "H" in c or "C" in c}
+        assert max(left) < min(middle) <= max(middle) < min(right)
+    else:
+        assert set("".join(t.spiral)) <= set("BMS")
+        assert all(3 <= len(b) <= 6 for b in t.spiral)
+    expected_model = "warbeast" if "warbeast" in name else "warjack"
+    assert {a.model for a in scen.attackers} == {expected_model}
+
+
+def test_heavy_warjack_card_shape():
+    """The Mk4-like heavy grid the task describes: six columns of 5 or 6 boxes."""
+    t = load_scenario(CARDS / "heavy_warjack.toml").target
+    assert all(len(c) in (5, 6) for c in t.grid)
+    assert "L" in t.grid[0] and "R" in t.grid[5]
+
+
+def _readme_cards(text: str) -> dict[str, tuple[str, dict]]:
+    """``file name -> (card key, {card key: cells})`` from the ``grid = [...]`` / ``spiral = [...]``
+    line under each ``### `file` `` heading of the README, and the table that follows it."""
+    out = {}
+    for section in text.split("\n### `")[1:]:
+        name = section.split("`", 1)[0]
+        line = next(ln for ln in section.splitlines() if ln.startswith(("`grid = ", "`spiral = ")))
+        data = tomllib.loads(line.strip("`"))
+        (key,) = data
+        rows = [ln for ln in section.splitlines() if ln.startswith("| ") and not ln.startswith("| row")
+                and not ln.startswith("| branch")]
+        cells = [[c.strip() for c in ln.strip("|").split("|")][1:] for ln in rows]
+        if key == "grid":
+            drawn = ["".join(row[j] for row in cells if row[j]) for j in range(6)]
+        else:
+            drawn = [row[0].replace(" ", "") for row in cells]
+        out[name] = (key, data[key], drawn)
+    return out
+
+
+def test_cards_readme():
+    text = (CARDS / "README.md").read_text(encoding="utf-8")
+    assert "illustrative" in text.lower()
+    assert "colossal" in text.lower() and "not" in text.lower()
+    drawn = _readme_cards(text)
+    assert set(drawn) == {c[0] for c in CARD_FILES}
+    for name, (key, cells, table) in drawn.items():
+        t = load_scenario(CARDS / name).target
+        assert key == t.capacity, name
+        assert tuple(cells) == t.card, name  # the README's card line is the file's card
+        assert tuple(table) == t.card, name  # and so is its drawing
+        assert f"`{name}` ({t.boxes} boxes)" in text
+
+
+def test_grid_feedback_example():
+    scen = load_scenario(REPO / "examples" / "grid_feedback.toml")
+    t = scen.target
+    assert t.capacity == "grid" and "L" in t.letters and t.shield == ("L",)
+    assert t.grid == load_scenario(CARDS / "heavy_warjack.toml").target.grid
+    assert len(scen.attackers) == 2
+    assert all(a.model == "warjack" and not a.crippled for a in scen.attackers)
+    aimed = [a for a in scen.attackers if any(w.damage_to == "L" for w in a.weapons)]
+    assert aimed == [scen.attackers[0]]  # the first attacker goes for the shield arm
 
 
 # ------------------------------------------------------------------------ the later keys
@@ -413,6 +510,24 @@ NEW_KEYS = [
      "critical"),
     ("weapon-every-rule", "weapon", "rules = " + json.dumps(list(WEAPON_RULES)),
      lambda s: s.attackers[0].weapons[0].rules, frozenset(WEAPON_RULES)),
+    ("target-grid", "target", 'grid = ["..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM"]',
+     lambda s: (s.target.grid, s.target.spiral, s.target.boxes, s.target.capacity, s.target.letters),
+     (("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM"), None, 34, "grid", ("C", "H", "M", "L", "R"))),
+    ("target-grid-short-columns", "target", 'grid = ["", "A", "", "GG", "", "F.F"]',
+     lambda s: (s.target.grid, s.target.boxes, s.target.letters), (("", "A", "", "GG", "", "F.F"), 6,
+                                                                   ("A", "G", "F"))),
+    ("target-spiral", "target", 'spiral = ["MMMMMM", "MMMMM", "BBBBBB", "BBBBBB", "SSSSS", "SSSSSS"]',
+     lambda s: (s.target.spiral, s.target.grid, s.target.boxes, s.target.capacity, s.target.letters),
+     (("MMMMMM", "MMMMM", "BBBBBB", "BBBBBB", "SSSSS", "SSSSSS"), None, 34, "spiral", ("B", "M", "S"))),
+    ("attacker-model", "attacker", 'model = "warbeast"', lambda s: s.attackers[0].model, "warbeast"),
+    ("attacker-model-other", "attacker", 'model = "other"', lambda s: s.attackers[0].model, "other"),
+    ("attacker-crippled", "attacker", 'crippled = ["L", "C", "L"]',
+     lambda s: (s.attackers[0].model, s.attackers[0].crippled), ("warjack", frozenset({"L", "C"}))),
+    ("attacker-crippled-warbeast", "attacker", 'model = "warbeast"\ncrippled = ["S", "B"]',
+     lambda s: (s.attackers[0].crippled, s.attackers[0].points), (frozenset({"S", "B"}), 0)),
+    ("attacker-crippled-empty", "attacker", "crippled = []", lambda s: s.attackers[0].crippled, frozenset()),
+    ("weapon-damage-to", "weapon", 'damage_to = "M"', lambda s: s.attackers[0].weapons[0].damage_to, "M"),
+    ("weapon-damage-to-aspect", "weapon", 'damage_to = "S"', lambda s: s.attackers[0].weapons[0].damage_to, "S"),
     ("simulation-objective", "simulation", 'objective = "damage"', lambda s: s.objective, "damage"),
     ("settings-brutal-damage", "settings", 'brutal_damage = "hit"', lambda s: s.brutal_damage, "hit"),
 ]
@@ -425,7 +540,79 @@ def test_later_key_parses(tmp_path, table, line, read, expected):
     assert _round_trip(scen) == scen
     # everything else keeps its default
     base = load_scenario(write(tmp_path, MINIMAL))
-    assert scen != base or line == ""
+    assert scen != base or line in ("", "crippled = []")
+
+
+GRID_34 = ("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM")
+SPIRAL_34 = ("MMMMMM", "MMMMM", "BBBBBB", "BBBBBB", "SSSSS", "SSSSSS")
+
+
+def _grid_text(card: str = "grid", cells: tuple[str, ...] = GRID_34, text: str = MINIMAL) -> str:
+    return _in_table("target", f"{card} = {json.dumps(list(cells))}", text)
+
+
+@pytest.mark.parametrize("letter", ["C", "H", "M", "L", "R"])
+def test_objective_cripple_a_grid_system(tmp_path, letter):
+    text = _in_table("simulation", f'objective = "cripple:{letter}"', _grid_text())
+    scen = load_scenario(write(tmp_path, text))
+    assert scen.objective == f"cripple:{letter}"
+    assert _round_trip(scen) == scen
+    assert scenario_to_dict(scen)["simulation"]["objective"] == f"cripple:{letter}"
+    assert loads_scenario(_dump_toml(scenario_to_dict(scen))) == scen
+
+
+@pytest.mark.parametrize("letter", ["B", "M", "S"])
+def test_objective_cripple_a_spiral_aspect(tmp_path, letter):
+    text = _in_table("simulation", f'objective = "cripple:{letter}"', _grid_text("spiral", SPIRAL_34))
+    scen = load_scenario(write(tmp_path, text))
+    assert scen.objective == f"cripple:{letter}" and scen.target.capacity == "spiral"
+    assert _round_trip(scen) == scen
+
+
+@pytest.mark.parametrize("card, cells", [("grid", GRID_34), ("spiral", SPIRAL_34)])
+def test_boxes_may_be_given_as_the_card_total(tmp_path, card, cells):
+    plain = load_scenario(write(tmp_path, _grid_text(card, cells)))
+    given = load_scenario(write(tmp_path, _grid_text(card, cells, MINIMAL.replace("arm = 18", "arm = 18\nboxes = 34"))))
+    assert given == plain and given.target.boxes == 34
+    d = scenario_to_dict(given)
+    assert "boxes" not in d["target"]  # the card's total: written by leaving it out
+    assert d["target"][card] == list(cells)
+    assert ("spiral" if card == "grid" else "grid") not in d["target"]
+    assert scenario_from_dict(d) == given
+
+
+def test_card_keys_order_free(tmp_path):
+    """``boxes`` may come before or after the card, as any TOML key."""
+    a = load_scenario(write(tmp_path, _grid_text(text=MINIMAL.replace("arm = 18", "arm = 18\nboxes = 34"))))
+    b = load_scenario(write(tmp_path, MINIMAL.replace("arm = 18", "boxes = 34\narm = 18\ngrid = "
+                                                      + json.dumps(list(GRID_34)))))
+    assert a == b
+
+
+def test_to_dict_writes_cards_and_crippled_attackers():
+    scen = Scenario(
+        Target(12, 18, grid=GRID_34, shield=("L",), name="Jack"),
+        [Attacker("Breaker", [Weapon("Ram", "melee", 6, 16, attacks=2, damage_to="L")], focus=2),
+         Attacker("Beast", [Weapon("Claw", "melee", 6, 16)], fury=3, model="warbeast", crippled={"B", "M"}),
+         Attacker("Hurt jack", [Weapon("Fist", "melee", 6, 14, location="L")], focus=3,
+                  crippled=("L", "C"), charge=True)],
+        objective="cripple:L",
+    )
+    d = scenario_to_dict(scen)
+    assert d["simulation"]["objective"] == "cripple:L"
+    assert d["target"]["grid"] == list(GRID_34) and "boxes" not in d["target"] and "spiral" not in d["target"]
+    assert d["attackers"][0]["weapons"][0]["damage_to"] == "L"
+    assert "model" not in d["attackers"][0] and "crippled" not in d["attackers"][0]  # defaults left out
+    assert (d["attackers"][1]["model"], d["attackers"][1]["crippled"]) == ("warbeast", ["B", "M"])
+    assert d["attackers"][2]["crippled"] == ["C", "L"] and "model" not in d["attackers"][2]
+    assert "damage_to" not in d["attackers"][1]["weapons"][0]
+    assert _round_trip(scen) == scen
+    assert loads_scenario(_dump_toml(d)) == scen
+
+
+def test_to_dict_of_a_track_keeps_boxes():
+    d = scenario_to_dict(loads_scenario(CONTRACT))
+    assert d["target"]["boxes"] == 30 and "grid" not in d["target"] and "spiral" not in d["target"]
 
 
 def test_every_later_key_has_a_case():
@@ -445,13 +632,15 @@ def test_later_keys_default(tmp_path):
     assert (t.terrain, t.rules, t.shield, t.buckler) == (frozenset(), frozenset(), (), ())
     assert (t.upkeep_def, t.upkeep_arm, t.spell_def, t.spell_arm, t.focus, t.fury, t.rapid_healing) == (0,) * 7
     assert t.power_field == "lethal"
+    assert (t.grid, t.spiral, t.capacity, t.letters) == (None, None, "track", ())
     a = scen.attackers[0]
     assert (a.focus, a.fury, a.force, a.policy, a.charge, a.combined, a.buy_weapon) == (
         0, 0, 0, "fixed", False, 1, None)
+    assert (a.model, a.crippled) == ("warjack", frozenset())
     assert a.spend == Spend()
     w = a.weapons[0]
-    assert (w.attack_discard, w.damage_discard, w.def_minus, w.arm_minus, w.effect_on) == (
-        "none", "none", 0, 0, "hit")
+    assert (w.attack_discard, w.damage_discard, w.def_minus, w.arm_minus, w.effect_on, w.damage_to) == (
+        "none", "none", 0, 0, "hit", None)
 
 
 def test_spend_table_after_weapons(tmp_path):
@@ -596,6 +785,10 @@ _NAMES = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_ch
 _DAMAGE_RULES = {"weapon_master", "brutal_damage", "armor_piercing", "reroll_damage", "decapitation"}
 
 
+_CARD_LETTERS = tuple(sorted(set(GRID_LETTERS + SPIRAL_LETTERS)))
+_CRIPPLE_LETTERS = {"warjack": GRID_LETTERS, "warbeast": SPIRAL_LETTERS, "other": ""}
+
+
 @st.composite
 def _weapons(draw, kind: str, name: str) -> Weapon:
     pow_ = draw(st.none() | st.integers(0, 40))
@@ -619,6 +812,7 @@ def _weapons(draw, kind: str, name: str) -> Weapon:
         def_minus=draw(st.integers(0, 10)),
         arm_minus=draw(st.integers(0, 10)),
         effect_on=draw(st.sampled_from(EFFECT_TRIGGERS)),
+        damage_to=None if pow_ is None else draw(st.none() | st.sampled_from(_CARD_LETTERS)),
     )
 
 
@@ -627,22 +821,42 @@ _SPENDS = st.builds(Spend, st.sampled_from(BOOST_MODES), st.integers(2, 13), st.
 
 
 @st.composite
-def _attackers(draw) -> Attacker:
+def _attackers(draw, name: str) -> Attacker:
     kind = draw(st.sampled_from(ATTACK_TYPES))
     kinds = ["melee"] if kind == "melee" else ["ranged", "arcane"]
     names = draw(st.lists(_NAMES, min_size=1, max_size=3, unique=True))
     weapons = [draw(_weapons(draw(st.sampled_from(kinds)), n)) for n in names]
     resource = draw(st.sampled_from(["focus", "fury", "force"]))
+    model = draw(st.sampled_from(ATTACKER_MODELS))
+    crippled = draw(st.frozensets(st.sampled_from(_CRIPPLE_LETTERS[model]))) if model != "other" else frozenset()
+    charge = kind == "melee" and draw(st.booleans())
+    if charge and model == "warjack":
+        crippled -= {"M"}  # a warjack with crippled Movement cannot charge
     return Attacker(
-        draw(_NAMES),
+        name,
         weapons,
         spend=draw(_SPENDS),
         policy=draw(st.sampled_from(["fixed", "optimize"])),
-        charge=kind == "melee" and draw(st.booleans()),
+        charge=charge,
         combined=draw(st.integers(1, 10)),
         buy_weapon=draw(st.none() | st.sampled_from(names)) if kind == "melee" else None,
+        model=model,
+        crippled=crippled,
         **{resource: draw(st.integers(0, 10))},
     )
+
+
+@st.composite
+def _cards(draw) -> dict:
+    """No card, a damage grid or a life spiral, as Target keyword arguments (with boxes)."""
+    kind = draw(st.sampled_from(["track", "grid", "spiral"]))
+    if kind == "track":
+        return {"boxes": draw(st.integers(1, 500))}
+    alphabet = GRID_LETTERS + "." if kind == "grid" else SPIRAL_LETTERS
+    cells = draw(st.lists(st.text(st.sampled_from(alphabet), max_size=MAX_COLUMN_BOXES), min_size=6, max_size=6)
+                 .filter(lambda c: any(c)))
+    total = sum(map(len, cells))
+    return {kind: tuple(cells), "boxes": draw(st.sampled_from([1, total]))}
 
 
 @st.composite
@@ -652,7 +866,6 @@ def _targets(draw) -> Target:
     return Target(
         draw(st.integers(0, 40)),
         draw(st.integers(0, 50)),
-        draw(st.integers(1, 500)),
         name=draw(_NAMES),
         base=draw(st.sampled_from(BASE_SIZES)),
         resist=draw(st.frozensets(st.sampled_from(DAMAGE_TYPES))),
@@ -667,25 +880,28 @@ def _targets(draw) -> Target:
         spell_arm=draw(st.integers(0, 10)),
         power_field=draw(st.sampled_from(POWER_FIELD_POLICIES)),
         rapid_healing=draw(st.integers(0, 10)),
+        **draw(_cards()),
         **{resource: draw(st.integers(0, 10))},
     )
 
 
 @st.composite
 def _scenarios(draw) -> Scenario:
-    attackers = draw(st.lists(_attackers(), min_size=1, max_size=3))
+    names = draw(st.lists(_NAMES, min_size=1, max_size=3, unique=True))  # figures are reported by name
+    attackers = [draw(_attackers(name)) for name in names]
     if sum(a.attack_count for a in attackers) == 0:
         first = attackers[0]
         w = first.weapons[0]
         attackers[0] = Attacker(first.name, (Weapon(w.name, w.type, w.skill, w.pow, attacks=1),)
                                 + first.weapons[1:])
+    target = draw(_targets())
     return Scenario(
-        draw(_targets()),
+        target,
         attackers,
         trials=draw(st.integers(1, 10**9)),
         seed=draw(st.none() | st.integers(0, 2**63 - 1)),
         brutal_damage=draw(st.sampled_from(BRUTAL_DAMAGE_ON)),
-        objective=draw(st.sampled_from(OBJECTIVES)),
+        objective=draw(st.sampled_from(["kill", "damage"] + [f"cripple:{x}" for x in target.letters])),
     )
 
 
@@ -693,6 +909,7 @@ def _scenarios(draw) -> Scenario:
 @given(_scenarios())
 def test_round_trip_hypothesis(scen):
     d = scenario_to_dict(scen)
+    assert ("boxes" in d["target"]) == (scen.target.card is None)
     assert scenario_from_dict(d) == scen
     assert loads_scenario(_dump_toml(d), "generated.toml") == scen
 
@@ -707,14 +924,22 @@ def test_module_docstring_example_parses():
     assert set(data) == set(TOP_KEYS)
     assert set(data["simulation"]) == set(SIMULATION_KEYS)
     assert set(data["settings"]) == set(SETTINGS_KEYS)
-    assert set(data["target"]) == set(TARGET_KEYS)
+    assert set(data["target"]) == set(TARGET_KEYS) - {"spiral"}  # a grid or a spiral
     assert set(data["attackers"][0]) == set(ATTACKER_KEYS) - {"fury", "force"}  # one of the three
     assert set(data["attackers"][0]["spend"]) == set(SPEND_KEYS)
     assert set(WEAPON_KEYS) - set(data["attackers"][0]["weapons"][0]) <= {
         "boosted_attack", "boosted_damage", "damage_type", "extra_attack_dice", "extra_damage_dice",
         "crippled", "location"}
     assert scen.target.focus == 3 and scen.attackers[0].focus == 3
+    assert scen.target.capacity == "grid" and scen.target.boxes == 30
+    assert scen.attackers[0].weapons[0].damage_to == "M"
     assert _round_trip(scen) == scen
+    # its commented-out spiral is a valid card too
+    lines = [ln for ln in text.splitlines() if not ln.startswith("grid = ")]
+    spiral = "\n".join(ln[2:] if ln.startswith("# spiral = ") else ln for ln in lines)
+    assert "\nspiral = [" in spiral
+    other = loads_scenario(spiral, "docstring-spiral.toml")
+    assert other.target.capacity == "spiral" and other.target.boxes == 30
 
 
 def test_input_error_is_the_base_of_file_errors():

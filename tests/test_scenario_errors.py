@@ -349,12 +349,22 @@ def in_weapon(line: str) -> str:
     return sub("pow = 18", "pow = 18\n" + line)
 
 
-def in_simulation(line: str) -> str:
-    return sub("seed = 1", "seed = 1\n" + line)
+def in_simulation(line: str, text: str = BASE) -> str:
+    return sub("seed = 1", "seed = 1\n" + line, text)
 
 
 def in_settings(line: str) -> str:
     return "[settings]\n" + line + "\n" + BASE
+
+
+# A 30-box grid (BASE's boxes = 30 is its total) and a 30-box spiral.
+GRID = 'grid = ["...L.", "..LLM", "..HCM", "..HCM", "..RRM", "...R."]'
+SPIRAL = 'spiral = ["MMMMM", "MMMMM", "BBBBB", "BBBBB", "SSSSS", "SSSSS"]'
+GRID_LETTERS_ON_CARD = "C, H, M, L, R"
+
+
+def with_grid(text: str = BASE) -> str:
+    return sub("boxes = 30", "boxes = 30\n" + GRID, text)
 
 
 MELEE_SECOND_ATTACKER = SECOND_ATTACKER.replace('name = "Gun"\ntype = "ranged"', 'name = "Fist"\ntype = "melee"')
@@ -401,6 +411,47 @@ EXACT_CASES = [
     ("target-rapid-healing-high", in_target("rapid_healing = 12"),
      "target.rapid_healing: must be between 0 and 10 (got 12)"),
     ("target-key-alias", in_target('shields = ["L"]'), "target.shields: unknown key; did you mean 'shield'? (got ['L'])"),
+    # --- [target] grid and spiral
+    ("target-grid-unknown-letter", in_target('grid = ["...L.", "..LLM", "..HCM", "..HQM", "..RRM", "...R."]'),
+     "target.grid[3]: unknown system letter 'Q' (letters: ACGHMFLR.) (got '..HQM')"),
+    ("target-grid-lowercase-letter", in_target('grid = ["...l.", "..LLM", "..HCM", "..HCM", "..RRM", "...R."]'),
+     "target.grid[0]: unknown system letter 'l' (letters: ACGHMFLR.) (got '...l.')"),
+    ("target-grid-aspect-letter", in_target('grid = ["...L.", "..LLM", "..HCM", "..HCM", "..RRM", "...S."]'),
+     "target.grid[5]: unknown system letter 'S' (letters: ACGHMFLR.) (got '...S.')"),
+    ("target-grid-five-columns", in_target('grid = ["...L.", "..LLM", "..HCM", "..HCM", "..RRM"]'),
+     ("target.grid: must be a list of six strings, one per column "
+      "(got ['...L.', '..LLM', '..HCM', '..HCM', '..RRM'])")),
+    ("target-grid-seven-columns", in_target('grid = ["", "", "", "", "", "", "."]'),
+     "target.grid: must be a list of six strings, one per column (got ['', '', '', '', '', '', '.'])"),
+    ("target-grid-string", in_target('grid = "...L."'),
+     "target.grid: must be a list of six strings, one per column (got '...L.')"),
+    ("target-grid-column-too-long", in_target('grid = ["...L.", "..LLM", "..HCM", "..HCM", "..RRM", "..........R"]'),
+     "target.grid[5]: at most 10 boxes (got '..........R')"),
+    ("target-grid-column-not-string", in_target('grid = ["...L.", ["."], "..HCM", "..HCM", "..RRM", "...R."]'),
+     "target.grid[1]: must be a string (got ['.'])"),
+    ("target-grid-no-box", in_target('grid = ["", "", "", "", "", ""]'),
+     "target.grid: needs at least one box (got ['', '', '', '', '', ''])"),
+    ("target-grid-boxes-differ", sub("boxes = 30", "boxes = 32\n" + GRID),
+     "target.boxes: with a grid, boxes is its number of boxes (30): leave it out or give 30 (got 32)"),
+    ("target-grid-boxes-one", sub("boxes = 30", "boxes = 1\n" + GRID),
+     "target.boxes: with a grid, boxes is its number of boxes (30): leave it out or give 30 (got 1)"),
+    ("target-grid-boxes-string", sub("boxes = 30", 'boxes = "30"\n' + GRID),
+     "target.boxes: must be an integer (got '30')"),
+    ("target-grid-and-spiral", in_target(GRID + "\n" + SPIRAL),
+     ("target.spiral: a target has a grid or a spiral, not both "
+      "(got ['MMMMM', 'MMMMM', 'BBBBB', 'BBBBB', 'SSSSS', 'SSSSS'])")),
+    ("target-grid-key-alias", in_target('damage_grid = ["."]'),
+     "target.damage_grid: unknown key; did you mean 'grid'? (got ['.'])"),
+    ("target-spiral-unknown-letter", in_target('spiral = ["MMMMM", "MMMMM", "BBBBB", "BB.BB", "SSSSS", "SSSSS"]'),
+     "target.spiral[3]: unknown aspect letter '.' (letters: BMS) (got 'BB.BB')"),
+    ("target-spiral-four-branches", in_target('spiral = ["MMMMMMMM", "BBBBBBB", "BBBBBBB", "SSSSSSSS"]'),
+     "target.spiral: must be a list of six strings, one per branch (got ['MMMMMMMM', 'BBBBBBB', 'BBBBBBB', 'SSSSSSSS'])"),
+    ("target-spiral-branch-too-long", in_target('spiral = ["MMMMMMMMMMM", "M", "BBBBB", "BBBBB", "SSSS", "SSSS"]'),
+     "target.spiral[0]: at most 10 boxes (got 'MMMMMMMMMMM')"),
+    ("target-spiral-boxes-differ", sub("boxes = 30", "boxes = 29\n" + SPIRAL),
+     "target.boxes: with a spiral, boxes is its number of boxes (30): leave it out or give 30 (got 29)"),
+    ("target-spiral-table", in_target('spiral = {mind = "MMMMM"}'),
+     "target.spiral: must be a list of six strings, one per branch (got {'mind': 'MMMMM'})"),
     # --- [[attackers]]
     ("attacker-focus-string", in_attacker('focus = "3"'), "attackers[0].focus: must be an integer (got '3')"),
     ("attacker-fury-high", in_attacker("fury = 11"), "attackers[0].fury: must be between 0 and 10 (got 11)"),
@@ -422,6 +473,8 @@ EXACT_CASES = [
     ("attacker-buy-weapon-close", in_attacker('buy_weapon = "hammer"'),
      ("attackers[0].buy_weapon: must name one of its melee weapons: Fist, Hammer; did you mean 'Hammer'? "
      "(got 'hammer')")),
+    ("attacker-name-twice", BASE + MELEE_SECOND_ATTACKER.replace('name = "Gunner"', 'name = "Jack"'),
+     "attackers[1].name: two attackers have this name: figures are reported by name (got 'Jack')"),
     ("attacker-buy-weapon-int", in_attacker("buy_weapon = 1"), "attackers[0].buy_weapon: must be a string (got 1)"),
     ("attacker-buy-weapon-ranged", in_attacker('buy_weapon = "Fist"', RANGED_ONLY),
      ("attackers[0].buy_weapon: names a weapon to buy attacks with, but the attacker has no melee weapon "
@@ -430,6 +483,40 @@ EXACT_CASES = [
      "attackers[0].boost_attack: unknown key here; it belongs in the [attackers.spend] table (got 'auto')"),
     ("attacker-weapon-key-misplaced", in_attacker("skill = 7"),
      "attackers[0].skill: unknown key here; it belongs in the [[attackers.weapons]] table (got 7)"),
+    ("attacker-damage-to-misplaced", in_attacker('damage_to = "L"'),
+     "attackers[0].damage_to: unknown key here; it belongs in the [[attackers.weapons]] table (got 'L')"),
+    # --- [[attackers]] model and crippled
+    ("attacker-model-unknown", in_attacker('model = "solo"'),
+     "attackers[0].model: must be one of warjack, warbeast, other (got 'solo')"),
+    ("attacker-model-close", in_attacker('model = "Warbeast"'),
+     "attackers[0].model: must be one of warjack, warbeast, other; did you mean 'warbeast'? (got 'Warbeast')"),
+    ("attacker-model-bool", in_attacker("model = true"),
+     "attackers[0].model: must be one of warjack, warbeast, other (got True)"),
+    ("attacker-crippled-string", in_attacker('crippled = "L"'),
+     "attackers[0].crippled: must be a list of system or aspect letters, e.g. ['L'] (got 'L')"),
+    ("attacker-crippled-letters-string", in_attacker('crippled = "LR"'),
+     "attackers[0].crippled: must be a list of system or aspect letters, e.g. ['L', 'R'] (got 'LR')"),
+    ("attacker-crippled-bool", in_attacker("crippled = true"),
+     ("attackers[0].crippled: must be a list of system or aspect letters, e.g. ['L']; a crippled weapon is "
+      "crippled = true in [[attackers.weapons]] (got True)")),
+    ("attacker-crippled-int", in_attacker("crippled = 2"),
+     "attackers[0].crippled: must be a list of system or aspect letters (got 2)"),
+    ("attacker-crippled-warjack-aspect", in_attacker('crippled = ["L", "B"]'),
+     "attackers[0].crippled[1]: must be a system letter of ACGHMFLR (model = 'warjack') (got 'B')"),
+    ("attacker-crippled-warjack-word", in_attacker('crippled = ["Left"]'),
+     "attackers[0].crippled[0]: must be a system letter of ACGHMFLR (model = 'warjack') (got 'Left')"),
+    ("attacker-crippled-warbeast-system", in_attacker('model = "warbeast"\ncrippled = ["L"]'),
+     "attackers[0].crippled[0]: must be an aspect letter of BMS (model = 'warbeast') (got 'L')"),
+    ("attacker-crippled-other", in_attacker('model = "other"\ncrippled = ["M"]'),
+     ("attackers[0].crippled[0]: must be nothing: only warjacks and warbeasts have systems or aspects "
+      "(model = 'other') (got 'M')")),
+    ("attacker-crippled-not-string", in_attacker("crippled = [1]"),
+     "attackers[0].crippled[0]: must be a system letter of ACGHMFLR (model = 'warjack') (got 1)"),
+    ("attacker-charge-crippled-movement", in_attacker('charge = true\ncrippled = ["M"]'),
+     "attackers[0].charge: a warjack with crippled Movement cannot charge (got True)"),
+    ("attacker-charge-crippled-movement-second", BASE + MELEE_SECOND_ATTACKER.replace(
+        'name = "Gunner"', 'name = "Gunner"\ncrippled = ["L", "M"]\ncharge = true'),
+     "attackers[1].charge: a warjack with crippled Movement cannot charge (got True)"),
     # --- [attackers.spend]
     ("spend-not-table", in_attacker('spend = "auto"'),
      "attackers[0].spend: must be a table ([attackers.spend]) (got 'auto')"),
@@ -473,11 +560,49 @@ EXACT_CASES = [
      f'{W1}.rules: needs a damage roll: the weapon has POW "-" (got \'decapitation\')'),
     ("weapon-attacker-key-misplaced", in_weapon("charge = true"),
      f"{W1}.charge: unknown key here; it belongs in the [[attackers]] table (got True)"),
+    ("weapon-model-misplaced", in_weapon('model = "warjack"'),
+     f"{W1}.model: unknown key here; it belongs in the [[attackers]] table (got 'warjack')"),
+    ("weapon-crippled-letters", in_weapon('crippled = ["L"]'),
+     (f"{W1}.crippled: must be true or false (a crippled weapon system); the attacker's crippled systems "
+      "or aspects go in [[attackers]] as crippled = [...] (got ['L'])")),
+    ("weapon-damage-to-unknown", in_weapon('damage_to = "Q"'),
+     f"{W1}.damage_to: must be one of A, B, C, F, G, H, L, M, R, S (got 'Q')"),
+    ("weapon-damage-to-lowercase", in_weapon('damage_to = "m"'),
+     f"{W1}.damage_to: must be one of A, B, C, F, G, H, L, M, R, S; did you mean 'M'? (got 'm')"),
+    ("weapon-damage-to-list", in_weapon('damage_to = ["L"]'),
+     f"{W1}.damage_to: must be one of A, B, C, F, G, H, L, M, R, S (got ['L'])"),
+    ("weapon-damage-to-no-pow", sub("pow = 18", 'pow = "-"\ndamage_to = "L"'),
+     f'{W1}.damage_to: needs a damage roll: the weapon has POW "-" (got \'L\')'),
+    ("weapon-damage-to-alias", in_weapon('target_system = "L"'),
+     f"{W1}.target_system: unknown key; did you mean 'damage_to'? (got 'L')"),
     # --- [simulation] and [settings]
     ("simulation-objective-unknown", in_simulation('objective = "win"'),
-     "simulation.objective: must be one of kill, damage (got 'win')"),
+     "simulation.objective: must be one of kill, damage, cripple:X (got 'win')"),
     ("simulation-objective-int", in_simulation("objective = 1"),
-     "simulation.objective: must be one of kill, damage (got 1)"),
+     "simulation.objective: must be one of kill, damage, cripple:X (got 1)"),
+    ("simulation-objective-cripple-no-colon", in_simulation('objective = "cripple"'),
+     "simulation.objective: must be one of kill, damage, cripple:X; did you mean 'cripple:X'? (got 'cripple')"),
+    ("simulation-objective-cripple-track", in_simulation('objective = "cripple:M"'),
+     ("simulation.objective: the target's card has no system or aspect 'M' "
+      "(it has none: the target has no grid or spiral) (got 'cripple:M')")),
+    ("simulation-objective-cripple-not-on-grid", in_simulation('objective = "cripple:G"', with_grid()),
+     ("simulation.objective: the target's card has no system or aspect 'G' "
+      f"(it has {GRID_LETTERS_ON_CARD}) (got 'cripple:G')")),
+    ("simulation-objective-cripple-aspect-on-grid", in_simulation('objective = "cripple:B"', with_grid()),
+     ("simulation.objective: the target's card has no system or aspect 'B' "
+      f"(it has {GRID_LETTERS_ON_CARD}) (got 'cripple:B')")),
+    ("simulation-objective-cripple-system-on-spiral",
+     in_simulation('objective = "cripple:L"', sub("boxes = 30", SPIRAL)),
+     "simulation.objective: the target's card has no system or aspect 'L' (it has B, M, S) (got 'cripple:L')"),
+    ("simulation-objective-cripple-lowercase", in_simulation('objective = "cripple:m"', with_grid()),
+     ("simulation.objective: the target's card has no system or aspect 'm' "
+      f"(it has {GRID_LETTERS_ON_CARD}); did you mean 'cripple:M'? (got 'cripple:m')")),
+    ("simulation-objective-cripple-capital", in_simulation('objective = "Cripple:L"', with_grid()),
+     ("simulation.objective: must be one of kill, damage, cripple:X; did you mean 'cripple:L'? "
+      "(got 'Cripple:L')")),
+    ("simulation-objective-cripple-empty", in_simulation('objective = "cripple:"', with_grid()),
+     ("simulation.objective: names no system or aspect: write cripple:X with X one of "
+      f"{GRID_LETTERS_ON_CARD} (got 'cripple:')")),
     ("simulation-settings-key-misplaced", in_simulation('brutal_damage = "hit"'),
      "simulation.brutal_damage: unknown key here; it belongs in the [settings] table (got 'hit')"),
     ("settings-brutal-damage-unknown", in_settings('brutal_damage = "always"'),
@@ -562,3 +687,35 @@ def test_shield_location_twice_is_rejected(tmp_path):
         load_scenario(p)
     assert str(err.value) == (f"{p}: target.shield: a location carries one of them at most "
                               "(got ['L', 'L'])")
+
+
+def test_card_keys_valid_in_base(tmp_path):
+    """The grid, spiral, model, crippled, damage_to and cripple:X keys the cases above break,
+    with valid values, load."""
+    text = in_simulation('objective = "cripple:L"', with_grid())
+    text = sub('name = "Jack"\n', 'name = "Jack"\nmodel = "warjack"\ncrippled = ["R", "C"]\ncharge = true\n', text)
+    text = sub("pow = 18", 'pow = 18\ndamage_to = "L"', text)
+    scen = load_scenario(write(tmp_path, text))
+    assert scen.objective == "cripple:L"
+    assert scen.target.grid == ("...L.", "..LLM", "..HCM", "..HCM", "..RRM", "...R.") and scen.target.boxes == 30
+    a = scen.attackers[0]
+    assert (a.model, a.crippled, a.charge) == ("warjack", frozenset({"R", "C"}), True)
+    assert a.weapons[1].damage_to == "L"
+    spiral = in_simulation('objective = "cripple:S"', sub("boxes = 30", SPIRAL))
+    spiral = sub('name = "Jack"\n', 'name = "Jack"\nmodel = "warbeast"\ncrippled = ["M"]\ncharge = true\n',
+                 spiral)
+    scen = load_scenario(write(tmp_path, spiral))
+    assert scen.target.capacity == "spiral" and scen.attackers[0].crippled == {"M"}  # Mind: it may charge
+
+
+def test_objective_error_order(tmp_path):
+    """kill | damage is checked with [simulation], before the target; cripple:X needs the
+    target's card, so a broken target is reported first, and the objective before the attackers."""
+    broken_target = sub("def = 12", "def = -1")
+    path = write(tmp_path, in_simulation('objective = "win"', broken_target))
+    assert load_error(path) == f"{path}: simulation.objective: must be one of kill, damage, cripple:X (got 'win')"
+    path = write(tmp_path, in_simulation('objective = "cripple:Q"', broken_target))
+    assert load_error(path) == f"{path}: target.def: must be between 0 and 40 (got -1)"
+    broken_attacker = with_grid(sub("skill = 7\npow = 16", "skill = 99\npow = 16"))
+    path = write(tmp_path, in_simulation('objective = "cripple:Q"', broken_attacker))
+    assert load_error(path).startswith(f"{path}: simulation.objective: the target's card has no system or aspect 'Q'")

@@ -1,13 +1,22 @@
 """Marking damage points on the target's damage capacity (RULES.md section 3).
 
 A damage track marks boxes left to right; the number of marked boxes is the whole state.
-Grids and spirals (a later issue) add per-box marks in a scratch array and a crippled-system
-bit set; they plug in here, behind the same call.
+Grids and spirals keep, per column, a bit mask of the marked rows (bit r = row r, top or
+outermost first); the kernel marks a column's boxes in one step with the tables below.
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._jit import jit
+from .layout import MAX_ROWS
+
+_V = np.arange(1 << MAX_ROWS)
+#: ``POPCOUNT[m]``: boxes set in a column mask ``m``.
+POPCOUNT = np.array([bin(int(v)).count("1") for v in _V], dtype=np.int64)
+#: ``LOWEST[m]``: row of the lowest set bit of ``m`` (the topmost box), -1 for 0.
+LOWEST = np.array([(int(v) & -int(v)).bit_length() - 1 for v in _V], dtype=np.int64)
 
 
 @jit(inline=True)
@@ -19,3 +28,14 @@ def mark_track(marked, boxes, points):
     """
     room = boxes - marked
     return points if points < room else room
+
+
+@jit(inline=True)
+def lowest_bits(free, k):
+    """The ``k`` lowest set bits of ``free``: the topmost ``k`` unmarked boxes of a column."""
+    take = 0
+    for _ in range(k):
+        low = free & -free
+        take |= low
+        free ^= low
+    return take

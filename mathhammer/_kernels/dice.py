@@ -20,8 +20,6 @@ from .layout import CRIT, HIT, MISS
 
 #: Bits of a packed face count (4 bits a face, faces 1..6) set when a face shows twice or more.
 _TWICE_MASK = 0xEEEEEE0
-#: Most pair entries :func:`roll_stats` reads from one packed word (10 dice).
-MAX_ENTRIES = 5
 
 _P = np.arange(36)
 #: First and second die of a pair entry, their sum, and whether they are equal.

@@ -15,7 +15,16 @@ import numpy as np
 from numba import prange
 
 from ._jit import jit
-from .layout import A_ORIGIN, C_MADE, C_NFIELDS, ORIGIN_INITIAL, T_BOXES
+from .layout import (
+    A_ORIGIN,
+    C_MADE,
+    C_NFIELDS,
+    MAX_ROWS,
+    N_COLUMNS,
+    ORIGIN_INITIAL,
+    T_BOXES,
+    T_NLETTERS,
+)
 from .rng import FILL_SLACK, RNG_WORDS, rng_seed
 from .plain import run_plain_trials
 from .sequence import run_trials
@@ -34,7 +43,8 @@ DRAW_BLOCK = 4096
 
 @jit()
 def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-               damage_hist, attack_counts, kill_at):
+               card, col_full, letter_mask, letter_boxes, damage_hist, attack_counts, kill_at,
+               cripple_hist, mask_hist):
     c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
     rs = np.empty(RNG_WORDS, dtype=np.uint64)
     rng_seed(rs, seed, first + c)
@@ -45,24 +55,29 @@ def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attacke
         run_plain_trials(n, rs, dice, size, size, max_draws, attacks, target, damage_hist[c],
                          attack_counts[c], kill_at[c])
     else:
-        run_trials(n, rs, dice, size, size, max_draws, attacks, attackers, target,
-                   damage_hist[c], attack_counts[c], kill_at[c])
+        run_trials(n, rs, dice, size, size, max_draws, attacks, attackers, target, card,
+                   col_full, letter_mask, letter_boxes, damage_hist[c], attack_counts[c],
+                   kill_at[c], cripple_hist[c], mask_hist[c])
 
 
 @jit(parallel=True)
-def _run_parallel(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                  damage_hist, attack_counts, kill_at):
+def _run_parallel(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target, card,
+                  col_full, letter_mask, letter_boxes, damage_hist, attack_counts, kill_at,
+                  cripple_hist, mask_hist):
     for c in prange(damage_hist.shape[0]):
         _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                   damage_hist, attack_counts, kill_at)
+                   card, col_full, letter_mask, letter_boxes, damage_hist, attack_counts,
+                   kill_at, cripple_hist, mask_hist)
 
 
 @jit()
-def _run_serial(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                damage_hist, attack_counts, kill_at):
+def _run_serial(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target, card,
+                col_full, letter_mask, letter_boxes, damage_hist, attack_counts, kill_at,
+                cripple_hist, mask_hist):
     for c in range(damage_hist.shape[0]):
         _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                   damage_hist, attack_counts, kill_at)
+                   card, col_full, letter_mask, letter_boxes, damage_hist, attack_counts,
+                   kill_at, cripple_hist, mask_hist)
 
 
 @dataclass(frozen=True)
@@ -72,6 +87,8 @@ class Counts:
     damage_hist: np.ndarray    # int64[boxes + 1]
     attack_counts: np.ndarray  # int64[n_attacks, C_NFIELDS]
     kill_at: np.ndarray        # int64[n_attacks]
+    cripple_hist: np.ndarray   # int64[n_attacks, 2 ** n_letters] (grids, spirals; else empty)
+    mask_hist: np.ndarray      # int64[N_COLUMNS, 2 ** MAX_ROWS] (grids, spirals; else empty)
 
 
 def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
@@ -87,6 +104,12 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     damage_total = np.zeros(boxes + 1, dtype=np.int64)
     attack_total = np.zeros((n_attacks, C_NFIELDS), dtype=np.int64)
     kill_total = np.zeros(n_attacks, dtype=np.int64)
+    n_letters = int(enc.target[T_NLETTERS])
+    on_card = enc.card is not None and bool(enc.col_full.any())
+    cripple_shape = (n_attacks, 1 << n_letters) if on_card else (1, 1)
+    mask_shape = (N_COLUMNS, 1 << MAX_ROWS) if on_card else (1, 1)
+    cripple_total = np.zeros(cripple_shape, dtype=np.int64)
+    mask_total = np.zeros(mask_shape, dtype=np.int64)
     for first in range(0, n_chunks, batch):
         k = min(batch, n_chunks - first)
         # each chunk's row ends with a cache line of padding, so threads writing the rows of
@@ -94,16 +117,21 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         damage_hist = np.zeros((k, boxes + 1 + _PAD), dtype=np.int64)
         attack_counts = np.zeros((k, n_attacks + _PAD_ROWS, C_NFIELDS), dtype=np.int64)
         kill_at = np.zeros((k, n_attacks + _PAD), dtype=np.int64)
+        cripple_hist = np.zeros((k,) + cripple_shape, dtype=np.int64)
+        mask_hist = np.zeros((k,) + mask_shape, dtype=np.int64)
         run = _run_serial if k == 1 else _run_parallel
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-            np.int64(enc.max_draws), plain, enc.attacks, enc.attackers, enc.target, damage_hist,
-            attack_counts, kill_at)
+            np.int64(enc.max_draws), plain, enc.attacks, enc.attackers, enc.target, enc.card,
+            enc.col_full, enc.letter_mask, enc.letter_boxes, damage_hist, attack_counts, kill_at,
+            cripple_hist, mask_hist)
         damage_total += damage_hist[:, : boxes + 1].sum(axis=0)
         attack_total += attack_counts[:, :n_attacks].sum(axis=0)
         kill_total += kill_at[:, :n_attacks].sum(axis=0)
+        cripple_total += cripple_hist.sum(axis=0)
+        mask_total += mask_hist.sum(axis=0)
     initial = enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL
     attack_total[initial, C_MADE] = made_counts(kill_total, trials)[initial]
-    return Counts(damage_total, attack_total, kill_total)
+    return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total)
 
 
 def made_counts(kill_at: np.ndarray, trials: int) -> np.ndarray:

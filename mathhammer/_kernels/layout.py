@@ -15,32 +15,26 @@ attacker's points left.
 # row holds all the kernel needs to resolve that attack). Dice counts are *raw* (free boosts,
 # extra dice, crippling, resistance applied but not floored): the kernel adds paid boosts and
 # Brutal Damage, then floors at one die.
-A_KIND = 0          # K_MELEE | K_RANGED | K_ARCANE
-A_SKILL = 1         # MAT or RAT, plus the combined-attack bonus
-A_POW = 2           # POW plus the combined-attack bonus (ignored when F_DAMAGE is unset)
-A_ATT_DICE = 3      # raw attack dice: 2 + free boost + extra - crippled
-A_DMG_DICE = 4      # raw damage dice: 2 + free boost + Weapon Master + extra - crippled - resisted
-A_FLAGS = 5         # F_* bits
-A_DEF = 6           # DEF at the target's starting base DEF, terrain included, spells not
-A_DEF5 = 7          # DEF at base DEF 5, terrain included, spells not
-A_LOCATION = 8      # SYS_* index of the weapon's system, -1 if none
-A_ATTACKER = 9      # index of the attacker making it (row of the attackers table)
-A_WEAPON = 10       # index of the weapon in the flattened weapon list
-A_ORIGIN = 11       # ORIGIN_INITIAL | ORIGIN_BOUGHT
-A_AUTOHIT_ON = 12   # situation bits under which it hits automatically (ST_MELEE_AUTOHIT for melee)
-A_SPELL_DEF = 13    # DEF from spells Dispel does not end (0 for Blessed weapons)
-A_UPKEEP_DEF = 14   # DEF from upkeep spells, lost once dispelled (0 for Blessed weapons)
-A_ARM = 15          # base ARM (halved for Armor-Piercing) + Unyielding/Carapace + spell ARM
-A_UPKEEP_ARM = 16   # ARM from upkeep spells, lost once dispelled (0 for Blessed weapons)
-A_EFFECT_BIT = 17   # bit of this weapon's -DEF/-ARM effect (0: none)
-A_DEF_MINUS = 18    # its -DEF
-A_ARM_MINUS = 19    # its -ARM
-A_EFFECT_ON = 20    # outcome from which it lands: HIT or CRIT
-A_NFIELDS = 21
-
-K_MELEE = 0
-K_RANGED = 1
-K_ARCANE = 2
+A_SKILL = 0         # MAT or RAT, plus the combined-attack bonus
+A_POW = 1           # POW plus the combined-attack bonus (ignored when F_DAMAGE is unset)
+A_ATT_DICE = 2      # raw attack dice: 2 + free boost + extra - crippled
+A_DMG_DICE = 3      # raw damage dice: 2 + free boost + Weapon Master + extra - crippled - resisted
+A_FLAGS = 4         # F_* bits
+A_DEF = 5           # DEF at the target's starting base DEF, terrain included, spells not
+A_DEF5 = 6          # DEF at base DEF 5, terrain included, spells not
+A_ATTACKER = 7      # index of the attacker making it (row of the attackers table)
+A_ORIGIN = 8        # ORIGIN_INITIAL | ORIGIN_BOUGHT
+A_AUTOHIT_ON = 9    # situation bits under which it hits automatically (ST_MELEE_AUTOHIT for melee)
+A_SPELL_DEF = 10    # DEF from spells Dispel does not end (0 for Blessed weapons)
+A_UPKEEP_DEF = 11   # DEF from upkeep spells, lost once dispelled (0 for Blessed weapons)
+A_ARM = 12          # base ARM (halved for Armor-Piercing) + Unyielding/Carapace + spell ARM
+A_UPKEEP_ARM = 13   # ARM from upkeep spells, lost once dispelled (0 for Blessed weapons)
+A_EFFECT_BIT = 14   # bit of this weapon's -DEF/-ARM effect (0: none)
+A_DEF_MINUS = 15    # its -DEF
+A_ARM_MINUS = 16    # its -ARM
+A_EFFECT_ON = 17    # outcome from which it lands: HIT or CRIT
+A_DAMAGE_TO = 18    # letter index (on the target's card) its damage goes to first, -1: none
+A_NFIELDS = 19
 
 ORIGIN_INITIAL = 0
 ORIGIN_BOUGHT = 1
@@ -79,19 +73,38 @@ MODE_ALWAYS = 1
 MODE_AUTO = 2
 
 # --- target vector: int64[T_NFIELDS] ----------------------------------------------------
-T_ARM = 0           # base ARM (for reference; rows hold the ARM each attack faces)
-T_BOXES = 1         # damage boxes of a track (1 = no boxes)
-T_STATE = 2         # ST_* bits at the start of the sequence
-T_CAPACITY = 3      # CAP_TRACK (later: CAP_GRID, CAP_SPIRAL)
-T_SHIELD_ARM = 4    # Shield and Buckler ARM in the starting state
-T_POINTS = 5        # focus or fury it may spend against damage
-T_POWER_KIND = 6    # PK_NONE | PK_FOCUS | PK_FURY
-T_POWER_POLICY = 7  # PF_NEVER | PF_LETHAL
-T_TOUGH = 8         # TOUGH_NONE | TOUGH | TOUGH_STEADY
-T_RAPID_HEAL = 9    # damage points removed after an attack that damaged without disabling
-T_NFIELDS = 10
+T_BOXES = 0         # damage boxes (1 = no boxes; a grid's or spiral's total)
+T_STATE = 1         # ST_* bits at the start of the sequence
+T_CAPACITY = 2      # CAP_TRACK | CAP_GRID | CAP_SPIRAL
+T_SHIELD_ARM = 3    # Shield and Buckler ARM in the starting state
+T_POINTS = 4        # focus or fury it may spend against damage
+T_POWER_KIND = 5    # PK_NONE | PK_FOCUS | PK_FURY
+T_POWER_POLICY = 6  # PF_NEVER | PF_LETHAL
+T_TOUGH = 7         # TOUGH_NONE | TOUGH | TOUGH_STEADY
+T_RAPID_HEAL = 8    # damage points removed after an attack that damaged without disabling
+T_SHIELD_LOC = 9    # 4 fields: Shield/Buckler ARM in locations L, R, H, F (lost while crippled)
+T_NLETTERS = 13     # letters of the card's alphabet (8 for a grid, 3 for a spiral, 0 track)
+T_NFIELDS = 14
 
 CAP_TRACK = 0
+CAP_GRID = 1
+CAP_SPIRAL = 2
+
+# --- damage grid / life spiral tables (see encode.Encoded) --------------------------------
+# card[c, r]: letter index of box r (top / outermost first) of column c, -1 for a hull box;
+# col_full[c]: bit mask of the boxes column c has; letter_mask[x, c]: bits of letter x's
+# boxes in column c; letter_boxes[x]: how many boxes letter x has.
+MAX_ROWS = 10
+N_COLUMNS = 6
+MAX_LETTERS = 8
+#: Grid letter indices ("ACGHMFLR") the kernel gives meaning to.
+GL_C = 1
+GL_G = 2
+GL_H = 3
+GL_M = 4
+GL_F = 5
+GL_L = 6
+GL_R = 7
 
 PK_NONE = 0
 PK_FOCUS = 1
@@ -110,6 +123,7 @@ ST_MELEE_AUTOHIT = 1 << 1  # melee attacks hit automatically (knocked down, stat
 ST_PRONE = 1 << 2          # knocked down as such (a knocked-down model cannot make a Tough roll)
 ST_DISPELLED = 1 << 3      # its upkeep spells have ended
 ST_GRIEVOUS = 1 << 4       # hit by Grievous Wounds: no Tough, no healing
+ST_MOVE_CRIPPLED = 1 << 5  # crippled Movement: base DEF 5 (melee attacks still roll)
 ST_STATIONARY = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT
 ST_KNOCKED_DOWN = ST_STATIONARY | ST_PRONE
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
-from .damage import mark_track
+from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
 from .dice import PAIR_SUM, attack_from_stats, die_of, roll_stats, two_dice_attack
 from .layout import (
     A_ARM,
@@ -26,6 +26,7 @@ from .layout import (
     A_AUTOHIT_ON,
     A_DEF,
     A_DEF5,
+    A_DAMAGE_TO,
     A_DEF_MINUS,
     A_DMG_DICE,
     A_EFFECT_BIT,
@@ -37,6 +38,8 @@ from .layout import (
     A_SPELL_DEF,
     A_UPKEEP_ARM,
     A_UPKEEP_DEF,
+    CAP_GRID,
+    CAP_TRACK,
     C_BOOST_ATT,
     C_BOOST_DMG,
     C_CRIT,
@@ -67,10 +70,19 @@ from .layout import (
     F_REROLL_ATT,
     F_REROLL_DMG,
     F_STATIONARY,
+    GL_C,
+    GL_F,
+    GL_G,
+    GL_H,
+    GL_L,
+    GL_M,
+    GL_R,
     HIT,
+    MAX_LETTERS,
     MISS,
     MODE_ALWAYS,
     MODE_AUTO,
+    N_COLUMNS,
     ORIGIN_BOUGHT,
     P_BOOST_ATT,
     P_BOOST_ATT_AT,
@@ -83,20 +95,27 @@ from .layout import (
     ST_DISPELLED,
     ST_GRIEVOUS,
     ST_KNOCKED_DOWN,
+    ST_MOVE_CRIPPLED,
     ST_PRONE,
     ST_STATIONARY,
     T_BOXES,
+    T_CAPACITY,
+    T_NLETTERS,
     T_POINTS,
     T_POWER_KIND,
     T_POWER_POLICY,
     T_RAPID_HEAL,
     T_SHIELD_ARM,
+    T_SHIELD_LOC,
     T_STATE,
     T_TOUGH,
     TOUGH_NONE,
     TOUGH_STEADY,
 )
 from .rng import fill_pairs
+
+#: Grid letters of the Shield/Buckler locations L, R, H, F (order of T_SHIELD_LOC).
+_SHIELD_LETTER = np.array([GL_L, GL_R, GL_H, GL_F], dtype=np.int64)
 
 
 @jit(inline=True)
@@ -106,8 +125,9 @@ def _kept(n_dice, drop):
 
 
 @jit()
-def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, target,
-               damage_hist, attack_counts, kill_at):
+def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, target, card,
+               col_full, letter_mask, letter_boxes, damage_hist, attack_counts, kill_at,
+               cripple_hist, mask_hist):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -120,6 +140,8 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         each trial, if fewer than ``max_draws`` entries are left it is refilled (so a buffer
         scripted by a test, with ``pos + max_draws <= size``, is read as written).
     attacks, attackers, target : int64 tables of :mod:`.layout`.
+    card, col_full, letter_mask, letter_boxes : int64 tables of the target's damage grid or
+        life spiral (:mod:`.layout`); unread for damage tracks.
     damage_hist : int64[>= boxes + 1]
         Incremented at the final damage marked.
     attack_counts : int64[>= n_attacks, C_NFIELDS]
@@ -127,6 +149,11 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         :func:`.driver.made_counts` for initial ones).
     kill_at : int64[>= n_attacks]
         Incremented at the attack that killed the target.
+    cripple_hist : int64[>= n_attacks, 2 ** n_letters]
+        Grids and spirals: per attack slot, incremented at the set of crippled letters once
+        the slot is resolved (a bit per letter).
+    mask_hist : int64[N_COLUMNS, 2 ** MAX_ROWS]
+        Grids and spirals: per column, incremented at the set of marked boxes at the end.
 
     Returns
     -------
@@ -142,6 +169,21 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = attacks.shape[0]
+    on_card = target[T_CAPACITY] != CAP_TRACK
+    feedback = target[T_CAPACITY] == CAP_GRID
+    n_letters = target[T_NLETTERS]
+    # per-trial scratch of grids and spirals: marked rows per column, unmarked boxes per
+    # letter, the order boxes were marked in (healing removes the last first)
+    colmask = np.zeros(N_COLUMNS, dtype=np.int64)
+    left = np.zeros(MAX_LETTERS, dtype=np.int64)
+    order = np.zeros(max(1, boxes), dtype=np.int64)
+    heals = tough != TOUGH_NONE or rapid > 0
+    # letters present in each column, as a bit set
+    col_letters = np.zeros(N_COLUMNS, dtype=np.int64)
+    for x in range(n_letters):
+        for c in range(N_COLUMNS):
+            if letter_mask[x, c] != 0:
+                col_letters[c] |= 1 << x
     for _ in range(n_trials):
         if pos > size - max_draws:
             fill_pairs(rs, dice, size)
@@ -157,6 +199,15 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         boost_att = 0
         boost_att_at = 0
         boost_dmg = 0
+        crippled = 0
+        n_marks = 0
+        shield_now = shield
+        power_blocked = False
+        if on_card:
+            for c in range(N_COLUMNS):
+                colmask[c] = 0
+            for x in range(n_letters):
+                left[x] = letter_boxes[x]  # 0 for letters not on the card
         for i in range(n_attacks):
             flags = attacks[i, A_FLAGS]
             if flags & F_FIRST:
@@ -169,6 +220,8 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
             spent = 0
             if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
                 if points < 1:
+                    if on_card:
+                        cripple_hist[i, crippled] += 1
                     continue
                 points -= 1
                 spent = 1
@@ -181,12 +234,16 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
             if (state & attacks[i, A_AUTOHIT_ON]) != 0:
                 outcome = HIT  # automatic hit: no roll, so never critical
             else:
-                defense = attacks[i, A_DEF5] if (state & ST_BASE_DEF_5) != 0 else attacks[i, A_DEF]
+                if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED)) != 0:
+                    defense = attacks[i, A_DEF5]
+                else:
+                    defense = attacks[i, A_DEF]
                 defense += attacks[i, A_SPELL_DEF] - def_minus
                 if (state & ST_DISPELLED) == 0:
                     defense += attacks[i, A_UPKEEP_DEF]
                 n = attacks[i, A_ATT_DICE]
-                if ((flags & F_FREE_ATT_BOOST) == 0 and points > reserve
+                # a boost is bought only when it adds a die (not lost in the floor of one)
+                if ((flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1
                         and (boost_att == MODE_ALWAYS
                              or (boost_att == MODE_AUTO and defense - skill >= boost_att_at))):
                     points -= 1
@@ -232,14 +289,14 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                 if (state & ST_DISPELLED) == 0:
                     arm += attacks[i, A_UPKEEP_ARM]
                 if (flags & F_IGNORE_SHIELD) == 0:
-                    arm += shield
+                    arm += shield_now
                 pow_ = attacks[i, A_POW]
                 remaining = boxes - marked
                 n = attacks[i, A_DMG_DICE]
                 n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
                 drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
                 boost = 0
-                if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and (
+                if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and (
                         boost_dmg == MODE_ALWAYS
                         or (boost_dmg == MODE_AUTO
                             and _kept(max(1, n), drop) + pow_ - arm < remaining
@@ -271,7 +328,7 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                     dealt = max(0, total + pow_ - arm)
                 if (flags & F_DECAP) != 0:
                     dealt *= 1 + crit
-                if power_lethal and tpoints > 0 and dealt >= remaining:
+                if power_lethal and tpoints > 0 and dealt >= remaining and not power_blocked:
                     if power_focus:
                         need = (dealt - remaining + 5) // 5
                         if need <= tpoints:
@@ -282,9 +339,59 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                         tpoints -= 1
                         dealt = 0
                         attack_counts[i, C_TARGET_SPENT] += 1
-                taken = mark_track(marked, boxes, dealt)
-                marked += taken
+                was_crippled = crippled
+                if not on_card:
+                    taken = mark_track(marked, boxes, dealt)
+                    marked += taken
+                else:
+                    # --- damage grid / life spiral (docs/activation.md, RULES.md 3): a
+                    # column's boxes are marked in one step, topmost unmarked first
+                    taken = 0
+                    if dealt > 0:
+                        want = min(dealt, boxes - marked)
+                        c = -1
+                        first = 0  # the box "damage to X" marks before the others
+                        x = attacks[i, A_DAMAGE_TO]
+                        if x >= 0 and left[x] > 0:
+                            for cc in range(N_COLUMNS):
+                                free = letter_mask[x, cc] & ~colmask[cc]
+                                if free != 0:
+                                    c = cc
+                                    first = free & -free
+                                    break
+                        if c < 0:
+                            c = die_of(np.int64(dice[pos]), 0) - 1
+                            pos += 1
+                        while taken < want:
+                            free = col_full[c] & ~colmask[c]
+                            if free == 0:
+                                c = c + 1 if c < N_COLUMNS - 1 else 0
+                                continue
+                            if first != 0:
+                                take = first
+                                first = 0
+                            else:
+                                take = lowest_bits(free, min(want - taken, POPCOUNT[free]))
+                            colmask[c] |= take
+                            taken += POPCOUNT[take]
+                            if heals:
+                                rest = take
+                                while rest != 0:
+                                    order[n_marks] = c * 16 + LOWEST[rest]
+                                    n_marks += 1
+                                    rest &= rest - 1
+                            lx = col_letters[c]
+                            while lx != 0:
+                                x = LOWEST[lx]
+                                lx &= lx - 1
+                                gone = POPCOUNT[take & letter_mask[x, c]]
+                                if gone != 0:
+                                    left[x] -= gone
+                                    if left[x] == 0:
+                                        crippled |= 1 << x
+                        marked += taken
                 attack_counts[i, C_DAMAGE] += taken
+                heal = 0
                 if marked >= boxes:
                     saved = False
                     if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
@@ -294,12 +401,42 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                     if not saved:
                         attack_counts[i, C_SPENT] += spent
                         kill_at[i] += 1
+                        if on_card:  # the slots left keep the final state
+                            for j in range(i, n_attacks):
+                                cripple_hist[j, crippled] += 1
                         break
-                    marked -= 1
+                    heal = 1
                     state |= ST_KNOCKED_DOWN
                     attack_counts[i, C_TOUGH] += 1
                 elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0:
-                    marked -= min(rapid, marked)
+                    heal = min(rapid, marked)
+                if heal > 0:
+                    if not on_card:
+                        marked -= heal
+                    else:
+                        for _h in range(heal):
+                            n_marks -= 1
+                            c = order[n_marks] >> 4
+                            row = order[n_marks] & 15
+                            colmask[c] &= ~(1 << row)
+                            marked -= 1
+                            x = card[c, row]
+                            if x >= 0:
+                                left[x] += 1
+                                crippled &= ~(1 << x)
+                if feedback and crippled != was_crippled:
+                    # what the target's crippled systems change for the next attacks
+                    shield_now = shield
+                    for k in range(4):
+                        if (crippled >> _SHIELD_LETTER[k]) & 1:
+                            shield_now -= target[T_SHIELD_LOC + k]
+                    if (crippled >> GL_M) & 1:
+                        state |= ST_MOVE_CRIPPLED
+                    else:
+                        state &= ~ST_MOVE_CRIPPLED
+                    if (crippled >> GL_C) & 1:
+                        tpoints = 0
+                    power_blocked = ((crippled >> GL_G) & 1) != 0
 
             # --- what the hit leaves for the next attacks (RULES.md 5, 9)
             knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
@@ -314,5 +451,10 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                 arm_minus += attacks[i, A_ARM_MINUS]
             if spent:
                 attack_counts[i, C_SPENT] += spent
+            if on_card:
+                cripple_hist[i, crippled] += 1
         damage_hist[marked] += 1
+        if on_card:
+            for c in range(N_COLUMNS):
+                mask_hist[c, colmask[c]] += 1
     return pos

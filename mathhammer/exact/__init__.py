@@ -5,6 +5,9 @@ kernel, so that each can check the other. Modules, in pipeline order:
 
 * :mod:`~mathhammer.exact.rolls`: every face of a roll (discards, rerolls), counted exactly:
   :func:`attack_outcome`, :func:`damage_pmf` and the cached tables the engine uses;
+* :mod:`~mathhammer.exact.card`: damage grids and life spirals: the configurations of marked
+  boxes (and, where healing needs it, the order of the last marks) as an index, and the
+  column roll, "damage to X", crippling and healing on them, vectorised;
 * :mod:`~mathhammer.exact.state`: the :class:`~mathhammer.exact.state.State` carried from
   attack to attack, the figures read once from the scenario, and
   :func:`check_exact_applicable`;
@@ -17,7 +20,9 @@ kernel, so that each can check the other. Modules, in pipeline order:
 
 The state is a dict ``State -> vector over damage marked``, so one NumPy operation moves
 every amount of damage at once: damage tracks of hundreds of boxes and sequences of
-hundreds of attacks take well under a second.
+hundreds of attacks take well under a second. On a grid or spiral the vector is over the
+configurations of the card met so far (a heavy warjack grid with a few attacks: well under
+a second too).
 
 Examples
 --------

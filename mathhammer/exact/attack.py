@@ -4,7 +4,10 @@ Given a :class:`~mathhammer.exact.state.State` before attack ``i``, :func:`attac
 lists every way the attack can end, vectorised over the damage already marked ``m``: a
 :class:`Piece` holds, for many ``m`` at once, the probability of one outcome, the damage
 marked after it, the state after it (or ``None``: the target was killed) and what the
-attack counted (the ``SLOT_*`` columns of :class:`~mathhammer.result.Result`).
+attack counted (the ``SLOT_*`` columns of :class:`~mathhammer.result.Result`). On a grid
+or spiral ``m`` is the index of a configuration of the card (see
+:mod:`~mathhammer.exact.card`), and the column roll, crippling and its feedback on the
+target are more branches of the same tree.
 
 The same edges serve forward propagation (push probability along them) and backward
 induction (pull values back along them), so both follow one reading of the rules.
@@ -89,15 +92,16 @@ class Decisions:
         does what maximises ``value`` (buying, attack boost, damage boost; reserves and
         thresholds are ignored).
     value : callable, optional
-        ``value(state)``: vector over damage marked of the value of the state after this
-        attack. Needed by optimal decisions: the attackers' and, with ``power_field =
-        "optimal"``, the target's (which minimises it).
+        ``value(state, idx)``: the value of the state after this attack at each damage
+        marked (configuration) of ``idx``. Needed by optimal decisions: the attackers' and,
+        with ``power_field = "optimal"``, the target's (which minimises it).
     kill_value : float
-        Value of a kill (1 for the kill probability, ``boxes`` for expected damage).
+        Value of a kill (1 for the kill probability or a crippled system, ``boxes`` for
+        expected damage).
     """
 
     attackers_optimal: bool = False
-    value: Callable[[State], np.ndarray] | None = None
+    value: Callable[[State, np.ndarray], np.ndarray] | None = None
     kill_value: float = 1.0
 
 
@@ -122,7 +126,7 @@ def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
         if pc.state is None:
             out.append(pc.p * dec.kill_value)
         else:
-            out.append(pc.p * dec.value(pc.state)[pc.dst])
+            out.append(pc.p * dec.value(pc.state, pc.dst))
     return out
 
 
@@ -158,39 +162,56 @@ def _choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_
     return out
 
 
-def _by_src(pc: Piece) -> np.ndarray:
-    return pc.src
+class _BySrc:
+    """Decision groups of an attack from the sorted sources ``m``: one per source."""
+
+    def __init__(self, m: np.ndarray):
+        self.m = m
+        self.identity = m.size == 0 or (m[0] == 0 and m[-1] == m.size - 1)
+
+    def __call__(self, pc: Piece) -> np.ndarray:
+        return pc.src if self.identity else np.searchsorted(self.m, pc.src)
 
 
 # --------------------------------------------------------------------------------- the attack
-def attack_edges(setup: Setup, i: int, state: State, dec: Decisions) -> list[Piece]:
+def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarray | None = None) -> list[Piece]:
     """Every outcome of attack ``i`` from ``state``, for every damage marked (step 1: buying).
 
-    Returns pieces whose probabilities sum to 1 for each ``m`` in ``0 .. boxes - 1``.
+    Parameters
+    ----------
+    m : ndarray, optional
+        Sorted, distinct damage marked (card configurations) to start from; every damage
+        marked of a track by default.
+
+    Returns pieces whose probabilities sum to 1 for each ``m``.
     """
     info = setup.slots[i]
-    m = setup.marks
+    if m is None:
+        m = setup.marks
+    by_src = _BySrc(m)
     if not info.slot.bought:
-        return _attack(setup, info, state, m, 0, dec)
+        return _attack(setup, info, state, m, 0, dec, by_src)
     idle = [Piece(state, m, m, np.ones(m.size), _counts({}))]
     if state.points < 1:  # nothing left to pay with: this and later bought attacks are not made
         return idle
-    bought = _attack(setup, info, state, m, 1, dec)
+    bought = _attack(setup, info, state, m, 1, dec, by_src)
     if not dec.attackers_optimal:
         return bought
-    return _choose([idle, bought], _by_src, setup.boxes, dec, maximise=True)
+    return _choose([idle, bought], by_src, m.size, dec, maximise=True)
 
 
 def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
-            dec: Decisions) -> list[Piece]:
+            dec: Decisions, by_src: _BySrc) -> list[Piece]:
     """Step 2, the attack roll (with its paid boost and reroll), then the hit."""
     w = info.weapon
     points = state.points - buy
     if w.type == "melee" and (state.down or state.still):
         # Automatic hit: no roll, no boost, never critical.
-        return _hit(setup, info, state, m, False, points, buy, 0, dec)
+        return _hit(setup, info, state, m, False, points, buy, 0, dec, by_src)
     need = setup.defense(info, state) - info.skill
-    can_pay = not w.boosted_attack
+    # a paid boost must add a die: not with a free boost, nor when the floor of one die
+    # would swallow it (docs/activation.md step 2)
+    can_pay = not w.boosted_attack and info.attacker.attack_dice(w) >= 1
     spend = info.attacker.spend
     if dec.attackers_optimal:
         options = [0, 1] if can_pay and points > 0 else [0]
@@ -207,13 +228,14 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
                                 _counts({"made": 1, "boost_attack": paid, "spent": buy + paid})))
         for q, critical in ((plain, False), (crit, True)):
             if q:
-                pieces += [pc.scaled(q) for pc in _hit(setup, info, state, m, critical, left, buy + paid, paid, dec)]
+                pieces += [pc.scaled(q) for pc in _hit(setup, info, state, m, critical, left, buy + paid, paid,
+                                                       dec, by_src)]
         trees.append(pieces)
-    return _choose(trees, _by_src, setup.boxes, dec, maximise=True)
+    return _choose(trees, by_src, m.size, dec, maximise=True)
 
 
 def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bool, points: int,
-         spent: int, paid_attack: int, dec: Decisions) -> list[Piece]:
+         spent: int, paid_attack: int, dec: Decisions, by_src: _BySrc) -> list[Piece]:
     """Steps 3, 4 and 6 for a hit: Dispel and Grievous Wounds at once, the damage roll, then
     knockdown, stationary and the weapon's -DEF / -ARM effect for the next attacks."""
     w = info.weapon
@@ -228,6 +250,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
         effects=effects,
         target_points=state.target_points,
         points=points,
+        crippled=state.crippled,
     )
     base = {"made": 1, "hit": 1, "crit": int(critical), "boost_attack": paid_attack, "spent": spent}
     if info.pow is None:
@@ -235,10 +258,11 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
     roll = _DamageRoll(setup, info, state, after, critical, base, dec)
     spend = info.attacker.spend
     free = w.boosted_damage or info.slot.charge
-    if free or not (points > (0 if dec.attackers_optimal else spend.reserve)):
+    adds_die = setup.damage_dice(info, critical) >= 1
+    if free or not adds_die or not (points > (0 if dec.attackers_optimal else spend.reserve)):
         return roll.edges(m, 0)
     if dec.attackers_optimal:
-        return _choose([roll.edges(m, 0), roll.edges(m, 1)], _by_src, setup.boxes, dec, maximise=True)
+        return _choose([roll.edges(m, 0), roll.edges(m, 1)], by_src, m.size, dec, maximise=True)
     if spend.boost_damage == "never":
         return roll.edges(m, 0)
     if spend.boost_damage == "always":
@@ -249,19 +273,21 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
     discard = w.damage_discard
     kept_plain = rolls.kept_count(max(1, dice), discard)
     kept_boosted = rolls.kept_count(max(1, dice + 1), discard)
-    remaining = setup.boxes - m
+    remaining = setup.remaining(m)
     boost = (kept_plain + roll.shift < remaining) & (6 * kept_boosted + roll.shift > 0)
     return roll.edges(m[~boost], 0) + roll.edges(m[boost], 1)
 
 
 class _DamageRoll:
     """Step 4 from the damage dice on: roll (discard, reroll), Decapitation, the target's
-    power field, marking, Tough, Rapid Healing."""
+    power field, marking (on a card: the column roll, crippling and its feedback), Tough,
+    Rapid Healing."""
 
     def __init__(self, setup, info, state, after, critical, base, dec):
         self.setup, self.info, self.state, self.after = setup, info, state, after
         self.critical, self.base, self.dec = critical, base, dec
-        arm = setup.armor(info, after.dispelled, state.effects)  # this attack's effect: next time
+        # this attack's effect, and what its damage cripples, count from the next attack on
+        arm = setup.armor(info, after.dispelled, state.effects, state.crippled)
         self.shift = info.pow - arm
         self.dice = setup.damage_dice(info, critical)
         w = info.weapon
@@ -276,7 +302,7 @@ class _DamageRoll:
             return []
         setup = self.setup
         table = rolls.damage_table(max(1, self.dice + paid), *self.table_args)
-        remaining = setup.boxes - m
+        remaining = setup.remaining(m)
         rows = table[np.minimum(remaining, table.shape[0] - 1)]
         cell, x = np.nonzero(rows)
         cells = _Cells(m[cell], remaining[cell], x, rows[cell, x])
@@ -284,7 +310,7 @@ class _DamageRoll:
         counts = dict(self.base, boost_damage=paid, spent=self.base["spent"] + paid)
         tp = self.after.target_points
         kind, policy = setup.power_kind, setup.field
-        if tp == 0 or policy == "never":
+        if tp == 0 or policy == "never" or "G" in self.state.crippled:  # crippled G: no field
             return self._leaves(cells, 0, points, counts)
         if policy == "lethal":
             lethal = cells.x >= cells.remaining
@@ -318,10 +344,12 @@ class _DamageRoll:
         else:
             taken = np.zeros_like(cells.x)
         marked = np.minimum(taken, cells.remaining)
-        end = cells.src + marked
-        disabled = end >= setup.boxes
         counts = dict(counts, target_spent=k)
         after = self.after._replace(target_points=self.after.target_points - k, points=points)
+        if setup.card is not None:
+            return self._card_leaves(cells, marked, after, counts, tag)
+        end = cells.src + marked
+        disabled = end >= setup.boxes
         out = []
 
         def add(state, keep, dst, p, **extra):
@@ -341,6 +369,57 @@ class _DamageRoll:
             add(None, disabled, setup.boxes - 1, cells.p * (2 / 3))
         else:
             add(None, disabled, setup.boxes - 1, cells.p)
+        return out
+
+    def _card_leaves(self, cells: _Cells, marked: np.ndarray, after: State, counts: dict, tag) -> list[Piece]:
+        """Mark ``marked`` boxes on the card: the column roll (or the X box of "damage to
+        X"), then Tough or Rapid Healing (last marked first); the state after takes the
+        feedback of the systems crippled then."""
+        setup, card = self.setup, self.setup.card
+        out = []
+
+        # No damage taken: nothing marked, no column roll.
+        zero = marked == 0
+        if zero.any():
+            src = cells.src[zero]
+            out.append(Piece(after, src, src, cells.p[zero], _counts(counts), marked[zero],
+                             None if tag is None else tag[zero]))
+        pos = np.flatnonzero(~zero)
+        if pos.size == 0:
+            return out
+        src, rem, mk, p = cells.src[pos], cells.remaining[pos], marked[pos], cells.p[pos]
+        tg = None if tag is None else tag[pos]
+        disabled = mk >= rem
+        # Killed: the column does not matter.
+        kill_p = p * (2 / 3) if self.tough else p
+        if disabled.any():
+            out.append(Piece(None, src[disabled], src[disabled], kill_p[disabled],
+                             _counts(counts), mk[disabled], None if tg is None else tg[disabled]))
+        go = ~disabled | self.tough  # standing, or saved by Tough: where the boxes went matters
+        if not go.any():
+            return out
+        sel, start, first_x, q, xi = card.landing(src[go], self.info.weapon.damage_to)
+        rows = np.flatnonzero(go)[sel]
+        s_src, s_mk, s_dis = src[rows], mk[rows], disabled[rows]
+        s_p = np.where(s_dis, p[rows] / 3, p[rows]) * q
+        # Healing, last marked first: a Tough save removes 1 (the disabling attack marked at
+        # least one), Rapid Healing up to its points (never below none marked).
+        heal = np.where(s_dis, 1, np.minimum(self.heals, setup.count(s_src) + s_mk))
+        dst = card.move(s_src, start, first_x, xi, s_mk, heal, setup.windows[self.info.index + 1])
+        bits = card.crip[dst]
+        key = (bits & setup.feedback_mask) * 4 + ((bits & setup.cortex_bit) > 0) * 2 + s_dis
+        for k in np.unique(key):
+            keep = key == k
+            b0 = int(bits[np.argmax(keep)])
+            state = after._replace(crippled=setup.crippled_set(b0))
+            if k & 2:
+                state = state._replace(target_points=0)  # crippled Cortex: its points, for good
+            extra = {}
+            if k & 1:
+                state = state._replace(down=True)
+                extra = {"tough": 1}
+            out.append(Piece(state, s_src[keep], dst[keep], s_p[keep], _counts(dict(counts, **extra)),
+                             s_mk[keep], None if tg is None else tg[rows][keep]))
         return out
 
 

@@ -1,6 +1,7 @@
 """Forward propagation: the probability of every state, attack after attack, into a Result.
 
-The distribution before attack ``i`` is a dict ``State -> vector over damage marked``.
+The distribution before attack ``i`` is a dict ``State -> vector over damage marked`` (on a
+grid or spiral, over the configurations of the card met so far).
 Each attack pushes every vector along its edges (:meth:`Engine.edges
 <mathhammer.exact.induction.Engine.edges>`): probability that reaches a kill leaves the
 distribution and is counted in ``kill_weights[i]``; the rest lands in the state after the
@@ -14,7 +15,7 @@ import numpy as np
 
 from ..result import SLOT_CRIT, SLOT_DAMAGE, SLOT_FIELDS, SLOT_HIT, SLOT_MADE, Result
 from ..rules import Scenario
-from .induction import Engine, deep_recursion
+from .induction import CHUNK, Engine, deep_recursion
 from .state import check_exact_applicable, needs_induction, prepare
 
 __all__ = ["exact_result", "propagate"]
@@ -28,60 +29,116 @@ def propagate(engine: Engine):
     damage_weights, slot_weights, kill_weights, slot_damage_sq : ndarray
         As in :class:`~mathhammer.result.Result` (probabilities), and per attack
         ``E[(damage points it marked)**2]``.
+    cards : dict
+        Grids and spirals: ``cripple_weights`` and ``box_weights`` as in
+        :class:`~mathhammer.result.Result`, and ``final``, the distribution of the target
+        left standing at the end (``State -> vector over the configurations of
+        engine.setup.card``); empty for a damage track.
     """
     setup = engine.setup
+    card = setup.card
     boxes, n = setup.boxes, setup.n
-    start = np.zeros(boxes)
-    start[0] = 1.0
+    start = np.zeros(setup.size)
+    start[0] = 1.0  # no damage marked (the empty card)
     dist = {setup.start: start}
     slot_weights = np.zeros((n, SLOT_FIELDS))
     kill_weights = np.zeros(n)
     slot_damage_sq = np.zeros(n)
+    cripple_weights = np.zeros((n, len(card.letters) if card is not None else 0))
     for i in range(n):
         entered: dict = {}
         for state, v in dist.items():
             state = setup.enter(i, state)
-            entered[state] = entered[state] + v if state in entered else v
+            _add(entered, state, v)
         dist = {}
         for state, v in entered.items():
             if not v.any():
                 continue
-            for pc in engine.edges(i, state):
-                mass = v[pc.src] * pc.p
-                total = mass.sum()
-                slot_weights[i] += total * np.asarray(pc.counts)
-                if pc.marked is not None:
-                    slot_weights[i, SLOT_DAMAGE] += mass @ pc.marked
-                    slot_damage_sq[i] += mass @ np.square(pc.marked)
-                if pc.state is None:
-                    kill_weights[i] += total
-                    continue
-                add = np.bincount(pc.dst, weights=mass, minlength=boxes)
-                dist[pc.state] = dist[pc.state] + add if pc.state in dist else add
+            if card is None:
+                batches = [None]
+            else:
+                src = np.flatnonzero(v)
+                batches = [src[lo: lo + CHUNK] for lo in range(0, src.size, CHUNK)]
+            for batch in batches:
+                for pc in engine.edges(i, state, batch):
+                    mass = v[pc.src] * pc.p
+                    total = mass.sum()
+                    slot_weights[i] += total * np.asarray(pc.counts)
+                    if pc.marked is not None:
+                        slot_weights[i, SLOT_DAMAGE] += mass @ pc.marked
+                        slot_damage_sq[i] += mass @ np.square(pc.marked)
+                    if pc.state is None:
+                        kill_weights[i] += total
+                        continue
+                    _add(dist, pc.state, np.bincount(pc.dst, weights=mass, minlength=setup.size))
         engine.release(i)
+        if card is not None:
+            size = setup.size
+            crippled = card.crippled_matrix(size)
+            for v in dist.values():
+                cripple_weights[i] += _pad(v, size) @ crippled
+            cripple_weights[i] += kill_weights[: i + 1].sum()  # a kill marks every box
     damage_weights = np.zeros(boxes + 1)
     for v in dist.values():
-        damage_weights[:boxes] += v
+        idx = np.arange(v.size)
+        damage_weights += np.bincount(setup.count(idx), weights=v, minlength=boxes + 1)
     damage_weights[boxes] = kill_weights.sum()
-    return damage_weights, slot_weights, kill_weights, slot_damage_sq
+    cards = {}
+    if card is not None:
+        killed = kill_weights.sum()
+        box_weights = [killed + np.zeros(n_rows) for n_rows in card.lengths]
+        for v in dist.values():
+            for c, w in enumerate(card.box_marked(v)):
+                box_weights[c] += w
+        cards = {"cripple_weights": cripple_weights, "box_weights": box_weights, "final": dist}
+    return damage_weights, slot_weights, kill_weights, slot_damage_sq, cards
+
+
+def _pad(v: np.ndarray, size: int) -> np.ndarray:
+    """``v`` with zeros appended up to ``size`` (configurations met since it was made)."""
+    if v.size >= size:
+        return v
+    out = np.zeros(size)
+    out[: v.size] = v
+    return out
+
+
+def _add(dist: dict, state, v: np.ndarray) -> None:
+    """``dist[state] += v``, padding the shorter vector."""
+    old = dist.get(state)
+    if old is None:
+        dist[state] = v
+    elif old.size == v.size:
+        dist[state] = old + v
+    else:
+        size = max(old.size, v.size)
+        dist[state] = _pad(old, size) + _pad(v, size)
 
 
 def exact_result(scenario: Scenario) -> Result:
     """Exact distributions of one scenario, as a :class:`~mathhammer.result.Result`.
 
-    Follows docs/activation.md for damage tracks: forward propagation of the probability
-    of every state (damage marked, knocked down, stationary, dispelled, Grievous Wounds,
-    active -DEF / -ARM effects, target's points left, current attacker's points left)
-    along :meth:`Scenario.attack_sequence <mathhammer.rules.Scenario.attack_sequence>`,
-    each attacker spending by its ``spend`` policy. A target with ``power_field =
-    "optimal"`` spends what minimises its kill probability, found first by backward
-    induction (:class:`~mathhammer.exact.induction.Engine`).
+    Follows docs/activation.md: forward propagation of the probability of every state
+    (damage marked, knocked down, stationary, dispelled, Grievous Wounds, active -DEF /
+    -ARM effects, target's points left, current attacker's points left) along
+    :meth:`Scenario.attack_sequence <mathhammer.rules.Scenario.attack_sequence>`, each
+    attacker spending by its ``spend`` policy. A target with ``power_field = "optimal"``
+    spends what minimises its kill probability, found first by backward induction
+    (:class:`~mathhammer.exact.induction.Engine`).
+
+    On a damage grid or life spiral the damage marked is which boxes are marked (and, for
+    Rapid Healing of 2 or more, the order of the last marks): the column roll, "damage to
+    X", crippling and un-crippling, and the feedback of crippled systems on the target
+    (Shield / Buckler, Movement, Power Field Generator, Cortex) are all enumerated.
 
     Weights are probabilities (``total == 1.0``). ``slot_weights`` holds, per attack, the
     expected value of each ``SLOT_*`` column (``SLOT_DAMAGE``: boxes it marked, before any
     Tough roll or Rapid Healing); ``damage_weights`` the distribution of the damage marked
     at the end (a kill is ``boxes``); ``extra["slot_damage_sq"]`` per attack
-    ``E[(boxes it marked)**2]`` (to size Monte Carlo tolerances).
+    ``E[(boxes it marked)**2]`` (to size Monte Carlo tolerances). Grids and spirals also
+    fill ``letters``, ``cripple_weights`` (per attack, the probability each letter is
+    crippled once it is resolved; a kill cripples every letter) and ``box_weights`` (per
+    column, the probability each box ends marked).
 
     Raises
     ------
@@ -104,13 +161,29 @@ def exact_result(scenario: Scenario) -> Result:
     1
     >>> round(res.kill, 4)           # any axe hit deals at least 12 damage
     0.973
+
+    On a grid whose only system box, L, is in column 3 (one box per column), one damage
+    point cripples it when the column roll is a 3:
+
+    >>> grid = Target(defense=5, arm=10, grid=[".", ".", "L", ".", ".", "."])
+    >>> poke = Weapon("Poke", "melee", skill=20, pow=5, extra_attack_dice=-1, extra_damage_dice=-1)
+    >>> res = exact_result(Scenario(grid, [Attacker("A", [poke])]))
+    >>> res.letters, round(res.cripple["L"] * 36, 9)   # a 6 deals 1 point, then column 3
+    (('L',), 1.0)
     """
     check_exact_applicable(scenario)
     setup = prepare(scenario, induction=needs_induction(scenario))
     engine = Engine(setup)
     with deep_recursion(setup.n):
-        damage_weights, slot_weights, kill_weights, slot_damage_sq = propagate(engine)
+        damage_weights, slot_weights, kill_weights, slot_damage_sq, cards = propagate(engine)
     damage_weights, slot_weights, kill_weights = _tidy(damage_weights, slot_weights, kill_weights)
+    extra_fields = {}
+    if cards:
+        extra_fields = {
+            "letters": tuple(setup.card.letters),
+            "cripple_weights": np.clip(cards["cripple_weights"], 0.0, 1.0),
+            "box_weights": tuple(np.clip(w, 0.0, 1.0) for w in cards["box_weights"]),
+        }
     return Result(
         method="exact",
         trials=None,
@@ -122,6 +195,7 @@ def exact_result(scenario: Scenario) -> Result:
         kill_weights=kill_weights,
         boxes=setup.boxes,
         extra={"slot_damage_sq": slot_damage_sq},
+        **extra_fields,
     )
 
 

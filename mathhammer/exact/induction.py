@@ -2,9 +2,11 @@
 
 :class:`Engine` holds the edges of each attack (:func:`~mathhammer.exact.attack.attack_edges`)
 and the value of each state before each attack, ``V_i(state)[m]``: the kill probability
-(or the expected damage marked at the end) from there on. ``V_n`` is 0 (or ``m``) for a
-target left standing; a kill is worth 1 (or ``boxes``). Values are computed on demand and
-memoised, so only states that a decision can reach are visited.
+(or the expected damage marked at the end, or the probability a system or aspect ends
+crippled) from there on. ``V_n`` is 0 (or ``m``, or whether it is crippled) for a target
+left standing; a kill is worth 1 (or ``boxes``, or 1: every box is marked). Values are
+computed on demand and memoised, so only states that a decision can reach are visited; on
+a grid or spiral, only the configurations asked for.
 
 Two uses:
 
@@ -24,14 +26,17 @@ import numpy as np
 
 from ..errors import InputError
 from ..rules import Scenario
-from ..rules.vocabulary import OBJECTIVES
+from ..rules.scenario import check_objective
 from .attack import Decisions, Piece, attack_edges, merge
 from .state import Setup, State, optimal_slots, prepare
 
-__all__ = ["Engine", "optimal_value", "EDGE_BUDGET"]
+__all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CHUNK"]
 
 #: Most edges kept in memory for reuse by later attacks (about 40 bytes each).
 EDGE_BUDGET = 4_000_000
+
+#: Grids and spirals: configurations whose edges are built at once (bounds the memory).
+CHUNK = 1024
 
 
 class Engine:
@@ -43,8 +48,9 @@ class Engine:
     attackers_optimal : bool
         Attackers play their best (see :class:`~mathhammer.exact.attack.Decisions`) instead
         of following their ``spend`` policies.
-    objective : {"kill", "damage"}
-        What values measure: kill probability, or expected damage marked at the end.
+    objective : {"kill", "damage", "cripple:X"}
+        What values measure: kill probability, expected damage marked at the end, or the
+        probability system / aspect X ends crippled (grids and spirals).
     """
 
     def __init__(self, setup: Setup, attackers_optimal: bool = False, objective: str = "kill"):
@@ -52,30 +58,41 @@ class Engine:
         self.attackers_optimal = attackers_optimal
         self.objective = objective
         self.looks_ahead = attackers_optimal or setup.field == "optimal"
-        if objective == "kill":
-            self.terminal = np.zeros(setup.boxes)
-            self.kill_value = 1.0
-        else:
-            self.terminal = setup.marks.astype(np.float64)
-            self.kill_value = float(setup.boxes)
+        self.on_card = setup.card is not None
+        self.kill_value = float(setup.boxes) if objective == "damage" else 1.0
+        self._cripple_bit = 0
+        if objective.startswith("cripple:"):
+            self._cripple_bit = 1 << setup.card.letters.index(objective.split(":", 1)[1])
         self._values: dict = {}
-        # Edges shared by like attacks (no look-ahead): kept from the first attack of a
-        # signature to its last, within EDGE_BUDGET edges.
+        # Edges shared by like attacks (no look-ahead, damage tracks): kept from the first
+        # attack of a signature to its last, within EDGE_BUDGET edges.
         self._edges: dict = {}
         self._cached = 0
         signatures = [info.signature for info in setup.slots]
         self._last_use = {sig: i for i, sig in enumerate(signatures)}
-        self._reused = [self._last_use[sig] > i for i, sig in enumerate(signatures)]
+        self._reused = [self._last_use[sig] > i and not self.on_card for i, sig in enumerate(signatures)]
 
-    def edges(self, i: int, state: State) -> list[Piece]:
+    def terminal(self, idx: np.ndarray) -> np.ndarray:
+        """``V_n`` at the damage marked (configurations) ``idx`` of a target left standing."""
+        if self.objective == "kill":
+            return np.zeros(idx.size)
+        if self.objective == "damage":
+            return self.setup.count(idx).astype(np.float64)
+        return ((self.setup.card.crip[idx] & self._cripple_bit) > 0).astype(np.float64)
+
+    def edges(self, i: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
         """Edges of attack ``i`` from ``state`` (as the attack finds it), one piece per state
         reached and counts.
 
-        Without look-ahead they depend only on the attack's signature and ``state``, and
-        are kept for the later attacks of that signature. With look-ahead the decisions
-        read the values of the next attack (memoised), and the edges are rebuilt when asked
-        again rather than kept.
+        ``src``: sorted distinct damage marked (configurations) to start from; on a damage
+        track every damage marked (``src`` is ignored), where, without look-ahead, the
+        edges depend only on the attack's signature and ``state`` and are kept for the
+        later attacks of that signature. With look-ahead the decisions read the values of
+        the next attack (memoised), and the edges are rebuilt when asked again rather than
+        kept.
         """
+        if self.on_card:
+            return self._build(i, state, src)
         if self.looks_ahead:
             return self._build(i, state)
         sig = self.setup.slots[i].signature
@@ -95,24 +112,50 @@ class Engine:
             for key in [key for key in self._edges if key[0] == sig]:
                 self._cached -= sum(pc.p.size for pc in self._edges.pop(key))
 
-    def _build(self, i: int, state: State) -> list[Piece]:
+    def _build(self, i: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
         dec = Decisions(self.attackers_optimal, kill_value=self.kill_value)
         if self.looks_ahead:
-            dec.value = lambda s: self.value(i + 1, s)
-        return merge(attack_edges(self.setup, i, state, dec))
+            dec.value = lambda s, idx: self.value(i + 1, s, idx)
+        return merge(attack_edges(self.setup, i, state, dec, src))
 
-    def value(self, i: int, state: State) -> np.ndarray:
-        """``V_i``: value of each damage marked in ``state`` before attack ``i`` (read-only)."""
+    def value(self, i: int, state: State, idx: np.ndarray) -> np.ndarray:
+        """``V_i``: value of ``state`` before attack ``i`` at each damage marked
+        (configuration) of ``idx``."""
         state = self.setup.enter(i, state)
         if i >= self.setup.n:
-            return self.terminal
+            return self.terminal(idx)
+        if not self.on_card:
+            return self._track_value(i, state)[idx]
+        key = (i, state)
+        vals, known = self._values.get(key, (None, None))
+        size = self.setup.size
+        if vals is None or vals.size < size:
+            grown, seen = np.zeros(size), np.zeros(size, dtype=bool)
+            if vals is not None:
+                grown[: vals.size], seen[: vals.size] = vals, known
+            vals, known = grown, seen
+            self._values[key] = (vals, known)
+        missing = np.unique(idx[~known[idx]])
+        for lo in range(0, missing.size, CHUNK):
+            part = missing[lo: lo + CHUNK]
+            out = np.zeros(part.size)
+            for pc in self.edges(i, state, part):
+                lead = self.kill_value if pc.state is None else self.value(i + 1, pc.state, pc.dst)
+                out += np.bincount(np.searchsorted(part, pc.src), weights=pc.p * lead, minlength=part.size)
+            vals[part] = out
+            known[part] = True
+        return vals[idx]
+
+    def _track_value(self, i: int, state: State) -> np.ndarray:
+        """``V_i`` of ``state`` at every damage marked of a track (read-only)."""
         key = (i, state)
         out = self._values.get(key)
         if out is None:
-            out = np.zeros(self.setup.boxes)
+            boxes = self.setup.boxes
+            out = np.zeros(boxes)
             for pc in self.edges(i, state):
-                lead = self.kill_value if pc.state is None else self.value(i + 1, pc.state)[pc.dst]
-                out += np.bincount(pc.src, weights=pc.p * lead, minlength=self.setup.boxes)
+                lead = self.kill_value if pc.state is None else self.value(i + 1, pc.state, pc.dst)
+                out += np.bincount(pc.src, weights=pc.p * lead, minlength=boxes)
             out.setflags(write=False)
             self._values[key] = out
         return out
@@ -147,9 +190,10 @@ def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
     Parameters
     ----------
     scenario : Scenario
-    objective : {"kill", "damage"}
-        Maximise the kill probability, or the expected damage marked at the end (a kill
-        counts as every box).
+    objective : {"kill", "damage", "cripple:X"}
+        Maximise the kill probability, the expected damage marked at the end (a kill
+        counts as every box), or the probability that system / aspect X of the target's
+        grid or spiral ends crippled (a kill cripples every one).
 
     Returns
     -------
@@ -163,9 +207,10 @@ def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
     >>> round(optimal_value(scen) * 216)   # boost the attack: 8+ on 3d6 is 181/216
     181
     """
-    if objective not in OBJECTIVES:
-        raise InputError("objective", objective, "must be one of " + ", ".join(OBJECTIVES))
+    if not isinstance(scenario, Scenario):
+        raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
+    check_objective("objective", objective, scenario.target)
     setup = prepare(scenario, optimal_slots(scenario), induction=True)
     engine = Engine(setup, attackers_optimal=True, objective=objective)
     with deep_recursion(setup.n):
-        return float(engine.value(0, setup.start)[0])
+        return float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0])

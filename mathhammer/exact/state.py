@@ -7,6 +7,11 @@ damage marked as the index of a vector (``0 .. boxes - 1`` while the target stan
 everything else in a hashable :class:`State`, so that one NumPy operation moves every
 amount of damage at once.
 
+On a damage grid or life spiral the index is that of a *configuration* (which boxes are
+marked, and where healing needs it the order of the last marks), numbered as the engine
+meets them by a :class:`~mathhammer.exact.card.Card`; the grid systems that change the
+target's defences, while crippled, are also kept in :attr:`State.crippled`.
+
 :class:`Setup` reads a :class:`~mathhammer.rules.Scenario` once: per attack, the numbers
 its rolls use (skill and POW with the combined-attack bonus, the charge, the weapon), and
 for the target, its DEF and ARM against each attack given a :class:`State`.
@@ -23,9 +28,11 @@ import numpy as np
 from ..errors import ExactNotApplicable, InputError
 from ..rules import Attacker, AttackSlot, Scenario, Weapon
 from . import rolls
+from .card import N_COLUMNS, Card
 
 __all__ = ["State", "SlotInfo", "Setup", "optimal_slots", "prepare", "check_exact_applicable",
-           "needs_induction", "MAX_STATES", "MAX_WORK", "MAX_INDUCTION_SLOTS"]
+           "needs_induction", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES", "MAX_CARD_WORK",
+           "MAX_INDUCTION_SLOTS"]
 
 #: Most states (damage marked x every other part of :class:`State` it may reach) the engine
 #: accepts: beyond it a run would take minutes and gigabytes.
@@ -34,6 +41,18 @@ MAX_STATES = 2_000_000
 #: Most states x attacks: the work of one forward pass is about proportional to it (the
 #: bound is loose: most scenarios reach far fewer states than it counts).
 MAX_WORK = 200_000_000
+
+#: Grids and spirals: most states (configurations of the card the sequence may reach x
+#: every other part of :class:`State`; x the attacks for backward induction), about the
+#: entries of the vectors the engine holds (8 bytes each). The configurations are bounded by
+#: what each attack can do from one configuration (no damage, or a start column and a
+#: number of boxes) and by the column masks each column can reach, not by ``2 ** boxes``.
+MAX_CARD_STATES = 20_000_000
+
+#: Grids and spirals: most edges (states x the outcomes of one attack from each, summed
+#: over the attacks) the bound allows: a couple of minutes at worst, where the bound is
+#: tight (about 30 ns an edge); most scenarios reach far fewer.
+MAX_CARD_WORK = 4_000_000_000
 
 #: Most attacks in one sequence when a decision is found by backward induction (the values
 #: are computed recursively, one level per attack).
@@ -54,6 +73,11 @@ class State(NamedTuple):
     effects: frozenset  #: (attacker index, weapon index) of each active -DEF / -ARM effect
     target_points: int  #: focus or fury the target has left for its power field
     points: int  #: focus, fury or forcing the current attacker has left
+    #: Grid systems whose crippling changes the target's defences (Shield / Buckler
+    #: locations, Movement, Power Field Generator) that are crippled now; always empty for
+    #: tracks and spirals. A function of the marked boxes, kept here so that DEF, ARM and
+    #: the power field can be read from the state.
+    crippled: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -64,6 +88,7 @@ class SlotInfo:
     first: bool  #: the first attack of its attacker: its points are reset to full here
     skill: int  #: MAT / RAT + combined-attack bonus
     pow: int | None  #: POW + combined-attack bonus, None for POW "-"
+    index: int = 0  #: its place in the sequence
 
     @property
     def weapon(self) -> Weapon:
@@ -113,6 +138,23 @@ class Setup:
     scenario : Scenario
     slots : sequence of AttackSlot, optional
         The attacks; :meth:`Scenario.attack_sequence` by default.
+
+    Attributes
+    ----------
+    card : Card or None
+        The target's grid or spiral; None for a damage track (the index is then the
+        damage marked).
+    feedback : frozenset of str
+        Grid systems whose crippling changes DEF, ARM or the power field of the target
+        (kept in :attr:`State.crippled`).
+    cortex : bool
+        A crippled Cortex takes the target's points for good (grid with C and points).
+    feedback_mask, cortex_bit : int
+        The bits of :attr:`feedback` and of C among ``card.letters`` (0 without a card).
+    windows : tuple of int
+        With a mark stack (Rapid Healing >= 2): the marks the stack keeps entering each
+        attack (and after the last): ``(rapid_healing - 1)`` per attack left that deals
+        damage, the most those attacks can heal beyond their own marks.
     """
 
     def __init__(self, scenario: Scenario, slots=None):
@@ -124,7 +166,7 @@ class Setup:
             bonus = s.attacker.combined_bonus
             first = i == 0 or slots[i - 1].attacker_index != s.attacker_index
             infos.append(SlotInfo(s, first, s.weapon.skill + bonus,
-                                  None if s.weapon.pow is None else s.weapon.pow + bonus))
+                                  None if s.weapon.pow is None else s.weapon.pow + bonus, i))
         self.slots: tuple[SlotInfo, ...] = tuple(infos)
         self.boxes = int(t.boxes)
         self.marks = np.arange(self.boxes)
@@ -139,6 +181,7 @@ class Setup:
         #: -DEF / -ARM of each weapon that has an effect, by identity.
         self.minus = {info.ident: (info.weapon.def_minus, info.weapon.arm_minus)
                       for info in self.slots if info.weapon.has_effect}
+        self._card_setup()
         first_points = slots[0].attacker.points if slots else 0
         self.start = State(
             down="knocked_down" in t.state,
@@ -150,9 +193,63 @@ class Setup:
             points=first_points,
         )
 
+    def _card_setup(self):
+        t = self.target
+        self.card = None
+        self.feedback = frozenset()
+        self.cortex = False
+        self.windows = (0,) * (self.n + 1)
+        self.feedback_mask = 0
+        self.cortex_bit = 0
+        self._fb_sets: dict = {}
+        if t.card is None:
+            return
+        letters = set(t.letters)
+        if self.rapid_healing >= 2:
+            dealing = [info.pow is not None for info in self.slots]
+            self.windows = tuple((self.rapid_healing - 1) * sum(dealing[i:]) for i in range(self.n + 1))
+        self.card = Card(t, [info.weapon.damage_to for info in self.slots], stack=self.windows[0])
+        if t.capacity == "grid":
+            fb = set()
+            if t.shield_arm:  # none while inert
+                fb |= (set(t.shield) | set(t.buckler)) & letters
+            if "M" in letters and not t.starts_base_def_5:
+                fb.add("M")
+            if "G" in letters and self.field != "never":
+                fb.add("G")
+            self.feedback = frozenset(fb)
+            self.cortex = "C" in letters and t.power_points > 0
+        lt = self.card.letters
+        self.feedback_mask = sum(1 << lt.index(x) for x in self.feedback)
+        self.cortex_bit = (1 << lt.index("C")) if self.cortex else 0
+
+    # ----------------------------------------------------------------- the index
     @property
     def n(self) -> int:
         return len(self.slots)
+
+    @property
+    def size(self) -> int:
+        """Indices in use: the damage marked on a track, the configurations met on a card."""
+        return self.card.size if self.card is not None else self.boxes
+
+    def count(self, idx: np.ndarray) -> np.ndarray:
+        """Boxes marked in each index."""
+        return idx if self.card is None else self.card.count[idx]
+
+    def remaining(self, idx: np.ndarray) -> np.ndarray:
+        """Unmarked boxes in each index."""
+        return self.boxes - self.count(idx)
+
+    def crippled_set(self, bits: int) -> frozenset:
+        """The :attr:`State.crippled` of a configuration whose crippled letters are ``bits``."""
+        key = bits & self.feedback_mask
+        out = self._fb_sets.get(key)
+        if out is None:
+            lt = self.card.letters
+            out = frozenset(x for j, x in enumerate(lt) if key >> j & 1)
+            self._fb_sets[key] = out
+        return out
 
     def enter(self, i: int, state: State) -> State:
         """``state`` as attack ``i`` finds it: an attacker starts with all of its points,
@@ -164,39 +261,43 @@ class Setup:
             return state._replace(points=info.attacker.points)
         return state
 
+    # ----------------------------------------------------------------- the rolls
     def defense(self, info: SlotInfo, state: State) -> int:
-        """``DEF = base + terrain + spells - effects`` against this attack (step 2)."""
+        """``DEF = base + terrain + spells - effects`` against this attack (step 2); a
+        crippled Movement system makes the base 5."""
         t, w = self.target, info.weapon
-        d = t.defense_against(w.type, base_def_5=state.down or state.still)
+        d = t.defense_against(w.type, base_def_5=state.down or state.still or "M" in state.crippled)
         if "blessed" not in w.rules:
             d += t.spell_def + (0 if state.dispelled else t.upkeep_def)
         return d - sum(self.minus[e][0] for e in state.effects)
 
-    def armor(self, info: SlotInfo, dispelled: bool, effects: frozenset) -> int:
-        """ARM against this attack's damage roll (step 4); not floored at 0."""
+    def armor(self, info: SlotInfo, dispelled: bool, effects: frozenset, crippled: frozenset = frozenset()) -> int:
+        """ARM against this attack's damage roll (step 4); not floored at 0. A Shield or
+        Buckler in a ``crippled`` location gives nothing."""
         t, w = self.target, info.weapon
         arm = t.base_arm("armor_piercing" in w.rules) + t.arm_modifier(w.type)
         if "blessed" not in w.rules:
             arm += t.spell_arm + (0 if dispelled else t.upkeep_arm)
-        if "chain_weapon" not in w.rules:
-            arm += t.shield_arm
+        if "chain_weapon" not in w.rules and t.shield_arm:
+            arm += 2 * sum(x not in crippled for x in t.shield) + sum(x not in crippled for x in t.buckler)
         return arm - sum(self.minus[e][1] for e in effects)
 
     def damage_dice(self, info: SlotInfo, critical: bool) -> int:
-        """Damage dice before a paid boost (may be below one; the roll has at least one)."""
+        """Damage dice before a paid boost (may be below one; the roll has at least one):
+        the attacker's dice for the weapon (crippled systems and aspects included), the
+        charge, resistance and Brutal Damage."""
         w, t = info.weapon, self.target
         brutal = "brutal_damage" in w.rules and (critical or self.scenario.brutal_damage == "hit")
-        return (2 + int(w.boosted_damage or info.slot.charge) + int("weapon_master" in w.rules)
-                + w.extra_damage_dice - int(w.crippled) - int(bool(w.damage_types & t.resist))
-                + int(brutal))
+        return (info.attacker.damage_dice(w) + int(info.slot.charge and not w.boosted_damage)
+                - int(bool(w.damage_types & t.resist)) + int(brutal))
 
     def attack_dice(self, info: SlotInfo, paid: int) -> int:
         """Attack dice with ``paid`` paid boosts (0 or 1)."""
-        w = info.weapon
-        return max(1, 2 + int(w.boosted_attack) + paid + w.extra_attack_dice - int(w.crippled))
+        return max(1, info.attacker.attack_dice(info.weapon) + paid)
 
-    def state_bound(self) -> int:
-        """Upper bound on the states the sequence may reach (damage marked included)."""
+    # ----------------------------------------------------------------- bounds
+    def _others(self) -> int:
+        """States of everything but the damage marked the sequence may reach (a bound)."""
         weapons = [info.weapon for info in self.slots]
         t = self.target
 
@@ -210,7 +311,67 @@ class Setup:
         effects = 2 ** len(self.minus)
         target_points = t.power_points + 1
         points = max((info.attacker.points for info in self.slots), default=0) + 1
-        return prod((down, still, dispelled, grievous, effects, target_points, points, self.boxes))
+        return prod((down, still, dispelled, grievous, effects, target_points, points))
+
+    def state_bound(self) -> int:
+        """Upper bound on the states the sequence may reach (damage marked included); on a
+        card, the configurations the engine may number (:meth:`card_registry`) times the
+        rest of the state: the size of the distribution it holds."""
+        if self.card is None:
+            return self._others() * self.boxes
+        return self.card_registry() * self._others()
+
+    def max_marks(self, info: SlotInfo) -> int:
+        """Most boxes one attack can mark: its largest damage roll (every die a 6, a paid
+        boost if its attacker has points, Decapitation) against the lowest ARM the
+        sequence can leave, capped at the boxes."""
+        if info.pow is None:
+            return 0
+        w, t = info.weapon, self.target
+        dice = max(1, self.damage_dice(info, True) + int(info.attacker.points > 0 and not w.boosted_damage))
+        arm = self.armor(info, True, frozenset(self.minus), frozenset(t.shield) | frozenset(t.buckler))
+        top = max(0, 6 * dice + info.pow - arm) * (2 if "decapitation" in w.rules else 1)
+        return min(top, self.boxes)
+
+    def card_bounds(self) -> tuple[list[int], list[int]]:
+        """Per attack, a bound on the card configurations entering it (and one more entry:
+        after the last attack) and on the configurations it leads to from each (grids and
+        spirals).
+
+        From one configuration an attack leads to at most ``1 + (6 + d) * T + 6 * (r - 1)``
+        others: no mark, or a start column (six, plus one for "damage to X": ``d``) and a
+        number of boxes up to ``T`` (:meth:`max_marks`; Tough saves and Rapid Healing of
+        one are among them), plus what Rapid Healing ``r`` may heal beyond the attack's own
+        marks. Entering attack ``i``, the product of those over the attacks before, capped
+        (without a mark stack) by the configurations the columns can form.
+        """
+        card = self.card
+        cap = card.n_codes if not card.stack else None
+        configs, fans = [], []
+        c = 1
+        for info in self.slots:
+            configs.append(c if cap is None else min(c, cap))
+            t = self.max_marks(info)
+            d = int(info.weapon.damage_to in card.dx)
+            fan = 1 + (N_COLUMNS + d) * t + N_COLUMNS * max(0, self.rapid_healing - 1) * int(t > 0)
+            fans.append(fan)
+            c = min(c * fan, 10**18)
+        configs.append(c if cap is None else min(c, cap))  # after the last attack
+        return configs, fans
+
+    def card_registry(self) -> int:
+        """Bound on the configurations the engine numbers over the whole sequence: those
+        entering each attack and after the last, summed, capped (without a mark stack) by
+        the configurations the columns can form."""
+        configs, _ = self.card_bounds()
+        total = sum(configs)
+        return total if self.card.stack else min(total, self.card.n_codes)
+
+    def card_work(self) -> int:
+        """Bound on the edges a forward pass over a card builds (:data:`MAX_CARD_WORK`)."""
+        configs, fans = self.card_bounds()
+        outcomes = 3  # miss, hit, critical hit
+        return sum(c * f * outcomes for c, f in zip(configs[:-1], fans, strict=True)) * self._others()
 
 
 def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
@@ -234,7 +395,11 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
             raise ExactNotApplicable(
                 f"{info.slot.label}: more than {rolls.MAX_DICE} dice in one roll is not supported "
                 "by the exact engine")
-    states = setup.state_bound()
+    if setup.card is not None:
+        _check_card(setup, induction)
+        states = 0
+    else:
+        states = setup.state_bound()
     if states > MAX_STATES:
         raise ExactNotApplicable(
             f"up to {states:,} states (damage marked x situation x effects x points) exceed the "
@@ -250,15 +415,38 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
     return setup
 
 
+def _check_card(setup: Setup, induction: bool) -> None:
+    """The limits of a grid or spiral (:data:`MAX_CARD_STATES`, :data:`MAX_CARD_WORK`).
+
+    Forward propagation holds one vector over the configurations numbered so far per state
+    entering an attack; backward induction keeps one per state entering every attack.
+    """
+    states = setup.state_bound() * (setup.n if induction else 1)
+    kind = setup.target.capacity
+    if states > MAX_CARD_STATES:
+        what = "kept for every attack by backward induction" if induction else "held at once"
+        raise ExactNotApplicable(
+            f"up to {states:,} states ({kind} configurations x situation x effects x points, {what}) "
+            f"exceed the exact engine's limit of {MAX_CARD_STATES:,}: use the Monte Carlo method")
+    work = setup.card_work()
+    if work > MAX_CARD_WORK:
+        raise ExactNotApplicable(
+            f"up to {work:,} {kind} transitions over {setup.n} attacks exceed the exact engine's "
+            f"limit of {MAX_CARD_WORK:,}: use the Monte Carlo method")
+
+
 def check_exact_applicable(scenario: Scenario) -> None:
     """Raise :class:`~mathhammer.errors.ExactNotApplicable` if :func:`exact_result
     <mathhammer.exact.exact_result>` cannot compute ``scenario``.
 
-    Every rule of docs/activation.md on a damage track is computed. Refused: a roll of more
-    than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never, within the rules model's
-    bounds), more than :data:`MAX_STATES` states (damage marked times every situation,
-    set of effects and points the sequence may reach) or :data:`MAX_WORK` states times
-    attacks, and, for a target whose power field
+    Every rule of docs/activation.md is computed, on damage tracks, grids and spirals.
+    Refused: a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
+    within the rules model's bounds); on a track, more than :data:`MAX_STATES` states
+    (damage marked times every situation, set of effects and points the sequence may reach)
+    or :data:`MAX_WORK` states times attacks; on a grid or spiral, more than
+    :data:`MAX_CARD_STATES` states (the configurations of the card the attacks can reach,
+    see :meth:`Setup.card_registry`, times the rest of the state; times the attacks for
+    backward induction) or :data:`MAX_CARD_WORK` edges; and, for a target whose power field
     is ``"optimal"`` (backward induction), more than :data:`MAX_INDUCTION_SLOTS` attacks.
 
     Raises

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from ._validate import check_bool, check_choice, check_int, check_str
 from ..errors import InputError
 from .spend import Spend
-from .vocabulary import ATTACKER_POLICIES, RANGED_TYPES
+from .vocabulary import ATTACKER_MODELS, ATTACKER_POLICIES, GRID_LETTERS, RANGED_TYPES, SPIRAL_LETTERS
 from .weapon import Weapon
 
 MAX_POINTS = 10
@@ -45,6 +45,8 @@ class Attacker:
     charge: bool = False
     combined: int = 1
     buy_weapon: str | None = None
+    model: str = "warjack"
+    crippled: frozenset[str] = frozenset()
 
     def __post_init__(self):
         if isinstance(self.weapons, (list, tuple)):
@@ -70,6 +72,20 @@ class Attacker:
         check_choice("policy", self.policy, ATTACKER_POLICIES)
         check_bool("charge", self.charge)
         check_int("combined", self.combined, 1, MAX_COMBINED)
+        check_choice("model", self.model, ATTACKER_MODELS)
+        allowed = {"warjack": GRID_LETTERS, "warbeast": SPIRAL_LETTERS, "other": ""}[self.model]
+        if isinstance(self.crippled, str) or not isinstance(self.crippled, (list, tuple, set, frozenset)):
+            raise InputError("crippled", self.crippled, "must be a list of letters")
+        for i, x in enumerate(self.crippled):
+            if not isinstance(x, str) or len(x) != 1 or x not in allowed:
+                what = {"warjack": "a system letter of " + GRID_LETTERS,
+                        "warbeast": "an aspect letter of " + SPIRAL_LETTERS,
+                        "other": "nothing: only warjacks and warbeasts have systems or aspects"}
+                raise InputError(f"crippled[{i}]", x, f"must be {what[self.model]} "
+                                 f"(model = {self.model!r})")
+        object.__setattr__(self, "crippled", frozenset(self.crippled))
+        if self.charge and self.model == "warjack" and "M" in self.crippled:
+            raise InputError("charge", True, "a warjack with crippled Movement cannot charge")
         melee = [w for w in self.weapons if w.type == "melee"]
         if self.charge and not melee:
             raise InputError("charge", True, "a charge needs a melee weapon")
@@ -87,8 +103,33 @@ class Attacker:
 
     @property
     def points(self) -> int:
-        """Focus, fury or forcing it may spend in its activation."""
+        """Focus, fury or forcing it may spend in its activation: none with a crippled Cortex
+        (a warjack's focus) or a crippled Spirit (a warbeast cannot be forced), RULES.md 3."""
+        if self.model == "warjack" and "C" in self.crippled:
+            return self.fury + self.force
+        if self.model == "warbeast" and "S" in self.crippled:
+            return self.focus + self.fury
         return self.focus + self.fury + self.force
+
+    def weapon_crippled(self, weapon: Weapon) -> bool:
+        """Whether ``weapon`` counts as in a crippled weapon system: its own ``crippled``
+        flag, or a warjack's crippled location (a crippled Head cripples head weapons)."""
+        if weapon.crippled:
+            return True
+        return self.model == "warjack" and weapon.location in self.crippled
+
+    def attack_dice(self, weapon: Weapon) -> int:
+        """Attack dice of ``weapon`` before paid boosts, not floored: 2, free boost, extra
+        dice, one fewer for a crippled weapon system or a warbeast's crippled Mind."""
+        mind = self.model == "warbeast" and "M" in self.crippled
+        return weapon.base_attack_dice - int(self.weapon_crippled(weapon)) - int(mind)
+
+    def damage_dice(self, weapon: Weapon) -> int:
+        """Damage dice of ``weapon`` before paid boosts, charge, resistance and Brutal Damage,
+        not floored: :attr:`Weapon.base_damage_dice`, one fewer for a crippled weapon system
+        or a warbeast's crippled Body."""
+        body = self.model == "warbeast" and "B" in self.crippled
+        return weapon.base_damage_dice - int(self.weapon_crippled(weapon)) - int(body)
 
     @property
     def resource(self) -> str | None:

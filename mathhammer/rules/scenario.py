@@ -19,6 +19,20 @@ MAX_SEED = 2**63 - 1
 MAX_SLOTS = 4096
 
 
+def check_objective(key: str, objective: object, target: Target) -> str:
+    """``kill``, ``damage`` or ``cripple:X`` with X a letter of the target's grid or spiral."""
+    if isinstance(objective, str) and objective.startswith("cripple:"):
+        letter = objective.split(":", 1)[1]
+        if letter not in target.letters:
+            have = ", ".join(target.letters) or "none: the target has no grid or spiral"
+            raise InputError(key, objective, f"the target's card has no system or aspect "
+                             f"{letter!r} (it has {have})")
+        return objective
+    if objective not in ("kill", "damage"):
+        raise InputError(key, objective, "must be one of " + ", ".join(OBJECTIVES))
+    return objective
+
+
 @dataclass(frozen=True)
 class AttackSlot:
     """One attack of the sequence: who makes it, with which weapon, its number for that weapon.
@@ -57,8 +71,9 @@ class Scenario:
         Default seed; ``None`` draws one at simulation time and reports it.
     brutal_damage : {"critical", "hit"}
         Setting: Brutal Damage adds its die on a critical hit (default) or on any hit.
-    objective : {"kill", "damage"}
-        What ``policy = "optimize"`` maximises: kill probability or expected damage.
+    objective : {"kill", "damage", "cripple:X"}
+        What ``policy = "optimize"`` maximises: kill probability, expected damage, or the
+        probability system / aspect X of the target's grid or spiral ends crippled.
 
     Examples
     --------
@@ -82,14 +97,19 @@ class Scenario:
             raise InputError("target", self.target, "must be a Target")
         if not isinstance(self.attackers, tuple) or not self.attackers:
             raise InputError("attackers", self.attackers, "at least one attacker is needed")
+        names = set()
         for i, a in enumerate(self.attackers):
             if not isinstance(a, Attacker):
                 raise InputError(f"attackers[{i}]", a, "must be an Attacker")
+            if a.name in names:
+                raise InputError(f"attackers[{i}].name", a.name,
+                                 "two attackers have this name: figures are reported by name")
+            names.add(a.name)
         check_int("simulation.trials", self.trials, 1, MAX_TRIALS)
         if self.seed is not None:
             check_int("simulation.seed", self.seed, 0, MAX_SEED)
         check_choice("settings.brutal_damage", self.brutal_damage, BRUTAL_DAMAGE_ON)
-        check_choice("simulation.objective", self.objective, OBJECTIVES)
+        check_objective("simulation.objective", self.objective, self.target)
         n = sum(a.attack_count for a in self.attackers)
         if n == 0:
             raise InputError("attackers", n, "the attackers make no attacks")

@@ -10,7 +10,10 @@ from .vocabulary import (
     BASE_DEF_5_STATES,
     BASE_SIZES,
     DAMAGE_TYPES,
+    GRID_LETTERS,
+    MAX_COLUMN_BOXES,
     MELEE_AUTO_HIT_STATES,
+    SPIRAL_LETTERS,
     POWER_FIELD_POLICIES,
     RANGED_TYPES,
     TARGET_RULES,
@@ -71,6 +74,15 @@ class Target:
     rapid_healing : int
         After an attack that damages it without disabling it, the target removes this many
         damage points (a documented setting: RULES.md does not define Rapid Healing).
+    grid : sequence of six str, optional
+        Warjack damage grid, one string per column 1..6, boxes top to bottom: ``.`` a hull
+        box, a letter of ``ACGHMFLR`` a system box. Columns may differ in length (0 to 10).
+    spiral : sequence of six str, optional
+        Warbeast life spiral, one string per branch 1..6, outermost box first, each box a
+        letter of ``BMS`` (Body, Mind, Spirit).
+
+    With a grid or a spiral, ``boxes`` is their number of boxes (give it as 1, the default,
+    or that number).
 
     Examples
     --------
@@ -100,6 +112,8 @@ class Target:
     fury: int = 0
     power_field: str = "lethal"
     rapid_healing: int = 0
+    grid: tuple[str, ...] | None = None
+    spiral: tuple[str, ...] | None = None
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -126,8 +140,58 @@ class Target:
             raise InputError("fury", self.fury, "a target spends focus or fury, not both")
         check_choice("power_field", self.power_field, POWER_FIELD_POLICIES)
         check_int("rapid_healing", self.rapid_healing, 0, MAX_POINTS)
+        if self.grid is not None and self.spiral is not None:
+            raise InputError("spiral", list(self.spiral), "a target has a grid or a spiral, not both")
+        for key, letters, what in (("grid", GRID_LETTERS + ".", "system"),
+                                   ("spiral", SPIRAL_LETTERS, "aspect")):
+            card = getattr(self, key)
+            if card is None:
+                continue
+            if isinstance(card, str) or not isinstance(card, (list, tuple)) or len(card) != 6:
+                raise InputError(key, card, "must be a list of six strings, one per "
+                                 + ("column" if key == "grid" else "branch"))
+            for i, col in enumerate(card):
+                if not isinstance(col, str):
+                    raise InputError(f"{key}[{i}]", col, "must be a string")
+                for ch in col:
+                    if ch not in letters:
+                        raise InputError(f"{key}[{i}]", col,
+                                         f"unknown {what} letter {ch!r} (letters: {letters})")
+                if len(col) > MAX_COLUMN_BOXES:
+                    raise InputError(f"{key}[{i}]", col, f"at most {MAX_COLUMN_BOXES} boxes")
+            card = tuple(card)
+            total = sum(len(c) for c in card)
+            if total == 0:
+                raise InputError(key, list(card), "needs at least one box")
+            if self.boxes not in (1, total):
+                raise InputError("boxes", self.boxes,
+                                 f"with a {key}, boxes is its number of boxes ({total})")
+            object.__setattr__(self, key, card)
+            object.__setattr__(self, "boxes", total)
 
     # ----------------------------------------------------------------- derived
+    @property
+    def card(self) -> tuple[str, ...] | None:
+        """Its grid or spiral (six strings), None for a damage track."""
+        return self.grid if self.grid is not None else self.spiral
+
+    @property
+    def capacity(self) -> str:
+        """``"track"``, ``"grid"`` or ``"spiral"``."""
+        if self.grid is not None:
+            return "grid"
+        return "spiral" if self.spiral is not None else "track"
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        """System or aspect letters on its card, in card-alphabet order (none for tracks)."""
+        card = self.card
+        if card is None:
+            return ()
+        alphabet = GRID_LETTERS if self.grid is not None else SPIRAL_LETTERS
+        present = set("".join(card))
+        return tuple(x for x in alphabet if x in present)
+
     @property
     def starts_base_def_5(self) -> bool:
         """Knocked down, stationary, inert, wild or a building: base DEF 5 (RULES.md 1)."""

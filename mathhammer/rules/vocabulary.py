@@ -61,8 +61,26 @@ BOOST_MODES = ("never", "always", "auto")
 #: Attacker policies: ``fixed`` uses its ``spend`` table, ``optimize`` searches the family.
 ATTACKER_POLICIES = ("fixed", "optimize")
 
-#: What the optimizer maximises.
-OBJECTIVES = ("kill", "damage")
+#: What the optimizer maximises; ``cripple:X`` is the probability system / aspect X ends
+#: crippled (a letter of the target's grid or spiral).
+OBJECTIVES = ("kill", "damage", "cripple:X")
+
+#: Damage-grid system letters (RULES.md 3): Arc node, Cortex, power field Generator, Head,
+#: Movement, Front / Left / Right weapon systems. ``.`` is a hull box.
+GRID_LETTERS = "ACGHMFLR"
+#: Life-spiral aspect letters: Body, Mind, Spirit.
+SPIRAL_LETTERS = "BMS"
+GRID_SYSTEM_NAMES = {
+    "A": "Arc Node", "C": "Cortex", "G": "Power Field Generator", "H": "Head",
+    "M": "Movement", "F": "Front weapon system", "L": "Left arm weapon system",
+    "R": "Right arm weapon system",
+}
+SPIRAL_ASPECT_NAMES = {"B": "Body", "M": "Mind", "S": "Spirit"}
+#: Most boxes in one grid column or spiral branch.
+MAX_COLUMN_BOXES = 10
+
+#: Kinds of attacking model, for what its crippled systems or aspects mean.
+ATTACKER_MODELS = ("warjack", "warbeast", "other")
 
 #: How a target spends focus (power field) or fury to reduce the damage it takes.
 POWER_FIELD_POLICIES = ("never", "lethal", "optimal")

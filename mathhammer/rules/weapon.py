@@ -11,6 +11,8 @@ from .vocabulary import (
     DAMAGE_TYPES,
     DISCARDS,
     EFFECT_TRIGGERS,
+    GRID_LETTERS,
+    SPIRAL_LETTERS,
     WEAPON_LOCATIONS,
     WEAPON_RULES,
 )
@@ -61,6 +63,10 @@ class Weapon:
         suffers -X DEF / -X ARM from the next attack on. The effect of one weapon applies
         once (hitting again does not stack it); effects of different weapons add up.
     effect_on : {"hit", "critical"}
+    damage_to : str or None
+        "Damage to system / aspect X" (RULES.md 3): against a grid or spiral with an unmarked
+        X box, its damage starts at the topmost unmarked X box of the lowest-numbered column
+        holding one (no column roll); ignored otherwise.
 
     Examples
     --------
@@ -89,6 +95,7 @@ class Weapon:
     def_minus: int = 0
     arm_minus: int = 0
     effect_on: str = "hit"
+    damage_to: str | None = None
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -111,6 +118,11 @@ class Weapon:
         check_int("def_minus", self.def_minus, 0, MAX_MINUS)
         check_int("arm_minus", self.arm_minus, 0, MAX_MINUS)
         check_choice("effect_on", self.effect_on, EFFECT_TRIGGERS)
+        if self.damage_to is not None:
+            check_choice("damage_to", self.damage_to, tuple(sorted(set(GRID_LETTERS + SPIRAL_LETTERS))))
+            if self.pow is None:
+                raise InputError("damage_to", self.damage_to,
+                                 'needs a damage roll: the weapon has POW "-"')
         if self.pow is None and self.boosted_damage:
             raise InputError("boosted_damage", True, 'cannot be set on a weapon with POW "-"')
         if self.pow is None:
