@@ -47,9 +47,9 @@ class Encoded:
     the target's figures and starting situation bits, ``max_draws`` the most entries (pairs
     of dice) one trial can read from the dice buffer (with a grid or spiral, one more per
     attack for the column roll); ``plain`` says the scenario can take the fast kernel
-    (:mod:`mathhammer._kernels.plain`). ``card``, ``col_full``, ``letter_mask`` and
-    ``letter_boxes`` describe the target's grid or spiral; ``letters`` its alphabet in
-    kernel index order (empty for a damage track).
+    (:mod:`mathhammer._kernels.plain`). ``col_full``, ``letter_mask`` and ``letters_done``
+    describe the target's grid or spiral; ``letters`` its alphabet in kernel index order
+    (empty for a damage track).
     """
 
     attacks: np.ndarray
@@ -58,10 +58,9 @@ class Encoded:
     slot_labels: tuple[str, ...]
     max_draws: int
     plain: bool = False
-    card: np.ndarray | None = None
     col_full: np.ndarray | None = None
     letter_mask: np.ndarray | None = None
-    letter_boxes: np.ndarray | None = None
+    letters_done: np.ndarray | None = None
     letters: tuple[str, ...] = ()
 
 
@@ -118,22 +117,30 @@ def _alphabet(target: Target) -> str:
 
 
 def _card_tables(target: Target):
-    """``card``, ``col_full``, ``letter_mask``, ``letter_boxes`` of :mod:`..layout` for the
-    target's grid or spiral (all zeros, ``card`` -1, for a damage track)."""
-    card = np.full((L.N_COLUMNS, L.MAX_ROWS), -1, dtype=np.int64)
+    """``col_full``, ``letter_mask`` and ``letters_done`` of :mod:`._kernels.layout` for the
+    target's grid or spiral (empty tables for a damage track).
+
+    ``letters_done[c, m]`` is the set of letters (a bit each) none of whose boxes in column
+    ``c`` is left unmarked when the column's marked rows are ``m``: a letter is crippled when
+    it is done in every column, so the kernel ANDs six lookups.
+    """
     col_full = np.zeros(L.N_COLUMNS, dtype=np.int64)
     letter_mask = np.zeros((L.MAX_LETTERS, L.N_COLUMNS), dtype=np.int64)
-    letter_boxes = np.zeros(L.MAX_LETTERS, dtype=np.int64)
+    if target.card is None:
+        return col_full, letter_mask, np.zeros((L.N_COLUMNS, 1), dtype=np.int64)
     alphabet = _alphabet(target)
-    for c, column in enumerate(target.card or ()):
+    for c, column in enumerate(target.card):
         col_full[c] = (1 << len(column)) - 1
         for r, ch in enumerate(column):
             if ch in alphabet:
-                x = alphabet.index(ch)
-                card[c, r] = x
-                letter_mask[x, c] |= 1 << r
-                letter_boxes[x] += 1
-    return card, col_full, letter_mask, letter_boxes
+                letter_mask[alphabet.index(ch), c] |= 1 << r
+    masks = np.arange(1 << L.MAX_ROWS, dtype=np.int64)
+    letters_done = np.zeros((L.N_COLUMNS, masks.size), dtype=np.int64)
+    for c in range(L.N_COLUMNS):
+        for x in range(len(alphabet)):
+            done = (letter_mask[x, c] & ~masks) == 0
+            letters_done[c] |= done.astype(np.int64) << x
+    return col_full, letter_mask, letters_done
 
 
 def _attacker_row(attacker: Attacker) -> np.ndarray:
@@ -220,11 +227,11 @@ def encode(scenario: Scenario) -> Encoded:
             attacks[i, L.A_FLAGS] |= L.F_FIRST
     attackers = np.stack([_attacker_row(a) for a in scenario.attackers])
     tvec = _target_vector(target)
-    card, col_full, letter_mask, letter_boxes = _card_tables(target)
+    col_full, letter_mask, letters_done = _card_tables(target)
     draws = _max_draws(attacks) + (len(attacks) if target.card is not None else 0)
     return Encoded(attacks, attackers, tvec, tuple(s.label for s in sequence), draws,
-                   _is_plain(attacks, attackers, tvec), card, col_full, letter_mask,
-                   letter_boxes, tuple(_alphabet(target)))
+                   _is_plain(attacks, attackers, tvec), col_full, letter_mask, letters_done,
+                   tuple(_alphabet(target)))
 
 
 #: Row flags the plain kernel handles.

@@ -83,7 +83,7 @@ def play(scenario, rolls) -> Played:
     cripple_hist = np.zeros((max(1, n), 1 << n_letters), dtype=np.int64)
     mask_hist = np.zeros((6, 1 << 10), dtype=np.int64)
     pos = run_trials(1, rs, buf, 0, size, enc.max_draws, enc.attacks, enc.attackers, enc.target,
-                     enc.card, enc.col_full, enc.letter_mask, enc.letter_boxes, hist, counts,
+                     enc.col_full, enc.letter_mask, enc.letters_done, hist, counts,
                      kill_at, cripple_hist, mask_hist)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"

@@ -43,7 +43,7 @@ DRAW_BLOCK = 4096
 
 @jit()
 def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-               card, col_full, letter_mask, letter_boxes, damage_hist, attack_counts, kill_at,
+               col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
                cripple_hist, mask_hist):
     c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
     rs = np.empty(RNG_WORDS, dtype=np.uint64)
@@ -55,28 +55,28 @@ def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attacke
         run_plain_trials(n, rs, dice, size, size, max_draws, attacks, target, damage_hist[c],
                          attack_counts[c], kill_at[c])
     else:
-        run_trials(n, rs, dice, size, size, max_draws, attacks, attackers, target, card,
-                   col_full, letter_mask, letter_boxes, damage_hist[c], attack_counts[c],
+        run_trials(n, rs, dice, size, size, max_draws, attacks, attackers, target,
+                   col_full, letter_mask, letters_done, damage_hist[c], attack_counts[c],
                    kill_at[c], cripple_hist[c], mask_hist[c])
 
 
 @jit(parallel=True)
-def _run_parallel(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target, card,
-                  col_full, letter_mask, letter_boxes, damage_hist, attack_counts, kill_at,
+def _run_parallel(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
+                  col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
                   cripple_hist, mask_hist):
     for c in prange(damage_hist.shape[0]):
         _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                   card, col_full, letter_mask, letter_boxes, damage_hist, attack_counts,
+                   col_full, letter_mask, letters_done, damage_hist, attack_counts,
                    kill_at, cripple_hist, mask_hist)
 
 
 @jit()
-def _run_serial(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target, card,
-                col_full, letter_mask, letter_boxes, damage_hist, attack_counts, kill_at,
+def _run_serial(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
+                col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
                 cripple_hist, mask_hist):
     for c in range(damage_hist.shape[0]):
         _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                   card, col_full, letter_mask, letter_boxes, damage_hist, attack_counts,
+                   col_full, letter_mask, letters_done, damage_hist, attack_counts,
                    kill_at, cripple_hist, mask_hist)
 
 
@@ -105,7 +105,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     attack_total = np.zeros((n_attacks, C_NFIELDS), dtype=np.int64)
     kill_total = np.zeros(n_attacks, dtype=np.int64)
     n_letters = int(enc.target[T_NLETTERS])
-    on_card = enc.card is not None and bool(enc.col_full.any())
+    on_card = bool(enc.col_full.any())
     cripple_shape = (n_attacks, 1 << n_letters) if on_card else (1, 1)
     mask_shape = (N_COLUMNS, 1 << MAX_ROWS) if on_card else (1, 1)
     cripple_total = np.zeros(cripple_shape, dtype=np.int64)
@@ -121,8 +121,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         mask_hist = np.zeros((k,) + mask_shape, dtype=np.int64)
         run = _run_serial if k == 1 else _run_parallel
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-            np.int64(enc.max_draws), plain, enc.attacks, enc.attackers, enc.target, enc.card,
-            enc.col_full, enc.letter_mask, enc.letter_boxes, damage_hist, attack_counts, kill_at,
+            np.int64(enc.max_draws), plain, enc.attacks, enc.attackers, enc.target,
+            enc.col_full, enc.letter_mask, enc.letters_done, damage_hist, attack_counts, kill_at,
             cripple_hist, mask_hist)
         damage_total += damage_hist[:, : boxes + 1].sum(axis=0)
         attack_total += attack_counts[:, :n_attacks].sum(axis=0)

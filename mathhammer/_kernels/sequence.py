@@ -78,7 +78,6 @@ from .layout import (
     GL_M,
     GL_R,
     HIT,
-    MAX_LETTERS,
     MISS,
     MODE_ALWAYS,
     MODE_AUTO,
@@ -125,8 +124,8 @@ def _kept(n_dice, drop):
 
 
 @jit()
-def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, target, card,
-               col_full, letter_mask, letter_boxes, damage_hist, attack_counts, kill_at,
+def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, target,
+               col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
                cripple_hist, mask_hist):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
@@ -140,7 +139,7 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         each trial, if fewer than ``max_draws`` entries are left it is refilled (so a buffer
         scripted by a test, with ``pos + max_draws <= size``, is read as written).
     attacks, attackers, target : int64 tables of :mod:`.layout`.
-    card, col_full, letter_mask, letter_boxes : int64 tables of the target's damage grid or
+    col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
         life spiral (:mod:`.layout`); unread for damage tracks.
     damage_hist : int64[>= boxes + 1]
         Incremented at the final damage marked.
@@ -172,18 +171,17 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
     on_card = target[T_CAPACITY] != CAP_TRACK
     feedback = target[T_CAPACITY] == CAP_GRID
     n_letters = target[T_NLETTERS]
-    # per-trial scratch of grids and spirals: marked rows per column, unmarked boxes per
-    # letter, the order boxes were marked in (healing removes the last first)
+    # per-trial scratch of grids and spirals: marked rows per column and the order boxes
+    # were marked in (healing removes the last first)
     colmask = np.zeros(N_COLUMNS, dtype=np.int64)
-    left = np.zeros(MAX_LETTERS, dtype=np.int64)
     order = np.zeros(max(1, boxes), dtype=np.int64)
     heals = tough != TOUGH_NONE or rapid > 0
-    # letters present in each column, as a bit set
-    col_letters = np.zeros(N_COLUMNS, dtype=np.int64)
+    # letters on the card: the crippled set is the AND over columns of letters_done
+    present = 0
     for x in range(n_letters):
         for c in range(N_COLUMNS):
             if letter_mask[x, c] != 0:
-                col_letters[c] |= 1 << x
+                present |= 1 << x
     for _ in range(n_trials):
         if pos > size - max_draws:
             fill_pairs(rs, dice, size)
@@ -206,8 +204,6 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         if on_card:
             for c in range(N_COLUMNS):
                 colmask[c] = 0
-            for x in range(n_letters):
-                left[x] = letter_boxes[x]  # 0 for letters not on the card
         for i in range(n_attacks):
             flags = attacks[i, A_FLAGS]
             if flags & F_FIRST:
@@ -352,7 +348,7 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                         c = -1
                         first = 0  # the box "damage to X" marks before the others
                         x = attacks[i, A_DAMAGE_TO]
-                        if x >= 0 and left[x] > 0:
+                        if x >= 0 and ((crippled >> x) & 1) == 0:
                             for cc in range(N_COLUMNS):
                                 free = letter_mask[x, cc] & ~colmask[cc]
                                 if free != 0:
@@ -371,7 +367,12 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                                 take = first
                                 first = 0
                             else:
-                                take = lowest_bits(free, min(want - taken, POPCOUNT[free]))
+                                k = min(want - taken, POPCOUNT[free])
+                                # the k topmost free boxes: one mask when they are
+                                # contiguous (always, but after "damage to" or healing)
+                                take = free & (((free & -free) << k) - 1)
+                                if POPCOUNT[take] != k:
+                                    take = lowest_bits(free, k)
                             colmask[c] |= take
                             taken += POPCOUNT[take]
                             if heals:
@@ -380,15 +381,9 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                                     order[n_marks] = c * 16 + LOWEST[rest]
                                     n_marks += 1
                                     rest &= rest - 1
-                            lx = col_letters[c]
-                            while lx != 0:
-                                x = LOWEST[lx]
-                                lx &= lx - 1
-                                gone = POPCOUNT[take & letter_mask[x, c]]
-                                if gone != 0:
-                                    left[x] -= gone
-                                    if left[x] == 0:
-                                        crippled |= 1 << x
+                        crippled = present
+                        for cc in range(N_COLUMNS):
+                            crippled &= letters_done[cc, colmask[cc]]
                         marked += taken
                 attack_counts[i, C_DAMAGE] += taken
                 heal = 0
@@ -416,14 +411,11 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                     else:
                         for _h in range(heal):
                             n_marks -= 1
-                            c = order[n_marks] >> 4
-                            row = order[n_marks] & 15
-                            colmask[c] &= ~(1 << row)
+                            colmask[order[n_marks] >> 4] &= ~(1 << (order[n_marks] & 15))
                             marked -= 1
-                            x = card[c, row]
-                            if x >= 0:
-                                left[x] += 1
-                                crippled &= ~(1 << x)
+                        crippled = present
+                        for cc in range(N_COLUMNS):
+                            crippled &= letters_done[cc, colmask[cc]]
                 if feedback and crippled != was_crippled:
                     # what the target's crippled systems change for the next attacks
                     shield_now = shield
