@@ -369,3 +369,21 @@ def test_report_pow_dash():
     scen = Scenario(Target(10, 12), [Attacker("Netter", [Weapon("Net", "ranged", 6, None, rules={"knockdown"})])])
     _, text = _report(scen, method="exact")
     assert "POW -" in text and "Kill probability: 0.00%" in text
+
+
+def test_grid_json_reports_cripple_odds_and_box_marks():
+    proc = run("run", "examples/cards/heavy_warjack.toml", "--json", "--trials", "20000",
+               "--seed", "1")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    from mathhammer import load_scenario
+
+    target = load_scenario(REPO / "examples/cards/heavy_warjack.toml").target
+    assert list(data["cripple"]) == list(target.letters)
+    assert all(0.0 <= p <= 1.0 for p in data["cripple"].values())
+    assert all(lo <= data["cripple"][x] <= hi for x, (lo, hi) in data["cripple_ci95"].items())
+    assert [len(col) for col in data["box_marked"]] == [len(col) for col in target.card]
+    last = data["attacks"][-1]["cripple_after"]
+    assert last == pytest.approx(data["cripple"])
+    text = run("run", "examples/cards/heavy_warjack.toml", "--trials", "20000", "--seed", "1")
+    assert "Crippled at the end" in text.stdout and "Probability each box is marked" in text.stdout

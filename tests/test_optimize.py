@@ -201,3 +201,27 @@ def test_power_field_optimal_needs_the_exact_method(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "target.power_field" in err and "Traceback" not in err
     assert main(["run", str(p), "--method", "exact"]) == 0
+
+
+def test_optimizer_maximises_a_system_crippled():
+    """Objective ``cripple:X``: the family's best for crippling L, exactly and by Monte Carlo
+    (the pick within 5 standard errors of a difference of the exact best)."""
+    grid = ("......", ".....L", "....LL", "...MC.", "...MC.", "....RR")
+    t = Target(12, 17, grid=grid)
+    a = Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2, damage_to="L")], focus=2,
+                 policy="optimize")
+    s = Scenario(t, [a], objective="cripple:L")
+    found = optimize(s, method="exact")
+    values = {}
+    for spend in policy_family(a, s):
+        fixed = dataclasses.replace(a, spend=spend, policy="fixed")
+        values[spend] = exact_result(dataclasses.replace(s, attackers=(fixed,))).cripple["L"]
+    best = max(values.values())
+    assert found.best.score == pytest.approx(best, abs=1e-12)
+    assert found.adaptive_best >= best - 1e-12
+    n = 100_000
+    mc = optimize(s, trials=n, seed=3)
+    assert values[mc.best.spends[0]] >= best - 5 * math.sqrt(2 * best * (1 - best) / n)
+    assert mc.to_dict()["objective"] == "cripple:L"
+    with pytest.raises(InputError, match="objective: the target's card has no system"):
+        optimize(s, objective="cripple:G")
