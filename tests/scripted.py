@@ -91,6 +91,8 @@ def play(scenario, rolls) -> Played:
     letters = enc.letters
     after, marks = [], []
     if scenario.target.card is not None:
+        cripple_hist[0, 0] += 1  # the kernel records changes; the trial starts with none
+        cripple_hist = np.cumsum(cripple_hist, axis=0)
         for i in range(n):
             bits = int(np.flatnonzero(cripple_hist[i])[0])
             after.append({x for k, x in enumerate(letters) if (bits >> k) & 1})

@@ -44,7 +44,7 @@ DRAW_BLOCK = 4096
 @jit()
 def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
-               cripple_hist, mask_hist):
+               cripple_delta, mask_hist):
     c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
     rs = np.empty(RNG_WORDS, dtype=np.uint64)
     rng_seed(rs, seed, first + c)
@@ -57,27 +57,27 @@ def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attacke
     else:
         run_trials(n, rs, dice, size, size, max_draws, attacks, attackers, target,
                    col_full, letter_mask, letters_done, damage_hist[c], attack_counts[c],
-                   kill_at[c], cripple_hist[c], mask_hist[c])
+                   kill_at[c], cripple_delta[c], mask_hist[c])
 
 
 @jit(parallel=True)
 def _run_parallel(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                   col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
-                  cripple_hist, mask_hist):
+                  cripple_delta, mask_hist):
     for c in prange(damage_hist.shape[0]):
         _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                    col_full, letter_mask, letters_done, damage_hist, attack_counts,
-                   kill_at, cripple_hist, mask_hist)
+                   kill_at, cripple_delta, mask_hist)
 
 
 @jit()
 def _run_serial(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                 col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
-                cripple_hist, mask_hist):
+                cripple_delta, mask_hist):
     for c in range(damage_hist.shape[0]):
         _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                    col_full, letter_mask, letters_done, damage_hist, attack_counts,
-                   kill_at, cripple_hist, mask_hist)
+                   kill_at, cripple_delta, mask_hist)
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,8 @@ class Counts:
     damage_hist: np.ndarray    # int64[boxes + 1]
     attack_counts: np.ndarray  # int64[n_attacks, C_NFIELDS]
     kill_at: np.ndarray        # int64[n_attacks]
-    cripple_hist: np.ndarray   # int64[n_attacks, 2 ** n_letters] (grids, spirals; else empty)
+    cripple_hist: np.ndarray   # int64[n_attacks, 2 ** n_letters]: trials with each crippled
+    #                            set once each slot is resolved (grids, spirals; else empty)
     mask_hist: np.ndarray      # int64[N_COLUMNS, 2 ** MAX_ROWS] (grids, spirals; else empty)
 
 
@@ -117,20 +118,23 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         damage_hist = np.zeros((k, boxes + 1 + _PAD), dtype=np.int64)
         attack_counts = np.zeros((k, n_attacks + _PAD_ROWS, C_NFIELDS), dtype=np.int64)
         kill_at = np.zeros((k, n_attacks + _PAD), dtype=np.int64)
-        cripple_hist = np.zeros((k,) + cripple_shape, dtype=np.int64)
+        cripple_delta = np.zeros((k,) + cripple_shape, dtype=np.int64)
         mask_hist = np.zeros((k,) + mask_shape, dtype=np.int64)
         run = _run_serial if k == 1 else _run_parallel
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
             np.int64(enc.max_draws), plain, enc.attacks, enc.attackers, enc.target,
             enc.col_full, enc.letter_mask, enc.letters_done, damage_hist, attack_counts, kill_at,
-            cripple_hist, mask_hist)
+            cripple_delta, mask_hist)
         damage_total += damage_hist[:, : boxes + 1].sum(axis=0)
         attack_total += attack_counts[:, :n_attacks].sum(axis=0)
         kill_total += kill_at[:, :n_attacks].sum(axis=0)
-        cripple_total += cripple_hist.sum(axis=0)
+        cripple_total += cripple_delta.sum(axis=0)
         mask_total += mask_hist.sum(axis=0)
     initial = enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL
     attack_total[initial, C_MADE] = made_counts(kill_total, trials)[initial]
+    if on_card:  # every trial starts with nothing crippled; slots change that
+        cripple_total[0, 0] += trials
+        cripple_total = np.cumsum(cripple_total, axis=0)
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total)
 
 

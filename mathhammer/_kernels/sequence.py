@@ -126,7 +126,7 @@ def _kept(n_dice, drop):
 @jit()
 def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, target,
                col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
-               cripple_hist, mask_hist):
+               cripple_delta, mask_hist):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -148,9 +148,11 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         :func:`.driver.made_counts` for initial ones).
     kill_at : int64[>= n_attacks]
         Incremented at the attack that killed the target.
-    cripple_hist : int64[>= n_attacks, 2 ** n_letters]
-        Grids and spirals: per attack slot, incremented at the set of crippled letters once
-        the slot is resolved (a bit per letter).
+    cripple_delta : int64[>= n_attacks, 2 ** n_letters]
+        Grids and spirals: when slot i changes the set of crippled letters (a bit each) from
+        A to B, ``[i, A]`` loses one and ``[i, B]`` gains one; every trial starts with none
+        crippled, so the driver's running sum over slots gives, per slot, how many trials
+        have each set once it is resolved (a change is rare: no count per slot and trial).
     mask_hist : int64[N_COLUMNS, 2 ** MAX_ROWS]
         Grids and spirals: per column, incremented at the set of marked boxes at the end.
 
@@ -216,8 +218,6 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
             spent = 0
             if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
                 if points < 1:
-                    if on_card:
-                        cripple_hist[i, crippled] += 1
                     continue
                 points -= 1
                 spent = 1
@@ -396,9 +396,9 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                     if not saved:
                         attack_counts[i, C_SPENT] += spent
                         kill_at[i] += 1
-                        if on_card:  # the slots left keep the final state
-                            for j in range(i, n_attacks):
-                                cripple_hist[j, crippled] += 1
+                        if crippled != was_crippled:
+                            cripple_delta[i, was_crippled] -= 1
+                            cripple_delta[i, crippled] += 1
                         break
                     heal = 1
                     state |= ST_KNOCKED_DOWN
@@ -416,6 +416,9 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                         crippled = present
                         for cc in range(N_COLUMNS):
                             crippled &= letters_done[cc, colmask[cc]]
+                if crippled != was_crippled:
+                    cripple_delta[i, was_crippled] -= 1
+                    cripple_delta[i, crippled] += 1
                 if feedback and crippled != was_crippled:
                     # what the target's crippled systems change for the next attacks
                     shield_now = shield
@@ -443,8 +446,6 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                 arm_minus += attacks[i, A_ARM_MINUS]
             if spent:
                 attack_counts[i, C_SPENT] += spent
-            if on_card:
-                cripple_hist[i, crippled] += 1
         damage_hist[marked] += 1
         if on_card:
             for c in range(N_COLUMNS):
