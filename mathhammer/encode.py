@@ -15,9 +15,9 @@ import numpy as np
 from ._kernels import layout as L
 from .errors import InputError, MathhammerError
 from .rules import Attacker, AttackSlot, Scenario, Target, Weapon
-from .rules.vocabulary import GRID_LETTERS, SPIRAL_LETTERS
+from .rules.vocabulary import CONTINUOUS_EFFECTS, GRID_LETTERS, SPIRAL_LETTERS
 
-__all__ = ["Encoded", "encode", "MAX_EFFECTS"]
+__all__ = ["Encoded", "encode", "slot_labels", "MAX_EFFECTS"]
 
 _MODE = {"never": L.MODE_NEVER, "always": L.MODE_ALWAYS, "auto": L.MODE_AUTO}
 _RULE_FLAGS = {
@@ -31,7 +31,13 @@ _RULE_FLAGS = {
     "grievous_wounds": L.F_GRIEVOUS,
     "chain_weapon": L.F_IGNORE_SHIELD,
     "decapitation": L.F_DECAP,
+    "fire": L.F_FIRE,
+    "corrosion": L.F_CORROSION,
+    "critical_fire": L.F_CRIT_FIRE,
+    "critical_corrosion": L.F_CRIT_CORROSION,
 }
+#: Flags of each continuous effect: cleared on rows against a target resistant to it.
+_EFFECT_FLAGS = {"fire": L.F_FIRE | L.F_CRIT_FIRE, "corrosion": L.F_CORROSION | L.F_CRIT_CORROSION}
 _ATT_DROP = {"none": 0, "lowest": L.F_ATT_DROP_LOW, "highest": L.F_ATT_DROP_HIGH}
 _DMG_DROP = {"none": 0, "lowest": L.F_DMG_DROP_LOW, "highest": L.F_DMG_DROP_HIGH}
 #: Weapons with a -DEF / -ARM effect one scenario may hold (a bit each in an int64).
@@ -76,6 +82,9 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
         if rule in rules:
             flags |= bit
     flags |= _ATT_DROP[weapon.attack_discard] | _DMG_DROP[weapon.damage_discard]
+    for effect, bits in _EFFECT_FLAGS.items():
+        if not target.suffers(effect):
+            flags &= ~bits
     if weapon.deals_damage:
         flags |= L.F_DAMAGE
     if "brutal_damage" in rules:
@@ -172,6 +181,13 @@ def _target_vector(target: Target) -> np.ndarray:
         for k, loc in enumerate("LRHF"):
             tvec[L.T_SHIELD_LOC + k] = 2 * target.shield.count(loc) + target.buckler.count(loc)
     tvec[L.T_NLETTERS] = len(_alphabet(target))
+    tvec[L.T_EFFECTS] = sum(1 << k for k, e in enumerate(CONTINUOUS_EFFECTS) if e in target.effects)
+    tvec[L.T_SUFFERS] = sum(1 << k for k, e in enumerate(CONTINUOUS_EFFECTS) if target.suffers(e))
+    tvec[L.T_HAZARDS] = (L.HZ_ACID * ("acid_bath" in target.hazards)
+                         | L.HZ_EARTH * ("burning_earth" in target.hazards)
+                         | L.HZ_QUICKSAND * ("quicksand" in target.hazards))
+    tvec[L.T_ARM_BASE] = target.arm + target.spell_arm
+    tvec[L.T_UPKEEP_ARM] = target.upkeep_arm
     tvec[L.T_POINTS] = target.power_points
     kind = target.power_kind
     tvec[L.T_POWER_KIND] = {None: L.PK_NONE, "focus": L.PK_FOCUS, "fury": L.PK_FURY}[kind]
@@ -227,11 +243,29 @@ def encode(scenario: Scenario) -> Encoded:
             attacks[i, L.A_FLAGS] |= L.F_FIRST
     attackers = np.stack([_attacker_row(a) for a in scenario.attackers])
     tvec = _target_vector(target)
+    tvec[L.T_TURNS] = scenario.turns
+    tvec[L.T_ATTACK_ROUNDS] = scenario.attack_rounds
     col_full, letter_mask, letters_done = _card_tables(target)
-    draws = _max_draws(attacks) + (len(attacks) if target.card is not None else 0)
-    return Encoded(attacks, attackers, tvec, tuple(s.label for s in sequence), draws,
+    card = target.card is not None
+    # per round: the attacks (a column d6 each on a card; a quicksand point's column and
+    # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
+    # corrosion (expiry, column, Tough)
+    per_attack_round = (_max_draws(attacks) + (len(attacks) if card else 0)
+                        + (2 * len(attacks) if "quicksand" in target.hazards else 0))
+    upkeep = 2 + 4 + 3
+    draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep
+    return Encoded(attacks, attackers, tvec, slot_labels(scenario), draws,
                    _is_plain(attacks, attackers, tvec), col_full, letter_mask, letters_done,
                    tuple(_alphabet(target)))
+
+
+def slot_labels(scenario: Scenario) -> tuple[str, ...]:
+    """Labels of the per-slot rows: each attack slot of each round with attacks, round-major,
+    prefixed ``R2 · `` when the attackers attack in several rounds."""
+    labels = [s.label for s in scenario.attack_sequence()]
+    if scenario.attack_rounds == 1:
+        return tuple(labels)
+    return tuple(f"R{t + 1} · {x}" for t in range(scenario.attack_rounds) for x in labels)
 
 
 #: Row flags the plain kernel handles.
@@ -251,6 +285,9 @@ def _is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> b
         and tvec[L.T_TOUGH] == L.TOUGH_NONE
         and tvec[L.T_RAPID_HEAL] == 0
         and tvec[L.T_CAPACITY] == L.CAP_TRACK
+        and tvec[L.T_TURNS] == 1
+        and tvec[L.T_EFFECTS] == 0
+        and tvec[L.T_HAZARDS] == 0
     )
 
 

@@ -26,6 +26,13 @@ __all__ = [
     "SLOT_TARGET_SPENT",
     "SLOT_TOUGH",
     "SLOT_FIELDS",
+    "EFFECT_NAMES",
+    "EFFECT_PRESENT",
+    "EFFECT_APPLIED",
+    "EFFECT_DAMAGE",
+    "EFFECT_KILL",
+    "EFFECT_AFTER",
+    "EFFECT_FIELDS",
 ]
 
 # Columns of ``Result.slot_weights`` (the kernel's ``C_*`` counters have the same layout).
@@ -39,6 +46,15 @@ SLOT_SPENT = 6          # attacker points paid for it (buying it + boosts)
 SLOT_TARGET_SPENT = 7   # focus or fury the target spent against it
 SLOT_TOUGH = 8          # Tough rolls it caused that saved the target
 SLOT_FIELDS = 9
+
+# Last axis of ``Result.effect_weights`` (per round and continuous effect / hazard).
+EFFECT_NAMES = ("fire", "corrosion", "quicksand")
+EFFECT_PRESENT = 0  # on the target at the maintenance phase (fire, corrosion)
+EFFECT_APPLIED = 1  # ... and did not expire
+EFFECT_DAMAGE = 2   # damage points it marked (summed)
+EFFECT_KILL = 3     # it killed the target (quicksand: during an attack, also in kill_weights)
+EFFECT_AFTER = 4    # on the target at the end of the round
+EFFECT_FIELDS = 5
 
 
 @dataclass(frozen=True, eq=False)
@@ -78,6 +94,19 @@ class Result:
         made leaves the state as it was; after a kill, the final state).
     box_weights : tuple of six ndarrays
         Per column (branch), the weight of each box being marked at the end.
+    turns : int
+        Rounds simulated. With attacks in several rounds, ``slot_labels`` (and every per-slot
+        array) has one row per attack slot per round, round-major, labels prefixed ``R2 · ``.
+    slot_round : tuple of int
+        Round (0-based) of each slot row.
+    maintenance_kill_weights : ndarray, shape (turns,)
+        Weight of the target being killed in each round's maintenance phase.
+    cripple_end_weights : ndarray, shape (len(letters),) or None
+        Weight of each letter being crippled at the end (after the last round's maintenance
+        phase); None: the last slot row's.
+    effect_weights : ndarray, shape (turns, 3, EFFECT_FIELDS) or None
+        Per round and :data:`EFFECT_NAMES` entry, the ``EFFECT_*`` columns; None when no
+        continuous effect or hazard can happen.
     """
 
     method: str
@@ -95,23 +124,33 @@ class Result:
     letters: tuple[str, ...] = ()
     cripple_weights: np.ndarray | None = None
     box_weights: tuple[np.ndarray, ...] = ()
+    turns: int = 1
+    slot_round: tuple[int, ...] = ()
+    maintenance_kill_weights: np.ndarray | None = None
+    effect_weights: np.ndarray | None = None
+    cripple_end_weights: np.ndarray | None = None
 
     # ------------------------------------------------------------ headline
     @property
     def exact(self) -> bool:
         return self.method == "exact"
 
+    def _kill_weight(self) -> float:
+        maintenance = 0.0 if self.maintenance_kill_weights is None else self.maintenance_kill_weights.sum()
+        return float(self.kill_weights.sum() + maintenance)
+
     @property
     def kill(self) -> float:
-        """Probability the target ends disabled."""
-        return float(self.kill_weights.sum() / self.total)
+        """Probability the target ends disabled (by attacks or, over several rounds, by
+        continuous effects)."""
+        return self._kill_weight() / self.total
 
     @property
     def kill_ci95(self) -> tuple[float, float]:
         """95% Wilson interval of :attr:`kill` (a point for exact results)."""
         if self.exact:
             return (self.kill, self.kill)
-        return wilson_interval(float(self.kill_weights.sum()), int(self.trials))
+        return wilson_interval(self._kill_weight(), int(self.trials))
 
     @property
     def kill_se(self) -> float:
@@ -237,15 +276,20 @@ class Result:
         """Probability each system or aspect on the card is crippled at the end."""
         if not self.letters:
             return {}
-        last = self.cripple_after[-1]
+        last = self._cripple_end() / self.total
         return {x: float(last[j]) for j, x in enumerate(self.letters)}
+
+    def _cripple_end(self) -> np.ndarray:
+        if self.cripple_end_weights is not None:
+            return self.cripple_end_weights
+        return self.cripple_weights[-1]
 
     @property
     def cripple_ci95(self) -> dict[str, tuple[float, float]]:
         """95% Wilson interval of each :attr:`cripple` figure (points for exact results)."""
         if self.exact:
             return {x: (p, p) for x, p in self.cripple.items()}
-        last = self.cripple_weights[-1] if self.letters else []
+        last = self._cripple_end() if self.letters else []
         return {x: wilson_interval(float(last[j]), int(self.trials))
                 for j, x in enumerate(self.letters)}
 
@@ -266,8 +310,62 @@ class Result:
 
     @property
     def kill_after(self) -> np.ndarray:
-        """Probability the target is disabled once each attack is resolved."""
-        return np.cumsum(self.kill_weights) / self.total
+        """Probability the target is disabled once each attack slot is resolved (kills in
+        the maintenance phases of earlier rounds included)."""
+        out = np.cumsum(self.kill_weights)
+        if self.maintenance_kill_weights is not None and self.slot_round:
+            before = np.concatenate([[0.0], np.cumsum(self.maintenance_kill_weights)])
+            out = out + before[np.asarray(self.slot_round)]
+        return out / self.total
+
+    # ------------------------------------------------------------ rounds
+    @property
+    def kill_by_turn(self) -> np.ndarray:
+        """``p[t]``: probability the target is killed by the end of round t + 1."""
+        per = np.zeros(self.turns)
+        rounds = np.asarray(self.slot_round) if self.slot_round else np.zeros(self.n_attacks, int)
+        np.add.at(per, rounds, self.kill_weights)
+        if self.maintenance_kill_weights is not None:
+            per += self.maintenance_kill_weights
+        return np.cumsum(per) / self.total
+
+    @property
+    def by_turn(self) -> list[dict]:
+        """Per round: ``turn`` (1-based), ``kill`` by its end and ``kill_ci95``."""
+        out = []
+        for t, p in enumerate(self.kill_by_turn):
+            if self.exact:
+                ci = (float(p), float(p))
+            else:
+                ci = wilson_interval(float(p) * self.trials, int(self.trials))
+            out.append({"turn": t + 1, "kill": float(p), "kill_ci95": [ci[0], ci[1]]})
+        return out
+
+    def effect_figure(self, effect: str, column: int) -> np.ndarray:
+        """Per round, an ``EFFECT_*`` figure of ``effect`` divided by the total (zeros when no
+        continuous effect can happen)."""
+        if self.effect_weights is None:
+            return np.zeros(self.turns)
+        return self.effect_weights[:, EFFECT_NAMES.index(effect), column] / self.total
+
+    @property
+    def effects(self) -> dict:
+        """Per continuous effect and hazard: expected damage points it marked over all
+        rounds, and per round the probability it is on the target at the end of the round
+        (``burning_after``), was applied, and killed."""
+        if self.effect_weights is None:
+            return {}
+        out = {}
+        for e in EFFECT_NAMES:
+            out[e] = {
+                "damage_mean": float(self.effect_figure(e, EFFECT_DAMAGE).sum()),
+                "damage_by_turn": self.effect_figure(e, EFFECT_DAMAGE).tolist(),
+                "present_by_turn": self.effect_figure(e, EFFECT_PRESENT).tolist(),
+                "applied_by_turn": self.effect_figure(e, EFFECT_APPLIED).tolist(),
+                "kill_by_turn": self.effect_figure(e, EFFECT_KILL).tolist(),
+                "burning_after": self.effect_figure(e, EFFECT_AFTER).tolist(),
+            }
+        return out
 
     @property
     def attacks(self) -> list[dict]:
@@ -314,5 +412,8 @@ class Result:
             "cripple": self.cripple,
             "cripple_ci95": {x: list(v) for x, v in self.cripple_ci95.items()},
             "box_marked": [[float(p) for p in col] for col in self.box_marked],
+            "turns": self.turns,
+            "by_turn": self.by_turn,
+            "effects": self.effects,
             **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
         }

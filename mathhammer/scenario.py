@@ -9,6 +9,10 @@ weapon's ``name``, ``type``, ``skill`` and ``pow`` may be left out::
     seed = 1                  # absent: drawn at simulation time and reported
     objective = "kill"        # kill | damage | cripple:X: what policy = "optimize" maximises
                               # (cripple:M: the chance system / aspect M ends crippled)
+    turns = 1                 # rounds simulated, 1..20: attacks, then the target's
+                              # maintenance phase (fire, corrosion) and activation (hazards)
+    attack_turns = "all"      # all | first: the attackers attack every round or only in
+                              # the first (later rounds: continuous effects and hazards only)
 
     [settings]
     brutal_damage = "critical"  # critical | hit: when Brutal Damage adds its die
@@ -28,7 +32,10 @@ weapon's ``name``, ``type``, ``skill`` and ``pow`` may be left out::
     base = "large"            # small | medium | large | extra_large | huge
     resist = ["fire"]
     state = ["knocked_down"]
-    terrain = ["forest"]      # forest, rubble, hill, ... (vocabulary.TERRAIN)
+    terrain = ["forest"]      # forest, rubble, hill, ... (vocabulary.TERRAIN), and the
+                              # hazards acid_bath | burning_earth | quicksand
+    effects = ["corrosion"]   # continuous effects it starts with: fire | corrosion
+                              # (never one it resists)
     rules = ["tough"]         # unyielding | carapace | tough | tough_steady
     shield = ["L"]            # locations carrying a Shield (+2 ARM each): L, R, H, F
     buckler = []              # locations carrying a Buckler (+1 ARM each)
@@ -65,7 +72,8 @@ weapon's ``name``, ``type``, ``skill`` and ``pow`` may be left out::
     skill = 7                 # MAT (melee) or RAT (ranged, arcane)
     pow = 16                  # integer, or "-"
     attacks = 2
-    rules = ["critical_knockdown"]
+    rules = ["critical_knockdown"]  # also fire | corrosion (a hit puts that continuous
+                              # effect on the target), critical_fire | critical_corrosion
     attack_discard = "none"   # none | lowest | highest
     damage_discard = "none"
     def_minus = 0             # -DEF / -ARM on the target once it is hit
@@ -80,7 +88,9 @@ key and the offending value, e.g.
 
 Damage grids and life spirals are described in ``docs/activation.md``; illustrative cards are
 bundled as scenario files in ``examples/cards/``. Colossals and gargantuans (two grids or
-spirals) are not supported.
+spirals) are not supported. Several turns, continuous effects (fire, corrosion) and hazards
+are described in its last section; ``examples/fire_and_corrosion.toml`` and
+``examples/hazards.toml`` use them.
 """
 
 from __future__ import annotations
@@ -95,11 +105,14 @@ from pathlib import Path
 from .errors import InputError
 from .rules import Attacker, Scenario, Spend, Target, Weapon
 from .rules._validate import check_choice, check_int
-from .rules.scenario import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS, check_objective
+from .rules.scenario import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS, MAX_TURNS, check_objective
 from .rules.target import MAX_BOXES
 from .rules.vocabulary import (
+    ATTACK_TURNS,
     BRUTAL_DAMAGE_ON,
+    CONTINUOUS_EFFECTS,
     DAMAGE_TYPES,
+    HAZARDS,
     TARGET_RULES,
     TARGET_STATES,
     TERRAIN,
@@ -124,7 +137,7 @@ __all__ = [
 
 #: Keys each table of a scenario file may hold.
 TOP_KEYS = ("simulation", "settings", "target", "attackers")
-SIMULATION_KEYS = ("trials", "seed", "objective")
+SIMULATION_KEYS = ("trials", "seed", "objective", "turns", "attack_turns")
 SETTINGS_KEYS = ("brutal_damage",)
 TARGET_KEYS = (
     "name",
@@ -135,6 +148,7 @@ TARGET_KEYS = (
     "resist",
     "state",
     "terrain",
+    "effects",
     "rules",
     "shield",
     "buckler",
@@ -195,10 +209,21 @@ _TARGET_PLAIN = (
 _TARGET_LISTS = {
     "resist": DAMAGE_TYPES,
     "state": TARGET_STATES,
-    "terrain": tuple(TERRAIN),
+    "terrain": tuple(TERRAIN) + HAZARDS,
+    "effects": CONTINUOUS_EFFECTS,
     "rules": TARGET_RULES,
     "shield": WEAPON_LOCATIONS,
     "buckler": WEAPON_LOCATIONS,
+}
+# Names that belong in another list of the target: the hint added to the error.
+_TARGET_LIST_HINTS: dict[str, dict[str, str]] = {
+    "effects": {h: f"{h} is a hazard: it goes in target.terrain" for h in HAZARDS},
+    "terrain": {e: f"{e} is a continuous effect: it goes in target.effects" for e in CONTINUOUS_EFFECTS},
+    "state": {
+        **{t: f"{t} is terrain: it goes in target.terrain" for t in TERRAIN if t not in TARGET_STATES},
+        **{h: f"{h} is a hazard: it goes in target.terrain" for h in HAZARDS},
+        **{e: f"{e} is a continuous effect: it goes in target.effects" for e in CONTINUOUS_EFFECTS},
+    },
 }
 # Attacker keys passed to Attacker as they are.
 _ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon", "model",
@@ -269,6 +294,16 @@ _ALIASES: dict[str, str | tuple[str, ...]] = {
     "crippled_aspects": "crippled",
     "optimize": ("policy", "objective"),
     "optimise": ("policy", "objective"),
+    "rounds": "turns",
+    "turn": "turns",
+    "attack_rounds": "attack_turns",
+    "hazard": "terrain",
+    "hazards": "terrain",
+    "effect": ("effects", "effect_on"),
+    "continuous_effects": "effects",
+    "continuous": "effects",
+    "conditions": "effects",
+    "effects": "rules",  # in a weapon: rules = ["fire"] puts the effect on a hit
 }
 
 # Where a key that is unknown in one table belongs instead, for each table.
@@ -284,10 +319,12 @@ _ELSEWHERE: dict[str, dict[str, str]] = {
     "attacker": {
         **{k: "[[attackers.weapons]]" for k in WEAPON_KEYS if k not in ATTACKER_KEYS},
         **{k: "[attackers.spend]" for k in SPEND_KEYS},
+        "turns": "[simulation]",
+        "attack_turns": "[simulation]",
     },
     "spend": {k: "[[attackers]]" for k in ATTACKER_KEYS if k not in SPEND_KEYS},
     "weapon": {k: "[[attackers]]" for k in ATTACKER_KEYS if k not in WEAPON_KEYS},
-    "target": {},
+    "target": {"turns": "[simulation]", "attack_turns": "[simulation]"},
 }
 
 _MAX_REPR = 80
@@ -437,9 +474,11 @@ class _Reader:
             raise self.error(_join(prefix, key), MISSING, "required key is missing")
         return table[key]
 
-    def name_list(self, table: Mapping, prefix: str, key: str, choices: tuple[str, ...]) -> list:
+    def name_list(self, table: Mapping, prefix: str, key: str, choices: tuple[str, ...],
+                  hints: Mapping[str, str] | None = None) -> list:
         """A list of names from ``choices``, checked here in file order (the dataclasses
-        turn it into a set first, so their error would name an arbitrary index)."""
+        turn it into a set first, so their error would name an arbitrary index). ``hints``:
+        for a name that belongs in another list, what to say instead of a close name."""
         value = table.get(key, [])
         full = _join(prefix, key)
         if isinstance(value, str):
@@ -452,6 +491,8 @@ class _Reader:
             try:
                 check_choice(f"{full}[{i}]", item, choices)
             except InputError as err:
+                if hints and item in hints:
+                    raise self.error(err.key, item, f"{err.reason}; {hints[item]}") from None
                 raise self.wrap(err) from None
         return value
 
@@ -473,6 +514,11 @@ class _Reader:
                     # kill | damage: checked now; cripple:X once the target's card is known
                     check_objective("simulation.objective", objective, _NO_CARD)
                 out["objective"] = objective
+            if "turns" in sim:
+                out["turns"] = check_int("simulation.turns", sim["turns"], 1, MAX_TURNS)
+            if "attack_turns" in sim:
+                out["attack_turns"] = check_choice("simulation.attack_turns", sim["attack_turns"],
+                                                   ATTACK_TURNS)
         except InputError as err:
             raise self.wrap(err) from None
         return out
@@ -518,7 +564,7 @@ class _Reader:
             "arm": self.require(tgt, "target", "arm"),
         }
         for key, choices in _TARGET_LISTS.items():
-            kwargs[key] = self.name_list(tgt, "target", key, choices)
+            kwargs[key] = self.name_list(tgt, "target", key, choices, _TARGET_LIST_HINTS.get(key))
         for key in _TARGET_PLAIN:
             if key in tgt:
                 kwargs[key] = tgt[key]
@@ -829,8 +875,8 @@ def scenario_to_dict(scenario: Scenario) -> dict:
     Examples
     --------
     >>> s = scenario_from_dict({
-    ...     "simulation": {"trials": 1000, "seed": 3},
-    ...     "target": {"def": 12, "arm": 18, "resist": ["fire"], "focus": 2},
+    ...     "simulation": {"trials": 1000, "seed": 3, "turns": 3, "attack_turns": "all"},
+    ...     "target": {"def": 12, "arm": 18, "resist": ["fire"], "focus": 2, "effects": ["corrosion"]},
     ...     "attackers": [{"name": "Jack", "focus": 3, "spend": {"reserve": 1}, "weapons": [
     ...         {"name": "Fist", "type": "melee", "skill": 7, "pow": "-"}]}],
     ... })
@@ -839,11 +885,13 @@ def scenario_to_dict(scenario: Scenario) -> dict:
     >>> d = scenario_to_dict(s)
     >>> d["target"]["focus"], d["attackers"][0]["spend"], "settings" in d
     (2, {'reserve': 1}, False)
+    >>> d["simulation"], d["target"]["effects"]
+    ({'trials': 1000, 'seed': 3, 'turns': 3}, ['corrosion'])
     """
     sim: dict = {"trials": scenario.trials}
     if scenario.seed is not None:
         sim["seed"] = scenario.seed
-    sim.update(_changed(scenario, ("objective",)))
+    sim.update(_changed(scenario, SIMULATION_KEYS[SIMULATION_KEYS.index("objective"):]))
     out: dict = {"simulation": sim}
     settings = _changed(scenario, SETTINGS_KEYS)
     if settings:

@@ -81,8 +81,23 @@ def simulate(
         kill_weights=counts.kill_at.astype(float),
         boxes=scenario.target.boxes,
         **_card_figures(scenario, enc, counts),
+        **_round_figures(scenario, counts),
     )
     return _name_slots(result, scenario)
+
+
+def _round_figures(scenario: Scenario, counts) -> dict:
+    """``turns``, ``slot_round``, ``maintenance_kill_weights`` and ``effect_weights``."""
+    from ._kernels.layout import CE_CORROSION, CE_FIRE, E_KILL
+
+    n_slots = len(scenario.attack_sequence())
+    effects = counts.effect_counts.astype(float)
+    return {
+        "turns": scenario.turns,
+        "slot_round": tuple(t for t in range(scenario.attack_rounds) for _ in range(n_slots)),
+        "maintenance_kill_weights": effects[:, CE_FIRE, E_KILL] + effects[:, CE_CORROSION, E_KILL],
+        "effect_weights": effects if scenario.continuous else None,
+    }
 
 
 def _card_figures(scenario: Scenario, enc, counts) -> dict:
@@ -97,12 +112,14 @@ def _card_figures(scenario: Scenario, enc, counts) -> dict:
     cripple = np.stack(
         [counts.cripple_hist[:, (sets >> enc.letters.index(x)) & 1 == 1].sum(axis=1)
          for x in target.letters], axis=1).astype(float)
+    cripple, end = cripple[:-1], cripple[-1]  # the last row: after the last round
     masks = np.arange(counts.mask_hist.shape[1])
     boxes = tuple(
         np.array([counts.mask_hist[c, (masks >> r) & 1 == 1].sum() for r in range(len(col))],
                  dtype=float)
         for c, col in enumerate(target.card))
-    return {"letters": target.letters, "cripple_weights": cripple, "box_weights": boxes}
+    return {"letters": target.letters, "cripple_weights": cripple, "box_weights": boxes,
+            "cripple_end_weights": end}
 
 
 def _name_slots(result: Result, scenario: Scenario) -> Result:
@@ -110,5 +127,6 @@ def _name_slots(result: Result, scenario: Scenario) -> Result:
     return dataclasses.replace(
         result,
         attacker_names=tuple(a.name for a in scenario.attackers),
-        slot_attacker=tuple(s.attacker_index for s in scenario.attack_sequence()),
+        slot_attacker=tuple(s.attacker_index for s in scenario.attack_sequence())
+        * scenario.attack_rounds,
     )

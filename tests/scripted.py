@@ -14,6 +14,9 @@ import numpy as np
 from mathhammer._kernels.dice import pair_entry
 from mathhammer._kernels.driver import made_counts
 from mathhammer._kernels.layout import (
+    E_KILL,
+    E_NFIELDS,
+    N_EFFECTS,
     A_ORIGIN,
     ORIGIN_INITIAL,
     C_BOOST_ATT,
@@ -49,6 +52,7 @@ class Played:
     crippled: set[str]        # letters of the target's card crippled at the end
     crippled_after: list[set[str]]  # ... once each slot is resolved
     marks: list[list[int]]    # per column, 1 for each marked box (top / outermost first)
+    effects: np.ndarray       # [round, effect (fire, corrosion, quicksand), E_*] counters
 
 
 def _entries(roll: tuple[int, ...]) -> list[int]:
@@ -60,10 +64,12 @@ def _entries(roll: tuple[int, ...]) -> list[int]:
 def play(scenario, rolls) -> Played:
     """Resolve ``scenario`` once with the given rolls, in the order the kernel makes them.
 
-    ``rolls`` is a list of tuples, one per roll (attack, damage, a grid's column d6 or a Tough
-    d6 as a 1-tuple),
-    e.g. ``[(3, 4), (5, 6)]``; a flat list of ints is read as consecutive two-dice rolls. Rolls the kernel does not make
-    (an automatic hit rolls no attack dice; a miss, no damage) must be left out.
+    ``rolls`` is a list of tuples, one per roll (attack, damage, a grid's column d6, a Tough
+    d6, a continuous effect's expiry d6 or a burning earth's d6 as a 1-tuple; fire's 2d6),
+    in the order docs/activation.md gives, e.g. ``[(3, 4), (5, 6)]``; a flat list of ints is
+    read as consecutive two-dice rolls. Rolls the kernel does not make (an automatic hit
+    rolls no attack dice; a miss, no damage) must be left out. With several rounds the
+    per-slot lists have a row per slot per round with attacks.
     """
     if all(isinstance(r, int) for r in rolls):
         assert len(rolls) % 2 == 0, "a flat list is read two dice a roll"
@@ -77,14 +83,16 @@ def play(scenario, rolls) -> Played:
     rs = np.zeros(RNG_WORDS, dtype=np.uint64)  # unused: no refill happens
     n = enc.attacks.shape[0]
     hist = np.zeros(scenario.target.boxes + 1, dtype=np.int64)
-    counts = np.zeros((n, C_NFIELDS), dtype=np.int64)
-    kill_at = np.zeros(n, dtype=np.int64)
     n_letters = max(1, len(enc.letters))
-    cripple_hist = np.zeros((max(1, n), 1 << n_letters), dtype=np.int64)
     mask_hist = np.zeros((6, 1 << 10), dtype=np.int64)
+    rows = n * scenario.attack_rounds
+    counts = np.zeros((max(1, rows), C_NFIELDS), dtype=np.int64)
+    kill_at = np.zeros(max(1, rows), dtype=np.int64)
+    cripple_hist = np.zeros((rows + 1, 1 << n_letters), dtype=np.int64)
+    effect_counts = np.zeros((scenario.turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
     pos = run_trials(1, rs, buf, 0, size, enc.max_draws, enc.attacks, enc.attackers, enc.target,
                      enc.col_full, enc.letter_mask, enc.letters_done, hist, counts,
-                     kill_at, cripple_hist, mask_hist)
+                     kill_at, cripple_hist, mask_hist, effect_counts)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
     killed = np.flatnonzero(kill_at)
@@ -93,14 +101,16 @@ def play(scenario, rolls) -> Played:
     if scenario.target.card is not None:
         cripple_hist[0, 0] += 1  # the kernel records changes; the trial starts with none
         cripple_hist = np.cumsum(cripple_hist, axis=0)
-        for i in range(n):
+        for i in range(rows + 1):
             bits = int(np.flatnonzero(cripple_hist[i])[0])
             after.append({x for k, x in enumerate(letters) if (bits >> k) & 1})
         for c, col in enumerate(scenario.target.card):
             m = int(np.flatnonzero(mask_hist[c])[0])
             marks.append([(m >> r) & 1 for r in range(len(col))])
+    initial = np.tile(enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL, scenario.attack_rounds)
+    maintenance = effect_counts[:, 0, E_KILL] + effect_counts[:, 1, E_KILL]
     return Played(
-        made=np.where(enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL, made_counts(kill_at, 1),
+        made=np.where(initial, made_counts(kill_at, 1, maintenance, n),
                       counts[:, C_MADE]).tolist(),
         hit=counts[:, C_HIT].tolist(),
         crit=counts[:, C_CRIT].tolist(),
@@ -113,7 +123,8 @@ def play(scenario, rolls) -> Played:
         spent=counts[:, C_SPENT].tolist(),
         target_spent=counts[:, C_TARGET_SPENT].tolist(),
         tough=counts[:, C_TOUGH].tolist(),
-        crippled_after=after,
+        crippled_after=after[:-1],
         crippled=after[-1] if after else set(),
         marks=marks,
+        effects=effect_counts,
     )

@@ -22,17 +22,20 @@ from mathhammer import (
     scenario_from_dict,
 )
 from mathhammer.errors import InputError
-from mathhammer.rules.scenario import DEFAULT_TRIALS
+from mathhammer.rules.scenario import DEFAULT_TRIALS, MAX_TURNS
 from mathhammer.rules.vocabulary import (
+    ATTACK_TURNS,
     ATTACK_TYPES,
     ATTACKER_MODELS,
     BASE_SIZES,
     BOOST_MODES,
     BRUTAL_DAMAGE_ON,
+    CONTINUOUS_EFFECTS,
     DAMAGE_TYPES,
     DISCARDS,
     EFFECT_TRIGGERS,
     GRID_LETTERS,
+    HAZARDS,
     MAX_COLUMN_BOXES,
     POWER_FIELD_POLICIES,
     SPIRAL_LETTERS,
@@ -439,6 +442,40 @@ def test_grid_feedback_example():
     assert aimed == [scen.attackers[0]]  # the first attacker goes for the shield arm
 
 
+def test_fire_and_corrosion_example():
+    """Two attackers put fire and corrosion on a 20-box target in the first of three rounds;
+    the effects keep working in the rounds after."""
+    path = REPO / "examples" / "fire_and_corrosion.toml"
+    scen = load_scenario(path)
+    assert (scen.turns, scen.attack_turns, scen.attack_rounds) == (3, "first", 1)
+    t = scen.target
+    assert t.capacity == "track" and t.boxes == 20
+    assert not t.effects and not t.hazards and not t.resist & set(CONTINUOUS_EFFECTS)
+    assert len(scen.attackers) == 2
+    sets = [frozenset().union(*(w.sets_effects(False) for w in a.weapons)) for a in scen.attackers]
+    assert sets == [frozenset({"fire"}), frozenset({"corrosion"})]
+    assert scen.continuous
+    text = path.read_text(encoding="utf-8")
+    assert "maintenance phase" in text and "expires" in text  # the comments explain the rounds
+    data = tomllib.loads(text)
+    assert data["simulation"]["attack_turns"] == "first" and data["simulation"]["turns"] == 3
+
+
+def test_hazards_example():
+    """A target in an acid bath on burning earth, attacked in each of three rounds."""
+    path = REPO / "examples" / "hazards.toml"
+    scen = load_scenario(path)
+    assert (scen.turns, scen.attack_turns, scen.attack_rounds) == (3, "all", 3)
+    t = scen.target
+    assert t.hazards == {"acid_bath", "burning_earth"}
+    assert t.situations == frozenset()  # hazards give no cover or concealment
+    assert not t.effects and not t.resist & set(CONTINUOUS_EFFECTS)  # both hazards can hurt it
+    assert not any(w.sets_effects(True) for a in scen.attackers for w in a.weapons)  # only the hazards
+    assert scen.continuous
+    text = path.read_text(encoding="utf-8")
+    assert "quicksand" in text and "goes out" in text
+
+
 # ------------------------------------------------------------------------ the later keys
 def _in_table(table: str, line: str, text: str = MINIMAL) -> str:
     """``text`` with ``line`` added to one of its tables (created when absent)."""
@@ -529,6 +566,39 @@ NEW_KEYS = [
     ("weapon-damage-to", "weapon", 'damage_to = "M"', lambda s: s.attackers[0].weapons[0].damage_to, "M"),
     ("weapon-damage-to-aspect", "weapon", 'damage_to = "S"', lambda s: s.attackers[0].weapons[0].damage_to, "S"),
     ("simulation-objective", "simulation", 'objective = "damage"', lambda s: s.objective, "damage"),
+    # --- continuous effects, hazards and several turns (docs/activation.md, last section)
+    ("simulation-turns", "simulation", "turns = 3", lambda s: (s.turns, s.attack_turns, s.attack_rounds),
+     (3, "all", 3)),
+    ("simulation-turns-most", "simulation", f"turns = {MAX_TURNS}", lambda s: s.turns, 20),
+    ("simulation-attack-turns", "simulation", 'turns = 3\nattack_turns = "first"',
+     lambda s: (s.turns, s.attack_turns, s.attack_rounds), (3, "first", 1)),
+    ("simulation-attack-turns-all", "simulation", 'turns = 2\nattack_turns = "all"',
+     lambda s: (s.turns, s.attack_turns, s.attack_rounds), (2, "all", 2)),
+    ("simulation-attack-turns-one-turn", "simulation", 'attack_turns = "first"',
+     lambda s: (s.turns, s.attack_turns, s.attack_rounds), (1, "first", 1)),
+    ("target-effects", "target", 'effects = ["fire"]', lambda s: (s.target.effects, s.continuous),
+     (frozenset({"fire"}), True)),
+    ("target-effects-both", "target", 'effects = ["corrosion", "fire", "corrosion"]',
+     lambda s: s.target.effects, frozenset(CONTINUOUS_EFFECTS)),
+    ("target-effects-other-resisted", "target", 'resist = ["fire"]\neffects = ["corrosion"]',
+     lambda s: (s.target.resist, s.target.effects), (frozenset({"fire"}), frozenset({"corrosion"}))),
+    ("target-terrain-hazards", "target", 'terrain = ["acid_bath", "burning_earth", "quicksand"]',
+     lambda s: (s.target.terrain, s.target.hazards, s.target.situations, s.continuous),
+     (frozenset(HAZARDS), frozenset(HAZARDS), frozenset(), True)),
+    ("target-terrain-hazard-and-cover", "target", 'terrain = ["trench", "quicksand"]',
+     lambda s: (s.target.hazards, s.target.situations), (frozenset({"quicksand"}), frozenset({"cover"}))),
+    ("weapon-rule-fire", "weapon", 'rules = ["fire"]',
+     lambda s: (s.attackers[0].weapons[0].sets_effects(False), s.continuous), (frozenset({"fire"}), True)),
+    ("weapon-rule-corrosion", "weapon", 'rules = ["corrosion"]',
+     lambda s: s.attackers[0].weapons[0].sets_effects(False), frozenset({"corrosion"})),
+    ("weapon-rule-critical-fire", "weapon", 'rules = ["critical_fire"]',
+     lambda s: (s.attackers[0].weapons[0].sets_effects(False), s.attackers[0].weapons[0].sets_effects(True)),
+     (frozenset(), frozenset({"fire"}))),
+    ("weapon-rule-critical-corrosion", "weapon", 'rules = ["critical_corrosion", "knockdown"]',
+     lambda s: (s.attackers[0].weapons[0].sets_effects(False), s.attackers[0].weapons[0].sets_effects(True)),
+     (frozenset(), frozenset({"corrosion"}))),
+    ("weapon-rule-fire-with-fire-damage", "weapon", 'rules = ["fire"]\ndamage_type = ["fire"]',
+     lambda s: s.attackers[0].weapons[0].rules, frozenset({"fire"})),
     ("settings-brutal-damage", "settings", 'brutal_damage = "hit"', lambda s: s.brutal_damage, "hit"),
 ]
 
@@ -621,14 +691,19 @@ def test_every_later_key_has_a_case():
     expected |= {("attacker", k) for k in ATTACKER_KEYS if k not in ("name", "weapons", "spend")}
     expected |= {("spend", k) for k in SPEND_KEYS}
     expected |= {("weapon", k) for k in WEAPON_KEYS[WEAPON_KEYS.index("attack_discard"):]}
-    expected |= {("simulation", "objective"), ("settings", "brutal_damage")}
+    expected |= {("simulation", "objective"), ("simulation", "turns"), ("simulation", "attack_turns"),
+                 ("settings", "brutal_damage")}
     assert expected <= covered
+    assert {"fire", "corrosion", "critical_fire", "critical_corrosion"} <= {
+        c[2].split('"')[1] for c in NEW_KEYS if c[0].startswith("weapon-rule-")}
 
 
 def test_later_keys_default(tmp_path):
     scen = load_scenario(write(tmp_path, MINIMAL))
     assert (scen.brutal_damage, scen.objective) == ("critical", "kill")
+    assert (scen.turns, scen.attack_turns, scen.attack_rounds, scen.continuous) == (1, "all", 1, False)
     t = scen.target
+    assert (t.effects, t.hazards) == (frozenset(), frozenset())
     assert (t.terrain, t.rules, t.shield, t.buckler) == (frozenset(), frozenset(), (), ())
     assert (t.upkeep_def, t.upkeep_arm, t.spell_def, t.spell_arm, t.focus, t.fury, t.rapid_healing) == (0,) * 7
     assert t.power_field == "lethal"
@@ -723,12 +798,85 @@ def test_to_dict_writes_later_keys():
     assert loads_scenario(_dump_toml(d)) == scen
 
 
+def test_to_dict_writes_continuous_keys():
+    scen = Scenario(
+        Target(12, 16, 20, terrain={"quicksand", "forest", "acid_bath"}, effects={"corrosion", "fire"}),
+        [Attacker("Beast", [Weapon("Breath", "ranged", 5, 13, damage_type={"fire"}, rules={"fire"}),
+                            Weapon("Spit", "ranged", 5, 10, rules={"critical_corrosion", "critical_fire"})])],
+        turns=3,
+        attack_turns="first",
+    )
+    d = scenario_to_dict(scen)
+    assert d["simulation"] == {"trials": DEFAULT_TRIALS, "turns": 3, "attack_turns": "first"}
+    assert d["target"]["terrain"] == ["acid_bath", "forest", "quicksand"]  # sorted, hazards among them
+    assert d["target"]["effects"] == ["corrosion", "fire"]
+    assert [w["rules"] for w in d["attackers"][0]["weapons"]] == [["fire"], ["critical_corrosion", "critical_fire"]]
+    assert _round_trip(scen) == scen
+    assert loads_scenario(_dump_toml(d)) == scen
+    # each key is written only when it differs from its default
+    for kwargs, written in [({"turns": 2}, {"turns": 2}), ({"attack_turns": "first"}, {"attack_turns": "first"}),
+                            ({"turns": 1, "attack_turns": "all"}, {})]:
+        one = Scenario(scen.target, scen.attackers, **kwargs)
+        sim = scenario_to_dict(one)["simulation"]
+        assert {k: v for k, v in sim.items() if k != "trials"} == written
+        assert _round_trip(one) == one
+    assert "effects" not in scenario_to_dict(loads_scenario(MINIMAL))["target"]
+
+
+def test_weapon_effect_against_a_resistant_target_loads(tmp_path):
+    """A fire weapon may attack a fire-resistant target: its hits just never set it on fire
+    (only a target's starting ``effects`` may not name a type it resists)."""
+    text = _in_table("weapon", 'rules = ["fire", "critical_fire"]', _in_table("target", 'resist = ["fire"]'))
+    scen = load_scenario(write(tmp_path, text))
+    assert scen.attackers[0].weapons[0].sets_effects(True) == {"fire"}
+    assert not scen.target.suffers("fire") and not scen.continuous
+    assert _round_trip(scen) == scen
+
+
+def test_continuous_keys_together(tmp_path):
+    """Several turns, starting effects, hazards and the new weapon rules in one file."""
+    text = """
+[simulation]
+seed = 2
+turns = 4
+attack_turns = "first"
+
+[target]
+def = 13
+arm = 15
+boxes = 20
+resist = ["corrosion"]
+effects = ["fire"]
+terrain = ["hill", "burning_earth", "quicksand"]
+
+[[attackers]]
+name = "Jack"
+
+[[attackers.weapons]]
+name = "Flail"
+type = "melee"
+skill = 6
+pow = 14
+rules = ["knockdown", "critical_fire", "corrosion"]
+"""
+    scen = load_scenario(write(tmp_path, text))
+    assert (scen.turns, scen.attack_turns, scen.attack_rounds, scen.seed) == (4, "first", 1, 2)
+    t = scen.target
+    assert (t.effects, t.hazards, t.situations) == (
+        frozenset({"fire"}), frozenset({"burning_earth", "quicksand"}), frozenset({"elevated"}))
+    w = scen.attackers[0].weapons[0]
+    assert (w.sets_effects(False), w.sets_effects(True)) == (frozenset({"corrosion"}), frozenset({"fire", "corrosion"}))
+    assert scen.continuous
+    assert _round_trip(scen) == scen
+    assert loads_scenario(_dump_toml(scenario_to_dict(scen))) == scen
+
+
 def test_round_trip_every_later_field():
     scen = Scenario(
         Target(14, 17, 18, name="Caster", base="small", resist={"fire"}, state={"in_melee"},
-               terrain={"forest", "trench"}, rules={"tough", "unyielding"}, shield=("L", "R"),
+               terrain={"forest", "trench", "acid_bath"}, rules={"tough", "unyielding"}, shield=("L", "R"),
                buckler=("H",), upkeep_def=2, upkeep_arm=1, spell_def=1, spell_arm=3, focus=6,
-               power_field="optimal", rapid_healing=1),
+               power_field="optimal", rapid_healing=1, effects={"corrosion"}),
         [
             Attacker("Jack", [Weapon("Axe", "melee", 6, 14, rules={"decapitation", "dispel"},
                                      attack_discard="lowest", damage_discard="highest",
@@ -736,13 +884,16 @@ def test_round_trip_every_later_field():
                               Weapon("Bash", "melee", 6, None, rules={"knockdown"})],
                      focus=3, policy="optimize", charge=True, combined=2, buy_weapon="Axe",
                      spend=Spend("always", 9, "never", False, 2)),
-            Attacker("Beast", [Weapon("Breath", "ranged", 5, 13, damage_type={"fire"})], fury=4),
+            Attacker("Beast", [Weapon("Breath", "ranged", 5, 13, damage_type={"fire"},
+                                      rules={"fire", "critical_corrosion"})], fury=4),
             Attacker("Knight", [Weapon("Lance", "melee", 7, 12)], force=1),
         ],
         trials=777,
         seed=0,
         brutal_damage="hit",
         objective="damage",
+        turns=5,
+        attack_turns="first",
     )
     assert _round_trip(scen) == scen
     assert loads_scenario(_dump_toml(scenario_to_dict(scen))) == scen
@@ -792,7 +943,7 @@ _CRIPPLE_LETTERS = {"warjack": GRID_LETTERS, "warbeast": SPIRAL_LETTERS, "other"
 @st.composite
 def _weapons(draw, kind: str, name: str) -> Weapon:
     pow_ = draw(st.none() | st.integers(0, 40))
-    rules = draw(st.frozensets(st.sampled_from(WEAPON_RULES)))
+    rules = draw(st.frozensets(st.sampled_from(WEAPON_RULES)))  # fire, corrosion, critical_* included
     return Weapon(
         name,
         kind,
@@ -863,14 +1014,16 @@ def _cards(draw) -> dict:
 def _targets(draw) -> Target:
     resource = draw(st.sampled_from(["focus", "fury"]))
     locations = st.lists(st.sampled_from(WEAPON_LOCATIONS), max_size=3, unique=True).map(tuple)
+    resist = draw(st.frozensets(st.sampled_from(DAMAGE_TYPES)))
     return Target(
         draw(st.integers(0, 40)),
         draw(st.integers(0, 50)),
         name=draw(_NAMES),
         base=draw(st.sampled_from(BASE_SIZES)),
-        resist=draw(st.frozensets(st.sampled_from(DAMAGE_TYPES))),
+        resist=resist,
         state=draw(st.frozensets(st.sampled_from(TARGET_STATES))),
-        terrain=draw(st.frozensets(st.sampled_from(tuple(TERRAIN)))),
+        terrain=draw(st.frozensets(st.sampled_from(tuple(TERRAIN) + HAZARDS))),
+        effects=draw(st.frozensets(st.sampled_from(CONTINUOUS_EFFECTS))) - resist,  # never one it resists
         rules=draw(st.frozensets(st.sampled_from(TARGET_RULES))),
         shield=draw(locations),
         buckler=draw(locations),
@@ -902,6 +1055,8 @@ def _scenarios(draw) -> Scenario:
         seed=draw(st.none() | st.integers(0, 2**63 - 1)),
         brutal_damage=draw(st.sampled_from(BRUTAL_DAMAGE_ON)),
         objective=draw(st.sampled_from(["kill", "damage"] + [f"cripple:{x}" for x in target.letters])),
+        turns=draw(st.integers(1, MAX_TURNS)),
+        attack_turns=draw(st.sampled_from(ATTACK_TURNS)),
     )
 
 
@@ -910,6 +1065,9 @@ def _scenarios(draw) -> Scenario:
 def test_round_trip_hypothesis(scen):
     d = scenario_to_dict(scen)
     assert ("boxes" in d["target"]) == (scen.target.card is None)
+    assert ("turns" in d["simulation"]) == (scen.turns != 1)
+    assert ("attack_turns" in d["simulation"]) == (scen.attack_turns != "all")
+    assert ("effects" in d["target"]) == bool(scen.target.effects)
     assert scenario_from_dict(d) == scen
     assert loads_scenario(_dump_toml(d), "generated.toml") == scen
 
@@ -933,6 +1091,11 @@ def test_module_docstring_example_parses():
     assert scen.target.focus == 3 and scen.attackers[0].focus == 3
     assert scen.target.capacity == "grid" and scen.target.boxes == 30
     assert scen.attackers[0].weapons[0].damage_to == "M"
+    assert (scen.turns, scen.attack_turns) == (1, "all")  # the defaults, written out
+    assert scen.target.effects == {"corrosion"} and not scen.target.effects & scen.target.resist
+    for word in ("acid_bath", "burning_earth", "quicksand", "fire", "corrosion", "critical_fire",
+                 "critical_corrosion"):
+        assert word in doc, word  # the new names are listed
     assert _round_trip(scen) == scen
     # its commented-out spiral is a valid card too
     lines = [ln for ln in text.splitlines() if not ln.startswith("grid = ")]

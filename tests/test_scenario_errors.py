@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mathhammer import InputError, load_scenario
-from mathhammer.rules.vocabulary import WEAPON_RULES
+from mathhammer.rules.vocabulary import HAZARDS, TERRAIN, WEAPON_RULES
 from mathhammer.scenario import (
     ATTACKER_KEYS,
     SPEND_KEYS,
@@ -370,17 +370,22 @@ def with_grid(text: str = BASE) -> str:
 MELEE_SECOND_ATTACKER = SECOND_ATTACKER.replace('name = "Gun"\ntype = "ranged"', 'name = "Fist"\ntype = "melee"')
 RANGED_ONLY = BASE.replace('type = "melee"', 'type = "ranged"')
 
+# Terrain names, hazards last, as the messages list them.
+TERRAIN_NAMES = ("forest, dense_fog, tall_grass, cloud, rubble, trench, crater, building, hill, obstacle, "
+                 "obstruction, acid_bath, burning_earth, quicksand")
+assert TERRAIN_NAMES == ", ".join(tuple(TERRAIN) + HAZARDS)
+STATE_NAMES = ("knocked_down, stationary, inert, wild, building, in_melee, cover, concealment, elevated, "
+               "obstacle")
+
 # (id, file text, the message after "{path}: ")
 EXACT_CASES = [
     # --- [target]
     ("target-terrain-string", in_target('terrain = "forest"'),
      "target.terrain: must be a list of strings, e.g. ['forest'] (got 'forest')"),
     ("target-terrain-unknown", in_target('terrain = ["forest", "swamp"]'),
-     ("target.terrain[1]: must be one of forest, dense_fog, tall_grass, cloud, rubble, trench, crater, "
-     "building, hill, obstacle, obstruction (got 'swamp')")),
+     f"target.terrain[1]: must be one of {TERRAIN_NAMES} (got 'swamp')"),
     ("target-terrain-close", in_target('terrain = ["dense fog"]'),
-     ("target.terrain[0]: must be one of forest, dense_fog, tall_grass, cloud, rubble, trench, crater, "
-     "building, hill, obstacle, obstruction; did you mean 'dense_fog'? (got 'dense fog')")),
+     f"target.terrain[0]: must be one of {TERRAIN_NAMES}; did you mean 'dense_fog'? (got 'dense fog')"),
     ("target-rules-unknown", in_target('rules = ["tough", "toughsteady"]'),
      ("target.rules[1]: must be one of unyielding, carapace, tough, tough_steady; "
      "did you mean 'tough_steady'? (got 'toughsteady')")),
@@ -618,6 +623,91 @@ EXACT_CASES = [
      "brutal_damage: unknown key here; it belongs in the [settings] table (got 'hit')"),
     ("top-level-settings-typo", "[setting]\nbrutal_damage = 'hit'\n" + BASE,
      "setting: unknown key; did you mean 'settings'? (got {'brutal_damage': 'hit'})"),
+    # --- several turns: [simulation] turns and attack_turns
+    ("simulation-turns-zero", in_simulation("turns = 0"), "simulation.turns: must be between 1 and 20 (got 0)"),
+    ("simulation-turns-high", in_simulation("turns = 21"), "simulation.turns: must be between 1 and 20 (got 21)"),
+    ("simulation-turns-string", in_simulation('turns = "3"'), "simulation.turns: must be an integer (got '3')"),
+    ("simulation-turns-float", in_simulation("turns = 3.0"), "simulation.turns: must be an integer (got 3.0)"),
+    ("simulation-turns-bool", in_simulation("turns = true"), "simulation.turns: must be an integer (got True)"),
+    ("simulation-attack-turns-unknown", in_simulation('attack_turns = "once"'),
+     "simulation.attack_turns: must be one of all, first (got 'once')"),
+    ("simulation-attack-turns-close", in_simulation('attack_turns = "frist"'),
+     "simulation.attack_turns: must be one of all, first; did you mean 'first'? (got 'frist')"),
+    ("simulation-attack-turns-capital", in_simulation('turns = 3\nattack_turns = "First"'),
+     "simulation.attack_turns: must be one of all, first; did you mean 'first'? (got 'First')"),
+    ("simulation-attack-turns-int", in_simulation("attack_turns = 1"),
+     "simulation.attack_turns: must be one of all, first (got 1)"),
+    ("simulation-attack-turns-list", in_simulation('attack_turns = ["first"]'),
+     "simulation.attack_turns: must be one of all, first (got ['first'])"),
+    ("simulation-turns-alias", in_simulation("rounds = 3"),
+     "simulation.rounds: unknown key; did you mean 'turns'? (got 3)"),
+    ("simulation-attack-turns-typo", in_simulation('attack_turn = "first"'),
+     "simulation.attack_turn: unknown key; did you mean 'attack_turns'? (got 'first')"),
+    ("top-level-turns", "turns = 3\n" + BASE,
+     "turns: unknown key here; it belongs in the [simulation] table (got 3)"),
+    ("settings-turns-misplaced", in_settings("turns = 3"),
+     "settings.turns: unknown key here; it belongs in the [simulation] table (got 3)"),
+    ("target-turns-misplaced", in_target("turns = 3"),
+     "target.turns: unknown key here; it belongs in the [simulation] table (got 3)"),
+    ("attacker-attack-turns-misplaced", in_attacker('attack_turns = "first"'),
+     "attackers[0].attack_turns: unknown key here; it belongs in the [simulation] table (got 'first')"),
+    # --- continuous effects: [target] effects
+    ("target-effects-unknown", in_target('effects = ["acid"]'),
+     "target.effects[0]: must be one of fire, corrosion (got 'acid')"),
+    ("target-effects-second-unknown", in_target('effects = ["fire", "burning"]'),
+     "target.effects[1]: must be one of fire, corrosion (got 'burning')"),
+    ("target-effects-close", in_target('effects = ["corrosive"]'),
+     "target.effects[0]: must be one of fire, corrosion; did you mean 'corrosion'? (got 'corrosive')"),
+    ("target-effects-capital", in_target('effects = ["Fire"]'),
+     "target.effects[0]: must be one of fire, corrosion; did you mean 'fire'? (got 'Fire')"),
+    ("target-effects-string", in_target('effects = "fire"'),
+     "target.effects: must be a list of strings, e.g. ['fire'] (got 'fire')"),
+    ("target-effects-table", in_target("effects = {fire = true}"),
+     "target.effects: must be a list of strings (got {'fire': True})"),
+    ("target-effects-not-string", in_target("effects = [1]"), "target.effects[0]: must be a string (got 1)"),
+    ("target-effects-hazard", in_target('effects = ["acid_bath"]'),
+     "target.effects[0]: must be one of fire, corrosion; acid_bath is a hazard: it goes in target.terrain "
+     "(got 'acid_bath')"),
+    ("target-effects-resisted", in_target('resist = ["fire"]\neffects = ["fire"]'),
+     "target.effects: a fire-resistant target never suffers it (got 'fire')"),
+    ("target-effects-resisted-corrosion", in_target('resist = ["corrosion", "cold"]\neffects = ["fire", "corrosion"]'),
+     "target.effects: a corrosion-resistant target never suffers it (got 'corrosion')"),
+    ("target-effects-alias", in_target('effect = ["fire"]'),
+     "target.effect: unknown key; did you mean 'effects'? (got ['fire'])"),
+    ("target-effects-long-alias", in_target('continuous_effects = ["fire"]'),
+     "target.continuous_effects: unknown key; did you mean 'effects'? (got ['fire'])"),
+    # --- hazards: [target] terrain
+    ("target-terrain-hazard-close", in_target('terrain = ["acid bath"]'),
+     f"target.terrain[0]: must be one of {TERRAIN_NAMES}; did you mean 'acid_bath'? (got 'acid bath')"),
+    ("target-terrain-quicksand-typo", in_target('terrain = ["forest", "quick_sand"]'),
+     f"target.terrain[1]: must be one of {TERRAIN_NAMES}; did you mean 'quicksand'? (got 'quick_sand')"),
+    ("target-terrain-burning-ground", in_target('terrain = ["burning_ground"]'),
+     f"target.terrain[0]: must be one of {TERRAIN_NAMES}; did you mean 'burning_earth'? (got 'burning_ground')"),
+    ("target-terrain-effect", in_target('terrain = ["fire"]'),
+     f"target.terrain[0]: must be one of {TERRAIN_NAMES}; fire is a continuous effect: it goes in "
+     "target.effects (got 'fire')"),
+    ("target-state-hazard", in_target('state = ["quicksand"]'),
+     f"target.state[0]: must be one of {STATE_NAMES}; quicksand is a hazard: it goes in target.terrain "
+     "(got 'quicksand')"),
+    ("target-state-terrain", in_target('state = ["forest"]'),
+     f"target.state[0]: must be one of {STATE_NAMES}; forest is terrain: it goes in target.terrain (got 'forest')"),
+    ("target-state-effect", in_target('state = ["cover", "corrosion"]'),
+     f"target.state[1]: must be one of {STATE_NAMES}; corrosion is a continuous effect: it goes in "
+     "target.effects (got 'corrosion')"),
+    ("target-hazards-key", in_target('hazards = ["acid_bath"]'),
+     "target.hazards: unknown key; did you mean 'terrain'? (got ['acid_bath'])"),
+    # --- weapon rules fire, corrosion, critical_fire, critical_corrosion
+    ("weapon-rule-critical-fire-close", in_weapon('rules = ["critical fire"]'),
+     f"{W1}.rules[0]: must be one of " + ", ".join(WEAPON_RULES) + "; did you mean 'critical_fire'? "
+     "(got 'critical fire')"),
+    ("weapon-rule-crit-corrosion", in_weapon('rules = ["knockdown", "crit_corrosion"]'),
+     f"{W1}.rules[1]: must be one of " + ", ".join(WEAPON_RULES) + "; did you mean 'critical_corrosion'? "
+     "(got 'crit_corrosion')"),
+    ("weapon-rule-corrosive", in_weapon('rules = ["corrosive"]'),
+     f"{W1}.rules[0]: must be one of " + ", ".join(WEAPON_RULES) + "; did you mean 'corrosion'? "
+     "(got 'corrosive')"),
+    ("weapon-effects-key", in_weapon('effects = ["fire"]'),
+     f"{W1}.effects: unknown key; did you mean 'rules'? (got ['fire'])"),
 ]
 
 assert len({c[0] for c in EXACT_CASES}) == len(EXACT_CASES)
@@ -638,7 +728,8 @@ def test_every_later_key_has_an_error_case():
     expected |= {f"attackers.{k}" for k in ATTACKER_KEYS if k not in ("name", "weapons")}
     expected |= {f"attackers.spend.{k}" for k in SPEND_KEYS}
     expected |= {f"attackers.weapons.{k}" for k in WEAPON_KEYS[WEAPON_KEYS.index("attack_discard"):]}
-    expected |= {"simulation.objective", "settings.brutal_damage", "settings"}
+    expected |= {"simulation.objective", "simulation.turns", "simulation.attack_turns", "settings.brutal_damage",
+                 "settings"}
     assert expected <= keys, expected - keys
 
 
@@ -652,6 +743,47 @@ def test_task_message_examples(tmp_path, monkeypatch):
     write(tmp_path, in_spend('boost_attack = "maybe"'), "x.toml")
     assert load_error("x.toml") == (
         "x.toml: attackers[0].spend.boost_attack: must be one of never, always, auto (got 'maybe')")
+
+
+def test_continuous_message_examples(tmp_path, monkeypatch):
+    """The messages the format promises for the keys of several turns, effects and hazards."""
+    monkeypatch.chdir(tmp_path)
+    for text, message in [
+        (in_simulation("turns = 0"), "x.toml: simulation.turns: must be between 1 and 20 (got 0)"),
+        (in_simulation('attack_turns = "frist"'),
+         "x.toml: simulation.attack_turns: must be one of all, first; did you mean 'first'? (got 'frist')"),
+        (in_target('effects = ["acid"]'), "x.toml: target.effects[0]: must be one of fire, corrosion (got 'acid')"),
+        (in_target('resist = ["fire"]\neffects = ["fire"]'),
+         "x.toml: target.effects: a fire-resistant target never suffers it (got 'fire')"),
+    ]:
+        write(tmp_path, text, "x.toml")
+        assert load_error("x.toml") == message
+
+
+def test_continuous_keys_valid_in_base(tmp_path):
+    """The keys the continuous cases above break, with valid values, load."""
+    text = in_simulation('turns = 3\nattack_turns = "first"')
+    text = sub("boxes = 30", 'boxes = 30\nresist = ["cold"]\neffects = ["fire", "corrosion"]\n'
+                             'terrain = ["forest", "acid_bath", "burning_earth", "quicksand"]\nstate = ["cover"]', text)
+    text = sub("pow = 18", 'pow = 18\nrules = ["fire", "corrosion", "critical_fire", "critical_corrosion"]', text)
+    scen = load_scenario(write(tmp_path, text))
+    assert (scen.turns, scen.attack_turns) == (3, "first")
+    assert scen.target.effects == {"fire", "corrosion"} and scen.target.hazards == set(HAZARDS)
+    assert scen.attackers[0].weapons[1].sets_effects(False) == {"fire", "corrosion"}
+
+
+def test_continuous_error_order(tmp_path):
+    """[simulation] is checked first; within [target], the lists in key order (terrain before
+    effects), and a resisted starting effect once every list is valid."""
+    broken_target = in_target('resist = ["fire"]\neffects = ["fire"]\nterrain = ["swamp"]')
+    path = write(tmp_path, in_simulation("turns = 0", broken_target))
+    assert load_error(path) == f"{path}: simulation.turns: must be between 1 and 20 (got 0)"
+    path = write(tmp_path, broken_target)
+    assert load_error(path).startswith(f"{path}: target.terrain[0]: must be one of")
+    path = write(tmp_path, in_target('resist = ["fire"]\neffects = ["fire", "acid"]'))
+    assert load_error(path) == f"{path}: target.effects[1]: must be one of fire, corrosion (got 'acid')"
+    path = write(tmp_path, in_simulation('attack_turns = "never"', sub("skill = 7\npow = 16", "skill = 99\npow = 16")))
+    assert load_error(path) == f"{path}: simulation.attack_turns: must be one of all, first (got 'never')"
 
 
 def test_later_keys_valid_in_base(tmp_path):

@@ -17,6 +17,13 @@ from numba import prange
 from ._jit import jit
 from .layout import (
     A_ORIGIN,
+    CE_CORROSION,
+    CE_FIRE,
+    E_KILL,
+    E_NFIELDS,
+    N_EFFECTS,
+    T_ATTACK_ROUNDS,
+    T_TURNS,
     C_MADE,
     C_NFIELDS,
     MAX_ROWS,
@@ -44,7 +51,7 @@ DRAW_BLOCK = 4096
 @jit()
 def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
-               cripple_delta, mask_hist):
+               cripple_delta, mask_hist, effect_counts):
     c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
     rs = np.empty(RNG_WORDS, dtype=np.uint64)
     rng_seed(rs, seed, first + c)
@@ -57,27 +64,27 @@ def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attacke
     else:
         run_trials(n, rs, dice, size, size, max_draws, attacks, attackers, target,
                    col_full, letter_mask, letters_done, damage_hist[c], attack_counts[c],
-                   kill_at[c], cripple_delta[c], mask_hist[c])
+                   kill_at[c], cripple_delta[c], mask_hist[c], effect_counts[c])
 
 
 @jit(parallel=True)
 def _run_parallel(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                   col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
-                  cripple_delta, mask_hist):
+                  cripple_delta, mask_hist, effect_counts):
     for c in prange(damage_hist.shape[0]):
         _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                    col_full, letter_mask, letters_done, damage_hist, attack_counts,
-                   kill_at, cripple_delta, mask_hist)
+                   kill_at, cripple_delta, mask_hist, effect_counts)
 
 
 @jit()
 def _run_serial(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                 col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
-                cripple_delta, mask_hist):
+                cripple_delta, mask_hist, effect_counts):
     for c in range(damage_hist.shape[0]):
         _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
                    col_full, letter_mask, letters_done, damage_hist, attack_counts,
-                   kill_at, cripple_delta, mask_hist)
+                   kill_at, cripple_delta, mask_hist, effect_counts)
 
 
 @dataclass(frozen=True)
@@ -87,9 +94,11 @@ class Counts:
     damage_hist: np.ndarray    # int64[boxes + 1]
     attack_counts: np.ndarray  # int64[n_attacks, C_NFIELDS]
     kill_at: np.ndarray        # int64[n_attacks]
-    cripple_hist: np.ndarray   # int64[n_attacks, 2 ** n_letters]: trials with each crippled
-    #                            set once each slot is resolved (grids, spirals; else empty)
+    cripple_hist: np.ndarray   # int64[n_rows + 1, 2 ** n_letters]: trials with each crippled
+    #                            set once each slot row is resolved, and at the end
+    #                            (grids, spirals; else empty)
     mask_hist: np.ndarray      # int64[N_COLUMNS, 2 ** MAX_ROWS] (grids, spirals; else empty)
+    effect_counts: np.ndarray  # int64[turns, N_EFFECTS, E_NFIELDS]
 
 
 def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
@@ -100,17 +109,21 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
     plain = bool(enc.plain) and not general
     n_chunks = -(-trials // chunk)
-    n_attacks = enc.attacks.shape[0]
+    n_slots = enc.attacks.shape[0]
+    turns = int(enc.target[T_TURNS])
+    rounds = int(enc.target[T_ATTACK_ROUNDS])
+    n_attacks = rounds * n_slots  # counter rows: each slot of each round with attacks
     boxes = int(enc.target[T_BOXES])
     damage_total = np.zeros(boxes + 1, dtype=np.int64)
     attack_total = np.zeros((n_attacks, C_NFIELDS), dtype=np.int64)
     kill_total = np.zeros(n_attacks, dtype=np.int64)
     n_letters = int(enc.target[T_NLETTERS])
     on_card = bool(enc.col_full.any())
-    cripple_shape = (n_attacks, 1 << n_letters) if on_card else (1, 1)
+    cripple_shape = (n_attacks + 1, 1 << n_letters) if on_card else (1, 1)
     mask_shape = (N_COLUMNS, 1 << MAX_ROWS) if on_card else (1, 1)
     cripple_total = np.zeros(cripple_shape, dtype=np.int64)
     mask_total = np.zeros(mask_shape, dtype=np.int64)
+    effect_total = np.zeros((turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
     for first in range(0, n_chunks, batch):
         k = min(batch, n_chunks - first)
         # each chunk's row ends with a cache line of padding, so threads writing the rows of
@@ -120,29 +133,45 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         kill_at = np.zeros((k, n_attacks + _PAD), dtype=np.int64)
         cripple_delta = np.zeros((k,) + cripple_shape, dtype=np.int64)
         mask_hist = np.zeros((k,) + mask_shape, dtype=np.int64)
+        # one round more than needed: padding, so neighbouring chunks share no cache line
+        effect_counts = np.zeros((k, turns + 1, N_EFFECTS, E_NFIELDS), dtype=np.int64)
         run = _run_serial if k == 1 else _run_parallel
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
             np.int64(enc.max_draws), plain, enc.attacks, enc.attackers, enc.target,
             enc.col_full, enc.letter_mask, enc.letters_done, damage_hist, attack_counts, kill_at,
-            cripple_delta, mask_hist)
+            cripple_delta, mask_hist, effect_counts)
         damage_total += damage_hist[:, : boxes + 1].sum(axis=0)
         attack_total += attack_counts[:, :n_attacks].sum(axis=0)
         kill_total += kill_at[:, :n_attacks].sum(axis=0)
         cripple_total += cripple_delta.sum(axis=0)
         mask_total += mask_hist.sum(axis=0)
-    initial = enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL
-    attack_total[initial, C_MADE] = made_counts(kill_total, trials)[initial]
+        effect_total += effect_counts[:, :turns].sum(axis=0)
+    maintenance = effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]
+    initial = np.tile(enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL, rounds)
+    made = made_counts(kill_total, trials, maintenance, n_slots)
+    attack_total[initial, C_MADE] = made[initial]
     if on_card:  # every trial starts with nothing crippled; slots change that
         cripple_total[0, 0] += trials
         cripple_total = np.cumsum(cripple_total, axis=0)
-    return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total)
+    return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
+                  effect_total)
 
 
-def made_counts(kill_at: np.ndarray, trials: int) -> np.ndarray:
+def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:
     """How often each initial attack was made: in every trial but those an earlier attack
     ended (bought attacks, made only while points remain, are counted by the kernel).
 
+    With several rounds, ``kill_at`` has ``n_slots`` rows per round and ``maintenance[t]``
+    the kills of round t's maintenance phase, which come before the next round's attacks.
+
     >>> made_counts(np.array([0, 3, 2]), 10).tolist()
     [10, 10, 7]
+    >>> made_counts(np.array([1, 0, 2, 0]), 10, np.array([3, 0]), 2).tolist()
+    [10, 9, 6, 4]
     """
-    return trials - (np.cumsum(kill_at) - kill_at)
+    before = np.cumsum(kill_at) - kill_at
+    if maintenance is not None and n_slots:
+        rounds = np.arange(len(kill_at)) // n_slots
+        earlier = np.concatenate([[0], np.cumsum(maintenance)])
+        before = before + earlier[rounds]
+    return trials - before

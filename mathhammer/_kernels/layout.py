@@ -59,6 +59,10 @@ F_GRIEVOUS = 1 << 16         # a hit stops Tough and healing
 F_IGNORE_SHIELD = 1 << 17    # Chain Weapon: no Shield/Buckler ARM
 F_DECAP = 1 << 18            # a critical hit doubles the damage points
 F_FIRST = 1 << 19            # first slot of its attacker: points are reset to the pool
+F_FIRE = 1 << 20             # a hit sets the target on fire (cleared for fire-resistant targets)
+F_CORROSION = 1 << 21        # a hit puts corrosion on it (cleared for resistant targets)
+F_CRIT_FIRE = 1 << 22        # a critical hit sets it on fire
+F_CRIT_CORROSION = 1 << 23   # a critical hit puts corrosion on it
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation
@@ -84,7 +88,33 @@ T_TOUGH = 7         # TOUGH_NONE | TOUGH | TOUGH_STEADY
 T_RAPID_HEAL = 8    # damage points removed after an attack that damaged without disabling
 T_SHIELD_LOC = 9    # 4 fields: Shield/Buckler ARM in locations L, R, H, F (lost while crippled)
 T_NLETTERS = 13     # letters of the card's alphabet (8 for a grid, 3 for a spiral, 0 track)
-T_NFIELDS = 14
+T_TURNS = 14        # rounds simulated
+T_ATTACK_ROUNDS = 15  # rounds with an attack phase (all, or the first only)
+T_EFFECTS = 16      # continuous effects at the start (CE_* bits)
+T_SUFFERS = 17      # continuous effects it can get (CE_* bits of the types it does not resist)
+T_HAZARDS = 18      # HZ_* bits of the hazards it stands in
+T_ARM_BASE = 19     # ARM against non-attack damage: base ARM + spell ARM (shield, upkeep added)
+T_UPKEEP_ARM = 20   # ARM from upkeep spells (lost while dispelled)
+T_NFIELDS = 21
+
+# continuous effects (bit = index in the maintenance order; Result.EFFECT_NAMES order)
+CE_FIRE = 0
+CE_CORROSION = 1
+CE_QUICKSAND = 2    # counters only: the quicksand hazard's damage points
+N_EFFECTS = 3
+FIRE_POW = 12
+
+HZ_ACID = 1 << 0
+HZ_EARTH = 1 << 1
+HZ_QUICKSAND = 1 << 2
+
+# effect_counts[chunk, round, effect, E_*] (Result.EFFECT_* columns)
+E_PRESENT = 0
+E_APPLIED = 1
+E_DAMAGE = 2
+E_KILL = 3
+E_AFTER = 4
+E_NFIELDS = 5
 
 CAP_TRACK = 0
 CAP_GRID = 1

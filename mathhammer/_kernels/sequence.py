@@ -39,6 +39,9 @@ from .layout import (
     A_UPKEEP_ARM,
     A_UPKEEP_DEF,
     CAP_GRID,
+    CE_CORROSION,
+    CE_FIRE,
+    CE_QUICKSAND,
     CAP_TRACK,
     C_BOOST_ATT,
     C_BOOST_DMG,
@@ -50,10 +53,18 @@ from .layout import (
     C_TARGET_SPENT,
     C_TOUGH,
     CRIT,
+    E_AFTER,
+    E_APPLIED,
+    E_DAMAGE,
+    E_KILL,
+    E_PRESENT,
     F_ATT_DROP_HIGH,
     F_ATT_DROP_LOW,
     F_BRUTAL,
     F_BRUTAL_HIT,
+    F_CORROSION,
+    F_CRIT_CORROSION,
+    F_CRIT_FIRE,
     F_CRIT_KNOCKDOWN,
     F_CRIT_STATIONARY,
     F_DAMAGE,
@@ -61,7 +72,9 @@ from .layout import (
     F_DISPEL,
     F_DMG_DROP_HIGH,
     F_DMG_DROP_LOW,
+    F_FIRE,
     F_FIRST,
+    FIRE_POW,
     F_FREE_ATT_BOOST,
     F_FREE_DMG_BOOST,
     F_GRIEVOUS,
@@ -78,6 +91,9 @@ from .layout import (
     GL_M,
     GL_R,
     HIT,
+    HZ_ACID,
+    HZ_EARTH,
+    HZ_QUICKSAND,
     MISS,
     MODE_ALWAYS,
     MODE_AUTO,
@@ -97,8 +113,12 @@ from .layout import (
     ST_MOVE_CRIPPLED,
     ST_PRONE,
     ST_STATIONARY,
+    T_ARM_BASE,
+    T_ATTACK_ROUNDS,
     T_BOXES,
     T_CAPACITY,
+    T_EFFECTS,
+    T_HAZARDS,
     T_NLETTERS,
     T_POINTS,
     T_POWER_KIND,
@@ -107,11 +127,19 @@ from .layout import (
     T_SHIELD_ARM,
     T_SHIELD_LOC,
     T_STATE,
+    T_SUFFERS,
+    T_TURNS,
+    T_UPKEEP_ARM,
     T_TOUGH,
     TOUGH_NONE,
     TOUGH_STEADY,
 )
 from .rng import fill_pairs
+
+#: ``source`` of an event that is an attack (continuous effects are 0.., see CE_*).
+SRC_ATTACK = -1
+#: Row flags that put a continuous effect on the target.
+_SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
 
 #: Grid letters of the Shield/Buckler locations L, R, H, F (order of T_SHIELD_LOC).
 _SHIELD_LETTER = np.array([GL_L, GL_R, GL_H, GL_F], dtype=np.int64)
@@ -126,7 +154,7 @@ def _kept(n_dice, drop):
 @jit()
 def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, target,
                col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
-               cripple_delta, mask_hist):
+               cripple_delta, mask_hist, effect_counts):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -155,6 +183,12 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         have each set once it is resolved (a change is rare: no count per slot and trial).
     mask_hist : int64[N_COLUMNS, 2 ** MAX_ROWS]
         Grids and spirals: per column, incremented at the set of marked boxes at the end.
+    effect_counts : int64[turns, N_EFFECTS, E_NFIELDS]
+        Per round and continuous effect (fire, corrosion; quicksand's points), the ``E_*``
+        counters.
+
+    ``attack_counts``, ``kill_at`` and ``cripple_delta`` have a row per attack slot per round
+    with attacks (round-major); ``cripple_delta`` has one more, the end of the last round.
 
     Returns
     -------
@@ -170,6 +204,17 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = attacks.shape[0]
+    turns = target[T_TURNS]
+    attack_rounds = target[T_ATTACK_ROUNDS]
+    n_rows = attack_rounds * n_attacks
+    start_effects = target[T_EFFECTS]
+    suffers = target[T_SUFFERS]
+    hazards = target[T_HAZARDS]
+    # whether any continuous effect or hazard can happen (else no maintenance to resolve)
+    continuous = start_effects != 0 or hazards != 0
+    for j in range(n_attacks):
+        continuous |= (attacks[j, A_FLAGS] & _SETS_EFFECT) != 0
+    maintenance_events = 2 if continuous else 0
     on_card = target[T_CAPACITY] != CAP_TRACK
     feedback = target[T_CAPACITY] == CAP_GRID
     n_letters = target[T_NLETTERS]
@@ -190,10 +235,6 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
             pos = 0
         state = start_state
         marked = 0
-        tpoints = start_tpoints
-        effects = 0
-        def_minus = 0
-        arm_minus = 0
         points = 0
         reserve = 0
         boost_att = 0
@@ -203,249 +244,346 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         n_marks = 0
         shield_now = shield
         power_blocked = False
+        cortex_lost = False
+        cont = start_effects
+        earth_lit = (hazards & HZ_EARTH) != 0
+        dead = False
         if on_card:
             for c in range(N_COLUMNS):
                 colmask[c] = 0
-        for i in range(n_attacks):
-            flags = attacks[i, A_FLAGS]
-            if flags & F_FIRST:
-                a = attacks[i, A_ATTACKER]
-                points = attackers[a, P_POINTS]
-                reserve = attackers[a, P_RESERVE]
-                boost_att = attackers[a, P_BOOST_ATT]
-                boost_att_at = attackers[a, P_BOOST_ATT_AT]
-                boost_dmg = attackers[a, P_BOOST_DMG]
+        for t in range(turns):
+            # a new round: the target stood up in its activation, its upkeep spells are
+            # back, -DEF/-ARM effects and Grievous Wounds have ended; it has its focus or
+            # fury again unless its Cortex was crippled (docs/activation.md, "A round")
+            state = start_state | (state & ST_MOVE_CRIPPLED)
+            effects = 0
+            def_minus = 0
+            arm_minus = 0
+            tpoints = 0 if cortex_lost else start_tpoints
+            n_events = n_attacks if t < attack_rounds else 0
+            next_row = (t + 1) * n_attacks if t + 1 < attack_rounds else n_rows
+            row = 0
+            i = 0
             spent = 0
-            if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
-                if points < 1:
-                    continue
-                points -= 1
-                spent = 1
-                # only bought attacks count C_MADE: an initial attack is made whenever no
-                # earlier attack killed, which the driver works out from kill_at
-                attack_counts[i, C_MADE] += 1
+            outcome = MISS
+            hit = np.int64(0)
+            crit = np.int64(0)
+            flags = 0
+            for e in range(n_events + maintenance_events):
+                # --- the next event: an attack slot, or a continuous effect of the
+                # maintenance phase
+                if e < n_events:
+                    i = e
+                    row = t * n_attacks + i
+                    source = SRC_ATTACK
+                    flags = attacks[i, A_FLAGS]
+                    if flags & F_FIRST:
+                        a = attacks[i, A_ATTACKER]
+                        points = attackers[a, P_POINTS]
+                        reserve = attackers[a, P_RESERVE]
+                        boost_att = attackers[a, P_BOOST_ATT]
+                        boost_att_at = attackers[a, P_BOOST_ATT_AT]
+                        boost_dmg = attackers[a, P_BOOST_DMG]
+                    spent = 0
+                    if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
+                        if points < 1:
+                            continue
+                        points -= 1
+                        spent = 1
+                        # only bought attacks count C_MADE: an initial attack is made whenever no
+                        # earlier attack killed, which the driver works out from kill_at
+                        attack_counts[row, C_MADE] += 1
 
-            # --- attack roll (RULES.md 1)
-            skill = attacks[i, A_SKILL]
-            if (state & attacks[i, A_AUTOHIT_ON]) != 0:
-                outcome = HIT  # automatic hit: no roll, so never critical
-            else:
-                if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED)) != 0:
-                    defense = attacks[i, A_DEF5]
-                else:
-                    defense = attacks[i, A_DEF]
-                defense += attacks[i, A_SPELL_DEF] - def_minus
-                if (state & ST_DISPELLED) == 0:
-                    defense += attacks[i, A_UPKEEP_DEF]
-                n = attacks[i, A_ATT_DICE]
-                # a boost is bought only when it adds a die (not lost in the floor of one)
-                if ((flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1
-                        and (boost_att == MODE_ALWAYS
-                             or (boost_att == MODE_AUTO and defense - skill >= boost_att_at))):
-                    points -= 1
-                    spent += 1
-                    n += 1
-                    attack_counts[i, C_BOOST_ATT] += 1
-                n = max(1, n)
-                drop = ((flags & F_ATT_DROP_LOW) != 0) + 2 * ((flags & F_ATT_DROP_HIGH) != 0)
-                if n == 2 and drop == 0:
-                    outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
-                    pos += 1
-                else:
-                    word = 0
-                    for k in range((n + 1) >> 1):
-                        word |= np.int64(dice[pos + k]) << (6 * k)
-                    pos += (n + 1) >> 1
-                    total, kept, counts = roll_stats(word, n, drop)
-                    outcome = attack_from_stats(total, kept, counts, skill, defense)
-                if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
-                    word = 0
-                    for k in range((n + 1) >> 1):
-                        word |= np.int64(dice[pos + k]) << (6 * k)
-                    pos += (n + 1) >> 1
-                    total, kept, counts = roll_stats(word, n, drop)
-                    outcome = attack_from_stats(total, kept, counts, skill, defense)
-
-            # branch-free from here on the common path: a miss is as likely as not to be
-            # mispredicted, so the damage roll is read either way and consumed (and counted)
-            # only on a hit
-            hit = np.int64(outcome != MISS)
-            crit = np.int64(outcome == CRIT)
-            attack_counts[i, C_HIT] += hit
-            attack_counts[i, C_CRIT] += crit
-            if (flags & (F_DISPEL | F_GRIEVOUS)) != 0 and hit == 1:
-                if flags & F_DISPEL:
-                    state |= ST_DISPELLED
-                if flags & F_GRIEVOUS:
-                    state |= ST_GRIEVOUS
-
-            # --- damage roll (RULES.md 2) and marking (RULES.md 3)
-            if flags & F_DAMAGE:
-                arm = attacks[i, A_ARM] - arm_minus
-                if (state & ST_DISPELLED) == 0:
-                    arm += attacks[i, A_UPKEEP_ARM]
-                if (flags & F_IGNORE_SHIELD) == 0:
-                    arm += shield_now
-                pow_ = attacks[i, A_POW]
-                remaining = boxes - marked
-                n = attacks[i, A_DMG_DICE]
-                n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
-                drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
-                boost = 0
-                if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and (
-                        boost_dmg == MODE_ALWAYS
-                        or (boost_dmg == MODE_AUTO
-                            and _kept(max(1, n), drop) + pow_ - arm < remaining
-                            and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)):
-                    boost = hit
-                points -= boost
-                spent += boost
-                n += boost
-                attack_counts[i, C_BOOST_DMG] += boost
-                n = max(1, n)
-                if n == 2 and drop == 0:
-                    total = PAIR_SUM[np.int64(dice[pos])]
-                    kept = 2
-                    pos += hit
-                else:
-                    word = 0
-                    for k in range((n + 1) >> 1):
-                        word |= np.int64(dice[pos + k]) << (6 * k)
-                    pos += hit * ((n + 1) >> 1)
-                    total, kept, counts = roll_stats(word, n, drop)
-                dealt = hit * max(0, total + pow_ - arm)
-                if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
-                        and 2 * total < 7 * kept):
-                    word = 0
-                    for k in range((n + 1) >> 1):
-                        word |= np.int64(dice[pos + k]) << (6 * k)
-                    pos += (n + 1) >> 1
-                    total, kept, counts = roll_stats(word, n, drop)
-                    dealt = max(0, total + pow_ - arm)
-                if (flags & F_DECAP) != 0:
-                    dealt *= 1 + crit
-                if power_lethal and tpoints > 0 and dealt >= remaining and not power_blocked:
-                    if power_focus:
-                        need = (dealt - remaining + 5) // 5
-                        if need <= tpoints:
-                            tpoints -= need
-                            dealt = max(0, dealt - 5 * need)
-                            attack_counts[i, C_TARGET_SPENT] += need
+                    # --- attack roll (RULES.md 1)
+                    skill = attacks[i, A_SKILL]
+                    if (state & attacks[i, A_AUTOHIT_ON]) != 0:
+                        outcome = HIT  # automatic hit: no roll, so never critical
                     else:
-                        tpoints -= 1
-                        dealt = 0
-                        attack_counts[i, C_TARGET_SPENT] += 1
-                was_crippled = crippled
-                if not on_card:
-                    taken = mark_track(marked, boxes, dealt)
-                    marked += taken
-                else:
-                    # --- damage grid / life spiral (docs/activation.md, RULES.md 3): a
-                    # column's boxes are marked in one step, topmost unmarked first
-                    taken = 0
-                    if dealt > 0:
-                        want = min(dealt, boxes - marked)
-                        c = -1
-                        first = 0  # the box "damage to X" marks before the others
-                        x = attacks[i, A_DAMAGE_TO]
-                        if x >= 0 and ((crippled >> x) & 1) == 0:
-                            for cc in range(N_COLUMNS):
-                                free = letter_mask[x, cc] & ~colmask[cc]
-                                if free != 0:
-                                    c = cc
-                                    first = free & -free
-                                    break
-                        if c < 0:
-                            c = die_of(np.int64(dice[pos]), 0) - 1
+                        if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED)) != 0:
+                            defense = attacks[i, A_DEF5]
+                        else:
+                            defense = attacks[i, A_DEF]
+                        defense += attacks[i, A_SPELL_DEF] - def_minus
+                        if (state & ST_DISPELLED) == 0:
+                            defense += attacks[i, A_UPKEEP_DEF]
+                        n = attacks[i, A_ATT_DICE]
+                        # a boost is bought only when it adds a die (not lost in the floor of one)
+                        if ((flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1
+                                and (boost_att == MODE_ALWAYS
+                                     or (boost_att == MODE_AUTO and defense - skill >= boost_att_at))):
+                            points -= 1
+                            spent += 1
+                            n += 1
+                            attack_counts[row, C_BOOST_ATT] += 1
+                        n = max(1, n)
+                        drop = ((flags & F_ATT_DROP_LOW) != 0) + 2 * ((flags & F_ATT_DROP_HIGH) != 0)
+                        if n == 2 and drop == 0:
+                            outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
                             pos += 1
-                        while taken < want:
-                            free = col_full[c] & ~colmask[c]
-                            if free == 0:
-                                c = c + 1 if c < N_COLUMNS - 1 else 0
-                                continue
-                            if first != 0:
-                                take = first
-                                first = 0
-                            else:
-                                k = min(want - taken, POPCOUNT[free])
-                                # the k topmost free boxes: one mask when they are
-                                # contiguous (always, but after "damage to" or healing)
-                                take = free & (((free & -free) << k) - 1)
-                                if POPCOUNT[take] != k:
-                                    take = lowest_bits(free, k)
-                            colmask[c] |= take
-                            taken += POPCOUNT[take]
-                            if heals:
-                                rest = take
-                                while rest != 0:
-                                    order[n_marks] = c * 16 + LOWEST[rest]
-                                    n_marks += 1
-                                    rest &= rest - 1
-                        crippled = present
-                        for cc in range(N_COLUMNS):
-                            crippled &= letters_done[cc, colmask[cc]]
-                        marked += taken
-                attack_counts[i, C_DAMAGE] += taken
-                heal = 0
-                if marked >= boxes:
-                    saved = False
-                    if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
-                            and ((state & ST_PRONE) == 0 or tough == TOUGH_STEADY)):
-                        saved = die_of(np.int64(dice[pos]), 0) >= 5
-                        pos += 1
-                    if not saved:
-                        attack_counts[i, C_SPENT] += spent
-                        kill_at[i] += 1
-                        if crippled != was_crippled:
-                            cripple_delta[i, was_crippled] -= 1
-                            cripple_delta[i, crippled] += 1
-                        break
-                    heal = 1
-                    state |= ST_KNOCKED_DOWN
-                    attack_counts[i, C_TOUGH] += 1
-                elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0:
-                    heal = min(rapid, marked)
-                if heal > 0:
-                    if not on_card:
-                        marked -= heal
-                    else:
-                        for _h in range(heal):
-                            n_marks -= 1
-                            colmask[order[n_marks] >> 4] &= ~(1 << (order[n_marks] & 15))
-                            marked -= 1
-                        crippled = present
-                        for cc in range(N_COLUMNS):
-                            crippled &= letters_done[cc, colmask[cc]]
-                if crippled != was_crippled:
-                    cripple_delta[i, was_crippled] -= 1
-                    cripple_delta[i, crippled] += 1
-                if feedback and crippled != was_crippled:
-                    # what the target's crippled systems change for the next attacks
-                    shield_now = shield
-                    for k in range(4):
-                        if (crippled >> _SHIELD_LETTER[k]) & 1:
-                            shield_now -= target[T_SHIELD_LOC + k]
-                    if (crippled >> GL_M) & 1:
-                        state |= ST_MOVE_CRIPPLED
-                    else:
-                        state &= ~ST_MOVE_CRIPPLED
-                    if (crippled >> GL_C) & 1:
-                        tpoints = 0
-                    power_blocked = ((crippled >> GL_G) & 1) != 0
+                        else:
+                            word = 0
+                            for k in range((n + 1) >> 1):
+                                word |= np.int64(dice[pos + k]) << (6 * k)
+                            pos += (n + 1) >> 1
+                            total, kept, counts = roll_stats(word, n, drop)
+                            outcome = attack_from_stats(total, kept, counts, skill, defense)
+                        if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
+                            word = 0
+                            for k in range((n + 1) >> 1):
+                                word |= np.int64(dice[pos + k]) << (6 * k)
+                            pos += (n + 1) >> 1
+                            total, kept, counts = roll_stats(word, n, drop)
+                            outcome = attack_from_stats(total, kept, counts, skill, defense)
 
-            # --- what the hit leaves for the next attacks (RULES.md 5, 9)
-            knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
-                crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
-            still = hit & np.int64((flags & F_STATIONARY) != 0) | (
-                crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
-            state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
-            bit = attacks[i, A_EFFECT_BIT]
-            if bit != 0 and (effects & bit) == 0 and outcome >= attacks[i, A_EFFECT_ON]:
-                effects |= bit
-                def_minus += attacks[i, A_DEF_MINUS]
-                arm_minus += attacks[i, A_ARM_MINUS]
-            if spent:
-                attack_counts[i, C_SPENT] += spent
+                    # branch-free from here on the common path: a miss is as likely as not to be
+                    # mispredicted, so the damage roll is read either way and consumed (and counted)
+                    # only on a hit
+                    hit = np.int64(outcome != MISS)
+                    crit = np.int64(outcome == CRIT)
+                    attack_counts[row, C_HIT] += hit
+                    attack_counts[row, C_CRIT] += crit
+                    if (flags & (F_DISPEL | F_GRIEVOUS)) != 0 and hit == 1:
+                        if flags & F_DISPEL:
+                            state |= ST_DISPELLED
+                        if flags & F_GRIEVOUS:
+                            state |= ST_GRIEVOUS
+
+                    # --- damage roll (RULES.md 2)
+                    dealt = 0
+                    if flags & F_DAMAGE:
+                        arm = attacks[i, A_ARM] - arm_minus
+                        if (state & ST_DISPELLED) == 0:
+                            arm += attacks[i, A_UPKEEP_ARM]
+                        if (flags & F_IGNORE_SHIELD) == 0:
+                            arm += shield_now
+                        pow_ = attacks[i, A_POW]
+                        remaining = boxes - marked
+                        n = attacks[i, A_DMG_DICE]
+                        n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
+                        drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
+                        boost = 0
+                        if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and (
+                                boost_dmg == MODE_ALWAYS
+                                or (boost_dmg == MODE_AUTO
+                                    and _kept(max(1, n), drop) + pow_ - arm < remaining
+                                    and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)):
+                            boost = hit
+                        points -= boost
+                        spent += boost
+                        n += boost
+                        attack_counts[row, C_BOOST_DMG] += boost
+                        n = max(1, n)
+                        if n == 2 and drop == 0:
+                            total = PAIR_SUM[np.int64(dice[pos])]
+                            kept = 2
+                            pos += hit
+                        else:
+                            word = 0
+                            for k in range((n + 1) >> 1):
+                                word |= np.int64(dice[pos + k]) << (6 * k)
+                            pos += hit * ((n + 1) >> 1)
+                            total, kept, counts = roll_stats(word, n, drop)
+                        dealt = hit * max(0, total + pow_ - arm)
+                        if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
+                                and 2 * total < 7 * kept):
+                            word = 0
+                            for k in range((n + 1) >> 1):
+                                word |= np.int64(dice[pos + k]) << (6 * k)
+                            pos += (n + 1) >> 1
+                            total, kept, counts = roll_stats(word, n, drop)
+                            dealt = max(0, total + pow_ - arm)
+                        if (flags & F_DECAP) != 0:
+                            dealt *= 1 + crit
+                else:
+                    k = e - n_events
+                    if k == 0 and earth_lit:  # end of the attackers' turn
+                        earth_lit = die_of(np.int64(dice[pos]), 0) > 2
+                        pos += 1
+                    if ((cont >> k) & 1) == 0:
+                        continue
+                    effect_counts[t, k, E_PRESENT] += 1
+                    expires = die_of(np.int64(dice[pos]), 0) <= 2
+                    pos += 1
+                    if expires:
+                        cont &= ~(1 << k)
+                        continue
+                    effect_counts[t, k, E_APPLIED] += 1
+                    source = k
+                    if k == CE_FIRE:
+                        arm = target[T_ARM_BASE] + shield_now - arm_minus
+                        if (state & ST_DISPELLED) == 0:
+                            arm += target[T_UPKEEP_ARM]
+                        dealt = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
+                        pos += 1
+                    else:
+                        dealt = 1
+
+                for _hop in range(2):
+                    # --- the target suffers the points (RULES.md 2, 3; power field, Tough)
+                    remaining = boxes - marked
+                    if (power_lethal and tpoints > 0 and dealt >= remaining and not power_blocked
+                            and (power_focus or source == SRC_ATTACK)):
+                        if power_focus:
+                            need = (dealt - remaining + 5) // 5
+                            if need <= tpoints:
+                                tpoints -= need
+                                dealt = max(0, dealt - 5 * need)
+                                if source == SRC_ATTACK:
+                                    attack_counts[row, C_TARGET_SPENT] += need
+                        else:
+                            tpoints -= 1
+                            dealt = 0
+                            attack_counts[row, C_TARGET_SPENT] += 1
+                    was_crippled = crippled
+                    if not on_card:
+                        taken = mark_track(marked, boxes, dealt)
+                        marked += taken
+                    else:
+                        # --- damage grid / life spiral (docs/activation.md, RULES.md 3): a
+                        # column's boxes are marked in one step, topmost unmarked first
+                        taken = 0
+                        if dealt > 0:
+                            want = min(dealt, boxes - marked)
+                            c = -1
+                            first = 0  # the box "damage to X" marks before the others
+                            x = attacks[i, A_DAMAGE_TO] if source == SRC_ATTACK else -1
+                            if x >= 0 and ((crippled >> x) & 1) == 0:
+                                for cc in range(N_COLUMNS):
+                                    free = letter_mask[x, cc] & ~colmask[cc]
+                                    if free != 0:
+                                        c = cc
+                                        first = free & -free
+                                        break
+                            if c < 0:
+                                c = die_of(np.int64(dice[pos]), 0) - 1
+                                pos += 1
+                            while taken < want:
+                                free = col_full[c] & ~colmask[c]
+                                if free == 0:
+                                    c = c + 1 if c < N_COLUMNS - 1 else 0
+                                    continue
+                                if first != 0:
+                                    take = first
+                                    first = 0
+                                else:
+                                    k = min(want - taken, POPCOUNT[free])
+                                    # the k topmost free boxes: one mask when they are
+                                    # contiguous (always, but after "damage to" or healing)
+                                    take = free & (((free & -free) << k) - 1)
+                                    if POPCOUNT[take] != k:
+                                        take = lowest_bits(free, k)
+                                colmask[c] |= take
+                                taken += POPCOUNT[take]
+                                if heals:
+                                    rest = take
+                                    while rest != 0:
+                                        order[n_marks] = c * 16 + LOWEST[rest]
+                                        n_marks += 1
+                                        rest &= rest - 1
+                            crippled = present
+                            for cc in range(N_COLUMNS):
+                                crippled &= letters_done[cc, colmask[cc]]
+                            marked += taken
+                    if source == SRC_ATTACK:
+                        attack_counts[row, C_DAMAGE] += taken
+                    else:
+                        effect_counts[t, source, E_DAMAGE] += taken
+                    drow = next_row if 0 <= source < CE_QUICKSAND else row
+                    heal = 0
+                    if marked >= boxes:
+                        saved = False
+                        if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
+                                and ((state & ST_PRONE) == 0 or tough == TOUGH_STEADY)):
+                            saved = die_of(np.int64(dice[pos]), 0) >= 5
+                            pos += 1
+                        if not saved:
+                            if source == SRC_ATTACK:
+                                attack_counts[row, C_SPENT] += spent
+                            if source == SRC_ATTACK or source == CE_QUICKSAND:
+                                kill_at[row] += 1
+                            if source >= 0:
+                                effect_counts[t, source, E_KILL] += 1
+                            if crippled != was_crippled:
+                                cripple_delta[drow, was_crippled] -= 1
+                                cripple_delta[drow, crippled] += 1
+                            dead = True
+                            break
+                        heal = 1
+                        state |= ST_KNOCKED_DOWN
+                        if source == SRC_ATTACK:
+                            attack_counts[row, C_TOUGH] += 1
+                    elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
+                        heal = min(rapid, marked)
+                    if heal > 0:
+                        if not on_card:
+                            marked -= heal
+                        else:
+                            for _h in range(heal):
+                                n_marks -= 1
+                                colmask[order[n_marks] >> 4] &= ~(1 << (order[n_marks] & 15))
+                                marked -= 1
+                            crippled = present
+                            for cc in range(N_COLUMNS):
+                                crippled &= letters_done[cc, colmask[cc]]
+                    if crippled != was_crippled:
+                        cripple_delta[drow, was_crippled] -= 1
+                        cripple_delta[drow, crippled] += 1
+                        if feedback:
+                            # what the target's crippled systems change from the next attack on
+                            shield_now = shield
+                            for k in range(4):
+                                if (crippled >> _SHIELD_LETTER[k]) & 1:
+                                    shield_now -= target[T_SHIELD_LOC + k]
+                            if (crippled >> GL_M) & 1:
+                                state |= ST_MOVE_CRIPPLED
+                            else:
+                                state &= ~ST_MOVE_CRIPPLED
+                            if (crippled >> GL_C) & 1:
+                                tpoints = 0
+                                cortex_lost = True
+                            power_blocked = ((crippled >> GL_G) & 1) != 0
+                    if source != SRC_ATTACK:
+                        break
+
+                    # --- what the hit leaves for the next attacks (RULES.md 4, 5, 9)
+                    knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
+                        crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
+                    still = hit & np.int64((flags & F_STATIONARY) != 0) | (
+                        crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
+                    quick = (hazards & HZ_QUICKSAND) != 0 and knocks == 1 and (state & ST_PRONE) == 0
+                    state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
+                    bit = attacks[i, A_EFFECT_BIT]
+                    if bit != 0 and (effects & bit) == 0 and outcome >= attacks[i, A_EFFECT_ON]:
+                        effects |= bit
+                        def_minus += attacks[i, A_DEF_MINUS]
+                        arm_minus += attacks[i, A_ARM_MINUS]
+                    if (flags & _SETS_EFFECT) != 0 and hit == 1:
+                        if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
+                            cont |= 1 << CE_FIRE
+                        if (flags & F_CORROSION) != 0 or (crit == 1 and (flags & F_CRIT_CORROSION) != 0):
+                            cont |= 1 << CE_CORROSION
+                    if spent:
+                        attack_counts[row, C_SPENT] += spent
+                    if not quick:
+                        break
+                    # knocked down in quicksand: 1 damage point, suffered at once (next hop)
+                    source = CE_QUICKSAND
+                    dealt = 1
+                    spent = 0
+                if dead:
+                    break
+            if dead:
+                break
+            # --- the target's activation (hazards), then the end of its turn
+            if (hazards & HZ_ACID) != 0:
+                cont |= suffers & (1 << CE_CORROSION)
+            if earth_lit:
+                cont |= suffers & (1 << CE_FIRE)
+                earth_lit = die_of(np.int64(dice[pos]), 0) > 2
+                pos += 1
+            if continuous:
+                effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
+                effect_counts[t, CE_CORROSION, E_AFTER] += (cont >> 1) & 1
         damage_hist[marked] += 1
         if on_card:
             for c in range(N_COLUMNS):

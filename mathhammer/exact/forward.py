@@ -13,44 +13,69 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..result import SLOT_CRIT, SLOT_DAMAGE, SLOT_FIELDS, SLOT_HIT, SLOT_MADE, Result
+from ..result import (
+    EFFECT_AFTER,
+    EFFECT_APPLIED,
+    EFFECT_DAMAGE,
+    EFFECT_FIELDS,
+    EFFECT_KILL,
+    EFFECT_NAMES,
+    EFFECT_PRESENT,
+    SLOT_CRIT,
+    SLOT_DAMAGE,
+    SLOT_FIELDS,
+    SLOT_HIT,
+    SLOT_MADE,
+    Result,
+)
 from ..rules import Scenario
 from .induction import CHUNK, Engine, deep_recursion
-from .state import check_exact_applicable, needs_induction, prepare
+from .rounds import round_labels
+from .state import CORROSION, FIRE, check_exact_applicable, needs_induction, prepare
 
 __all__ = ["exact_result", "propagate"]
 
 
 def propagate(engine: Engine):
-    """Push the starting state through every attack.
+    """Push the starting state through every event (attacks of every round, round-end steps).
 
     Returns
     -------
     damage_weights, slot_weights, kill_weights, slot_damage_sq : ndarray
-        As in :class:`~mathhammer.result.Result` (probabilities), and per attack
-        ``E[(damage points it marked)**2]``.
+        As in :class:`~mathhammer.result.Result` (probabilities; a row per attack of every
+        round), and per attack ``E[(damage points it marked)**2]``.
+    rounds : dict
+        ``maintenance_kill_weights`` (per round) and ``effect_weights`` (per round, effect
+        and ``EFFECT_*`` column), as in :class:`~mathhammer.result.Result`.
     cards : dict
         Grids and spirals: ``cripple_weights`` and ``box_weights`` as in
-        :class:`~mathhammer.result.Result`, and ``final``, the distribution of the target
-        left standing at the end (``State -> vector over the configurations of
+        :class:`~mathhammer.result.Result`, ``cripple_end`` (per letter, crippled at the
+        end, after the last round's maintenance phase) and ``final``, the distribution of
+        the target left standing at the end (``State -> vector over the configurations of
         engine.setup.card``); empty for a damage track.
     """
     setup = engine.setup
     card = setup.card
-    boxes, n = setup.boxes, setup.n
+    boxes, n, turns = setup.boxes, setup.n, setup.turns
     start = np.zeros(setup.size)
     start[0] = 1.0  # no damage marked (the empty card)
     dist = {setup.start: start}
     slot_weights = np.zeros((n, SLOT_FIELDS))
     kill_weights = np.zeros(n)
     slot_damage_sq = np.zeros(n)
+    maintenance = np.zeros(turns)
+    effects = np.zeros((turns, len(EFFECT_NAMES), EFFECT_FIELDS))
+    quick = EFFECT_NAMES.index("quicksand")
     cripple_weights = np.zeros((n, len(card.letters) if card is not None else 0))
-    for i in range(n):
+    for e, ev in enumerate(setup.events):
         entered: dict = {}
         for state, v in dist.items():
-            state = setup.enter(i, state)
+            state = setup.enter_event(e, state)
             _add(entered, state, v)
         dist = {}
+        attack = ev.kind == "attack"
+        t = ev.round
+        k_eff = EFFECT_NAMES.index(ev.kind) if ev.kind in ("fire", "corrosion") else None
         for state, v in entered.items():
             if not v.any():
                 continue
@@ -60,38 +85,68 @@ def propagate(engine: Engine):
                 src = np.flatnonzero(v)
                 batches = [src[lo: lo + CHUNK] for lo in range(0, src.size, CHUNK)]
             for batch in batches:
-                for pc in engine.edges(i, state, batch):
+                for pc in engine.edges(e, state, batch):
                     mass = v[pc.src] * pc.p
                     total = mass.sum()
-                    slot_weights[i] += total * np.asarray(pc.counts)
-                    if pc.marked is not None:
-                        slot_weights[i, SLOT_DAMAGE] += mass @ pc.marked
-                        slot_damage_sq[i] += mass @ np.square(pc.marked)
+                    if attack:
+                        i = ev.slot
+                        slot_weights[i] += total * np.asarray(pc.counts)
+                        if pc.marked is not None:
+                            slot_weights[i, SLOT_DAMAGE] += mass @ pc.marked
+                            slot_damage_sq[i] += mass @ np.square(pc.marked)
+                        if pc.quick is not None:
+                            effects[t, quick, EFFECT_DAMAGE] += mass @ pc.quick
+                        if pc.state is None:
+                            kill_weights[i] += total
+                            if pc.quick_kill:
+                                effects[t, quick, EFFECT_KILL] += total
+                            continue
+                    elif k_eff is not None and pc.counts:
+                        effects[t, k_eff, EFFECT_PRESENT] += total * pc.counts[0]
+                        effects[t, k_eff, EFFECT_APPLIED] += total * pc.counts[1]
+                        if pc.marked is not None:
+                            effects[t, k_eff, EFFECT_DAMAGE] += mass @ pc.marked
+                        if pc.state is None:
+                            effects[t, k_eff, EFFECT_KILL] += total
+                            maintenance[t] += total
+                            continue
                     if pc.state is None:
-                        kill_weights[i] += total
-                        continue
+                        raise AssertionError(f"a {ev.kind} step cannot kill")
                     _add(dist, pc.state, np.bincount(pc.dst, weights=mass, minlength=setup.size))
-        engine.release(i)
-        if card is not None:
+        engine.release(e)
+        if attack and card is not None:
+            i = ev.slot
             size = setup.size
             crippled = card.crippled_matrix(size)
             for v in dist.values():
                 cripple_weights[i] += _pad(v, size) @ crippled
-            cripple_weights[i] += kill_weights[: i + 1].sum()  # a kill marks every box
+            # a kill marks every box
+            cripple_weights[i] += kill_weights[: i + 1].sum() + maintenance[:t].sum()
+        if ev.kind == "activation":
+            for state, v in dist.items():
+                for k, bit in ((0, FIRE), (1, CORROSION)):
+                    if state.cont & bit:
+                        effects[t, k, EFFECT_AFTER] += v.sum()
+    killed = kill_weights.sum() + maintenance.sum()
     damage_weights = np.zeros(boxes + 1)
     for v in dist.values():
         idx = np.arange(v.size)
         damage_weights += np.bincount(setup.count(idx), weights=v, minlength=boxes + 1)
-    damage_weights[boxes] = kill_weights.sum()
+    damage_weights[boxes] = killed
+    rounds = {"maintenance_kill_weights": maintenance, "effect_weights": effects}
     cards = {}
     if card is not None:
-        killed = kill_weights.sum()
         box_weights = [killed + np.zeros(n_rows) for n_rows in card.lengths]
+        cripple_end = np.full(len(card.letters), killed)
+        size = setup.size
+        crippled = card.crippled_matrix(size)
         for v in dist.values():
             for c, w in enumerate(card.box_marked(v)):
                 box_weights[c] += w
-        cards = {"cripple_weights": cripple_weights, "box_weights": box_weights, "final": dist}
-    return damage_weights, slot_weights, kill_weights, slot_damage_sq, cards
+            cripple_end += _pad(v, size) @ crippled
+        cards = {"cripple_weights": cripple_weights, "box_weights": box_weights, "final": dist,
+                 "cripple_end": cripple_end}
+    return damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards
 
 
 def _pad(v: np.ndarray, size: int) -> np.ndarray:

@@ -28,6 +28,7 @@ from ..errors import InputError
 from ..rules import Scenario
 from ..rules.scenario import check_objective
 from .attack import Decisions, Piece, attack_edges, merge
+from .rounds import round_edges
 from .state import Setup, State, optimal_slots, prepare
 
 __all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CHUNK"]
@@ -40,7 +41,8 @@ CHUNK = 1024
 
 
 class Engine:
-    """Edges and values of the attacks of one :class:`~mathhammer.exact.state.Setup`.
+    """Edges and values of the events (attacks, round-end steps) of one
+    :class:`~mathhammer.exact.state.Setup`.
 
     Parameters
     ----------
@@ -51,10 +53,15 @@ class Engine:
     objective : {"kill", "damage", "cripple:X"}
         What values measure: kill probability, expected damage marked at the end, or the
         probability system / aspect X ends crippled (grids and spirals).
+
+    Events are numbered as :attr:`Setup.events`: one per attack of every round with an
+    attack phase, and the steps of the end of each round (with several rounds or continuous
+    effects); the value after the last is the terminal one.
     """
 
     def __init__(self, setup: Setup, attackers_optimal: bool = False, objective: str = "kill"):
         self.setup = setup
+        self.events = setup.events
         self.attackers_optimal = attackers_optimal
         self.objective = objective
         self.looks_ahead = attackers_optimal or setup.field == "optimal"
@@ -68,65 +75,70 @@ class Engine:
         # attack of a signature to its last, within EDGE_BUDGET edges.
         self._edges: dict = {}
         self._cached = 0
-        signatures = [info.signature for info in setup.slots]
-        self._last_use = {sig: i for i, sig in enumerate(signatures)}
-        self._reused = [self._last_use[sig] > i and not self.on_card for i, sig in enumerate(signatures)]
+        self._sig = [setup.slots[ev.slot].signature if ev.kind == "attack" else None for ev in self.events]
+        self._last_use = {sig: e for e, sig in enumerate(self._sig) if sig is not None}
+        self._reused = [sig is not None and self._last_use[sig] > e and not self.on_card
+                        for e, sig in enumerate(self._sig)]
 
     def terminal(self, idx: np.ndarray) -> np.ndarray:
-        """``V_n`` at the damage marked (configurations) ``idx`` of a target left standing."""
+        """Value after the last event at the damage marked (configurations) ``idx`` of a
+        target left standing."""
         if self.objective == "kill":
             return np.zeros(idx.size)
         if self.objective == "damage":
             return self.setup.count(idx).astype(np.float64)
         return ((self.setup.card.crip[idx] & self._cripple_bit) > 0).astype(np.float64)
 
-    def edges(self, i: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
-        """Edges of attack ``i`` from ``state`` (as the attack finds it), one piece per state
+    def edges(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
+        """Edges of event ``e`` from ``state`` (as the event finds it), one piece per state
         reached and counts.
 
         ``src``: sorted distinct damage marked (configurations) to start from; on a damage
         track every damage marked (``src`` is ignored), where, without look-ahead, the
-        edges depend only on the attack's signature and ``state`` and are kept for the
+        edges of an attack depend only on its signature and ``state`` and are kept for the
         later attacks of that signature. With look-ahead the decisions read the values of
-        the next attack (memoised), and the edges are rebuilt when asked again rather than
+        the next event (memoised), and the edges are rebuilt when asked again rather than
         kept.
         """
         if self.on_card:
-            return self._build(i, state, src)
-        if self.looks_ahead:
-            return self._build(i, state)
-        sig = self.setup.slots[i].signature
+            return self._build(e, state, src)
+        sig = self._sig[e]
+        if self.looks_ahead or sig is None:
+            return self._build(e, state)
         out = self._edges.get((sig, state))
         if out is None:
-            out = self._build(i, state)
+            out = self._build(e, state)
             size = sum(pc.p.size for pc in out)
-            if self._reused[i] and self._cached + size <= EDGE_BUDGET:
+            if self._reused[e] and self._cached + size <= EDGE_BUDGET:
                 self._edges[(sig, state)] = out
                 self._cached += size
         return out
 
-    def release(self, i: int) -> None:
-        """Attack ``i`` is done: drop the kept edges no later attack will use."""
-        sig = self.setup.slots[i].signature
-        if self._last_use[sig] == i:
+    def release(self, e: int) -> None:
+        """Event ``e`` is done: drop the kept edges no later attack will use."""
+        sig = self._sig[e]
+        if sig is not None and self._last_use[sig] == e:
             for key in [key for key in self._edges if key[0] == sig]:
                 self._cached -= sum(pc.p.size for pc in self._edges.pop(key))
 
-    def _build(self, i: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
+    def _build(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
         dec = Decisions(self.attackers_optimal, kill_value=self.kill_value)
         if self.looks_ahead:
-            dec.value = lambda s, idx: self.value(i + 1, s, idx)
-        return merge(attack_edges(self.setup, i, state, dec, src))
+            dec.value = lambda s, idx: self.value(e + 1, s, idx)
+        ev = self.events[e]
+        if ev.kind == "attack":
+            return merge(attack_edges(self.setup, ev.slot, state, dec, src))
+        return merge(round_edges(self.setup, ev, state, self.setup.marks if src is None else src, dec))
 
-    def value(self, i: int, state: State, idx: np.ndarray) -> np.ndarray:
-        """``V_i``: value of ``state`` before attack ``i`` at each damage marked
-        (configuration) of ``idx``."""
-        state = self.setup.enter(i, state)
-        if i >= self.setup.n:
+    def value(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
+        """Value of ``state`` before event ``e`` at each damage marked (configuration) of
+        ``idx``."""
+        state = self.setup.enter_event(e, state)
+        if e >= len(self.events):
             return self.terminal(idx)
         if not self.on_card:
-            return self._track_value(i, state)[idx]
-        key = (i, state)
+            return self._track_value(e, state)[idx]
+        key = (e, state)
         vals, known = self._values.get(key, (None, None))
         size = self.setup.size
         if vals is None or vals.size < size:
@@ -139,22 +151,22 @@ class Engine:
         for lo in range(0, missing.size, CHUNK):
             part = missing[lo: lo + CHUNK]
             out = np.zeros(part.size)
-            for pc in self.edges(i, state, part):
-                lead = self.kill_value if pc.state is None else self.value(i + 1, pc.state, pc.dst)
+            for pc in self.edges(e, state, part):
+                lead = self.kill_value if pc.state is None else self.value(e + 1, pc.state, pc.dst)
                 out += np.bincount(np.searchsorted(part, pc.src), weights=pc.p * lead, minlength=part.size)
             vals[part] = out
             known[part] = True
         return vals[idx]
 
-    def _track_value(self, i: int, state: State) -> np.ndarray:
-        """``V_i`` of ``state`` at every damage marked of a track (read-only)."""
-        key = (i, state)
+    def _track_value(self, e: int, state: State) -> np.ndarray:
+        """Value of ``state`` before event ``e`` at every damage marked of a track (read-only)."""
+        key = (e, state)
         out = self._values.get(key)
         if out is None:
             boxes = self.setup.boxes
             out = np.zeros(boxes)
-            for pc in self.edges(i, state):
-                lead = self.kill_value if pc.state is None else self.value(i + 1, pc.state, pc.dst)
+            for pc in self.edges(e, state):
+                lead = self.kill_value if pc.state is None else self.value(e + 1, pc.state, pc.dst)
                 out += np.bincount(pc.src, weights=pc.p * lead, minlength=boxes)
             out.setflags(write=False)
             self._values[key] = out
@@ -212,5 +224,5 @@ def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
     check_objective("objective", objective, scenario.target)
     setup = prepare(scenario, optimal_slots(scenario), induction=True)
     engine = Engine(setup, attackers_optimal=True, objective=objective)
-    with deep_recursion(setup.n):
+    with deep_recursion(setup.n_events):
         return float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0])

@@ -30,8 +30,8 @@ from ..rules import Attacker, AttackSlot, Scenario, Weapon
 from . import rolls
 from .card import N_COLUMNS, Card
 
-__all__ = ["State", "SlotInfo", "Setup", "optimal_slots", "prepare", "check_exact_applicable",
-           "needs_induction", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES", "MAX_CARD_WORK",
+__all__ = ["State", "Event", "SlotInfo", "Setup", "optimal_slots", "prepare", "check_exact_applicable",
+           "needs_induction", "FIRE", "CORROSION", "EFFECT_BIT", "FIRE_POW", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES", "MAX_CARD_WORK",
            "MAX_INDUCTION_SLOTS"]
 
 #: Most states (damage marked x every other part of :class:`State` it may reach) the engine
@@ -58,6 +58,9 @@ MAX_CARD_WORK = 4_000_000_000
 #: are computed recursively, one level per attack).
 MAX_INDUCTION_SLOTS = 200
 
+#: POW of fire's damage roll (RULES.md 4).
+FIRE_POW = 12
+
 #: Target states that make its base DEF 5 and melee attacks against it hit automatically,
 #: other than being knocked down (which also stops Tough).
 _STILL = frozenset({"stationary", "inert", "wild", "building"})
@@ -78,6 +81,37 @@ class State(NamedTuple):
     #: tracks and spirals. A function of the marked boxes, kept here so that DEF, ARM and
     #: the power field can be read from the state.
     crippled: frozenset = frozenset()
+    #: Continuous effects on the target (bits :data:`FIRE`, :data:`CORROSION`): they carry
+    #: over from round to round (docs/activation.md, "Continuous effects").
+    cont: int = 0
+    #: A burning earth the target stands in still burns.
+    earth: bool = False
+    #: Its Cortex was crippled at some point: its focus is gone for good, also in later
+    #: rounds (kept only when there are several rounds).
+    lost: bool = False
+
+
+#: Bits of :attr:`State.cont`, in the order the maintenance phase resolves them.
+FIRE = 1
+CORROSION = 2
+#: :attr:`State.cont` bit of each continuous effect.
+EFFECT_BIT = {"fire": FIRE, "corrosion": CORROSION}
+
+
+class Event(NamedTuple):
+    """One step of the whole scenario: an attack, or a step of the end of a round.
+
+    ``kind`` is ``"attack"``, ``"earth"`` (end of the attackers' turn: a burning earth may go
+    out), ``"fire"``, ``"corrosion"`` (the maintenance phase, in that order) or
+    ``"activation"`` (the target's activation: hazards give their effects; the end of its
+    turn, where a burning earth may go out; then the start of the next round).
+    ``slot``: for an attack, its index in :attr:`Setup.slots`; otherwise the index of the
+    next attack (``len(slots)`` if none), whose mark window a step of the round end uses.
+    """
+
+    kind: str
+    round: int
+    slot: int
 
 
 @dataclass(frozen=True)
@@ -88,7 +122,8 @@ class SlotInfo:
     first: bool  #: the first attack of its attacker: its points are reset to full here
     skill: int  #: MAT / RAT + combined-attack bonus
     pow: int | None  #: POW + combined-attack bonus, None for POW "-"
-    index: int = 0  #: its place in the sequence
+    index: int = 0  #: its place in the sequence (all rounds, round-major)
+    round: int = 0  #: the round (0-based) it belongs to
 
     @property
     def weapon(self) -> Weapon:
@@ -160,14 +195,21 @@ class Setup:
     def __init__(self, scenario: Scenario, slots=None):
         self.scenario = scenario
         self.target = t = scenario.target
-        slots = tuple(scenario.attack_sequence() if slots is None else slots)
+        base = tuple(scenario.attack_sequence() if slots is None else slots)
+        #: Attacks of one round, rounds with an attack phase, rounds in all.
+        self.n0 = len(base)
+        self.rounds = scenario.attack_rounds
+        self.turns = scenario.turns
         infos = []
-        for i, s in enumerate(slots):
-            bonus = s.attacker.combined_bonus
-            first = i == 0 or slots[i - 1].attacker_index != s.attacker_index
-            infos.append(SlotInfo(s, first, s.weapon.skill + bonus,
-                                  None if s.weapon.pow is None else s.weapon.pow + bonus, i))
+        for r in range(self.rounds):
+            for k, s in enumerate(base):
+                bonus = s.attacker.combined_bonus
+                first = k == 0 or base[k - 1].attacker_index != s.attacker_index
+                infos.append(SlotInfo(s, first, s.weapon.skill + bonus,
+                                      None if s.weapon.pow is None else s.weapon.pow + bonus,
+                                      len(infos), r))
         self.slots: tuple[SlotInfo, ...] = tuple(infos)
+        slots = base
         self.boxes = int(t.boxes)
         self.marks = np.arange(self.boxes)
         self.tough = bool(t.rules & {"tough", "tough_steady"})
@@ -181,7 +223,9 @@ class Setup:
         #: -DEF / -ARM of each weapon that has an effect, by identity.
         self.minus = {info.ident: (info.weapon.def_minus, info.weapon.arm_minus)
                       for info in self.slots if info.weapon.has_effect}
+        self._continuous_setup()
         self._card_setup()
+        self.track_lost = self.cortex and self.turns > 1
         first_points = slots[0].attacker.points if slots else 0
         self.start = State(
             down="knocked_down" in t.state,
@@ -191,7 +235,90 @@ class Setup:
             effects=frozenset(),
             target_points=t.power_points,
             points=first_points,
+            cont=sum(EFFECT_BIT[e] for e in t.effects),
+            earth=self.earth_possible,
         )
+        self.events = self._events()
+
+    def _continuous_setup(self):
+        """What continuous effects and hazards can do (docs/activation.md, "Continuous
+        effects, hazards and several turns")."""
+        t = self.target
+        hz = t.hazards
+        self.suffers = sum(bit for e, bit in EFFECT_BIT.items() if t.suffers(e))
+        #: cont bits a hit (critical or not) puts on the target, per weapon
+        self._sets: dict = {}
+        gives = 0
+        for info in self.slots:
+            for critical in (False, True):
+                gives |= self.sets_bits(info.weapon, critical)
+        self.earth_possible = "burning_earth" in hz and bool(self.suffers & FIRE)
+        acid = CORROSION if "acid_bath" in hz else 0
+        #: cont bits the target's activation gives (acid bath; a burning earth still burning)
+        self.hazard_bits = acid & self.suffers
+        start = sum(EFFECT_BIT[e] for e in t.effects)
+        #: cont bits that may ever be on the target
+        self.possible = gives | self.hazard_bits | start | (FIRE if self.earth_possible else 0)
+        self.quicksand = "quicksand" in hz
+        #: the end of each round is computed (maintenance, hazards, the next round's start)
+        self.round_end = bool(self.scenario.continuous or self.turns > 1)
+
+    def sets_bits(self, weapon: Weapon, critical: bool) -> int:
+        """:attr:`State.cont` bits a hit of ``weapon`` puts on the target (not resisted)."""
+        key = (weapon, critical)
+        out = self._sets.get(key)
+        if out is None:
+            out = sum(EFFECT_BIT[e] for e in weapon.sets_effects(critical)) & self.suffers
+            self._sets[key] = out
+        return out
+
+    def _events(self) -> tuple[Event, ...]:
+        """Attacks and round-end steps of every round, in order."""
+        out = []
+        n0, n = self.n0, len(self.slots)
+        for r in range(self.turns):
+            if r < self.rounds:
+                out += [Event("attack", r, r * n0 + k) for k in range(n0)]
+            if not self.round_end:
+                continue
+            nxt = (r + 1) * n0 if r + 1 < self.rounds else n
+            if self.earth_possible:
+                out.append(Event("earth", r, nxt))
+            if self.possible & FIRE:
+                out.append(Event("fire", r, nxt))
+            if self.possible & CORROSION:
+                out.append(Event("corrosion", r, nxt))
+            out.append(Event("activation", r, nxt))
+        return tuple(out)
+
+    def reset(self, state: State) -> State:
+        """The start of a new round (docs/activation.md, "A round", 1): the target stands as
+        its starting state says, -DEF / -ARM effects, Dispel and Grievous Wounds end, its
+        focus or fury is back unless its Cortex was crippled; damage, crippled systems and
+        continuous effects stay."""
+        return state._replace(
+            down=self.start.down, still=self.start.still, dispelled=False, grievous=False,
+            effects=frozenset(), target_points=0 if state.lost else self.target.power_points,
+            points=0)
+
+    def fire_armor(self, state: State) -> int:
+        """ARM against fire's damage roll (not an attack): base ARM, Shield and Buckler
+        (unless their location is crippled), spell and upkeep ARM (unless dispelled), less
+        the active -ARM effects; no Unyielding, Carapace or Armor-Piercing."""
+        t = self.target
+        arm = t.arm + t.spell_arm + (0 if state.dispelled else t.upkeep_arm)
+        if t.shield_arm:
+            arm += (2 * sum(x not in state.crippled for x in t.shield)
+                    + sum(x not in state.crippled for x in t.buckler))
+        return arm - sum(self.minus[e][1] for e in state.effects)
+
+    def enter_event(self, e: int, state: State) -> State:
+        """``state`` as event ``e`` finds it (:meth:`enter` for an attack; a round-end
+        step drops the attacker's points)."""
+        ev = self.events[e] if e < len(self.events) else None
+        if ev is not None and ev.kind == "attack":
+            return self.enter(ev.slot, state)
+        return state._replace(points=0) if state.points else state
 
     def _card_setup(self):
         t = self.target
@@ -226,7 +353,13 @@ class Setup:
     # ----------------------------------------------------------------- the index
     @property
     def n(self) -> int:
+        """Attacks of every round."""
         return len(self.slots)
+
+    @property
+    def n_events(self) -> int:
+        """Attacks and round-end steps (:attr:`events`)."""
+        return len(self.events)
 
     @property
     def size(self) -> int:
@@ -311,7 +444,10 @@ class Setup:
         effects = 2 ** len(self.minus)
         target_points = t.power_points + 1
         points = max((info.attacker.points for info in self.slots), default=0) + 1
-        return prod((down, still, dispelled, grievous, effects, target_points, points))
+        cont = 2 ** bin(self.possible).count("1")
+        earth = 2 if self.earth_possible else 1
+        lost = 2 if self.track_lost else 1
+        return prod((down, still, dispelled, grievous, effects, target_points, points, cont, earth, lost))
 
     def state_bound(self) -> int:
         """Upper bound on the states the sequence may reach (damage marked included); on a
@@ -333,35 +469,65 @@ class Setup:
         top = max(0, 6 * dice + info.pow - arm) * (2 if "decapitation" in w.rules else 1)
         return min(top, self.boxes)
 
+    def fire_marks(self) -> int:
+        """Most boxes fire's damage roll can mark (12 on 2d6 + POW 12 against the lowest
+        ARM the sequence can leave), capped at the boxes."""
+        t = self.target
+        low = State(False, False, True, False, frozenset(self.minus), 0, 0,
+                    frozenset(t.shield) | frozenset(t.buckler))
+        return min(self.boxes, max(0, 12 + FIRE_POW - self.fire_armor(low)))
+
+    def event_fans(self) -> list[int]:
+        """Per event, a bound on the card configurations it leads to from one: an attack
+        (:meth:`card_bounds`; a knockdown in quicksand adds a point: a column roll), fire
+        (a column and up to :meth:`fire_marks` boxes), corrosion (a column, one box);
+        the other steps move no box."""
+        card = self.card
+        out = []
+        for ev in self.events:
+            if ev.kind == "attack":
+                info = self.slots[ev.slot]
+                t = self.max_marks(info)
+                d = int(info.weapon.damage_to in card.dx)
+                fan = 1 + (N_COLUMNS + d) * t + N_COLUMNS * max(0, self.rapid_healing - 1) * int(t > 0)
+                w = info.weapon
+                if self.quicksand and w.rules & {"knockdown", "critical_knockdown"}:
+                    fan *= 1 + N_COLUMNS
+            elif ev.kind == "fire":
+                fan = 1 + N_COLUMNS * self.fire_marks()
+            elif ev.kind == "corrosion":
+                fan = 1 + N_COLUMNS
+            else:
+                fan = 1
+            out.append(fan)
+        return out
+
     def card_bounds(self) -> tuple[list[int], list[int]]:
-        """Per attack, a bound on the card configurations entering it (and one more entry:
-        after the last attack) and on the configurations it leads to from each (grids and
-        spirals).
+        """Per event (attacks and round-end steps), a bound on the card configurations
+        entering it (and one more entry: after the last) and on the configurations it leads
+        to from each (grids and spirals).
 
         From one configuration an attack leads to at most ``1 + (6 + d) * T + 6 * (r - 1)``
         others: no mark, or a start column (six, plus one for "damage to X": ``d``) and a
         number of boxes up to ``T`` (:meth:`max_marks`; Tough saves and Rapid Healing of
         one are among them), plus what Rapid Healing ``r`` may heal beyond the attack's own
-        marks. Entering attack ``i``, the product of those over the attacks before, capped
-        (without a mark stack) by the configurations the columns can form.
+        marks (see :meth:`event_fans` for the other steps). Entering event ``e``, the
+        product of those over the events before, capped (without a mark stack) by the
+        configurations the columns can form.
         """
         card = self.card
         cap = card.n_codes if not card.stack else None
-        configs, fans = [], []
+        configs, fans = [], self.event_fans()
         c = 1
-        for info in self.slots:
+        for fan in fans:
             configs.append(c if cap is None else min(c, cap))
-            t = self.max_marks(info)
-            d = int(info.weapon.damage_to in card.dx)
-            fan = 1 + (N_COLUMNS + d) * t + N_COLUMNS * max(0, self.rapid_healing - 1) * int(t > 0)
-            fans.append(fan)
             c = min(c * fan, 10**18)
-        configs.append(c if cap is None else min(c, cap))  # after the last attack
+        configs.append(c if cap is None else min(c, cap))  # after the last event
         return configs, fans
 
     def card_registry(self) -> int:
         """Bound on the configurations the engine numbers over the whole sequence: those
-        entering each attack and after the last, summed, capped (without a mark stack) by
+        entering each event and after the last, summed, capped (without a mark stack) by
         the configurations the columns can form."""
         configs, _ = self.card_bounds()
         total = sum(configs)
@@ -404,13 +570,16 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
         raise ExactNotApplicable(
             f"up to {states:,} states (damage marked x situation x effects x points) exceed the "
             f"exact engine's limit of {MAX_STATES:,}: use the Monte Carlo method")
-    if states * setup.n > MAX_WORK:
+    steps = setup.n_events
+    if states * steps > MAX_WORK:
+        what = "attacks" if steps == setup.n else "attacks and round-end steps"
         raise ExactNotApplicable(
-            f"up to {states:,} states over {setup.n} attacks exceed the exact engine's limit of "
+            f"up to {states:,} states over {steps} {what} exceed the exact engine's limit of "
             f"{MAX_WORK:,} state-attacks: use the Monte Carlo method")
-    if induction and setup.n > MAX_INDUCTION_SLOTS:
+    if induction and steps > MAX_INDUCTION_SLOTS:
+        what = "attacks" if steps == setup.n else "attacks and round-end steps"
         raise ExactNotApplicable(
-            f"{setup.n} attacks exceed the {MAX_INDUCTION_SLOTS} that the exact engine's backward "
+            f"{steps} {what} exceed the {MAX_INDUCTION_SLOTS} that the exact engine's backward "
             "induction handles")
     return setup
 
@@ -421,7 +590,7 @@ def _check_card(setup: Setup, induction: bool) -> None:
     Forward propagation holds one vector over the configurations numbered so far per state
     entering an attack; backward induction keeps one per state entering every attack.
     """
-    states = setup.state_bound() * (setup.n if induction else 1)
+    states = setup.state_bound() * (setup.n_events if induction else 1)
     kind = setup.target.capacity
     if states > MAX_CARD_STATES:
         what = "kept for every attack by backward induction" if induction else "held at once"
@@ -431,7 +600,7 @@ def _check_card(setup: Setup, induction: bool) -> None:
     work = setup.card_work()
     if work > MAX_CARD_WORK:
         raise ExactNotApplicable(
-            f"up to {work:,} {kind} transitions over {setup.n} attacks exceed the exact engine's "
+            f"up to {work:,} {kind} transitions over {setup.n_events} steps exceed the exact engine's "
             f"limit of {MAX_CARD_WORK:,}: use the Monte Carlo method")
 
 
@@ -439,7 +608,8 @@ def check_exact_applicable(scenario: Scenario) -> None:
     """Raise :class:`~mathhammer.errors.ExactNotApplicable` if :func:`exact_result
     <mathhammer.exact.exact_result>` cannot compute ``scenario``.
 
-    Every rule of docs/activation.md is computed, on damage tracks, grids and spirals.
+    Every rule of docs/activation.md is computed, on damage tracks, grids and spirals,
+    over several rounds with continuous effects and hazards.
     Refused: a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
     within the rules model's bounds); on a track, more than :data:`MAX_STATES` states
     (damage marked times every situation, set of effects and points the sequence may reach)
@@ -447,7 +617,9 @@ def check_exact_applicable(scenario: Scenario) -> None:
     :data:`MAX_CARD_STATES` states (the configurations of the card the attacks can reach,
     see :meth:`Setup.card_registry`, times the rest of the state; times the attacks for
     backward induction) or :data:`MAX_CARD_WORK` edges; and, for a target whose power field
-    is ``"optimal"`` (backward induction), more than :data:`MAX_INDUCTION_SLOTS` attacks.
+    is ``"optimal"`` (backward induction), more than :data:`MAX_INDUCTION_SLOTS` attacks
+    (and round-end steps, with several rounds or continuous effects). Attacks count once
+    per round with an attack phase.
 
     Raises
     ------

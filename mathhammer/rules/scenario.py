@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ._validate import check_choice, check_int
 from ..errors import InputError
-from .vocabulary import BRUTAL_DAMAGE_ON, OBJECTIVES
+from .vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, OBJECTIVES
 from .attacker import Attacker
 from .target import Target
 from .weapon import Weapon
@@ -17,6 +17,7 @@ DEFAULT_TRIALS = 1_000_000
 MAX_TRIALS = 1_000_000_000
 MAX_SEED = 2**63 - 1
 MAX_SLOTS = 4096
+MAX_TURNS = 20
 
 
 def check_objective(key: str, objective: object, target: Target) -> str:
@@ -71,6 +72,11 @@ class Scenario:
         Default seed; ``None`` draws one at simulation time and reports it.
     brutal_damage : {"critical", "hit"}
         Setting: Brutal Damage adds its die on a critical hit (default) or on any hit.
+    turns : int
+        Rounds simulated (default 1): each, the attack sequence (every turn, or only the
+        first: ``attack_turns``), then the target's maintenance phase (continuous effects)
+        and activation (hazards). docs/activation.md, "Several turns".
+    attack_turns : {"all", "first"}
     objective : {"kill", "damage", "cripple:X"}
         What ``policy = "optimize"`` maximises: kill probability, expected damage, or the
         probability system / aspect X of the target's grid or spiral ends crippled.
@@ -89,6 +95,8 @@ class Scenario:
     seed: int | None = None
     brutal_damage: str = "critical"
     objective: str = "kill"
+    turns: int = 1
+    attack_turns: str = "all"
 
     def __post_init__(self):
         if isinstance(self.attackers, (list, tuple)):
@@ -109,6 +117,8 @@ class Scenario:
         if self.seed is not None:
             check_int("simulation.seed", self.seed, 0, MAX_SEED)
         check_choice("settings.brutal_damage", self.brutal_damage, BRUTAL_DAMAGE_ON)
+        check_int("simulation.turns", self.turns, 1, MAX_TURNS)
+        check_choice("simulation.attack_turns", self.attack_turns, ATTACK_TURNS)
         check_objective("simulation.objective", self.objective, self.target)
         n = sum(a.attack_count for a in self.attackers)
         if n == 0:
@@ -131,6 +141,18 @@ class Scenario:
                 for k in range(a.max_bought):
                     out.append(AttackSlot(ai, wi, k, a, bought, bought=True))
         return tuple(out)
+
+    @property
+    def attack_rounds(self) -> int:
+        """Turns in which the attackers attack: all of them, or the first only."""
+        return self.turns if self.attack_turns == "all" else 1
+
+    @property
+    def continuous(self) -> bool:
+        """Whether continuous effects or hazards can happen at all in this scenario."""
+        t = self.target
+        return bool(t.effects or t.hazards or any(
+            w.sets_effects(True) - t.resist for a in self.attackers for w in a.weapons))
 
     @property
     def n_attacks(self) -> int:

@@ -9,8 +9,10 @@ from ..errors import InputError
 from .vocabulary import (
     BASE_DEF_5_STATES,
     BASE_SIZES,
+    CONTINUOUS_EFFECTS,
     DAMAGE_TYPES,
     GRID_LETTERS,
+    HAZARDS,
     MAX_COLUMN_BOXES,
     MELEE_AUTO_HIT_STATES,
     SPIRAL_LETTERS,
@@ -53,7 +55,11 @@ class Target:
     terrain : set of str
         Terrain it stands in or behind (RULES.md 7), mapped by
         :data:`~mathhammer.rules.vocabulary.TERRAIN` to cover, concealment, elevation or an
-        obstacle; tall grass conceals small and medium bases only.
+        obstacle; tall grass conceals small and medium bases only. Also the hazards of
+        :data:`~mathhammer.rules.vocabulary.HAZARDS` (RULES.md 4): ``acid_bath``,
+        ``burning_earth``, ``quicksand``.
+    effects : set of str
+        Continuous effects it starts with: ``fire``, ``corrosion`` (never one it resists).
     rules : set of str
         ``unyielding`` (+2 ARM vs melee), ``carapace`` (+4 ARM vs ranged), ``tough``,
         ``tough_steady`` (Tough that also works while knocked down).
@@ -114,6 +120,7 @@ class Target:
     rapid_healing: int = 0
     grid: tuple[str, ...] | None = None
     spiral: tuple[str, ...] | None = None
+    effects: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -123,7 +130,12 @@ class Target:
         check_choice("base", self.base, BASE_SIZES)
         object.__setattr__(self, "resist", check_choices("resist", self.resist, DAMAGE_TYPES))
         object.__setattr__(self, "state", check_choices("state", self.state, TARGET_STATES))
-        object.__setattr__(self, "terrain", check_choices("terrain", self.terrain, tuple(TERRAIN)))
+        object.__setattr__(self, "terrain", check_choices("terrain", self.terrain,
+                                                          tuple(TERRAIN) + HAZARDS))
+        object.__setattr__(self, "effects", check_choices("effects", self.effects,
+                                                          CONTINUOUS_EFFECTS))
+        for effect in sorted(self.effects & self.resist):
+            raise InputError("effects", effect, f"a {effect}-resistant target never suffers it")
         object.__setattr__(self, "rules", check_choices("rules", self.rules, TARGET_RULES))
         for key in ("shield", "buckler"):
             value = getattr(self, key)
@@ -207,10 +219,19 @@ class Target:
         """Its states plus what its terrain gives (RULES.md 7)."""
         out = set(self.state)
         for name in self.terrain:
-            if name == "tall_grass" and self.base not in ("small", "medium"):
+            if name in HAZARDS or (name == "tall_grass" and self.base not in ("small", "medium")):
                 continue
             out.add(TERRAIN[name])
         return frozenset(out)
+
+    @property
+    def hazards(self) -> frozenset[str]:
+        """The hazards among its terrain."""
+        return frozenset(self.terrain) & frozenset(HAZARDS)
+
+    def suffers(self, effect: str) -> bool:
+        """Whether the continuous effect can be put on it (it does not resist its type)."""
+        return effect not in self.resist
 
     @property
     def controller_destroyed(self) -> bool:

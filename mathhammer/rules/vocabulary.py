@@ -47,7 +47,22 @@ WEAPON_RULES = (
     "blessed",              # ignores spell bonuses to DEF and ARM
     "chain_weapon",         # ignores Shield and Buckler ARM bonuses
     "decapitation",         # a critical hit doubles the damage points
+    "fire",                 # a hit sets the target on fire (continuous effect)
+    "corrosion",            # a hit puts corrosion on the target (continuous effect)
+    "critical_fire",        # a critical hit sets the target on fire
+    "critical_corrosion",   # a critical hit puts corrosion on the target
 )
+
+#: Continuous effects (RULES.md 4), in the order the maintenance phase resolves them.
+CONTINUOUS_EFFECTS = ("fire", "corrosion")
+
+#: Hazards the target may stand in (RULES.md 4, seed 004): they change no DEF, but give
+#: Corrosion (acid bath) or Fire (burning earth) at the end of its activation, or 1 damage
+#: point when a hit knocks it down (quicksand).
+HAZARDS = ("acid_bath", "burning_earth", "quicksand")
+
+#: When attackers attack in a several-turn scenario: every turn, or only the first.
+ATTACK_TURNS = ("all", "first")
 
 #: Which die a weapon discards after rolling (``attack_discard`` / ``damage_discard``).
 DISCARDS = ("none", "lowest", "highest")

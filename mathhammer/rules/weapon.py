@@ -173,6 +173,14 @@ class Weapon:
         """Whether a hit (critical or not) knocks the target down."""
         return "knockdown" in self.rules or (critical and "critical_knockdown" in self.rules)
 
+    def sets_effects(self, critical: bool) -> frozenset[str]:
+        """Continuous effects a hit (critical or not) puts on the target (RULES.md 4)."""
+        out = set()
+        for effect in ("fire", "corrosion"):
+            if effect in self.rules or (critical and f"critical_{effect}" in self.rules):
+                out.add(effect)
+        return frozenset(out)
+
     def makes_stationary(self, critical: bool) -> bool:
         """Whether a hit (critical or not) makes the target stationary."""
         return "stationary" in self.rules or (critical and "critical_stationary" in self.rules)

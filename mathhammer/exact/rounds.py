@@ -1,0 +1,97 @@
+"""The end of a round and the start of the next one (docs/activation.md, "Continuous effects,
+hazards and several turns"), as edges like an attack's.
+
+After the attack phase of round ``t`` (or in its place, in rounds without one) come, as
+:class:`~mathhammer.exact.state.Event` steps:
+
+* ``"earth"``: the end of the attackers' turn: a burning earth that still burns goes out
+  on a d6 of 1-2;
+* ``"fire"``, ``"corrosion"``: the maintenance phase: an effect on the target expires on a
+  d6 of 1-2; otherwise fire makes a POW 12 damage roll, corrosion deals 1 point, suffered
+  as :func:`~mathhammer.exact.attack.suffer` says (a kill ends the trial);
+* ``"activation"``: the target's activation: an acid bath gives Corrosion, a burning earth
+  still burning gives Fire (not to a target resistant to the type); the end of its turn,
+  where a burning earth may go out; then the start of the next round
+  (:meth:`~mathhammer.exact.state.Setup.reset`).
+
+Each step returns :class:`~mathhammer.exact.attack.Piece` edges. Fire and corrosion pieces
+count, in ``counts``, ``(present, applied)`` (the first two ``EFFECT_*`` columns of
+:class:`~mathhammer.result.Result`) and, in ``marked``, the boxes the effect marked.
+
+:func:`round_label` names the attack slots of every round.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import rolls
+from .attack import Decisions, Piece, suffer
+from .state import CORROSION, FIRE, FIRE_POW, Event, Setup, State
+
+__all__ = ["round_edges", "round_label", "round_labels", "PRESENT", "APPLIED"]
+
+#: ``counts`` of a fire or corrosion piece: on the target at the maintenance phase ...
+PRESENT = (1, 0)
+#: ... and applied (it did not expire).
+APPLIED = (1, 1)
+
+
+def round_label(label: str, round_: int, attack_rounds: int) -> str:
+    """The label of an attack slot of round ``round_`` (0-based): unchanged with a single
+    attack round, else prefixed ``"R<round + 1> · "``.
+
+    >>> round_label("A / Sword #1", 1, 3)
+    'R2 · A / Sword #1'
+    >>> round_label("A / Sword #1", 0, 1)
+    'A / Sword #1'
+    """
+    return label if attack_rounds <= 1 else f"R{round_ + 1} · {label}"
+
+
+def round_labels(labels, attack_rounds: int) -> tuple[str, ...]:
+    """Labels of every slot of every attack round, round-major, from the labels of one
+    round (:meth:`Scenario.attack_sequence <mathhammer.rules.Scenario.attack_sequence>`).
+
+    >>> round_labels(["A #1", "B #1"], 2)
+    ('R1 · A #1', 'R1 · B #1', 'R2 · A #1', 'R2 · B #1')
+    """
+    return tuple(round_label(lb, r, attack_rounds) for r in range(max(1, attack_rounds)) for lb in labels)
+
+
+def round_edges(setup: Setup, ev: Event, state: State, m: np.ndarray, dec: Decisions | None) -> list[Piece]:
+    """Every outcome of the round-end step ``ev`` from ``state``, for each damage marked
+    (configuration) of ``m``; probabilities sum to 1 for each."""
+    n = m.size
+    one = np.ones(n)
+    if ev.kind == "earth":
+        if not state.earth:
+            return [Piece(state, m, m, one, ())]
+        return [Piece(state, m, m, one * (2 / 3), ()), Piece(state._replace(earth=False), m, m, one / 3, ())]
+    if ev.kind in ("fire", "corrosion"):
+        bit = FIRE if ev.kind == "fire" else CORROSION
+        if not state.cont & bit:
+            return [Piece(state, m, m, one, ())]
+        out = [Piece(state._replace(cont=state.cont & ~bit), m, m, one / 3, PRESENT)]  # expires
+        if ev.kind == "fire":
+            pmf = rolls.damage_pmf(2, FIRE_POW, setup.fire_armor(state))
+            xs = np.flatnonzero(pmf)
+            qs = pmf[xs]
+        else:
+            xs, qs = np.ones(1, dtype=np.int64), np.ones(1)
+        cur = np.repeat(m, xs.size)
+        x = np.tile(xs, n)
+        p = np.tile(qs, n) * (2 / 3)
+        for h in suffer(setup, state, cur, x, p, dec, setup.windows[ev.slot]):
+            out.append(Piece(h.state, cur[h.rows], h.dst, h.p, APPLIED, h.taken))
+        return out
+    if ev.kind != "activation":
+        raise ValueError(f"unknown round step {ev.kind!r}")
+    # the target's activation: hazards give their effects (a burning earth only while it
+    # burns; never an effect it resists: setup.hazard_bits and earth_possible say so)
+    after = state._replace(cont=state.cont | setup.hazard_bits | (FIRE if state.earth else 0))
+    branches = [(after, one)]
+    if after.earth:  # the end of its turn
+        branches = [(after, one * (2 / 3)), (after._replace(earth=False), one / 3)]
+    nxt = ev.round + 1 < setup.turns
+    return [Piece(setup.reset(s) if nxt else s, m, m, q, ()) for s, q in branches]
