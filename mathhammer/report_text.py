@@ -162,6 +162,35 @@ def _card_lines(scenario: Scenario, result: Result) -> list[str]:
     return lines
 
 
+def _round_lines(scenario: Scenario, result: Result) -> list[str]:
+    """Kill by the end of each round, and what each continuous effect or hazard did."""
+    lines = []
+    if result.turns > 1:
+        what = "every round" if scenario.attack_turns == "all" else "the first round only"
+        lines.append(f"Rounds: {result.turns} (attacks in {what}); kill by the end of each round:")
+        rows = []
+        for r in result.by_turn:
+            lo, hi = r["kill_ci95"]
+            rows.append([str(r["turn"]), _pct(r["kill"]),
+                         "" if result.exact else f"{_pct(lo)} - {_pct(hi)}"])
+        lines += _table(["round", "kill", "" if result.exact else "95% CI"], rows, "rrr")
+        lines.append("")
+    effects = result.effects
+    if effects:
+        lines.append("Continuous effects and hazards (damage points: mean over all rounds; "
+                     "on the target: at the end of each round):")
+        rows = []
+        for name, e in effects.items():
+            if name == "quicksand" and "quicksand" not in scenario.target.hazards:
+                continue
+            on = ("-" if name == "quicksand"
+                  else ", ".join(_pct(p, 1) for p in e["burning_after"]))
+            rows.append([name, f"{e['damage_mean']:.3f}", _pct(sum(e["kill_by_turn"]), 2), on])
+        lines += _table(["effect", "damage", "killed", "on the target by round"], rows, "lrrl")
+        lines.append("")
+    return lines
+
+
 def _optimizer_lines(info: dict) -> list[str]:
     objective = info["objective"]
     what = {"kill": "kill probability", "damage": "expected damage"}.get(
@@ -223,6 +252,8 @@ def format_report(scenario: Scenario, result: Result) -> str:
     if result.letters or scenario.target.card is not None:
         lines += _card_lines(scenario, result)
         lines.append("")
+
+    lines += _round_lines(scenario, result)
 
     if "optimizer" in result.extra:
         lines += _optimizer_lines(result.extra["optimizer"])

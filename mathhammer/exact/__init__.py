@@ -39,6 +39,7 @@ from ..errors import ExactNotApplicable
 from .forward import exact_result
 from .induction import optimal_value
 from .rolls import MAX_DICE, attack_outcome, damage_pmf
+from .rounds import round_label, round_labels
 from .state import check_exact_applicable
 
 __all__ = [
@@ -47,6 +48,8 @@ __all__ = [
     "exact_result",
     "optimal_value",
     "check_exact_applicable",
+    "round_label",
+    "round_labels",
     "ExactNotApplicable",
     "MAX_DICE",
 ]

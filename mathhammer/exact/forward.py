@@ -229,9 +229,13 @@ def exact_result(scenario: Scenario) -> Result:
     check_exact_applicable(scenario)
     setup = prepare(scenario, induction=needs_induction(scenario))
     engine = Engine(setup)
-    with deep_recursion(setup.n):
-        damage_weights, slot_weights, kill_weights, slot_damage_sq, cards = propagate(engine)
+    with deep_recursion(setup.n_events):
+        damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards = propagate(engine)
+    slot_round = tuple(info.round for info in setup.slots)
+    maintenance = rounds["maintenance_kill_weights"]
     damage_weights, slot_weights, kill_weights = _tidy(damage_weights, slot_weights, kill_weights)
+    kill_weights, maintenance = _tidy_rounds(kill_weights, maintenance, slot_round)
+    extra = {"slot_damage_sq": slot_damage_sq}
     extra_fields = {}
     if cards:
         extra_fields = {
@@ -239,17 +243,29 @@ def exact_result(scenario: Scenario) -> Result:
             "cripple_weights": np.clip(cards["cripple_weights"], 0.0, 1.0),
             "box_weights": tuple(np.clip(w, 0.0, 1.0) for w in cards["box_weights"]),
         }
+        extra["cripple_end"] = np.clip(cards["cripple_end"], 0.0, 1.0)
+    effect_weights = None
+    if scenario.continuous:
+        effect_weights = np.clip(rounds["effect_weights"], 0.0, None)
+        for col in (EFFECT_PRESENT, EFFECT_APPLIED, EFFECT_KILL, EFFECT_AFTER):
+            effect_weights[:, :, col] = np.minimum(effect_weights[:, :, col], 1.0)
+        effect_weights[:, :, EFFECT_APPLIED] = np.minimum(effect_weights[:, :, EFFECT_APPLIED],
+                                                          effect_weights[:, :, EFFECT_PRESENT])
     return Result(
         method="exact",
         trials=None,
         seed=None,
-        slot_labels=tuple(info.slot.label for info in setup.slots),
+        slot_labels=round_labels([info.slot.label for info in setup.slots[: setup.n0]], setup.rounds),
         total=1.0,
         damage_weights=damage_weights,
         slot_weights=slot_weights,
         kill_weights=kill_weights,
         boxes=setup.boxes,
-        extra={"slot_damage_sq": slot_damage_sq},
+        extra=extra,
+        turns=setup.turns,
+        slot_round=slot_round,
+        maintenance_kill_weights=maintenance,
+        effect_weights=effect_weights,
         **extra_fields,
     )
 
@@ -268,6 +284,29 @@ def _at_most_one(w: np.ndarray) -> np.ndarray:
         i = int(np.argmax(w))
         w[i] = max(0.0, w[i] - max(excess, np.spacing(w[i])))
     return w
+
+
+def _tidy_rounds(kill_weights: np.ndarray, maintenance: np.ndarray, slot_round) -> tuple:
+    """Kills in attacks and in maintenance phases together: at least 0, and every total
+    reports make of them (:attr:`Result.kill`, :attr:`Result.kill_by_turn`) at most 1."""
+    maintenance = np.clip(maintenance, 0.0, None)
+    if not maintenance.any():
+        return kill_weights, maintenance
+    kill_weights = kill_weights.copy()
+    rounds = np.asarray(slot_round, dtype=np.int64)
+    for _ in range(16):
+        per = np.zeros(maintenance.size)
+        np.add.at(per, rounds, kill_weights)
+        per += maintenance
+        excess = max(float(kill_weights.sum() + maintenance.sum()), float(np.cumsum(per)[-1]),
+                     float(np.cumsum(kill_weights)[-1] + np.cumsum(maintenance)[-1])) - 1.0
+        if excess <= 0.0:
+            break
+        both = np.concatenate([kill_weights, maintenance])
+        j = int(np.argmax(both))
+        both[j] = max(0.0, both[j] - max(excess, np.spacing(both[j])))
+        kill_weights, maintenance = both[: kill_weights.size], both[kill_weights.size:]
+    return kill_weights, maintenance
 
 
 def _tidy(damage_weights, slot_weights, kill_weights):
