@@ -499,6 +499,8 @@ def activation_workloads():
     heavy warjack grid with a Shield on its left arm (crippling L drops the Shield's ARM,
     crippling M drops the base DEF to 5); ``grid_track``: the same against a damage track of
     as many boxes (the baseline of the ratio); ``grid_focus``: the grid workload with 3 focus.
+    ``turns``: a ranged attacker with a Fire weapon and a two-shot Corrosion weapon against the
+    heavy grid over 3 rounds, attacking every round (issue 5); ``turns_one``: one such round.
     """
     from mathhammer.rules import Attacker, Scenario, Target, Weapon
 
@@ -511,6 +513,8 @@ def activation_workloads():
     grid_target = Target(defense=12, arm=18, grid=HEAVY_GRID, shield=("L",))
     track_target = Target(defense=12, arm=18, boxes=len("".join(HEAVY_GRID)), shield=("L",))
     three = [Weapon("Fist", "melee", 7, 16, attacks=2), Weapon("Head", "melee", 6, 14)]
+    burners = [Weapon("Flamer", "ranged", 6, 12, rules={"fire"}),
+               Weapon("Acid", "ranged", 6, 12, attacks=2, rules={"corrosion"})]
     return {
         "activation": ("3-focus warjack: 2 attacks, boosts, bought attacks, 30 boxes",
                        Scenario(target, [jack])),
@@ -522,6 +526,10 @@ def activation_workloads():
                        Scenario(track_target, [Attacker("Jack", three)])),
         "grid_focus": ("the grid workload with 3 focus (boosts, bought attacks)",
                        Scenario(grid_target, [Attacker("Jack", three, focus=3)])),
+        "turns": ("fire + corrosion attacks vs the heavy grid, 3 rounds (attacks every round)",
+                  Scenario(grid_target, [Attacker("Burner", burners)], turns=3)),
+        "turns_one": ("the same, 1 round (maintenance phase included)",
+                      Scenario(grid_target, [Attacker("Burner", burners)], turns=1)),
     }
 
 
@@ -572,6 +580,10 @@ def bench_activation(cfg, report, plain_ns):
     targets.append((f"3-attack heavy warjack vs a heavy grid <= {TARGET_NS_GRID:g} ns on "
                     f"{n_threads} cores", grid <= TARGET_NS_GRID,
                     f"{grid:.1f} ns, {grid / track:.2f}x the same attacks on a damage track"))
+    turn = per["turns"]["ns"] / 3
+    targets.append(("3 rounds of fire and corrosion vs a heavy grid: ns per simulated round "
+                    "(vs one round)", None,
+                    f"{turn:.1f} ns per round; one round alone {per['turns_one']['ns']:.1f} ns"))
     report["activation"] = per
     return ok, targets
 

@@ -427,25 +427,34 @@ def _bf_damage_roll(n, discard, pow_minus_arm, remaining, reroll, double):
 class _Tally:
     """What happens from some point on: final damage distribution and per-attack sums; on a
     card, per attack the probability of each letter crippled once it is resolved
-    (``cripple[i][x]``) and of each box marked at the end (``box[(c, r)]``)."""
+    (``cripple[i][x]``), at the very end (``cripple_end[x]``) and of each box marked at the
+    end (``box[(c, r)]``); over rounds, kills in each maintenance phase (``mkill[t]``) and
+    the continuous-effect figures ``eff[(t, effect, column)]`` (columns of
+    ``mathhammer.result.EFFECT_*``)."""
 
-    def __init__(self, n):
+    def __init__(self, n, turns=1):
         self.damage: dict[int, Fraction] = {}
         self.slots = [[Fraction(0)] * len(BF_FIELDS) for _ in range(n)]
         self.kill = [Fraction(0)] * n
         self.sq = [Fraction(0)] * n
         self.cripple = [{} for _ in range(n)]
+        self.cripple_end: dict = {}
         self.box: dict = {}
+        self.mkill = [Fraction(0)] * turns
+        self.eff: dict = {}
 
     def add(self, p, other):
         """Add ``p`` times ``other`` (zeros skipped: Fractions are slow)."""
-        for k, v in other.damage.items():
-            self.damage[k] = self.damage.get(k, 0) + p * v
-        for k, v in other.box.items():
-            self.box[k] = self.box.get(k, 0) + p * v
+        for mine, theirs in ((self.damage, other.damage), (self.box, other.box),
+                             (self.cripple_end, other.cripple_end), (self.eff, other.eff)):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + p * v
         for mine, theirs in zip(self.cripple, other.cripple):
             for x, v in theirs.items():
                 mine[x] = mine.get(x, 0) + p * v
+        for t, v in enumerate(other.mkill):
+            if v:
+                self.mkill[t] += p * v
         for i in range(len(self.kill)):
             if other.kill[i]:
                 self.kill[i] += p * other.kill[i]
@@ -458,14 +467,24 @@ class _Tally:
 
     def value(self, objective, boxes):
         if objective == "kill":
-            return sum(self.kill, Fraction(0))
+            return sum(self.kill, Fraction(0)) + sum(self.mkill, Fraction(0))
         if objective.startswith("cripple:"):
-            return self.cripple[-1].get(objective.split(":", 1)[1], Fraction(0))
+            return self.cripple_end.get(objective.split(":", 1)[1], Fraction(0))
         return sum((k * v for k, v in self.damage.items()), Fraction(0))
 
 
+#: Continuous effects and hazards, in the order of ``mathhammer.result.EFFECT_NAMES``, and
+#: the columns of the per-round figures (``EFFECT_*``).
+BF_EFFECTS = ("fire", "corrosion", "quicksand")
+BF_EFFECT_FIELDS = ("present", "applied", "damage", "kill", "after")
+_PRESENT, _APPLIED, _DAMAGE, _KILL, _AFTER = range(5)
+_FIRE, _CORROSION, _QUICKSAND = range(3)
+
+
 def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -> dict:
-    """Brute-force the whole attack sequence of docs/activation.md on a damage track.
+    """Brute-force the whole scenario of docs/activation.md: every attack of every round
+    with an attack phase, and the end of every round (burning earth, the maintenance phase's
+    fire and corrosion, hazards), on a damage track, grid or spiral.
 
     Parameters
     ----------
@@ -480,20 +499,45 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
     Returns
     -------
     dict
-        ``kill`` (Fraction), ``damage`` (list over 0..boxes), per attack lists for each of
-        :data:`BF_FIELDS` and ``kill_at``, ``sq`` (E[marked**2]), ``labels`` and ``value``.
-        On a grid or spiral also ``letters`` (alphabet order), ``cripple`` (per attack, a
-        list over the letters: crippled once it is resolved; after a kill every letter)
-        and ``box`` (per column, a list over its rows: marked at the end).
+        ``kill`` (Fraction: attacks and maintenance phases), ``damage`` (list over
+        0..boxes), per attack slot of every round (round-major) lists for each of
+        :data:`BF_FIELDS` and ``kill_at`` (attack kills, quicksand's included), ``sq``
+        (E[marked**2]), ``labels`` and ``value``; ``turns``, ``mkill`` (per round, kills in
+        its maintenance phase), ``kill_by_turn`` (killed by the end of each round) and
+        ``effects`` (``[round][effect][column]``, :data:`BF_EFFECTS` by
+        :data:`BF_EFFECT_FIELDS`). On a grid or spiral also ``letters`` (alphabet order),
+        ``cripple`` (per attack, a list over the letters: crippled once it is resolved;
+        after a kill every letter), ``cripple_end`` (crippled at the very end) and ``box``
+        (per column, a list over its rows: marked at the end).
+
+    Each round (RULES.md 4): the attack phase (the target as its starting state says again,
+    its focus or fury back unless its Cortex was ever crippled, -DEF / -ARM effects, Dispel
+    and Grievous Wounds gone, the attackers' points full); a burning earth goes out on a d6
+    of 1-2; fire then corrosion: a d6, 1-2 expires, else fire rolls 2d6 + 12 against the
+    target's ARM (base, spells, upkeep unless dispelled, Shield and Buckler unless crippled
+    or inert, less -ARM effects) and corrosion deals 1; the target's activation gives
+    Corrosion (acid bath) and Fire (burning earth still burning), never a resisted type; a
+    burning earth goes out on a d6 of 1-2. Quicksand: a hit that knocks the target down (it
+    was not down, and no Tough save knocked it down in that attack) deals it 1 point at once.
+    Points outside attacks: the power field spends focus only (a crippled G stops it),
+    marked (the column d6 on a card), Tough roll, no Rapid Healing.
     """
     t = scenario.target
     optimal = attackers == "optimal"
-    slots = _bf_slots(scenario, every_bought=optimal)
+    base_slots = _bf_slots(scenario, every_bought=optimal)
+    n0 = len(base_slots)
+    turns = scenario.turns
+    rounds = turns if scenario.attack_turns == "all" else 1
+    slots = base_slots * rounds
     n = len(slots)
     boxes = t.boxes
     inert = bool(set(t.state) & {"inert", "wild"})
     situations = set(t.state)
+    hazards = set()
     for name in t.terrain:
+        if name in ("acid_bath", "burning_earth", "quicksand"):
+            hazards.add(name)
+            continue
         if name == "tall_grass" and t.base not in ("small", "medium"):
             continue
         situations.add(_TERRAIN_GIVES[name])
@@ -506,6 +550,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
     card = _BfCard(t) if (t.grid is not None or t.spiral is not None) else None
     on_grid = card is not None and card.grid
     heals_possible = tough or t.rapid_healing > 0
+    resists = set(t.resist)
 
     def crippled_now(st):
         """Grid systems crippled in the state (the feedback on the target reads them)."""
@@ -537,6 +582,11 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
             spells = t.spell_def + (0 if st["dispelled"] else t.upkeep_def)
         return base + mod + spells - minus(st["effects"], "def")
 
+    def shields(crippled):
+        if inert:
+            return 0
+        return 2 * len([x for x in t.shield if x not in crippled]) + len([x for x in t.buckler if x not in crippled])
+
     def armor(w, dispelled, effects, crippled=frozenset()):
         arm = (t.arm + 1) // 2 if "armor_piercing" in w.rules else t.arm
         if w.type == "melee" and "unyielding" in t.rules:
@@ -545,35 +595,57 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
             arm += 4
         if "blessed" not in w.rules:
             arm += t.spell_arm + (0 if dispelled else t.upkeep_arm)
-        if "chain_weapon" not in w.rules and not inert:
-            arm += 2 * len([x for x in t.shield if x not in crippled])
-            arm += len([x for x in t.buckler if x not in crippled])
+        if "chain_weapon" not in w.rules:
+            arm += shields(crippled)
         return arm - minus(effects, "arm")
+
+    def fire_armor(st):
+        """ARM against fire (not an attack: no Unyielding, Carapace, Armor-Piercing)."""
+        arm = t.arm + t.spell_arm + (0 if st["dispelled"] else t.upkeep_arm)
+        return arm + shields(crippled_now(st)) - minus(st["effects"], "arm")
 
     def freeze(st):
         return tuple(sorted(st.items()))
 
+    def tally():
+        return _Tally(n, turns)
+
+    def killed(row=None, round_=None):
+        """The trial ends: by attack slot ``row`` (its kill, quicksand's included) or in the
+        maintenance phase of ``round_``."""
+        out = tally()
+        out.damage[boxes] = Fraction(1)
+        first = row if row is not None else min(n, (round_ + 1) * n0)
+        if row is not None:
+            out.kill[row] = Fraction(1)
+        else:
+            out.mkill[round_] = Fraction(1)
+        if card is not None:  # every box marked: every letter crippled from here on
+            for j in range(first, n):
+                out.cripple[j] = {x: Fraction(1) for x in card.letters}
+            out.cripple_end = {x: Fraction(1) for x in card.letters}
+            out.box = {b: Fraction(1) for b in card.all}
+        return out
+
     def leaf(i, local, child):
         """``local`` counts of attack ``i`` added to ``child`` (None: killed here)."""
-        out = _Tally(n)
-        if child is None:
-            out.damage[boxes] = Fraction(1)
-            out.kill[i] = Fraction(1)
-            if card is not None:  # every box marked: every letter crippled from here on
-                for j in range(i, n):
-                    out.cripple[j] = {x: Fraction(1) for x in card.letters}
-                out.box = {b: Fraction(1) for b in card.all}
-        else:
-            out.add(Fraction(1), child)
+        out = tally()
+        out.add(Fraction(1), killed(row=i) if child is None else child)
         for j, name in enumerate(BF_FIELDS):
             out.slots[i][j] += local.get(name, 0)
         out.sq[i] += local.get("dmg", 0) ** 2
         return out
 
     def mix(branches):
-        out = _Tally(n)
-        for p, tally in branches:
-            out.add(p, tally)
+        out = tally()
+        for p, tl in branches:
+            out.add(p, tl)
+        return out
+
+    def with_eff(tl, key, amount):
+        out = mix([(Fraction(1), tl)])
+        if amount:
+            out.eff[key] = out.eff.get(key, 0) + amount
         return out
 
     def best(options, maximise, obj):
@@ -584,30 +656,90 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
                 chosen = o
         return chosen
 
+    def settle(st, order):
+        """The state with ``order`` marked; a crippled Cortex (grid) loses the target's
+        points for good."""
+        st["card"] = order if heals_possible else tuple(sorted(order))
+        st["marked"] = len(order)
+        if on_grid and "C" in card.crippled(order):
+            st["target_points"] = 0
+            st["lost"] = True
+        return st
+
+    # ------------------------------------------------------------------ points outside attacks
+    def suffer(st, x, then):
+        """The target suffers ``x`` points that are not an attack's; ``then(st2, taken)``
+        is what follows (``st2`` None: killed)."""
+        remaining = boxes - st["marked"]
+        left = st["target_points"]
+        if field_points == 0 or field_kind != "focus" or left == 0 or field == "never" or "G" in crippled_now(st):
+            return suffer_mark(st, x, then)
+        if field == "lethal":
+            if x >= remaining:
+                k = -(-(x - remaining + 1) // 5)
+                if k <= left:
+                    return suffer_mark(dict(st, target_points=left - k), max(0, x - 5 * k), then)
+            return suffer_mark(st, x, then)
+        options = [suffer_mark(st, x, then)]
+        k = 1
+        while k <= left and 5 * (k - 1) < x:
+            options.append(suffer_mark(dict(st, target_points=left - k), max(0, x - 5 * k), then))
+            k += 1
+        return best(options, False, target_objective)
+
+    def suffer_mark(st, x, then):
+        remaining = boxes - st["marked"]
+        d = min(x, remaining)
+        can_save = tough and not st["grievous"] and (not st["down"] or steady)
+        if card is None:
+            if st["marked"] + d < boxes:
+                return then(dict(st, marked=st["marked"] + d), d)
+            branches = []
+            for face in FACES:
+                if can_save and face >= 5:
+                    branches.append((Fraction(1, 6), then(dict(st, marked=boxes - 1, down=True), d)))
+                else:
+                    branches.append((Fraction(1, 6), then(None, d)))
+            return mix(branches)
+        if d == 0:
+            return then(dict(st), 0)
+        branches = []
+        for column in FACES:
+            order = card.mark(st["card"], column - 1, d)
+            if len(order) == boxes:
+                for face in FACES:
+                    if can_save and face >= 5:
+                        saved = settle(dict(st, down=True), order[:-1])
+                        branches.append((Fraction(1, 36), then(saved, d)))
+                    else:
+                        branches.append((Fraction(1, 36), then(None, d)))
+            else:
+                branches.append((Fraction(1, 6), then(settle(dict(st), order), d)))
+        return mix(branches)
+
+    # ------------------------------------------------------------------ the attacks
     def go_next(i, st):
-        st = dict(st)
-        if i + 1 < n and slots[i + 1].first:
-            a = slots[i + 1].attacker_obj
-            st["points"] = _bf_points(a)
-        return resolve(i + 1, freeze(st))
+        """Attack slot ``i`` is resolved, the target standing in ``st``."""
+        return after_slot(i, freeze(st))
+
+    @functools.cache
+    def after_slot(i, frozen):
+        st = dict(frozen)
+        if (i + 1) % n0 == 0:  # the last attack of its round
+            out = round_end(i // n0, freeze(dict(st, points=0)))
+        else:
+            nxt = dict(st)
+            if slots[i + 1].first:
+                nxt["points"] = _bf_points(slots[i + 1].attacker_obj)
+            out = resolve(i + 1, freeze(nxt))
+        out = mix([(Fraction(1), out)])
+        if card is not None:
+            out.cripple[i] = {x: Fraction(1) for x in card.crippled(st["card"])}
+        return out
 
     @functools.cache
     def resolve(i, frozen):
         st = dict(frozen)
-        if i == n:
-            out = _Tally(n)
-            out.damage[st["marked"]] = Fraction(1)
-            if card is not None:
-                out.box = {b: Fraction(1) for b in st["card"]}
-                out.cripple[n - 1] = {x: Fraction(1) for x in card.crippled(st["card"])}
-            return out
-        out = _resolve_attack(i, st)
-        if card is not None and i > 0:  # what slot i - 1 left
-            out = mix([(Fraction(1), out)])
-            out.cripple[i - 1] = {x: Fraction(1) for x in card.crippled(st["card"])}
-        return out
-
-    def _resolve_attack(i, st):
         slot = slots[i]
         if slot.bought:
             skip = leaf(i, {}, go_next(i, st))
@@ -660,11 +792,16 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         effects = set(st["effects"])
         if (w.def_minus or w.arm_minus) and (w.effect_on == "hit" or crit):
             effects.add((w.name, w.def_minus, w.arm_minus))
+        knocks = "knockdown" in rules or (crit and "critical_knockdown" in rules)
+        fire = st["fire"] or (("fire" in rules or (crit and "critical_fire" in rules)) and "fire" not in resists)
+        corrosion = st["corrosion"] or (("corrosion" in rules or (crit and "critical_corrosion" in rules))
+                                        and "corrosion" not in resists)
         after = dict(st, dispelled=dispelled, grievous=grievous, effects=frozenset(effects),
-                     down=st["down"] or "knockdown" in rules or (crit and "critical_knockdown" in rules),
+                     down=st["down"] or knocks, fire=fire, corrosion=corrosion,
                      still=st["still"] or "stationary" in rules or (crit and "critical_stationary" in rules))
+        quick = "quicksand" in hazards and knocks and not st["down"]
         if w.pow is None:
-            return leaf(i, local, go_next(i, dict(after, points=points)))
+            return leaf(i, local, after_quicksand(i, dict(after, points=points), quick))
         combined = a.combined if a.combined >= 2 else 0
         POW = w.pow + combined
         ARM = armor(w, dispelled, st["effects"], crippled_now(st))
@@ -672,7 +809,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         brutal = "brutal_damage" in rules and (crit or scenario.brutal_damage == "hit")
         free = w.boosted_damage or slot.charge
         dice = (2 + (1 if free else 0) + ("weapon_master" in rules) + w.extra_damage_dice
-                - _bf_less_dice(a, w)[1] - (1 if types & set(t.resist) else 0) + (1 if brutal else 0))
+                - _bf_less_dice(a, w)[1] - (1 if types & resists else 0) + (1 if brutal else 0))
         remaining = boxes - st["marked"]
         s = a.spend
 
@@ -696,44 +833,60 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
             roll = _bf_damage_roll(n_dice, w.damage_discard, POW - ARM, remaining,
                                    "reroll_damage" in rules, crit and "decapitation" in rules)
             local2 = dict(local, boost_damage=paid, spent=local["spent"] + paid)
-            branches = [(p, field_step(i, st, after, grievous, x, points - paid, local2))
+            branches = [(p, field_step(i, st, after, grievous, x, points - paid, local2, quick))
                         for x, p in roll.items()]
             trees.append(mix(branches))
         return best(trees, True, objective) if len(trees) > 1 else trees[0]
 
-    def field_step(i, st, after, grievous, x, points, local):
+    def after_quicksand(i, st, quick):
+        """Knocked down in quicksand by the hit of slot ``i``: 1 damage point at once."""
+        if not quick:
+            return go_next(i, st)
+        rnd = i // n0
+
+        def then(st2, taken):
+            out = killed(row=i) if st2 is None else go_next(i, st2)
+            out = with_eff(out, (rnd, _QUICKSAND, _DAMAGE), taken)
+            if st2 is None:
+                out = with_eff(out, (rnd, _QUICKSAND, _KILL), 1)
+            return out
+
+        return suffer(st, 1, then)
+
+    def field_step(i, st, after, grievous, x, points, local, quick):
         remaining = boxes - st["marked"]
         left = st["target_points"]
+        args = (i, st, after, grievous)
         if field_points == 0 or left == 0 or field == "never" or "G" in crippled_now(st):
-            return mark(i, st, after, grievous, x, 0, points, local)
+            return mark(*args, x, 0, points, local, quick)
         if field == "lethal":
             if x < remaining:
-                return mark(i, st, after, grievous, x, 0, points, local)
+                return mark(*args, x, 0, points, local, quick)
             if field_kind == "fury":
-                return mark(i, st, after, grievous, 0, 1, points, local)
+                return mark(*args, 0, 1, points, local, quick)
             k = -(-(x - remaining + 1) // 5)
             if k <= left:
-                return mark(i, st, after, grievous, max(0, x - 5 * k), k, points, local)
-            return mark(i, st, after, grievous, x, 0, points, local)
+                return mark(*args, max(0, x - 5 * k), k, points, local, quick)
+            return mark(*args, x, 0, points, local, quick)
         # optimal
-        options = [mark(i, st, after, grievous, x, 0, points, local)]
+        options = [mark(*args, x, 0, points, local, quick)]
         if field_kind == "fury":
             if x > 0:
-                options.append(mark(i, st, after, grievous, 0, 1, points, local))
+                options.append(mark(*args, 0, 1, points, local, quick))
         else:
             k = 1
             while k <= left and 5 * (k - 1) < x:
-                options.append(mark(i, st, after, grievous, max(0, x - 5 * k), k, points, local))
+                options.append(mark(*args, max(0, x - 5 * k), k, points, local, quick))
                 k += 1
         return best(options, False, target_objective)
 
-    def mark(i, st, after, grievous, x, spent, points, local):
+    def mark(i, st, after, grievous, x, spent, points, local, quick):
         remaining = boxes - st["marked"]
         d = min(x, remaining)
         local = dict(local, dmg=d, target_spent=spent)
         nxt = dict(after, points=points, target_points=st["target_points"] - spent)
         if card is not None:
-            return card_mark(i, st, after, grievous, d, nxt, local)
+            return card_mark(i, st, grievous, d, nxt, local, quick)
         marked = st["marked"] + d
         if marked == boxes:
             can_save = tough and not grievous and (not st["down"] or steady)
@@ -747,14 +900,14 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
             return mix(branches)
         if d > 0 and not grievous and t.rapid_healing:
             marked = max(0, marked - t.rapid_healing)
-        return leaf(i, local, go_next(i, dict(nxt, marked=marked)))
+        return leaf(i, local, after_quicksand(i, dict(nxt, marked=marked), quick))
 
-    def card_mark(i, st, after, grievous, d, nxt, local):
+    def card_mark(i, st, grievous, d, nxt, local, quick):
         """Mark ``d`` points on the card box by box: the column d6 (or the first X box of
         "damage to X"), then Tough (last box off) or Rapid Healing (last boxes off), then
         a crippled Cortex takes the target's points."""
         if d == 0:  # nothing dealt: no column roll
-            return leaf(i, local, go_next(i, dict(nxt)))
+            return leaf(i, local, after_quicksand(i, dict(nxt), quick))
         w = slots[i].weapon
         first = card.first_x(st["card"], w.damage_to) if w.damage_to else None
         if first is not None:
@@ -775,22 +928,99 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
                 continue
             if not grievous and t.rapid_healing:
                 order = order[: max(0, len(order) - t.rapid_healing)]
-            branches.append((q, leaf(i, local, go_next(i, settle(dict(nxt), order)))))
+            branches.append((q, leaf(i, local, after_quicksand(i, settle(dict(nxt), order), quick))))
         return mix(branches)
 
-    def settle(st, order):
-        """The state after the attack with ``order`` marked; a crippled Cortex (grid) loses
-        the target's points for good."""
-        st["card"] = order if heals_possible else tuple(sorted(order))
-        st["marked"] = len(order)
-        if on_grid and "C" in card.crippled(order):
-            st["target_points"] = 0
-        return st
+    # ------------------------------------------------------------------ the end of a round
+    # Each step is memoised on the round and the full state (nothing else is shared).
+    @functools.cache
+    def round_end(rnd, frozen):
+        """From the end of round ``rnd``'s attack phase (or its start, without one)."""
+        st = dict(frozen)
+        if not st["earth"]:
+            return fire_step(rnd, frozen)
+        branches = []
+        for face in FACES:  # the end of the attackers' turn
+            branches.append((Fraction(1, 6), fire_step(rnd, freeze(dict(st, earth=face > 2)))))
+        return mix(branches)
+
+    @functools.cache
+    def fire_step(rnd, frozen):
+        return effect_step(rnd, dict(frozen), "fire", _FIRE, corrosion_step)
+
+    @functools.cache
+    def corrosion_step(rnd, frozen):
+        return effect_step(rnd, dict(frozen), "corrosion", _CORROSION, activation)
+
+    @functools.cache
+    def effect_applies(rnd, frozen, name, k, follow, x):
+        """Effect ``name`` applies: the target suffers ``x`` points, then ``follow``."""
+
+        def then(st2, taken):
+            out = killed(round_=rnd) if st2 is None else follow(rnd, freeze(st2))
+            out = with_eff(out, (rnd, k, _DAMAGE), taken)
+            if st2 is None:
+                out = with_eff(out, (rnd, k, _KILL), 1)
+            return with_eff(out, (rnd, k, _APPLIED), 1)
+
+        return suffer(dict(frozen), x, then)
+
+    def effect_step(rnd, st, name, k, follow):
+        if not st[name]:
+            return follow(rnd, freeze(st))
+        branches = []
+        frozen = freeze(st)
+        for face in FACES:
+            if face <= 2:  # expires with no effect
+                branches.append((Fraction(1, 6), follow(rnd, freeze(dict(st, **{name: False})))))
+            elif name == "fire":  # a POW 12 damage roll: every face of its two dice
+                arm = fire_armor(st)
+                for a_, b_ in itertools.product(FACES, repeat=2):
+                    x = max(0, a_ + b_ + 12 - arm)
+                    branches.append((Fraction(1, 216), effect_applies(rnd, frozen, name, k, follow, x)))
+            else:  # corrosion: 1 damage point
+                branches.append((Fraction(1, 6), effect_applies(rnd, frozen, name, k, follow, 1)))
+        return with_eff(mix(branches), (rnd, k, _PRESENT), 1)
+
+    @functools.cache
+    def activation(rnd, frozen):
+        st = dict(frozen)
+        if "acid_bath" in hazards and "corrosion" not in resists:
+            st["corrosion"] = True
+        if st["earth"] and "fire" not in resists:
+            st["fire"] = True
+        if not st["earth"]:
+            return next_round(rnd, st)
+        branches = []
+        for face in FACES:  # the end of the target's turn
+            branches.append((Fraction(1, 6), next_round(rnd, dict(st, earth=face > 2))))
+        return mix(branches)
+
+    def next_round(rnd, st):
+        out = tally()
+        if rnd + 1 >= turns:  # the end
+            out.damage[st["marked"]] = Fraction(1)
+            if card is not None:
+                out.box = {b: Fraction(1) for b in st["card"]}
+                out.cripple_end = {x: Fraction(1) for x in card.crippled(st["card"])}
+        else:
+            new = dict(st, down="knocked_down" in t.state, still=bool(set(t.state) & _STILL_STATES),
+                       dispelled=False, grievous=False, effects=frozenset(),
+                       target_points=0 if st["lost"] else field_points, points=0)
+            if rnd + 1 < rounds:
+                new["points"] = _bf_points(slots[(rnd + 1) * n0].attacker_obj)
+                out = mix([(Fraction(1), resolve((rnd + 1) * n0, freeze(new)))])
+            else:
+                out = mix([(Fraction(1), round_end(rnd + 1, freeze(new)))])
+        if st["fire"]:
+            out.eff[(rnd, _FIRE, _AFTER)] = out.eff.get((rnd, _FIRE, _AFTER), 0) + 1
+        if st["corrosion"]:
+            out.eff[(rnd, _CORROSION, _AFTER)] = out.eff.get((rnd, _CORROSION, _AFTER), 0) + 1
+        return out
 
     first_points = 0
     if slots:
-        a = slots[0].attacker_obj
-        first_points = _bf_points(a)
+        first_points = _bf_points(slots[0].attacker_obj)
     start = {
         "marked": 0,
         "down": "knocked_down" in t.state,
@@ -800,23 +1030,35 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         "effects": frozenset(),
         "target_points": field_points,
         "points": first_points,
+        "fire": "fire" in t.effects,
+        "corrosion": "corrosion" in t.effects,
+        "earth": "burning_earth" in hazards,
+        "lost": False,
     }
     if card is not None:
         start["card"] = ()
-    tally = resolve(0, freeze(start))
+    result = resolve(0, freeze(start))
+    per_turn = [sum((result.kill[j] for j in range(n) if j // n0 == r), Fraction(0)) + result.mkill[r]
+                for r in range(turns)]
     res = {
         "labels": [(s.attacker, s.weapon_index, s.bought) for s in slots],
-        "kill": sum(tally.kill, Fraction(0)),
-        "kill_at": tally.kill,
-        "damage": [tally.damage.get(k, Fraction(0)) for k in range(boxes + 1)],
-        "sq": tally.sq,
-        "value": tally.value(objective, boxes),
+        "kill": sum(result.kill, Fraction(0)) + sum(result.mkill, Fraction(0)),
+        "kill_at": result.kill,
+        "damage": [result.damage.get(k, Fraction(0)) for k in range(boxes + 1)],
+        "sq": result.sq,
+        "value": result.value(objective, boxes),
+        "turns": turns,
+        "mkill": result.mkill,
+        "kill_by_turn": list(itertools.accumulate(per_turn)),
+        "effects": [[[result.eff.get((r, k, c), Fraction(0)) for c in range(len(BF_EFFECT_FIELDS))]
+                     for k in range(len(BF_EFFECTS))] for r in range(turns)],
     }
     for j, name in enumerate(BF_FIELDS):
-        res[name] = [row[j] for row in tally.slots]
+        res[name] = [row[j] for row in result.slots]
     if card is not None:
         res["letters"] = list(card.letters)
-        res["cripple"] = [[row.get(x, Fraction(0)) for x in card.letters] for row in tally.cripple]
-        res["box"] = [[tally.box.get((c, r), Fraction(0)) for r in range(len(card.cols[c]))]
+        res["cripple"] = [[row.get(x, Fraction(0)) for x in card.letters] for row in result.cripple]
+        res["cripple_end"] = [result.cripple_end.get(x, Fraction(0)) for x in card.letters]
+        res["box"] = [[result.box.get((c, r), Fraction(0)) for r in range(len(card.cols[c]))]
                       for c in range(6)]
     return res

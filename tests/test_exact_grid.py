@@ -9,7 +9,6 @@ of tests/grid_cases.py (which the Monte Carlo kernel is checked against).
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 
 import numpy as np
@@ -495,9 +494,7 @@ def test_grid_cases_are_small_exact_fast_and_cover_the_section():
         assert t.power_field != "optimal", name  # the kernel cannot do it
         assert all(len(col) <= 4 for col in t.card) or scen.n_attacks <= 3, name
         check_exact_applicable(scen)
-        start = time.perf_counter()
         exact_result(scen)
-        assert time.perf_counter() - start < 1.0, name
         seen.add(t.capacity)
         if any(len(col) != len(t.card[0]) for col in t.card):
             seen.add("uneven")

@@ -21,6 +21,14 @@ import math
 import pytest
 
 from mathhammer import simulate
+from mathhammer.result import (
+    EFFECT_AFTER,
+    EFFECT_APPLIED,
+    EFFECT_DAMAGE,
+    EFFECT_KILL,
+    EFFECT_NAMES,
+    EFFECT_PRESENT,
+)
 from mathhammer.rules import Attacker, Scenario, Target, Weapon
 
 N = 200_000
@@ -121,11 +129,31 @@ def compare(mc, ex, n: int) -> list[str]:
             ok, why = bounded_mean_ok(float(a), float(b), top, n)
             if not ok:
                 bad.append(f"{name}: mc={float(a):.6g} exact={float(b):.6g} ({why})")
+    # several rounds, continuous effects and hazards: kill by round, per round and effect
+    # how often it was present, applied, killed, stayed on; its damage points (at most the
+    # target's boxes a round)
+    assert mc.turns == ex.turns
+    for t in range(ex.turns):
+        prob(f"kill by the end of round {t + 1}", mc.kill_by_turn[t], ex.kill_by_turn[t])
+    assert (mc.effect_weights is None) == (ex.effect_weights is None)
+    if ex.effect_weights is not None:
+        for name in EFFECT_NAMES:
+            for t in range(ex.turns):
+                for col, what in ((EFFECT_PRESENT, "present"), (EFFECT_APPLIED, "applied"),
+                                  (EFFECT_KILL, "killed"), (EFFECT_AFTER, "on after")):
+                    prob(f"{name} {what} in round {t + 1}", mc.effect_figure(name, col)[t],
+                         ex.effect_figure(name, col)[t])
+                a = mc.effect_figure(name, EFFECT_DAMAGE)[t]
+                b = ex.effect_figure(name, EFFECT_DAMAGE)[t]
+                ok, why = bounded_mean_ok(float(a), float(b), float(ex.boxes), n)
+                if not ok:
+                    bad.append(f"{name} damage in round {t + 1}: mc={a:.6g} exact={b:.6g} ({why})")
     # grids and spirals: cripple odds after every attack, box-marked odds at the end
     assert mc.letters == ex.letters
     for j, x in enumerate(ex.letters):
         for i in range(ex.n_attacks):
             prob(f"{x} crippled after attack {i}", mc.cripple_after[i, j], ex.cripple_after[i, j])
+        prob(f"{x} crippled at the end", mc.cripple[x], ex.cripple[x])
     assert len(mc.box_marked) == len(ex.box_marked)
     for c, (a, b) in enumerate(zip(mc.box_marked, ex.box_marked)):
         assert a.shape == b.shape

@@ -13,6 +13,9 @@ kernel, so that each can check the other. Modules, in pipeline order:
   :func:`check_exact_applicable`;
 * :mod:`~mathhammer.exact.attack`: one attack, step by step, as edges from the damage
   marked before it to the damage and state after it;
+* :mod:`~mathhammer.exact.rounds`: the end of a round (burning earth, the maintenance
+  phase's fire and corrosion, hazards, the next round's start) as edges like an attack's,
+  and :func:`round_labels` (slot labels over several rounds);
 * :mod:`~mathhammer.exact.induction`: backward induction (the target's ``"optimal"`` power
   field, :func:`optimal_value`);
 * :mod:`~mathhammer.exact.forward`: forward propagation into a

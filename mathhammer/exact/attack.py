@@ -385,7 +385,13 @@ class _DamageRoll:
     def _card_leaves(self, cells: _Cells, marked: np.ndarray, after: State, counts: dict, tag) -> list[Piece]:
         """Mark ``marked`` boxes on the card: the column roll (or the X box of "damage to
         X"), then Tough or Rapid Healing (last marked first); the state after takes the
-        feedback of the systems crippled then."""
+        feedback of the systems crippled then. Then a knockdown in quicksand."""
+        out = self._card_marks(cells, marked, after, counts, tag)
+        if self.quick:
+            out = quicksand(self.setup, self.info, out, self.dec)
+        return out
+
+    def _card_marks(self, cells: _Cells, marked: np.ndarray, after: State, counts: dict, tag) -> list[Piece]:
         setup, card = self.setup, self.setup.card
         out = []
 
@@ -431,8 +437,6 @@ class _DamageRoll:
                 extra = {"tough": 1}
             out.append(Piece(state, s_src[keep], dst[keep], s_p[keep], _counts(dict(counts, **extra)),
                              s_mk[keep], None if tg is None else tg[rows][keep]))
-        if self.quick:
-            out = quicksand(setup, self.info, out, self.dec)
         return out
 
 

@@ -1,12 +1,14 @@
-"""Forward propagation: the probability of every state, attack after attack, into a Result.
+"""Forward propagation: the probability of every state, event after event, into a Result.
 
-The distribution before attack ``i`` is a dict ``State -> vector over damage marked`` (on a
-grid or spiral, over the configurations of the card met so far).
-Each attack pushes every vector along its edges (:meth:`Engine.edges
+The distribution before event ``e`` (an attack, or a step of the end of a round:
+:attr:`Setup.events <mathhammer.exact.state.Setup.events>`) is a dict ``State -> vector over
+damage marked`` (on a grid or spiral, over the configurations of the card met so far).
+Each event pushes every vector along its edges (:meth:`Engine.edges
 <mathhammer.exact.induction.Engine.edges>`): probability that reaches a kill leaves the
-distribution and is counted in ``kill_weights[i]``; the rest lands in the state after the
-attack. On the way, each edge adds its probability times its counts to the ``SLOT_*``
-columns of attack ``i``, so every per-attack figure is an exact expectation.
+distribution and is counted in ``kill_weights[i]`` (attack ``i``) or in the maintenance
+kills of its round; the rest lands in the state after the event. On the way, each edge adds
+its probability times its counts to the ``SLOT_*`` columns of attack ``i`` (or to the
+``EFFECT_*`` figures of its round), so every figure is an exact expectation.
 """
 
 from __future__ import annotations
@@ -33,10 +35,22 @@ from .induction import CHUNK, Engine, deep_recursion
 from .rounds import round_labels
 from .state import CORROSION, FIRE, check_exact_applicable, needs_induction, prepare
 
-__all__ = ["exact_result", "propagate"]
+__all__ = ["exact_result", "propagate", "propagate_rounds"]
 
 
 def propagate(engine: Engine):
+    """Push the starting state through every event (attacks of every round, round-end
+    steps): :func:`propagate_rounds` without its ``rounds`` figures.
+
+    Returns
+    -------
+    damage_weights, slot_weights, kill_weights, slot_damage_sq, cards
+    """
+    damage_weights, slot_weights, kill_weights, slot_damage_sq, _, cards = propagate_rounds(engine)
+    return damage_weights, slot_weights, kill_weights, slot_damage_sq, cards
+
+
+def propagate_rounds(engine: Engine):
     """Push the starting state through every event (attacks of every round, round-end steps).
 
     Returns
@@ -192,8 +206,22 @@ def exact_result(scenario: Scenario) -> Result:
     at the end (a kill is ``boxes``); ``extra["slot_damage_sq"]`` per attack
     ``E[(boxes it marked)**2]`` (to size Monte Carlo tolerances). Grids and spirals also
     fill ``letters``, ``cripple_weights`` (per attack, the probability each letter is
-    crippled once it is resolved; a kill cripples every letter) and ``box_weights`` (per
-    column, the probability each box ends marked).
+    crippled once it is resolved; a kill cripples every letter), ``cripple_end_weights``
+    (at the very end) and ``box_weights`` (per column, the probability each box ends
+    marked).
+
+    Several rounds, continuous effects and hazards (docs/activation.md, "Continuous
+    effects, hazards and several turns"): the state also holds the continuous effects on
+    the target, whether a burning earth still burns and whether its Cortex was ever
+    crippled; the chain runs through the attacks of every round with an attack phase and
+    the end of every round (:mod:`~mathhammer.exact.rounds`). Every per-slot array then has
+    a row per slot per attack round, round-major (labels by
+    :func:`~mathhammer.exact.rounds.round_labels`, rounds in ``slot_round``); a quicksand
+    point's kill is its slot's kill. ``maintenance_kill_weights`` holds the kills of each
+    round's maintenance phase and ``effect_weights`` (when ``scenario.continuous``) the
+    ``EFFECT_*`` figures per round of fire, corrosion and quicksand (whose points count
+    there, not in their slot's ``SLOT_DAMAGE``; nor do the focus a power field spends on
+    them or a Tough save they cause count in ``SLOT_TARGET_SPENT`` / ``SLOT_TOUGH``).
 
     Raises
     ------
@@ -230,7 +258,7 @@ def exact_result(scenario: Scenario) -> Result:
     setup = prepare(scenario, induction=needs_induction(scenario))
     engine = Engine(setup)
     with deep_recursion(setup.n_events):
-        damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards = propagate(engine)
+        damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards = propagate_rounds(engine)
     slot_round = tuple(info.round for info in setup.slots)
     maintenance = rounds["maintenance_kill_weights"]
     damage_weights, slot_weights, kill_weights = _tidy(damage_weights, slot_weights, kill_weights)
@@ -243,7 +271,8 @@ def exact_result(scenario: Scenario) -> Result:
             "cripple_weights": np.clip(cards["cripple_weights"], 0.0, 1.0),
             "box_weights": tuple(np.clip(w, 0.0, 1.0) for w in cards["box_weights"]),
         }
-        extra["cripple_end"] = np.clip(cards["cripple_end"], 0.0, 1.0)
+        if setup.round_end:  # after the last round's end; else the last slot row's
+            extra_fields["cripple_end_weights"] = np.clip(cards["cripple_end"], 0.0, 1.0)
     effect_weights = None
     if scenario.continuous:
         effect_weights = np.clip(rounds["effect_weights"], 0.0, None)

@@ -1,10 +1,12 @@
 """Backward induction: the value of every state, and the decisions made by looking ahead.
 
-:class:`Engine` holds the edges of each attack (:func:`~mathhammer.exact.attack.attack_edges`)
-and the value of each state before each attack, ``V_i(state)[m]``: the kill probability
-(or the expected damage marked at the end, or the probability a system or aspect ends
-crippled) from there on. ``V_n`` is 0 (or ``m``, or whether it is crippled) for a target
-left standing; a kill is worth 1 (or ``boxes``, or 1: every box is marked). Values are
+:class:`Engine` holds the edges of each event (an attack:
+:func:`~mathhammer.exact.attack.attack_edges`; a step of the end of a round:
+:func:`~mathhammer.exact.rounds.round_edges`) and the value of each state before each
+event, ``V_e(state)[m]``: the kill probability (or the expected damage marked at the end,
+or the probability a system or aspect ends crippled) from there on. After the last event
+the value is 0 (or ``m``, or whether it is crippled) for a target left standing; a kill is
+worth 1 (or ``boxes``, or 1: every box is marked). Values are
 computed on demand and memoised, so only states that a decision can reach are visited; on
 a grid or spiral, only the configurations asked for.
 

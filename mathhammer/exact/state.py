@@ -12,9 +12,16 @@ marked, and where healing needs it the order of the last marks), numbered as the
 meets them by a :class:`~mathhammer.exact.card.Card`; the grid systems that change the
 target's defences, while crippled, are also kept in :attr:`State.crippled`.
 
+Over several rounds (docs/activation.md, "Continuous effects, hazards and several turns")
+the state also holds the continuous effects on the target (:attr:`State.cont`), whether a
+burning earth still burns and whether its Cortex was ever crippled; the attacks of every
+round with an attack phase are numbered one after the other (round-major), and
+:attr:`Setup.events` lists them with the steps of the end of each round.
+
 :class:`Setup` reads a :class:`~mathhammer.rules.Scenario` once: per attack, the numbers
 its rolls use (skill and POW with the combined-attack bonus, the charge, the weapon), and
-for the target, its DEF and ARM against each attack given a :class:`State`.
+for the target, its DEF and ARM against each attack (and against fire) given a
+:class:`State`.
 """
 
 from __future__ import annotations
@@ -31,8 +38,8 @@ from . import rolls
 from .card import N_COLUMNS, Card
 
 __all__ = ["State", "Event", "SlotInfo", "Setup", "optimal_slots", "prepare", "check_exact_applicable",
-           "needs_induction", "FIRE", "CORROSION", "EFFECT_BIT", "FIRE_POW", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES", "MAX_CARD_WORK",
-           "MAX_INDUCTION_SLOTS"]
+           "needs_induction", "FIRE", "CORROSION", "EFFECT_BIT", "FIRE_POW", "MAX_STATES", "MAX_WORK",
+           "MAX_CARD_STATES", "MAX_CARD_WORK", "MAX_INDUCTION_SLOTS"]
 
 #: Most states (damage marked x every other part of :class:`State` it may reach) the engine
 #: accepts: beyond it a run would take minutes and gigabytes.
@@ -444,7 +451,7 @@ class Setup:
         effects = 2 ** len(self.minus)
         target_points = t.power_points + 1
         points = max((info.attacker.points for info in self.slots), default=0) + 1
-        cont = 2 ** bin(self.possible).count("1")
+        cont = 2 ** self.possible.bit_count()
         earth = 2 if self.earth_possible else 1
         lost = 2 if self.track_lost else 1
         return prod((down, still, dispelled, grievous, effects, target_points, points, cont, earth, lost))
