@@ -111,3 +111,13 @@ def attack_from_stats(total, kept, counts, skill, defense):
     sixes = (counts >> 24) & 15
     double = (counts & _TWICE_MASK) != 0
     return classify_attack_roll(kept, total, ones, sixes, double, skill, defense)
+
+
+@jit(inline=True)
+def read_word(dice, pos, n_dice):
+    """The pair entries of a roll of ``n_dice`` dice starting at ``dice[pos]``, packed six bits
+    each for :func:`roll_stats` (the roll reads ``(n_dice + 1) // 2`` entries)."""
+    word = 0
+    for k in range((n_dice + 1) >> 1):
+        word |= np.int64(dice[pos + k]) << (6 * k)
+    return word

@@ -19,7 +19,7 @@ import numpy as np
 
 from ._jit import jit
 from .damage import mark_track
-from .dice import PAIR_SUM, attack_from_stats, die_of, roll_stats, two_dice_attack
+from .dice import PAIR_SUM, attack_from_stats, die_of, read_word, roll_stats, two_dice_attack
 from .layout import (
     A_ARM,
     A_ATT_DICE,
@@ -88,9 +88,7 @@ def run_plain_trials(n_trials, rs, dice, pos, size, max_draws, attacks, target, 
                 if n == 2:
                     outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
                 else:
-                    word = 0
-                    for k in range((n + 1) >> 1):
-                        word |= np.int64(dice[pos + k]) << (6 * k)
+                    word = read_word(dice, pos, n)
                     total, kept, counts = roll_stats(word, n, 0)
                     outcome = attack_from_stats(total, kept, counts, skill, defense)
                 pos += (n + 1) >> 1

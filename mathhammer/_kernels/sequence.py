@@ -17,7 +17,7 @@ import numpy as np
 
 from ._jit import jit
 from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
-from .dice import PAIR_SUM, attack_from_stats, die_of, roll_stats, two_dice_attack
+from .dice import PAIR_SUM, attack_from_stats, die_of, read_word, roll_stats, two_dice_attack
 from .layout import (
     A_ARM,
     A_ARM_MINUS,
@@ -321,16 +321,12 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                             outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
                             pos += 1
                         else:
-                            word = 0
-                            for k in range((n + 1) >> 1):
-                                word |= np.int64(dice[pos + k]) << (6 * k)
+                            word = read_word(dice, pos, n)
                             pos += (n + 1) >> 1
                             total, kept, counts = roll_stats(word, n, drop)
                             outcome = attack_from_stats(total, kept, counts, skill, defense)
                         if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
-                            word = 0
-                            for k in range((n + 1) >> 1):
-                                word |= np.int64(dice[pos + k]) << (6 * k)
+                            word = read_word(dice, pos, n)
                             pos += (n + 1) >> 1
                             total, kept, counts = roll_stats(word, n, drop)
                             outcome = attack_from_stats(total, kept, counts, skill, defense)
@@ -378,17 +374,13 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
                             kept = 2
                             pos += hit
                         else:
-                            word = 0
-                            for k in range((n + 1) >> 1):
-                                word |= np.int64(dice[pos + k]) << (6 * k)
+                            word = read_word(dice, pos, n)
                             pos += hit * ((n + 1) >> 1)
                             total, kept, counts = roll_stats(word, n, drop)
                         dealt = hit * max(0, total + pow_ - arm)
                         if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
                                 and 2 * total < 7 * kept):
-                            word = 0
-                            for k in range((n + 1) >> 1):
-                                word |= np.int64(dice[pos + k]) << (6 * k)
+                            word = read_word(dice, pos, n)
                             pos += (n + 1) >> 1
                             total, kept, counts = roll_stats(word, n, drop)
                             dealt = max(0, total + pow_ - arm)
