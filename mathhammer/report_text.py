@@ -169,7 +169,7 @@ def _round_lines(scenario: Scenario, result: Result) -> list[str]:
         what = "every round" if scenario.attack_turns == "all" else "the first round only"
         lines.append(f"Rounds: {result.turns} (attacks in {what}); kill by the end of each round:")
         rows = []
-        for r in result.by_turn:
+        for r in result.turn_rows:
             lo, hi = r["kill_ci95"]
             rows.append([str(r["turn"]), _pct(r["kill"]),
                          "" if result.exact else f"{_pct(lo)} - {_pct(hi)}"])

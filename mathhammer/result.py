@@ -104,6 +104,21 @@ class Result:
     cripple_end_weights : ndarray, shape (len(letters),) or None
         Weight of each letter being crippled at the end (after the last round's maintenance
         phase); None: the last slot row's.
+    card : tuple of str
+        The target's damage grid or life spiral as six strings (a letter per box, ``.`` for
+        hull), as in the scenario; empty for a damage track. ``box_weights[c][r]`` is the
+        weight of ``card[c][r]`` being marked.
+    card_kind : {"grid", "spiral", ""}
+        What ``card`` is.
+    target_name : str
+        The target's name (for reports and plot titles).
+    chunk_damage_weights : ndarray, shape (n_chunks, boxes + 1), or None
+        Monte Carlo: ``damage_weights`` per chunk of trials. Chunks are independent batches
+        with their own random streams, so two results run with the same seed and ``stride``
+        can be compared chunk by chunk (:func:`mathhammer.stats.paired_difference`).
+    stride : int
+        The common-random-numbers stride the run used (0: packed dice, see
+        :func:`mathhammer.simulate`).
     effect_weights : ndarray, shape (turns, 3, EFFECT_FIELDS) or None
         Per round and :data:`EFFECT_NAMES` entry, the ``EFFECT_*`` columns; None when no
         continuous effect or hazard can happen.
@@ -129,6 +144,11 @@ class Result:
     maintenance_kill_weights: np.ndarray | None = None
     effect_weights: np.ndarray | None = None
     cripple_end_weights: np.ndarray | None = None
+    card: tuple[str, ...] = ()
+    card_kind: str = ""
+    target_name: str = ""
+    chunk_damage_weights: np.ndarray | None = None
+    stride: int = 0
 
     # ------------------------------------------------------------ headline
     @property
@@ -330,8 +350,9 @@ class Result:
         return np.cumsum(per) / self.total
 
     @property
-    def by_turn(self) -> list[dict]:
-        """Per round: ``turn`` (1-based), ``kill`` by its end and ``kill_ci95``."""
+    def turn_rows(self) -> list[dict]:
+        """Per round: ``turn`` (1-based), ``kill`` by its end and ``kill_ci95`` (the ``by_turn``
+        entry of :meth:`to_dict`; :meth:`by_turn` gives the same as a frame)."""
         out = []
         for t, p in enumerate(self.kill_by_turn):
             if self.exact:
@@ -413,7 +434,92 @@ class Result:
             "cripple_ci95": {x: list(v) for x, v in self.cripple_ci95.items()},
             "box_marked": [[float(p) for p in col] for col in self.box_marked],
             "turns": self.turns,
-            "by_turn": self.by_turn,
+            "by_turn": self.turn_rows,
             "effects": self.effects,
             **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
         }
+
+    # ------------------------------------------------------------ tables (pandas)
+    # Thin wrappers over mathhammer.reports (imported here, so that importing mathhammer
+    # or running the command line does not import pandas).
+    def summary(self):
+        """Headline figures as a tidy frame: ``metric``, ``value``, ``ci_low``, ``ci_high``
+        (see :func:`mathhammer.reports.summary_frame`)."""
+        from .reports import summary_frame
+
+        return summary_frame(self)
+
+    def damage_table(self):
+        """Damage distribution: ``damage``, ``probability``, ``at_least`` (P(damage >= k))."""
+        from .reports import damage_frame
+
+        return damage_frame(self)
+
+    def attack_table(self):
+        """One row per attack slot: made, hit, crit, mean damage, kill after it, boosts,
+        points spent (see :func:`mathhammer.reports.attack_frame`)."""
+        from .reports import attack_frame
+
+        return attack_frame(self)
+
+    def cripple_table(self):
+        """Per system or aspect: ``letter``, ``system``, ``probability`` crippled at the end,
+        ``ci_low``, ``ci_high`` (empty for a damage track)."""
+        from .reports import cripple_frame
+
+        return cripple_frame(self)
+
+    def cripple_after_table(self):
+        """Per attack slot and letter: ``probability`` it is crippled once the attack is
+        resolved (empty for a damage track)."""
+        from .reports import cripple_after_frame
+
+        return cripple_after_frame(self)
+
+    def by_turn(self):
+        """Kill by the end of each round: ``turn``, ``kill``, ``ci_low``, ``ci_high`` (empty
+        for a single round)."""
+        from .reports import turn_frame
+
+        return turn_frame(self)
+
+    def effect_table(self):
+        """Continuous effects and hazards per round (empty when none can happen; see
+        :func:`mathhammer.reports.effect_frame`)."""
+        from .reports import effect_frame
+
+        return effect_frame(self)
+
+    def box_table(self):
+        """Probability each box of the grid or spiral ends marked: ``column``, ``row``,
+        ``letter``, ``probability`` (empty for a damage track)."""
+        from .reports import box_frame
+
+        return box_frame(self)
+
+    def tables(self) -> dict:
+        """Every table that applies, keyed by file-friendly name (``summary``, ``damage``,
+        ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``, ``effects``, ``boxes``)."""
+        from .reports import tables
+
+        return tables(self)
+
+    def to_csv(self, directory, overwrite: bool = False) -> list:
+        """Write every table as ``directory/NAME.csv`` (the directory is created if
+        missing); return the paths. Raises :class:`~mathhammer.errors.InputError` when a file
+        exists, unless ``overwrite``."""
+        from .reports import write_csv
+
+        return write_csv(self, directory, overwrite=overwrite)
+
+    def to_json(self, path=None, overwrite: bool = False):
+        """:meth:`to_dict` as JSON: the string when ``path`` is None, else written to
+        ``path`` (which is returned). Raises :class:`~mathhammer.errors.InputError` when
+        ``path`` exists, unless ``overwrite``."""
+        if path is None:
+            import json
+
+            return json.dumps(self.to_dict())
+        from .reports import write_json
+
+        return write_json(self, path, overwrite=overwrite)

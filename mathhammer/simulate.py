@@ -11,7 +11,7 @@ from .rules import Scenario
 from .rules._validate import check_int
 from .rules.scenario import MAX_SEED, MAX_TRIALS
 
-__all__ = ["simulate", "METHODS"]
+__all__ = ["simulate", "common_stride", "METHODS"]
 
 METHODS = ("monte_carlo", "exact")
 _ALIASES = {"mc": "monte_carlo", "monte_carlo": "monte_carlo", "exact": "exact"}
@@ -22,6 +22,8 @@ def simulate(
     trials: int | None = None,
     seed: int | None = None,
     method: str = "monte_carlo",
+    *,
+    stride: int | None = None,
 ) -> Result:
     """Simulate a scenario and return its :class:`~mathhammer.result.Result`.
 
@@ -38,6 +40,13 @@ def simulate(
         ``"exact"`` computes the distributions by enumeration and dynamic programming
         (:mod:`mathhammer.exact`) and raises :class:`~mathhammer.errors.ExactNotApplicable`
         where that engine cannot.
+    stride : int, optional
+        Common random numbers: every trial starts its dice ``stride`` pairs after the last
+        one started, whatever it read, so scenarios simulated with the same seed and stride
+        see the same dice in the same trial (trial j of one loadout meets the dice of trial
+        j of another; neighbouring sweep points differ smoothly). Use
+        :func:`common_stride` of the scenarios compared. ``None`` (the default) reads the
+        dice packed, the fastest; the two give different draws of the same distribution.
 
     When an attacker has ``policy = "optimize"``, its spending policy is chosen first by
     :func:`mathhammer.optimize.optimize` (same method, trials and seed) and the result of the
@@ -69,7 +78,9 @@ def simulate(
     from .encode import encode
 
     enc = encode(scenario)
-    counts = run_sequences(enc, trials, seed)
+    if stride is not None:
+        check_int("stride", stride, enc.max_draws, 1 << 20)
+    counts = run_sequences(enc, trials, seed, stride=stride or 0)
     result = Result(
         method="monte_carlo",
         trials=trials,
@@ -80,10 +91,27 @@ def simulate(
         slot_weights=counts.attack_counts.astype(float),
         kill_weights=counts.kill_at.astype(float),
         boxes=scenario.target.boxes,
+        chunk_damage_weights=counts.chunk_damage.astype(float),
+        stride=stride or 0,
         **_card_figures(scenario, enc, counts),
         **_round_figures(scenario, counts),
     )
     return _name_slots(result, scenario)
+
+
+def common_stride(scenarios) -> int:
+    """The ``stride`` that lets every scenario of ``scenarios`` share common random numbers:
+    the most dice-buffer entries any of their trials may read.
+
+    >>> from mathhammer import Attacker, Scenario, Target, Weapon
+    >>> jack = Attacker("Jack", [Weapon("Fist", "melee", skill=7, pow=16, attacks=2)])
+    >>> points = [Scenario(Target(defense=12, arm=a, boxes=30), [jack]) for a in (16, 20)]
+    >>> common_stride(points) == max(common_stride([p]) for p in points)
+    True
+    """
+    from .encode import encode
+
+    return max(int(encode(s).max_draws) for s in scenarios)
 
 
 def _round_figures(scenario: Scenario, counts) -> dict:
@@ -123,9 +151,13 @@ def _card_figures(scenario: Scenario, enc, counts) -> dict:
 
 
 def _name_slots(result: Result, scenario: Scenario) -> Result:
-    """Fill in who makes each attack slot (for per-attacker figures)."""
+    """Fill in who makes each attack slot (for per-attacker figures) and the target's card."""
+    target = scenario.target
     return dataclasses.replace(
         result,
+        card=tuple(target.card) if target.card is not None else (),
+        card_kind="" if target.card is None else ("grid" if target.grid is not None else "spiral"),
+        target_name=target.name,
         attacker_names=tuple(a.name for a in scenario.attackers),
         slot_attacker=tuple(s.attacker_index for s in scenario.attack_sequence())
         * scenario.attack_rounds,

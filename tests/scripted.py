@@ -90,7 +90,7 @@ def play(scenario, rolls) -> Played:
     kill_at = np.zeros(max(1, rows), dtype=np.int64)
     cripple_hist = np.zeros((rows + 1, 1 << n_letters), dtype=np.int64)
     effect_counts = np.zeros((scenario.turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
-    pos = run_trials(1, rs, buf, 0, size, enc.max_draws, enc.attacks, enc.attackers, enc.target,
+    pos = run_trials(1, rs, buf, 0, size, enc.max_draws, 0, enc.attacks, enc.attackers, enc.target,
                      enc.col_full, enc.letter_mask, enc.letters_done, hist, counts,
                      kill_at, cripple_hist, mask_hist, effect_counts)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"

@@ -46,12 +46,15 @@ import json, sys
 sys.path.insert(0, {tests!r})
 from test_determinism import ACTIVATION, GRID, SCEN
 from mathhammer import simulate
+from mathhammer.simulate import common_stride
 import numba
 r = simulate(SCEN, trials=300_000, seed=42)
+crn = simulate(ACTIVATION, trials=300_000, seed=45, stride=common_stride([ACTIVATION]) + 3)
 a = simulate(ACTIVATION, trials=300_000, seed=43)
 g = simulate(GRID, trials=300_000, seed=44)
 print(json.dumps({{"threads": numba.get_num_threads(), "figures": r.to_dict(),
-                  "activation": a.to_dict(), "grid": g.to_dict()}}))
+                  "activation": a.to_dict(), "grid": g.to_dict(), "crn": crn.to_dict(),
+                  "crn_chunks": crn.chunk_damage_weights.tolist()}}))
 """
 
 
@@ -70,6 +73,7 @@ def test_same_seed_same_result_on_one_and_two_threads():
     assert one["figures"] == two["figures"]
     assert one["activation"] == two["activation"]
     assert one["grid"] == two["grid"] and one["grid"]["cripple"]
+    assert one["crn"] == two["crn"] and one["crn_chunks"] == two["crn_chunks"]
 
 
 def test_same_seed_same_result_in_process_and_different_seed_differs():

@@ -77,7 +77,7 @@ def check_turn_invariants(res, scen):
     assert res.damage_weights[-1] == pytest.approx(res.kill_weights.sum() + mk.sum(), abs=TOL)
     assert res.kill_after[-1] <= res.kill + TOL
     assert np.all(np.diff(res.kill_after) >= -TOL)
-    assert [row["turn"] for row in res.by_turn] == list(range(1, turns + 1))
+    assert [row["turn"] for row in res.turn_rows] == list(range(1, turns + 1))
     assert np.all(res.hit <= res.made + TOL) and np.all(res.crit <= res.hit + TOL)
     # an initial attack is made whenever the target is still standing
     standing = 1.0 - np.concatenate(([0.0], res.kill_after[:-1]))

@@ -49,8 +49,8 @@ DRAW_BLOCK = 4096
 
 
 @jit()
-def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-               col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
+def _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, attacks, attackers,
+               target, col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
                cripple_delta, mask_hist, effect_counts):
     c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
     rs = np.empty(RNG_WORDS, dtype=np.uint64)
@@ -59,31 +59,31 @@ def _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attacke
     dice = np.empty(size + FILL_SLACK, dtype=np.uint8)
     n = min(chunk, trials - (first + c) * chunk)
     if plain:
-        run_plain_trials(n, rs, dice, size, size, max_draws, attacks, target, damage_hist[c],
-                         attack_counts[c], kill_at[c])
+        run_plain_trials(n, rs, dice, size, size, max_draws, stride, attacks, target,
+                         damage_hist[c], attack_counts[c], kill_at[c])
     else:
-        run_trials(n, rs, dice, size, size, max_draws, attacks, attackers, target,
+        run_trials(n, rs, dice, size, size, max_draws, stride, attacks, attackers, target,
                    col_full, letter_mask, letters_done, damage_hist[c], attack_counts[c],
                    kill_at[c], cripple_delta[c], mask_hist[c], effect_counts[c])
 
 
 @jit(parallel=True)
-def _run_parallel(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                  col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
+def _run_parallel(first, seed, trials, chunk, max_draws, stride, plain, attacks, attackers,
+                  target, col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
                   cripple_delta, mask_hist, effect_counts):
     for c in prange(damage_hist.shape[0]):
-        _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                   col_full, letter_mask, letters_done, damage_hist, attack_counts,
+        _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, attacks, attackers,
+                   target, col_full, letter_mask, letters_done, damage_hist, attack_counts,
                    kill_at, cripple_delta, mask_hist, effect_counts)
 
 
 @jit()
-def _run_serial(first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
+def _run_serial(first, seed, trials, chunk, max_draws, stride, plain, attacks, attackers,
+                target, col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
                 cripple_delta, mask_hist, effect_counts):
     for c in range(damage_hist.shape[0]):
-        _run_chunk(c, first, seed, trials, chunk, max_draws, plain, attacks, attackers, target,
-                   col_full, letter_mask, letters_done, damage_hist, attack_counts,
+        _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, attacks, attackers,
+                   target, col_full, letter_mask, letters_done, damage_hist, attack_counts,
                    kill_at, cripple_delta, mask_hist, effect_counts)
 
 
@@ -99,15 +99,26 @@ class Counts:
     #                            (grids, spirals; else empty)
     mask_hist: np.ndarray      # int64[N_COLUMNS, 2 ** MAX_ROWS] (grids, spirals; else empty)
     effect_counts: np.ndarray  # int64[turns, N_EFFECTS, E_NFIELDS]
+    chunk_damage: np.ndarray   # int64[n_chunks, boxes + 1]: damage_hist per chunk (chunks are
+    #                            independent batches: paired comparisons use them)
 
 
 def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
-                  general: bool = False) -> Counts:
+                  general: bool = False, stride: int = 0) -> Counts:
     """Run ``trials`` sequences of the encoded scenario ``enc`` and merge the counters.
+
+    ``stride`` > 0 aligns the random streams for common random numbers: trial j of every
+    chunk starts its dice at the same place in the chunk's stream whatever the earlier
+    trials read, so scenarios run with the same seed and stride (at least each one's
+    ``max_draws``) see the same dice in the same trial. 0 (the default) reads the stream
+    packed, which is faster when trials read few of the dice they might.
 
     Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain` unless ``general``
     asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
     plain = bool(enc.plain) and not general
+    if stride and stride < enc.max_draws:
+        raise ValueError(f"stride {stride} is below the scenario's max_draws {enc.max_draws}")
+    draws = stride if stride else enc.max_draws
     n_chunks = -(-trials // chunk)
     n_slots = enc.attacks.shape[0]
     turns = int(enc.target[T_TURNS])
@@ -124,6 +135,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     cripple_total = np.zeros(cripple_shape, dtype=np.int64)
     mask_total = np.zeros(mask_shape, dtype=np.int64)
     effect_total = np.zeros((turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
+    chunk_damage = np.zeros((n_chunks, boxes + 1), dtype=np.int64)
     for first in range(0, n_chunks, batch):
         k = min(batch, n_chunks - first)
         # each chunk's row ends with a cache line of padding, so threads writing the rows of
@@ -137,9 +149,10 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         effect_counts = np.zeros((k, turns + 1, N_EFFECTS, E_NFIELDS), dtype=np.int64)
         run = _run_serial if k == 1 else _run_parallel
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-            np.int64(enc.max_draws), plain, enc.attacks, enc.attackers, enc.target,
+            np.int64(draws), np.int64(stride), plain, enc.attacks, enc.attackers, enc.target,
             enc.col_full, enc.letter_mask, enc.letters_done, damage_hist, attack_counts, kill_at,
             cripple_delta, mask_hist, effect_counts)
+        chunk_damage[first:first + k] = damage_hist[:, : boxes + 1]
         damage_total += damage_hist[:, : boxes + 1].sum(axis=0)
         attack_total += attack_counts[:, :n_attacks].sum(axis=0)
         kill_total += kill_at[:, :n_attacks].sum(axis=0)
@@ -154,7 +167,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         cripple_total[0, 0] += trials
         cripple_total = np.cumsum(cripple_total, axis=0)
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
-                  effect_total)
+                  effect_total, chunk_damage)
 
 
 def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:

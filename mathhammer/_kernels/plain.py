@@ -55,8 +55,8 @@ from .rng import fill_pairs
 
 
 @jit()
-def run_plain_trials(n_trials, rs, dice, pos, size, max_draws, attacks, target, damage_hist,
-                     attack_counts, kill_at):
+def run_plain_trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, target,
+                     damage_hist, attack_counts, kill_at):
     """Simulate ``n_trials`` sequences of a plain scenario; arguments and counters as for
     :func:`.sequence.run_trials` (without the attackers table: nobody spends points).
 
@@ -68,10 +68,14 @@ def run_plain_trials(n_trials, rs, dice, pos, size, max_draws, attacks, target, 
     shield = target[T_SHIELD_ARM]
     start_state = target[T_STATE]
     n_attacks = attacks.shape[0]
+    start = pos
     for _ in range(n_trials):
+        if stride > 0:
+            pos = start
         if pos > size - max_draws:
             fill_pairs(rs, dice, size)
             pos = 0
+        start = pos + stride
         state = start_state
         marked = 0
         for i in range(n_attacks):

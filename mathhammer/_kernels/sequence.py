@@ -152,7 +152,7 @@ def _kept(n_dice, drop):
 
 
 @jit()
-def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, target,
+def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
                col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
                cripple_delta, mask_hist, effect_counts):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
@@ -166,6 +166,11 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         Buffer of pairs of dice (:mod:`.dice`); ``pos`` is the next entry to read. Before
         each trial, if fewer than ``max_draws`` entries are left it is refilled (so a buffer
         scripted by a test, with ``pos + max_draws <= size``, is read as written).
+    stride : int
+        0: each trial reads on where the last stopped. > 0 (aligned streams, for common
+        random numbers): each trial starts ``stride`` entries after the last one started,
+        whatever it read (``max_draws`` must then be ``stride``), so two scenarios run with
+        the same seed and stride see the same dice in the same trial.
     attacks, attackers, target : int64 tables of :mod:`.layout`.
     col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
         life spiral (:mod:`.layout`); unread for damage tracks.
@@ -229,10 +234,14 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, attacks, attackers, tar
         for c in range(N_COLUMNS):
             if letter_mask[x, c] != 0:
                 present |= 1 << x
+    start = pos
     for _ in range(n_trials):
+        if stride > 0:
+            pos = start
         if pos > size - max_draws:
             fill_pairs(rs, dice, size)
             pos = 0
+        start = pos + stride
         state = start_state
         marked = 0
         points = 0

@@ -1,0 +1,73 @@
+"""Command line: ``mathhammer COMMAND ...``.
+
+A thin layer over the API. Every problem with the user's input (flags, a scenario file, an
+exact run the exact engine cannot do) is printed as one line, ``mathhammer: error: ...``, on
+stderr, with exit status 2.
+
+Each command lives in its own module with ``add_parsers(sub)`` registering it and a handler
+set as the parser default. Kept import-light: nothing here imports pandas or matplotlib at
+start-up, and the Numba kernels are imported only when a simulation runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .. import __version__
+from ..errors import MathhammerError
+from . import cards as _cards
+from . import run as _run
+from ._common import EXIT_OK, PROG, Parser, UsageError, fail
+
+__all__ = ["main"]
+
+#: Modules registering commands, in the order ``--help`` lists them.
+_COMMANDS = (_run, _cards)
+
+
+def _build_parser() -> Parser:
+    parser = Parser(
+        prog=PROG,
+        description="Probability analyzer for Warmachine attack sequences "
+        "(Monte Carlo and exact).",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    sub.required = True
+    for module in _COMMANDS:
+        module.add_parsers(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``mathhammer`` console script; returns the exit status.
+
+    0 on success, 2 for any bad input (one line on stderr), 130 when interrupted.
+    """
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except UsageError as exc:
+        return fail(str(exc))
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    try:
+        return args.handler(args)
+    except UsageError as exc:
+        return fail(str(exc))
+    except MathhammerError as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # Output piped into a command that stopped reading (e.g. `| head`): point stdout at
+        # /dev/null so the interpreter's final flush does not complain.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

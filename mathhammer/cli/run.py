@@ -1,0 +1,150 @@
+"""``mathhammer run SCENARIO.toml`` and ``mathhammer demo``: simulate one scenario."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+
+from ..rules.scenario import MAX_SEED, MAX_TRIALS
+from ._common import EXIT_OK, PROG, int_arg, write
+
+
+def add_common(p: argparse.ArgumentParser) -> None:
+    """Flags of every command that simulates: trials, seed, method, objective."""
+    p.add_argument("--trials", type=int_arg("trials", 1, MAX_TRIALS), default=None,
+                   metavar="N", help="Monte Carlo sample size (overrides the file)")
+    p.add_argument("--seed", type=int_arg("seed", 0, MAX_SEED), default=None,
+                   metavar="S", help="random seed (overrides the file)")
+    p.add_argument("--method", choices=("monte_carlo", "mc", "exact"), default="monte_carlo",
+                   help="monte_carlo (default) or exact (exact engine, where it applies)")
+    p.add_argument("--objective", choices=("kill", "damage"), default=None,
+                   help='what policy = "optimize" maximises (overrides the file)')
+
+
+def add_parsers(sub) -> None:
+    run = sub.add_parser("run", help="simulate a scenario TOML file",
+                         description="Simulate the scenario described by a TOML file.")
+    run.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file")
+    _flags(run)
+    demo = sub.add_parser("demo", help="simulate the bundled demo scenario",
+                          description="Simulate the bundled demo scenario (demo.toml).")
+    _flags(demo)
+    run.set_defaults(handler=run_command)
+    demo.set_defaults(handler=run_command)
+
+
+def _flags(p: argparse.ArgumentParser) -> None:
+    add_common(p)
+    p.add_argument("--json", action="store_true",
+                   help="print the result as one JSON object instead of a report")
+    add_csv_flags(p)
+    p.add_argument("--plot", metavar="FILE.png", default=None,
+                   help="also draw the main figure (damage distribution, the card with its "
+                   "mark odds, cripple odds, kill by round) into FILE (.png, .svg or .pdf)")
+
+
+def check_plot(args: argparse.Namespace) -> None:
+    """Fail fast, before simulating, on a ``--plot`` file that has a bad suffix or exists
+    (without ``--force``)."""
+    if getattr(args, "plot", None) is None:
+        return
+    from pathlib import Path
+
+    from ..errors import InputError
+
+    suffixes = (".png", ".svg", ".pdf")
+    path = Path(args.plot)
+    if path.suffix.lower() not in suffixes:
+        raise InputError("--plot", args.plot, "must end in .png, .svg or .pdf")
+    if path.exists() and not args.force:
+        raise InputError("--plot", args.plot, f"already exists; {_CSV_HINT}")
+
+
+def write_plot(args: argparse.Namespace, result) -> str | None:
+    """Draw the main figure of ``result`` into ``--plot FILE``; return the line saying so."""
+    if getattr(args, "plot", None) is None:
+        return None
+    from ..plots import write_main_figure
+
+    write_main_figure(result, args.plot)
+    return f"{PROG}: wrote the figure to {args.plot}"
+
+
+def add_csv_flags(p: argparse.ArgumentParser) -> None:
+    """``--csv DIR`` (write every table of the result as CSV) and ``--force``."""
+    p.add_argument("--csv", metavar="DIR", default=None,
+                   help="also write every table of the result into DIR, one CSV file each "
+                   "(summary, damage, attacks, and where they apply cripple, cripple_after, "
+                   "by_turn, effects, boxes); DIR is created if missing")
+    p.add_argument("--force", action="store_true",
+                   help="let --csv and --plot overwrite files that already exist")
+
+
+_CSV_HINT = "pass --force to overwrite"
+
+
+def check_csv(args: argparse.Namespace, scenario) -> None:
+    """Fail fast, before simulating, when ``--csv DIR`` would overwrite a file (checked
+    again when writing)."""
+    if getattr(args, "csv", None) is None:
+        return
+    from ..errors import InputError
+    from ..reports import check_csv_target, table_names
+
+    if not args.csv.strip():
+        raise InputError("--csv", args.csv, "must name a directory")
+    check_csv_target(args.csv, table_names(scenario), overwrite=args.force, key="--csv",
+                     hint=_CSV_HINT)
+
+
+def write_csv_tables(args: argparse.Namespace, result) -> str | None:
+    """Write every table of ``result`` into ``--csv DIR``; return the line saying what was
+    written (None without ``--csv``). Raises InputError on a clash, before writing anything."""
+    if getattr(args, "csv", None) is None:
+        return None
+    from ..reports import tables, write_frames
+
+    paths = write_frames(tables(result), args.csv, overwrite=args.force, key="--csv",
+                         hint=_CSV_HINT)
+    return f"{PROG}: wrote {len(paths)} tables to {args.csv}: " + ", ".join(p.name for p in paths)
+
+
+def _demo_scenario():
+    from importlib.resources import files
+
+    from ..scenario import loads_scenario
+
+    text = files("mathhammer").joinpath("data").joinpath("demo.toml").read_text(encoding="utf-8")
+    return loads_scenario(text, source="demo.toml")
+
+
+def load_for(args: argparse.Namespace):
+    """The scenario a ``run``/``demo`` command line names, with its overrides applied."""
+    from ..scenario import load_scenario
+
+    scenario = _demo_scenario() if args.command == "demo" else load_scenario(args.scenario)
+    if args.objective is not None:
+        scenario = dataclasses.replace(scenario, objective=args.objective)
+    return scenario
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from ..simulate import simulate
+
+    scenario = load_for(args)
+    check_csv(args, scenario)
+    check_plot(args)
+    result = simulate(scenario, trials=args.trials, seed=args.seed, method=args.method)
+    written = [w for w in (write_csv_tables(args, result), write_plot(args, result)) if w]
+    if args.json:
+        text = json.dumps(result.to_dict())
+    else:
+        from ..report_text import format_report
+
+        text = format_report(scenario, result)
+    write(text)
+    for line in written:
+        sys.stderr.write(line + "\n")
+    return EXIT_OK

@@ -1,0 +1,51 @@
+"""Helpers shared by the plot modules."""
+
+from __future__ import annotations
+
+from matplotlib.axes import Axes
+from matplotlib.ticker import MaxNLocator, PercentFormatter
+
+#: Colours used throughout: bars, the disabled (killed) bar, lines.
+BAR_COLOR = "tab:blue"
+KILL_COLOR = "tab:red"
+LINE_COLOR = "black"
+BAND_ALPHA = 0.2
+
+
+def get_axes(ax: Axes | None) -> Axes:
+    """``ax``, or pyplot's current Axes (pyplot is imported only then)."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    return plt.gca()
+
+
+def percent_axis(axis, decimals: int | None = None) -> None:
+    """Show a probability axis (0..1) as percentages."""
+    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=decimals))
+
+
+def integer_axis(axis) -> None:
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def tick_label(value) -> str:
+    """A tick label: integral numbers without a decimal point."""
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        return str(value)
+    return str(int(f)) if f.is_integer() else f"{f:g}"
+
+
+def method_note(result) -> str:
+    """``exact`` or ``Monte Carlo, N trials`` for titles."""
+    if result.exact:
+        return "exact"
+    return f"Monte Carlo, {result.trials:,} trials"
+
+
+def target_title(result, what: str) -> str:
+    name = result.target_name or "target"
+    return f"{what}: {name}"

@@ -1,0 +1,182 @@
+"""The target's damage grid or life spiral: box mark odds and cripple odds."""
+
+from __future__ import annotations
+
+import math
+import textwrap
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.cm import ScalarMappable
+from matplotlib.colors import Normalize
+from matplotlib.patches import Rectangle
+
+from ._common import BAR_COLOR, get_axes, method_note, percent_axis, target_title
+
+__all__ = ["plot_card", "plot_cripple", "letter_names"]
+
+
+def letter_names(result) -> dict[str, str]:
+    """Full names of the systems (grid) or aspects (spiral) on the result's card."""
+    from ..rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES
+
+    if result.card_kind == "spiral":
+        return dict(SPIRAL_ASPECT_NAMES)
+    if result.card_kind == "grid":
+        return dict(GRID_SYSTEM_NAMES)
+    return {}
+
+
+def _no_card(what: str) -> ValueError:
+    return ValueError(f"{what}: the target has no damage grid or life spiral "
+                      "(a damage track has nothing to draw or cripple)")
+
+
+def plot_cripple(result, *, ax: Axes | None = None, **kwargs) -> Axes:
+    """Bars of the probability each system (grid) or aspect (spiral) ends crippled, in the
+    order of ``result.letters``, with 95% interval error bars (zero-width for exact results).
+
+    Extra keyword arguments go to :meth:`~matplotlib.axes.Axes.bar`. Raises ValueError
+    when the target has no card.
+    """
+    if not result.letters:
+        raise _no_card("plot_cripple")
+    ax = get_axes(ax)
+    letters = list(result.letters)
+    names = letter_names(result)
+    p = np.array([result.cripple[x] for x in letters], dtype=float)
+    ci = result.cripple_ci95
+    lo = np.array([ci[x][0] for x in letters], dtype=float)
+    hi = np.array([ci[x][1] for x in letters], dtype=float)
+    yerr = np.vstack([np.clip(p - lo, 0, None), np.clip(hi - p, 0, None)])
+    kwargs.setdefault("color", BAR_COLOR)
+    kwargs.setdefault("capsize", 0 if result.exact else 4)
+    bars = ax.bar(range(len(letters)), p, yerr=yerr, **kwargs)
+    ax.bar_label(bars, labels=[f"{100 * v:.1f}%" for v in p], padding=2, fontsize="small")
+    ax.set_xticks(range(len(letters)),
+                  [f"{x}\n" + textwrap.fill(names[x], 12) if x in names else x for x in letters],
+                  fontsize="small")
+    ax.set_ylim(0, 1.08)
+    percent_axis(ax.yaxis)
+    what = "aspect" if result.card_kind == "spiral" else "system"
+    ax.set_ylabel(f"P({what} crippled at the end)")
+    ax.set_title(f"{target_title(result, 'Crippled')} ({method_note(result)})")
+    return ax
+
+
+def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = True,
+              vmin: float = 0.0, vmax: float = 1.0, **kwargs) -> Axes:
+    """The target's card with each box shaded by the probability it ends marked.
+
+    A damage grid is drawn as on the card: columns 1..6 left to right, boxes top to bottom,
+    each a :class:`~matplotlib.patches.Rectangle` with its system letter (hull boxes
+    unlabelled). A life spiral is drawn as a ring when ``ax`` is polar (six 60° sectors,
+    branch 1 at the top and clockwise, outermost box on the outer ring) and otherwise as a
+    table (branches 1..6 top to bottom, outermost box first), each box a Rectangle with its
+    aspect letter. Patches are added column by column (branch by branch), box by box, in the
+    order of ``result.box_marked``, so there is one Rectangle per box. With ``annotate``
+    each box also shows its probability. A colorbar (``vmin``..``vmax``) is added. Extra
+    keyword arguments go to the Rectangles (``edgecolor``, ``linewidth``, ...).
+
+    Raises ValueError when the target has no card, or has a grid and ``ax`` is polar.
+    """
+    if not result.card:
+        raise _no_card("plot_card")
+    ax = get_axes(ax)
+    from matplotlib import colormaps
+
+    cmap = colormaps[cmap] if isinstance(cmap, str) else cmap
+    norm = Normalize(vmin=vmin, vmax=vmax)
+    kwargs.setdefault("edgecolor", "black")
+    kwargs.setdefault("linewidth", 0.8)
+    probs = [np.asarray(col, dtype=float) for col in result.box_marked]
+    spiral = result.card_kind == "spiral"
+    polar = getattr(ax, "name", "") == "polar"
+    if polar and not spiral:
+        raise ValueError("plot_card: a damage grid is drawn on rectilinear Axes, not polar ones")
+    if spiral and polar:
+        _draw_ring(ax, result.card, probs, cmap, norm, annotate, kwargs)
+    else:
+        _draw_table(ax, result.card, probs, cmap, norm, annotate, kwargs, rows=spiral)
+    cbar = ax.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.8,
+                              label="P(box marked)")
+    percent_axis(cbar.ax.yaxis, decimals=0)
+    kind = "life spiral" if spiral else "damage grid"
+    ax.set_title(f"{target_title(result, kind.capitalize())}\nP(box marked at the end)")
+    return ax
+
+
+def _text_color(rgba) -> str:
+    r, g, b = rgba[:3]
+    return "white" if 0.299 * r + 0.587 * g + 0.114 * b < 0.5 else "black"
+
+
+def _label_box(ax, x, y, letter, p, color, annotate, dy):
+    """Letter (not for hull boxes) and, with ``annotate``, the probability of one box."""
+    named = letter != "."
+    if named:
+        ax.text(x, y - (dy if annotate else 0), letter, ha="center", va="center",
+                fontsize="medium", fontweight="bold", color=color)
+    if annotate:
+        ax.text(x, y + (dy if named else 0), f"{100 * p:.0f}%", ha="center", va="center",
+                fontsize="x-small", color=color)
+
+
+def _draw_table(ax, card, probs, cmap, norm, annotate, kwargs, *, rows: bool) -> None:
+    """Grid (``rows`` False): column c at x = c, box r at y = r (y axis downwards), a
+    shorter column lower down as on a card (its missing boxes are at the top, damage being
+    marked from the topmost box). Spiral table (``rows`` True): branch b at y = b, box i at
+    x = i."""
+    depth = max((len(col) for col in card), default=0) or 1
+    for c, col in enumerate(card):
+        for r, letter in enumerate(col):
+            p = float(probs[c][r])
+            face = cmap(norm(p))
+            x, y = (r, c) if rows else (c, r + depth - len(col))
+            ax.add_patch(Rectangle((x, y), 1, 1, facecolor=face, gid=f"{c + 1}:{r + 1}",
+                                   **kwargs))
+            _label_box(ax, x + 0.5, y + 0.5, letter, p, _text_color(face), annotate, 0.2)
+    n_x, n_y = (depth, len(card)) if rows else (len(card), depth)
+    ax.set_xlim(0, n_x)
+    ax.set_ylim(n_y, 0)
+    ax.set_aspect("equal")
+    for side in ("top", "right", "bottom", "left"):
+        ax.spines[side].set_visible(False)
+    ax.tick_params(length=0)
+    if rows:
+        ax.set_yticks(np.arange(len(card)) + 0.5, [f"branch {b + 1}" for b in range(len(card))])
+        ax.set_xticks(np.arange(depth) + 0.5, [str(i + 1) for i in range(depth)])
+        ax.set_xlabel("box (outermost first)")
+    else:
+        ax.xaxis.tick_top()
+        ax.set_xticks(np.arange(len(card)) + 0.5, [str(c + 1) for c in range(len(card))])
+        ax.set_yticks([])
+        ax.set_xlabel("column")
+        ax.xaxis.set_label_position("top")
+
+
+def _draw_ring(ax, card, probs, cmap, norm, annotate, kwargs) -> None:
+    """Spiral on polar Axes: branch b is the sector [60 b, 60 (b + 1)) degrees clockwise from
+    the top; box i of a branch spans radii [outer - i - 1, outer - i]."""
+    depth = max((len(col) for col in card), default=0) or 1
+    hole = 1.5
+    outer = hole + depth
+    width = 2 * math.pi / len(card)
+    ax.set_theta_zero_location("N")
+    ax.set_theta_direction(-1)
+    for b, branch in enumerate(card):
+        theta = (b + 0.5) * width
+        for i, letter in enumerate(branch):
+            p = float(probs[b][i])
+            face = cmap(norm(p))
+            ax.bar(theta, 1.0, width=width * 0.97, bottom=outer - i - 1, facecolor=face,
+                   gid=f"{b + 1}:{i + 1}", **kwargs)
+            text = letter + (f"\n{100 * p:.0f}%" if annotate else "")
+            ax.text(theta, outer - i - 0.5, text, ha="center", va="center",
+                    fontsize="xx-small", color=_text_color(face), linespacing=0.9)
+    ax.set_ylim(0, outer)
+    ax.set_yticks([])
+    ax.set_xticks([(b + 0.5) * width for b in range(len(card))],
+                  [str(b + 1) for b in range(len(card))])
+    ax.grid(False)
+    ax.spines["polar"].set_visible(False)

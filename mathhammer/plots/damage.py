@@ -1,0 +1,53 @@
+"""Damage distribution: P(exactly k) bars and the "k or more" curve."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+
+from ._common import (BAR_COLOR, KILL_COLOR, LINE_COLOR, get_axes, integer_axis,
+                      method_note, percent_axis, target_title)
+
+__all__ = ["plot_damage"]
+
+
+def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwargs) -> Axes:
+    """Bars of the probability of ending with exactly k damage points marked, k = 0..boxes.
+
+    The last bar (every box marked: the target is disabled) is highlighted. With
+    ``at_least``, a twin y-axis (label ``"damage_at_least"``) carries the probability of k
+    or more points marked as a line with markers. Extra keyword arguments go to
+    :meth:`~matplotlib.axes.Axes.bar` (``color`` colours every bar but the last).
+
+    Returns the Axes of the bars.
+    """
+    ax = get_axes(ax)
+    pmf = np.asarray(result.damage_pmf, dtype=float)
+    k = np.arange(pmf.size)
+    color = kwargs.pop("color", BAR_COLOR)
+    kill_color = kwargs.pop("kill_color", KILL_COLOR)
+    colors = [color] * (pmf.size - 1) + [kill_color]
+    kwargs.setdefault("width", 0.8)
+    ax.bar(k, pmf, color=colors, label="P(= k)", **kwargs)
+    ax.set_xlabel("damage points marked, k")
+    ax.set_ylabel("P(exactly k)")
+    ax.set_xlim(-0.6, pmf.size - 0.4)
+    ax.set_ylim(0, max(float(pmf.max()), 1e-9) * 1.1)
+    percent_axis(ax.yaxis)
+    integer_axis(ax.xaxis)
+    ax.set_title(f"{target_title(result, 'Damage marked')} ({method_note(result)})")
+    handles = [Patch(color=color, label="P(exactly k)"),
+               Patch(color=kill_color, label=f"disabled (k = {pmf.size - 1})")]
+    if at_least:
+        twin = ax.twinx()
+        twin.set_label("damage_at_least")
+        line, = twin.plot(k, result.damage_at_least, color=LINE_COLOR, marker="o",
+                          markersize=3, linewidth=1.2, label="P(k or more)")
+        twin.set_ylim(0, 1.05)
+        twin.set_ylabel("P(k or more)")
+        percent_axis(twin.yaxis)
+        handles.append(line)
+    # on the twin when there is one: it is drawn above the bars' Axes
+    (twin if at_least else ax).legend(handles=handles, loc="best", fontsize="small")
+    return ax

@@ -1,0 +1,95 @@
+"""The main figure of a result, and writing figures to files (``mathhammer run --plot``).
+
+Nothing here uses pyplot: figures are :class:`matplotlib.figure.Figure` objects printed
+through the Agg, SVG or PDF canvas, so no GUI backend is ever needed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+from ..errors import InputError
+from ._common import method_note
+
+__all__ = ["main_figure", "save_figure", "write_main_figure", "PLOT_SUFFIXES"]
+
+#: File kinds :func:`save_figure` writes, by suffix.
+PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def _panels(result) -> list[list[str]]:
+    """Mosaic of the main figure: damage (and rounds) on top, card (and cripple) below."""
+    top = ["damage"] + (["kill_by_turn"] if result.turns > 1 else [])
+    bottom = (["card"] if result.card else []) + (["cripple"] if result.letters else [])
+    rows = [r for r in (top, bottom) if r]
+    width = max(len(r) for r in rows)
+    # a lone panel in a row spans the whole row
+    return [r * width if len(r) == 1 else r for r in rows]
+
+
+def main_figure(result) -> Figure:
+    """The figure ``mathhammer run --plot FILE`` writes.
+
+    Panels (Axes labelled with these names): ``"damage"`` (:func:`plot_damage`, always),
+    ``"kill_by_turn"`` (:func:`plot_kill_by_turn`, when ``result.turns > 1``), ``"card"``
+    (:func:`plot_card`, when the target has a grid or spiral; a polar ring for a spiral) and
+    ``"cripple"`` (:func:`plot_cripple`, when the card has systems or aspects). Twin and
+    colorbar Axes come on top of those in ``fig.axes``.
+    """
+    from .card import plot_card, plot_cripple
+    from .damage import plot_damage
+    from .turns import plot_kill_by_turn
+
+    mosaic = _panels(result)
+    ncols = len(mosaic[0])
+    fig = Figure(figsize=(6.4 * ncols, 4.8 * len(mosaic) + (0.6 if result.card else 0)),
+                 layout="constrained")
+    extra = {"card": {"projection": "polar"}} if result.card_kind == "spiral" else {}
+    axes = fig.subplot_mosaic(mosaic, per_subplot_kw=extra)
+    for name, ax in axes.items():
+        ax.set_label(name)
+    plot_damage(result, ax=axes["damage"])
+    if "kill_by_turn" in axes:
+        plot_kill_by_turn(result, ax=axes["kill_by_turn"])
+    if "card" in axes:
+        plot_card(result, ax=axes["card"])
+    if "cripple" in axes:
+        plot_cripple(result, ax=axes["cripple"])
+    name = result.target_name or "target"
+    what = "exact" if result.exact else f"{method_note(result)}, seed {result.seed}"
+    fig.suptitle(f"{name}: kill {100 * result.kill:.2f}%, expected damage "
+                 f"{result.damage_mean:.2f} ({what})")
+    return fig
+
+
+def save_figure(fig: Figure, path, *, dpi: int = 120) -> Path:
+    """Write ``fig`` to ``path``: PNG, SVG or PDF by the suffix (case-insensitive).
+
+    Raises :class:`~mathhammer.errors.InputError` (key ``--plot``) for another suffix or a
+    file that cannot be written. Returns the path written.
+    """
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix not in PLOT_SUFFIXES:
+        raise InputError("--plot", str(path), "must end in .png, .svg or .pdf")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    if type(fig.canvas) is FigureCanvasBase:  # a bare Figure (not made by pyplot)
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        FigureCanvasAgg(fig)
+    try:
+        fig.savefig(p, format=suffix[1:], dpi=dpi)
+    except OSError as e:
+        raise InputError("--plot", str(path), f"cannot be written ({e.strerror or e})") from None
+    return p
+
+
+def write_main_figure(result, path, *, dpi: int = 120) -> Path:
+    """``save_figure(main_figure(result), path)``: what ``mathhammer run --plot`` does.
+    The suffix is checked before anything is drawn."""
+    if Path(path).suffix.lower() not in PLOT_SUFFIXES:
+        raise InputError("--plot", str(path), "must end in .png, .svg or .pdf")
+    return save_figure(main_figure(result), path, dpi=dpi)

@@ -1,0 +1,56 @@
+"""Kill probability by the end of each round."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.axes import Axes
+
+from ._common import BAND_ALPHA, get_axes, integer_axis, percent_axis
+
+__all__ = ["plot_kill_by_turn"]
+
+
+def plot_kill_by_turn(result_or_results, *, ax: Axes | None = None, band: bool = True,
+                      **kwargs) -> Axes:
+    """Cumulative probability the target is killed by the end of round 1, 2, ... (one line
+    with markers), with the 95% band of each figure (none for exact results).
+
+    ``result_or_results`` is a :class:`~mathhammer.result.Result` or a dict
+    ``{label: Result}`` (one line each, with a legend). Extra keyword arguments go to
+    :meth:`~matplotlib.axes.Axes.plot`.
+    """
+    if isinstance(result_or_results, dict):
+        if not result_or_results:
+            raise ValueError("plot_kill_by_turn: the dict of results is empty")
+        items = list(result_or_results.items())
+        legend = True
+    else:
+        r = result_or_results
+        items = [(r.target_name or "kill", r)]
+        legend = False
+    ax = get_axes(ax)
+    kwargs.setdefault("marker", "o")
+    for label, result in items:
+        rows = result.turn_rows
+        turns = np.array([row["turn"] for row in rows])
+        line, = ax.plot(turns, result.kill_by_turn, label=str(label), **kwargs)
+        if band and not result.exact:
+            lo = np.array([row["kill_ci95"][0] for row in rows])
+            hi = np.array([row["kill_ci95"][1] for row in rows])
+            ax.fill_between(turns, lo, hi, color=line.get_color(), alpha=BAND_ALPHA,
+                            linewidth=0)
+    ax.set_xlabel("round")
+    ax.set_ylabel("P(killed by the end of the round)")
+    ax.set_ylim(0, 1.02)
+    n = max(result.turns for _, result in items)
+    ax.set_xlim(0.75, n + 0.25)
+    integer_axis(ax.xaxis)
+    percent_axis(ax.yaxis)
+    ax.grid(True, alpha=0.3)
+    if legend:
+        ax.legend(fontsize="small")
+    title = "Kill probability by round"
+    if not legend:
+        title += f": {items[0][1].target_name}" if items[0][1].target_name else ""
+    ax.set_title(title)
+    return ax
