@@ -86,10 +86,26 @@ Every problem in a file raises :class:`ScenarioFileError`, an
 key and the offending value, e.g.
 ``x.toml: attackers[0].weapons[1].skill: must be between 0 and 30 (got 45)``.
 
+A library card (:mod:`mathhammer.cards`; ``mathhammer cards`` lists them) stands in for the
+target or an attacker: the keys given beside ``card`` override the card's::
+
+    target = { card = "heavy_warjack", arm = 20 }   # or card = "my_cards/jack.toml"
+                              # boxes, grid or spiral replace the card's damage capacity
+                              # (all three); focus or fury both; lists are replaced
+
+    [[attackers]]
+    card = "infantry"         # a name (MATHHAMMER_CARDS, then the bundled cards) or a path,
+                              # relative to the scenario file's folder
+    action = "melee"          # melee | ranged | arcane: the card's weapons of that type
+                              # (default: its first weapon's type)
+    name = "Squad leader"     # default: the card's name, numbered apart from earlier ones
+    spend = { reserve = 1 }   # merged key by key with the card's; weapons = [...] replaces
+
 Damage grids and life spirals are described in ``docs/activation.md``; illustrative cards are
-bundled as scenario files in ``examples/cards/``. Colossals and gargantuans (two grids or
-spirals) are not supported. Several turns, continuous effects (fire, corrosion) and hazards
-are described in its last section; ``examples/fire_and_corrosion.toml`` and
+bundled in ``mathhammer/data/cards/`` and described in ``examples/cards/README.md``.
+Colossals and gargantuans (two grids or spirals) are not supported: the bundled colossal
+card is a damage track. Several turns, continuous effects (fire, corrosion) and hazards
+are described in the last section of ``docs/activation.md``; ``examples/fire_and_corrosion.toml`` and
 ``examples/hazards.toml`` use them.
 """
 
@@ -121,7 +137,9 @@ from .rules.vocabulary import (
 )
 
 __all__ = [
+    "ACTION_KEY",
     "ATTACKER_KEYS",
+    "CARD_KEY",
     "SETTINGS_KEYS",
     "SIMULATION_KEYS",
     "SPEND_KEYS",
@@ -199,6 +217,11 @@ WEAPON_KEYS = (
     "effect_on",
     "damage_to",
 )
+
+#: Key of a ``[target]`` table or ``[[attackers]]`` entry naming a library card
+#: (:mod:`mathhammer.cards`), and the attacker key picking its weapons of one type.
+CARD_KEY = "card"
+ACTION_KEY = "action"
 
 # Target keys (other than ``def``, ``arm`` and the lists) passed to Target as they are.
 _TARGET_PLAIN = (
@@ -423,6 +446,9 @@ def _unknown_key_reason(key: str, allowed: tuple[str, ...], table: str = "") -> 
     aliases = _ALIASES.get(lowered, ())
     aliases = [a for a in ((aliases,) if isinstance(aliases, str) else aliases) if a in allowed]
     guess = None
+    if table and lowered in TOP_KEYS and lowered not in allowed:
+        return (f"unknown key here: TOML puts the keys after a [table] header into that table; "
+                f"write {lowered} = ... before the first header, or as its own [{lowered}] table")
     if lowered in allowed:
         guess = lowered
     elif aliases:
@@ -446,10 +472,16 @@ def _join(prefix: str, key: str) -> str:
 
 
 class _Reader:
-    """Reads one scenario document, remembering the source name for its errors."""
+    """Reads one scenario document, remembering the source name for its errors.
 
-    def __init__(self, source: str):
+    ``cards``: card directories searched first; ``base``: the folder relative card paths are
+    resolved against (the scenario file's; None: the working directory).
+    """
+
+    def __init__(self, source: str, cards=None, base: str | os.PathLike | None = None):
         self.source = source
+        self.cards = cards
+        self.base = base
 
     def error(self, key: str, value: object, reason: str) -> ScenarioFileError:
         return ScenarioFileError(self.source, key, value, reason)
@@ -553,11 +585,52 @@ class _Reader:
             raise self.wrap(err) from None
         return out
 
+    # ------------------------------------------------------------------ card references
+    def card(self, ref: object, key: str):
+        """The library card ``ref`` names (:func:`mathhammer.cards.load_card`)."""
+        from .cards import load_card
+
+        try:
+            return load_card(ref, self.cards, self.base)
+        except ScenarioFileError:
+            raise  # a problem inside the card file: named by its file and key
+        except InputError as err:
+            if err.key != "card":
+                raise  # a missing card directory (--cards, MATHHAMMER_CARDS)
+            raise self.error(key, err.value, err.reason) from None
+
+    def card_target(self, tgt: Mapping) -> Mapping:
+        """``[target]`` with ``card = ...``: the card's table with the other keys over it."""
+        from .cards import merge_target
+
+        self.check_keys(tgt, "target", TARGET_KEYS + (CARD_KEY,), "target")
+        return merge_target(self.card(tgt[CARD_KEY], f"target.{CARD_KEY}"), tgt)
+
+    def card_attacker(self, att: Mapping, prefix: str, taken: set[str]) -> Mapping:
+        """``[[attackers]]`` with ``card = ...``: the card's table with the other keys over
+        it, named apart from the attackers before it when no name is given."""
+        from .cards import merge_attacker
+
+        self.check_keys(att, prefix, ATTACKER_KEYS + (CARD_KEY, ACTION_KEY), "attacker")
+        card = self.card(att[CARD_KEY], f"{prefix}.{CARD_KEY}")
+        try:
+            table = merge_attacker(card, att, att.get(ACTION_KEY))
+        except InputError as err:
+            raise self.wrap(err, prefix) from None
+        if "name" not in att and isinstance(table.get("name"), str) and table["name"] in taken:
+            n = 2
+            while f"{table['name']} {n}" in taken:
+                n += 1
+            table["name"] = f"{table['name']} {n}"
+        return table
+
     def target(self, data: Mapping) -> Target:
         raw = self.require(data, "", "target")
         if isinstance(raw, list):
             raise self.error("target", raw, "must be a table ([target]), not an array ([[target]])")
         tgt = self.table(raw, "target", "[target]")
+        if CARD_KEY in tgt:
+            tgt = self.card_target(tgt)
         self.check_keys(tgt, "target", TARGET_KEYS, "target")
         kwargs = {
             "defense": self.require(tgt, "target", "def"),
@@ -622,11 +695,8 @@ class _Reader:
             # Spend names its keys "spend.x"; put the attacker in front.
             raise self.wrap(err, prefix if err.key.startswith("spend.") else key) from None
 
-    def attacker(self, raw: object, index: int) -> Attacker:
-        prefix = f"attackers[{index}]"
-        att = self.table(raw, prefix, "[[attackers]]")
-        self.check_keys(att, prefix, ATTACKER_KEYS, "attacker")
-        name = att.get("name", f"Attacker {index + 1}")
+    def weapon_list(self, att: Mapping, prefix: str) -> list:
+        """The (required) ``weapons`` array of an attacker table, unchecked items."""
         raw_weapons = self.require(att, prefix, "weapons")
         if isinstance(raw_weapons, Mapping):
             raise self.error(f"{prefix}.weapons", raw_weapons,
@@ -634,6 +704,22 @@ class _Reader:
         if not isinstance(raw_weapons, list):
             raise self.error(f"{prefix}.weapons", raw_weapons,
                              "must be an array of tables ([[attackers.weapons]])")
+        return raw_weapons
+
+    def attacker(self, raw: object, index: int, prefix: str | None = None,
+                 taken: set[str] | None = None) -> Attacker:
+        """One ``[[attackers]]`` entry; ``prefix`` names it in errors (default
+        ``attackers[index]``); ``taken``: names of the attackers before it."""
+        prefix = prefix or f"attackers[{index}]"
+        att = self.table(raw, prefix, "[[attackers]]")
+        if CARD_KEY in att:
+            att = self.card_attacker(att, prefix, taken or set())
+        elif ACTION_KEY in att:
+            raise self.error(f"{prefix}.{ACTION_KEY}", att[ACTION_KEY],
+                             "picks the weapons of a library card: only beside card = \"...\"")
+        self.check_keys(att, prefix, ATTACKER_KEYS, "attacker")
+        name = att.get("name", f"Attacker {index + 1}")
+        raw_weapons = self.weapon_list(att, prefix)
         weapons = [self.weapon(w, f"{prefix}.weapons[{j}]") for j, w in enumerate(raw_weapons)]
         kwargs = {key: att[key] for key in _ATTACKER_PLAIN if key in att}
         if "crippled" in att:
@@ -665,7 +751,10 @@ class _Reader:
             raise self.error("attackers", raw, "must be an array of tables ([[attackers]])")
         if not raw:
             raise self.error("attackers", raw, "at least one attacker is needed")
-        return [self.attacker(a, i) for i, a in enumerate(raw)]
+        out: list[Attacker] = []
+        for i, a in enumerate(raw):
+            out.append(self.attacker(a, i, taken={x.name for x in out}))
+        return out
 
     def scenario(self, data: object) -> Scenario:
         if not isinstance(data, Mapping):
@@ -724,7 +813,8 @@ def _changed(obj: object, names: tuple[str, ...]) -> dict:
 
 
 # ---------------------------------------------------------------------------- public API
-def scenario_from_dict(data: dict, source: str = "<dict>") -> Scenario:
+def scenario_from_dict(data: dict, source: str = "<dict>", cards=None,
+                       base: str | os.PathLike | None = None) -> Scenario:
     """Build a :class:`~mathhammer.rules.Scenario` from the tables of a scenario file.
 
     Parameters
@@ -734,6 +824,11 @@ def scenario_from_dict(data: dict, source: str = "<dict>") -> Scenario:
         ``settings``, ``target``, ``attackers``).
     source : str
         Name used in error messages.
+    cards : iterable of path-like, optional
+        Card directories searched before ``MATHHAMMER_CARDS`` and the bundled cards, for
+        ``card = "name"`` references (:mod:`mathhammer.cards`).
+    base : path-like, optional
+        Folder that relative card paths are resolved against (default: working directory).
 
     Returns
     -------
@@ -765,10 +860,11 @@ def scenario_from_dict(data: dict, source: str = "<dict>") -> Scenario:
     ...
     mathhammer.scenario.ScenarioFileError: x.toml: target.focus: must be between 0 and 10 (got 11)
     """
-    return _Reader(source).scenario(data)
+    return _Reader(source, cards, base).scenario(data)
 
 
-def loads_scenario(text: str, source: str = "<string>") -> Scenario:
+def loads_scenario(text: str, source: str = "<string>", cards=None,
+                   base: str | os.PathLike | None = None) -> Scenario:
     """Parse scenario TOML text.
 
     Parameters
@@ -777,6 +873,8 @@ def loads_scenario(text: str, source: str = "<string>") -> Scenario:
         The TOML text of a scenario file.
     source : str
         Name used in error messages.
+    cards, base
+        As for :func:`scenario_from_dict`.
 
     Returns
     -------
@@ -810,16 +908,19 @@ def loads_scenario(text: str, source: str = "<string>") -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioFileError(source, "", MISSING, f"invalid TOML: {exc}") from None
-    return scenario_from_dict(data, source)
+    return scenario_from_dict(data, source, cards, base)
 
 
-def load_scenario(path: str | os.PathLike) -> Scenario:
+def load_scenario(path: str | os.PathLike, cards=None) -> Scenario:
     """Read a scenario TOML file.
 
     Parameters
     ----------
     path : str or os.PathLike
         The file; error messages name it as given.
+    cards : iterable of path-like, optional
+        Card directories searched first (see :func:`scenario_from_dict`); relative card
+        paths are resolved against the file's folder.
 
     Returns
     -------
@@ -851,7 +952,7 @@ def load_scenario(path: str | os.PathLike) -> Scenario:
         raise ScenarioFileError(
             source, "", MISSING, f"not UTF-8 text (bad byte at offset {exc.start}); is it a TOML file?"
         ) from None
-    return loads_scenario(text, source)
+    return loads_scenario(text, source, cards, p.parent)
 
 
 def scenario_to_dict(scenario: Scenario) -> dict:

@@ -8,7 +8,8 @@ import json
 import sys
 
 from ..rules.scenario import MAX_SEED, MAX_TRIALS
-from ._common import EXIT_OK, PROG, int_arg, write
+from ._common import EXIT_OK, PROG, UsageError, int_arg, write
+from .cards import add_cards_flag, card_dirs_for
 
 
 def add_common(p: argparse.ArgumentParser) -> None:
@@ -24,9 +25,18 @@ def add_common(p: argparse.ArgumentParser) -> None:
 
 
 def add_parsers(sub) -> None:
-    run = sub.add_parser("run", help="simulate a scenario TOML file",
-                         description="Simulate the scenario described by a TOML file.")
-    run.add_argument("scenario", metavar="SCENARIO.toml", help="scenario file")
+    run = sub.add_parser(
+        "run", help="simulate a scenario TOML file, or library cards against each other",
+        description="Simulate the scenario described by a TOML file, or cards of the library "
+        "(mathhammer cards): --attacker CARD [--attacker CARD ...] --target CARD. With a "
+        "file, --target and --attacker replace its target and attackers.")
+    run.add_argument("scenario", metavar="SCENARIO.toml", nargs="?", default=None,
+                     help="scenario file (optional with --attacker and --target)")
+    run.add_argument("--attacker", action="append", default=None, metavar="CARD",
+                     help="an attacking card, in order (repeatable); CARD:ACTION picks "
+                     "melee, ranged or arcane weapons, e.g. infantry:ranged")
+    run.add_argument("--target", default=None, metavar="CARD", help="the target's card")
+    add_cards_flag(run)
     _flags(run)
     demo = sub.add_parser("demo", help="simulate the bundled demo scenario",
                           description="Simulate the bundled demo scenario (demo.toml).")
@@ -120,11 +130,33 @@ def _demo_scenario():
     return loads_scenario(text, source="demo.toml")
 
 
+def _from_cards(args: argparse.Namespace):
+    """``run`` with cards: a scenario of cards, or the file's with its target / attackers
+    replaced by cards."""
+    from ..cards import scenario_from_cards
+    from ..scenario import load_scenario, scenario_from_dict, scenario_to_dict
+
+    dirs = card_dirs_for(args)
+    if args.scenario is None:
+        if not args.attacker or not args.target:
+            raise UsageError("run needs SCENARIO.toml, or --attacker CARD and --target CARD")
+        return scenario_from_cards(args.attacker, args.target, dirs, source="command line")
+    scenario = load_scenario(args.scenario, cards=dirs)
+    if not args.attacker and not args.target:
+        return scenario
+    data = scenario_to_dict(scenario)
+    if args.target:
+        data["target"] = {"card": args.target}
+    if args.attacker:
+        data["attackers"] = scenario_to_dict(
+            scenario_from_cards(args.attacker, args.target or "infantry", dirs,
+                                source="command line"))["attackers"]
+    return scenario_from_dict(data, source=f"{args.scenario} with cards", cards=dirs)
+
+
 def load_for(args: argparse.Namespace):
     """The scenario a ``run``/``demo`` command line names, with its overrides applied."""
-    from ..scenario import load_scenario
-
-    scenario = _demo_scenario() if args.command == "demo" else load_scenario(args.scenario)
+    scenario = _demo_scenario() if args.command == "demo" else _from_cards(args)
     if args.objective is not None:
         scenario = dataclasses.replace(scenario, objective=args.objective)
     return scenario
