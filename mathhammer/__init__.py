@@ -17,10 +17,13 @@ from .rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
 from .scenario import load_scenario, scenario_from_dict
 from .optimize import Optimized, optimize
 from .simulate import simulate
+from .sweep import sweep  # the function shadows its module, as simulate does
+from .compare import Comparison, compare
 
 __all__ = [
     "Attacker",
     "AttackSlot",
+    "Comparison",
     "ExactNotApplicable",
     "InputError",
     "MathhammerError",
@@ -30,10 +33,12 @@ __all__ = [
     "Target",
     "Spend",
     "Weapon",
+    "compare",
     "load_scenario",
     "optimize",
     "scenario_from_dict",
     "simulate",
+    "sweep",
 ]
 
 __version__ = "0.1.0"

@@ -1,0 +1,233 @@
+"""``mathhammer sweep`` (a scenario over a grid of parameter values) and ``mathhammer compare``
+(loadouts side by side).
+
+::
+
+    mathhammer sweep jack.toml --vary target.arm=14:22 --vary target.def=10:16 --out arm_def.csv
+    mathhammer sweep jack.toml --vary attackers.0.spend.boost_attack=never,always,auto --json
+    mathhammer compare fist.toml axe.toml --label Fist --label Axe
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+from pathlib import Path
+
+from ..errors import InputError
+from ._common import EXIT_OK, PROG, UsageError, write
+from .run import add_common
+
+EXIT_INTERRUPTED = 130
+
+
+def add_parsers(sub) -> None:
+    sw = sub.add_parser(
+        "sweep", help="simulate a scenario over a grid of parameter values",
+        description="Simulate a scenario (or several loadouts) at every point of the grid of "
+        "the --vary parameters, with one seed and common random numbers, and print a metric "
+        "over the first two parameters (or every figure as JSON / CSV).")
+    sw.add_argument("scenarios", nargs="+", metavar="SCENARIO.toml",
+                    help="scenario file; several: loadouts swept over the same grid")
+    sw.add_argument("--vary", action="append", required=True, metavar="PATH=VALUES",
+                    help="a parameter and its values: target.arm=14:22 (inclusive range), "
+                    "14:22:2 (step), a,b,c (list), or one value; paths: target.def, "
+                    "attackers.0.focus, attackers.NAME.weapons.NAME.pow, "
+                    "attackers.0.spend.boost_attack, simulation.turns, ... (repeatable)")
+    sw.add_argument("--label", action="append", default=None, metavar="NAME",
+                    help="name of each loadout, in the order of the files (default: file names)")
+    sw.add_argument("--out", default=None, metavar="FILE.csv",
+                    help="append the rows to this CSV file point by point (never overwritten)")
+    sw.add_argument("--resume", action="store_true",
+                    help="continue the sweep --out holds: compute only the missing points")
+    sw.add_argument("--metric", default="kill", metavar="METRIC",
+                    help="figure the table shows (kill, damage_mean, cripple:X, ...; "
+                    "default kill)")
+    sw.add_argument("--no-progress", action="store_true", help="no progress bar")
+    fmt = sw.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print every figure as JSON")
+    fmt.add_argument("--csv", action="store_true", help="print the long frame as CSV")
+    add_common(sw)
+    sw.set_defaults(handler=sweep_command)
+
+    cmp_ = sub.add_parser(
+        "compare", help="compare loadouts side by side",
+        description="Simulate two or more scenario files with one seed and common random "
+        "numbers; print their figures side by side and which is better, with the 95% "
+        "interval of the difference.")
+    cmp_.add_argument("scenarios", nargs="+", metavar="SCENARIO.toml",
+                      help="two or more scenario files (the loadouts)")
+    cmp_.add_argument("--label", action="append", default=None, metavar="NAME",
+                      help="name of each loadout, in the order of the files (default: file "
+                      "names)")
+    cmp_.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    add_common(cmp_)
+    cmp_.set_defaults(handler=compare_command)
+
+
+# ---------------------------------------------------------------------------- helpers
+def _labels(args: argparse.Namespace) -> list[str]:
+    files = args.scenarios
+    if args.label is not None:
+        if len(args.label) != len(files):
+            raise UsageError(f"--label: give one per scenario file ({len(files)}), "
+                             f"got {len(args.label)}")
+        labels = [x.strip() for x in args.label]
+        for x in labels:
+            if not x:
+                raise UsageError("--label: must not be empty")
+        if len(set(labels)) != len(labels):
+            dup = next(x for x in labels if labels.count(x) > 1)
+            raise UsageError(f"--label: {dup!r} is given twice")
+        return labels
+    stems = [Path(f).stem or f for f in files]
+    if len(set(stems)) == len(stems):
+        return stems
+    if len(set(files)) == len(files):
+        return list(files)
+    dup = next(f for f in files if files.count(f) > 1)
+    raise UsageError(f"{dup} is given twice; name the loadouts with --label")
+
+
+def _load(args: argparse.Namespace) -> dict:
+    from ..scenario import load_scenario
+
+    out = {}
+    for label, path in zip(_labels(args), args.scenarios):
+        scen = load_scenario(path)
+        if args.objective is not None:
+            scen = dataclasses.replace(scen, objective=args.objective)
+        out[label] = scen
+    return out
+
+
+def _num(x):
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if hasattr(x, "item"):
+        return _num(x.item())
+    return x
+
+
+def _is_probability(metric: str, values) -> bool:
+    return ("damage" not in metric and not metric.startswith(("spent", "target_spent",
+                                                             "tough"))
+            and all(0.0 <= v <= 1.0 for v in values if not math.isnan(v)))
+
+
+def _fmt(value: float, probability: bool) -> str:
+    if math.isnan(value):
+        return "-"
+    return f"{100 * value:.1f}%" if probability else f"{value:.2f}"
+
+
+def _grid_text(rows, params: list[str], metric: str, probability: bool) -> list[str]:
+    """One table: the first parameter down, the second across (or a single column)."""
+    if len(params) == 1:
+        p = params[0]
+        cells = [[p, metric]] + [[str(v), _fmt(x, probability)]
+                                 for v, x in zip(rows[p], rows["value"])]
+    else:
+        p, q = params[0], params[1]
+        across = list(dict.fromkeys(rows[q]))
+        down = list(dict.fromkeys(rows[p]))
+        value = {(a, b): x for a, b, x in zip(rows[p], rows[q], rows["value"])}
+        cells = [[f"{p} \\ {q}"] + [str(b) for b in across]]
+        for a in down:
+            cells.append([str(a)] + [_fmt(value.get((a, b), math.nan), probability)
+                                     for b in across])
+    widths = [max(len(r[i]) for r in cells) for i in range(len(cells[0]))]
+    return ["  ".join([r[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(r[1:], widths[1:])])
+            .rstrip() for r in cells]
+
+
+def sweep_text(frame, metric: str) -> str:
+    """The readable output of ``mathhammer sweep``: ``metric`` over the first two
+    parameters, one table per loadout and per value of the other parameters."""
+    from ..sweep import SUMMARY_COLUMNS
+
+    rows = frame[frame["metric"] == metric]
+    if rows.empty:
+        have = ", ".join(dict.fromkeys(frame["metric"]))
+        raise InputError("--metric", metric, f"is not a figure of this sweep (it has {have})")
+    keys = [c for c in frame.columns if c not in SUMMARY_COLUMNS]
+    params = [c for c in keys if c != "loadout"]
+    shown = params[:2]
+    outer = [c for c in keys if c not in shown]
+    probability = _is_probability(metric, rows["value"])
+    a = frame.attrs
+    if a.get("method") == "exact":
+        how = "exact"
+    else:
+        how = (f"Monte Carlo, {a.get('trials'):,} trials, seed {a.get('seed')}, "
+               "common random numbers")
+    lines = [f"{metric} over {' x '.join(shown)} ({a.get('points')} points; {how})"]
+    groups = [((), rows)] if not outer else rows.groupby(outer, sort=False)
+    for key, part in groups:
+        lines.append("")
+        if outer:
+            key = key if isinstance(key, tuple) else (key,)
+            lines.append(", ".join(f"{c} = {v}" for c, v in zip(outer, key)))
+        lines += _grid_text(part, shown, metric, probability)
+    if a.get("out"):
+        lines += ["", f"every figure of every point: {a['out']}"]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- commands
+def sweep_command(args: argparse.Namespace) -> int:
+    from ..sweep import SweepInterrupted, sweep
+    from ..vary import parse_spec
+
+    if args.resume and args.out is None:
+        raise UsageError("--resume needs --out FILE.csv, the file of the sweep to resume")
+    vary: dict[str, list] = {}
+    for spec in args.vary:
+        path, values = parse_spec(spec)
+        if path in vary:
+            raise InputError("--vary", spec, f"{path} is varied twice")
+        vary[path] = values
+    scenarios = _load(args)
+    target = scenarios if len(scenarios) > 1 else next(iter(scenarios.values()))
+    try:
+        frame = sweep(target, vary, trials=args.trials, seed=args.seed, method=args.method,
+                      out=args.out, resume=args.resume,
+                      progress=False if args.no_progress else None)
+    except SweepInterrupted as exc:
+        kept = (f"the finished points are kept in {exc.out} (run again with --resume to "
+                "finish)" if exc.out else "nothing was kept (use --out FILE.csv to keep "
+                "points as they finish)")
+        sys.stderr.write(f"{PROG}: interrupted after {exc.done} of {exc.total} points; "
+                         f"{kept}\n")
+        return EXIT_INTERRUPTED
+    except InputError as exc:
+        flag = {"vary": "--vary", "out": "--out", "resume": "--resume"}.get(exc.key)
+        if flag is not None:
+            raise InputError(flag, exc.value, exc.reason) from None
+        raise
+    if args.json:
+        out = {k: frame.attrs.get(k) for k in ("method", "trials", "seed", "stride", "points",
+                                               "computed", "out")}
+        out["vary"] = {k: [_num(v) for v in vs] for k, vs in frame.attrs["vary"].items()}
+        out["columns"] = list(frame.columns)
+        out["rows"] = [{c: _num(v) for c, v in zip(frame.columns, row)}
+                       for row in frame.itertuples(index=False)]
+        write(json.dumps(out))
+    elif args.csv:
+        write(frame.to_csv(index=False, lineterminator="\n"))
+    else:
+        write(sweep_text(frame, args.metric))
+    return EXIT_OK
+
+
+def compare_command(args: argparse.Namespace) -> int:
+    from ..compare import compare
+
+    if len(args.scenarios) < 2:
+        raise UsageError("compare needs at least two scenario files")
+    comparison = compare(_load(args), trials=args.trials, seed=args.seed, method=args.method)
+    write(json.dumps(comparison.to_dict()) if args.json else str(comparison))
+    return EXIT_OK

@@ -1,0 +1,495 @@
+"""Parameter sweeps: every figure of a scenario over a grid of parameter values.
+
+:func:`sweep` simulates the scenario at every point of the cartesian product of the values
+of some parameters (:mod:`mathhammer.vary` paths such as ``target.arm``) and returns one
+long ("tidy") frame: a column per varied parameter, named by its path, then ``metric``,
+``value``, ``ci_low`` and ``ci_high`` (the rows of :meth:`Result.summary` at that point);
+sweeping several loadouts adds a ``loadout`` column first.
+
+Every point runs with the same seed and the same common-random-numbers stride
+(:func:`mathhammer.simulate.common_stride` of all points), so trial j of every point meets
+the same dice: neighbouring points differ smoothly (on a plain damage track, each trial's
+damage can only fall as ARM rises, so P(damage >= k) is exactly monotone in ARM), and two
+points compare far more precisely than independent runs would.
+
+With ``out=`` the rows are appended to a CSV file point by point as they are computed, and
+the sweep's identity (scenario content, parameters, seed, trials, method, stride) is kept
+beside it in ``<out>.meta.json`` with the points finished. An interrupted sweep is resumed
+with ``resume=True`` (``--resume``): the finished points are read back and only the missing
+ones computed; a point whose rows were cut short is computed again. An existing file is never
+overwritten, and resuming a file written by another sweep is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import hashlib
+import json
+import os
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .errors import InputError
+from .result import Result
+from .rules import Scenario
+from .rules._validate import check_int
+from .rules.scenario import MAX_SEED, MAX_TRIALS
+from .scenario import scenario_to_dict
+from .vary import Param, grid, value_label
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["sweep", "pivot", "SweepInterrupted", "SUMMARY_COLUMNS", "simulate_crn", "summary_of"]
+
+#: The columns every sweep frame ends with.
+SUMMARY_COLUMNS = ("metric", "value", "ci_low", "ci_high")
+_FORMAT = 1
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a sweep: ``done`` of ``total`` points are finished (and kept in ``out``
+    when the sweep writes a file)."""
+
+    def __init__(self, done: int, total: int, out: str | None):
+        self.done, self.total, self.out = done, total, out
+        super().__init__(f"sweep interrupted after {done} of {total} points")
+
+
+# ---------------------------------------------------------------------------- running
+def simulate_crn(scenario: Scenario, trials: int | None, seed: int | None, method: str,
+                 stride: int) -> Result:
+    """:func:`mathhammer.simulate` with common random numbers.
+
+    Same as ``simulate(scenario, trials, seed, method, stride=stride)``, except that an
+    attacker with ``policy = "optimize"`` has its policy chosen first by
+    :func:`mathhammer.optimize.optimize` (same seed and trials) and that policy is then run
+    with the stride, so the point still shares its dice with the others (the optimizer's
+    report is in ``Result.extra["optimizer"]``).
+    """
+    from .simulate import simulate
+
+    if method != "exact" and any(a.policy == "optimize" for a in scenario.attackers):
+        from .optimize import optimize
+
+        found = optimize(scenario, method=method, trials=trials, seed=seed)
+        res = simulate(found.scenario, trials=trials, seed=seed, method=method, stride=stride)
+        return dataclasses.replace(res, extra={**res.extra, "optimizer": found.to_dict()})
+    if method == "exact":
+        return simulate(scenario, method="exact")
+    return simulate(scenario, trials=trials, seed=seed, method=method, stride=stride)
+
+
+def summary_of(result: Result) -> pd.DataFrame:
+    """``result.summary()``: the tidy ``metric, value, ci_low, ci_high`` frame."""
+    summary = getattr(result, "summary", None)
+    if callable(summary):
+        return summary()
+    from .reports import summary_frame
+
+    return summary_frame(result)
+
+
+def _run_point(scenario: Scenario, trials, seed, method: str, stride: int) -> pd.DataFrame:
+    """The summary rows of one point (a module function: tests count its calls)."""
+    return summary_of(simulate_crn(scenario, trials, seed, method, stride))
+
+
+# ---------------------------------------------------------------------------- arguments
+def _method(method: object) -> str:
+    from .simulate import _ALIASES
+
+    if not isinstance(method, str) or method not in _ALIASES:
+        raise InputError("method", method, "must be one of monte_carlo, mc, exact")
+    return _ALIASES[method]
+
+
+def _loadouts(scenario: object, key: str = "scenario") -> dict[str | None, Scenario]:
+    """``{None: scenario}`` for one scenario, else the labelled scenarios, checked."""
+    if isinstance(scenario, Scenario):
+        return {None: scenario}
+    if not isinstance(scenario, Mapping):
+        raise InputError(key, type(scenario).__name__,
+                         "must be a mathhammer.Scenario or a mapping {label: Scenario}")
+    if not scenario:
+        raise InputError(key, {}, "names no loadout")
+    out: dict[str | None, Scenario] = {}
+    for label, s in scenario.items():
+        if not isinstance(label, str) or not label.strip():
+            raise InputError(f"{key} label", label, "must be a non-empty string")
+        if not isinstance(s, Scenario):
+            raise InputError(f"{key}[{label!r}]", type(s).__name__, "must be a mathhammer.Scenario")
+        out[label] = s
+    return out
+
+
+def _trials_seed(scenarios: Iterable[Scenario], trials, seed, method: str):
+    """The trials and seed every point runs with (None, None for exact)."""
+    scenarios = list(scenarios)
+    if method == "exact":
+        return None, None
+    if trials is None:
+        trials = max(s.trials for s in scenarios)
+    else:
+        trials = check_int("trials", trials, 1, MAX_TRIALS)
+    if seed is None:
+        seed = next((s.seed for s in scenarios if s.seed is not None), None)
+    else:
+        seed = check_int("seed", seed, 0, MAX_SEED)
+    return trials, seed
+
+
+def scenario_hash(scenario: Scenario) -> str:
+    """A short hash of the scenario's content (its file tables, the seed left out)."""
+    data = scenario_to_dict(scenario)
+    data["simulation"].pop("seed", None)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+# ---------------------------------------------------------------------------- the file
+class _Record:
+    """The CSV file of a sweep and its ``.meta.json`` sidecar.
+
+    Points are appended in one write each, flushed and synced before the next begins, so
+    only the last point of the file can have been cut short; the sidecar holds the sweep's
+    identity and the last point finished with its number of rows, which tells.
+    """
+
+    def __init__(self, out, identity: dict, columns: list[str], resume: bool):
+        self.path = Path(os.fspath(out))
+        self.meta_path = Path(str(self.path) + ".meta.json")
+        self.identity = identity
+        self.columns = columns
+        self.rows: dict[tuple, list] = {}  # finished point -> its rows (figures as floats)
+        self.last: tuple | None = None
+        self.name = os.fspath(out)
+        self._file = None
+        if self.path.suffix.lower() != ".csv":
+            raise InputError("out", self.name, "must be a .csv file")
+        if not self.path.parent.is_dir():
+            raise InputError("out", self.name, "its folder does not exist")
+        exists = [p for p in (self.path, self.meta_path) if p.exists()]
+        if exists and not resume:
+            raise InputError("out", os.fspath(exists[0]),
+                             "exists; resume it (--resume, resume=True) or choose another path")
+
+    def stored_seed(self):
+        """The seed of the sweep being resumed (None when there is none)."""
+        meta = self._read_meta()
+        return None if meta is None else meta["identity"].get("seed")
+
+    def _read_meta(self):
+        if not self.meta_path.exists():
+            if self.path.exists():
+                raise InputError("out", self.name, f"has no sweep record {self.meta_path.name} "
+                                 "beside it, so it cannot be resumed: choose another path")
+            return None
+        try:
+            meta = json.loads(self.meta_path.read_text(encoding="utf-8"))
+            if meta.get("mathhammer_sweep") != _FORMAT or not isinstance(meta["identity"], dict):
+                raise ValueError
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            raise InputError("out", os.fspath(self.meta_path),
+                             "is not a sweep record mathhammer can read: choose another path"
+                             ) from None
+        return meta
+
+    def load(self, points: Iterable[tuple]) -> None:
+        """Read the finished points back (resume); refuse another sweep's file; drop the rows
+        of a point cut short (rewriting the file without them)."""
+        meta = self._read_meta()
+        if meta is None:
+            return
+        old = meta["identity"]
+        for field in ("scenario", "vary", "method", "trials", "seed", "stride", "columns"):
+            if old.get(field) != self.identity.get(field):
+                what = {"scenario": "the scenario differs",
+                        "vary": "the varied parameters differ",
+                        "columns": "its columns differ"}.get(
+                    field, f"{field} {old.get(field)!r} there, {self.identity.get(field)!r} now")
+                raise InputError("resume", self.name, f"the file holds another sweep ({what}): "
+                                 "choose another path, or give the same arguments to resume it")
+        last = meta.get("last")
+        last = (tuple(last["point"]), int(last["rows"])) if isinstance(last, dict) else None
+        expected = set(points)
+        n_key = len(self.columns) - len(SUMMARY_COLUMNS)
+        groups: list[list] = []  # [key, rows, broken]: consecutive rows of one point
+        clean = True
+        if self.path.exists():
+            with open(self.path, newline="", encoding="utf-8") as f:
+                for i, row in enumerate(csv.reader(f)):
+                    if i == 0:
+                        clean = row == self.columns
+                        if clean:
+                            continue
+                    parsed = _parse_row(row, len(self.columns))
+                    key = tuple(row[:n_key])
+                    if not groups or groups[-1][0] != key:
+                        groups.append([key, [], False])
+                    if parsed is None:
+                        groups[-1][2] = True
+                    else:
+                        groups[-1][1].append(parsed)
+        else:
+            clean = False
+        for i, (key, rows, broken) in enumerate(groups):
+            metrics = [r[n_key] for r in rows]
+            ok = (not broken and key in expected and key not in self.rows and rows
+                  and len(set(metrics)) == len(rows)
+                  and (i < len(groups) - 1 or last == (key, len(rows))))
+            if ok:
+                self.rows[key] = rows
+            else:
+                clean = False
+        self.last = next(reversed(self.rows), None)
+        if not clean:
+            self._rewrite()
+
+    def _rewrite(self) -> None:
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with open(tmp, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f, lineterminator="\n")
+            w.writerow(self.columns)
+            for rows in self.rows.values():
+                w.writerows(rows)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+        self._write_meta()
+
+    def _write_meta(self) -> None:
+        last = None
+        if self.last is not None:
+            last = {"point": list(self.last), "rows": len(self.rows[self.last])}
+        meta = {"mathhammer_sweep": _FORMAT, "identity": self.identity, "last": last,
+                "points_done": len(self.rows)}
+        tmp = self.meta_path.with_name(self.meta_path.name + ".tmp")
+        tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, self.meta_path)
+
+    def add(self, point: tuple, rows: list) -> None:
+        """Append a finished point's rows (the file and its record are created with the
+        first point) and record it as the last one done."""
+        if self._file is None:
+            fresh = not self.path.exists()
+            self._file = open(self.path, "a", newline="", encoding="utf-8")
+            self._writer = csv.writer(self._file, lineterminator="\n")
+            if fresh:
+                self._writer.writerow(self.columns)
+        self._writer.writerows(rows)
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self.rows[point] = rows
+        self.last = point
+        self._write_meta()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def _parse_row(row: list, n: int):
+    """A CSV row with its figures as floats, or None when it was cut short."""
+    if len(row) != n:
+        return None
+    try:
+        return row[:-3] + [float(x) for x in row[-3:]]
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------------------- sweep
+def sweep(
+    scenario: Scenario | Mapping[str, Scenario],
+    vary: Mapping[str, Iterable],
+    *,
+    trials: int | None = None,
+    seed: int | None = None,
+    method: str = "monte_carlo",
+    out: str | os.PathLike | None = None,
+    resume: bool = False,
+    progress: bool | None | Callable[[int, int], object] = None,
+) -> pd.DataFrame:
+    """Simulate ``scenario`` over the grid of ``vary`` and return every figure per point.
+
+    Parameters
+    ----------
+    scenario : Scenario or mapping of str to Scenario
+        One scenario, or loadouts ``{label: scenario}`` swept over the same grid (the frame
+        then starts with a ``loadout`` column).
+    vary : mapping of str to iterable
+        Parameter paths (:mod:`mathhammer.vary`) and the values each takes, e.g.
+        ``{"target.arm": range(14, 23), "target.def": range(10, 17)}``. Points are the
+        cartesian product, the last parameter varying fastest (after the loadouts).
+    trials : int, optional
+        Monte Carlo sample size of every point; defaults to the scenario's (the largest of
+        the loadouts').
+    seed : int, optional
+        The one seed of every point; defaults to the scenario's (the first loadout's that
+        has one), else a seed is drawn once (reported in ``frame.attrs["seed"]``; a resumed
+        sweep keeps the seed it was started with).
+    method : {"monte_carlo", "mc", "exact"}
+    out : str or os.PathLike, optional
+        A ``.csv`` file the rows are appended to point by point, with the sweep's identity in
+        ``<out>.meta.json``. It must not exist unless ``resume``.
+    resume : bool
+        Continue the sweep ``out`` holds: its finished points are read back, only the missing
+        ones computed. A file holding another sweep (other scenario, parameters, seed, trials,
+        method or stride) is refused. With no file yet, the sweep simply starts.
+    progress : bool or callable, optional
+        ``None`` (default): a tqdm progress bar on stderr once the sweep has run for a second;
+        ``True``: at once; ``False``: none. A callable is called as ``progress(done, total)``
+        after each point instead.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``loadout`` (several loadouts only), one per parameter named by its path, then
+        ``metric``, ``value``, ``ci_low``, ``ci_high``. ``attrs``: ``seed``, ``trials``,
+        ``method``, ``stride``, ``vary`` (path -> values), ``points``, ``computed`` (points
+        computed by this call) and ``out``.
+
+    Raises
+    ------
+    InputError
+        A bad parameter path or value (before anything is computed), bad arguments, an
+        existing ``out`` without ``resume``, or a resumed file of another sweep.
+    SweepInterrupted
+        Ctrl-C: a :class:`KeyboardInterrupt` saying how many points were finished (they are
+        kept in ``out``).
+
+    Examples
+    --------
+    >>> from mathhammer import Attacker, Scenario, Target, Weapon
+    >>> jack = Attacker("Jack", [Weapon("Fist", "melee", skill=7, pow=16, attacks=2)])
+    >>> s = Scenario(Target(defense=12, arm=18, boxes=10), [jack])
+    >>> frame = sweep(s, {"target.arm": [16, 18]}, method="exact")
+    >>> kill = frame[frame.metric == "kill"]
+    >>> [(a, round(p, 4)) for a, p in zip(kill["target.arm"], kill["value"])]
+    [(16, 0.6732), (18, 0.3941)]
+    >>> list(frame.columns)
+    ['target.arm', 'metric', 'value', 'ci_low', 'ci_high']
+    """
+    import pandas as pd
+
+    method = _method(method)
+    if not isinstance(resume, bool):
+        raise InputError("resume", resume, "must be true or false")
+    if resume and out is None:
+        raise InputError("resume", resume, "needs out=, the file of the sweep to resume")
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise InputError("progress", progress, "must be true, false, none or a callable")
+    loadouts = _loadouts(scenario)
+    multi = list(loadouts) != [None]
+
+    # every point, validated before anything runs
+    points: list[tuple[tuple, Scenario]] = []  # (key labels, scenario)
+    frame_values: list[tuple] = []             # the key as the frame holds it
+    params: list[Param] = []
+    values_of: dict[str, list] = {}
+    for label, scen in loadouts.items():
+        params, pts = grid(scen, vary)
+        for values, s in pts:
+            key = ((label,) if multi else ()) + values
+            points.append((tuple(value_label(v) for v in key), s))
+            frame_values.append(key)
+            for p, v in zip(params, values):
+                values_of.setdefault(p.path, [])
+                if v not in values_of[p.path]:
+                    values_of[p.path].append(v)
+    columns = (["loadout"] if multi else []) + [p.path for p in params] + list(SUMMARY_COLUMNS)
+    trials, seed = _trials_seed(loadouts.values(), trials, seed, method)
+    stride = 0
+    if method != "exact":
+        from .simulate import common_stride
+
+        stride = common_stride([s for _, s in points])
+
+    identity = {
+        "scenario": {("" if k is None else k): scenario_hash(s) for k, s in loadouts.items()},
+        "vary": {path: [value_label(v) for v in vs] for path, vs in values_of.items()},
+        "seed": seed, "trials": trials, "method": method, "stride": stride,
+        "columns": columns,
+    }
+    record = None
+    if out is not None:
+        record = _Record(out, identity, columns, resume)
+        if resume and method != "exact" and seed is None:
+            seed = record.stored_seed()
+    if method != "exact" and seed is None:
+        seed = secrets.randbits(62)
+    identity["seed"] = seed
+    if record is not None:
+        record.load(k for k, _ in points)
+
+    done_rows: dict[tuple, list] = dict(record.rows) if record is not None else {}
+    todo = [(k, s) for k, s in points if k not in done_rows]
+    total = len(points)
+    n_done = total - len(todo)
+    bar = None
+    if not callable(progress):
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, initial=n_done, unit="point", desc="sweep", leave=False,
+                   delay=0.0 if progress is True else 1.0, disable=progress is False)
+    try:
+        for key, s in todo:
+            summary = _run_point(s, trials, seed, method, stride)
+            rows = [list(key) + [m, float(v), float(lo), float(hi)]
+                    for m, v, lo, hi in summary[list(SUMMARY_COLUMNS)].itertuples(index=False)]
+            if record is not None:
+                record.add(key, rows)
+            done_rows[key] = rows
+            n_done += 1
+            if bar is not None:
+                bar.update(1)
+            else:
+                progress(n_done, total)
+    except KeyboardInterrupt:
+        raise SweepInterrupted(n_done, total, None if out is None else os.fspath(out)) from None
+    finally:
+        if bar is not None:
+            bar.close()
+        if record is not None:
+            record.close()
+
+    table = []
+    for (key, _s), fv in zip(points, frame_values):
+        for row in done_rows[key]:
+            table.append(list(fv) + [row[-4], *row[-3:]])
+    frame = pd.DataFrame(table, columns=columns)
+    for c in SUMMARY_COLUMNS[1:]:
+        frame[c] = frame[c].astype("float64")
+    frame.attrs.update({
+        "seed": seed, "trials": trials, "method": method, "stride": stride,
+        "vary": values_of, "points": total, "computed": len(todo),
+        "out": None if out is None else os.fspath(out),
+    })
+    return frame
+
+
+def pivot(frame: pd.DataFrame, metric: str = "kill", loadout: str | None = None) -> pd.DataFrame:
+    """``metric`` of a sweep frame as a wide table: rows the first parameter's values,
+    columns the second's (a one-parameter sweep: one column, the metric).
+
+    Other parameters (and loadouts, unless ``loadout`` picks one) stay as outer row levels.
+    """
+    params = [c for c in frame.columns if c not in SUMMARY_COLUMNS]
+    rows = frame[frame["metric"] == metric]
+    if loadout is not None:
+        rows = rows[rows["loadout"] == loadout]
+        params = [c for c in params if c != "loadout"]
+    if rows.empty:
+        raise InputError("metric", metric, "is not a figure of this sweep")
+    if len(params) == 1:
+        return rows.set_index(params)[["value"]].rename(columns={"value": metric})
+    swept = [c for c in params if c != "loadout"]
+    col = swept[1] if len(swept) >= 2 else swept[0]
+    index = [c for c in params if c != col]
+    return rows.pivot_table(index=index, columns=col, values="value", aggfunc="first",
+                            sort=False)
