@@ -18,12 +18,14 @@ from .. import __version__
 from ..errors import MathhammerError
 from . import cards as _cards
 from . import run as _run
+from . import sbh as _sbh
+from . import sweep as _sweep
 from ._common import EXIT_OK, PROG, Parser, UsageError, fail
 
 __all__ = ["main"]
 
 #: Modules registering commands, in the order ``--help`` lists them.
-_COMMANDS = (_run, _cards)
+_COMMANDS = (_run, _cards, _sbh, _sweep)
 
 
 def _build_parser() -> Parser:

@@ -1,0 +1,65 @@
+"""Draw the figures of the README tour into docs/img/ (committed PNGs).
+
+Run from the repository root: ``.venv/bin/python scripts/readme_figures.py [--trials N]``.
+Every figure comes from the public API (cards, simulate, sweep, plots), with a fixed seed,
+so running it again redraws the same pictures.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from matplotlib.figure import Figure
+
+import mathhammer as mh
+from mathhammer.cards import scenario_from_cards
+from mathhammer.plots import (
+    main_figure,
+    plot_kill_heatmap,
+    plot_kill_vs,
+    save_figure,
+)
+
+OUT = Path(__file__).resolve().parents[1] / "docs" / "img"
+SEED = 2026
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--trials", type=int, default=200_000)
+    args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
+    trials = args.trials
+
+    # 1. the main figure of `mathhammer run --plot`: two heavy warjacks against a heavy grid
+    matchup = scenario_from_cards(["heavy_warjack", "heavy_warjack"], "heavy_warjack")
+    result = mh.simulate(matchup, trials=trials, seed=SEED)
+    save_figure(main_figure(result), OUT / "run_plot.png")
+
+    # 2. a designer's sweep: one heavy warjack against every ARM x DEF
+    base = scenario_from_cards(["heavy_warjack"], "heavy_warjack")
+    grid = mh.sweep(base, {"target.arm": range(14, 23), "target.def": range(10, 17)},
+                    trials=trials, seed=SEED, progress=False)
+    fig = Figure(figsize=(7, 5.5), layout="constrained")
+    ax = plot_kill_heatmap(grid, x="target.def", y="target.arm", ax=fig.subplots())
+    ax.set_title("One heavy warjack, 3 focus, boosting attacks that need 8+")
+    save_figure(fig, OUT / "heatmap.png")
+
+    # 3. list building: three loadouts against more and more armour
+    loadouts = {
+        "2 heavy warjacks": matchup,
+        "warcaster + heavy": scenario_from_cards(["warcaster", "heavy_warjack"], "heavy_warjack"),
+        "3 light warjacks": scenario_from_cards(["light_warjack"] * 3, "heavy_warjack"),
+    }
+    frame = mh.sweep(loadouts, {"target.arm": range(16, 23)}, trials=trials, seed=SEED,
+                     progress=False)
+    fig = Figure(figsize=(7, 4), layout="constrained")
+    ax = plot_kill_vs(frame, "target.arm", ax=fig.subplots())
+    ax.set_title("Kill probability against a heavy warjack's ARM")
+    save_figure(fig, OUT / "loadouts.png")
+    print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
+
+
+if __name__ == "__main__":
+    main()
