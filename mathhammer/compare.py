@@ -153,7 +153,7 @@ def _digits(*xs: float) -> int:
 def _verdict(metric: str, best: str, runner: str, diff: float, ci, method: str,
              trials: int | None) -> tuple[str, bool | None]:
     """The sentence saying which loadout is better on ``metric``, and whether clearly."""
-    scale, unit = (100.0, " points") if metric == "kill" else (1.0, " damage points")
+    scale, unit = (100.0, " percentage points") if metric == "kill" else (1.0, " damage points")
     better = "kills more often" if metric == "kill" else "deals more damage on average"
     d = diff * scale
     if method == "exact":
@@ -219,7 +219,7 @@ def compare(
     >>> c = compare({"POW 16": Scenario(target, [jack(16)]),
     ...              "POW 12": Scenario(target, [jack(12)])}, method="exact")
     >>> c.best["kill"]["verdict"]
-    'POW 16 kills more often than POW 12: +38.6 points (exact)'
+    'POW 16 kills more often than POW 12: +38.6 percentage points (exact)'
     """
     import pandas as pd
 

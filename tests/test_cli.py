@@ -243,7 +243,7 @@ BAD = [
     ("method-unknown", lambda d, f: ["run", f, "--method", "bogus"], "argument --method: invalid choice"),
     ("unknown-command", lambda d, f: ["simulate", f], "invalid choice: 'simulate'"),
     ("no-command", lambda d, f: [], "required: COMMAND"),
-    ("run-without-file", lambda d, f: ["run"], "required: SCENARIO.toml"),
+    ("run-without-file", lambda d, f: ["run"], "run needs SCENARIO.toml, or --attacker CARD and --target CARD"),
     ("unknown-flag", lambda d, f: ["run", f, "--trails", "5"], "unrecognized arguments"),
     ("demo-extra-argument", lambda d, f: ["demo", f], "unrecognized arguments"),
 ]

@@ -78,7 +78,7 @@ def test_exact_comparison_is_exact():
     b = c.best["kill"]
     assert b["difference"] == pytest.approx(d, abs=1e-15) and b["ci95"] == (b["difference"],) * 2
     assert b["method"] == "exact" and b["clear"] is True
-    assert b["verdict"] == f"POW 16 kills more often than POW 12: {100 * d:+.1f} points (exact)"
+    assert b["verdict"] == f"POW 16 kills more often than POW 12: {100 * d:+.1f} percentage points (exact)"
     assert (c.trials, c.seed, c.stride) == (None, None, 0)
     same = compare({"A": loadout(16), "B": loadout(16)}, method="exact")
     assert same.best["kill"]["verdict"] == "no difference: A and B kill equally often (exact)"
