@@ -56,3 +56,22 @@ def test_card_errors_are_one_line(capsys):
         assert err.count("\n") == 1 and err.startswith("mathhammer: error: ")
     assert main(["run", "--attacker", "heavy_warjak", "--target", "solo"]) == 2
     assert "did you mean 'heavy_warjack'" in capsys.readouterr().err
+
+
+def test_sweep_and_compare_take_card_directories(tmp_path, capsys):
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    (cards / "tiny.toml").write_text(
+        '[card]\nname = "Tiny"\nkind = "solo"\n[target]\nname = "Tiny"\ndef = 10\narm = 10\n'
+        'boxes = 3\n', encoding="utf-8")
+    scen = tmp_path / "s.toml"
+    scen.write_text('target = { card = "tiny" }\n[[attackers]]\ncard = "heavy_warjack"\n',
+                    encoding="utf-8")
+    assert main(["sweep", str(scen), "--vary", "target.arm=10:11", "--cards", str(cards),
+                 "--trials", "2000", "--seed", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)
+    assert main(["compare", str(scen), str(scen), "--label", "a", "--label", "b",
+                 "--cards", str(cards), "--trials", "2000", "--seed", "1"]) == 0
+    assert main(["compare", str(scen), str(scen), "--label", "a", "--label", "b",
+                 "--trials", "2000"]) == 2
+    assert "unknown card" in capsys.readouterr().err

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ._common import EXIT_OK, PROG, UsageError, write
+from .cards import add_cards_flag, card_dirs_for
 from .run import add_common
 
 EXIT_INTERRUPTED = 130
@@ -51,6 +52,7 @@ def add_parsers(sub) -> None:
     fmt.add_argument("--json", action="store_true", help="print every figure as JSON")
     fmt.add_argument("--csv", action="store_true", help="print the long frame as CSV")
     add_common(sw)
+    add_cards_flag(sw)
     sw.set_defaults(handler=sweep_command)
 
     cmp_ = sub.add_parser(
@@ -65,6 +67,7 @@ def add_parsers(sub) -> None:
                       "names)")
     cmp_.add_argument("--json", action="store_true", help="print the comparison as JSON")
     add_common(cmp_)
+    add_cards_flag(cmp_)
     cmp_.set_defaults(handler=compare_command)
 
 
@@ -95,9 +98,10 @@ def _labels(args: argparse.Namespace) -> list[str]:
 def _load(args: argparse.Namespace) -> dict:
     from ..scenario import load_scenario
 
+    dirs = card_dirs_for(args)
     out = {}
     for label, path in zip(_labels(args), args.scenarios):
-        scen = load_scenario(path)
+        scen = load_scenario(path, cards=dirs)
         if args.objective is not None:
             scen = dataclasses.replace(scen, objective=args.objective)
         out[label] = scen
