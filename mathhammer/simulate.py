@@ -50,7 +50,8 @@ def simulate(
 
     When an attacker has ``policy = "optimize"``, its spending policy is chosen first by
     :func:`mathhammer.optimize.optimize` (same method, trials and seed) and the result of the
-    best policy is returned, with the optimizer's report in ``Result.extra["optimizer"]``.
+    best policy is returned (run again with ``stride`` when one is given), with the
+    optimizer's report in ``Result.extra["optimizer"]``.
     """
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
@@ -62,6 +63,9 @@ def simulate(
 
         found = optimize(scenario, method=method, trials=trials, seed=seed)
         best = found.best.result
+        if stride is not None and method == "monte_carlo":
+            # the chosen policy again, on the common random numbers of the stride
+            best = simulate(found.scenario, trials=best.trials, seed=best.seed, stride=stride)
         return dataclasses.replace(best, extra={**best.extra, "optimizer": found.to_dict()})
     if method == "exact":
         from .exact import exact_result

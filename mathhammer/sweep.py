@@ -23,7 +23,6 @@ overwritten, and resuming a file written by another sweep is refused.
 from __future__ import annotations
 
 import csv
-import dataclasses
 import hashlib
 import json
 import os
@@ -62,22 +61,10 @@ class SweepInterrupted(KeyboardInterrupt):
 # ---------------------------------------------------------------------------- running
 def simulate_crn(scenario: Scenario, trials: int | None, seed: int | None, method: str,
                  stride: int) -> Result:
-    """:func:`mathhammer.simulate` with common random numbers.
-
-    Same as ``simulate(scenario, trials, seed, method, stride=stride)``, except that an
-    attacker with ``policy = "optimize"`` has its policy chosen first by
-    :func:`mathhammer.optimize.optimize` (same seed and trials) and that policy is then run
-    with the stride, so the point still shares its dice with the others (the optimizer's
-    report is in ``Result.extra["optimizer"]``).
-    """
+    """:func:`mathhammer.simulate` with common random numbers (``stride``) for Monte Carlo;
+    the exact engine for ``method="exact"`` (no trials, seed or stride)."""
     from .simulate import simulate
 
-    if method != "exact" and any(a.policy == "optimize" for a in scenario.attackers):
-        from .optimize import optimize
-
-        found = optimize(scenario, method=method, trials=trials, seed=seed)
-        res = simulate(found.scenario, trials=trials, seed=seed, method=method, stride=stride)
-        return dataclasses.replace(res, extra={**res.extra, "optimizer": found.to_dict()})
     if method == "exact":
         return simulate(scenario, method="exact")
     return simulate(scenario, trials=trials, seed=seed, method=method, stride=stride)
@@ -85,12 +72,7 @@ def simulate_crn(scenario: Scenario, trials: int | None, seed: int | None, metho
 
 def summary_of(result: Result) -> pd.DataFrame:
     """``result.summary()``: the tidy ``metric, value, ci_low, ci_high`` frame."""
-    summary = getattr(result, "summary", None)
-    if callable(summary):
-        return summary()
-    from .reports import summary_frame
-
-    return summary_frame(result)
+    return result.summary()
 
 
 def _run_point(scenario: Scenario, trials, seed, method: str, stride: int) -> pd.DataFrame:

@@ -66,7 +66,7 @@ def test_the_difference_interval_covers_the_exact_difference():
         lo, hi = m["ci95"]
         assert lo <= e["difference"] <= hi
         # common random numbers: far narrower than the intervals of the two figures
-        ra, rb = mc.results["POW 16"], mc.results["POW 15"]
+        ra = mc.results["POW 16"]
         single = (ra.kill_ci95[1] - ra.kill_ci95[0]) if metric == "kill" else (
             ra.damage_mean_ci95[1] - ra.damage_mean_ci95[0])
         assert hi - lo < single

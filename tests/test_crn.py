@@ -109,3 +109,19 @@ def test_paired_difference_refuses_unpaired_runs():
         paired_difference(a, simulate(PLAIN, trials=2 * CHUNK, seed=1))
     one = simulate(PLAIN, trials=1000, seed=1, stride=st)
     assert paired_difference(one, one)["ci95"] is None
+
+
+def test_an_optimized_policy_runs_on_the_common_random_numbers():
+    # simulate chooses the policy first, then runs it with the stride: the same figures as
+    # running the chosen scenario with that stride
+    opt = dataclasses.replace(FOCUS, attackers=(dataclasses.replace(FOCUS.attackers[0],
+                                                                    policy="optimize"),))
+    st = common_stride([FOCUS]) + 1
+    res = simulate(opt, trials=2 * CHUNK, seed=9, stride=st)
+    chosen = res.extra["optimizer"]
+    assert chosen and res.stride == st
+    from mathhammer import optimize
+
+    again = simulate(optimize(opt, trials=2 * CHUNK, seed=9).scenario, trials=2 * CHUNK,
+                     seed=9, stride=st)
+    assert np.array_equal(res.damage_weights, again.damage_weights)
