@@ -121,3 +121,12 @@ def read_word(dice, pos, n_dice):
     for k in range((n_dice + 1) >> 1):
         word |= np.int64(dice[pos + k]) << (6 * k)
     return word
+
+
+@jit(inline=True)
+def sum_of_three_or_four(dice, pos, n_dice):
+    """Sum of a roll of ``n_dice`` = 3 or 4 dice starting at ``dice[pos]``, every die kept
+    (what :func:`roll_stats` gives as ``total`` with ``drop = 0``): two pair sums, less the
+    second die of the second entry for three dice. Branch-free and without a loop."""
+    second = np.int64(dice[pos + 1])
+    return PAIR_SUM[np.int64(dice[pos])] + PAIR_SUM[second] - (4 - n_dice) * SECOND[second]

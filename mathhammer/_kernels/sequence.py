@@ -8,7 +8,11 @@ and the current attacker's points left (reset at the first slot of each attacker
 
 The trial loop, the attack loop and the reading of the dice buffer live in this one function
 on purpose: passing arrays into helpers on every trial costs reference-count calls that keep
-table reads from being hoisted and double the time of a trial. Helpers take scalars only.
+table reads from being hoisted and double the time of a trial. Helpers take scalars only, but
+for the closure ``suffer`` (power field, marking, Tough, healing, crippling), which Numba
+inlines where it is called: after an attack, and on the rare paths (a knockdown in quicksand,
+the maintenance phase), each a loop or branch of its own outside the attack path, so that an
+attack pays for none of them.
 """
 
 from __future__ import annotations
@@ -17,7 +21,15 @@ import numpy as np
 
 from ._jit import jit
 from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
-from .dice import PAIR_SUM, attack_from_stats, die_of, read_word, roll_stats, two_dice_attack
+from .dice import (
+    PAIR_SUM,
+    attack_from_stats,
+    die_of,
+    read_word,
+    roll_stats,
+    sum_of_three_or_four,
+    two_dice_attack,
+)
 from .layout import (
     A_ARM,
     A_ARM_MINUS,
@@ -215,11 +227,12 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attack
     start_effects = target[T_EFFECTS]
     suffers = target[T_SUFFERS]
     hazards = target[T_HAZARDS]
-    # whether any continuous effect or hazard can happen (else no maintenance to resolve)
+    # whether any continuous effect or hazard can happen (else no maintenance to resolve,
+    # and no attack puts an effect on the target or knocks it down in quicksand)
     continuous = start_effects != 0 or hazards != 0
     for j in range(n_attacks):
         continuous |= (attacks[j, A_FLAGS] & _SETS_EFFECT) != 0
-    maintenance_events = 2 if continuous else 0
+    quicksand = (hazards & HZ_QUICKSAND) != 0
     on_card = target[T_CAPACITY] != CAP_TRACK
     feedback = target[T_CAPACITY] == CAP_GRID
     n_letters = target[T_NLETTERS]
@@ -234,6 +247,147 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attack
         for c in range(N_COLUMNS):
             if letter_mask[x, c] != 0:
                 present |= 1 << x
+
+    def suffer(source, dealt, i, row, drow, t, marked, tpoints, crippled, n_marks, pos, state,
+               shield_now, cortex_lost, power_blocked):
+        """The target suffers ``dealt`` points (docs/activation.md, step 4 of an attack and
+        "Suffering points"): power field, marking, Tough, healing, crippling and its feedback.
+
+        ``source``: SRC_ATTACK (slot ``i``, counter row ``row``) or the continuous effect
+        (CE_*) of round ``t`` dealing them; ``drow``: the row of ``cripple_delta`` a change of
+        the crippled set counts at. Returns the state it leaves and whether it killed.
+
+        A closure, inlined at each call (Numba inlines closures), so it reads the scenario's
+        tables and constants without taking them as arguments.
+        """
+        remaining = boxes - marked
+        if (power_lethal and tpoints > 0 and dealt >= remaining and not power_blocked
+                and (power_focus or source == SRC_ATTACK)):
+            if power_focus:
+                need = (dealt - remaining + 5) // 5
+                if need <= tpoints:
+                    tpoints -= need
+                    dealt = max(0, dealt - 5 * need)
+                    if source == SRC_ATTACK:
+                        attack_counts[row, C_TARGET_SPENT] += need
+            else:
+                tpoints -= 1
+                dealt = 0
+                attack_counts[row, C_TARGET_SPENT] += 1
+        was_crippled = crippled
+        if not on_card:
+            taken = mark_track(marked, boxes, dealt)
+            marked += taken
+        else:
+            # --- damage grid / life spiral (docs/activation.md, RULES.md 3): a column's
+            # boxes are marked in one step, topmost unmarked first
+            taken = 0
+            if dealt > 0:
+                want = min(dealt, boxes - marked)
+                c = -1
+                first = 0  # the box "damage to X" marks before the others
+                x = attacks[i, A_DAMAGE_TO] if source == SRC_ATTACK else -1
+                if x >= 0 and ((crippled >> x) & 1) == 0:
+                    for cc in range(N_COLUMNS):
+                        free = letter_mask[x, cc] & ~colmask[cc]
+                        if free != 0:
+                            c = cc
+                            first = free & -free
+                            break
+                if c < 0:
+                    c = die_of(np.int64(dice[pos]), 0) - 1
+                    pos += 1
+                # whether a letter's boxes in a marked column are all marked now (else the
+                # crippled set, the AND over columns of letters_done, cannot change)
+                newly_done = False
+                while taken < want:
+                    was = colmask[c]
+                    free = col_full[c] & ~was
+                    if free == 0:
+                        c = c + 1 if c < N_COLUMNS - 1 else 0
+                        continue
+                    if first != 0:
+                        take = first
+                        first = 0
+                        k = 1
+                    else:
+                        k = min(want - taken, POPCOUNT[free])
+                        # the k topmost free boxes: one span when they are contiguous
+                        # (always, but after "damage to" or healing)
+                        low = free & -free
+                        take = (low << k) - low
+                        if (take & ~free) != 0:
+                            take = lowest_bits(free, k)
+                    colmask[c] = was | take
+                    taken += k
+                    newly_done |= letters_done[c, was | take] != letters_done[c, was]
+                    if heals:
+                        rest = take
+                        while rest != 0:
+                            order[n_marks] = c * 16 + LOWEST[rest]
+                            n_marks += 1
+                            rest &= rest - 1
+                if newly_done:
+                    crippled = present
+                    for cc in range(N_COLUMNS):
+                        crippled &= letters_done[cc, colmask[cc]]
+                marked += taken
+        if source == SRC_ATTACK:
+            attack_counts[row, C_DAMAGE] += taken
+        else:
+            effect_counts[t, source, E_DAMAGE] += taken
+        heal = 0
+        killed = False
+        if marked >= boxes:
+            saved = False
+            if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
+                    and ((state & ST_PRONE) == 0 or tough == TOUGH_STEADY)):
+                saved = die_of(np.int64(dice[pos]), 0) >= 5
+                pos += 1
+            if saved:
+                heal = 1
+                state |= ST_KNOCKED_DOWN
+                if source == SRC_ATTACK:
+                    attack_counts[row, C_TOUGH] += 1
+            else:
+                killed = True
+                if source == SRC_ATTACK or source == CE_QUICKSAND:
+                    kill_at[row] += 1
+                if source >= 0:
+                    effect_counts[t, source, E_KILL] += 1
+        elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
+            heal = min(rapid, marked)
+        if heal > 0:
+            if not on_card:
+                marked -= heal
+            else:
+                for _h in range(heal):
+                    n_marks -= 1
+                    colmask[order[n_marks] >> 4] &= ~(1 << (order[n_marks] & 15))
+                    marked -= 1
+                crippled = present
+                for cc in range(N_COLUMNS):
+                    crippled &= letters_done[cc, colmask[cc]]
+        if crippled != was_crippled:
+            cripple_delta[drow, was_crippled] -= 1
+            cripple_delta[drow, crippled] += 1
+            if feedback:
+                # what the target's crippled systems change from the next attack on
+                shield_now = shield
+                for k in range(4):
+                    if (crippled >> _SHIELD_LETTER[k]) & 1:
+                        shield_now -= target[T_SHIELD_LOC + k]
+                if (crippled >> GL_M) & 1:
+                    state |= ST_MOVE_CRIPPLED
+                else:
+                    state &= ~ST_MOVE_CRIPPLED
+                if (crippled >> GL_C) & 1:
+                    tpoints = 0
+                    cortex_lost = True
+                power_blocked = ((crippled >> GL_G) & 1) != 0
+        return (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                power_blocked, killed)
+
     start = pos
     for _ in range(n_trials):
         if stride > 0:
@@ -269,308 +423,194 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attack
             def_minus = 0
             arm_minus = 0
             tpoints = 0 if cortex_lost else start_tpoints
-            n_events = n_attacks if t < attack_rounds else 0
-            next_row = (t + 1) * n_attacks if t + 1 < attack_rounds else n_rows
-            row = 0
-            i = 0
-            spent = 0
-            outcome = MISS
-            hit = np.int64(0)
-            crit = np.int64(0)
-            flags = 0
-            for e in range(n_events + maintenance_events):
-                # --- the next event: an attack slot, or a continuous effect of the
-                # maintenance phase
-                if e < n_events:
-                    i = e
-                    row = t * n_attacks + i
-                    source = SRC_ATTACK
-                    flags = attacks[i, A_FLAGS]
-                    if flags & F_FIRST:
-                        a = attacks[i, A_ATTACKER]
-                        points = attackers[a, P_POINTS]
-                        reserve = attackers[a, P_RESERVE]
-                        boost_att = attackers[a, P_BOOST_ATT]
-                        boost_att_at = attackers[a, P_BOOST_ATT_AT]
-                        boost_dmg = attackers[a, P_BOOST_DMG]
-                    spent = 0
-                    if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
-                        if points < 1:
-                            continue
-                        points -= 1
-                        spent = 1
-                        # only bought attacks count C_MADE: an initial attack is made whenever no
-                        # earlier attack killed, which the driver works out from kill_at
-                        attack_counts[row, C_MADE] += 1
+            for i in range(n_attacks if t < attack_rounds else 0):
+                row = t * n_attacks + i
+                flags = attacks[i, A_FLAGS]
+                if flags & F_FIRST:
+                    a = attacks[i, A_ATTACKER]
+                    points = attackers[a, P_POINTS]
+                    reserve = attackers[a, P_RESERVE]
+                    boost_att = attackers[a, P_BOOST_ATT]
+                    boost_att_at = attackers[a, P_BOOST_ATT_AT]
+                    boost_dmg = attackers[a, P_BOOST_DMG]
+                spent = 0
+                if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
+                    if points < 1:
+                        continue
+                    points -= 1
+                    spent = 1
+                    # only bought attacks count C_MADE: an initial attack is made whenever no
+                    # earlier attack killed, which the driver works out from kill_at
+                    attack_counts[row, C_MADE] += 1
 
-                    # --- attack roll (RULES.md 1)
-                    skill = attacks[i, A_SKILL]
-                    if (state & attacks[i, A_AUTOHIT_ON]) != 0:
-                        outcome = HIT  # automatic hit: no roll, so never critical
-                    else:
-                        if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED)) != 0:
-                            defense = attacks[i, A_DEF5]
-                        else:
-                            defense = attacks[i, A_DEF]
-                        defense += attacks[i, A_SPELL_DEF] - def_minus
-                        if (state & ST_DISPELLED) == 0:
-                            defense += attacks[i, A_UPKEEP_DEF]
-                        n = attacks[i, A_ATT_DICE]
-                        # a boost is bought only when it adds a die (not lost in the floor of one)
-                        if ((flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1
-                                and (boost_att == MODE_ALWAYS
-                                     or (boost_att == MODE_AUTO and defense - skill >= boost_att_at))):
-                            points -= 1
-                            spent += 1
-                            n += 1
-                            attack_counts[row, C_BOOST_ATT] += 1
-                        n = max(1, n)
-                        drop = ((flags & F_ATT_DROP_LOW) != 0) + 2 * ((flags & F_ATT_DROP_HIGH) != 0)
-                        if n == 2 and drop == 0:
-                            outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
-                            pos += 1
-                        else:
-                            word = read_word(dice, pos, n)
-                            pos += (n + 1) >> 1
-                            total, kept, counts = roll_stats(word, n, drop)
-                            outcome = attack_from_stats(total, kept, counts, skill, defense)
-                        if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
-                            word = read_word(dice, pos, n)
-                            pos += (n + 1) >> 1
-                            total, kept, counts = roll_stats(word, n, drop)
-                            outcome = attack_from_stats(total, kept, counts, skill, defense)
-
-                    # branch-free from here on the common path: a miss is as likely as not to be
-                    # mispredicted, so the damage roll is read either way and consumed (and counted)
-                    # only on a hit
-                    hit = np.int64(outcome != MISS)
-                    crit = np.int64(outcome == CRIT)
-                    attack_counts[row, C_HIT] += hit
-                    attack_counts[row, C_CRIT] += crit
-                    if (flags & (F_DISPEL | F_GRIEVOUS)) != 0 and hit == 1:
-                        if flags & F_DISPEL:
-                            state |= ST_DISPELLED
-                        if flags & F_GRIEVOUS:
-                            state |= ST_GRIEVOUS
-
-                    # --- damage roll (RULES.md 2)
-                    dealt = 0
-                    if flags & F_DAMAGE:
-                        arm = attacks[i, A_ARM] - arm_minus
-                        if (state & ST_DISPELLED) == 0:
-                            arm += attacks[i, A_UPKEEP_ARM]
-                        if (flags & F_IGNORE_SHIELD) == 0:
-                            arm += shield_now
-                        pow_ = attacks[i, A_POW]
-                        remaining = boxes - marked
-                        n = attacks[i, A_DMG_DICE]
-                        n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
-                        drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
-                        boost = 0
-                        if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and (
-                                boost_dmg == MODE_ALWAYS
-                                or (boost_dmg == MODE_AUTO
-                                    and _kept(max(1, n), drop) + pow_ - arm < remaining
-                                    and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)):
-                            boost = hit
-                        points -= boost
-                        spent += boost
-                        n += boost
-                        attack_counts[row, C_BOOST_DMG] += boost
-                        n = max(1, n)
-                        if n == 2 and drop == 0:
-                            total = PAIR_SUM[np.int64(dice[pos])]
-                            kept = 2
-                            pos += hit
-                        else:
-                            word = read_word(dice, pos, n)
-                            pos += hit * ((n + 1) >> 1)
-                            total, kept, counts = roll_stats(word, n, drop)
-                        dealt = hit * max(0, total + pow_ - arm)
-                        if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
-                                and 2 * total < 7 * kept):
-                            word = read_word(dice, pos, n)
-                            pos += (n + 1) >> 1
-                            total, kept, counts = roll_stats(word, n, drop)
-                            dealt = max(0, total + pow_ - arm)
-                        if (flags & F_DECAP) != 0:
-                            dealt *= 1 + crit
+                # --- attack roll (RULES.md 1)
+                skill = attacks[i, A_SKILL]
+                if (state & attacks[i, A_AUTOHIT_ON]) != 0:
+                    outcome = HIT  # automatic hit: no roll, so never critical
                 else:
-                    k = e - n_events
-                    if k == 0 and earth_lit:  # end of the attackers' turn
-                        earth_lit = die_of(np.int64(dice[pos]), 0) > 2
-                        pos += 1
-                    if ((cont >> k) & 1) == 0:
-                        continue
-                    effect_counts[t, k, E_PRESENT] += 1
-                    expires = die_of(np.int64(dice[pos]), 0) <= 2
-                    pos += 1
-                    if expires:
-                        cont &= ~(1 << k)
-                        continue
-                    effect_counts[t, k, E_APPLIED] += 1
-                    source = k
-                    if k == CE_FIRE:
-                        arm = target[T_ARM_BASE] + shield_now - arm_minus
-                        if (state & ST_DISPELLED) == 0:
-                            arm += target[T_UPKEEP_ARM]
-                        dealt = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
+                    if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED)) != 0:
+                        defense = attacks[i, A_DEF5]
+                    else:
+                        defense = attacks[i, A_DEF]
+                    defense += attacks[i, A_SPELL_DEF] - def_minus
+                    if (state & ST_DISPELLED) == 0:
+                        defense += attacks[i, A_UPKEEP_DEF]
+                    n = attacks[i, A_ATT_DICE]
+                    # a boost is bought only when it adds a die (not lost in the floor of one)
+                    if ((flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1
+                            and (boost_att == MODE_ALWAYS
+                                 or (boost_att == MODE_AUTO and defense - skill >= boost_att_at))):
+                        points -= 1
+                        spent += 1
+                        n += 1
+                        attack_counts[row, C_BOOST_ATT] += 1
+                    n = max(1, n)
+                    drop = ((flags & F_ATT_DROP_LOW) != 0) + 2 * ((flags & F_ATT_DROP_HIGH) != 0)
+                    if n == 2 and drop == 0:
+                        outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
                         pos += 1
                     else:
-                        dealt = 1
+                        word = read_word(dice, pos, n)
+                        pos += (n + 1) >> 1
+                        total, kept, counts = roll_stats(word, n, drop)
+                        outcome = attack_from_stats(total, kept, counts, skill, defense)
+                    if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
+                        word = read_word(dice, pos, n)
+                        pos += (n + 1) >> 1
+                        total, kept, counts = roll_stats(word, n, drop)
+                        outcome = attack_from_stats(total, kept, counts, skill, defense)
 
-                for _hop in range(2):
-                    # --- the target suffers the points (RULES.md 2, 3; power field, Tough)
+                # branch-free from here on the common path: a miss is as likely as not to be
+                # mispredicted, so the damage roll is read either way and consumed (and counted)
+                # only on a hit
+                hit = np.int64(outcome != MISS)
+                crit = np.int64(outcome == CRIT)
+                attack_counts[row, C_HIT] += hit
+                attack_counts[row, C_CRIT] += crit
+                if (flags & (F_DISPEL | F_GRIEVOUS)) != 0 and hit == 1:
+                    if flags & F_DISPEL:
+                        state |= ST_DISPELLED
+                    if flags & F_GRIEVOUS:
+                        state |= ST_GRIEVOUS
+
+                # --- damage roll (RULES.md 2)
+                dealt = 0
+                if flags & F_DAMAGE:
+                    arm = attacks[i, A_ARM] - arm_minus
+                    if (state & ST_DISPELLED) == 0:
+                        arm += attacks[i, A_UPKEEP_ARM]
+                    if (flags & F_IGNORE_SHIELD) == 0:
+                        arm += shield_now
+                    pow_ = attacks[i, A_POW]
                     remaining = boxes - marked
-                    if (power_lethal and tpoints > 0 and dealt >= remaining and not power_blocked
-                            and (power_focus or source == SRC_ATTACK)):
-                        if power_focus:
-                            need = (dealt - remaining + 5) // 5
-                            if need <= tpoints:
-                                tpoints -= need
-                                dealt = max(0, dealt - 5 * need)
-                                if source == SRC_ATTACK:
-                                    attack_counts[row, C_TARGET_SPENT] += need
-                        else:
-                            tpoints -= 1
-                            dealt = 0
-                            attack_counts[row, C_TARGET_SPENT] += 1
-                    was_crippled = crippled
-                    if not on_card:
-                        taken = mark_track(marked, boxes, dealt)
-                        marked += taken
+                    n = attacks[i, A_DMG_DICE]
+                    n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
+                    drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
+                    boost = 0
+                    if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and (
+                            boost_dmg == MODE_ALWAYS
+                            or (boost_dmg == MODE_AUTO
+                                and _kept(max(1, n), drop) + pow_ - arm < remaining
+                                and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)):
+                        boost = hit
+                    points -= boost
+                    spent += boost
+                    n += boost
+                    attack_counts[row, C_BOOST_DMG] += boost
+                    n = max(1, n)
+                    # two dice: one pair entry; three or four (boosted rolls): two entries, no
+                    # loop (the loop of roll_stats cost the 3-focus activation benchmark 15 %)
+                    if n == 2 and drop == 0:
+                        total = PAIR_SUM[np.int64(dice[pos])]
+                        kept = 2
+                        pos += hit
+                    elif 3 <= n <= 4 and drop == 0:
+                        total = sum_of_three_or_four(dice, pos, n)
+                        kept = n
+                        pos += 2 * hit
                     else:
-                        # --- damage grid / life spiral (docs/activation.md, RULES.md 3): a
-                        # column's boxes are marked in one step, topmost unmarked first
-                        taken = 0
-                        if dealt > 0:
-                            want = min(dealt, boxes - marked)
-                            c = -1
-                            first = 0  # the box "damage to X" marks before the others
-                            x = attacks[i, A_DAMAGE_TO] if source == SRC_ATTACK else -1
-                            if x >= 0 and ((crippled >> x) & 1) == 0:
-                                for cc in range(N_COLUMNS):
-                                    free = letter_mask[x, cc] & ~colmask[cc]
-                                    if free != 0:
-                                        c = cc
-                                        first = free & -free
-                                        break
-                            if c < 0:
-                                c = die_of(np.int64(dice[pos]), 0) - 1
-                                pos += 1
-                            while taken < want:
-                                free = col_full[c] & ~colmask[c]
-                                if free == 0:
-                                    c = c + 1 if c < N_COLUMNS - 1 else 0
-                                    continue
-                                if first != 0:
-                                    take = first
-                                    first = 0
-                                else:
-                                    k = min(want - taken, POPCOUNT[free])
-                                    # the k topmost free boxes: one mask when they are
-                                    # contiguous (always, but after "damage to" or healing)
-                                    take = free & (((free & -free) << k) - 1)
-                                    if POPCOUNT[take] != k:
-                                        take = lowest_bits(free, k)
-                                colmask[c] |= take
-                                taken += POPCOUNT[take]
-                                if heals:
-                                    rest = take
-                                    while rest != 0:
-                                        order[n_marks] = c * 16 + LOWEST[rest]
-                                        n_marks += 1
-                                        rest &= rest - 1
-                            crippled = present
-                            for cc in range(N_COLUMNS):
-                                crippled &= letters_done[cc, colmask[cc]]
-                            marked += taken
-                    if source == SRC_ATTACK:
-                        attack_counts[row, C_DAMAGE] += taken
-                    else:
-                        effect_counts[t, source, E_DAMAGE] += taken
-                    drow = next_row if 0 <= source < CE_QUICKSAND else row
-                    heal = 0
-                    if marked >= boxes:
-                        saved = False
-                        if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
-                                and ((state & ST_PRONE) == 0 or tough == TOUGH_STEADY)):
-                            saved = die_of(np.int64(dice[pos]), 0) >= 5
-                            pos += 1
-                        if not saved:
-                            if source == SRC_ATTACK:
-                                attack_counts[row, C_SPENT] += spent
-                            if source == SRC_ATTACK or source == CE_QUICKSAND:
-                                kill_at[row] += 1
-                            if source >= 0:
-                                effect_counts[t, source, E_KILL] += 1
-                            if crippled != was_crippled:
-                                cripple_delta[drow, was_crippled] -= 1
-                                cripple_delta[drow, crippled] += 1
-                            dead = True
-                            break
-                        heal = 1
-                        state |= ST_KNOCKED_DOWN
-                        if source == SRC_ATTACK:
-                            attack_counts[row, C_TOUGH] += 1
-                    elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
-                        heal = min(rapid, marked)
-                    if heal > 0:
-                        if not on_card:
-                            marked -= heal
-                        else:
-                            for _h in range(heal):
-                                n_marks -= 1
-                                colmask[order[n_marks] >> 4] &= ~(1 << (order[n_marks] & 15))
-                                marked -= 1
-                            crippled = present
-                            for cc in range(N_COLUMNS):
-                                crippled &= letters_done[cc, colmask[cc]]
-                    if crippled != was_crippled:
-                        cripple_delta[drow, was_crippled] -= 1
-                        cripple_delta[drow, crippled] += 1
-                        if feedback:
-                            # what the target's crippled systems change from the next attack on
-                            shield_now = shield
-                            for k in range(4):
-                                if (crippled >> _SHIELD_LETTER[k]) & 1:
-                                    shield_now -= target[T_SHIELD_LOC + k]
-                            if (crippled >> GL_M) & 1:
-                                state |= ST_MOVE_CRIPPLED
-                            else:
-                                state &= ~ST_MOVE_CRIPPLED
-                            if (crippled >> GL_C) & 1:
-                                tpoints = 0
-                                cortex_lost = True
-                            power_blocked = ((crippled >> GL_G) & 1) != 0
-                    if source != SRC_ATTACK:
-                        break
+                        word = read_word(dice, pos, n)
+                        pos += hit * ((n + 1) >> 1)
+                        total, kept, counts = roll_stats(word, n, drop)
+                    dealt = hit * max(0, total + pow_ - arm)
+                    if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
+                            and 2 * total < 7 * kept):
+                        word = read_word(dice, pos, n)
+                        pos += (n + 1) >> 1
+                        total, kept, counts = roll_stats(word, n, drop)
+                        dealt = max(0, total + pow_ - arm)
+                    if (flags & F_DECAP) != 0:
+                        dealt *= 1 + crit
+                if spent:  # points paid for the attack: buying it and its boosts
+                    attack_counts[row, C_SPENT] += spent
+                (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                 power_blocked, dead) = suffer(SRC_ATTACK, dealt, i, row, row, t, marked, tpoints,
+                                               crippled, n_marks, pos, state, shield_now,
+                                               cortex_lost, power_blocked)
+                if dead:
+                    break
 
-                    # --- what the hit leaves for the next attacks (RULES.md 4, 5, 9)
-                    knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
-                        crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
-                    still = hit & np.int64((flags & F_STATIONARY) != 0) | (
-                        crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
-                    quick = (hazards & HZ_QUICKSAND) != 0 and knocks == 1 and (state & ST_PRONE) == 0
-                    state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
-                    bit = attacks[i, A_EFFECT_BIT]
-                    if bit != 0 and (effects & bit) == 0 and outcome >= attacks[i, A_EFFECT_ON]:
-                        effects |= bit
-                        def_minus += attacks[i, A_DEF_MINUS]
-                        arm_minus += attacks[i, A_ARM_MINUS]
-                    if (flags & _SETS_EFFECT) != 0 and hit == 1:
+                # --- what the hit leaves for the next attacks (RULES.md 4, 5, 9)
+                knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
+                    crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
+                still = hit & np.int64((flags & F_STATIONARY) != 0) | (
+                    crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
+                quick = False
+                if continuous:
+                    # the continuous effects the hit puts on; a knockdown in quicksand
+                    if hit == 1:
                         if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
                             cont |= 1 << CE_FIRE
-                        if (flags & F_CORROSION) != 0 or (crit == 1 and (flags & F_CRIT_CORROSION) != 0):
+                        if (flags & F_CORROSION) != 0 or (
+                                crit == 1 and (flags & F_CRIT_CORROSION) != 0):
                             cont |= 1 << CE_CORROSION
-                    if spent:
-                        attack_counts[row, C_SPENT] += spent
-                    if not quick:
+                    quick = quicksand and knocks == 1 and (state & ST_PRONE) == 0
+                state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
+                bit = attacks[i, A_EFFECT_BIT]
+                if bit != 0 and (effects & bit) == 0 and outcome >= attacks[i, A_EFFECT_ON]:
+                    effects |= bit
+                    def_minus += attacks[i, A_DEF_MINUS]
+                    arm_minus += attacks[i, A_ARM_MINUS]
+                if quick:
+                    # knocked down in quicksand: 1 damage point, suffered at once
+                    (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                     power_blocked, dead) = suffer(CE_QUICKSAND, 1, i, row, row, t, marked,
+                                                   tpoints, crippled, n_marks, pos, state,
+                                                   shield_now, cortex_lost, power_blocked)
+                    if dead:
                         break
-                    # knocked down in quicksand: 1 damage point, suffered at once (next hop)
-                    source = CE_QUICKSAND
+            if dead:
+                break
+            if not continuous:
+                continue
+            # --- end of the attackers' turn, then the maintenance phase: each continuous
+            # effect on the target, in the order fire, corrosion
+            if earth_lit:
+                earth_lit = die_of(np.int64(dice[pos]), 0) > 2
+                pos += 1
+            next_row = (t + 1) * n_attacks if t + 1 < attack_rounds else n_rows
+            for k in range(2):
+                if ((cont >> k) & 1) == 0:
+                    continue
+                effect_counts[t, k, E_PRESENT] += 1
+                expires = die_of(np.int64(dice[pos]), 0) <= 2
+                pos += 1
+                if expires:
+                    cont &= ~(1 << k)
+                    continue
+                effect_counts[t, k, E_APPLIED] += 1
+                if k == CE_FIRE:
+                    arm = target[T_ARM_BASE] + shield_now - arm_minus
+                    if (state & ST_DISPELLED) == 0:
+                        arm += target[T_UPKEEP_ARM]
+                    dealt = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
+                    pos += 1
+                else:
                     dealt = 1
-                    spent = 0
+                (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                 power_blocked, dead) = suffer(k, dealt, 0, next_row, next_row, t, marked, tpoints,
+                                               crippled, n_marks, pos, state, shield_now,
+                                               cortex_lost, power_blocked)
                 if dead:
                     break
             if dead:
@@ -582,9 +622,8 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attack
                 cont |= suffers & (1 << CE_FIRE)
                 earth_lit = die_of(np.int64(dice[pos]), 0) > 2
                 pos += 1
-            if continuous:
-                effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
-                effect_counts[t, CE_CORROSION, E_AFTER] += (cont >> 1) & 1
+            effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
+            effect_counts[t, CE_CORROSION, E_AFTER] += (cont >> 1) & 1
         damage_hist[marked] += 1
         if on_card:
             for c in range(N_COLUMNS):
