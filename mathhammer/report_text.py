@@ -181,8 +181,6 @@ def _round_lines(scenario: Scenario, result: Result) -> list[str]:
                      "on the target: at the end of each round):")
         rows = []
         for name, e in effects.items():
-            if name == "quicksand" and "quicksand" not in scenario.target.hazards:
-                continue
             on = ("-" if name == "quicksand"
                   else ", ".join(_pct(p, 1) for p in e["burning_after"]))
             rows.append([name, f"{e['damage_mean']:.3f}", _pct(sum(e["kill_by_turn"]), 2), on])

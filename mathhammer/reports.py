@@ -270,22 +270,23 @@ def turn_frame(result: Result) -> pd.DataFrame:
 def effect_frame(result: Result) -> pd.DataFrame:
     """Continuous effects and hazards, one row per effect and round.
 
-    Columns ``effect`` (``fire``, ``corrosion``, ``quicksand``), ``turn`` (1-based), then the
-    probability it was ``present`` on the target at the maintenance phase, was ``applied``
-    (present and did not expire), the expected ``damage_mean`` points it marked in that round,
-    the probability it ``kill``-ed the target in that round and the probability it is on the
-    target at the end of the round (``burning_after``). Empty when no continuous effect or
-    hazard can happen.
+    Columns ``effect`` (those of ``fire``, ``corrosion``, ``quicksand`` that can happen in the
+    scenario), ``turn`` (1-based), then the probability it was ``present`` on the target at
+    the maintenance phase, was ``applied`` (present and did not expire), the expected
+    ``damage_mean`` points it marked in that round, the probability it ``kill``-ed the target
+    in that round and the probability it is on the target at the end of the round
+    (``burning_after``). Empty when no continuous effect or hazard can happen.
     """
     if result.effect_weights is None:
         return _frame("effects")
     turns = result.turns
     columns = {"present": EFFECT_PRESENT, "applied": EFFECT_APPLIED, "damage_mean": EFFECT_DAMAGE,
                "kill": EFFECT_KILL, "burning_after": EFFECT_AFTER}
-    data: dict = {"effect": [e for e in EFFECT_NAMES for _ in range(turns)],
-                  "turn": list(range(1, turns + 1)) * len(EFFECT_NAMES)}
+    names = list(result.effects)
+    data: dict = {"effect": [e for e in names for _ in range(turns)],
+                  "turn": list(range(1, turns + 1)) * len(names)}
     for name, col in columns.items():
-        data[name] = np.concatenate([result.effect_figure(e, col) for e in EFFECT_NAMES])
+        data[name] = np.concatenate([result.effect_figure(e, col) for e in names])
     return _frame("effects", data)
 
 

@@ -116,6 +116,10 @@ class Result:
         Monte Carlo: ``damage_weights`` per chunk of trials. Chunks are independent batches
         with their own random streams, so two results run with the same seed and ``stride``
         can be compared chunk by chunk (:func:`mathhammer.stats.paired_difference`).
+    effect_names : tuple of str or None
+        The continuous effects and hazards that can happen in the scenario
+        (:attr:`Scenario.possible_effects`): :attr:`effects` and the reports list those;
+        None: every :data:`EFFECT_NAMES` entry.
     stride : int
         The common-random-numbers stride the run used (0: packed dice, see
         :func:`mathhammer.simulate`).
@@ -149,6 +153,7 @@ class Result:
     target_name: str = ""
     chunk_damage_weights: np.ndarray | None = None
     stride: int = 0
+    effect_names: tuple[str, ...] | None = None
 
     # ------------------------------------------------------------ headline
     @property
@@ -377,7 +382,7 @@ class Result:
         if self.effect_weights is None:
             return {}
         out = {}
-        for e in EFFECT_NAMES:
+        for e in (EFFECT_NAMES if self.effect_names is None else self.effect_names):
             out[e] = {
                 "damage_mean": float(self.effect_figure(e, EFFECT_DAMAGE).sum()),
                 "damage_by_turn": self.effect_figure(e, EFFECT_DAMAGE).tolist(),

@@ -162,6 +162,7 @@ def _name_slots(result: Result, scenario: Scenario) -> Result:
         card=tuple(target.card) if target.card is not None else (),
         card_kind="" if target.card is None else ("grid" if target.grid is not None else "spiral"),
         target_name=target.name,
+        effect_names=scenario.possible_effects,
         attacker_names=tuple(a.name for a in scenario.attackers),
         slot_attacker=tuple(s.attacker_index for s in scenario.attack_sequence())
         * scenario.attack_rounds,

@@ -477,3 +477,21 @@ def test_run_csv_bad_directory(tmp_path, capsys):
     assert err.splitlines() == [f"mathhammer: error: --csv: is not a directory (got '{f}')"]
     rc, out, err = cli(["run", ROUNDS, "--trials", "1000", "--csv", ""], capsys)
     assert rc == 2 and "--csv: must name a directory" in err
+
+
+def test_effects_list_only_what_can_happen_in_the_scenario():
+    # RULES.md 4: a fire weapon against a target in an acid bath: fire (the weapon) and
+    # corrosion (the hazard) can burn it, quicksand cannot; a target resisting fire loses it
+    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+
+    gun = Attacker("Gun", [Weapon("Flamer", "ranged", 6, 12, rules={"fire"})])
+    scen = Scenario(Target(defense=12, arm=14, boxes=10, terrain={"acid_bath"}), [gun], turns=2)
+    assert scen.possible_effects == ("fire", "corrosion")
+    res = simulate(scen, trials=5000, seed=1)
+    assert list(res.effects) == ["fire", "corrosion"]
+    assert sorted(set(res.effect_table()["effect"])) == ["corrosion", "fire"]
+    assert [m for m in res.summary()["metric"] if m.startswith("effect_damage:")] == [
+        "effect_damage:fire", "effect_damage:corrosion"]
+    resistant = Scenario(Target(defense=12, arm=14, boxes=10, terrain={"quicksand"},
+                                resist={"fire"}), [gun], turns=2)
+    assert resistant.possible_effects == ("quicksand",)

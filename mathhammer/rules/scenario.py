@@ -155,6 +155,23 @@ class Scenario:
             w.sets_effects(True) - t.resist for a in self.attackers for w in a.weapons))
 
     @property
+    def possible_effects(self) -> tuple[str, ...]:
+        """Continuous effects and hazards that can put damage on the target, in the order
+        ``fire``, ``corrosion``, ``quicksand``: one it starts with, one a weapon's hit can
+        put on it (unless it resists), one a hazard gives it (burning earth: fire; an acid
+        bath: corrosion), and quicksand."""
+        t = self.target
+        out = []
+        for effect, hazard in (("fire", "burning_earth"), ("corrosion", "acid_bath")):
+            if effect in t.effects or (t.suffers(effect) and (
+                    hazard in t.hazards or any(effect in w.sets_effects(True)
+                                               for a in self.attackers for w in a.weapons))):
+                out.append(effect)
+        if "quicksand" in t.hazards:
+            out.append("quicksand")
+        return tuple(out)
+
+    @property
     def n_attacks(self) -> int:
         """Slots of :meth:`attack_sequence` (initial attacks and attacks that may be bought)."""
         return sum(a.attack_count + a.max_bought for a in self.attackers)
