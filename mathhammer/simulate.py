@@ -24,6 +24,7 @@ def simulate(
     method: str = "monte_carlo",
     *,
     stride: int | None = None,
+    progress: bool = False,
 ) -> Result:
     """Simulate a scenario and return its :class:`~mathhammer.result.Result`.
 
@@ -47,6 +48,9 @@ def simulate(
         j of another; neighbouring sweep points differ smoothly). Use
         :func:`common_stride` of the scenarios compared. ``None`` (the default) reads the
         dice packed, the fastest; the two give different draws of the same distribution.
+    progress : bool
+        Show a tqdm progress bar on stderr for a Monte Carlo run that lasts over a second
+        (the command line turns it on when stderr is a terminal).
 
     When an attacker has ``policy = "optimize"``, its spending policy is chosen first by
     :func:`mathhammer.optimize.optimize` (same method, trials and seed) and the result of the
@@ -84,7 +88,14 @@ def simulate(
     enc = encode(scenario)
     if stride is not None:
         check_int("stride", stride, enc.max_draws, 1 << 20)
-    counts = run_sequences(enc, trials, seed, stride=stride or 0)
+    if progress:
+        from tqdm import tqdm
+
+        with tqdm(total=trials, unit="trial", unit_scale=True, delay=1.0, leave=False,
+                  desc="simulate") as bar:
+            counts = run_sequences(enc, trials, seed, stride=stride or 0, on_batch=bar.update)
+    else:
+        counts = run_sequences(enc, trials, seed, stride=stride or 0)
     result = Result(
         method="monte_carlo",
         trials=trials,

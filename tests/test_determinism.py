@@ -106,3 +106,15 @@ def test_prefix_of_trials_is_a_prefix_of_streams():
     # chunk 2 alone = a - b; chunk 0 = c; all three are valid disjoint samples
     assert (a.damage_hist - b.damage_hist).min() >= 0
     assert (b.damage_hist - c.damage_hist).min() >= 0
+
+
+def test_progress_reporting_changes_nothing():
+    # the driver reports each batch of chunks; a progress bar never changes the figures
+    seen = []
+    counts = run_sequences(encode(GRID), 5 * 4096 + 7, 3, chunk=4096, batch=2,
+                           on_batch=seen.append)
+    assert seen == [8192, 8192, 4103]
+    plain = run_sequences(encode(GRID), 5 * 4096 + 7, 3, chunk=4096, batch=2)
+    assert np.array_equal(counts.damage_hist, plain.damage_hist)
+    a = simulate(ACTIVATION, trials=100_000, seed=4, progress=True).to_dict()
+    assert a == simulate(ACTIVATION, trials=100_000, seed=4).to_dict()

@@ -104,7 +104,7 @@ class Counts:
 
 
 def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
-                  general: bool = False, stride: int = 0) -> Counts:
+                  general: bool = False, stride: int = 0, on_batch=None) -> Counts:
     """Run ``trials`` sequences of the encoded scenario ``enc`` and merge the counters.
 
     ``stride`` > 0 aligns the random streams for common random numbers: trial j of every
@@ -112,6 +112,9 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     trials read, so scenarios run with the same seed and stride (at least each one's
     ``max_draws``) see the same dice in the same trial. 0 (the default) reads the stream
     packed, which is faster when trials read few of the dice they might.
+
+    ``on_batch(n)``, when given, is called after each batch of chunks with the number of
+    trials it ran (progress bars).
 
     Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain` unless ``general``
     asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
@@ -159,6 +162,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         cripple_total += cripple_delta.sum(axis=0)
         mask_total += mask_hist.sum(axis=0)
         effect_total += effect_counts[:, :turns].sum(axis=0)
+        if on_batch is not None:
+            on_batch(min(trials, (first + k) * chunk) - first * chunk)
     maintenance = effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]
     initial = np.tile(enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL, rounds)
     made = made_counts(kill_total, trials, maintenance, n_slots)

@@ -168,7 +168,8 @@ def run_command(args: argparse.Namespace) -> int:
     scenario = load_for(args)
     check_csv(args, scenario)
     check_plot(args)
-    result = simulate(scenario, trials=args.trials, seed=args.seed, method=args.method)
+    result = simulate(scenario, trials=args.trials, seed=args.seed, method=args.method,
+                      progress=sys.stderr.isatty())
     written = [w for w in (write_csv_tables(args, result), write_plot(args, result)) if w]
     if args.json:
         text = json.dumps(result.to_dict())
