@@ -20,7 +20,7 @@ from .errors import InputError
 from .result import Result
 from .rules import Scenario
 from .stats import paired_difference
-from .sweep import SUMMARY_COLUMNS, _loadouts, _method, _trials_seed, simulate_crn, summary_of
+from .sweep import SUMMARY_COLUMNS, _loadouts, _method, _trials_seed, simulate_crn
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -243,7 +243,7 @@ def compare(
     labels = tuple(results)
     parts = []
     for label, res in results.items():
-        part = summary_of(res)[list(SUMMARY_COLUMNS)].copy()
+        part = res.summary()[list(SUMMARY_COLUMNS)].copy()
         part.insert(0, "loadout", label)
         parts.append(part)
     long = pd.concat(parts, ignore_index=True)

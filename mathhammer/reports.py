@@ -40,7 +40,6 @@ from .result import (
     EFFECT_APPLIED,
     EFFECT_DAMAGE,
     EFFECT_KILL,
-    EFFECT_NAMES,
     EFFECT_PRESENT,
 )
 from .rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES

@@ -42,7 +42,7 @@ from .vary import Param, grid, value_label
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["sweep", "pivot", "SweepInterrupted", "SUMMARY_COLUMNS", "simulate_crn", "summary_of"]
+__all__ = ["sweep", "pivot", "SweepInterrupted", "SUMMARY_COLUMNS", "simulate_crn"]
 
 #: The columns every sweep frame ends with.
 SUMMARY_COLUMNS = ("metric", "value", "ci_low", "ci_high")
@@ -70,14 +70,9 @@ def simulate_crn(scenario: Scenario, trials: int | None, seed: int | None, metho
     return simulate(scenario, trials=trials, seed=seed, method=method, stride=stride)
 
 
-def summary_of(result: Result) -> pd.DataFrame:
-    """``result.summary()``: the tidy ``metric, value, ci_low, ci_high`` frame."""
-    return result.summary()
-
-
 def _run_point(scenario: Scenario, trials, seed, method: str, stride: int) -> pd.DataFrame:
     """The summary rows of one point (a module function: tests count its calls)."""
-    return summary_of(simulate_crn(scenario, trials, seed, method, stride))
+    return simulate_crn(scenario, trials, seed, method, stride).summary()
 
 
 # ---------------------------------------------------------------------------- arguments

@@ -70,6 +70,8 @@ def run_plain_trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, 
     n_attacks = attacks.shape[0]
     start = pos
     for _ in range(n_trials):
+        # the same six lines open sequence.run_trials' loop; an inline helper returning
+        # (pos, start) was measured 3x slower on this loop (4 -> 13 ns per single attack)
         if stride > 0:
             pos = start
         if pos > size - max_draws:
