@@ -22,16 +22,15 @@ overwritten, and resuming a file written by another sweep is refused.
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import os
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .errors import InputError
+from .journal import FIGURE_COLUMNS, Journal
 from .result import Result
 from .rules import Scenario
 from .rules._validate import check_int
@@ -45,8 +44,11 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["sweep", "pivot", "SweepInterrupted", "SUMMARY_COLUMNS", "simulate_crn"]
 
 #: The columns every sweep frame ends with.
-SUMMARY_COLUMNS = ("metric", "value", "ci_low", "ci_high")
-_FORMAT = 1
+SUMMARY_COLUMNS = FIGURE_COLUMNS
+#: Identity fields a resumed sweep file must match, with the reason printed when one differs.
+_CHECKS = {"scenario": "the scenario differs", "vary": "the varied parameters differ",
+           "method": None, "trials": None, "seed": None, "stride": None,
+           "columns": "its columns differ"}
 
 
 class SweepInterrupted(KeyboardInterrupt):
@@ -125,159 +127,6 @@ def scenario_hash(scenario: Scenario) -> str:
     data["simulation"].pop("seed", None)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-# ---------------------------------------------------------------------------- the file
-class _Record:
-    """The CSV file of a sweep and its ``.meta.json`` sidecar.
-
-    Points are appended in one write each, flushed and synced before the next begins, so
-    only the last point of the file can have been cut short; the sidecar holds the sweep's
-    identity and the last point finished with its number of rows, which tells.
-    """
-
-    def __init__(self, out, identity: dict, columns: list[str], resume: bool):
-        self.path = Path(os.fspath(out))
-        self.meta_path = Path(str(self.path) + ".meta.json")
-        self.identity = identity
-        self.columns = columns
-        self.rows: dict[tuple, list] = {}  # finished point -> its rows (figures as floats)
-        self.last: tuple | None = None
-        self.name = os.fspath(out)
-        self._file = None
-        if self.path.suffix.lower() != ".csv":
-            raise InputError("out", self.name, "must be a .csv file")
-        if not self.path.parent.is_dir():
-            raise InputError("out", self.name, "its folder does not exist")
-        exists = [p for p in (self.path, self.meta_path) if p.exists()]
-        if exists and not resume:
-            raise InputError("out", os.fspath(exists[0]),
-                             "exists; resume it (--resume, resume=True) or choose another path")
-
-    def stored_seed(self):
-        """The seed of the sweep being resumed (None when there is none)."""
-        meta = self._read_meta()
-        return None if meta is None else meta["identity"].get("seed")
-
-    def _read_meta(self):
-        if not self.meta_path.exists():
-            if self.path.exists():
-                raise InputError("out", self.name, f"has no sweep record {self.meta_path.name} "
-                                 "beside it, so it cannot be resumed: choose another path")
-            return None
-        try:
-            meta = json.loads(self.meta_path.read_text(encoding="utf-8"))
-            if meta.get("mathhammer_sweep") != _FORMAT or not isinstance(meta["identity"], dict):
-                raise ValueError
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            raise InputError("out", os.fspath(self.meta_path),
-                             "is not a sweep record mathhammer can read: choose another path"
-                             ) from None
-        return meta
-
-    def load(self, points: Iterable[tuple]) -> None:
-        """Read the finished points back (resume); refuse another sweep's file; drop the rows
-        of a point cut short (rewriting the file without them)."""
-        meta = self._read_meta()
-        if meta is None:
-            return
-        old = meta["identity"]
-        for field in ("scenario", "vary", "method", "trials", "seed", "stride", "columns"):
-            if old.get(field) != self.identity.get(field):
-                what = {"scenario": "the scenario differs",
-                        "vary": "the varied parameters differ",
-                        "columns": "its columns differ"}.get(
-                    field, f"{field} {old.get(field)!r} there, {self.identity.get(field)!r} now")
-                raise InputError("resume", self.name, f"the file holds another sweep ({what}): "
-                                 "choose another path, or give the same arguments to resume it")
-        last = meta.get("last")
-        last = (tuple(last["point"]), int(last["rows"])) if isinstance(last, dict) else None
-        expected = set(points)
-        n_key = len(self.columns) - len(SUMMARY_COLUMNS)
-        groups: list[list] = []  # [key, rows, broken]: consecutive rows of one point
-        clean = True
-        if self.path.exists():
-            with open(self.path, newline="", encoding="utf-8") as f:
-                for i, row in enumerate(csv.reader(f)):
-                    if i == 0:
-                        clean = row == self.columns
-                        if clean:
-                            continue
-                    parsed = _parse_row(row, len(self.columns))
-                    key = tuple(row[:n_key])
-                    if not groups or groups[-1][0] != key:
-                        groups.append([key, [], False])
-                    if parsed is None:
-                        groups[-1][2] = True
-                    else:
-                        groups[-1][1].append(parsed)
-        else:
-            clean = False
-        for i, (key, rows, broken) in enumerate(groups):
-            metrics = [r[n_key] for r in rows]
-            ok = (not broken and key in expected and key not in self.rows and rows
-                  and len(set(metrics)) == len(rows)
-                  and (i < len(groups) - 1 or last == (key, len(rows))))
-            if ok:
-                self.rows[key] = rows
-            else:
-                clean = False
-        self.last = next(reversed(self.rows), None)
-        if not clean:
-            self._rewrite()
-
-    def _rewrite(self) -> None:
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow(self.columns)
-            for rows in self.rows.values():
-                w.writerows(rows)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
-        self._write_meta()
-
-    def _write_meta(self) -> None:
-        last = None
-        if self.last is not None:
-            last = {"point": list(self.last), "rows": len(self.rows[self.last])}
-        meta = {"mathhammer_sweep": _FORMAT, "identity": self.identity, "last": last,
-                "points_done": len(self.rows)}
-        tmp = self.meta_path.with_name(self.meta_path.name + ".tmp")
-        tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, self.meta_path)
-
-    def add(self, point: tuple, rows: list) -> None:
-        """Append a finished point's rows (the file and its record are created with the
-        first point) and record it as the last one done."""
-        if self._file is None:
-            fresh = not self.path.exists()
-            self._file = open(self.path, "a", newline="", encoding="utf-8")
-            self._writer = csv.writer(self._file, lineterminator="\n")
-            if fresh:
-                self._writer.writerow(self.columns)
-        self._writer.writerows(rows)
-        self._file.flush()
-        os.fsync(self._file.fileno())
-        self.rows[point] = rows
-        self.last = point
-        self._write_meta()
-
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
-
-
-def _parse_row(row: list, n: int):
-    """A CSV row with its figures as floats, or None when it was cut short."""
-    if len(row) != n:
-        return None
-    try:
-        return row[:-3] + [float(x) for x in row[-3:]]
-    except ValueError:
-        return None
 
 
 # ---------------------------------------------------------------------------- sweep
@@ -395,9 +244,10 @@ def sweep(
     }
     record = None
     if out is not None:
-        record = _Record(out, identity, columns, resume)
+        record = Journal(out, identity, columns, resume, tag="mathhammer_sweep",
+                         checks=_CHECKS, what="sweep")
         if resume and method != "exact" and seed is None:
-            seed = record.stored_seed()
+            seed = (record.stored_identity() or {}).get("seed")
     if method != "exact" and seed is None:
         seed = secrets.randbits(62)
     identity["seed"] = seed
