@@ -69,6 +69,7 @@ __all__ = [
     "CardInfo",
     "card_dirs",
     "cards_frame",
+    "cards_in",
     "find_card",
     "list_cards",
     "load_card",
@@ -446,6 +447,31 @@ def list_cards(dirs: Iterable[str | os.PathLike] | None = None) -> list[CardInfo
     infos = [_load_path(p).info for p in _catalogue(card_dirs(dirs)).values()]
     rank = {k: i for i, k in enumerate(KINDS)}
     return sorted(infos, key=lambda c: (rank.get(c.kind.strip().lower(), len(KINDS)), c.name))
+
+
+def cards_in(directory: str | os.PathLike, key: str = "cards") -> list[Card]:
+    """Every card file directly in ``directory`` (``*.toml``, sorted by name), checked.
+
+    Unlike :func:`list_cards`, no other directory is searched: this is a deck of cards,
+    e.g. the attackers of :func:`mathhammer.matrix.matrix`.
+
+    Raises
+    ------
+    InputError
+        ``key``: the directory does not exist or holds no ``.toml`` file.
+    ScenarioFileError
+        A card file with a problem (one line naming the file and the key).
+
+    Examples
+    --------
+    >>> [c.name for c in cards_in(BUNDLED_DIR)][:3]
+    ['colossal', 'heavy_infantry', 'heavy_warbeast']
+    """
+    path = _directory(key, directory)
+    files = sorted(path.glob("*.toml"))
+    if not files:
+        raise InputError(key, os.fspath(directory), "holds no card file (*.toml)")
+    return [_load_path(f) for f in files]
 
 
 def cards_frame(dirs: Iterable[str | os.PathLike] | None = None):

@@ -188,6 +188,15 @@ class Journal:
         self.last = point
         self._write_meta()
 
+    def reorder(self, keys: list[tuple]) -> None:
+        """Rewrite the file with the points in the order of ``keys`` (all of them finished):
+        a run whose points finished in any order ends with the same file."""
+        if list(self.rows) != list(keys):
+            self.close()
+            self.rows = {k: self.rows[k] for k in keys}
+            self.last = keys[-1] if keys else None
+            self._rewrite()
+
     def close(self) -> None:
         """Sync and close the file (rows of every point added are on disk after this)."""
         if self._file is not None:
