@@ -37,8 +37,14 @@ from .journal import FIGURE_COLUMNS, Journal
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["matrix", "pivot_matrix", "point_seed", "MatrixInterrupted", "MatrixPointError",
-           "KEY_COLUMNS"]
+__all__ = [
+    "KEY_COLUMNS",
+    "MatrixInterrupted",
+    "MatrixPointError",
+    "matrix",
+    "pivot_matrix",
+    "point_seed",
+]
 
 #: The columns every matrix frame starts with (then one per varied parameter).
 KEY_COLUMNS = ("attacker", "target")
@@ -164,6 +170,17 @@ def _pair(a: _Entry, t: _Entry, simulation: Mapping):
 
     return scenario_from_cards([a.ref], t.ref, source=f"matrix {a.label} vs {t.label}",
                                **simulation)
+
+
+def _grid(scenario, vary: Mapping, a: _Entry, t: _Entry):
+    """:func:`mathhammer.vary.grid` of one pair; an error names the pair (key ``vary``)."""
+    from .vary import grid
+
+    try:
+        return grid(scenario, vary)
+    except InputError as err:
+        raise InputError("vary", err.value, f"{err.key}: {err.reason} (for {a.label} vs "
+                         f"{t.label})") from None
 
 
 def _metric(name: str) -> str:
@@ -299,7 +316,7 @@ def matrix(
 
     from .cards import card_dirs
     from .sweep import _method, _trials_seed
-    from .vary import grid, value_label
+    from .vary import value_label
 
     started = time.perf_counter()
     method = _method(method)
@@ -322,12 +339,12 @@ def matrix(
     first = _pair(attack_deck[0], target_deck[0], simulation)
     params, combos = [], [()]
     if vary:
-        params, pts = grid(first, vary)
+        params, pts = _grid(first, vary, attack_deck[0], target_deck[0])
         combos = [values for values, _ in pts]
         for a in attack_deck[1:]:
-            grid(_pair(a, target_deck[0], simulation), vary)
+            _grid(_pair(a, target_deck[0], simulation), vary, a, target_deck[0])
         for t in target_deck[1:]:
-            grid(_pair(attack_deck[0], t, simulation), vary)
+            _grid(_pair(attack_deck[0], t, simulation), vary, attack_deck[0], t)
     elif vary is not None and not isinstance(vary, Mapping):
         raise InputError("vary", vary, "must map parameter paths to their values")
     trials, seed = _trials_seed([first], trials, seed, method)
@@ -370,7 +387,7 @@ def matrix(
                 if not any(k in todo_keys for k in pair):
                     continue
                 scen = _pair(a, t, simulation)
-                built = grid(scen, vary)[1] if params else [((), scen)]
+                built = _grid(scen, vary, a, t)[1] if params else [((), scen)]
                 for key, (_, s) in zip(pair, built):
                     if key in todo_keys:
                         yield Point(key, s, trials,

@@ -17,6 +17,7 @@ import sys
 from .. import __version__
 from ..errors import MathhammerError
 from . import cards as _cards
+from . import matrix as _matrix
 from . import run as _run
 from . import sbh as _sbh
 from . import sweep as _sweep
@@ -25,7 +26,7 @@ from ._common import EXIT_OK, PROG, Parser, UsageError, fail
 __all__ = ["main"]
 
 #: Modules registering commands, in the order ``--help`` lists them.
-_COMMANDS = (_run, _cards, _sbh, _sweep)
+_COMMANDS = (_run, _cards, _sbh, _sweep, _matrix)
 
 
 def _build_parser() -> Parser:

@@ -148,27 +148,20 @@ def _grid_text(rows, params: list[str], metric: str, probability: bool) -> list[
             .rstrip() for r in cells]
 
 
-def sweep_text(frame, metric: str) -> str:
-    """The readable output of ``mathhammer sweep``: ``metric`` over the first two
-    parameters, one table per loadout and per value of the other parameters."""
-    from ..sweep import SUMMARY_COLUMNS
+def metric_tables(frame, metric: str, shown: list[str], header: str,
+                  what: str = "sweep") -> list[str]:
+    """``header``, then ``metric`` as tables over the two columns ``shown`` (the first down,
+    the second across), one per value of the frame's other key columns."""
+    from ..journal import FIGURE_COLUMNS
 
     rows = frame[frame["metric"] == metric]
     if rows.empty:
         have = ", ".join(dict.fromkeys(frame["metric"]))
-        raise InputError("--metric", metric, f"is not a figure of this sweep (it has {have})")
-    keys = [c for c in frame.columns if c not in SUMMARY_COLUMNS]
-    params = [c for c in keys if c != "loadout"]
-    shown = params[:2]
+        raise InputError("--metric", metric, f"is not a figure of this {what} (it has {have})")
+    keys = [c for c in frame.columns if c not in FIGURE_COLUMNS]
     outer = [c for c in keys if c not in shown]
     probability = _is_probability(metric, rows["value"])
-    a = frame.attrs
-    if a.get("method") == "exact":
-        how = "exact"
-    else:
-        how = (f"Monte Carlo, {a.get('trials'):,} trials, seed {a.get('seed')}, "
-               "common random numbers")
-    lines = [f"{metric} over {' x '.join(shown)} ({a.get('points')} points; {how})"]
+    lines = [header]
     groups = [((), rows)] if not outer else rows.groupby(outer, sort=False)
     for key, part in groups:
         lines.append("")
@@ -176,6 +169,24 @@ def sweep_text(frame, metric: str) -> str:
             key = key if isinstance(key, tuple) else (key,)
             lines.append(", ".join(f"{c} = {v}" for c, v in zip(outer, key)))
         lines += _grid_text(part, shown, metric, probability)
+    return lines
+
+
+def sweep_text(frame, metric: str) -> str:
+    """The readable output of ``mathhammer sweep``: ``metric`` over the first two
+    parameters, one table per loadout and per value of the other parameters."""
+    from ..sweep import SUMMARY_COLUMNS
+
+    params = [c for c in frame.columns if c not in SUMMARY_COLUMNS and c != "loadout"]
+    shown = params[:2]
+    a = frame.attrs
+    if a.get("method") == "exact":
+        how = "exact"
+    else:
+        how = (f"Monte Carlo, {a.get('trials'):,} trials, seed {a.get('seed')}, "
+               "common random numbers")
+    header = f"{metric} over {' x '.join(shown)} ({a.get('points')} points; {how})"
+    lines = metric_tables(frame, metric, shown, header)
     if a.get("out"):
         lines += ["", f"every figure of every point: {a['out']}"]
     return "\n".join(lines)

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from ..errors import InputError, MathhammerError
 from .task import Point, PointDone, PointFailed, compute_point
 
-__all__ = ["DaskBackend", "SCHEMES"]
+__all__ = ["SCHEMES", "DaskBackend"]
 
 #: Address schemes passed to ``distributed.Client`` as they are.
 SCHEMES = ("tcp://", "tls://", "ucx://", "inproc://", "ws://", "wss://")
@@ -122,7 +122,9 @@ class DaskBackend:
         run_id = uuid.uuid4().hex[:8]
         todo = iter(enumerate(points))
         window = max(4, 2 * self.workers)
-        pending = as_completed()
+        # results are fetched from the workers in the background as each task finishes, so
+        # a finished point waits for the writer in this process, not in a worker's memory
+        pending = as_completed(loop=self.client.loop, with_results=True, raise_errors=False)
         keys = {}
 
         def submit() -> bool:
@@ -140,13 +142,14 @@ class DaskBackend:
         for _ in range(window):
             if not submit():
                 break
-        for future in pending:
-            try:
-                outcome = future.result()
-            except KilledWorker:
-                raise MathhammerError(
-                    f"matrix point {'/'.join(keys[future.key])}: its task killed the Dask "
-                    "workers that ran it, again and again (out of memory?)") from None
+        for future, outcome in pending:
+            if isinstance(outcome, BaseException):
+                where = f"matrix point {' / '.join(keys[future.key])}"
+                if isinstance(outcome, KilledWorker):
+                    raise MathhammerError(f"{where}: its task killed the Dask workers that ran "
+                                          "it, again and again (out of memory?)") from None
+                raise MathhammerError(f"{where}: the Dask task failed: "
+                                      f"{type(outcome).__name__}: {outcome}") from None
             self._futures.remove(future)
             future.release()
             yield outcome

@@ -9,6 +9,7 @@ nothing depends on unpickling mathhammer's exceptions on the client.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -57,6 +58,8 @@ class PointFailed:
 
 def _numba_threads() -> None:
     """Inside a Dask worker, use as many Numba threads as the worker has threads."""
+    if "distributed" not in sys.modules:  # not in a worker (and Dask stays unimported)
+        return
     try:
         from distributed import get_worker
 

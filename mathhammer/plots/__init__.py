@@ -6,6 +6,7 @@ matplotlib call (``bar``, ``imshow``, ``plot``).
 
 - :func:`plot_damage`: damage distribution, P(=k) bars and the "k or more" curve.
 - :func:`plot_kill_heatmap`: kill probability (or any metric) of a sweep over two parameters.
+- :func:`plot_matrix`: a metric of every attacker against every target (a balance matrix).
 - :func:`plot_kill_vs`: a metric against one parameter, one line per loadout, with CI bands.
 - :func:`plot_cripple`: probability each system or aspect ends crippled.
 - :func:`plot_card`: the damage grid or life spiral, each box shaded by its mark probability.
@@ -18,6 +19,7 @@ Exact results have no sampling error: they are drawn without bands (zero-width e
 from .card import plot_card, plot_cripple
 from .damage import plot_damage
 from .figure import main_figure, save_figure, write_main_figure
+from .matrix import plot_matrix
 from .sweep import plot_kill_heatmap, plot_kill_vs
 from .turns import plot_kill_by_turn
 
@@ -29,6 +31,7 @@ __all__ = [
     "plot_kill_by_turn",
     "plot_kill_heatmap",
     "plot_kill_vs",
+    "plot_matrix",
     "save_figure",
     "write_main_figure",
 ]

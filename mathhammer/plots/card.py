@@ -13,7 +13,7 @@ from matplotlib.patches import Rectangle
 
 from ._common import BAR_COLOR, get_axes, method_note, percent_axis, target_title
 
-__all__ = ["plot_card", "plot_cripple", "letter_names"]
+__all__ = ["letter_names", "plot_card", "plot_cripple"]
 
 
 def letter_names(result) -> dict[str, str]:

@@ -6,8 +6,16 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
-from ._common import (BAR_COLOR, KILL_COLOR, LINE_COLOR, get_axes, integer_axis,
-                      method_note, percent_axis, target_title)
+from ._common import (
+    BAR_COLOR,
+    KILL_COLOR,
+    LINE_COLOR,
+    get_axes,
+    integer_axis,
+    method_note,
+    percent_axis,
+    target_title,
+)
 
 __all__ = ["plot_damage"]
 

@@ -13,7 +13,7 @@ from matplotlib.figure import Figure
 from ..errors import InputError
 from ._common import method_note
 
-__all__ = ["main_figure", "save_figure", "write_main_figure", "PLOT_SUFFIXES"]
+__all__ = ["PLOT_SUFFIXES", "main_figure", "save_figure", "write_main_figure"]
 
 #: File kinds :func:`save_figure` writes, by suffix.
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")

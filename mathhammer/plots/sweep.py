@@ -11,6 +11,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ._common import BAND_ALPHA, get_axes, integer_axis, percent_axis, tick_label
+from ._heatmap import draw_heatmap
 
 __all__ = ["plot_kill_heatmap", "plot_kill_vs"]
 
@@ -90,29 +91,12 @@ def plot_kill_heatmap(frame, *, x: str = "target.def", y: str = "target.arm",
         percent = _is_probability(metric, data)
 
     ax = get_axes(ax)
-    if percent:
-        kwargs.setdefault("vmin", 0.0)
-        kwargs.setdefault("vmax", 1.0)
-    kwargs.setdefault("cmap", "viridis")
-    kwargs.setdefault("aspect", "auto")
-    im = ax.imshow(np.ma.masked_invalid(data), origin="lower", interpolation="nearest", **kwargs)
-    ax.set_xticks(range(data.shape[1]), [tick_label(v) for v in table.columns])
-    ax.set_yticks(range(data.shape[0]), [tick_label(v) for v in table.index])
+    draw_heatmap(ax, data, xticklabels=[tick_label(v) for v in table.columns],
+                 yticklabels=[tick_label(v) for v in table.index], label=metric,
+                 percent=percent, annotate=annotate, origin="lower", fontsize="small",
+                 **kwargs)
     ax.set_xlabel(x)
     ax.set_ylabel(y)
-    cbar = ax.figure.colorbar(im, ax=ax, label=metric)
-    if percent:
-        percent_axis(cbar.ax.yaxis, decimals=0)
-    if annotate:
-        for i in range(data.shape[0]):
-            for j in range(data.shape[1]):
-                v = data[i, j]
-                if not np.isfinite(v):
-                    continue
-                r, g, b, _ = im.cmap(im.norm(v))
-                dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.5
-                ax.text(j, i, f"{100 * v:.0f}%" if percent else f"{v:.3g}", ha="center",
-                        va="center", fontsize="small", color="white" if dark else "black")
     ax.set_title(" — ".join([f"{metric} by {y} and {x}"] + title_bits))
     return ax
 

@@ -1,0 +1,182 @@
+"""``mathhammer matrix``: every attacker card against every target card.
+
+::
+
+    mathhammer matrix --attackers cards/ --targets cards/ --trials 200000 --out matrix.parquet
+    mathhammer matrix --attackers heavy_warjack,light_warjack --targets solo,heavy_warbeast \\
+        --vary attackers.0.focus=0:3 --metric damage_mean
+    mathhammer matrix --attackers a/ --targets b/ --scheduler tcp://10.0.0.5:8786 --out m.parquet
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..errors import InputError
+from ._common import EXIT_OK, PROG, UsageError, int_arg, write
+from .cards import add_cards_flag, card_dirs_for
+from .run import add_common, check_plot
+from .sweep import EXIT_INTERRUPTED, _num, metric_tables
+
+#: API argument -> the flag that sets it, for error messages.
+_FLAGS = {"attackers": "--attackers", "targets": "--targets", "vary": "--vary",
+          "out": "--out", "resume": "--resume", "scheduler": "--scheduler",
+          "workers": "--workers", "turns": "--turns"}
+
+
+def add_parsers(sub) -> None:
+    p = sub.add_parser(
+        "matrix", help="every attacker card against every target card (balance matrix)",
+        description="Simulate every attacker card against every target card (optionally "
+        "over --vary parameters): kill odds with their 95%% interval, damage and cripple odds "
+        "per pair, printed as a table of --metric and written to --out (.parquet or .csv) "
+        "point by point. Points run in this process on all cores, or on a Dask cluster "
+        "(--scheduler; pip install 'mathhammer[dask]').")
+    p.add_argument("--attackers", action="append", required=True, metavar="DIR|CARDS",
+                   help="a directory of card files (its cards with an [attacker] table), or "
+                   "card names separated by commas (NAME:ACTION picks the weapons); repeatable")
+    p.add_argument("--targets", action="append", required=True, metavar="DIR|CARDS",
+                   help="a directory of card files, or card names separated by commas")
+    p.add_argument("--all-actions", action="store_true",
+                   help="an attacker with weapons of several types counts once per type "
+                   "(NAME:melee, NAME:ranged); default: its first type")
+    p.add_argument("--vary", action="append", default=None, metavar="PATH=VALUES",
+                   help="a parameter varied at every pair, e.g. attackers.0.focus=0:3 or "
+                   "target.arm=16,18 (repeatable)")
+    p.add_argument("--turns", type=int_arg("turns", 1, 20), default=None, metavar="N",
+                   help="rounds of attacks (and of continuous effects) per point")
+    p.add_argument("--scheduler", default="local", metavar="WHERE",
+                   help="local (default: this process, all cores), local-cluster (a Dask "
+                   "LocalCluster on this machine) or a Dask scheduler address tcp://HOST:PORT")
+    p.add_argument("--workers", type=int_arg("workers", 1, 4096), default=None, metavar="N",
+                   help="worker processes of --scheduler local-cluster (default: one per core)")
+    p.add_argument("--out", default=None, metavar="FILE.parquet",
+                   help="write every figure of every pair to FILE (.parquet or .csv), point "
+                   "by point as they finish (never overwritten)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the matrix --out holds: compute only the missing points")
+    p.add_argument("--metric", default="kill", metavar="METRIC",
+                   help="figure the table (and --plot) shows: kill, damage_mean, cripple:X, "
+                   "... (default kill)")
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help="also draw a heatmap of --metric into FILE (.png, .svg or .pdf); with "
+                   "--vary, at the last value of each varied parameter")
+    p.add_argument("--force", action="store_true", help="let --plot overwrite its file")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (nor the Dask dashboard's address)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print every figure as JSON")
+    fmt.add_argument("--csv", action="store_true", help="print the long frame as CSV")
+    add_common(p)
+    add_cards_flag(p)
+    p.set_defaults(handler=matrix_command)
+
+
+def _deck(values: list[str], flag: str):
+    """A directory (given alone) or the card names of every value, split at commas."""
+    dirs = [v for v in values if Path(v).expanduser().is_dir()]
+    if dirs:
+        if len(values) > 1:
+            raise UsageError(f"{flag}: give one directory, or card names (got {values!r})")
+        return dirs[0]
+    names = [n.strip() for v in values for n in v.split(",")]
+    for n in names:
+        if not n:
+            raise UsageError(f"{flag}: an empty card name in {','.join(values)!r}")
+    return names
+
+
+def matrix_text(frame, metric: str) -> str:
+    """The readable output of ``mathhammer matrix``: ``metric``, attackers down and targets
+    across (one table per value of the varied parameters)."""
+    a = frame.attrs
+    if a.get("method") == "exact":
+        how = "exact"
+    else:
+        how = f"Monte Carlo, {a.get('trials'):,} trials per point, seed {a.get('seed')}"
+    where = a.get("backend", "local")
+    if where == "dask":
+        where = f"dask, {a.get('workers')} worker threads"
+    header = f"{metric}: attacker vs target ({a.get('points')} points; {how}; {where})"
+    lines = metric_tables(frame, metric, ["attacker", "target"], header, what="matrix")
+    skipped = a.get("skipped") or []
+    if skipped:
+        lines += ["", f"target-only cards left out of the attackers: {', '.join(skipped)}"]
+    if a.get("out"):
+        lines += ["", f"every figure of every pair: {a['out']}"]
+    return "\n".join(lines)
+
+
+def matrix_command(args: argparse.Namespace) -> int:
+    from ..matrix import MatrixInterrupted, matrix
+    from ..vary import parse_spec
+
+    if args.resume and args.out is None:
+        raise UsageError("--resume needs --out FILE, the file of the matrix to resume")
+    check_plot(args)
+    vary: dict[str, list] = {}
+    for spec in args.vary or ():
+        path, values = parse_spec(spec)
+        if path in vary:
+            raise InputError("--vary", spec, f"{path} is varied twice")
+        vary[path] = values
+    try:
+        frame = matrix(
+            _deck(args.attackers, "--attackers"), _deck(args.targets, "--targets"),
+            vary=vary or None, trials=args.trials, seed=args.seed, method=args.method,
+            cards=card_dirs_for(args), all_actions=args.all_actions,
+            scheduler=args.scheduler, workers=args.workers, out=args.out,
+            resume=args.resume, progress=False if args.no_progress else None,
+            turns=args.turns, objective=args.objective)
+    except MatrixInterrupted as exc:
+        kept = (f"the finished points are kept in {exc.out} (run again with --resume to "
+                "finish)" if exc.out else "nothing was kept (use --out FILE to keep points "
+                "as they finish)")
+        sys.stderr.write(f"{PROG}: interrupted after {exc.done} of {exc.total} points; "
+                         f"{kept}\n")
+        return EXIT_INTERRUPTED
+    except InputError as exc:
+        flag = _FLAGS.get(exc.key.split("[")[0])
+        if flag is not None and "." not in exc.key:
+            raise InputError(flag, exc.value, exc.reason) from None
+        raise
+    if args.plot is not None:
+        _plot(frame, args)
+    if args.json:
+        keys = ("method", "trials", "seed", "backend", "workers", "points", "computed", "out")
+        out = {k: frame.attrs.get(k) for k in keys}
+        out["columns"] = list(frame.columns)
+        out["rows"] = [{c: _num(v) for c, v in zip(frame.columns, row)}
+                       for row in frame.itertuples(index=False)]
+        write(json.dumps(out))
+    elif args.csv:
+        write(frame.to_csv(index=False, lineterminator="\n"))
+    else:
+        write(matrix_text(frame, args.metric))
+    if args.plot is not None:
+        sys.stderr.write(f"{PROG}: wrote the heatmap to {args.plot}\n")
+    return EXIT_OK
+
+
+def _plot(frame, args: argparse.Namespace) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    from ..plots import plot_matrix, save_figure
+
+    params = [c for c in frame.columns
+              if c not in ("attacker", "target", "metric", "value", "ci_low", "ci_high")]
+    where = {p: frame[p].iloc[-1] for p in params if frame[p].nunique() > 1}
+    n_t, n_a = frame["target"].nunique(), frame["attacker"].nunique()
+    fig = Figure(figsize=(min(4 + 0.6 * n_t, 30), min(3 + 0.45 * n_a, 30)),
+                 layout="constrained")
+    try:
+        plot_matrix(frame, args.metric, ax=fig.add_subplot(), where=where or None)
+    except ValueError as exc:
+        raise InputError("--metric", args.metric, str(exc)) from None
+    save_figure(fig, args.plot)

@@ -1,0 +1,139 @@
+"""Heatmap of a balance-matrix frame: one metric of every attacker against every target.
+
+A matrix frame (:func:`mathhammer.matrix.matrix`) is tidy and long: ``attacker``,
+``target``, one column per varied parameter, then ``metric``, ``value``, ``ci_low``,
+``ci_high``. :func:`plot_matrix` draws the wide table :func:`~mathhammer.matrix.pivot_matrix`
+makes of it, read like that table: attackers down (the first at the top), targets across.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from matplotlib.axes import Axes
+
+from ..errors import InputError
+from ..matrix import FIGURE_COLUMNS, KEY_COLUMNS, pivot_matrix
+from ._common import get_axes, tick_label
+from ._heatmap import draw_heatmap, fit_tick_labels
+from .sweep import _need
+
+__all__ = ["plot_matrix"]
+
+#: Beyond this many attackers or targets the cells are too small to write in.
+MAX_ANNOTATED = 40
+#: Rotation (degrees) of the target names, which are long card names.
+XTICK_ROTATION = 45.0
+
+
+def is_probability_metric(metric: str) -> bool:
+    """Whether a matrix metric is a probability (shown in percent): ``kill``,
+    ``kill_by_turn:T`` and ``cripple:X``; damage, points spent and the like are not.
+
+    >>> [is_probability_metric(m) for m in ("kill", "cripple:L", "damage_mean", "spent")]
+    [True, True, False, False]
+    """
+    return metric == "kill" or metric.startswith(("kill_by_turn:", "cripple:"))
+
+
+def _table(frame, metric: str, where: Mapping):
+    """``pivot_matrix(frame, metric, **where)``, its InputError as a one-line ValueError that
+    says how to choose with ``where=``."""
+    what = "plot_matrix"
+    try:
+        return pivot_matrix(frame, metric, **where)
+    except InputError as err:
+        if err.reason.startswith("holds several values"):
+            raise ValueError(f"{what}: {err.key} holds several values "
+                             f"({', '.join(map(tick_label, err.value))}); choose one with "
+                             f"where={{{err.key!r}: ...}}") from None
+        raise ValueError(f"{what}: {err}") from None
+
+
+def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate: bool = True,
+                percent: bool | None = None, where: Mapping | None = None,
+                **kwargs) -> Axes:
+    """Heatmap of ``metric`` for every attacker (rows) against every target (columns).
+
+    A balance matrix is read by rows (how an attacker fares against each target) and by
+    columns (how a target holds against each attacker), so the table is drawn as
+    :func:`~mathhammer.matrix.pivot_matrix` returns it: attackers from the top in the
+    frame's order, targets from the left in the frame's order.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A frame of :func:`mathhammer.matrix.matrix`.
+    metric : str
+        ``kill``, ``damage_mean``, ``cripple:X``, ``kill_by_turn:T``, ...; a pair without
+        it (a cripple figure of a card lacking that system) is a blank cell.
+    ax : Axes, optional
+        Where to draw; pyplot's current Axes when None.
+    annotate : bool
+        Write each cell's value on it, smaller as the matrix grows; never above
+        :data:`MAX_ANNOTATED` attackers or targets, where it could not be read. The size
+        is fitted to the Axes as placed when drawing: for some 30 x 30 cards give the
+        figure room (``figsize=(10, 9)``) before calling.
+    percent : bool, optional
+        Show values (colour scale 0..1, colorbar, annotations) as percentages; by default
+        for probabilities (``kill``, ``cripple:X``, ``kill_by_turn:T``), while damage and
+        other figures are written with 3 significant digits.
+    where : mapping, optional
+        The value of each varied parameter, e.g. ``{"attackers.0.focus": 3}``; needed for
+        every parameter the frame holds several values of. Shown in the title.
+    **kwargs
+        Passed to :meth:`~matplotlib.axes.Axes.imshow` (``cmap``, ``vmin``, ``vmax``, ...).
+
+    Returns
+    -------
+    Axes
+        ``ax``, with the image (``ax.images[0]``) and its colorbar.
+
+    Raises
+    ------
+    ValueError
+        One line: ``frame`` is not a matrix frame, ``metric`` is not in it, ``where`` names
+        an unknown parameter or value, or a parameter with several values is not chosen.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from mathhammer.matrix import matrix
+    >>> frame = matrix(["heavy_warjack", "light_warjack"], ["solo", "heavy_warbeast"],
+    ...                trials=20_000, seed=1, progress=False)
+    >>> fig, ax = plt.subplots()
+    >>> ax = plot_matrix(frame, "kill", ax=ax)
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['heavy_warjack', 'light_warjack']
+    >>> plt.close(fig)
+    """
+    what = "plot_matrix"
+    _need(frame, list(KEY_COLUMNS) + ["metric", "value"], what)
+    if where is None:
+        where = {}
+    elif not isinstance(where, Mapping):
+        raise ValueError(f"{what}: where= must map parameter names to values, "
+                         f"got {type(where).__name__}")
+    table = _table(frame, metric, where)
+    data = table.to_numpy(dtype=float)
+    if percent is None:
+        percent = is_probability_metric(metric)
+
+    ax = get_axes(ax)
+    draw_heatmap(ax, data, xticklabels=[str(t) for t in table.columns],
+                 yticklabels=[str(a) for a in table.index], label=metric, percent=percent,
+                 annotate=annotate, origin="upper", fontsize=None,
+                 max_annotated=MAX_ANNOTATED, xtick_rotation=XTICK_ROTATION, **kwargs)
+    fit_tick_labels(ax, data.shape, XTICK_ROTATION)
+    ax.set_xlabel("target")
+    ax.set_ylabel("attacker")
+    title = f"{metric}: attacker vs target"
+    params = [c for c in frame.columns if c not in KEY_COLUMNS and c not in FIGURE_COLUMNS]
+    chosen = [f"{name}={tick_label(v)}" for name, v in where.items()]
+    # a parameter held at one value needs no choice, but the title should still say it
+    chosen += [f"{name}={tick_label(frame[name].iloc[0])}" for name in params
+               if name not in where and frame[name].nunique() == 1]
+    if chosen:
+        title += f" ({', '.join(chosen)})"
+    ax.set_title(title)
+    return ax

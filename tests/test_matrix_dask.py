@@ -1,0 +1,126 @@
+"""The balance matrix on Dask: a LocalCluster of 2 worker processes gives the same figures as
+the local backend, compiles the kernels once per worker process, and a worker killed mid-run
+loses only the point(s) it was running."""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+from collections import Counter
+
+import pandas as pd
+import pytest
+
+distributed = pytest.importorskip("distributed")
+
+from mathhammer.matrix import matrix  # noqa: E402
+
+ATTACKERS = ["heavy_warjack", "light_warjack", "warcaster"]
+TARGETS = ["solo", "heavy_infantry", "heavy_warjack", "heavy_warbeast"]
+
+
+class TraceStarts(distributed.WorkerPlugin):
+    """Appends ``key pid`` to a file each time a worker starts executing a point (a plugin is
+    installed on every worker, replacements of killed ones included)."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish == "executing" and str(key).startswith("mathhammer-point-"):
+            with open(self.path, "a") as f:
+                f.write(f"{key} {os.getpid()}\n")
+
+
+def run(**kw):
+    kw.setdefault("trials", 20_000)
+    kw.setdefault("seed", 3)
+    kw.setdefault("progress", False)
+    return matrix(ATTACKERS, TARGETS, **kw)
+
+
+@pytest.fixture(scope="module")
+def local():
+    return run()
+
+
+@pytest.fixture
+def cluster():
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0", silence_logs=logging.ERROR) as c, \
+            distributed.Client(c) as client:
+        yield c, client
+
+
+def test_local_cluster_gives_the_local_figures_and_compiles_once_per_worker(local, tmp_path):
+    out = tmp_path / "m.parquet"
+    frame = run(scheduler="local-cluster", workers=2, out=out)
+    pd.testing.assert_frame_equal(frame, local)
+    pd.testing.assert_frame_equal(pd.read_parquet(out), local)
+    a = frame.attrs
+    assert a["backend"] == "dask" and a["workers"] == 2
+    assert len(a["processes"]) == 2 and os.getpid() not in a["processes"]
+    assert sum(a["processes"].values()) == a["points"] == 12
+    # each worker process loaded (or compiled) the kernels on its first point only
+    assert a["first_points"] == len(a["processes"])
+
+
+def test_a_client_is_used_as_given_and_the_dashboard_is_announced(cluster, local, capsys):
+    c, client = cluster
+    frame = run(scheduler=client, progress=True)
+    pd.testing.assert_frame_equal(frame, local)
+    assert frame.attrs["dashboard"] == client.dashboard_link
+    assert f"Dask dashboard: {client.dashboard_link}" in capsys.readouterr().err
+    assert client.status == "running"  # left open for its owner
+    with pytest.raises(Exception, match="workers: applies to scheduler='local-cluster'"):
+        run(scheduler=client, workers=2)
+
+
+def test_a_scheduler_address_works_like_the_client(cluster, local):
+    c, _ = cluster
+    frame = run(scheduler=c.scheduler_address)
+    pd.testing.assert_frame_equal(frame, local)
+
+
+def test_a_killed_worker_loses_only_its_point_in_flight(cluster, tmp_path):
+    """SIGKILL one worker process while points run: the nanny restarts it, the scheduler
+    runs the lost point again, finished points (already written by the client) are never
+    computed twice, and the figures are those of the local backend."""
+    c, client = cluster
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
+    trace = tmp_path / "starts.txt"
+    client.register_plugin(TraceStarts(trace))
+    kw = dict(trials=400_000, seed=9)
+    expect = run(**kw)
+    victim = next(iter(client.run(os.getpid).values()))
+    killed = []
+
+    def progress(done, total):
+        if done == 3 and not killed:
+            os.kill(victim, signal.SIGKILL)
+            killed.append(done)
+
+    trace.unlink(missing_ok=True)
+    out = tmp_path / "m.csv"
+    frame = run(scheduler=client, out=out, progress=progress, **kw)
+    assert killed
+    pd.testing.assert_frame_equal(frame, expect)
+    pd.testing.assert_frame_equal(pd.read_csv(out), expect, check_dtype=False)
+
+    starts = [line.split() for line in trace.read_text().splitlines()]
+    runs = Counter(key for key, _ in starts)
+    assert len(runs) == 12
+    # started twice: only what the one-thread victim was running when it died
+    again = [k for k, n in runs.items() if n > 1]
+    assert len(again) <= 1, again
+    first_pid: dict[str, str] = {}
+    for key, pid in starts:
+        first_pid.setdefault(key, pid)
+    assert all(first_pid[k] == str(victim) for k in again)
+    assert str(victim) in first_pid.values()  # it was killed while running points
+    # a replacement worker is a new process, which loads the kernels once if it runs points
+    assert frame.attrs["first_points"] == len(frame.attrs["processes"])
