@@ -19,6 +19,7 @@ from .optimize import Optimized, optimize
 from .simulate import simulate
 from .sweep import sweep  # the function shadows its module, as simulate does
 from .compare import Comparison, compare
+from .matrix import matrix  # the function shadows its module, as sweep does
 
 __all__ = [
     "Attacker",
@@ -35,6 +36,7 @@ __all__ = [
     "Weapon",
     "compare",
     "load_scenario",
+    "matrix",
     "optimize",
     "scenario_from_dict",
     "simulate",
