@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean clear-cache
+.PHONY: demo test bench bench-matrix clean clear-cache
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_kernel.py
+
+bench-matrix: $(STAMP)
+	$(BIN)/python benchmarks/bench_matrix.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,582 @@
+#!/usr/bin/env python
+"""Benchmark of the balance matrix: the local backend against a Dask LocalCluster.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_matrix.py            # 20 x 20 cards, 200,000 trials
+    .venv/bin/python benchmarks/bench_matrix.py --quick    # smoke run: 4 x 4, 20,000 trials
+
+Measured in one run (benchmarks/README.md explains every figure):
+
+1. a deck of attacker cards and a deck of target cards, written into a temporary directory
+   as variants of the bundled cards (damage tracks, warjack grids, warbeast spirals);
+2. the local backend (``mathhammer.matrix.matrix(..., scheduler=None)``: points one after
+   another in this process, each on every core through Numba's threads), after a warm-up
+   matrix that loads the kernels;
+3. the single-core cost of a point: ``simulate`` + ``Result.summary()`` on one Numba thread
+   over a sample of the pairs, at the run's trials and at a quarter of them (a fixed cost
+   per point plus a cost per trial);
+4. a Dask LocalCluster of ``--workers`` processes of one thread: its start-up time, a
+   warm-up matrix, the matrix on the warm cluster (passed as a ``distributed.Client``), then
+   ``scheduler="local-cluster"`` end to end (start-up included), as a user calls it;
+5. the frames of every backend compared (``pandas.testing.assert_frame_equal``), the
+   overhead per point of each backend, and an estimate of the wall time of a 500 x 500
+   matrix on N workers from the measured per-point cost.
+
+The exit status is 1 when the backends' frames differ or a sampled point does not reproduce
+its matrix figures, 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import logging
+import math
+import os
+import platform
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run from a checkout without an installed package
+    sys.path.insert(0, str(ROOT))
+
+BUNDLED = ROOT / "mathhammer" / "data" / "cards"
+SEED = 20_261_130            # the run's seed (every point's is derived from it)
+
+#: The faction-wide matrix of the estimate: 500 attackers x 500 targets.
+EST_SIZE = 500
+EST_TRIALS = (200_000, 1_000_000)
+EST_WORKERS = (2, 16, 64, 256)
+
+
+# ------------------------------------------------------------------------ the cards
+def toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)  # a JSON string is a valid TOML basic string
+    if isinstance(v, list):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    raise TypeError(f"cannot write {type(v).__name__} as TOML")
+
+
+def toml_dump(data: dict) -> str:
+    """A card as TOML: top-level tables, their plain keys, then arrays of tables."""
+    out = []
+
+    def table(prefix: str, body: dict, header: str) -> None:
+        out.append(header)
+        nested = []
+        for key, value in body.items():
+            if isinstance(value, list) and value and all(isinstance(x, dict) for x in value):
+                nested.append((key, value))
+            elif isinstance(value, dict):
+                nested.append((key, [value]))
+            else:
+                out.append(f"{key} = {toml_value(value)}")
+        out.append("")
+        for key, items in nested:
+            for item in items:
+                table(f"{prefix}.{key}", item, f"[[{prefix}.{key}]]")
+
+    for name, body in data.items():
+        table(name, body, f"[{name}]")
+    return "\n".join(out)
+
+
+def _retitle(card: dict, stem: str, note: str) -> dict:
+    card = json.loads(json.dumps(card))  # a deep copy
+    info = card.setdefault("card", {})
+    info["name"] = f"{info.get('name', stem)} ({note})"
+    info["description"] = f"Benchmark variant of the bundled card {stem}: {note}."
+    return card
+
+
+def attacker_variants(stem: str, card: dict) -> list[tuple[str, dict]]:
+    """Two attackers per bundled card.
+
+    ``buffed``: every weapon +1 skill (MAT/RAT) and +1 POW.
+    ``focus``: +1 focus or fury where the card has some; otherwise +1 attack on its first
+    weapon (infantry, solo).
+    """
+    buffed = _retitle(card, stem, "+1 skill, +1 POW")
+    for w in buffed["attacker"]["weapons"]:
+        w["skill"] += 1
+        w["pow"] += 1
+    att = card["attacker"]
+    points = next((k for k in ("focus", "fury") if att.get(k)), None)
+    if points:
+        focus = _retitle(card, stem, f"+1 {points}")
+        focus["attacker"][points] += 1
+    else:
+        focus = _retitle(card, stem, "+1 attack on its first weapon")
+        w = focus["attacker"]["weapons"][0]
+        w["attacks"] = w.get("attacks", 1) + 1
+    return [(f"{stem}_buffed", buffed), (f"{stem}_focus", focus)]
+
+
+def target_variants(stem: str, card: dict) -> list[tuple[str, dict]]:
+    """Two targets per bundled card.
+
+    ``worn``: ARM -1; a damage track loses a quarter of its boxes (at least one box left);
+    a warcaster or warlock has 1 focus or fury left (spent on spells).
+    ``guarded``: DEF +1, ARM +1 (a defensive spell or animus).
+    """
+    worn = _retitle(card, stem, "ARM -1, boxes or focus spent")
+    t = worn["target"]
+    t["arm"] -= 1
+    if "boxes" in t:
+        t["boxes"] = max(1, t["boxes"] - t["boxes"] // 4)
+    for k in ("focus", "fury"):
+        if t.get(k):
+            t[k] = 1
+    guarded = _retitle(card, stem, "DEF +1, ARM +1")
+    guarded["target"]["def"] += 1
+    guarded["target"]["arm"] += 1
+    return [(f"{stem}_worn", worn), (f"{stem}_guarded", guarded)]
+
+
+def make_decks(root: Path, n_attackers: int, n_targets: int) -> tuple[Path, Path, dict]:
+    """Write ``n_attackers`` attacker cards and ``n_targets`` target cards under ``root``
+    (``attackers/``, ``targets/``); return the two directories and the mix of targets.
+
+    Deterministic: the variants of the bundled cards, in the order kind by kind (the first
+    variant of every card, then the second), so a smaller deck still mixes tracks, grids and
+    spirals.
+    """
+    bundled = [(p.stem, tomllib.loads(p.read_text())) for p in sorted(BUNDLED.glob("*.toml"))]
+    pools = {"attackers": [[], []], "targets": [[], []]}
+    for stem, card in bundled:
+        if "attacker" in card:
+            for i, v in enumerate(attacker_variants(stem, card)):
+                pools["attackers"][i].append(v)
+        if "target" in card:
+            for i, v in enumerate(target_variants(stem, card)):
+                pools["targets"][i].append(v)
+    mix = {}
+    dirs = []
+    for role, n in (("attackers", n_attackers), ("targets", n_targets)):
+        deck = pools[role][0] + pools[role][1]
+        if n > len(deck):
+            raise SystemExit(f"--size {n}: at most {len(deck)} {role} can be generated")
+        d = root / role
+        d.mkdir()
+        for stem, card in deck[:n]:
+            (d / f"{stem}.toml").write_text(toml_dump(card))
+            if role == "targets":
+                t = card["target"]
+                kind = "grid" if "grid" in t else "spiral" if "spiral" in t else "track"
+                mix[kind] = mix.get(kind, 0) + 1
+        dirs.append(d)
+    return dirs[0], dirs[1], mix
+
+
+# ------------------------------------------------------------------------ helpers
+def fmt_int(n):
+    return f"{n:,}"
+
+
+def fmt_dur(s: float) -> str:
+    """Seconds as s / min / h."""
+    if s < 120:
+        return f"{s:.0f} s" if s >= 10 else f"{s:.1f} s"
+    if s < 2 * 3600:
+        return f"{s / 60:.0f} min"
+    return f"{s / 3600:.1f} h"
+
+
+def table(headers, rows, align=None):
+    """A plain text table: first column left-aligned, the others right-aligned."""
+    cols = list(zip(*([headers] + rows)))
+    widths = [max(len(str(x)) for x in col) for col in cols]
+    align = align or ["<"] + [">"] * (len(headers) - 1)
+    line = lambda r: "  ".join(f"{x!s:{a}{w}}" for x, a, w in zip(r, align, widths)).rstrip()
+    out = [line(headers), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def cpu_model():
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+def sample_pairs(n_att: int, n_tgt: int, n: int) -> list[tuple[int, int]]:
+    """``n`` distinct (attacker, target) indices spread over both decks (every attacker in
+    turn; targets stepped by a stride coprime with the deck); all pairs when ``n`` is 0 or
+    at least the number of pairs."""
+    total = n_att * n_tgt
+    if n <= 0 or n >= total:
+        return [(a, t) for a in range(n_att) for t in range(n_tgt)]
+    stride = next(s for s in range(7, 7 + n_tgt + 1) if math.gcd(s, n_tgt) == 1)
+    out, seen, i = [], set(), 0
+    while len(out) < n:
+        pair = (i % n_att, (stride * i + i // n_att) % n_tgt)
+        if pair not in seen:
+            seen.add(pair)
+            out.append(pair)
+        i += 1
+    return out
+
+
+def thread_cpu() -> dict[int, float]:
+    """CPU seconds of each thread of this process, by native thread id (empty without
+    psutil, which ``distributed`` requires)."""
+    try:
+        import psutil
+    except ImportError:
+        return {}
+    return {t.id: t.user_time + t.system_time for t in psutil.Process().threads()}
+
+
+def timed_matrix(attackers, targets, **kw):
+    """``matrix(...)``, its wall time and this process's CPU time over the call: the whole
+    process, and its main thread (for a LocalCluster: the whole process is the client and the
+    scheduler; the main thread builds the points and the frame, Dask's IO loop thread runs
+    the scheduler and the client's communication)."""
+    import threading
+
+    from mathhammer.matrix import matrix
+
+    main_id = threading.main_thread().native_id
+    th0 = thread_cpu()
+    cpu0, t0 = time.process_time(), time.perf_counter()
+    frame = matrix(attackers, targets, progress=False, **kw)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    th1 = thread_cpu()
+    main = th1.get(main_id, math.nan) - th0.get(main_id, 0.0) if th1 else math.nan
+    return frame, wall, {"process": cpu, "main_thread": main}
+
+
+def start_cluster(workers: int):
+    """A LocalCluster as ``scheduler="local-cluster"`` starts it (``workers`` processes of
+    one thread) and its client."""
+    import distributed
+
+    cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=logging.ERROR)
+    return cluster, distributed.Client(cluster)
+
+
+# ------------------------------------------------------------------------ measurements
+def single_core_cost(att_dir: Path, tgt_dir: Path, pairs, trials: int, repeats: int,
+                     local_frame):
+    """Per-point cost of ``simulate`` + ``summary()`` on one Numba thread over ``pairs``, at
+    ``trials`` and ``trials // 4``: mean seconds at each and the linear fit
+    ``fixed + per_trial * trials``; checks each point's figures against ``local_frame``."""
+    import numba
+    import pandas as pd
+
+    from mathhammer import simulate
+    from mathhammer.cards import scenario_from_cards
+    from mathhammer.matrix import point_seed
+
+    atts = sorted(att_dir.glob("*.toml"))
+    tgts = sorted(tgt_dir.glob("*.toml"))
+    small = max(1, trials // 4)
+    n_threads = numba.config.NUMBA_NUM_THREADS
+    build, cost, cost_small, mismatches = [], [], [], []
+    by_pair = {k: g for k, g in local_frame.groupby(["attacker", "target"], sort=False)}
+    numba.set_num_threads(1)
+    try:
+        for ai, ti in pairs:
+            a, t = atts[ai], tgts[ti]
+            t0 = time.perf_counter()
+            scen = scenario_from_cards([{"card": str(a)}], {"card": str(t)})
+            build.append(time.perf_counter() - t0)
+            seed = point_seed(SEED, (a.stem, t.stem))
+            best, best_small = math.inf, math.inf
+            for _ in range(repeats):
+                t0 = time.perf_counter()
+                summary = simulate(scen, trials=trials, seed=seed).summary()
+                best = min(best, time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                simulate(scen, trials=small, seed=seed).summary()
+                best_small = min(best_small, time.perf_counter() - t0)
+            cost.append(best)
+            cost_small.append(best_small)
+            want = by_pair[(a.stem, t.stem)][["metric", "value", "ci_low", "ci_high"]]
+            got = summary[["metric", "value", "ci_low", "ci_high"]].copy()
+            got["metric"] = got["metric"].map(lambda m: "spent" if m.startswith("spent:") else m)
+            try:
+                pd.testing.assert_frame_equal(got.reset_index(drop=True),
+                                              want.reset_index(drop=True), check_dtype=False)
+            except AssertionError:
+                mismatches.append(f"{a.stem} / {t.stem}")
+    finally:
+        numba.set_num_threads(n_threads)
+    mean, mean_small = sum(cost) / len(cost), sum(cost_small) / len(cost_small)
+    per_trial = (mean - mean_small) / (trials - small) if trials > small else 0.0
+    per_trial = max(per_trial, 0.0)
+    fixed = max(0.0, mean - per_trial * trials)
+    return {"points": len(pairs), "trials": trials, "small_trials": small, "repeats": repeats,
+            "mean_s": mean, "mean_small_s": mean_small, "min_s": min(cost), "max_s": max(cost),
+            "fixed_s": fixed, "per_trial_s": per_trial,
+            "build_s": sum(build) / len(build), "mismatches": mismatches}
+
+
+def overhead(wall: float, cores: int, points: int, compute: float) -> float:
+    """Core-seconds per point beyond the single-core compute cost."""
+    return (wall * cores - compute * points) / points
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--size", type=int, default=None,
+                   help="attackers and targets of the matrix (default 20; --quick 4)")
+    p.add_argument("--trials", type=lambda s: int(float(s)), default=None,
+                   help="trials per point (default 200,000; --quick 20,000)")
+    p.add_argument("--workers", type=int, default=2,
+                   help="processes of the LocalCluster (one thread each; default 2)")
+    p.add_argument("--sample", type=int, default=None,
+                   help="pairs timed on one thread (default 80; --quick 8; 0 = every pair)")
+    p.add_argument("--repeats", type=int, default=2,
+                   help="repeats of each single-thread timing, the best is kept (default 2)")
+    p.add_argument("--quick", action="store_true", help="smoke run: 4 x 4 at 20,000 trials")
+    p.add_argument("--keep-cards", metavar="DIR",
+                   help="write the generated decks into DIR (kept) instead of a temporary "
+                        "directory")
+    p.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
+    args = p.parse_args(argv)
+
+    q = args.quick
+    size = args.size or (4 if q else 20)
+    trials = args.trials or (20_000 if q else 200_000)
+    sample = args.sample if args.sample is not None else (8 if q else 80)
+    n_workers = args.workers
+
+    import numba
+    import numpy as np
+    import pandas as pd
+
+    try:
+        import distributed
+    except ImportError:
+        raise SystemExit("bench_matrix.py needs Dask: pip install 'mathhammer[dask]'") from None
+
+    from mathhammer.matrix import pivot_matrix
+
+    started = time.perf_counter()
+    load0 = os.getloadavg()
+    cores = numba.config.NUMBA_NUM_THREADS
+    report = {
+        "date": datetime.date.today().isoformat(),
+        "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "numba_threads": cores,
+                    "python": platform.python_version(), "numpy": np.__version__,
+                    "numba": numba.__version__, "pandas": pd.__version__,
+                    "distributed": distributed.__version__},
+        "config": {"size": size, "trials": trials, "workers": n_workers, "sample": sample,
+                   "repeats": args.repeats, "seed": SEED},
+        "quick": q,
+    }
+    m = report["machine"]
+    print(f"mathhammer balance-matrix benchmark  {report['date']}  {'(quick)' if q else ''}")
+    print(f"  {m['cpu']}, {m['cores']} cores; Python {m['python']}, NumPy {m['numpy']}, "
+          f"Numba {m['numba']}, pandas {m['pandas']}, distributed {m['distributed']}; "
+          f"load average {load0[0]:.2f}")
+
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="mathhammer-bench-matrix-") as tmp:
+        root = Path(args.keep_cards) if args.keep_cards else Path(tmp)
+        root.mkdir(parents=True, exist_ok=True)
+        att_dir, tgt_dir, mix = make_decks(root, size, size)
+        points = size * size
+        atts = sorted(att_dir.glob("*.toml"))
+        tgts = sorted(tgt_dir.glob("*.toml"))
+        warm_a = [str(atts[0]), str(atts[-1])][: min(2, size)]
+        warm_t = [str(tgts[0]), str(tgts[-1])][: min(2, size)]
+        print(f"\n  matrix: {size} attackers x {size} targets = {fmt_int(points)} points, "
+              f"{fmt_int(trials)} trials per point, seed {SEED}")
+        print(f"  targets: {', '.join(f'{v} {k}' for k, v in sorted(mix.items()))}; cards "
+              f"written to {root if args.keep_cards else 'a temporary directory'}")
+        common = {"trials": trials, "seed": SEED}
+        runs = {}
+
+        # -- (a) local backend
+        print("\n== Local backend (this process, Numba threads on all cores) ==")
+        _, warm_local, _ = timed_matrix(warm_a, warm_t, **common)
+        print(f"  warm-up: {len(warm_a)} x {len(warm_t)} matrix {warm_local:.2f} s "
+              "(kernels loaded from Numba's cache or compiled)")
+        local, wall, cpu = timed_matrix(att_dir, tgt_dir, **common)
+        runs["local"] = {"wall_s": wall, "cpu_s": cpu["process"], "cores": cores,
+                         "compute_s": local.attrs["compute_seconds"], "label": "local",
+                         "processes": len(local.attrs["processes"])}
+        print(f"  {fmt_int(points)} points: {wall:.2f} s wall, {points / wall:.1f} points/s")
+
+        kill = pivot_matrix(local, "kill")
+        vals = kill.to_numpy().ravel()
+        mix_kill = {"zero": int((vals == 0).sum()), "below_1pct": int((vals < 0.01).sum()),
+                    "middle": int(((vals >= 0.01) & (vals <= 0.99)).sum()),
+                    "above_99pct": int((vals > 0.99).sum()), "one": int((vals == 1).sum())}
+        dmg = pivot_matrix(local, "damage_mean").to_numpy().ravel()
+        print(f"  kill probability of the {points} pairs: {mix_kill['middle']} between 1% and "
+              f"99%, {mix_kill['below_1pct']} below 1% ({mix_kill['zero']} exactly 0), "
+              f"{mix_kill['above_99pct']} above 99% ({mix_kill['one']} exactly 1); mean damage "
+              f"{dmg.min():.1f} to {dmg.max():.1f}")
+        report["kill_mix"] = mix_kill
+
+        # -- single-core cost per point
+        pairs = sample_pairs(size, size, sample)
+        print(f"\n== Single-core cost per point (simulate + summary, 1 Numba thread, "
+              f"{len(pairs)} pairs, best of {args.repeats}) ==")
+        sc = single_core_cost(att_dir, tgt_dir, pairs, trials, args.repeats, local)
+        report["single_core"] = sc
+        c1 = sc["mean_s"]
+        print(table(["trials", "mean ms/point", "min ms", "max ms"], [
+            [fmt_int(trials), f"{c1 * 1e3:.2f}", f"{sc['min_s'] * 1e3:.2f}",
+             f"{sc['max_s'] * 1e3:.2f}"],
+            [fmt_int(sc["small_trials"]), f"{sc['mean_small_s'] * 1e3:.2f}", "", ""]]))
+        print(f"  fit: {sc['fixed_s'] * 1e3:.2f} ms per point + {sc['per_trial_s'] * 1e9:.1f} ns "
+              f"per trial (from the two trial counts); building a scenario from the cards "
+              f"(not in the figure above) {sc['build_s'] * 1e3:.2f} ms")
+        if sc["mismatches"]:
+            ok = False
+            print(f"  FAIL: {len(sc['mismatches'])} sampled points differ from the matrix: "
+                  f"{', '.join(sc['mismatches'][:5])}")
+        else:
+            print(f"  the {len(pairs)} sampled points reproduce the local matrix's figures "
+                  "exactly (same per-point seeds, on 1 thread instead of "
+                  f"{cores})")
+
+        # -- (b) Dask LocalCluster
+        print(f"\n== Dask LocalCluster ({n_workers} processes x 1 thread) ==")
+        t0 = time.perf_counter()
+        cluster, client = start_cluster(n_workers)
+        startup = time.perf_counter() - t0
+        try:
+            _, warm_dask, _ = timed_matrix(warm_a, warm_t, scheduler=client, **common)
+            warm_frame, wall, cpu = timed_matrix(att_dir, tgt_dir, scheduler=client, **common)
+        finally:
+            t0 = time.perf_counter()
+            client.close()
+            cluster.close()
+            shutdown = time.perf_counter() - t0
+        print(f"  start-up: LocalCluster + Client {startup:.2f} s; warm-up: {len(warm_a)} x "
+              f"{len(warm_t)} matrix {warm_dask:.2f} s (each worker loads the kernels on its "
+              f"first point); shut-down {shutdown:.2f} s")
+        runs["dask_warm"] = {"wall_s": wall, "cpu_s": cpu["process"],
+                             "main_thread_cpu_s": cpu["main_thread"], "cores": n_workers,
+                             "compute_s": warm_frame.attrs["compute_seconds"],
+                             "label": "dask, warm cluster",
+                             "processes": len(warm_frame.attrs["processes"])}
+        print(f"  warm cluster (scheduler=Client): {fmt_int(points)} points {wall:.2f} s wall, "
+              f"{points / wall:.1f} points/s; points per worker process: "
+              f"{sorted(warm_frame.attrs['processes'].values())}")
+        print(f"  CPU of this process (client + scheduler) {cpu['process'] / points * 1e3:.2f} ms "
+              f"per point: main thread (points, frame) {cpu['main_thread'] / points * 1e3:.2f} "
+              f"ms, other threads (Dask's IO loop: scheduler, client communication) "
+              f"{(cpu['process'] - cpu['main_thread']) / points * 1e3:.2f} ms")
+        e2e, wall, cpu = timed_matrix(att_dir, tgt_dir, scheduler="local-cluster",
+                                      workers=n_workers, **common)
+        runs["dask_e2e"] = {"wall_s": wall, "cpu_s": cpu["process"],
+                            "main_thread_cpu_s": cpu["main_thread"], "cores": n_workers,
+                            "compute_s": e2e.attrs["compute_seconds"],
+                            "label": "dask, local-cluster e2e",
+                            "processes": len(e2e.attrs["processes"])}
+        print(f"  scheduler=\"local-cluster\", workers={n_workers} (cluster started and closed "
+              f"by the call, kernels loaded in fresh workers): {wall:.2f} s wall")
+        report["dask"] = {"startup_s": startup, "warmup_s": warm_dask, "shutdown_s": shutdown}
+        report["warmup_local_s"] = warm_local
+
+        # -- agreement
+        print("\n== Agreement ==")
+        for key, frame in (("dask, warm cluster", warm_frame),
+                           ("dask, local-cluster", e2e)):
+            try:
+                pd.testing.assert_frame_equal(local, frame)
+                print(f"  local and {key}: identical frames ({len(local):,} rows, "
+                      "assert_frame_equal)")
+            except AssertionError as exc:
+                ok = False
+                print(f"  FAIL: local and {key} differ: {str(exc).splitlines()[0]}")
+
+    # -- summary table
+    print(f"\n== Backends: {size} x {size} matrix, {fmt_int(trials)} trials per point ==")
+    rows = []
+    for key, r in runs.items():
+        r["points_per_s"] = points / r["wall_s"]
+        r["wall_per_point_s"] = r["wall_s"] / points
+        r["overhead_s"] = overhead(r["wall_s"], r["cores"], points, c1)
+        r["client_cpu_per_point_s"] = r["cpu_s"] / points
+        r["vs_local"] = r["wall_s"] / runs["local"]["wall_s"]
+        rows.append([r["label"], r["cores"], f"{r['wall_s']:.2f}", f"{r['points_per_s']:.1f}",
+                     f"{r['wall_per_point_s'] * 1e3:.2f}", f"{r['compute_s'] / points * 1e3:.2f}",
+                     f"{r['overhead_s'] * 1e3:+.2f}",
+                     f"{r['overhead_s'] / c1 * 100:+.0f}%",
+                     "-" if key == "local" else f"{r['client_cpu_per_point_s'] * 1e3:.2f}",
+                     f"{r['vs_local']:.2f}"])
+    print(table(["backend", "cores", "wall s", "points/s", "wall ms/pt", "in task ms/pt",
+                 "overhead ms/pt", "of compute", "client CPU ms/pt", "/ local"], rows))
+    print(f"  single-core compute per point c1 = {c1 * 1e3:.2f} ms (simulate + summary, 1 thread,"
+          f" mean over the sample)")
+    print("  overhead ms/pt = (wall s x cores - c1 x points) / points: core time per point "
+          "beyond the\n  single-core compute (client, scheduler, transfers, idle cores, "
+          "thread or process start-up)")
+    print("  in task ms/pt = time inside the point tasks (frame.attrs['compute_seconds']) / "
+          "points;\n  client CPU ms/pt = CPU time of this process (the client, and the "
+          "LocalCluster's scheduler) / points\n  (not shown for local: there the "
+          "process's CPU time is the computation itself)")
+    report["runs"] = runs
+
+    # -- estimate
+    big = EST_SIZE * EST_SIZE
+    warm = runs["dask_warm"]
+    o = warm["overhead_s"]
+    floor = warm["client_cpu_per_point_s"]
+    floor_main = warm["main_thread_cpu_s"] / points
+    est = {"points": big, "overhead_s": o, "client_floor_s_per_point": floor,
+           "client_main_thread_s_per_point": floor_main, "startup_s": startup, "rows": []}
+    print(f"\n== Estimate: {EST_SIZE} x {EST_SIZE} matrix ({fmt_int(big)} points) on N Dask "
+          "workers of one core ==")
+    header = ["trials/point", "core ms/point"] + [f"N = {n}" for n in EST_WORKERS] + [
+        "client floor"]
+    rows = []
+    for tr in EST_TRIALS:
+        core = sc["fixed_s"] + sc["per_trial_s"] * tr + o
+        walls = [big * core / n for n in EST_WORKERS]
+        fl = big * floor
+        rows.append([fmt_int(tr), f"{core * 1e3:.1f}"]
+                    + [fmt_dur(w) if w >= fl else f"{fmt_dur(fl)}*" for w in walls]
+                    + [fmt_dur(fl)])
+        est["rows"].append({"trials": tr, "core_s_per_point": core,
+                            "wall_s": {n: max(w, fl) for n, w in zip(EST_WORKERS, walls)},
+                            "perfect_scaling_s": {n: w for n, w in zip(EST_WORKERS, walls)},
+                            "client_floor_s": fl})
+    print(table(header, rows))
+    print(f"""\
+  core ms/point = the single-core fit, {sc['fixed_s'] * 1e3:.2f} ms + {sc['per_trial_s'] * 1e9:.1f} ns x trials, + the warm cluster's
+  overhead per point above, {o * 1e3:.2f} ms (measured at {fmt_int(trials)} trials, kept constant)
+  wall = points x core ms/point / N: perfect scaling over N workers of one core each, the Dask
+  per-task overhead as measured here on {cores} shared cores (conservative: there the client and the
+  scheduler took CPU from the workers); plus the cluster's start-up ({startup:.1f} s here)
+  * = held at the client floor = points x {floor * 1e3:.2f} ms, the CPU per point of the process running the
+  client and the scheduler in the warm run (main thread {floor_main * 1e3:.2f} ms, Dask's IO loop
+  {(floor - floor_main) * 1e3:.2f} ms): serial work that more workers do not shorten; with the scheduler in a
+  process of its own the floor is about the larger part""")
+    report["estimate"] = est
+
+    load1 = os.getloadavg()
+    print(f"\nchecks: {'all ok' if ok else 'FAILED'}; benchmark took "
+          f"{time.perf_counter() - started:.0f} s; load average {load0[0]:.2f} -> {load1[0]:.2f}")
+    report["checks_ok"] = ok
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2, default=float) + "\n")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
