@@ -197,6 +197,8 @@ def test_all_actions_splits_cards_with_several_weapon_types():
     (dict(resume=True), "resume: needs out="),
     (dict(scheduler="nowhere"), "scheduler: must be 'local'"),
     (dict(workers=2), "workers: applies to scheduler='local-cluster'"),
+    (dict(batch=4), "batch: applies to Dask schedulers only"),
+    (dict(batch=0, scheduler="local-cluster"), "batch: must be a whole number"),
     (dict(workers=0, scheduler="local-cluster"), "workers: must be a whole number"),
     (dict(trials=0), "trials"),
     (dict(progress="yes"), "progress"),

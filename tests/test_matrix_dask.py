@@ -84,6 +84,26 @@ def test_a_scheduler_address_works_like_the_client(cluster, local):
     pd.testing.assert_frame_equal(frame, local)
 
 
+@pytest.mark.parametrize("batch", [2, 5, 12, 50])
+def test_batches_of_points_per_task_give_the_same_figures(cluster, local, batch):
+    c, client = cluster
+    frame = run(scheduler=client, batch=batch)
+    pd.testing.assert_frame_equal(frame, local)
+    assert frame.attrs["batch"] == batch
+    tasks = {str(t[0]).rsplit("-", 1)[0] for t in c.scheduler.transition_log
+             if str(t[0]).startswith("mathhammer-points-")}
+    assert tasks  # the batches ran as multi-point tasks
+
+
+def test_a_failing_point_in_a_batch_is_named(cluster):
+    _, client = cluster
+    from mathhammer.matrix import MatrixPointError
+
+    with pytest.raises(MatrixPointError, match="matrix point warcaster / heavy_warjack"):
+        matrix(["warcaster"], ["solo", "heavy_warjack"], method="exact", turns=5,
+               scheduler=client, batch=2, progress=False)
+
+
 def test_a_killed_worker_loses_only_its_point_in_flight(cluster, tmp_path):
     """SIGKILL one worker process while points run: the nanny restarts it, the scheduler
     runs the lost point again, finished points (already written by the client) are never

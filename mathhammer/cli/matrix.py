@@ -24,7 +24,7 @@ from .sweep import EXIT_INTERRUPTED, _num, metric_tables
 #: API argument -> the flag that sets it, for error messages.
 _FLAGS = {"attackers": "--attackers", "targets": "--targets", "vary": "--vary",
           "out": "--out", "resume": "--resume", "scheduler": "--scheduler",
-          "workers": "--workers", "turns": "--turns"}
+          "workers": "--workers", "batch": "--batch", "turns": "--turns"}
 
 
 def add_parsers(sub) -> None:
@@ -53,6 +53,9 @@ def add_parsers(sub) -> None:
                    "LocalCluster on this machine) or a Dask scheduler address tcp://HOST:PORT")
     p.add_argument("--workers", type=int_arg("workers", 1, 4096), default=None, metavar="N",
                    help="worker processes of --scheduler local-cluster (default: one per core)")
+    p.add_argument("--batch", type=int_arg("batch", 1, 100_000), default=None, metavar="N",
+                   help="points per Dask task (default 1): fewer tasks for big clusters, "
+                   "but a killed worker then loses its whole batch in flight")
     p.add_argument("--out", default=None, metavar="FILE.parquet",
                    help="write every figure of every pair to FILE (.parquet or .csv), point "
                    "by point as they finish (never overwritten)")
@@ -128,7 +131,7 @@ def matrix_command(args: argparse.Namespace) -> int:
             _deck(args.attackers, "--attackers"), _deck(args.targets, "--targets"),
             vary=vary or None, trials=args.trials, seed=args.seed, method=args.method,
             cards=card_dirs_for(args), all_actions=args.all_actions,
-            scheduler=args.scheduler, workers=args.workers, out=args.out,
+            scheduler=args.scheduler, workers=args.workers, batch=args.batch, out=args.out,
             resume=args.resume, progress=False if args.no_progress else None,
             turns=args.turns, objective=args.objective)
     except MatrixInterrupted as exc:
@@ -146,7 +149,8 @@ def matrix_command(args: argparse.Namespace) -> int:
     if args.plot is not None:
         _plot(frame, args)
     if args.json:
-        keys = ("method", "trials", "seed", "backend", "workers", "points", "computed", "out")
+        keys = ("method", "trials", "seed", "backend", "workers", "batch", "points", "computed",
+                "out")
         out = {k: frame.attrs.get(k) for k in keys}
         out["columns"] = list(frame.columns)
         out["rows"] = [{c: _num(v) for c, v in zip(frame.columns, row)}

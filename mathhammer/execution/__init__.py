@@ -14,33 +14,39 @@ depend on which backend, worker or order computed it.
 
 from __future__ import annotations
 
-from .task import Point, PointDone, PointFailed, compute_point
+from .task import Point, PointDone, PointFailed, compute_point, compute_points
 
-__all__ = ["Point", "PointDone", "PointFailed", "compute_point", "make_backend"]
+__all__ = ["Point", "PointDone", "PointFailed", "compute_point", "compute_points", "make_backend"]
 
 
-def make_backend(scheduler=None, workers: int | None = None):
+def make_backend(scheduler=None, workers: int | None = None, batch: int | None = None):
     """The backend for ``scheduler``: None or ``"local"`` (this process), ``"local-cluster"``
     (a Dask LocalCluster of ``workers`` processes), a scheduler address
-    (``tcp://host:port``, ``tls://...``) or a ``distributed.Client``.
+    (``tcp://host:port``, ``tls://...``) or a ``distributed.Client``; ``batch`` points per
+    Dask task (default 1).
 
     Raises
     ------
     InputError
-        An unknown ``scheduler`` or a bad ``workers``; Dask asked for but not installed.
+        An unknown ``scheduler`` or a bad ``workers`` or ``batch``; Dask asked for but not
+        installed.
     """
     from ..errors import InputError
 
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
-                                or workers < 1):
-        raise InputError("workers", workers, "must be a whole number of at least 1")
+    for key, value in (("workers", workers), ("batch", batch)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or value < 1):
+            raise InputError(key, value, "must be a whole number of at least 1")
     if scheduler is None or scheduler == "local":
         if workers is not None:
             raise InputError("workers", workers, "applies to scheduler='local-cluster' only "
                              "(the local backend uses every core)")
+        if batch is not None:
+            raise InputError("batch", batch, "applies to Dask schedulers only (the local "
+                             "backend runs one point at a time)")
         from .local import LocalBackend
 
         return LocalBackend()
     from .dask_backend import DaskBackend
 
-    return DaskBackend(scheduler, workers)
+    return DaskBackend(scheduler, workers, batch or 1)

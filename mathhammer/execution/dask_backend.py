@@ -3,8 +3,13 @@
 Points are submitted as they can be run (a window of about twice the cluster's threads is in
 flight, so a matrix of a million points never holds a million futures), and each result is
 gathered and released as soon as it finishes: a finished point lives only in the client's
-file, so a worker that dies loses no finished point, only the points it was running, which
+file, so a worker that dies loses no finished point, only the point it was running, which
 the scheduler runs again elsewhere.
+
+Each task is one point by default. Dask costs the client and scheduler a few milliseconds of
+CPU per task, which caps a run at a few hundred points a second however many workers there
+are; ``batch=k`` puts k points in a task (k times fewer tasks), at the price that a worker
+killed mid-task loses the whole batch it was running, not only one point.
 
 The kernels are compiled (or loaded from Numba's on-disk cache) by a worker process on its
 first point and reused for every later point that process runs. A worker with several threads
@@ -19,7 +24,7 @@ import uuid
 from collections.abc import Iterable, Iterator
 
 from ..errors import InputError, MathhammerError
-from .task import Point, PointDone, PointFailed, compute_point
+from .task import Point, PointDone, PointFailed, compute_point, compute_points
 
 __all__ = ["SCHEMES", "DaskBackend"]
 
@@ -49,12 +54,15 @@ class DaskBackend:
         ``distributed.Client``: use it as it is (it is left open).
     workers : int, optional
         Worker processes of a ``"local-cluster"``.
+    batch : int
+        Points per task.
     """
 
     name = "dask"
 
-    def __init__(self, scheduler, workers: int | None = None):
+    def __init__(self, scheduler, workers: int | None = None, batch: int = 1):
         distributed = _import_distributed()
+        self.batch = batch
         self._own_client = self._cluster = None
         if isinstance(scheduler, distributed.Client):
             if workers is not None:
@@ -120,7 +128,7 @@ class DaskBackend:
         from distributed.scheduler import KilledWorker
 
         run_id = uuid.uuid4().hex[:8]
-        todo = iter(enumerate(points))
+        todo = iter(enumerate(_batches(points, self.batch)))
         window = max(4, 2 * self.workers)
         # results are fetched from the workers in the background as each task finishes, so
         # a finished point waits for the writer in this process, not in a worker's memory
@@ -131,10 +139,14 @@ class DaskBackend:
             item = next(todo, None)
             if item is None:
                 return False
-            i, point = item
-            future = self.client.submit(compute_point, point, key=f"mathhammer-point-{run_id}-{i}",
-                                        pure=False)
-            keys[future.key] = point.key
+            i, batch = item
+            if len(batch) == 1:
+                future = self.client.submit(compute_point, batch[0], pure=False,
+                                            key=f"mathhammer-point-{run_id}-{i}")
+            else:
+                future = self.client.submit(compute_points, batch, pure=False,
+                                            key=f"mathhammer-points-{run_id}-{i}")
+            keys[future.key] = (batch[0].key, len(batch))
             self._futures.append(future)
             pending.add(future)
             return True
@@ -144,7 +156,9 @@ class DaskBackend:
                 break
         for future, outcome in pending:
             if isinstance(outcome, BaseException):
-                where = f"matrix point {' / '.join(keys[future.key])}"
+                first, n = keys[future.key]
+                where = (f"matrix point {' / '.join(first)}" if n == 1 else
+                         f"the {n} matrix points from {' / '.join(first)}")
                 if isinstance(outcome, KilledWorker):
                     raise MathhammerError(f"{where}: its task killed the Dask workers that ran "
                                           "it, again and again (out of memory?)") from None
@@ -152,5 +166,17 @@ class DaskBackend:
                                       f"{type(outcome).__name__}: {outcome}") from None
             self._futures.remove(future)
             future.release()
-            yield outcome
+            yield from outcome if isinstance(outcome, list) else (outcome,)
             submit()
+
+
+def _batches(points: Iterable[Point], size: int) -> Iterator[tuple[Point, ...]]:
+    """``points`` in tuples of ``size`` (the last may be shorter)."""
+    batch: list[Point] = []
+    for point in points:
+        batch.append(point)
+        if len(batch) == size:
+            yield tuple(batch)
+            batch = []
+    if batch:
+        yield tuple(batch)

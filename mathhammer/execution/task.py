@@ -14,7 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-__all__ = ["Point", "PointDone", "PointFailed", "compute_point"]
+__all__ = ["Point", "PointDone", "PointFailed", "compute_point", "compute_points"]
 
 #: One kernel call at a time per process: Numba's default threading layer may not be entered
 #: from two threads at once (a Dask worker with several threads runs tasks concurrently).
@@ -91,3 +91,14 @@ def compute_point(point: Point) -> PointDone | PointFailed:
     rows = [[m, float(v), float(lo), float(hi)] for m, v, lo, hi in
             summary[["metric", "value", "ci_low", "ci_high"]].itertuples(index=False)]
     return PointDone(point.key, rows, os.getpid(), first, time.perf_counter() - start)
+
+
+def compute_points(points: tuple[Point, ...]) -> list[PointDone | PointFailed]:
+    """Several points in one task (``batch``): their outcomes in order, stopping after the
+    first that fails."""
+    out = []
+    for point in points:
+        out.append(compute_point(point))
+        if isinstance(out[-1], PointFailed):
+            break
+    return out
