@@ -172,6 +172,11 @@ def _pair(a: _Entry, t: _Entry, simulation: Mapping):
                                **simulation)
 
 
+def _hash(data) -> str:
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def _grid(scenario, vary: Mapping, a: _Entry, t: _Entry):
     """:func:`mathhammer.vary.grid` of one pair; an error names the pair (key ``vary``)."""
     from .vary import grid
@@ -361,10 +366,13 @@ def matrix(
     frame_keys = [(a.label, t.label) + tuple(values)
                   for a in attack_deck for t in target_deck for values in combos]
 
+    # the sidecar is rewritten after every point: long lists are kept as digests
     identity = {
-        "attackers": {e.label: e.digest for e in attack_deck},
-        "targets": {e.label: e.digest for e in target_deck},
-        "vary": {p.path: [value_label(v[i]) for v in combos] for i, p in enumerate(params)},
+        "attackers": _hash({e.label: e.digest for e in attack_deck}),
+        "targets": _hash({e.label: e.digest for e in target_deck}),
+        "vary": _hash({p.path: [value_label(v[i]) for v in combos]
+                       for i, p in enumerate(params)}),
+        "points": len(keys),
         "simulation": {k: simulation[k] for k in sorted(simulation)},
         "method": method, "trials": trials, "seed": seed, "columns": columns,
     }
