@@ -5,6 +5,7 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/bench_matrix.py            # 20 x 20 cards, 200,000 trials
     .venv/bin/python benchmarks/bench_matrix.py --quick    # smoke run: 4 x 4, 20,000 trials
+    .venv/bin/python benchmarks/bench_matrix.py --batches 1,4,16,64   # points per Dask task
 
 Measured in one run (benchmarks/README.md explains every figure):
 
@@ -17,11 +18,16 @@ Measured in one run (benchmarks/README.md explains every figure):
    over a sample of the pairs, at the run's trials and at a quarter of them (a fixed cost
    per point plus a cost per trial);
 4. a Dask LocalCluster of ``--workers`` processes of one thread: its start-up time, a
-   warm-up matrix, the matrix on the warm cluster (passed as a ``distributed.Client``), then
-   ``scheduler="local-cluster"`` end to end (start-up included), as a user calls it;
-5. the frames of every backend compared (``pandas.testing.assert_frame_equal``), the
-   overhead per point of each backend, and an estimate of the wall time of a 500 x 500
-   matrix on N workers from the measured per-point cost.
+   warm-up matrix, the matrix on the warm cluster (passed as a ``distributed.Client``) at
+   each of ``--batches`` points per task (``matrix(..., batch=k)``; default 1, 4, 16, 64),
+   with the CPU time of the client and scheduler per task and per point (and, for scale, that
+   process's CPU while the cluster sits idle), then
+   ``scheduler="local-cluster"`` end to end (start-up included, one point per task), as a
+   user calls it;
+5. the frames of every backend and batch size compared (``pandas.testing.assert_frame_equal``),
+   the overhead per point of each, and an estimate of the wall time of a 500 x 500 matrix on
+   N workers from the measured per-point cost, at one point per task and at a batch size
+   large enough that Dask's per-task cost no longer sets the pace (``--est-batch``).
 
 The exit status is 1 when the backends' frames differ or a sampled point does not reproduce
 its matrix figures, 0 otherwise.
@@ -188,6 +194,8 @@ def fmt_dur(s: float) -> str:
     """Seconds as s / min / h."""
     if s < 120:
         return f"{s:.0f} s" if s >= 10 else f"{s:.1f} s"
+    if s < 600:
+        return f"{s / 60:.1f} min"
     if s < 2 * 3600:
         return f"{s / 60:.0f} min"
     return f"{s / 3600:.1f} h"
@@ -328,6 +336,30 @@ def single_core_cost(att_dir: Path, tgt_dir: Path, pairs, trials: int, repeats: 
             "build_s": sum(build) / len(build), "mismatches": mismatches}
 
 
+def parse_batches(text: str) -> list[int]:
+    """``--batches``: distinct whole numbers of at least 1, in order, 1 first."""
+    try:
+        values = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: comma-separated whole numbers") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}: whole numbers of at least 1")
+    return sorted(set(values) | {1})
+
+
+def fit_per_task(batches, cpu_per_point):
+    """Least-squares fit ``cpu per point = per_point + per_task / batch`` over the warm runs:
+    the client's and scheduler's CPU split into a part paid once per point (building the
+    point, moving its scenario and its rows, the frame) and a part paid once per task."""
+    xs = [1 / b for b in batches]
+    if len(set(xs)) < 2:
+        return cpu_per_point[0], 0.0  # one batch size: all of it counted per point
+    mx, my = sum(xs) / len(xs), sum(cpu_per_point) / len(cpu_per_point)
+    slope = (sum((x - mx) * (y - my) for x, y in zip(xs, cpu_per_point))
+             / sum((x - mx) ** 2 for x in xs))
+    return my - slope * mx, slope
+
+
 def overhead(wall: float, cores: int, points: int, compute: float) -> float:
     """Core-seconds per point beyond the single-core compute cost."""
     return (wall * cores - compute * points) / points
@@ -342,6 +374,11 @@ def main(argv=None):
                    help="trials per point (default 200,000; --quick 20,000)")
     p.add_argument("--workers", type=int, default=2,
                    help="processes of the LocalCluster (one thread each; default 2)")
+    p.add_argument("--batches", type=parse_batches, default=[1, 4, 16, 64], metavar="K,K,...",
+                   help="points per Dask task of the warm-cluster runs, comma-separated "
+                        "(default 1,4,16,64; 1 is always run: the estimate's baseline)")
+    p.add_argument("--est-batch", type=int, default=64, metavar="K",
+                   help="points per task of the second 500 x 500 estimate (default 64)")
     p.add_argument("--sample", type=int, default=None,
                    help="pairs timed on one thread (default 80; --quick 8; 0 = every pair)")
     p.add_argument("--repeats", type=int, default=2,
@@ -358,6 +395,9 @@ def main(argv=None):
     trials = args.trials or (20_000 if q else 200_000)
     sample = args.sample if args.sample is not None else (8 if q else 80)
     n_workers = args.workers
+    batches = args.batches
+    if args.est_batch < 2:
+        p.error("--est-batch: at least 2 (the estimate at 1 point per task is always shown)")
 
     import numba
     import numpy as np
@@ -380,7 +420,8 @@ def main(argv=None):
                     "numba": numba.__version__, "pandas": pd.__version__,
                     "distributed": distributed.__version__},
         "config": {"size": size, "trials": trials, "workers": n_workers, "sample": sample,
-                   "repeats": args.repeats, "seed": SEED},
+                   "repeats": args.repeats, "seed": SEED, "batches": batches,
+                   "est_batch": args.est_batch},
         "quick": q,
     }
     m = report["machine"]
@@ -457,9 +498,16 @@ def main(argv=None):
         t0 = time.perf_counter()
         cluster, client = start_cluster(n_workers)
         startup = time.perf_counter() - t0
+        warm_frames = {}
         try:
             _, warm_dask, _ = timed_matrix(warm_a, warm_t, scheduler=client, **common)
-            warm_frame, wall, cpu = timed_matrix(att_dir, tgt_dir, scheduler=client, **common)
+            # the process's CPU with the cluster idle: heartbeats, monitors (per second)
+            cpu0, t0 = time.process_time(), time.perf_counter()
+            time.sleep(1.0 if q else 2.0)
+            idle_rate = (time.process_time() - cpu0) / (time.perf_counter() - t0)
+            for b in batches:
+                warm_frames[b] = timed_matrix(att_dir, tgt_dir, scheduler=client, batch=b,
+                                              **common)
         finally:
             t0 = time.perf_counter()
             client.close()
@@ -468,34 +516,47 @@ def main(argv=None):
         print(f"  start-up: LocalCluster + Client {startup:.2f} s; warm-up: {len(warm_a)} x "
               f"{len(warm_t)} matrix {warm_dask:.2f} s (each worker loads the kernels on its "
               f"first point); shut-down {shutdown:.2f} s")
-        runs["dask_warm"] = {"wall_s": wall, "cpu_s": cpu["process"],
-                             "main_thread_cpu_s": cpu["main_thread"], "cores": n_workers,
-                             "compute_s": warm_frame.attrs["compute_seconds"],
-                             "label": "dask, warm cluster",
-                             "processes": len(warm_frame.attrs["processes"])}
-        print(f"  warm cluster (scheduler=Client): {fmt_int(points)} points {wall:.2f} s wall, "
-              f"{points / wall:.1f} points/s; points per worker process: "
-              f"{sorted(warm_frame.attrs['processes'].values())}")
-        print(f"  CPU of this process (client + scheduler) {cpu['process'] / points * 1e3:.2f} ms "
-              f"per point: main thread (points, frame) {cpu['main_thread'] / points * 1e3:.2f} "
-              f"ms, other threads (Dask's IO loop: scheduler, client communication) "
-              f"{(cpu['process'] - cpu['main_thread']) / points * 1e3:.2f} ms")
+        print(f"  idle warm cluster: this process (client + scheduler) uses {idle_rate * 1e3:.0f} "
+              "ms of CPU per second (heartbeats, monitors), work or no work")
+        for b in batches:
+            frame, wall, cpu = warm_frames[b]
+            tasks = math.ceil(points / b)
+            if frame.attrs.get("batch") != b:
+                ok = False
+                print(f"  FAIL: batch={b} run reports frame.attrs['batch'] = "
+                      f"{frame.attrs.get('batch')!r}")
+            runs[f"dask_warm_b{b}"] = {
+                "wall_s": wall, "cpu_s": cpu["process"], "main_thread_cpu_s": cpu["main_thread"],
+                "cores": n_workers, "compute_s": frame.attrs["compute_seconds"],
+                "label": f"dask, warm, batch {b}", "batch": b, "tasks": tasks,
+                "processes": len(frame.attrs["processes"])}
+            print(f"  warm cluster (scheduler=Client), batch={b} ({fmt_int(tasks)} tasks): "
+                  f"{fmt_int(points)} points {wall:.2f} s wall, {points / wall:.1f} points/s; "
+                  f"points per worker process: {sorted(frame.attrs['processes'].values())}")
+            print(f"    CPU of this process (client + scheduler) {cpu['process'] / tasks * 1e3:.2f} "
+                  f"ms per task, {cpu['process'] / points * 1e3:.2f} ms per point: main thread "
+                  f"(points, frame) {cpu['main_thread'] / points * 1e3:.2f} ms, other threads "
+                  f"(Dask's IO loop: scheduler, client communication) "
+                  f"{(cpu['process'] - cpu['main_thread']) / points * 1e3:.2f} ms per point; "
+                  f"the idle rate over this wall: {idle_rate * wall / points * 1e3:.2f} ms per "
+                  "point")
         e2e, wall, cpu = timed_matrix(att_dir, tgt_dir, scheduler="local-cluster",
                                       workers=n_workers, **common)
         runs["dask_e2e"] = {"wall_s": wall, "cpu_s": cpu["process"],
                             "main_thread_cpu_s": cpu["main_thread"], "cores": n_workers,
                             "compute_s": e2e.attrs["compute_seconds"],
-                            "label": "dask, local-cluster e2e",
+                            "label": "dask, local-cluster e2e", "batch": 1, "tasks": points,
                             "processes": len(e2e.attrs["processes"])}
         print(f"  scheduler=\"local-cluster\", workers={n_workers} (cluster started and closed "
               f"by the call, kernels loaded in fresh workers): {wall:.2f} s wall")
-        report["dask"] = {"startup_s": startup, "warmup_s": warm_dask, "shutdown_s": shutdown}
+        report["dask"] = {"startup_s": startup, "warmup_s": warm_dask, "shutdown_s": shutdown,
+                          "idle_cpu_s_per_s": idle_rate}
         report["warmup_local_s"] = warm_local
 
         # -- agreement
         print("\n== Agreement ==")
-        for key, frame in (("dask, warm cluster", warm_frame),
-                           ("dask, local-cluster", e2e)):
+        for key, frame in ([(f"dask, warm cluster, batch {b}", warm_frames[b][0])
+                            for b in batches] + [("dask, local-cluster", e2e)]):
             try:
                 pd.testing.assert_frame_equal(local, frame)
                 print(f"  local and {key}: identical frames ({len(local):,} rows, "
@@ -512,61 +573,113 @@ def main(argv=None):
         r["wall_per_point_s"] = r["wall_s"] / points
         r["overhead_s"] = overhead(r["wall_s"], r["cores"], points, c1)
         r["client_cpu_per_point_s"] = r["cpu_s"] / points
+        if key != "local":
+            r["client_cpu_per_task_s"] = r["cpu_s"] / r["tasks"]
         r["vs_local"] = r["wall_s"] / runs["local"]["wall_s"]
-        rows.append([r["label"], r["cores"], f"{r['wall_s']:.2f}", f"{r['points_per_s']:.1f}",
+        rows.append([r["label"], r["cores"], fmt_int(r.get("tasks", points)),
+                     f"{r['wall_s']:.2f}", f"{r['points_per_s']:.1f}",
                      f"{r['wall_per_point_s'] * 1e3:.2f}", f"{r['compute_s'] / points * 1e3:.2f}",
                      f"{r['overhead_s'] * 1e3:+.2f}",
                      f"{r['overhead_s'] / c1 * 100:+.0f}%",
+                     "-" if key == "local" else f"{r['client_cpu_per_task_s'] * 1e3:.2f}",
                      "-" if key == "local" else f"{r['client_cpu_per_point_s'] * 1e3:.2f}",
                      f"{r['vs_local']:.2f}"])
-    print(table(["backend", "cores", "wall s", "points/s", "wall ms/pt", "in task ms/pt",
-                 "overhead ms/pt", "of compute", "client CPU ms/pt", "/ local"], rows))
+    print(table(["backend", "cores", "tasks", "wall s", "points/s", "wall ms/pt",
+                 "in task ms/pt", "overhead ms/pt", "of compute", "client CPU ms/task",
+                 "ms/pt", "/ local"], rows))
     print(f"  single-core compute per point c1 = {c1 * 1e3:.2f} ms (simulate + summary, 1 thread,"
           f" mean over the sample)")
     print("  overhead ms/pt = (wall s x cores - c1 x points) / points: core time per point "
           "beyond the\n  single-core compute (client, scheduler, transfers, idle cores, "
           "thread or process start-up)")
     print("  in task ms/pt = time inside the point tasks (frame.attrs['compute_seconds']) / "
-          "points;\n  client CPU ms/pt = CPU time of this process (the client, and the "
-          "LocalCluster's scheduler) / points\n  (not shown for local: there the "
+          "points;\n  client CPU ms/task, ms/pt = CPU time of this process (the client, and "
+          "the LocalCluster's scheduler)\n  / tasks, / points (not shown for local: there the "
           "process's CPU time is the computation itself)")
     report["runs"] = runs
 
+    # -- the client's CPU: a part per point and a part per task
+    warm = {b: runs[f"dask_warm_b{b}"] for b in batches}
+    per_point, per_task = fit_per_task(batches, [warm[b]["client_cpu_per_point_s"]
+                                                 for b in batches])
+    kmax = warm[batches[-1]]
+    main_pt = kmax["main_thread_cpu_s"] / points
+    io_pt = (kmax["cpu_s"] - kmax["main_thread_cpu_s"]) / points
+    idle_pt = report["dask"]["idle_cpu_s_per_s"] * kmax["wall_s"] / points
+    if len(batches) > 1:
+        print(f"  client CPU per point over the batch sizes {', '.join(map(str, batches))}, "
+              f"least squares: {per_point * 1e3:.2f} ms per point + {per_task * 1e3:.2f} ms per "
+              f"task\n  (per task: the scheduler's and the client's bookkeeping of a task; per "
+              f"point, what is left at batch {batches[-1]}:\n  main thread {main_pt * 1e3:.2f} ms "
+              f"(building each point's scenario, the frame), IO loop {io_pt * 1e3:.2f} ms, of "
+              f"which\n  about {idle_pt * 1e3:.2f} ms is the idle background over that run's "
+              "wall)")
+
     # -- estimate
     big = EST_SIZE * EST_SIZE
-    warm = runs["dask_warm"]
-    o = warm["overhead_s"]
-    floor = warm["client_cpu_per_point_s"]
-    floor_main = warm["main_thread_cpu_s"] / points
-    est = {"points": big, "overhead_s": o, "client_floor_s_per_point": floor,
-           "client_main_thread_s_per_point": floor_main, "startup_s": startup, "rows": []}
+    B = args.est_batch
+
+    def client_cpu(b):
+        """Client + scheduler CPU per point at ``b`` points per task: measured when ``b`` was
+        run, else the fit above."""
+        if b in warm:
+            return warm[b]["client_cpu_per_point_s"], "measured"
+        return max(per_point + per_task / b, 0.0), "fit"
+
+    def overhead_at(b):
+        """Overhead per point at ``b`` points per task: measured when ``b`` was run; else the
+        one measured at the largest batch below (it falls as batches grow, then levels)."""
+        k = max(x for x in batches if x <= b)
+        return warm[k]["overhead_s"], "measured" if k == b else f"as measured at batch {k}"
+
+    est = {"points": big, "startup_s": startup, "per_point_s": per_point, "per_task_s": per_task,
+           "main_thread_s_per_point": main_pt, "batches": {}}
     print(f"\n== Estimate: {EST_SIZE} x {EST_SIZE} matrix ({fmt_int(big)} points) on N Dask "
           "workers of one core ==")
-    header = ["trials/point", "core ms/point"] + [f"N = {n}" for n in EST_WORKERS] + [
-        "client floor"]
-    rows = []
-    for tr in EST_TRIALS:
-        core = sc["fixed_s"] + sc["per_trial_s"] * tr + o
-        walls = [big * core / n for n in EST_WORKERS]
+    for b in (1, B):
+        o, o_how = overhead_at(b)
+        floor, f_how = client_cpu(b)
+        tasks = math.ceil(big / b)
         fl = big * floor
-        rows.append([fmt_int(tr), f"{core * 1e3:.1f}"]
-                    + [fmt_dur(w) if w >= fl else f"{fmt_dur(fl)}*" for w in walls]
-                    + [fmt_dur(fl)])
-        est["rows"].append({"trials": tr, "core_s_per_point": core,
-                            "wall_s": {n: max(w, fl) for n, w in zip(EST_WORKERS, walls)},
-                            "perfect_scaling_s": {n: w for n, w in zip(EST_WORKERS, walls)},
-                            "client_floor_s": fl})
-    print(table(header, rows))
-    print(f"""\
+        header = ["trials/point", "core ms/point"] + [f"N = {n}" for n in EST_WORKERS] + [
+            "client floor"]
+        rows, erows = [], []
+        for tr in EST_TRIALS:
+            core = sc["fixed_s"] + sc["per_trial_s"] * tr + o
+            walls = [big * core / n for n in EST_WORKERS]
+            rows.append([fmt_int(tr), f"{core * 1e3:.1f}"]
+                        + [fmt_dur(w) if w >= fl else f"{fmt_dur(fl)}*" for w in walls]
+                        + [fmt_dur(fl)])
+            erows.append({"trials": tr, "core_s_per_point": core,
+                          "wall_s": {n: max(w, fl) for n, w in zip(EST_WORKERS, walls)},
+                          "perfect_scaling_s": {n: w for n, w in zip(EST_WORKERS, walls)},
+                          "client_floor_s": fl})
+        est["batches"][b] = {"tasks": tasks, "overhead_s": o, "overhead_from": o_how,
+                             "client_cpu_per_point_s": floor,
+                             "client_cpu_per_task_s": floor * b, "client_cpu_from": f_how,
+                             "rows": erows}
+        print(f"\n  batch = {b} ({fmt_int(tasks)} tasks)")
+        print(table(header, rows))
+        print(f"  overhead per point {o * 1e3:.2f} ms ({o_how}); client floor = {fmt_int(tasks)} "
+              f"tasks x {floor * b * 1e3:.2f} ms per task = {fmt_int(big)} points x "
+              f"{floor * 1e3:.2f} ms ({f_how})")
+    n_max, tr_min = max(EST_WORKERS), min(EST_TRIALS)
+    perfect = est["batches"][B]["rows"][0]["perfect_scaling_s"][n_max]
+    task_part = math.ceil(big / B) * per_task
+    task_part_4 = math.ceil(big / max(1, B // 4)) * per_task
+    est.update({"est_batch": B, "per_task_part_s": task_part, "per_point_part_s": big * per_point})
+    print(f"""
   core ms/point = the single-core fit, {sc['fixed_s'] * 1e3:.2f} ms + {sc['per_trial_s'] * 1e9:.1f} ns x trials, + the warm cluster's
-  overhead per point above, {o * 1e3:.2f} ms (measured at {fmt_int(trials)} trials, kept constant)
+  overhead per point at that batch size (measured at {fmt_int(trials)} trials, kept constant)
   wall = points x core ms/point / N: perfect scaling over N workers of one core each, the Dask
-  per-task overhead as measured here on {cores} shared cores (conservative: there the client and the
+  overhead as measured here on {cores} shared cores (conservative: there the client and the
   scheduler took CPU from the workers); plus the cluster's start-up ({startup:.1f} s here)
-  * = held at the client floor = points x {floor * 1e3:.2f} ms, the CPU per point of the process running the
-  client and the scheduler in the warm run (main thread {floor_main * 1e3:.2f} ms, Dask's IO loop
-  {(floor - floor_main) * 1e3:.2f} ms): serial work that more workers do not shorten; with the scheduler in a
-  process of its own the floor is about the larger part""")
+  * = held at the client floor = tasks x the CPU per task of the process running the client and
+  the scheduler (its main thread and Dask's IO loop, background included: {idle_rate * 1e3:.0f} ms per
+  second idle): serial work that more workers do not shorten
+  batch {B}: the fit's per-task part of the floor, {fmt_int(math.ceil(big / B))} tasks x {per_task * 1e3:.2f} ms = {fmt_dur(task_part)}, is {'below' if task_part < perfect else 'not below'}
+  the wall of perfect scaling on {n_max} workers at {fmt_int(tr_min)} trials ({fmt_dur(perfect)}); batch {max(1, B // 4)} would leave
+  {fmt_dur(task_part_4)}. The per-point part, {per_point * 1e3:.2f} ms x {fmt_int(big)} points = {fmt_dur(big * per_point)}, no batch size removes""")
     report["estimate"] = est
 
     load1 = os.getloadavg()
