@@ -48,6 +48,8 @@ import time
 import tomllib
 from pathlib import Path
 
+from bench_kernel import cpu_model, table  # same folder: the shared text helpers
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run from a checkout without an installed package
     sys.path.insert(0, str(ROOT))
@@ -199,27 +201,6 @@ def fmt_dur(s: float) -> str:
     if s < 2 * 3600:
         return f"{s / 60:.0f} min"
     return f"{s / 3600:.1f} h"
-
-
-def table(headers, rows, align=None):
-    """A plain text table: first column left-aligned, the others right-aligned."""
-    cols = list(zip(*([headers] + rows)))
-    widths = [max(len(str(x)) for x in col) for col in cols]
-    align = align or ["<"] + [">"] * (len(headers) - 1)
-    line = lambda r: "  ".join(f"{x!s:{a}{w}}" for x, a, w in zip(r, align, widths)).rstrip()
-    out = [line(headers), "  ".join("-" * w for w in widths)]
-    out += [line(r) for r in rows]
-    return "\n".join(out)
-
-
-def cpu_model():
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def sample_pairs(n_att: int, n_tgt: int, n: int) -> list[tuple[int, int]]:

@@ -24,13 +24,13 @@ import hashlib
 import json
 import os
 import secrets
-import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ._progress import PointProgress, check_progress
 from .errors import InputError, MathhammerError
 from .journal import FIGURE_COLUMNS, Journal
 
@@ -337,8 +337,7 @@ def matrix(
             raise InputError(name, flag, "must be true or false")
     if resume and out is None:
         raise InputError("resume", resume, "needs out=, the file of the matrix to resume")
-    if not (progress is None or isinstance(progress, bool) or callable(progress)):
-        raise InputError("progress", progress, "must be true, false, none or a callable")
+    check_progress(progress)
     unknown = sorted(set(simulation) - set(_SIMULATION_KEYS))
     if unknown:
         raise TypeError(f"matrix() got unexpected keyword arguments: {', '.join(unknown)}")
@@ -410,17 +409,12 @@ def matrix(
 
     stats = {"processes": {}, "first_points": 0, "compute_seconds": 0.0}
     backend = make_backend(scheduler, workers, batch)
-    bar = None
+    shown = None
     try:
         with backend:
-            if not callable(progress):
-                from tqdm import tqdm
-
-                bar = tqdm(total=total, initial=n_done, unit="point", desc="matrix",
-                           leave=False, delay=0.0 if progress is True else 1.0,
-                           disable=progress is False)
-                if backend.dashboard and progress is not False:
-                    tqdm.write(f"Dask dashboard: {backend.dashboard}", file=sys.stderr)
+            shown = PointProgress(progress, total, n_done, "matrix")
+            if backend.dashboard:
+                shown.note(f"Dask dashboard: {backend.dashboard}")
             for outcome in backend.run(points()):
                 if isinstance(outcome, PointFailed):
                     raise MatrixPointError(f"matrix point {' / '.join(outcome.key)}: "
@@ -434,16 +428,13 @@ def matrix(
                 procs[outcome.pid] = procs.get(outcome.pid, 0) + 1
                 stats["first_points"] += outcome.first
                 stats["compute_seconds"] += outcome.seconds
-                n_done += 1
-                if bar is not None:
-                    bar.update(1)
-                else:
-                    progress(n_done, total)
+                shown.tick()
     except KeyboardInterrupt:
-        raise MatrixInterrupted(n_done, total, None if out is None else os.fspath(out)) from None
+        raise MatrixInterrupted(shown.done if shown else n_done, total,
+                                None if out is None else os.fspath(out)) from None
     finally:
-        if bar is not None:
-            bar.close()
+        if shown is not None:
+            shown.close()
         if journal is not None:
             journal.close()
 

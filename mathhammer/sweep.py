@@ -29,6 +29,7 @@ import secrets
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from ._progress import PointProgress, check_progress
 from .errors import InputError
 from .journal import FIGURE_COLUMNS, Journal
 from .result import Result
@@ -208,8 +209,7 @@ def sweep(
         raise InputError("resume", resume, "must be true or false")
     if resume and out is None:
         raise InputError("resume", resume, "needs out=, the file of the sweep to resume")
-    if not (progress is None or isinstance(progress, bool) or callable(progress)):
-        raise InputError("progress", progress, "must be true, false, none or a callable")
+    check_progress(progress)
     loadouts = _loadouts(scenario)
     multi = list(loadouts) != [None]
 
@@ -257,13 +257,7 @@ def sweep(
     done_rows: dict[tuple, list] = dict(record.rows) if record is not None else {}
     todo = [(k, s) for k, s in points if k not in done_rows]
     total = len(points)
-    n_done = total - len(todo)
-    bar = None
-    if not callable(progress):
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, initial=n_done, unit="point", desc="sweep", leave=False,
-                   delay=0.0 if progress is True else 1.0, disable=progress is False)
+    shown = PointProgress(progress, total, total - len(todo), "sweep")
     try:
         for key, s in todo:
             summary = _run_point(s, trials, seed, method, stride)
@@ -272,16 +266,11 @@ def sweep(
             if record is not None:
                 record.add(key, rows)
             done_rows[key] = rows
-            n_done += 1
-            if bar is not None:
-                bar.update(1)
-            else:
-                progress(n_done, total)
+            shown.tick()
     except KeyboardInterrupt:
-        raise SweepInterrupted(n_done, total, None if out is None else os.fspath(out)) from None
+        raise SweepInterrupted(shown.done, total, None if out is None else os.fspath(out)) from None
     finally:
-        if bar is not None:
-            bar.close()
+        shown.close()
         if record is not None:
             record.close()
 

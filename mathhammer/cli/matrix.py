@@ -19,7 +19,7 @@ from ..errors import InputError
 from ._common import EXIT_OK, PROG, UsageError, int_arg, write
 from .cards import add_cards_flag, card_dirs_for
 from .run import add_common, check_plot
-from .sweep import EXIT_INTERRUPTED, _num, metric_tables
+from .sweep import _num, interrupted, metric_tables, parse_vary
 
 #: API argument -> the flag that sets it, for error messages.
 _FLAGS = {"attackers": "--attackers", "targets": "--targets", "vary": "--vary",
@@ -115,17 +115,11 @@ def matrix_text(frame, metric: str) -> str:
 
 def matrix_command(args: argparse.Namespace) -> int:
     from ..matrix import MatrixInterrupted, matrix
-    from ..vary import parse_spec
 
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out FILE, the file of the matrix to resume")
     check_plot(args)
-    vary: dict[str, list] = {}
-    for spec in args.vary or ():
-        path, values = parse_spec(spec)
-        if path in vary:
-            raise InputError("--vary", spec, f"{path} is varied twice")
-        vary[path] = values
+    vary = parse_vary(args.vary)
     try:
         frame = matrix(
             _deck(args.attackers, "--attackers"), _deck(args.targets, "--targets"),
@@ -135,12 +129,7 @@ def matrix_command(args: argparse.Namespace) -> int:
             resume=args.resume, progress=False if args.no_progress else None,
             turns=args.turns, objective=args.objective)
     except MatrixInterrupted as exc:
-        kept = (f"the finished points are kept in {exc.out} (run again with --resume to "
-                "finish)" if exc.out else "nothing was kept (use --out FILE to keep points "
-                "as they finish)")
-        sys.stderr.write(f"{PROG}: interrupted after {exc.done} of {exc.total} points; "
-                         f"{kept}\n")
-        return EXIT_INTERRUPTED
+        return interrupted(exc, "FILE.parquet")
     except InputError as exc:
         flag = _FLAGS.get(exc.key.split("[")[0])
         if flag is not None and "." not in exc.key:

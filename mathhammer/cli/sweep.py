@@ -192,19 +192,36 @@ def sweep_text(frame, metric: str) -> str:
     return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------------- commands
-def sweep_command(args: argparse.Namespace) -> int:
-    from ..sweep import SweepInterrupted, sweep
+def parse_vary(specs) -> dict[str, list]:
+    """``--vary PATH=VALUES`` flags as ``{path: values}``; a path given twice is refused."""
     from ..vary import parse_spec
 
-    if args.resume and args.out is None:
-        raise UsageError("--resume needs --out FILE.csv, the file of the sweep to resume")
     vary: dict[str, list] = {}
-    for spec in args.vary:
+    for spec in specs or ():
         path, values = parse_spec(spec)
         if path in vary:
             raise InputError("--vary", spec, f"{path} is varied twice")
         vary[path] = values
+    return vary
+
+
+def interrupted(exc, out_hint: str) -> int:
+    """Say how many points an interrupted run (sweep, matrix) finished and where they are;
+    return exit status 130."""
+    kept = (f"the finished points are kept in {exc.out} (run again with --resume to finish)"
+            if exc.out else f"nothing was kept (use --out {out_hint} to keep points as they "
+            "finish)")
+    sys.stderr.write(f"{PROG}: interrupted after {exc.done} of {exc.total} points; {kept}\n")
+    return EXIT_INTERRUPTED
+
+
+# ---------------------------------------------------------------------------- commands
+def sweep_command(args: argparse.Namespace) -> int:
+    from ..sweep import SweepInterrupted, sweep
+
+    if args.resume and args.out is None:
+        raise UsageError("--resume needs --out FILE.csv, the file of the sweep to resume")
+    vary = parse_vary(args.vary)
     scenarios = _load(args)
     target = scenarios if len(scenarios) > 1 else next(iter(scenarios.values()))
     try:
@@ -212,12 +229,7 @@ def sweep_command(args: argparse.Namespace) -> int:
                       out=args.out, resume=args.resume,
                       progress=False if args.no_progress else None)
     except SweepInterrupted as exc:
-        kept = (f"the finished points are kept in {exc.out} (run again with --resume to "
-                "finish)" if exc.out else "nothing was kept (use --out FILE.csv to keep "
-                "points as they finish)")
-        sys.stderr.write(f"{PROG}: interrupted after {exc.done} of {exc.total} points; "
-                         f"{kept}\n")
-        return EXIT_INTERRUPTED
+        return interrupted(exc, "FILE.csv")
     except InputError as exc:
         flag = {"vary": "--vary", "out": "--out", "resume": "--resume"}.get(exc.key)
         if flag is not None:
