@@ -123,3 +123,28 @@ def test_a_directory_among_names_is_refused(tmp_path, capsys):
     assert main(["matrix", "--attackers", str(tmp_path), "--attackers", "solo",
                  "--targets", "solo"]) == 2
     assert "--attackers: give one directory, or card names" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_finished_points_and_exits_130(tmp_path, capsys, monkeypatch, api):
+    import importlib
+
+    module = importlib.import_module("mathhammer.matrix")  # the package attribute is the function
+    real = module.matrix
+
+    def interrupted_after_two(*args, **kw):
+        def progress(done, total):
+            if done == 2:
+                raise KeyboardInterrupt
+        return real(*args, **{**kw, "progress": progress})
+
+    monkeypatch.setattr(module, "matrix", interrupted_after_two)
+    out = tmp_path / "m.csv"
+    assert main([*ARGS, "--out", str(out)]) == 130
+    err = capsys.readouterr().err
+    assert f"interrupted after 2 of 4 points; the finished points are kept in {out}" in err
+    monkeypatch.setattr(module, "matrix", real)
+    assert main([*ARGS, "--out", str(out), "--resume", "--csv"]) == 0
+    import io
+
+    got = pd.read_csv(io.StringIO(capsys.readouterr().out))
+    pd.testing.assert_frame_equal(got, api, check_dtype=False)
