@@ -7,7 +7,6 @@ annotations write the values.
 
 from __future__ import annotations
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -23,15 +22,7 @@ TARGETS = ["solo", "heavy_warbeast", "infantry"]
 FOCUS = "attackers.0.focus"
 
 
-@pytest.fixture(autouse=True)
-def _agg():
-    """Draw with Agg and close every figure a test opened."""
-    backend = matplotlib.get_backend()
-    plt.switch_backend("Agg")
-    yield
-    plt.close("all")
-    if backend.lower() != "agg":
-        plt.switch_backend(backend)
+pytestmark = pytest.mark.usefixtures("agg")  # tests/conftest.py
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -24,15 +23,7 @@ TRIALS = 20_000
 SEED = 11
 
 
-@pytest.fixture(autouse=True)
-def _agg():
-    """Draw with Agg and close every figure a test opened."""
-    backend = matplotlib.get_backend()
-    plt.switch_backend("Agg")
-    yield
-    plt.close("all")
-    if backend.lower() != "agg":
-        plt.switch_backend(backend)
+pytestmark = pytest.mark.usefixtures("agg")  # tests/conftest.py
 
 
 _CACHE: dict = {}

@@ -11,15 +11,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from ..errors import InputError
-from ._common import EXIT_OK, PROG, UsageError, int_arg, write
+from ._common import EXIT_OK, PROG, UsageError, int_arg
 from .cards import add_cards_flag, card_dirs_for
 from .run import add_common, check_plot
-from .sweep import _num, interrupted, metric_tables, parse_vary
+from .sweep import interrupted, metric_tables, parse_vary, write_frame
 
 #: API argument -> the flag that sets it, for error messages.
 _FLAGS = {"attackers": "--attackers", "targets": "--targets", "vary": "--vary",
@@ -137,18 +136,8 @@ def matrix_command(args: argparse.Namespace) -> int:
         raise
     if args.plot is not None:
         _plot(frame, args)
-    if args.json:
-        keys = ("method", "trials", "seed", "backend", "workers", "batch", "points", "computed",
-                "out")
-        out = {k: frame.attrs.get(k) for k in keys}
-        out["columns"] = list(frame.columns)
-        out["rows"] = [{c: _num(v) for c, v in zip(frame.columns, row)}
-                       for row in frame.itertuples(index=False)]
-        write(json.dumps(out))
-    elif args.csv:
-        write(frame.to_csv(index=False, lineterminator="\n"))
-    else:
-        write(matrix_text(frame, args.metric))
+    write_frame(frame, args, ("method", "trials", "seed", "backend", "workers", "batch",
+                              "points", "computed", "out"), matrix_text)
     if args.plot is not None:
         sys.stderr.write(f"{PROG}: wrote the heatmap to {args.plot}\n")
     return EXIT_OK

@@ -192,6 +192,22 @@ def sweep_text(frame, metric: str) -> str:
     return "\n".join(lines)
 
 
+def write_frame(frame, args: argparse.Namespace, attrs: tuple[str, ...], text, **extra) -> None:
+    """Print a long frame of points (sweep, matrix): ``--json`` (``attrs`` of the frame,
+    ``extra``, ``columns`` and ``rows``), ``--csv``, or ``text(frame, args.metric)``."""
+    if args.json:
+        out = {k: frame.attrs.get(k) for k in attrs}
+        out.update(extra)
+        out["columns"] = list(frame.columns)
+        out["rows"] = [{c: _num(v) for c, v in zip(frame.columns, row)}
+                       for row in frame.itertuples(index=False)]
+        write(json.dumps(out))
+    elif args.csv:
+        write(frame.to_csv(index=False, lineterminator="\n"))
+    else:
+        write(text(frame, args.metric))
+
+
 def parse_vary(specs) -> dict[str, list]:
     """``--vary PATH=VALUES`` flags as ``{path: values}``; a path given twice is refused."""
     from ..vary import parse_spec
@@ -235,18 +251,9 @@ def sweep_command(args: argparse.Namespace) -> int:
         if flag is not None:
             raise InputError(flag, exc.value, exc.reason) from None
         raise
-    if args.json:
-        out = {k: frame.attrs.get(k) for k in ("method", "trials", "seed", "stride", "points",
-                                               "computed", "out")}
-        out["vary"] = {k: [_num(v) for v in vs] for k, vs in frame.attrs["vary"].items()}
-        out["columns"] = list(frame.columns)
-        out["rows"] = [{c: _num(v) for c, v in zip(frame.columns, row)}
-                       for row in frame.itertuples(index=False)]
-        write(json.dumps(out))
-    elif args.csv:
-        write(frame.to_csv(index=False, lineterminator="\n"))
-    else:
-        write(sweep_text(frame, args.metric))
+    vary = {k: [_num(v) for v in vs] for k, vs in frame.attrs["vary"].items()}
+    write_frame(frame, args, ("method", "trials", "seed", "stride", "points", "computed", "out"),
+                sweep_text, vary=vary)
     return EXIT_OK
 
 
