@@ -250,7 +250,7 @@ def python_run(scenario, trials, seed, dice="random"):
 
 
 def numba_run(enc, trials, seed):
-    from mathhammer._kernels.driver import run_sequences
+    from mathhammer.montecarlo._kernels.driver import run_sequences
 
     c = run_sequences(enc, trials, seed)
     return c.damage_hist, c.attack_counts, c.kill_at
@@ -392,7 +392,7 @@ def bench_throughput(cfg, report):
     import numba
 
     from mathhammer import simulate
-    from mathhammer.encode import encode
+    from mathhammer.montecarlo.encode import encode
 
     n_threads = numba.config.NUMBA_NUM_THREADS
     rows, checks, ok = [], [], True
@@ -539,7 +539,7 @@ def bench_activation(cfg, report, plain_ns):
     import numba
 
     from mathhammer import simulate
-    from mathhammer.encode import encode
+    from mathhammer.montecarlo.encode import encode
 
     n_threads = numba.config.NUMBA_NUM_THREADS
     rows, targets, ok, per = [], [], True, {}

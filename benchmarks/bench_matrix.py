@@ -11,7 +11,7 @@ Measured in one run (benchmarks/README.md explains every figure):
 
 1. a deck of attacker cards and a deck of target cards, written into a temporary directory
    as variants of the bundled cards (damage tracks, warjack grids, warbeast spirals);
-2. the local backend (``mathhammer.matrix.matrix(..., scheduler=None)``: points one after
+2. the local backend (``mathhammer.matrix(..., scheduler=None)``: points one after
    another in this process, each on every core through Numba's threads), after a warm-up
    matrix that loads the kernels;
 3. the single-core cost of a point: ``simulate`` + ``Result.summary()`` on one Numba thread
@@ -238,7 +238,7 @@ def timed_matrix(attackers, targets, **kw):
     the scheduler and the client's communication)."""
     import threading
 
-    from mathhammer.matrix import matrix
+    from mathhammer import matrix
 
     main_id = threading.main_thread().native_id
     th0 = thread_cpu()
@@ -271,7 +271,7 @@ def single_core_cost(att_dir: Path, tgt_dir: Path, pairs, trials: int, repeats: 
 
     from mathhammer import simulate
     from mathhammer.cards import scenario_from_cards
-    from mathhammer.matrix import point_seed
+    from mathhammer.studies.matrices import point_seed
 
     atts = sorted(att_dir.glob("*.toml"))
     tgts = sorted(tgt_dir.glob("*.toml"))
@@ -389,7 +389,7 @@ def main(argv=None):
     except ImportError:
         raise SystemExit("bench_matrix.py needs Dask: pip install 'mathhammer[dask]'") from None
 
-    from mathhammer.matrix import pivot_matrix
+    from mathhammer import pivot_matrix
 
     started = time.perf_counter()
     load0 = os.getloadavg()

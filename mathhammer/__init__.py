@@ -11,15 +11,14 @@ Build a :class:`Scenario` from rules objects (or load one from TOML with
 8.333
 """
 
+from .engine import common_stride
 from .errors import ExactNotApplicable, InputError, MathhammerError
-from .result import Result
+from .io.scenario_files import load_scenario, scenario_from_dict
+from .policy import Optimized, optimize
+from .result import Result, paired_difference
 from .rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
-from .scenario import load_scenario, scenario_from_dict
-from .optimize import Optimized, optimize
-from .simulate import simulate
-from .sweep import sweep  # the function shadows its module, as simulate does
-from .compare import Comparison, compare
-from .matrix import matrix  # the function shadows its module, as sweep does
+from .simulation import simulate
+from .studies import Comparison, RunInterrupted, compare, matrix, pivot, pivot_matrix, sweep
 
 __all__ = [
     "Attacker",
@@ -30,14 +29,19 @@ __all__ = [
     "MathhammerError",
     "Optimized",
     "Result",
+    "RunInterrupted",
     "Scenario",
     "Target",
     "Spend",
     "Weapon",
+    "common_stride",
     "compare",
     "load_scenario",
     "matrix",
     "optimize",
+    "paired_difference",
+    "pivot",
+    "pivot_matrix",
     "scenario_from_dict",
     "simulate",
     "sweep",

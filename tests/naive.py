@@ -1,4 +1,4 @@
-"""Brute-force oracles written straight from /work/shared/rules/RULES.md (sections 1, 2, 3, 5).
+"""Brute-force oracles written straight from docs/rules.md (sections 1, 2, 3, 5).
 
 Nothing here calls :mod:`mathhammer.exact` or the derived helpers of the rules model
 (``Weapon.attack_dice``, ``Target.defense_against`` ...): dice counts and DEF are recomputed
@@ -173,7 +173,7 @@ def bf_sequence(attacks: list[NaiveAttack], target: NaiveTarget) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
-# Rules model -> plain numbers, re-derived from RULES.md from the raw fields only.
+# Rules model -> plain numbers, re-derived from docs/rules.md from the raw fields only.
 
 _DOWN_STATES = {"knocked_down", "stationary", "inert", "wild", "building"}
 
@@ -294,7 +294,7 @@ def _bf_slots(scenario, every_bought: bool) -> list[_Slot]:
 
 def _bf_points(a) -> int:
     """Points of an attacker: a warjack with a crippled Cortex has no focus, a warbeast with
-    a crippled Spirit cannot be forced (RULES.md 3)."""
+    a crippled Spirit cannot be forced (docs/rules.md 3)."""
     focus = 0 if (a.model == "warjack" and "C" in a.crippled) else a.focus
     force = 0 if (a.model == "warbeast" and "S" in a.crippled) else a.force
     return focus + a.fury + force
@@ -510,7 +510,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         after a kill every letter), ``cripple_end`` (crippled at the very end) and ``box``
         (per column, a list over its rows: marked at the end).
 
-    Each round (RULES.md 4): the attack phase (the target as its starting state says again,
+    Each round (docs/rules.md 4): the attack phase (the target as its starting state says again,
     its focus or fury back unless its Cortex was ever crippled, -DEF / -ARM effects, Dispel
     and Grievous Wounds gone, the attackers' points full); a burning earth goes out on a d6
     of 1-2; fire then corrosion: a d6, 1-2 expires, else fire rolls 2d6 + 12 against the

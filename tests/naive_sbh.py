@@ -1,4 +1,4 @@
-"""Brute-force oracle for the SBH engines, written from RULES.md section 8 without their code.
+"""Brute-force oracle for the SBH engines, written from docs/rules.md section 8 without their code.
 
 Every die face of every roll is enumerated (6**n tuples per roll, exact fractions), and a
 turn is walked path by path: each roll's face tuples are turned into successes by the rule's

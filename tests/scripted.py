@@ -1,6 +1,6 @@
 """Run one trial of the real kernel on dice we choose, for worked examples.
 
-The kernel reads its dice from a buffer of pairs (mathhammer._kernels.dice); handing it a
+The kernel reads its dice from a buffer of pairs (mathhammer._core.pairs); handing it a
 buffer we wrote lets a test replay an example from the rules roll by roll and check what the
 kernel did with each attack.
 """
@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mathhammer._kernels.dice import pair_entry
-from mathhammer._kernels.driver import made_counts
-from mathhammer._kernels.layout import (
+from mathhammer._core.pairs import pair_entry
+from mathhammer.montecarlo._kernels.driver import made_counts
+from mathhammer.montecarlo._kernels.layout import (
     E_KILL,
     E_NFIELDS,
     N_EFFECTS,
@@ -29,10 +29,11 @@ from mathhammer._kernels.layout import (
     C_SPENT,
     C_TARGET_SPENT,
     C_TOUGH,
+    Counters,
 )
-from mathhammer._kernels.rng import FILL_SLACK, RNG_WORDS
-from mathhammer._kernels.sequence import run_trials
-from mathhammer.encode import encode
+from mathhammer._core.rng import FILL_SLACK, RNG_WORDS
+from mathhammer.montecarlo._kernels.sequence import run_trials
+from mathhammer.montecarlo.encode import encode
 
 
 @dataclass
@@ -90,9 +91,8 @@ def play(scenario, rolls) -> Played:
     kill_at = np.zeros(max(1, rows), dtype=np.int64)
     cripple_hist = np.zeros((rows + 1, 1 << n_letters), dtype=np.int64)
     effect_counts = np.zeros((scenario.turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
-    pos = run_trials(1, rs, buf, 0, size, enc.max_draws, 0, enc.attacks, enc.attackers, enc.target,
-                     enc.col_full, enc.letter_mask, enc.letters_done, hist, counts,
-                     kill_at, cripple_hist, mask_hist, effect_counts)
+    counters = Counters(hist, counts, kill_at, cripple_hist, mask_hist, effect_counts)
+    pos = run_trials(1, rs, buf, 0, size, enc.max_draws, 0, enc.tables, counters)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
     killed = np.flatnonzero(kill_at)

@@ -198,7 +198,7 @@ def test_help_and_version():
 
 def test_cli_module_is_import_light():
     code = (
-        "import sys, mathhammer.cli, mathhammer.scenario, mathhammer.report_text;"
+        "import sys, mathhammer.cli, mathhammer.scenario, mathhammer.result.text;"
         "bad = [m for m in ('pandas', 'matplotlib', 'numba') if m in sys.modules];"
         "print(','.join(bad))"
     )
@@ -288,24 +288,24 @@ def test_bad_input_console_script(tmp_path):
 
 
 def test_exact_not_applicable_is_one_line(scenario_file, capsys, monkeypatch):
-    import mathhammer.exact
+    import mathhammer.engine
 
     def refuse(scenario):
         raise ExactNotApplicable("Heavy warjack / Fist #1: damage grids are not supported by the exact engine")
 
-    monkeypatch.setattr(mathhammer.exact, "exact_result", refuse)
+    monkeypatch.setattr(mathhammer.engine, "exact_result", refuse)
     rc = cli.main(["run", str(scenario_file), "--method", "exact"])
     out, err = capsys.readouterr()
     check_one_line_error(subprocess.CompletedProcess([], rc, out, err), "not supported by the exact engine")
 
 
 def test_multiline_reason_is_flattened(capsys, monkeypatch, scenario_file):
-    import mathhammer.exact
+    import mathhammer.engine
 
     def refuse(scenario):
         raise ExactNotApplicable("first line\nsecond line")
 
-    monkeypatch.setattr(mathhammer.exact, "exact_result", refuse)
+    monkeypatch.setattr(mathhammer.engine, "exact_result", refuse)
     rc = cli.main(["run", str(scenario_file), "--method", "exact"])
     out, err = capsys.readouterr()
     line = check_one_line_error(subprocess.CompletedProcess([], rc, out, err), "first line second line")
@@ -320,7 +320,7 @@ def test_main_returns_zero(scenario_file, capsys):
 # ------------------------------------------------------------------------ text report
 def _report(scenario, **kw):
     from mathhammer import simulate
-    from mathhammer.report_text import format_report
+    from mathhammer.result.text import format_report
 
     result = simulate(scenario, **kw)
     return result, format_report(scenario, result)

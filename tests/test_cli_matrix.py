@@ -12,7 +12,7 @@ import pytest
 
 from mathhammer.cards import BUNDLED_DIR
 from mathhammer.cli import main
-from mathhammer.matrix import matrix, pivot_matrix
+from mathhammer.studies.matrices import matrix, pivot_matrix
 
 ARGS = ["matrix", "--attackers", "heavy_warjack,light_warjack", "--targets", "solo",
         "--targets", "heavy_warbeast", "--trials", "20000", "--seed", "4", "--no-progress"]
@@ -128,7 +128,7 @@ def test_a_directory_among_names_is_refused(tmp_path, capsys):
 def test_ctrl_c_keeps_the_finished_points_and_exits_130(tmp_path, capsys, monkeypatch, api):
     import importlib
 
-    module = importlib.import_module("mathhammer.matrix")  # the package attribute is the function
+    module = importlib.import_module("mathhammer.studies.matrices")
     real = module.matrix
 
     def interrupted_after_two(*args, **kw):

@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 
 from mathhammer import Attacker, Comparison, InputError, Scenario, Target, Weapon, compare, simulate
-from mathhammer._kernels.driver import CHUNK
+from mathhammer.montecarlo._kernels.driver import CHUNK
 from mathhammer.cli import main
-from mathhammer.simulate import common_stride
+from mathhammer import common_stride
 
-sweep_module = importlib.import_module("mathhammer.sweep")
+sweep_module = importlib.import_module("mathhammer.studies.sweeps")
 
 TARGET = Target(defense=12, arm=18, boxes=10)
 
@@ -261,7 +261,7 @@ def test_cli_sweep_interrupted_then_resumed(files, capsys, tmp_path, monkeypatch
     a, _ = files
     out = tmp_path / "arm.csv"
     args = ["sweep", str(a), "--vary", "target.arm=15:18", "--out", str(out)]
-    real = sweep_module._run_point
+    real = sweep_module.evaluate_point
     calls = []
 
     def interrupt_third(*xs):
@@ -270,11 +270,11 @@ def test_cli_sweep_interrupted_then_resumed(files, capsys, tmp_path, monkeypatch
         calls.append(xs[0].target.arm)
         return real(*xs)
 
-    monkeypatch.setattr(sweep_module, "_run_point", interrupt_third)
+    monkeypatch.setattr(sweep_module, "evaluate_point", interrupt_third)
     assert main(args) == 130
     err = capsys.readouterr().err
     assert "interrupted after 2 of 4 points" in err and "--resume" in err
-    monkeypatch.setattr(sweep_module, "_run_point", real)
+    monkeypatch.setattr(sweep_module, "evaluate_point", real)
     assert "exists" in _one_line_error(capsys, main(args))  # never overwritten
     assert main([*args, "--resume", "--csv"]) == 0
     resumed = capsys.readouterr().out

@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 
 from mathhammer import Attacker, InputError, Scenario, Target, Weapon, simulate
-from mathhammer._kernels.driver import CHUNK
-from mathhammer.simulate import common_stride
-from mathhammer.stats import paired_difference, t975
+from mathhammer.montecarlo._kernels.driver import CHUNK
+from mathhammer import common_stride
+from mathhammer._core.intervals import t975
+from mathhammer.result.paired import paired_difference
 
 #: A plain damage track: two attacks and a second attacker; kills end trials early, so a
 #: packed stream desynchronises between scenarios and an aligned one does not.

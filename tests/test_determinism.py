@@ -10,8 +10,8 @@ import sys
 import numpy as np
 
 from mathhammer import Attacker, Scenario, Target, Weapon, simulate
-from mathhammer._kernels.driver import run_sequences
-from mathhammer.encode import encode
+from mathhammer.montecarlo._kernels.driver import run_sequences
+from mathhammer.montecarlo.encode import encode
 
 SCEN = Scenario(
     Target(defense=13, arm=17, boxes=28, state={"concealment"}),
@@ -46,7 +46,7 @@ import json, sys
 sys.path.insert(0, {tests!r})
 from test_determinism import ACTIVATION, GRID, SCEN
 from mathhammer import simulate
-from mathhammer.simulate import common_stride
+from mathhammer import common_stride
 import numba
 r = simulate(SCEN, trials=300_000, seed=42)
 crn = simulate(ACTIVATION, trials=300_000, seed=45, stride=common_stride([ACTIVATION]) + 3)

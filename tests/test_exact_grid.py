@@ -3,7 +3,7 @@
 Against the brute-force oracle (``naive.bf_activation``, every box marked one by one and every
 column d6 enumerated) to 1e-12 on tiny named and random grids and spirals; worked examples
 computed by hand (the column roll, overflow and wrap, full columns, "damage to X", the
-feedback examples of RULES.md 3 / seed 000, LIFO healing); invariants; and every named case
+feedback examples of docs/rules.md 3 / seed 000, LIFO healing); invariants; and every named case
 of tests/grid_cases.py (which the Monte Carlo kernel is checked against).
 """
 

@@ -1,5 +1,5 @@
 """The exact engine over several rounds, with continuous effects and hazards
-(docs/activation.md, "Continuous effects, hazards and several turns"; RULES.md 4).
+(docs/activation.md, "Continuous effects, hazards and several turns"; docs/rules.md 4).
 
 Against the brute-force oracle (``naive.bf_activation``: every die enumerated, the expiry d6
 of each effect, fire's 2d6, burning earth's d6s, column and Tough d6s) on tiny cases, fixed

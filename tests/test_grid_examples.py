@@ -1,4 +1,4 @@
-"""Worked examples of damage grids and life spirals (RULES.md 3; docs/activation.md, "Damage
+"""Worked examples of damage grids and life spirals (docs/rules.md 3; docs/activation.md, "Damage
 grids and life spirals"), replayed roll by roll through the real kernel.
 
 Rolls, in the order the kernel reads them: each attack roll, then on a hit its damage roll,
@@ -90,7 +90,7 @@ def test_damage_to_a_crippled_system_rolls_the_column():
 
 
 def test_seed000_example1_shield_arm_crippled_loses_its_arm_bonus():
-    """Seed 000, example 1 (RULES.md 3 crippling table): a shield on a crippled arm loses its
+    """Seed 000, example 1 (docs/rules.md 3 crippling table): a shield on a crippled arm loses its
     ARM bonus, from the next attack on."""
     t = Target(0, 10, grid=("L", "..", "..", "..", "..", ".."), shield=("L",), boxes=1)
     w = fist(pow_=10, attacks=2, damage_to="L", extra_damage_dice=-1)

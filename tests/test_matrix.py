@@ -15,13 +15,13 @@ import pytest
 from mathhammer import simulate
 from mathhammer.cards import BUNDLED_DIR, scenario_from_cards
 from mathhammer.errors import InputError
-from mathhammer.matrix import (
-    MatrixInterrupted,
+from mathhammer.studies.matrices import (
     MatrixPointError,
     matrix,
     pivot_matrix,
     point_seed,
 )
+from mathhammer.studies.points import RunInterrupted
 
 ATTACKERS = ["heavy_warjack", "light_warjack", "solo"]
 TARGETS = ["solo", "infantry", "heavy_warbeast"]
@@ -93,7 +93,7 @@ def test_same_seed_same_frame_on_one_thread(frame):
     """Numba's thread count changes nothing (each point's chunks have their own streams)."""
     code = (
         "import numba, pickle, sys; numba.set_num_threads(1);"
-        "from mathhammer.matrix import matrix;"
+        "from mathhammer.studies.matrices import matrix;"
         f"f = matrix({ATTACKERS!r}, {TARGETS!r}, trials={TRIALS}, seed=11, progress=False);"
         "sys.stdout.buffer.write(pickle.dumps(f))"
     )
@@ -104,7 +104,7 @@ def test_same_seed_same_frame_on_one_thread(frame):
 
 
 def test_local_run_needs_no_dask():
-    code = ("import sys; from mathhammer.matrix import matrix;"
+    code = ("import sys; from mathhammer.studies.matrices import matrix;"
             "matrix(['solo'], ['infantry'], trials=1000, seed=1, progress=False);"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -231,7 +231,7 @@ def _interrupt_after(n):
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_interrupted_run_resumes_computing_only_missing_points(tmp_path, frame, suffix):
     out = tmp_path / f"m{suffix}"
-    with pytest.raises(MatrixInterrupted) as info:
+    with pytest.raises(RunInterrupted) as info:
         run(out=out, progress=_interrupt_after(4))
     assert (info.value.done, info.value.total) == (4, 9)
     journal = out if suffix == ".csv" else Path(str(out) + ".journal.csv")
@@ -259,7 +259,7 @@ def test_interrupted_run_resumes_computing_only_missing_points(tmp_path, frame, 
 
 def test_a_point_cut_short_is_computed_again(tmp_path, frame):
     out = tmp_path / "m.csv"
-    with pytest.raises(MatrixInterrupted):
+    with pytest.raises(RunInterrupted):
         run(out=out, progress=_interrupt_after(3))
     text = out.read_text()
     out.write_text(text + "light_warjack,solo,kill,0.5")  # a crash in the middle of a write
@@ -289,7 +289,7 @@ def test_resume_refuses_another_run(tmp_path):
 
 def test_resume_keeps_the_seed_it_started_with(tmp_path):
     out = tmp_path / "m.csv"
-    with pytest.raises(MatrixInterrupted):
+    with pytest.raises(RunInterrupted):
         run(out=out, seed=None, progress=_interrupt_after(2))
     resumed = run(out=out, seed=None, resume=True)
     assert resumed.attrs["computed"] == 7

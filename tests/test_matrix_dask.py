@@ -15,7 +15,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from mathhammer.matrix import matrix  # noqa: E402
+from mathhammer.studies.matrices import matrix  # noqa: E402
 
 ATTACKERS = ["heavy_warjack", "light_warjack", "warcaster"]
 TARGETS = ["solo", "heavy_infantry", "heavy_warjack", "heavy_warbeast"]
@@ -97,7 +97,7 @@ def test_batches_of_points_per_task_give_the_same_figures(cluster, local, batch)
 
 def test_a_failing_point_in_a_batch_is_named(cluster):
     _, client = cluster
-    from mathhammer.matrix import MatrixPointError
+    from mathhammer.studies.matrices import MatrixPointError
 
     with pytest.raises(MatrixPointError, match="matrix point warcaster / heavy_warjack"):
         matrix(["warcaster"], ["solo", "heavy_warjack"], method="exact", turns=5,

@@ -16,7 +16,7 @@ import pytest
 from mathhammer import Attacker, InputError, Scenario, Spend, Target, Weapon, optimize, simulate
 from mathhammer.cli import main
 from mathhammer.exact import exact_result, optimal_value
-from mathhammer.optimize import policy_family
+from mathhammer.policy import policy_family
 
 
 def jack(focus, attacks=1, pow_=14, skill=6, **kw):

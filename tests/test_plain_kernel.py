@@ -1,4 +1,4 @@
-"""The plain fast path (``mathhammer._kernels.plain``) against the general kernel.
+"""The plain fast path (``mathhammer.montecarlo._kernels.plain``) against the general kernel.
 
 On a plain scenario both kernels must read the dice buffer identically and so give the same
 counts, bit for bit, for the same seed; a scenario using anything the plain kernel does not
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from activation_cases import CASES
-from mathhammer._kernels.driver import run_sequences
-from mathhammer.encode import encode
+from mathhammer.montecarlo._kernels.driver import run_sequences
+from mathhammer.montecarlo.encode import encode
 from test_mc_vs_exact import SCENARIOS
 
 PLAIN = {name: s for name, s in SCENARIOS.items()}

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mathhammer.matrix import matrix, pivot_matrix
+from mathhammer.studies.matrices import matrix, pivot_matrix
 from mathhammer.plots import plot_matrix
 
 TRIALS = 20_000

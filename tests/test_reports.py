@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 import mathhammer as mh
-from mathhammer import reports
+from mathhammer.result import export, frames
 from mathhammer.cli import main
 from mathhammer.rules.vocabulary import GRID_SYSTEM_NAMES
 
@@ -215,7 +215,7 @@ def test_damage_table(mc):
 
 def test_attack_table(mc):
     t = mc.attack_table()
-    assert list(t.columns) == list(reports.COLUMNS["attacks"])
+    assert list(t.columns) == list(frames.COLUMNS["attacks"])
     assert list(t["attack"]) == [1, 2, 3, 4]
     assert list(t["attacker"]) == ["Heavy", "Heavy", "Light", "Light"]
     assert list(t["round"]) == [1, 1, 1, 1]
@@ -313,9 +313,9 @@ def test_tables_that_do_not_apply_are_empty(mc):
                          ("effect_table", "effects")]:
         frame = getattr(mc, method)()
         assert frame.empty, method
-        assert list(frame.columns) == list(reports.COLUMNS[name]), method
+        assert list(frame.columns) == list(frames.COLUMNS[name]), method
         assert [str(t) for t in frame.dtypes] == [str(pd.Series([], dtype=d).dtype)
-                                                  for d in reports.COLUMNS[name].values()]
+                                                  for d in frames.COLUMNS[name].values()]
     assert list(mc.tables()) == ["summary", "damage", "attacks"]
 
 
@@ -336,7 +336,7 @@ def test_tables_keys_and_methods(grid, rounds_mc):
 def test_table_names_known_before_simulating(name):
     scen = mh.load_scenario(REPO / "examples" / f"{name}.toml")
     r = mh.simulate(scen, trials=2000, seed=1)
-    assert reports.table_names(scen) == list(r.tables())
+    assert frames.table_names(scen) == list(r.tables())
 
 
 # ------------------------------------------------------------------------ files
@@ -374,13 +374,13 @@ def test_to_csv_round_trip_and_no_overwrite(grid, tmp_path):
 def test_write_csv_checks_every_file_before_writing(rounds_mc, tmp_path):
     (tmp_path / "effects.csv").write_text("user data", encoding="utf-8")
     with pytest.raises(mh.InputError, match="effects.csv"):
-        reports.write_csv(rounds_mc, tmp_path)
+        export.write_csv(rounds_mc, tmp_path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["effects.csv"], "nothing written"
     assert (tmp_path / "effects.csv").read_text(encoding="utf-8") == "user data"
     # a non-empty directory without clashes is fine
     (tmp_path / "effects.csv").unlink()
     (tmp_path / "other.csv").write_text("x", encoding="utf-8")
-    paths = reports.write_csv(rounds_mc, tmp_path)
+    paths = export.write_csv(rounds_mc, tmp_path)
     check_files(rounds_mc, tmp_path, paths)
 
 
@@ -407,7 +407,7 @@ def test_to_json(mc, tmp_path):
 
 
 def test_result_module_does_not_import_pandas():
-    code = ("import sys, mathhammer.result, mathhammer.simulate;"
+    code = ("import sys, mathhammer.result, mathhammer.simulation;"
             "print('pandas' in sys.modules)")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
@@ -480,7 +480,7 @@ def test_run_csv_bad_directory(tmp_path, capsys):
 
 
 def test_effects_list_only_what_can_happen_in_the_scenario():
-    # RULES.md 4: a fire weapon against a target in an acid bath: fire (the weapon) and
+    # docs/rules.md 4: a fire weapon against a target in an acid bath: fire (the weapon) and
     # corrosion (the hazard) can burn it, quicksand cannot; a target resisting fire loses it
     from mathhammer import Attacker, Scenario, Target, Weapon, simulate
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mathhammer._kernels.dice import FIRST, PAIR_SUM, SECOND, pair_entry
-from mathhammer._kernels.rng import FILL_SLACK, RNG_WORDS, fill_pairs, rng_seed
+from mathhammer._core.pairs import FIRST, PAIR_SUM, SECOND, pair_entry
+from mathhammer._core.rng import FILL_SLACK, RNG_WORDS, fill_pairs, rng_seed
 
 N = 600_000
 # 0.9999 quantiles of chi-square with 5 and 35 degrees of freedom

@@ -1,4 +1,4 @@
-"""Worked examples, one per rule of RULES.md the engine implements (sections 1, 2, 3, 5).
+"""Worked examples, one per rule of docs/rules.md the engine implements (sections 1, 2, 3, 5).
 
 Each test replays dice we choose through the real kernel (tests/scripted.py), or checks the
 rules model / exact engine against a figure worked out by hand in the test.

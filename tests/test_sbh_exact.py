@@ -1,4 +1,4 @@
-"""Song of Blades and Heroes, exact engine: RULES.md section 8, rule by rule, the seed's claims,
+"""Song of Blades and Heroes, exact engine: docs/rules.md section 8, rule by rule, the seed's claims,
 and every figure against the brute-force oracle of tests/naive_sbh.py."""
 
 from __future__ import annotations

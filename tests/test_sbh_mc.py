@@ -97,7 +97,7 @@ def test_exact_method_and_bad_input():
 
 
 def test_encoded_thresholds():
-    from mathhammer._kernels import sbh as k
+    from mathhammer.sbh import layout as k
 
     steps = encode_turn(PLANS["groups"])
     # Q6+ with -1 and no natural six: no face succeeds
@@ -108,7 +108,7 @@ def test_encoded_thresholds():
 
 
 def test_batch_size_and_chunking_never_change_counts():
-    from mathhammer._kernels.sbh import run_turns
+    from mathhammer.sbh._kernels import run_turns
 
     turn = PLANS["group-last"]
     steps = encode_turn(turn)

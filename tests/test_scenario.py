@@ -11,7 +11,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import mathhammer.scenario as scenario_module
 from mathhammer import (
     Attacker,
     Scenario,
@@ -22,7 +21,8 @@ from mathhammer import (
     scenario_from_dict,
 )
 from mathhammer.errors import InputError
-from mathhammer.rules.scenario import DEFAULT_TRIALS, MAX_TURNS
+from mathhammer._core.limits import DEFAULT_TRIALS
+from mathhammer.rules.scenario import MAX_TURNS
 from mathhammer.rules.vocabulary import (
     ATTACK_TURNS,
     ATTACK_TYPES,
@@ -1073,10 +1073,10 @@ def test_round_trip_hypothesis(scen):
 
 
 # ------------------------------------------------------------------------ the format's own example
-def test_module_docstring_example_parses():
-    doc = scenario_module.__doc__
-    text = doc.split("::\n", 1)[1].split("\nEvery problem", 1)[0]
-    text = "\n".join(line[4:] for line in text.splitlines())
+def test_format_doc_example_parses():
+    """The first TOML block of docs/scenario-format.md is a whole scenario file."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "scenario-format.md").read_text()
+    text = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     scen = loads_scenario(text, "docstring.toml")
     data = tomllib.loads(text)
     assert set(data) == set(TOP_KEYS)

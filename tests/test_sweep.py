@@ -12,11 +12,11 @@ import pandas as pd
 import pytest
 
 from mathhammer import Attacker, InputError, Scenario, Target, Weapon, simulate, sweep
-from mathhammer.simulate import common_stride
-from mathhammer.vary import apply
+from mathhammer import RunInterrupted as SweepInterrupted
+from mathhammer import common_stride
+from mathhammer.studies.grids import apply
 
-sweep_module = importlib.import_module("mathhammer.sweep")  # the package attribute is the function
-SweepInterrupted = sweep_module.SweepInterrupted
+sweep_module = importlib.import_module("mathhammer.studies.sweeps")
 
 #: A plain damage track (no points to spend, nothing changes during a sequence but damage).
 PLAIN = Scenario(
@@ -46,7 +46,7 @@ def _value(frame, metric, **where):
 def counted(monkeypatch):
     """Count the points a sweep computes (and let a test interrupt it)."""
     calls = []
-    real = sweep_module._run_point
+    real = sweep_module.evaluate_point
     stop_at = {"n": None}
 
     def run(scenario, *args):
@@ -55,7 +55,7 @@ def counted(monkeypatch):
         calls.append((scenario.target.arm, scenario.target.defense))
         return real(scenario, *args)
 
-    monkeypatch.setattr(sweep_module, "_run_point", run)
+    monkeypatch.setattr(sweep_module, "evaluate_point", run)
     return calls, stop_at
 
 

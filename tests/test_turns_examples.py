@@ -1,4 +1,4 @@
-"""Worked examples of continuous effects, hazards and several rounds (RULES.md 4;
+"""Worked examples of continuous effects, hazards and several rounds (docs/rules.md 4;
 docs/activation.md, "Continuous effects, hazards and several turns"), replayed roll by roll
 through the real kernel.
 
@@ -12,7 +12,7 @@ the target's turn.
 from __future__ import annotations
 
 from mathhammer import Attacker, Scenario, Target, Weapon
-from mathhammer._kernels.layout import CE_CORROSION, CE_FIRE, CE_QUICKSAND, E_AFTER, E_APPLIED, E_DAMAGE, E_KILL, E_PRESENT
+from mathhammer.montecarlo._kernels.layout import CE_CORROSION, CE_FIRE, CE_QUICKSAND, E_AFTER, E_APPLIED, E_DAMAGE, E_KILL, E_PRESENT
 from scripted import play
 
 

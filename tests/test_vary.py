@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from mathhammer import Attacker, InputError, Scenario, Spend, Target, Weapon
-from mathhammer.vary import apply, grid, parse_spec, parse_values, resolve, value_label
+from mathhammer.studies.grids import apply, grid, parse_spec, parse_values, value_label
+from mathhammer.studies.params import resolve
 
 JACK = Attacker("Heavy jack", [Weapon("Fist", "melee", 7, 16, attacks=2),
                                Weapon("Claw.2", "melee", 6, 12)], focus=2)

@@ -1,5 +1,5 @@
 """Named scenarios over several rounds with continuous effects and hazards
-(docs/activation.md, "Continuous effects, hazards and several turns"; RULES.md 4).
+(docs/activation.md, "Continuous effects, hazards and several turns"; docs/rules.md 4).
 
 ``CASES`` is a list of ``(name, Scenario)``: small cases for the Monte Carlo kernel against the
 exact engine (tests/test_mc_vs_exact_turns.py) and the exact engine's invariants

@@ -18,7 +18,7 @@ def add_cards_flag(p: argparse.ArgumentParser) -> None:
 def card_dirs_for(args: argparse.Namespace):
     """The card search path of a command line; a missing ``--cards`` directory is a
     :class:`UsageError` naming the flag."""
-    from ..cards import card_dirs
+    from ..io.cardpath import card_dirs
     from ..errors import InputError
 
     try:
@@ -77,7 +77,7 @@ def format_cards(cards) -> str:
 
 
 def cards_command(args: argparse.Namespace) -> int:
-    from ..cards import list_cards
+    from ..io.cards import list_cards
 
     card_dirs_for(args)  # a missing --cards directory: one line naming the flag
     cards = list_cards(args.cards or ())

@@ -113,7 +113,8 @@ def matrix_text(frame, metric: str) -> str:
 
 
 def matrix_command(args: argparse.Namespace) -> int:
-    from ..matrix import MatrixInterrupted, matrix
+    from ..studies.matrices import matrix
+    from ..studies.points import RunInterrupted
 
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out FILE, the file of the matrix to resume")
@@ -127,7 +128,7 @@ def matrix_command(args: argparse.Namespace) -> int:
             scheduler=args.scheduler, workers=args.workers, batch=args.batch, out=args.out,
             resume=args.resume, progress=False if args.no_progress else None,
             turns=args.turns, objective=args.objective)
-    except MatrixInterrupted as exc:
+    except RunInterrupted as exc:
         return interrupted(exc, "FILE.parquet")
     except InputError as exc:
         flag = _FLAGS.get(exc.key.split("[")[0])

@@ -7,7 +7,7 @@ import dataclasses
 import json
 import sys
 
-from ..rules.scenario import MAX_SEED, MAX_TRIALS
+from .._core.limits import MAX_SEED, MAX_TRIALS
 from ._common import EXIT_OK, PROG, UsageError, int_arg, write
 from .cards import add_cards_flag, card_dirs_for
 
@@ -101,7 +101,8 @@ def check_csv(args: argparse.Namespace, scenario) -> None:
     if getattr(args, "csv", None) is None:
         return
     from ..errors import InputError
-    from ..reports import check_csv_target, table_names
+    from ..result.export import check_csv_target
+    from ..result.frames import table_names
 
     if not args.csv.strip():
         raise InputError("--csv", args.csv, "must name a directory")
@@ -114,7 +115,8 @@ def write_csv_tables(args: argparse.Namespace, result) -> str | None:
     written (None without ``--csv``). Raises InputError on a clash, before writing anything."""
     if getattr(args, "csv", None) is None:
         return None
-    from ..reports import tables, write_frames
+    from ..result.export import write_frames
+    from ..result.frames import tables
 
     paths = write_frames(tables(result), args.csv, overwrite=args.force, key="--csv",
                          hint=_CSV_HINT)
@@ -124,7 +126,7 @@ def write_csv_tables(args: argparse.Namespace, result) -> str | None:
 def _demo_scenario():
     from importlib.resources import files
 
-    from ..scenario import loads_scenario
+    from ..io.scenario_files import loads_scenario
 
     text = files("mathhammer").joinpath("data").joinpath("demo.toml").read_text(encoding="utf-8")
     return loads_scenario(text, source="demo.toml")
@@ -133,8 +135,8 @@ def _demo_scenario():
 def _from_cards(args: argparse.Namespace):
     """``run`` with cards: a scenario of cards, or the file's with its target / attackers
     replaced by cards."""
-    from ..cards import scenario_from_cards
-    from ..scenario import load_scenario, scenario_from_dict, scenario_to_dict
+    from ..io.dump import scenario_to_dict
+    from ..io.scenario_files import load_scenario, scenario_from_cards, scenario_from_dict
 
     dirs = card_dirs_for(args)
     if args.scenario is None:
@@ -163,7 +165,7 @@ def load_for(args: argparse.Namespace):
 
 
 def run_command(args: argparse.Namespace) -> int:
-    from ..simulate import simulate
+    from ..simulation import simulate
 
     scenario = load_for(args)
     check_csv(args, scenario)
@@ -174,7 +176,7 @@ def run_command(args: argparse.Namespace) -> int:
     if args.json:
         text = json.dumps(result.to_dict())
     else:
-        from ..report_text import format_report
+        from ..result.text import format_report
 
         text = format_report(scenario, result)
     write(text)

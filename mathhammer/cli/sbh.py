@@ -20,7 +20,7 @@ import json
 import math
 import re
 
-from ..rules.scenario import MAX_SEED, MAX_TRIALS
+from .._core.limits import MAX_SEED, MAX_TRIALS
 from ._common import EXIT_OK, UsageError, int_arg, write
 
 _STEP_HELP = ("a solo activation Q:D (Quality, dice; e.g. 4:2) or a Leader's group order "
@@ -44,7 +44,7 @@ def _qualities(text: str) -> list[int]:
 
 def add_parsers(sub) -> None:
     sbh = sub.add_parser("sbh", help="Song of Blades and Heroes: activation, groups, shooting",
-                         description="Song of Blades and Heroes odds (RULES.md section 8, "
+                         description="Song of Blades and Heroes odds (docs/rules.md section 8, "
                          "docs/sbh.md).")
     cmds = sbh.add_subparsers(dest="sbh_command", metavar="SBH_COMMAND", title="subcommands")
     cmds.required = True

@@ -96,7 +96,7 @@ def _labels(args: argparse.Namespace) -> list[str]:
 
 
 def _load(args: argparse.Namespace) -> dict:
-    from ..scenario import load_scenario
+    from ..io.scenario_files import load_scenario
 
     dirs = card_dirs_for(args)
     out = {}
@@ -114,12 +114,6 @@ def _num(x):
     if hasattr(x, "item"):
         return _num(x.item())
     return x
-
-
-def _is_probability(metric: str, values) -> bool:
-    return ("damage" not in metric and not metric.startswith(("spent", "target_spent",
-                                                             "tough"))
-            and all(0.0 <= v <= 1.0 for v in values if not math.isnan(v)))
 
 
 def _fmt(value: float, probability: bool) -> str:
@@ -152,15 +146,15 @@ def metric_tables(frame, metric: str, shown: list[str], header: str,
                   what: str = "sweep") -> list[str]:
     """``header``, then ``metric`` as tables over the two columns ``shown`` (the first down,
     the second across), one per value of the frame's other key columns."""
-    from ..journal import FIGURE_COLUMNS
+    from ..result.metrics import SUMMARY_COLUMNS, is_probability
 
     rows = frame[frame["metric"] == metric]
     if rows.empty:
         have = ", ".join(dict.fromkeys(frame["metric"]))
         raise InputError("--metric", metric, f"is not a figure of this {what} (it has {have})")
-    keys = [c for c in frame.columns if c not in FIGURE_COLUMNS]
+    keys = [c for c in frame.columns if c not in SUMMARY_COLUMNS]
     outer = [c for c in keys if c not in shown]
-    probability = _is_probability(metric, rows["value"])
+    probability = is_probability(metric)
     lines = [header]
     groups = [((), rows)] if not outer else rows.groupby(outer, sort=False)
     for key, part in groups:
@@ -175,7 +169,7 @@ def metric_tables(frame, metric: str, shown: list[str], header: str,
 def sweep_text(frame, metric: str) -> str:
     """The readable output of ``mathhammer sweep``: ``metric`` over the first two
     parameters, one table per loadout and per value of the other parameters."""
-    from ..sweep import SUMMARY_COLUMNS
+    from ..result.metrics import SUMMARY_COLUMNS
 
     params = [c for c in frame.columns if c not in SUMMARY_COLUMNS and c != "loadout"]
     shown = params[:2]
@@ -210,7 +204,7 @@ def write_frame(frame, args: argparse.Namespace, attrs: tuple[str, ...], text, *
 
 def parse_vary(specs) -> dict[str, list]:
     """``--vary PATH=VALUES`` flags as ``{path: values}``; a path given twice is refused."""
-    from ..vary import parse_spec
+    from ..studies.grids import parse_spec
 
     vary: dict[str, list] = {}
     for spec in specs or ():
@@ -233,7 +227,8 @@ def interrupted(exc, out_hint: str) -> int:
 
 # ---------------------------------------------------------------------------- commands
 def sweep_command(args: argparse.Namespace) -> int:
-    from ..sweep import SweepInterrupted, sweep
+    from ..studies.points import RunInterrupted
+    from ..studies.sweeps import sweep
 
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out FILE.csv, the file of the sweep to resume")
@@ -244,7 +239,7 @@ def sweep_command(args: argparse.Namespace) -> int:
         frame = sweep(target, vary, trials=args.trials, seed=args.seed, method=args.method,
                       out=args.out, resume=args.resume,
                       progress=False if args.no_progress else None)
-    except SweepInterrupted as exc:
+    except RunInterrupted as exc:
         return interrupted(exc, "FILE.csv")
     except InputError as exc:
         flag = {"vary": "--vary", "out": "--out", "resume": "--resume"}.get(exc.key)
@@ -258,7 +253,7 @@ def sweep_command(args: argparse.Namespace) -> int:
 
 
 def compare_command(args: argparse.Namespace) -> int:
-    from ..compare import compare
+    from ..studies.comparisons import compare
 
     if len(args.scenarios) < 2:
         raise UsageError("compare needs at least two scenario files")

@@ -14,8 +14,8 @@ kernel, so that each can check the other. Modules, in pipeline order:
 * :mod:`~mathhammer.exact.attack`: one attack, step by step, as edges from the damage
   marked before it to the damage and state after it;
 * :mod:`~mathhammer.exact.rounds`: the end of a round (burning earth, the maintenance
-  phase's fire and corrosion, hazards, the next round's start) as edges like an attack's,
-  and :func:`round_labels` (slot labels over several rounds);
+  phase's fire and corrosion, hazards, the next round's start) as edges like an attack's
+  (:func:`round_labels`, the slot labels over several rounds, comes from the rules model);
 * :mod:`~mathhammer.exact.induction`: backward induction (the target's ``"optimal"`` power
   field, :func:`optimal_value`);
 * :mod:`~mathhammer.exact.forward`: forward propagation into a
@@ -42,7 +42,7 @@ from ..errors import ExactNotApplicable
 from .forward import exact_result
 from .induction import optimal_value
 from .rolls import MAX_DICE, attack_outcome, damage_pmf
-from .rounds import round_label, round_labels
+from ..rules.scenario import round_label, round_labels
 from .state import check_exact_applicable
 
 __all__ = [

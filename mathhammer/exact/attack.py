@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..result import (
+from ..result.fields import (
     SLOT_BOOST_ATTACK,
     SLOT_BOOST_DAMAGE,
     SLOT_CRIT,
@@ -255,7 +255,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
         grievous=state.grievous or ("grievous_wounds" in w.rules and setup.woundable),
         effects=effects,
         points=points,
-        cont=state.cont | setup.sets_bits(w, critical),  # continuous effects (RULES.md 4)
+        cont=state.cont | setup.sets_bits(w, critical),  # continuous effects (docs/rules.md 4)
     )
     base = {"made": 1, "hit": 1, "crit": int(critical), "boost_attack": paid_attack, "spent": spent}
     if info.pow is None:

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..result import (
+from ..errors import InputError
+from ..result import Result
+from ..result.fields import (
     EFFECT_AFTER,
     EFFECT_APPLIED,
     EFFECT_DAMAGE,
@@ -28,12 +30,12 @@ from ..result import (
     SLOT_FIELDS,
     SLOT_HIT,
     SLOT_MADE,
-    Result,
 )
+from ..result.naming import scenario_names
 from ..rules import Scenario
+from ..rules.scenario import round_labels
 from .induction import CHUNK, Engine, deep_recursion
-from .rounds import round_labels
-from .state import CORROSION, FIRE, check_exact_applicable, needs_induction, prepare
+from .state import CORROSION, FIRE, needs_induction, prepare
 
 __all__ = ["exact_result", "propagate", "propagate_rounds"]
 
@@ -216,7 +218,7 @@ def exact_result(scenario: Scenario) -> Result:
     crippled; the chain runs through the attacks of every round with an attack phase and
     the end of every round (:mod:`~mathhammer.exact.rounds`). Every per-slot array then has
     a row per slot per attack round, round-major (labels by
-    :func:`~mathhammer.exact.rounds.round_labels`, rounds in ``slot_round``); a quicksand
+    :func:`~mathhammer.rules.scenario.round_labels`, rounds in ``slot_round``); a quicksand
     point's kill is its slot's kill. ``maintenance_kill_weights`` holds the kills of each
     round's maintenance phase and ``effect_weights`` (when ``scenario.continuous``) the
     ``EFFECT_*`` figures per round of fire, corrosion and quicksand (whose points count
@@ -254,8 +256,9 @@ def exact_result(scenario: Scenario) -> Result:
     >>> res.letters, round(res.cripple["L"] * 36, 9)   # a 6 deals 1 point, then column 3
     (('L',), 1.0)
     """
-    check_exact_applicable(scenario)
-    setup = prepare(scenario, induction=needs_induction(scenario))
+    if not isinstance(scenario, Scenario):
+        raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
+    setup = prepare(scenario, induction=needs_induction(scenario))  # checks it applies
     engine = Engine(setup)
     with deep_recursion(setup.n_events):
         damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards = propagate_rounds(engine)
@@ -295,6 +298,8 @@ def exact_result(scenario: Scenario) -> Result:
         slot_round=slot_round,
         maintenance_kill_weights=maintenance,
         effect_weights=effect_weights,
+        slot_attacker=tuple(info.slot.attacker_index for info in setup.slots),
+        **scenario_names(scenario),
         **extra_fields,
     )
 

@@ -130,7 +130,7 @@ def attack_outcome(n_dice: int, skill: int, defense: int) -> tuple[float, float,
 
     The roll hits when the sum of the dice plus the skill reaches the DEF. With two or more
     dice, all ones is an automatic miss and all sixes an automatic hit, and a hit is
-    critical when at least two dice show the same number (RULES.md 1). A single die can be
+    critical when at least two dice show the same number (docs/rules.md 1). A single die can be
     neither an automatic result nor a critical hit. No discard, no reroll: see
     :func:`attack_roll` for those.
 
@@ -239,7 +239,7 @@ def damage_pmf(n_dice: int, pow: int, arm: int) -> np.ndarray:
     """Distribution of the damage points of one damage roll, before the damage-track cap.
 
     A damage roll is ``n_dice`` d6 + POW; every point above ARM is one damage point
-    (RULES.md 2): ``max(0, sum + pow - arm)``. No discard, no reroll: see
+    (docs/rules.md 2): ``max(0, sum + pow - arm)``. No discard, no reroll: see
     :func:`damage_table` for those.
 
     Parameters

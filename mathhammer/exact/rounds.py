@@ -18,7 +18,7 @@ Each step returns :class:`~mathhammer.exact.attack.Piece` edges. Fire and corros
 count, in ``counts``, ``(present, applied)`` (the first two ``EFFECT_*`` columns of
 :class:`~mathhammer.result.Result`) and, in ``marked``, the boxes the effect marked.
 
-:func:`round_label` names the attack slots of every round.
+The attack slots of every round are named by :func:`mathhammer.rules.scenario.round_labels`.
 """
 
 from __future__ import annotations
@@ -29,34 +29,12 @@ from . import rolls
 from .attack import Decisions, Piece, suffer
 from .state import CORROSION, FIRE, FIRE_POW, Event, Setup, State
 
-__all__ = ["round_edges", "round_label", "round_labels", "PRESENT", "APPLIED"]
+__all__ = ["round_edges", "PRESENT", "APPLIED"]
 
 #: ``counts`` of a fire or corrosion piece: on the target at the maintenance phase ...
 PRESENT = (1, 0)
 #: ... and applied (it did not expire).
 APPLIED = (1, 1)
-
-
-def round_label(label: str, round_: int, attack_rounds: int) -> str:
-    """The label of an attack slot of round ``round_`` (0-based): unchanged with a single
-    attack round, else prefixed ``"R<round + 1> · "``.
-
-    >>> round_label("A / Sword #1", 1, 3)
-    'R2 · A / Sword #1'
-    >>> round_label("A / Sword #1", 0, 1)
-    'A / Sword #1'
-    """
-    return label if attack_rounds <= 1 else f"R{round_ + 1} · {label}"
-
-
-def round_labels(labels, attack_rounds: int) -> tuple[str, ...]:
-    """Labels of every slot of every attack round, round-major, from the labels of one
-    round (:meth:`Scenario.attack_sequence <mathhammer.rules.Scenario.attack_sequence>`).
-
-    >>> round_labels(["A #1", "B #1"], 2)
-    ('R1 · A #1', 'R1 · B #1', 'R2 · A #1', 'R2 · B #1')
-    """
-    return tuple(round_label(lb, r, attack_rounds) for r in range(max(1, attack_rounds)) for lb in labels)
 
 
 def round_edges(setup: Setup, ev: Event, state: State, m: np.ndarray, dec: Decisions | None) -> list[Piece]:

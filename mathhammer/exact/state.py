@@ -65,7 +65,7 @@ MAX_CARD_WORK = 4_000_000_000
 #: are computed recursively, one level per attack).
 MAX_INDUCTION_SLOTS = 200
 
-#: POW of fire's damage roll (RULES.md 4).
+#: POW of fire's damage roll (docs/rules.md 4).
 FIRE_POW = 12
 
 #: Target states that make its base DEF 5 and melee attacks against it hit automatically,

@@ -49,3 +49,14 @@ def method_note(result) -> str:
 def target_title(result, what: str) -> str:
     name = result.target_name or "target"
     return f"{what}: {name}"
+
+
+def need_columns(frame, columns, what: str) -> None:
+    """``frame`` must be a DataFrame with ``columns`` (else a ValueError saying what is missing)."""
+    if not hasattr(frame, "columns"):
+        raise ValueError(f"{what}: expected a pandas DataFrame (a sweep frame), "
+                         f"got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{what}: the frame lacks column(s) {', '.join(map(repr, missing))} "
+                         f"(it has {', '.join(map(repr, frame.columns))})")

@@ -1,8 +1,8 @@
 """Heatmap of a balance-matrix frame: one metric of every attacker against every target.
 
-A matrix frame (:func:`mathhammer.matrix.matrix`) is tidy and long: ``attacker``,
+A matrix frame (:func:`mathhammer.matrix`) is tidy and long: ``attacker``,
 ``target``, one column per varied parameter, then ``metric``, ``value``, ``ci_low``,
-``ci_high``. :func:`plot_matrix` draws the wide table :func:`~mathhammer.matrix.pivot_matrix`
+``ci_high``. :func:`plot_matrix` draws the wide table :func:`~mathhammer.pivot_matrix`
 makes of it, read like that table: attackers down (the first at the top), targets across.
 """
 
@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from matplotlib.axes import Axes
 
 from ..errors import InputError
-from ..matrix import FIGURE_COLUMNS, KEY_COLUMNS, pivot_matrix
-from ._common import get_axes, tick_label
+from ..result.metrics import SUMMARY_COLUMNS, is_probability
+from ..studies.matrices import KEY_COLUMNS, pivot_matrix
+from ._common import get_axes, need_columns, tick_label
 from ._heatmap import draw_heatmap, fit_tick_labels
-from .sweep import _need
 
 __all__ = ["plot_matrix"]
 
@@ -24,16 +24,6 @@ __all__ = ["plot_matrix"]
 MAX_ANNOTATED = 40
 #: Rotation (degrees) of the target names, which are long card names.
 XTICK_ROTATION = 45.0
-
-
-def is_probability_metric(metric: str) -> bool:
-    """Whether a matrix metric is a probability (shown in percent): ``kill``,
-    ``kill_by_turn:T`` and ``cripple:X``; damage, points spent and the like are not.
-
-    >>> [is_probability_metric(m) for m in ("kill", "cripple:L", "damage_mean", "spent")]
-    [True, True, False, False]
-    """
-    return metric == "kill" or metric.startswith(("kill_by_turn:", "cripple:"))
 
 
 def _table(frame, metric: str, where: Mapping):
@@ -57,13 +47,13 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
 
     A balance matrix is read by rows (how an attacker fares against each target) and by
     columns (how a target holds against each attacker), so the table is drawn as
-    :func:`~mathhammer.matrix.pivot_matrix` returns it: attackers from the top in the
+    :func:`~mathhammer.pivot_matrix` returns it: attackers from the top in the
     frame's order, targets from the left in the frame's order.
 
     Parameters
     ----------
     frame : pandas.DataFrame
-        A frame of :func:`mathhammer.matrix.matrix`.
+        A frame of :func:`mathhammer.matrix`.
     metric : str
         ``kill``, ``damage_mean``, ``cripple:X``, ``kill_by_turn:T``, ...; a pair without
         it (a cripple figure of a card lacking that system) is a blank cell.
@@ -98,7 +88,7 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
     Examples
     --------
     >>> import matplotlib.pyplot as plt
-    >>> from mathhammer.matrix import matrix
+    >>> from mathhammer import matrix
     >>> frame = matrix(["heavy_warjack", "light_warjack"], ["solo", "heavy_warbeast"],
     ...                trials=20_000, seed=1, progress=False)
     >>> fig, ax = plt.subplots()
@@ -108,7 +98,7 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
     >>> plt.close(fig)
     """
     what = "plot_matrix"
-    _need(frame, list(KEY_COLUMNS) + ["metric", "value"], what)
+    need_columns(frame, list(KEY_COLUMNS) + ["metric", "value"], what)
     if where is None:
         where = {}
     elif not isinstance(where, Mapping):
@@ -117,7 +107,7 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
     table = _table(frame, metric, where)
     data = table.to_numpy(dtype=float)
     if percent is None:
-        percent = is_probability_metric(metric)
+        percent = is_probability(metric)
 
     ax = get_axes(ax)
     draw_heatmap(ax, data, xticklabels=[str(t) for t in table.columns],
@@ -128,7 +118,7 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
     ax.set_xlabel("target")
     ax.set_ylabel("attacker")
     title = f"{metric}: attacker vs target"
-    params = [c for c in frame.columns if c not in KEY_COLUMNS and c not in FIGURE_COLUMNS]
+    params = [c for c in frame.columns if c not in KEY_COLUMNS and c not in SUMMARY_COLUMNS]
     chosen = [f"{name}={tick_label(v)}" for name, v in where.items()]
     # a parameter held at one value needs no choice, but the title should still say it
     chosen += [f"{name}={tick_label(frame[name].iloc[0])}" for name in params

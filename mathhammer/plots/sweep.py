@@ -10,20 +10,11 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 
-from ._common import BAND_ALPHA, get_axes, integer_axis, percent_axis, tick_label
+from ..result.metrics import is_probability
+from ._common import BAND_ALPHA, get_axes, integer_axis, need_columns, percent_axis, tick_label
 from ._heatmap import draw_heatmap
 
 __all__ = ["plot_kill_heatmap", "plot_kill_vs"]
-
-
-def _need(frame, columns, what: str) -> None:
-    if not hasattr(frame, "columns"):
-        raise ValueError(f"{what}: expected a pandas DataFrame (a sweep frame), "
-                         f"got {type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise ValueError(f"{what}: the frame lacks column(s) {', '.join(map(repr, missing))} "
-                         f"(it has {', '.join(map(repr, frame.columns))})")
 
 
 def _rows_of_metric(frame, metric: str, what: str):
@@ -32,12 +23,6 @@ def _rows_of_metric(frame, metric: str, what: str):
         have = ", ".join(map(repr, sorted(frame["metric"].astype(str).unique())))
         raise ValueError(f"{what}: no rows with metric {metric!r} (the frame has {have or 'none'})")
     return rows
-
-
-def _is_probability(metric: str, values) -> bool:
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    return "damage" not in metric and v.size > 0 and bool(((v >= 0) & (v <= 1)).all())
 
 
 def _numeric(values) -> bool:
@@ -65,7 +50,7 @@ def plot_kill_heatmap(frame, *, x: str = "target.def", y: str = "target.arm",
     parameter varies too).
     """
     what = "plot_kill_heatmap"
-    _need(frame, [x, y, "metric", "value"], what)
+    need_columns(frame, [x, y, "metric", "value"], what)
     rows = _rows_of_metric(frame, metric, what)
     title_bits = []
     if "loadout" in rows.columns:
@@ -88,7 +73,7 @@ def plot_kill_heatmap(frame, *, x: str = "target.def", y: str = "target.arm",
     table = rows.pivot(index=y, columns=x, values="value").sort_index(axis=0).sort_index(axis=1)
     data = table.to_numpy(dtype=float)
     if percent is None:
-        percent = _is_probability(metric, data)
+        percent = is_probability(metric)
 
     ax = get_axes(ax)
     draw_heatmap(ax, data, xticklabels=[tick_label(v) for v in table.columns],
@@ -111,7 +96,7 @@ def _as_frame(frame, hue: str | None):
         col = hue or "loadout"
         parts = []
         for label, f in frame.items():
-            _need(f, [], "plot_kill_vs")
+            need_columns(f, [], "plot_kill_vs")
             parts.append(f.drop(columns=[col], errors="ignore").assign(**{col: label}))
         return pd.concat(parts, ignore_index=True), col
     return frame, hue
@@ -133,7 +118,7 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
     """
     what = "plot_kill_vs"
     frame, hue = _as_frame(frame, hue)
-    _need(frame, [param, "metric", "value"], what)
+    need_columns(frame, [param, "metric", "value"], what)
     if hue is not None and hue not in frame.columns:
         if hue != "loadout":
             raise ValueError(f"{what}: the frame lacks the hue column {hue!r} "
@@ -143,7 +128,7 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
     groups = ([(None, rows)] if hue is None
               else [(name, rows[rows[hue] == name]) for name in dict.fromkeys(rows[hue])])
     has_ci = {"ci_low", "ci_high"} <= set(rows.columns)
-    percent = _is_probability(metric, rows["value"])
+    percent = is_probability(metric)
 
     ax = get_axes(ax)
     kwargs.setdefault("marker", "o")

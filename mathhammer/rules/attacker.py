@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ._validate import check_bool, check_choice, check_int, check_str
+from .._core.validate import check_bool, check_choice, check_int, check_str
 from ..errors import InputError
 from .spend import Spend
 from .vocabulary import ATTACKER_MODELS, ATTACKER_POLICIES, GRID_LETTERS, RANGED_TYPES, SPIRAL_LETTERS
@@ -21,7 +21,7 @@ class Attacker:
     """A model making one combat action against the target.
 
     Each melee weapon makes its initial attacks, each ranged weapon (or spell) its ROF
-    attacks, in the order listed (RULES.md 5). A combat action never mixes melee with
+    attacks, in the order listed (docs/rules.md 5). A combat action never mixes melee with
     ranged or arcane attacks, so such an attacker is rejected.
 
     Examples
@@ -104,7 +104,7 @@ class Attacker:
     @property
     def points(self) -> int:
         """Focus, fury or forcing it may spend in its activation: none with a crippled Cortex
-        (a warjack's focus) or a crippled Spirit (a warbeast cannot be forced), RULES.md 3."""
+        (a warjack's focus) or a crippled Spirit (a warbeast cannot be forced), docs/rules.md 3."""
         if self.model == "warjack" and "C" in self.crippled:
             return self.fury + self.force
         if self.model == "warbeast" and "S" in self.crippled:
@@ -142,7 +142,7 @@ class Attacker:
     @property
     def combined_bonus(self) -> int:
         """Bonus to attack and damage rolls of a combined attack: +1 per participating model,
-        the primary attacker included (RULES.md 9); 0 for a single model."""
+        the primary attacker included (docs/rules.md 9); 0 for a single model."""
         return self.combined if self.combined >= 2 else 0
 
     @property

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._validate import check_choice, check_int
+from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
+from .._core.validate import check_choice, check_int
 from ..errors import InputError
 from .vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, OBJECTIVES
 from .attacker import Attacker
 from .target import Target
 from .weapon import Weapon
 
-__all__ = ["Scenario", "AttackSlot", "DEFAULT_TRIALS", "MAX_TRIALS"]
+__all__ = ["Scenario", "AttackSlot", "MAX_SLOTS", "MAX_TURNS", "check_objective", "round_label",
+           "round_labels"]
 
-DEFAULT_TRIALS = 1_000_000
-MAX_TRIALS = 1_000_000_000
-MAX_SEED = 2**63 - 1
 MAX_SLOTS = 4096
 MAX_TURNS = 20
 
@@ -32,6 +31,28 @@ def check_objective(key: str, objective: object, target: Target) -> str:
     if objective not in ("kill", "damage"):
         raise InputError(key, objective, "must be one of " + ", ".join(OBJECTIVES))
     return objective
+
+
+def round_label(label: str, round_: int, attack_rounds: int) -> str:
+    """The label of an attack slot of round ``round_`` (0-based): unchanged with a single
+    attack round, else prefixed ``"R<round + 1> · "``.
+
+    >>> round_label("A / Sword #1", 1, 3)
+    'R2 · A / Sword #1'
+    >>> round_label("A / Sword #1", 0, 1)
+    'A / Sword #1'
+    """
+    return label if attack_rounds <= 1 else f"R{round_ + 1} · {label}"
+
+
+def round_labels(labels, attack_rounds: int) -> tuple[str, ...]:
+    """Labels of every slot of every attack round, round-major, from the labels of one
+    round (:meth:`Scenario.attack_sequence`).
+
+    >>> round_labels(["A #1", "B #1"], 2)
+    ('R1 · A #1', 'R1 · B #1', 'R2 · A #1', 'R2 · B #1')
+    """
+    return tuple(round_label(lb, r, attack_rounds) for r in range(max(1, attack_rounds)) for lb in labels)
 
 
 @dataclass(frozen=True)
@@ -128,7 +149,7 @@ class Scenario:
 
     def attack_sequence(self) -> tuple[AttackSlot, ...]:
         """Every attack that may be made, in order: attackers in order; for each, its weapons'
-        initial attacks in order, then the attacks it may buy (RULES.md 5)."""
+        initial attacks in order, then the attacks it may buy (docs/rules.md 5)."""
         out = []
         for ai, a in enumerate(self.attackers):
             charge = a.charge_weapon_index

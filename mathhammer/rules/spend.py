@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._validate import check_bool, check_choice, check_int
+from .._core.validate import check_bool, check_choice, check_int
 from .vocabulary import BOOST_MODES
 
 __all__ = ["Spend", "DEFAULT_BOOST_ATTACK_AT"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ._validate import check_choice, check_choices, check_int, check_str
+from .._core.validate import check_choice, check_choices, check_int, check_str
 from ..errors import InputError
 from .vocabulary import (
     BASE_DEF_5_STATES,
@@ -53,10 +53,10 @@ class Target:
         Situation at the start of the sequence, from
         :data:`~mathhammer.rules.vocabulary.TARGET_STATES`.
     terrain : set of str
-        Terrain it stands in or behind (RULES.md 7), mapped by
+        Terrain it stands in or behind (docs/rules.md 7), mapped by
         :data:`~mathhammer.rules.vocabulary.TERRAIN` to cover, concealment, elevation or an
         obstacle; tall grass conceals small and medium bases only. Also the hazards of
-        :data:`~mathhammer.rules.vocabulary.HAZARDS` (RULES.md 4): ``acid_bath``,
+        :data:`~mathhammer.rules.vocabulary.HAZARDS` (docs/rules.md 4): ``acid_bath``,
         ``burning_earth``, ``quicksand``.
     effects : set of str
         Continuous effects it starts with: ``fire``, ``corrosion`` (never one it resists).
@@ -65,7 +65,7 @@ class Target:
         ``tough_steady`` (Tough that also works while knocked down).
     shield, buckler : list of str
         Weapon locations carrying a Shield (+2 ARM each) or a Buckler (+1 ARM each); lost
-        while inert or wild (RULES.md 6) and, with damage grids, while that system is crippled.
+        while inert or wild (docs/rules.md 6) and, with damage grids, while that system is crippled.
     upkeep_def, upkeep_arm : int
         DEF / ARM from upkeep spells: Dispel ends them; Blessed weapons ignore them.
     spell_def, spell_arm : int
@@ -79,7 +79,7 @@ class Target:
         backward induction on damage tracks ("optimal", exact method only).
     rapid_healing : int
         After an attack that damages it without disabling it, the target removes this many
-        damage points (a documented setting: RULES.md does not define Rapid Healing).
+        damage points (a documented setting: docs/rules.md does not define Rapid Healing).
     grid : sequence of six str, optional
         Warjack damage grid, one string per column 1..6, boxes top to bottom: ``.`` a hull
         box, a letter of ``ACGHMFLR`` a system box. Columns may differ in length (0 to 10).
@@ -206,17 +206,17 @@ class Target:
 
     @property
     def starts_base_def_5(self) -> bool:
-        """Knocked down, stationary, inert, wild or a building: base DEF 5 (RULES.md 1)."""
+        """Knocked down, stationary, inert, wild or a building: base DEF 5 (docs/rules.md 1)."""
         return bool(self.state & BASE_DEF_5_STATES)
 
     @property
     def starts_melee_auto_hit(self) -> bool:
-        """Melee attacks hit it automatically, with no roll (RULES.md 1)."""
+        """Melee attacks hit it automatically, with no roll (docs/rules.md 1)."""
         return bool(self.state & MELEE_AUTO_HIT_STATES)
 
     @property
     def situations(self) -> frozenset[str]:
-        """Its states plus what its terrain gives (RULES.md 7)."""
+        """Its states plus what its terrain gives (docs/rules.md 7)."""
         out = set(self.state)
         for name in self.terrain:
             if name in HAZARDS or (name == "tall_grass" and self.base not in ("small", "medium")):
@@ -235,7 +235,7 @@ class Target:
 
     @property
     def controller_destroyed(self) -> bool:
-        """Inert or wild (RULES.md 6): no Shield or Buckler bonus, no focus or fury."""
+        """Inert or wild (docs/rules.md 6): no Shield or Buckler bonus, no focus or fury."""
         return bool(self.state & {"inert", "wild"})
 
     @property
@@ -260,12 +260,12 @@ class Target:
         return "focus" if self.focus else "fury"
 
     def base_arm(self, armor_piercing: bool = False) -> int:
-        """Base ARM; halved, rounding up, against Armor-Piercing (RULES.md 9)."""
+        """Base ARM; halved, rounding up, against Armor-Piercing (docs/rules.md 9)."""
         return (self.arm + 1) // 2 if armor_piercing else self.arm
 
     def arm_modifier(self, attack_type: str) -> int:
         """ARM from Unyielding (+2 vs melee) and Carapace (+4 vs ranged, not arcane: arcane
-        attacks do not take rules that affect only ranged attacks, RULES.md 1)."""
+        attacks do not take rules that affect only ranged attacks, docs/rules.md 1)."""
         mod = 0
         if attack_type == "melee" and "unyielding" in self.rules:
             mod += 2
@@ -274,7 +274,7 @@ class Target:
         return mod
 
     def def_modifier(self, attack_type: str) -> int:
-        """DEF modifier against ``attack_type`` from the table of RULES.md section 1.
+        """DEF modifier against ``attack_type`` from the table of docs/rules.md section 1.
 
         Cover (+4) and concealment (+2) do not stack and do not help huge bases; elevation
         (+2) helps large bases and smaller; in melee (+4) helps all but huge bases; all

@@ -10,7 +10,7 @@ RANGED_TYPES = frozenset({"ranged", "arcane"})
 
 BASE_SIZES = ("small", "medium", "large", "extra_large", "huge")
 
-#: Target states of RULES.md section 1 (``building``: the target *is* a building).
+#: Target states of docs/rules.md section 1 (``building``: the target *is* a building).
 TARGET_STATES = (
     "knocked_down",
     "stationary",
@@ -53,10 +53,10 @@ WEAPON_RULES = (
     "critical_corrosion",   # a critical hit puts corrosion on the target
 )
 
-#: Continuous effects (RULES.md 4), in the order the maintenance phase resolves them.
+#: Continuous effects (docs/rules.md 4), in the order the maintenance phase resolves them.
 CONTINUOUS_EFFECTS = ("fire", "corrosion")
 
-#: Hazards the target may stand in (RULES.md 4, seed 004): they change no DEF, but give
+#: Hazards the target may stand in (docs/rules.md 4, seed 004): they change no DEF, but give
 #: Corrosion (acid bath) or Fire (burning earth) at the end of its activation, or 1 damage
 #: point when a hit knocks it down (quicksand).
 HAZARDS = ("acid_bath", "burning_earth", "quicksand")
@@ -80,7 +80,7 @@ ATTACKER_POLICIES = ("fixed", "optimize")
 #: crippled (a letter of the target's grid or spiral).
 OBJECTIVES = ("kill", "damage", "cripple:X")
 
-#: Damage-grid system letters (RULES.md 3): Arc node, Cortex, power field Generator, Head,
+#: Damage-grid system letters (docs/rules.md 3): Arc node, Cortex, power field Generator, Head,
 #: Movement, Front / Left / Right weapon systems. ``.`` is a hull box.
 GRID_LETTERS = "ACGHMFLR"
 #: Life-spiral aspect letters: Body, Mind, Spirit.
@@ -100,13 +100,13 @@ ATTACKER_MODELS = ("warjack", "warbeast", "other")
 #: How a target spends focus (power field) or fury to reduce the damage it takes.
 POWER_FIELD_POLICIES = ("never", "lethal", "optimal")
 
-#: Target special rules (RULES.md 9).
+#: Target special rules (docs/rules.md 9).
 TARGET_RULES = ("unyielding", "carapace", "tough", "tough_steady")
 
 #: Brutal Damage setting: its extra die on a critical hit (default) or on any hit.
 BRUTAL_DAMAGE_ON = ("critical", "hit")
 
-#: Terrain the target stands in or behind (RULES.md 7) and the situation it gives.
+#: Terrain the target stands in or behind (docs/rules.md 7) and the situation it gives.
 #: ``tall_grass`` conceals small and medium bases only.
 TERRAIN = {
     "forest": "concealment",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ._validate import check_bool, check_choice, check_choices, check_int, check_str
+from .._core.validate import check_bool, check_choice, check_choices, check_int, check_str
 from ..errors import InputError
 from .vocabulary import (
     ATTACK_TYPES,
@@ -64,7 +64,7 @@ class Weapon:
         once (hitting again does not stack it); effects of different weapons add up.
     effect_on : {"hit", "critical"}
     damage_to : str or None
-        "Damage to system / aspect X" (RULES.md 3): against a grid or spiral with an unmarked
+        "Damage to system / aspect X" (docs/rules.md 3): against a grid or spiral with an unmarked
         X box, its damage starts at the topmost unmarked X box of the lowest-numbered column
         holding one (no column roll); ignored otherwise.
 
@@ -136,14 +136,14 @@ class Weapon:
     # ----------------------------------------------------------------- derived
     @property
     def damage_types(self) -> frozenset[str]:
-        """Damage types of its damage rolls: arcane attacks deal magical damage (RULES.md 2)."""
+        """Damage types of its damage rolls: arcane attacks deal magical damage (docs/rules.md 2)."""
         if self.type == "arcane":
             return self.damage_type | {"magical"}
         return self.damage_type
 
     @property
     def deals_damage(self) -> bool:
-        """False for POW "-": no damage roll at all (RULES.md 2)."""
+        """False for POW "-": no damage roll at all (docs/rules.md 2)."""
         return self.pow is not None
 
     @property
@@ -160,12 +160,12 @@ class Weapon:
 
     @property
     def attack_dice(self) -> int:
-        """Attack dice rolled in its starting state, never below one (RULES.md 1)."""
+        """Attack dice rolled in its starting state, never below one (docs/rules.md 1)."""
         return max(1, self.base_attack_dice - int(self.crippled))
 
     def damage_dice_against(self, resist: frozenset[str]) -> int:
         """Damage dice against a target resisting ``resist``: one die off, however many
-        of its types are resisted (RULES.md 2); never below one."""
+        of its types are resisted (docs/rules.md 2); never below one."""
         resisted = bool(self.damage_types & resist)
         return max(1, self.base_damage_dice - int(self.crippled) - int(resisted))
 
@@ -174,7 +174,7 @@ class Weapon:
         return "knockdown" in self.rules or (critical and "critical_knockdown" in self.rules)
 
     def sets_effects(self, critical: bool) -> frozenset[str]:
-        """Continuous effects a hit (critical or not) puts on the target (RULES.md 4)."""
+        """Continuous effects a hit (critical or not) puts on the target (docs/rules.md 4)."""
         out = set()
         for effect in ("fire", "corrosion"):
             if effect in self.rules or (critical and f"critical_{effect}" in self.rules):

@@ -1,6 +1,6 @@
 """Song of Blades and Heroes (SBH): activation rolls, group orders, concentrated shooting.
 
-RULES.md section 8, as docs/sbh.md describes it. Exact odds for one roll and one shot
+docs/rules.md section 8, as docs/sbh.md describes it. Exact odds for one roll and one shot
 (:mod:`.exact`), exact or Monte Carlo distributions of a whole turn (:mod:`.simulate`), tidy
 tables (:mod:`.reports`) and plots (:mod:`.plots`, imported on first use).
 

@@ -7,7 +7,7 @@ move the probability mass of "still going" to the next step or to "over" (a turn
 distribution of the total actions and of the number of models that act rides along as a
 float array over (actions, models acted).
 
-RULES.md section 8 is the contract; docs/sbh.md lists the choices (:class:`.rules.Settings`).
+docs/rules.md section 8 is the contract; docs/sbh.md lists the choices (:class:`.rules.Settings`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from functools import cache
 import numpy as np
 
 from ..errors import InputError
-from ..rules._validate import check_bool, check_choice, check_int
+from .._core.validate import check_bool, check_choice, check_int
 from .results import ActivationOdds, BestDice, ShootOdds, TurnResult
 from .rules import (
     DEFAULT_SETTINGS,
@@ -69,7 +69,7 @@ def activation(quality: int, dice: int, bonus: int = 0,
                settings: Settings = DEFAULT_SETTINGS) -> ActivationOdds:
     """Exact odds of an activation roll: ``dice`` d6 against ``quality``, ``bonus`` on each die.
 
-    Each success is one action; two or more failures are a turnover (RULES.md 8). With one
+    Each success is one action; two or more failures are a turnover (docs/rules.md 8). With one
     die there is never a turnover.
 
     Parameters

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..stats import Z95, wilson_interval
+from .._core.intervals import Z95, wilson_interval
 
 __all__ = ["SHOOT_OUTCOMES", "ActivationOdds", "BestDice", "ShootOdds", "TurnResult"]
 

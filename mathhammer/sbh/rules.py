@@ -2,7 +2,7 @@
 
 Frozen dataclasses that validate themselves on construction: every bad value raises
 :class:`~mathhammer.errors.InputError` naming the field and the value (one line, so the CLI
-can print it and exit with status 2). RULES.md section 8 is the source; where it is silent the
+can print it and exit with status 2). docs/rules.md section 8 is the source; where it is silent the
 choice is a field of :class:`Settings` (docs/sbh.md, "Choices").
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..rules._validate import check_bool, check_int, check_str
+from .._core.validate import check_bool, check_int, check_str
 
 __all__ = [
     "DEFAULT_SETTINGS",
@@ -65,7 +65,7 @@ def _check_dice(key: str, value: object) -> int:
 
 @dataclass(frozen=True)
 class Settings:
-    """The choices RULES.md section 8 leaves open (docs/sbh.md, "Choices").
+    """The choices docs/rules.md section 8 leaves open (docs/sbh.md, "Choices").
 
     Parameters
     ----------
@@ -253,7 +253,7 @@ class Group:
 
     The Leader rolls ``leader_dice`` dice against its own Quality. It gives the order (spending
     one action) when it has at least one action and no turnover: a Leader that rolled a
-    turnover cannot give it (RULES.md 8: "a turnover with only one action means no group
+    turnover cannot give it (docs/rules.md 8: "a turnover with only one action means no group
     order"). The members then roll ``dice`` dice once, against the *lowest* Quality among them
     (the highest Q number), each die getting ``settings.leader_bonus``; every member gets as
     many actions as the roll has successes. Two or more failures of either roll end the turn.

@@ -1,4 +1,4 @@
-"""Monte Carlo of a whole SBH turn, through the Numba kernel :mod:`mathhammer._kernels.sbh`.
+"""Monte Carlo of a whole SBH turn, through the Numba kernel of :mod:`mathhammer.sbh._kernels`.
 
 The same questions as :func:`.exact.turn_odds` (which is exact and fast: use it to check),
 answered by sampling: it is the reference implementation of the turn's rules in kernel form,
@@ -7,23 +7,20 @@ and the base for questions the Markov chain would not answer.
 
 from __future__ import annotations
 
-import secrets
-
 import numpy as np
 
 from ..errors import InputError
-from ..rules._validate import check_choice, check_int
-from ..rules.scenario import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
+from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS, fresh_seed
+from .._core.validate import check_choice, check_int
 from .results import TurnResult
+from . import layout as k
 from .rules import Group, Solo, Turn, threshold
 
 __all__ = ["encode_turn", "simulate_turn"]
 
 
 def encode_turn(turn: Turn) -> np.ndarray:
-    """The plan as the kernel's int64 step table (fields ``S_*`` of the kernel module)."""
-    from .._kernels import sbh as k
-
+    """The plan as the kernel's int64 step table (fields ``S_*`` of :mod:`.layout`)."""
     settings = turn.settings
     rows = np.zeros((len(turn.steps), k.S_NFIELDS), dtype=np.int64)
     model = 0
@@ -86,15 +83,15 @@ def simulate_turn(turn: Turn, trials: int | None = None, seed: int | None = None
 
         return turn_odds(turn)
     trials = DEFAULT_TRIALS if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
-    seed = secrets.randbits(62) if seed is None else check_int("seed", seed, 0, MAX_SEED)
+    seed = fresh_seed() if seed is None else check_int("seed", seed, 0, MAX_SEED)
 
-    from .._kernels import sbh as k
+    from ._kernels import run_turns  # Numba is imported by the first Monte Carlo run only
 
     steps = encode_turn(turn)
     n_models = len(turn.models)
     n_steps = len(turn.steps)
-    counts = k.run_turns(steps, n_models, turn.max_actions, trials, seed)
-    offs = k.layout(n_steps, n_models, turn.max_actions)
+    counts = run_turns(steps, n_models, turn.max_actions, trials, seed)
+    offs = k.counter_offsets(n_steps, n_models, turn.max_actions)
 
     def section(o: int) -> np.ndarray:
         return counts[offs[o]:offs[o + 1]] / trials

@@ -1,0 +1,23 @@
+"""Limits of a run, shared by every simulation of the package: trials and seeds."""
+
+from __future__ import annotations
+
+import secrets
+
+__all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "fresh_seed"]
+
+#: Monte Carlo sample size when none is given.
+DEFAULT_TRIALS = 1_000_000
+#: Largest sample size accepted.
+MAX_TRIALS = 1_000_000_000
+#: Largest seed accepted (seeds are 0 .. 2**63 - 1).
+MAX_SEED = 2**63 - 1
+
+
+def fresh_seed() -> int:
+    """A seed drawn at random for a run given none (it is reported with the run's figures).
+
+    >>> 0 <= fresh_seed() <= MAX_SEED
+    True
+    """
+    return secrets.randbits(62)

@@ -1,0 +1,128 @@
+"""Counter-keyed random streams: xoshiro256** seeded by SplitMix64 from (seed, chunk).
+
+Every chunk of trials owns a stream derived only from the user's seed and the chunk index,
+so results do not depend on how chunks are spread over threads.
+
+State ``rs`` is a ``uint64[RNG_WORDS]`` array holding the four xoshiro words.
+
+The hot loop does not call the generator per die: :func:`fill_pairs` writes a block of
+*pairs* of d6 (one byte each, a base-36 digit) into a ``uint8`` buffer, and the trials read
+them by position: a roll of n dice reads ``(n + 1) // 2`` entries (an odd die is the first
+die of its pair). A trial never reads more than the encoder's ``max_draws`` bound, so the
+buffer is refilled between trials whenever fewer are left (the unread rest is discarded,
+deterministically).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .jit import jit
+
+RNG_WORDS = 4
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_U0 = np.uint64(0)
+_S17 = np.uint64(17)
+_S45 = np.uint64(45)
+_S7 = np.uint64(7)
+_U5 = np.uint64(5)
+_U9 = np.uint64(9)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+
+
+@jit()
+def _splitmix(x):
+    """One SplitMix64 step: returns (new state, output)."""
+    x = x + _GOLDEN
+    z = x
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return x, z ^ (z >> _S31)
+
+
+@jit()
+def rng_seed(rs, seed, stream):
+    """Seed ``rs`` for stream number ``stream`` of ``seed``."""
+    x = np.uint64(seed) ^ (np.uint64(stream) * _MIX2)
+    x, a = _splitmix(x)
+    x, b = _splitmix(x)
+    x = x ^ a
+    for i in range(4):
+        x, z = _splitmix(x)
+        rs[i] = z ^ b
+    if rs[0] == _U0 and rs[1] == _U0 and rs[2] == _U0 and rs[3] == _U0:
+        rs[0] = _GOLDEN
+
+
+@jit()
+def _rotl(x, k):
+    return (x << k) | (x >> (np.uint64(64) - k))
+
+
+@jit()
+def next64(rs):
+    """Next 64-bit word of the xoshiro256** stream."""
+    s0 = rs[0]
+    s1 = rs[1]
+    s2 = rs[2]
+    s3 = rs[3]
+    result = _rotl(s1 * _U5, _S7) * _U9
+    t = s1 << _S17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, _S45)
+    rs[0] = s0
+    rs[1] = s1
+    rs[2] = s2
+    rs[3] = s3
+    return result
+
+
+#: Entries a dice buffer needs past the pairs asked of :func:`fill_pairs`.
+FILL_SLACK = 12
+_S2 = np.uint64(2)
+_S5 = np.uint64(5)
+_S59 = np.uint64(59)
+_S62 = np.uint64(62)
+
+
+@jit(inline=True)
+def _pair(w):
+    """Top base-36 digit of the fraction ``w / 2**64`` and the rest: ``(digit, w * 36 mod 2**64)``.
+
+    Shifts and adds only: ``36 w = 32 w + 4 w``, the digit being what overflows 64 bits.
+    """
+    lo5 = w << _S5
+    lo2 = w << _S2
+    rest = lo5 + lo2
+    digit = (w >> _S59) + (w >> _S62) + np.uint64(rest < lo5)
+    return np.int64(digit), rest
+
+
+@jit()
+def fill_pairs(rs, buf, n):
+    """Write at least ``n`` pairs of dice into ``buf`` (uint8, ``n + FILL_SLACK`` entries).
+
+    Each entry is a base-36 digit ``p`` standing for two d6, ``p // 6 + 1`` and ``p % 6 + 1``
+    (see :mod:`.dice`). Two 64-bit words are read side by side as base-36 fractions, six digits
+    from each; after six digits a word still holds 52 random bits, so the bias of any pair is
+    below ``36**6 / 2**64`` (2e-10).
+    """
+    i = 0
+    while i < n:
+        a = next64(rs)
+        b = next64(rs)
+        for _ in range(6):
+            pa, a = _pair(a)
+            pb, b = _pair(b)
+            buf[i] = np.uint8(pa)
+            buf[i + 1] = np.uint8(pb)
+            i += 2

@@ -1,0 +1,74 @@
+"""Evaluate a scenario whose every spending policy is fixed, by a method, into a Result.
+
+This is what every study calls once the policies are settled: :func:`mathhammer.simulate`
+(after resolving ``policy = "optimize"``), the policy search for each candidate, sweeps,
+comparisons and matrices. The method is ``"monte_carlo"`` (:mod:`mathhammer.montecarlo`) or
+``"exact"`` (:mod:`mathhammer.exact`).
+"""
+
+from __future__ import annotations
+
+from ._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
+from ._core.validate import check_int
+from .errors import InputError
+from .exact import exact_result
+from .result import Result
+from .rules import Scenario
+
+__all__ = ["evaluate", "check_method", "common_stride", "METHODS", "METHOD_NAMES"]
+
+#: The methods, by their canonical names.
+METHODS = ("monte_carlo", "exact")
+#: Every name a method may be given by (``mc`` is short for ``monte_carlo``).
+METHOD_NAMES = {"mc": "monte_carlo", "monte_carlo": "monte_carlo", "exact": "exact"}
+
+
+def check_method(method: object, key: str = "method") -> str:
+    """The canonical name of ``method`` (``"mc"`` -> ``"monte_carlo"``).
+
+    >>> check_method("mc")
+    'monte_carlo'
+    >>> check_method("guess")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: method: must be one of monte_carlo, mc, exact (got 'guess')
+    """
+    if not isinstance(method, str) or method not in METHOD_NAMES:
+        raise InputError(key, method, "must be one of monte_carlo, mc, exact")
+    return METHOD_NAMES[method]
+
+
+def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None = None,
+             seed: int | None = None, *, stride: int | None = None,
+             progress: bool = False) -> Result:
+    """The :class:`Result` of ``scenario`` by ``method``, every policy as the scenario says.
+
+    Arguments as for :func:`mathhammer.simulate` (``method`` already checked); attackers
+    with ``policy = "optimize"`` spend as their ``spend`` table says (the policy search
+    chooses those tables). The exact method takes no trials, seed or stride.
+    """
+    if method == "exact":
+        return exact_result(scenario)
+    trials = scenario.trials if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
+    if seed is None:
+        seed = scenario.seed if scenario.seed is not None else fresh_seed()
+    else:
+        check_int("seed", seed, 0, MAX_SEED)
+    from .montecarlo import monte_carlo  # Numba is imported by the first Monte Carlo run only
+
+    return monte_carlo(scenario, trials, seed, stride, progress)
+
+
+def common_stride(scenarios) -> int:
+    """The ``stride`` that lets every scenario of ``scenarios`` share common random numbers:
+    the most dice-buffer entries any of their trials may read.
+
+    >>> from mathhammer import Attacker, Scenario, Target, Weapon
+    >>> jack = Attacker("Jack", [Weapon("Fist", "melee", skill=7, pow=16, attacks=2)])
+    >>> points = [Scenario(Target(defense=12, arm=a, boxes=30), [jack]) for a in (16, 20)]
+    >>> common_stride(points) == max(common_stride([p]) for p in points)
+    True
+    """
+    from .montecarlo import max_draws
+
+    return max(max_draws(s) for s in scenarios)

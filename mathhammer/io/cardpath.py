@@ -1,0 +1,147 @@
+"""Where cards are found: the search path (``--cards`` directories, ``MATHHAMMER_CARDS``, the
+bundled cards) and a card reference -> its file.
+
+A card is referred to by its name, the file name without ``.toml`` (compared ignoring case,
+``-`` and spaces), or by the path of its file (a reference ending in ``.toml`` or holding a
+``/``). Names are looked up in the search path of :func:`card_dirs`: the directories given,
+then those of the ``MATHHAMMER_CARDS`` environment variable (separated by :data:`os.pathsep`),
+then the bundled cards; the first directory holding a card of that name wins, so a user card
+shadows a bundled one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from ..errors import InputError
+from .schema import normal_name
+
+__all__ = ["BUNDLED_DIR", "ENV_VAR", "card_dirs", "catalogue", "check_directory", "find_card",
+           "is_card_path"]
+
+#: Environment variable naming directories of user cards (``os.pathsep``-separated).
+ENV_VAR = "MATHHAMMER_CARDS"
+#: Directory of the bundled cards.
+BUNDLED_DIR = Path(__file__).resolve().parent.parent / "data" / "cards"
+#: Card names listed in an "unknown card" message (more: ``mathhammer cards`` lists them).
+_MAX_LISTED = 20
+
+
+def check_directory(key: str, value: str | os.PathLike) -> Path:
+    """``value`` as a :class:`Path` to an existing directory, else an InputError naming ``key``."""
+    path = Path(value).expanduser()
+    if not path.exists():
+        raise InputError(key, os.fspath(value), "no such directory")
+    if not path.is_dir():
+        raise InputError(key, os.fspath(value), "is not a directory")
+    return path
+
+
+def card_dirs(extra: Iterable[str | os.PathLike] | None = ()) -> list[Path]:
+    """The directories searched for cards, first match first.
+
+    Parameters
+    ----------
+    extra : iterable of path-like
+        Directories searched before the others (``--cards DIR``).
+
+    Returns
+    -------
+    list of Path
+        ``extra``, then the directories of ``MATHHAMMER_CARDS`` (empty entries skipped),
+        then :data:`BUNDLED_DIR`; each once.
+
+    Raises
+    ------
+    InputError
+        A directory that does not exist: key ``cards`` (``extra``) or ``MATHHAMMER_CARDS``.
+    """
+    if isinstance(extra, (str, os.PathLike)):
+        extra = [extra]
+    found = [check_directory("cards", d) for d in (extra or ())]
+    for entry in os.environ.get(ENV_VAR, "").split(os.pathsep):
+        if entry.strip():
+            found.append(check_directory(ENV_VAR, entry))
+    found.append(BUNDLED_DIR)
+    out, seen = [], set()
+    for d in found:
+        key = d.resolve()
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def is_card_path(ref: str) -> bool:
+    """Whether a card reference is a path (ends in ``.toml`` or holds a separator), not a name."""
+    seps = {"/", os.sep} | ({os.altsep} if os.altsep else set())
+    return ref.lower().endswith(".toml") or any(s in ref for s in seps)
+
+
+def catalogue(dirs: Sequence[Path]) -> dict[str, Path]:
+    """Normalised card name -> file of every card in ``dirs``, the first directory winning."""
+    out: dict[str, Path] = {}
+    for d in dirs:
+        for path in sorted(d.glob("*.toml")):
+            out.setdefault(normal_name(path.stem), path)
+    return out
+
+
+def find_card(ref: str, dirs: Iterable[str | os.PathLike] | None = None,
+              base: str | os.PathLike | None = None) -> Path:
+    """The file of the card ``ref`` names.
+
+    Parameters
+    ----------
+    ref : str
+        A card name, or the path of a card file (ends in ``.toml`` or holds a ``/``).
+    dirs : iterable of path-like, optional
+        Directories searched first (see :func:`card_dirs`).
+    base : path-like, optional
+        Folder a relative path is resolved against (a scenario file's folder); default the
+        working directory.
+
+    Raises
+    ------
+    InputError
+        Key ``card``: an unknown name (with the closest names) or a missing file.
+
+    Examples
+    --------
+    >>> find_card("Heavy Warjack").name
+    'heavy_warjack.toml'
+    >>> find_card("heavy_warjak")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: card: unknown card; did you mean 'heavy_warjack'? (cards: ...
+    """
+    if not isinstance(ref, str) or not ref.strip():
+        raise InputError("card", ref, "must be a card name or the path of a card file (.toml)")
+    ref = ref.strip()
+    if is_card_path(ref):
+        path = Path(ref).expanduser()
+        if not path.is_absolute() and base is not None:
+            path = Path(base) / path
+        if not path.is_file():
+            reason = f"no such card file: {path}"
+            if Path(ref).name == ref:  # a bare file name: perhaps meant as a card name
+                reason += f"; a library card is named without .toml: {Path(ref).stem!r}"
+            raise InputError("card", ref, reason)
+        return path
+    known = catalogue(card_dirs(dirs))
+    path = known.get(normal_name(ref))
+    if path is None:
+        names = sorted(p.stem for p in known.values())
+        close = difflib.get_close_matches(normal_name(ref), [normal_name(n) for n in names], n=1, cutoff=0.5)
+        reason = "unknown card"
+        if close:
+            reason += f"; did you mean {close[0]!r}?"
+        if len(names) <= _MAX_LISTED:
+            reason += " (cards: " + ", ".join(names) + ")"
+        else:
+            reason += " (`mathhammer cards` lists them)"
+        raise InputError("card", ref, reason)
+    return path

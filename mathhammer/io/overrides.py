@@ -1,0 +1,130 @@
+"""A card's tables with a scenario's overrides applied, and an attacker's action.
+
+A key given beside ``card = ...`` replaces the card's; keys of a group (the damage capacity
+``boxes``/``grid``/``spiral``, the power ``focus``/``fury``, an attacker's
+``focus``/``fury``/``force``) replace the whole group. A combat action never mixes weapon
+types, so an attacker made from a card uses the weapons of one type, its *action*:
+``melee``, ``ranged`` or ``arcane``, by default the type of the card's first weapon.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ..errors import InputError
+from ..rules.vocabulary import ATTACK_TYPES
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .cards import Card
+
+__all__ = ["merge_attacker", "merge_target", "weapon_actions", "with_action"]
+
+#: Attacker keys whose overrides replace the card's other keys of the group.
+_ATTACKER_GROUPS = (("focus", "fury", "force"),)
+_TARGET_GROUPS = (("boxes", "grid", "spiral"), ("focus", "fury"))
+
+
+def weapon_actions(weapons: list) -> list[str]:
+    """Weapon types of a (raw) weapons list, in order of first appearance: the actions an
+    attacker made from it can take, the default first.
+
+    >>> weapon_actions([{"type": "ranged"}, {"type": "melee"}, {"type": "ranged"}])
+    ['ranged', 'melee']
+    """
+    out = []
+    for w in weapons:
+        if isinstance(w, Mapping) and w.get("type") in ATTACK_TYPES and w["type"] not in out:
+            out.append(w["type"])
+    return out
+
+
+def _merge(table: Mapping, overrides: Mapping, groups: tuple[tuple[str, ...], ...]) -> dict:
+    out = copy.deepcopy(dict(table))
+    for group in groups:
+        if any(k in overrides for k in group):
+            for k in group:
+                out.pop(k, None)
+    for key, value in overrides.items():
+        out[key] = copy.deepcopy(value)
+    return out
+
+
+def merge_target(card: Card, overrides: Mapping) -> dict:
+    """The card's ``[target]`` table with ``overrides`` applied (a new dict).
+
+    A key given replaces the card's; giving one of ``boxes``, ``grid``, ``spiral`` replaces
+    the card's damage capacity (all three), and one of ``focus``, ``fury`` both. Lists
+    (``rules``, ``state``, ...) are replaced, not extended. ``card`` itself is dropped.
+
+    Examples
+    --------
+    >>> from mathhammer.io.cards import load_card
+    >>> t = merge_target(load_card("heavy_warjack"), {"boxes": 20, "arm": 20})
+    >>> t["boxes"], t["arm"], "grid" in t
+    (20, 20, False)
+    """
+    return _merge(card.target_table, {k: v for k, v in overrides.items() if k != "card"},
+                  _TARGET_GROUPS)
+
+
+def merge_attacker(card: Card, overrides: Mapping, action: str | None = None) -> dict:
+    """The card's ``[attacker]`` table with ``overrides`` applied, for one action.
+
+    A key given replaces the card's (one of ``focus``, ``fury``, ``force`` replaces all
+    three), except ``spend``, merged key by key; ``weapons`` replaces the card's list.
+    ``action`` (``melee``, ``ranged`` or ``arcane``) keeps the weapons of that type; without
+    it the card's own weapons are those of its first weapon's type (given ``weapons`` are
+    kept as they are). When the action is not melee, the card's ``charge`` and
+    ``buy_weapon`` are dropped.
+
+    Raises
+    ------
+    InputError
+        Key ``card`` (a target-only card) or ``action``.
+
+    Examples
+    --------
+    >>> from mathhammer.io.cards import load_card
+    >>> a = merge_attacker(load_card("infantry"), {"name": "Squad"}, "melee")
+    >>> a["name"], [w["name"] for w in a["weapons"]]
+    ('Squad', ['Hand weapon'])
+    """
+    if card.attacker_table is None:
+        raise InputError("card", card.name, "is a target-only card: it has no [attacker] table")
+    return with_action(card.attacker_table, overrides, action)
+
+
+def with_action(table: Mapping, overrides: Mapping, action: str | None) -> dict:
+    """:func:`merge_attacker` on an ``[attacker]`` table (a card's, or one being checked)."""
+    over = {k: v for k, v in overrides.items() if k not in ("card", "action")}
+    out = _merge(table, {k: v for k, v in over.items() if k != "spend"}, _ATTACKER_GROUPS)
+    if "spend" in over:
+        spend = table.get("spend")
+        if isinstance(spend, Mapping) and isinstance(over["spend"], Mapping):
+            out["spend"] = {**copy.deepcopy(dict(spend)), **copy.deepcopy(dict(over["spend"]))}
+        else:
+            out["spend"] = copy.deepcopy(over["spend"])
+    weapons = out.get("weapons")
+    if not isinstance(weapons, list):
+        return out  # the reader says what is wrong with it
+    if action is None:
+        if "weapons" in over:
+            return out
+        kinds = weapon_actions(weapons)
+        action = kinds[0] if kinds else None
+        if action is None:
+            return out
+    if not isinstance(action, str) or action not in ATTACK_TYPES:
+        raise InputError("action", action, "must be one of " + ", ".join(ATTACK_TYPES))
+    kept = [w for w in weapons if isinstance(w, Mapping) and w.get("type") == action]
+    if not kept:
+        have = ", ".join(weapon_actions(weapons)) or "none"
+        raise InputError("action", action, f"the attacker has no {action} weapon (its actions: {have})")
+    out["weapons"] = kept
+    if action != "melee":
+        for key in ("charge", "buy_weapon"):
+            if key not in over:
+                out.pop(key, None)
+    return out

@@ -1,0 +1,106 @@
+"""Reading attack and damage rolls off pairs of dice (docs/rules.md sections 1 and 2).
+
+The dice buffer holds pairs (:mod:`mathhammer._core.pairs`): a roll of n dice reads
+``(n + 1) // 2`` entries, die k being the first die of entry ``k // 2`` for even k and the
+second for odd k.
+
+Scalar functions only: the per-trial loop reads the buffer itself and hands these functions
+numbers, so no array crosses a call inside the hot loop (an array argument costs
+reference-count calls on every call).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._core.jit import jit
+from ..._core.pairs import DOUBLE_ONES, DOUBLE_SIXES, PAIR_DOUBLE, PAIR_SUM, SECOND, die_of
+from .layout import CRIT, HIT, MISS
+
+#: Bits of a packed face count (4 bits a face, faces 1..6) set when a face shows twice or more.
+_TWICE_MASK = 0xEEEEEE0
+
+
+@jit(inline=True)
+def two_dice_attack(p, skill, defense):
+    """Outcome of an attack rolled on exactly two dice, pair entry ``p``: MISS, HIT or CRIT.
+
+    Branch-free: double ones miss, double sixes hit, otherwise ``sum + skill >= defense``
+    hits; a hit on a double is critical.
+    """
+    hit = ((PAIR_SUM[p] + skill >= defense) | (p == DOUBLE_SIXES)) & (p != DOUBLE_ONES)
+    return np.int64(hit) * (1 + PAIR_DOUBLE[p])
+
+
+@jit(inline=True)
+def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense):
+    """Outcome of an attack roll of ``n_dice`` dice summing to ``total``.
+
+    ``ones`` / ``sixes``: dice showing 1 / 6; ``double``: two dice show the same number.
+    With two or more dice, all ones miss and all sixes hit whatever the total; a hit with a
+    double is critical (impossible with one die).
+    """
+    if n_dice >= 2 and ones == n_dice:
+        return MISS
+    if (n_dice >= 2 and sixes == n_dice) or total + skill >= defense:
+        return CRIT if double else HIT
+    return MISS
+
+
+@jit(inline=True)
+def roll_stats(word, n_dice, drop):
+    """Sum, dice kept and face counts of a roll of ``n_dice`` dice.
+
+    ``word`` packs the roll's pair entries six bits each (entry ``k`` at bits ``6k``), as the
+    kernel reads them off the buffer. ``drop`` is 0 (keep every die), 1 (discard the lowest)
+    or 2 (discard the highest); a die is discarded only when two or more are rolled.
+
+    Returns ``(total, kept, counts)`` where ``counts`` holds, four bits a face, how many kept
+    dice show each face (face f at bits ``4f``).
+    """
+    total = 0
+    counts = 0
+    lo = 7
+    hi = 0
+    for k in range(n_dice):
+        entry = (word >> (6 * (k >> 1))) & 63
+        d = die_of(entry, k)
+        total += d
+        counts += 1 << (4 * d)
+        lo = min(lo, d)
+        hi = max(hi, d)
+    kept = n_dice
+    if drop != 0 and n_dice >= 2:
+        gone = lo if drop == 1 else hi
+        total -= gone
+        counts -= 1 << (4 * gone)
+        kept -= 1
+    return total, kept, counts
+
+
+@jit(inline=True)
+def attack_from_stats(total, kept, counts, skill, defense):
+    """Outcome (MISS, HIT, CRIT) of an attack roll described by :func:`roll_stats`."""
+    ones = (counts >> 4) & 15
+    sixes = (counts >> 24) & 15
+    double = (counts & _TWICE_MASK) != 0
+    return classify_attack_roll(kept, total, ones, sixes, double, skill, defense)
+
+
+@jit(inline=True)
+def read_word(dice, pos, n_dice):
+    """The pair entries of a roll of ``n_dice`` dice starting at ``dice[pos]``, packed six bits
+    each for :func:`roll_stats` (the roll reads ``(n_dice + 1) // 2`` entries)."""
+    word = 0
+    for k in range((n_dice + 1) >> 1):
+        word |= np.int64(dice[pos + k]) << (6 * k)
+    return word
+
+
+@jit(inline=True)
+def sum_of_three_or_four(dice, pos, n_dice):
+    """Sum of a roll of ``n_dice`` = 3 or 4 dice starting at ``dice[pos]``, every die kept
+    (what :func:`roll_stats` gives as ``total`` with ``drop = 0``): two pair sums, less the
+    second die of the second entry for three dice. Branch-free and without a loop."""
+    second = np.int64(dice[pos + 1])
+    return PAIR_SUM[np.int64(dice[pos])] + PAIR_SUM[second] - (4 - n_dice) * SECOND[second]

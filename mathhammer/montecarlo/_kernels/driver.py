@@ -1,0 +1,175 @@
+"""Chunked drivers: the trials of an encoded scenario over the chunks of
+:mod:`mathhammer._core.chunks` (one random stream per chunk), counters merged after the
+parallel loop.
+
+Chunks are independent of the thread count, each chunk writes only its own row of the
+counters, and rows are summed after the parallel loop: integer sums are exact, so the same
+seed gives the same counts on 1 or 32 threads. A run of one chunk takes the serial driver (no
+``prange`` start-up cost) and gives identical counts. Counters are allocated per batch of
+chunks and folded into the totals, so memory stays flat however many trials are asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import prange
+
+from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_chunk
+from ..._core.jit import jit
+from .layout import (
+    A_ORIGIN,
+    C_MADE,
+    C_NFIELDS,
+    CE_CORROSION,
+    CE_FIRE,
+    E_KILL,
+    E_NFIELDS,
+    MAX_ROWS,
+    N_COLUMNS,
+    N_EFFECTS,
+    ORIGIN_INITIAL,
+    T_ATTACK_ROUNDS,
+    T_BOXES,
+    T_NLETTERS,
+    T_TURNS,
+    Counters,
+)
+from .plain import run_plain_trials
+from .sequence import run_trials
+
+#: Rows of padding after each chunk's attack counters: a cache line (false sharing between
+#: threads writing neighbouring chunks costs a factor of 2).
+_PAD_ROWS = -(-PAD // C_NFIELDS)
+
+
+@jit()
+def _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, tables, counters):
+    c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
+    rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
+    row = Counters(counters.damage_hist[c], counters.attack_counts[c], counters.kill_at[c],
+                   counters.cripple_delta[c], counters.mask_hist[c], counters.effect_counts[c])
+    if plain:
+        run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, row)
+    else:
+        run_trials(n, rs, dice, size, size, max_draws, stride, tables, row)
+
+
+@jit(parallel=True)
+def _run_parallel(first, seed, trials, chunk, max_draws, stride, plain, tables, counters):
+    for c in prange(counters.damage_hist.shape[0]):
+        _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, tables, counters)
+
+
+@jit()
+def _run_serial(first, seed, trials, chunk, max_draws, stride, plain, tables, counters):
+    for c in range(counters.damage_hist.shape[0]):
+        _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, tables, counters)
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Merged counters of a run (no per-trial data)."""
+
+    damage_hist: np.ndarray    # int64[boxes + 1]
+    attack_counts: np.ndarray  # int64[n_attacks, C_NFIELDS]
+    kill_at: np.ndarray        # int64[n_attacks]
+    cripple_hist: np.ndarray   # int64[n_rows + 1, 2 ** n_letters]: trials with each crippled
+    #                            set once each slot row is resolved, and at the end
+    #                            (grids, spirals; else empty)
+    mask_hist: np.ndarray      # int64[N_COLUMNS, 2 ** MAX_ROWS] (grids, spirals; else empty)
+    effect_counts: np.ndarray  # int64[turns, N_EFFECTS, E_NFIELDS]
+    chunk_damage: np.ndarray   # int64[n_chunks, boxes + 1]: damage_hist per chunk (chunks are
+    #                            independent batches: paired comparisons use them)
+
+
+def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
+                  general: bool = False, stride: int = 0, on_batch=None) -> Counts:
+    """Run ``trials`` sequences of the encoded scenario ``enc`` and merge the counters.
+
+    ``stride`` > 0 aligns the random streams for common random numbers: trial j of every
+    chunk starts its dice at the same place in the chunk's stream whatever the earlier
+    trials read, so scenarios run with the same seed and stride (at least each one's
+    ``max_draws``) see the same dice in the same trial. 0 (the default) reads the stream
+    packed, which is faster when trials read few of the dice they might.
+
+    ``on_batch(n)``, when given, is called after each batch of chunks with the number of
+    trials it ran (progress bars).
+
+    Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain` unless ``general``
+    asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
+    plain = bool(enc.plain) and not general
+    if stride and stride < enc.max_draws:
+        raise ValueError(f"stride {stride} is below the scenario's max_draws {enc.max_draws}")
+    draws = stride if stride else enc.max_draws
+    n_slots = enc.attacks.shape[0]
+    turns = int(enc.target[T_TURNS])
+    rounds = int(enc.target[T_ATTACK_ROUNDS])
+    n_attacks = rounds * n_slots  # counter rows: each slot of each round with attacks
+    boxes = int(enc.target[T_BOXES])
+    damage_total = np.zeros(boxes + 1, dtype=np.int64)
+    attack_total = np.zeros((n_attacks, C_NFIELDS), dtype=np.int64)
+    kill_total = np.zeros(n_attacks, dtype=np.int64)
+    n_letters = int(enc.target[T_NLETTERS])
+    on_card = bool(enc.col_full.any())
+    cripple_shape = (n_attacks + 1, 1 << n_letters) if on_card else (1, 1)
+    mask_shape = (N_COLUMNS, 1 << MAX_ROWS) if on_card else (1, 1)
+    cripple_total = np.zeros(cripple_shape, dtype=np.int64)
+    mask_total = np.zeros(mask_shape, dtype=np.int64)
+    effect_total = np.zeros((turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
+    chunk_damage = np.zeros((n_chunks(trials, chunk), boxes + 1), dtype=np.int64)
+    for first, k in batches(trials, chunk, batch):
+        # each chunk's row ends with a cache line of padding, so threads writing the rows of
+        # neighbouring chunks never share a cache line (false sharing costs a factor of 2);
+        # effect counters get one round more than needed for the same reason
+        counters = Counters(
+            damage_hist=np.zeros((k, boxes + 1 + PAD), dtype=np.int64),
+            attack_counts=np.zeros((k, n_attacks + _PAD_ROWS, C_NFIELDS), dtype=np.int64),
+            kill_at=np.zeros((k, n_attacks + PAD), dtype=np.int64),
+            cripple_delta=np.zeros((k,) + cripple_shape, dtype=np.int64),
+            mask_hist=np.zeros((k,) + mask_shape, dtype=np.int64),
+            effect_counts=np.zeros((k, turns + 1, N_EFFECTS, E_NFIELDS), dtype=np.int64),
+        )
+        run = _run_serial if k == 1 else _run_parallel
+        run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
+            np.int64(draws), np.int64(stride), plain, enc.tables, counters)
+        damage_hist = counters.damage_hist[:, : boxes + 1]
+        chunk_damage[first:first + k] = damage_hist
+        damage_total += damage_hist.sum(axis=0)
+        attack_total += counters.attack_counts[:, :n_attacks].sum(axis=0)
+        kill_total += counters.kill_at[:, :n_attacks].sum(axis=0)
+        cripple_total += counters.cripple_delta.sum(axis=0)
+        mask_total += counters.mask_hist.sum(axis=0)
+        effect_total += counters.effect_counts[:, :turns].sum(axis=0)
+        if on_batch is not None:
+            on_batch(min(trials, (first + k) * chunk) - first * chunk)
+    maintenance = effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]
+    initial = np.tile(enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL, rounds)
+    made = made_counts(kill_total, trials, maintenance, n_slots)
+    attack_total[initial, C_MADE] = made[initial]
+    if on_card:  # every trial starts with nothing crippled; slots change that
+        cripple_total[0, 0] += trials
+        cripple_total = np.cumsum(cripple_total, axis=0)
+    return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
+                  effect_total, chunk_damage)
+
+
+def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:
+    """How often each initial attack was made: in every trial but those an earlier attack
+    ended (bought attacks, made only while points remain, are counted by the kernel).
+
+    With several rounds, ``kill_at`` has ``n_slots`` rows per round and ``maintenance[t]``
+    the kills of round t's maintenance phase, which come before the next round's attacks.
+
+    >>> made_counts(np.array([0, 3, 2]), 10).tolist()
+    [10, 10, 7]
+    >>> made_counts(np.array([1, 0, 2, 0]), 10, np.array([3, 0]), 2).tolist()
+    [10, 9, 6, 4]
+    """
+    before = np.cumsum(kill_at) - kill_at
+    if maintenance is not None and n_slots:
+        rounds = np.arange(len(kill_at)) // n_slots
+        earlier = np.concatenate([[0], np.cumsum(maintenance)])
+        before = before + earlier[rounds]
+    return trials - before

@@ -1,0 +1,225 @@
+"""Field layout of the encoded tables shared by :mod:`mathhammer.montecarlo.encode` and the kernels.
+
+Plain module-level ints: Numba freezes them as compile-time constants. Every table is an
+``int64`` array; a row per entity, a column per field (struct of arrays, flags as bits).
+
+The per-trial state (see ``docs/activation.md``) is a handful of scalars in the kernel: the
+damage marked (a track count; grids and spirals add per-box marks in a scratch array and a
+crippled-system bit set), the target situation bits ``ST_*``, the -DEF / -ARM effects active
+(a bit per weapon and the running sums), the target's focus or fury left, and the current
+attacker's points left.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ...result.fields import (
+    EFFECT_AFTER,
+    EFFECT_APPLIED,
+    EFFECT_DAMAGE,
+    EFFECT_FIELDS,
+    EFFECT_KILL,
+    EFFECT_NAMES,
+    EFFECT_PRESENT,
+    SLOT_BOOST_ATTACK,
+    SLOT_BOOST_DAMAGE,
+    SLOT_CRIT,
+    SLOT_DAMAGE,
+    SLOT_FIELDS,
+    SLOT_HIT,
+    SLOT_MADE,
+    SLOT_SPENT,
+    SLOT_TARGET_SPENT,
+    SLOT_TOUGH,
+)
+
+
+# --- attacks table: int64[n_attacks, A_NFIELDS], one row per attack slot in sequence order --
+# Weapon and target figures are copied into every row (no indirection in the hot loop: each
+# row holds all the kernel needs to resolve that attack). Dice counts are *raw* (free boosts,
+# extra dice, crippling, resistance applied but not floored): the kernel adds paid boosts and
+# Brutal Damage, then floors at one die.
+A_SKILL = 0         # MAT or RAT, plus the combined-attack bonus
+A_POW = 1           # POW plus the combined-attack bonus (ignored when F_DAMAGE is unset)
+A_ATT_DICE = 2      # raw attack dice: 2 + free boost + extra - crippled
+A_DMG_DICE = 3      # raw damage dice: 2 + free boost + Weapon Master + extra - crippled - resisted
+A_FLAGS = 4         # F_* bits
+A_DEF = 5           # DEF at the target's starting base DEF, terrain included, spells not
+A_DEF5 = 6          # DEF at base DEF 5, terrain included, spells not
+A_ATTACKER = 7      # index of the attacker making it (row of the attackers table)
+A_ORIGIN = 8        # ORIGIN_INITIAL | ORIGIN_BOUGHT
+A_AUTOHIT_ON = 9    # situation bits under which it hits automatically (ST_MELEE_AUTOHIT for melee)
+A_SPELL_DEF = 10    # DEF from spells Dispel does not end (0 for Blessed weapons)
+A_UPKEEP_DEF = 11   # DEF from upkeep spells, lost once dispelled (0 for Blessed weapons)
+A_ARM = 12          # base ARM (halved for Armor-Piercing) + Unyielding/Carapace + spell ARM
+A_UPKEEP_ARM = 13   # ARM from upkeep spells, lost once dispelled (0 for Blessed weapons)
+A_EFFECT_BIT = 14   # bit of this weapon's -DEF/-ARM effect (0: none)
+A_DEF_MINUS = 15    # its -DEF
+A_ARM_MINUS = 16    # its -ARM
+A_EFFECT_ON = 17    # outcome from which it lands: HIT or CRIT
+A_DAMAGE_TO = 18    # letter index (on the target's card) its damage goes to first, -1: none
+A_NFIELDS = 19
+
+ORIGIN_INITIAL = 0
+ORIGIN_BOUGHT = 1
+
+F_DAMAGE = 1 << 0            # the weapon has a POW (rolls damage)
+F_KNOCKDOWN = 1 << 1         # a hit knocks down
+F_CRIT_KNOCKDOWN = 1 << 2    # a critical hit knocks down
+F_STATIONARY = 1 << 3        # a hit makes stationary
+F_CRIT_STATIONARY = 1 << 4   # a critical hit makes stationary
+F_FREE_ATT_BOOST = 1 << 5    # attack roll boosted for free (already in A_ATT_DICE): never paid
+F_FREE_DMG_BOOST = 1 << 6    # damage roll boosted for free (weapon or charge): never paid
+F_BRUTAL = 1 << 7            # one more damage die on a critical hit
+F_BRUTAL_HIT = 1 << 8        # one more damage die on any hit (setting)
+F_REROLL_ATT = 1 << 9        # reroll a missed attack roll once
+F_REROLL_DMG = 1 << 10       # reroll a low, non-disabling damage roll once
+F_ATT_DROP_LOW = 1 << 11     # attack roll discards its lowest die
+F_ATT_DROP_HIGH = 1 << 12    # attack roll discards its highest die
+F_DMG_DROP_LOW = 1 << 13     # damage roll discards its lowest die
+F_DMG_DROP_HIGH = 1 << 14    # damage roll discards its highest die
+F_DISPEL = 1 << 15           # a hit ends upkeep spells at once
+F_GRIEVOUS = 1 << 16         # a hit stops Tough and healing
+F_IGNORE_SHIELD = 1 << 17    # Chain Weapon: no Shield/Buckler ARM
+F_DECAP = 1 << 18            # a critical hit doubles the damage points
+F_FIRST = 1 << 19            # first slot of its attacker: points are reset to the pool
+F_FIRE = 1 << 20             # a hit sets the target on fire (cleared for fire-resistant targets)
+F_CORROSION = 1 << 21        # a hit puts corrosion on it (cleared for resistant targets)
+F_CRIT_FIRE = 1 << 22        # a critical hit sets it on fire
+F_CRIT_CORROSION = 1 << 23   # a critical hit puts corrosion on it
+
+# --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
+P_POINTS = 0        # focus, fury or forcing at the start of its activation
+P_BOOST_ATT = 1     # MODE_*
+P_BOOST_ATT_AT = 2  # threshold of MODE_AUTO attack boosts (need on two dice)
+P_BOOST_DMG = 3     # MODE_*
+P_RESERVE = 4       # boosts are paid only while points > reserve
+P_NFIELDS = 5
+
+MODE_NEVER = 0
+MODE_ALWAYS = 1
+MODE_AUTO = 2
+
+# --- target vector: int64[T_NFIELDS] ----------------------------------------------------
+T_BOXES = 0         # damage boxes (1 = no boxes; a grid's or spiral's total)
+T_STATE = 1         # ST_* bits at the start of the sequence
+T_CAPACITY = 2      # CAP_TRACK | CAP_GRID | CAP_SPIRAL
+T_SHIELD_ARM = 3    # Shield and Buckler ARM in the starting state
+T_POINTS = 4        # focus or fury it may spend against damage
+T_POWER_KIND = 5    # PK_NONE | PK_FOCUS | PK_FURY
+T_POWER_POLICY = 6  # PF_NEVER | PF_LETHAL
+T_TOUGH = 7         # TOUGH_NONE | TOUGH | TOUGH_STEADY
+T_RAPID_HEAL = 8    # damage points removed after an attack that damaged without disabling
+T_SHIELD_LOC = 9    # 4 fields: Shield/Buckler ARM in locations L, R, H, F (lost while crippled)
+T_NLETTERS = 13     # letters of the card's alphabet (8 for a grid, 3 for a spiral, 0 track)
+T_TURNS = 14        # rounds simulated
+T_ATTACK_ROUNDS = 15  # rounds with an attack phase (all, or the first only)
+T_EFFECTS = 16      # continuous effects at the start (CE_* bits)
+T_SUFFERS = 17      # continuous effects it can get (CE_* bits of the types it does not resist)
+T_HAZARDS = 18      # HZ_* bits of the hazards it stands in
+T_ARM_BASE = 19     # ARM against non-attack damage: base ARM + spell ARM (shield, upkeep added)
+T_UPKEEP_ARM = 20   # ARM from upkeep spells (lost while dispelled)
+T_NFIELDS = 21
+
+# continuous effects (bit = index in the maintenance order: result.fields.EFFECT_NAMES)
+CE_FIRE = EFFECT_NAMES.index("fire")
+CE_CORROSION = EFFECT_NAMES.index("corrosion")
+CE_QUICKSAND = EFFECT_NAMES.index("quicksand")  # counters only: the hazard's damage points
+N_EFFECTS = len(EFFECT_NAMES)
+FIRE_POW = 12
+
+HZ_ACID = 1 << 0
+HZ_EARTH = 1 << 1
+HZ_QUICKSAND = 1 << 2
+
+# effect_counts[chunk, round, effect, E_*]: the EFFECT_* columns of result.fields
+E_PRESENT = EFFECT_PRESENT
+E_APPLIED = EFFECT_APPLIED
+E_DAMAGE = EFFECT_DAMAGE
+E_KILL = EFFECT_KILL
+E_AFTER = EFFECT_AFTER
+E_NFIELDS = EFFECT_FIELDS
+
+CAP_TRACK = 0
+CAP_GRID = 1
+CAP_SPIRAL = 2
+
+# --- damage grid / life spiral tables (see encode.Encoded) --------------------------------
+# card[c, r]: letter index of box r (top / outermost first) of column c, -1 for a hull box;
+# col_full[c]: bit mask of the boxes column c has; letter_mask[x, c]: bits of letter x's
+# boxes in column c; letter_boxes[x]: how many boxes letter x has.
+MAX_ROWS = 10
+N_COLUMNS = 6
+MAX_LETTERS = 8
+#: Grid letter indices ("ACGHMFLR") the kernel gives meaning to.
+GL_C = 1
+GL_G = 2
+GL_H = 3
+GL_M = 4
+GL_F = 5
+GL_L = 6
+GL_R = 7
+
+PK_NONE = 0
+PK_FOCUS = 1
+PK_FURY = 2
+
+PF_NEVER = 0
+PF_LETHAL = 1
+
+TOUGH_NONE = 0
+TOUGH = 1
+TOUGH_STEADY = 2
+
+# --- dynamic target situation bits -----------------------------------------------------
+ST_BASE_DEF_5 = 1 << 0    # base DEF is 5 (knocked down, stationary, inert, wild, building, crippled M)
+ST_MELEE_AUTOHIT = 1 << 1  # melee attacks hit automatically (knocked down, stationary, ...)
+ST_PRONE = 1 << 2          # knocked down as such (a knocked-down model cannot make a Tough roll)
+ST_DISPELLED = 1 << 3      # its upkeep spells have ended
+ST_GRIEVOUS = 1 << 4       # hit by Grievous Wounds: no Tough, no healing
+ST_MOVE_CRIPPLED = 1 << 5  # crippled Movement: base DEF 5 (melee attacks still roll)
+ST_STATIONARY = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT
+ST_KNOCKED_DOWN = ST_STATIONARY | ST_PRONE
+
+# --- counters --------------------------------------------------------------------------
+# attack_counts[chunk, attack, C_*]: the SLOT_* columns of result.fields (Result.slot_weights)
+C_MADE = SLOT_MADE
+C_HIT = SLOT_HIT
+C_CRIT = SLOT_CRIT
+C_DAMAGE = SLOT_DAMAGE
+C_BOOST_ATT = SLOT_BOOST_ATTACK
+C_BOOST_DMG = SLOT_BOOST_DAMAGE
+C_SPENT = SLOT_SPENT
+C_TARGET_SPENT = SLOT_TARGET_SPENT
+C_TOUGH = SLOT_TOUGH
+C_NFIELDS = SLOT_FIELDS
+
+# outcome codes of an attack roll
+MISS = 0
+HIT = 1
+CRIT = 2
+
+
+# --- what the driver hands a kernel: tables in, counters out (NamedTuples of arrays) ------
+class Tables(NamedTuple):
+    """The encoded scenario (:class:`mathhammer.montecarlo.encode.Encoded` builds it)."""
+
+    attacks: np.ndarray       # int64[n_slots, A_NFIELDS]
+    attackers: np.ndarray     # int64[n_attackers, P_NFIELDS]
+    target: np.ndarray        # int64[T_NFIELDS]
+    col_full: np.ndarray      # int64[N_COLUMNS]: bits of the boxes each column has
+    letter_mask: np.ndarray   # int64[MAX_LETTERS, N_COLUMNS]: bits of each letter's boxes
+    letters_done: np.ndarray  # int64[N_COLUMNS, 2 ** MAX_ROWS]: letters with no box left
+
+
+class Counters(NamedTuple):
+    """The counters one chunk increments (rows of the driver's per-batch arrays); see
+    :func:`mathhammer.montecarlo._kernels.sequence.run_trials` for each."""
+
+    damage_hist: np.ndarray    # int64[>= boxes + 1]
+    attack_counts: np.ndarray  # int64[>= n_rows, C_NFIELDS]
+    kill_at: np.ndarray        # int64[>= n_rows]
+    cripple_delta: np.ndarray  # int64[n_rows + 1, 2 ** n_letters] (cards; else 1 x 1)
+    mask_hist: np.ndarray      # int64[N_COLUMNS, 2 ** MAX_ROWS] (cards; else 1 x 1)
+    effect_counts: np.ndarray  # int64[turns + 1, N_EFFECTS, E_NFIELDS]

@@ -1,0 +1,630 @@
+"""Trials of one chunk: every attack slot of the sequence in order against one target.
+
+The rules followed, step by step, are ``docs/activation.md`` (docs/rules.md 1, 2, 5, 6, 7, 9).
+Each attack is fully resolved before the next and sees the state the earlier attacks left:
+damage marked (the sequence stops at a kill), situation bits (knocked down, stationary,
+dispelled, Grievous Wounds), active -DEF / -ARM effects, the target's focus or fury left,
+and the current attacker's points left (reset at the first slot of each attacker).
+
+The trial loop, the attack loop and the reading of the dice buffer live in this one function
+on purpose: passing arrays into helpers on every trial costs reference-count calls that keep
+table reads from being hoisted and double the time of a trial. Helpers take scalars only, but
+for the closure ``suffer`` (power field, marking, Tough, healing, crippling), which Numba
+inlines where it is called: after an attack, and on the rare paths (a knockdown in quicksand,
+the maintenance phase), each a loop or branch of its own outside the attack path, so that an
+attack pays for none of them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._core.jit import jit
+from ..._core.pairs import PAIR_SUM, die_of
+from ..._core.rng import fill_pairs
+from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
+from .dice import attack_from_stats, read_word, roll_stats, sum_of_three_or_four, two_dice_attack
+from .layout import (
+    A_ARM,
+    A_ARM_MINUS,
+    A_ATT_DICE,
+    A_ATTACKER,
+    A_AUTOHIT_ON,
+    A_DEF,
+    A_DEF5,
+    A_DAMAGE_TO,
+    A_DEF_MINUS,
+    A_DMG_DICE,
+    A_EFFECT_BIT,
+    A_EFFECT_ON,
+    A_FLAGS,
+    A_ORIGIN,
+    A_POW,
+    A_SKILL,
+    A_SPELL_DEF,
+    A_UPKEEP_ARM,
+    A_UPKEEP_DEF,
+    CAP_GRID,
+    CE_CORROSION,
+    CE_FIRE,
+    CE_QUICKSAND,
+    CAP_TRACK,
+    C_BOOST_ATT,
+    C_BOOST_DMG,
+    C_CRIT,
+    C_DAMAGE,
+    C_HIT,
+    C_MADE,
+    C_SPENT,
+    C_TARGET_SPENT,
+    C_TOUGH,
+    CRIT,
+    E_AFTER,
+    E_APPLIED,
+    E_DAMAGE,
+    E_KILL,
+    E_PRESENT,
+    F_ATT_DROP_HIGH,
+    F_ATT_DROP_LOW,
+    F_BRUTAL,
+    F_BRUTAL_HIT,
+    F_CORROSION,
+    F_CRIT_CORROSION,
+    F_CRIT_FIRE,
+    F_CRIT_KNOCKDOWN,
+    F_CRIT_STATIONARY,
+    F_DAMAGE,
+    F_DECAP,
+    F_DISPEL,
+    F_DMG_DROP_HIGH,
+    F_DMG_DROP_LOW,
+    F_FIRE,
+    F_FIRST,
+    FIRE_POW,
+    F_FREE_ATT_BOOST,
+    F_FREE_DMG_BOOST,
+    F_GRIEVOUS,
+    F_IGNORE_SHIELD,
+    F_KNOCKDOWN,
+    F_REROLL_ATT,
+    F_REROLL_DMG,
+    F_STATIONARY,
+    GL_C,
+    GL_F,
+    GL_G,
+    GL_H,
+    GL_L,
+    GL_M,
+    GL_R,
+    HIT,
+    HZ_ACID,
+    HZ_EARTH,
+    HZ_QUICKSAND,
+    MISS,
+    MODE_ALWAYS,
+    MODE_AUTO,
+    N_COLUMNS,
+    ORIGIN_BOUGHT,
+    P_BOOST_ATT,
+    P_BOOST_ATT_AT,
+    P_BOOST_DMG,
+    P_POINTS,
+    P_RESERVE,
+    PF_LETHAL,
+    PK_FOCUS,
+    ST_BASE_DEF_5,
+    ST_DISPELLED,
+    ST_GRIEVOUS,
+    ST_KNOCKED_DOWN,
+    ST_MOVE_CRIPPLED,
+    ST_PRONE,
+    ST_STATIONARY,
+    T_ARM_BASE,
+    T_ATTACK_ROUNDS,
+    T_BOXES,
+    T_CAPACITY,
+    T_EFFECTS,
+    T_HAZARDS,
+    T_NLETTERS,
+    T_POINTS,
+    T_POWER_KIND,
+    T_POWER_POLICY,
+    T_RAPID_HEAL,
+    T_SHIELD_ARM,
+    T_SHIELD_LOC,
+    T_STATE,
+    T_SUFFERS,
+    T_TURNS,
+    T_UPKEEP_ARM,
+    T_TOUGH,
+    TOUGH_NONE,
+    TOUGH_STEADY,
+)
+
+#: ``source`` of an event that is an attack (continuous effects are 0.., see CE_*).
+SRC_ATTACK = -1
+#: Row flags that put a continuous effect on the target.
+_SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
+
+#: Grid letters of the Shield/Buckler locations L, R, H, F (order of T_SHIELD_LOC).
+_SHIELD_LETTER = np.array([GL_L, GL_R, GL_H, GL_F], dtype=np.int64)
+
+
+@jit(inline=True)
+def _kept(n_dice, drop):
+    """Dice kept from a roll of ``n_dice`` with a discard (``drop`` != 0) or without."""
+    return n_dice - 1 if drop != 0 and n_dice >= 2 else n_dice
+
+
+@jit()
+def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters):
+    """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
+
+    Parameters
+    ----------
+    n_trials : int
+    rs : uint64[RNG_WORDS]
+        The chunk's random stream, used to refill ``dice``.
+    dice : uint8[size + FILL_SLACK]
+        Buffer of pairs of dice (:mod:`.dice`); ``pos`` is the next entry to read. Before
+        each trial, if fewer than ``max_draws`` entries are left it is refilled (so a buffer
+        scripted by a test, with ``pos + max_draws <= size``, is read as written).
+    stride : int
+        0: each trial reads on where the last stopped. > 0 (aligned streams, for common
+        random numbers): each trial starts ``stride`` entries after the last one started,
+        whatever it read (``max_draws`` must then be ``stride``), so two scenarios run with
+        the same seed and stride see the same dice in the same trial.
+    tables : :class:`.layout.Tables`
+        ``attacks``, ``attackers``, ``target``: int64 tables of :mod:`.layout`;
+        ``col_full``, ``letter_mask``, ``letters_done``: the target's damage grid or life
+        spiral (:mod:`.layout`), unread for damage tracks.
+    counters : :class:`.layout.Counters`, each counter below:
+    damage_hist : int64[>= boxes + 1]
+        Incremented at the final damage marked.
+    attack_counts : int64[>= n_attacks, C_NFIELDS]
+        Per attack slot, the ``C_*`` counters; ``C_MADE`` only for bought attacks (see
+        :func:`.driver.made_counts` for initial ones).
+    kill_at : int64[>= n_attacks]
+        Incremented at the attack that killed the target.
+    cripple_delta : int64[>= n_attacks, 2 ** n_letters]
+        Grids and spirals: when slot i changes the set of crippled letters (a bit each) from
+        A to B, ``[i, A]`` loses one and ``[i, B]`` gains one; every trial starts with none
+        crippled, so the driver's running sum over slots gives, per slot, how many trials
+        have each set once it is resolved (a change is rare: no count per slot and trial).
+    mask_hist : int64[N_COLUMNS, 2 ** MAX_ROWS]
+        Grids and spirals: per column, incremented at the set of marked boxes at the end.
+    effect_counts : int64[turns, N_EFFECTS, E_NFIELDS]
+        Per round and continuous effect (fire, corrosion; quicksand's points), the ``E_*``
+        counters.
+
+    ``attack_counts``, ``kill_at`` and ``cripple_delta`` have a row per attack slot per round
+    with attacks (round-major); ``cripple_delta`` has one more, the end of the last round.
+
+    Returns
+    -------
+    pos : int
+        Read position after the last trial.
+    """
+    attacks, attackers, target = tables.attacks, tables.attackers, tables.target
+    col_full, letter_mask, letters_done = tables.col_full, tables.letter_mask, tables.letters_done
+    damage_hist, attack_counts, kill_at = (counters.damage_hist, counters.attack_counts,
+                                           counters.kill_at)
+    cripple_delta, mask_hist, effect_counts = (counters.cripple_delta, counters.mask_hist,
+                                               counters.effect_counts)
+    boxes = target[T_BOXES]
+    start_state = target[T_STATE]
+    start_tpoints = target[T_POINTS]
+    shield = target[T_SHIELD_ARM]
+    power_focus = target[T_POWER_KIND] == PK_FOCUS
+    power_lethal = target[T_POWER_POLICY] == PF_LETHAL
+    tough = target[T_TOUGH]
+    rapid = target[T_RAPID_HEAL]
+    n_attacks = attacks.shape[0]
+    turns = target[T_TURNS]
+    attack_rounds = target[T_ATTACK_ROUNDS]
+    n_rows = attack_rounds * n_attacks
+    start_effects = target[T_EFFECTS]
+    suffers = target[T_SUFFERS]
+    hazards = target[T_HAZARDS]
+    # whether any continuous effect or hazard can happen (else no maintenance to resolve,
+    # and no attack puts an effect on the target or knocks it down in quicksand)
+    continuous = start_effects != 0 or hazards != 0
+    for j in range(n_attacks):
+        continuous |= (attacks[j, A_FLAGS] & _SETS_EFFECT) != 0
+    quicksand = (hazards & HZ_QUICKSAND) != 0
+    on_card = target[T_CAPACITY] != CAP_TRACK
+    feedback = target[T_CAPACITY] == CAP_GRID
+    n_letters = target[T_NLETTERS]
+    # per-trial scratch of grids and spirals: marked rows per column and the order boxes
+    # were marked in (healing removes the last first)
+    colmask = np.zeros(N_COLUMNS, dtype=np.int64)
+    order = np.zeros(max(1, boxes), dtype=np.int64)
+    heals = tough != TOUGH_NONE or rapid > 0
+    # letters on the card: the crippled set is the AND over columns of letters_done
+    present = 0
+    for x in range(n_letters):
+        for c in range(N_COLUMNS):
+            if letter_mask[x, c] != 0:
+                present |= 1 << x
+
+    def suffer(source, dealt, i, row, drow, t, marked, tpoints, crippled, n_marks, pos, state,
+               shield_now, cortex_lost, power_blocked):
+        """The target suffers ``dealt`` points (docs/activation.md, step 4 of an attack and
+        "Suffering points"): power field, marking, Tough, healing, crippling and its feedback.
+
+        ``source``: SRC_ATTACK (slot ``i``, counter row ``row``) or the continuous effect
+        (CE_*) of round ``t`` dealing them; ``drow``: the row of ``cripple_delta`` a change of
+        the crippled set counts at. Returns the state it leaves and whether it killed.
+
+        A closure, inlined at each call (Numba inlines closures), so it reads the scenario's
+        tables and constants without taking them as arguments.
+        """
+        remaining = boxes - marked
+        if (power_lethal and tpoints > 0 and dealt >= remaining and not power_blocked
+                and (power_focus or source == SRC_ATTACK)):
+            if power_focus:
+                need = (dealt - remaining + 5) // 5
+                if need <= tpoints:
+                    tpoints -= need
+                    dealt = max(0, dealt - 5 * need)
+                    if source == SRC_ATTACK:
+                        attack_counts[row, C_TARGET_SPENT] += need
+            else:
+                tpoints -= 1
+                dealt = 0
+                attack_counts[row, C_TARGET_SPENT] += 1
+        was_crippled = crippled
+        if not on_card:
+            taken = mark_track(marked, boxes, dealt)
+            marked += taken
+        else:
+            # --- damage grid / life spiral (docs/activation.md, docs/rules.md 3): a column's
+            # boxes are marked in one step, topmost unmarked first
+            taken = 0
+            if dealt > 0:
+                want = min(dealt, boxes - marked)
+                c = -1
+                first = 0  # the box "damage to X" marks before the others
+                x = attacks[i, A_DAMAGE_TO] if source == SRC_ATTACK else -1
+                if x >= 0 and ((crippled >> x) & 1) == 0:
+                    for cc in range(N_COLUMNS):
+                        free = letter_mask[x, cc] & ~colmask[cc]
+                        if free != 0:
+                            c = cc
+                            first = free & -free
+                            break
+                if c < 0:
+                    c = die_of(np.int64(dice[pos]), 0) - 1
+                    pos += 1
+                # whether a letter's boxes in a marked column are all marked now (else the
+                # crippled set, the AND over columns of letters_done, cannot change)
+                newly_done = False
+                while taken < want:
+                    was = colmask[c]
+                    free = col_full[c] & ~was
+                    if free == 0:
+                        c = c + 1 if c < N_COLUMNS - 1 else 0
+                        continue
+                    if first != 0:
+                        take = first
+                        first = 0
+                        k = 1
+                    else:
+                        k = min(want - taken, POPCOUNT[free])
+                        # the k topmost free boxes: one span when they are contiguous
+                        # (always, but after "damage to" or healing)
+                        low = free & -free
+                        take = (low << k) - low
+                        if (take & ~free) != 0:
+                            take = lowest_bits(free, k)
+                    colmask[c] = was | take
+                    taken += k
+                    newly_done |= letters_done[c, was | take] != letters_done[c, was]
+                    if heals:
+                        rest = take
+                        while rest != 0:
+                            order[n_marks] = c * 16 + LOWEST[rest]
+                            n_marks += 1
+                            rest &= rest - 1
+                if newly_done:
+                    crippled = present
+                    for cc in range(N_COLUMNS):
+                        crippled &= letters_done[cc, colmask[cc]]
+                marked += taken
+        if source == SRC_ATTACK:
+            attack_counts[row, C_DAMAGE] += taken
+        else:
+            effect_counts[t, source, E_DAMAGE] += taken
+        heal = 0
+        killed = False
+        if marked >= boxes:
+            saved = False
+            if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
+                    and ((state & ST_PRONE) == 0 or tough == TOUGH_STEADY)):
+                saved = die_of(np.int64(dice[pos]), 0) >= 5
+                pos += 1
+            if saved:
+                heal = 1
+                state |= ST_KNOCKED_DOWN
+                if source == SRC_ATTACK:
+                    attack_counts[row, C_TOUGH] += 1
+            else:
+                killed = True
+                if source == SRC_ATTACK or source == CE_QUICKSAND:
+                    kill_at[row] += 1
+                if source >= 0:
+                    effect_counts[t, source, E_KILL] += 1
+        elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
+            heal = min(rapid, marked)
+        if heal > 0:
+            if not on_card:
+                marked -= heal
+            else:
+                for _h in range(heal):
+                    n_marks -= 1
+                    colmask[order[n_marks] >> 4] &= ~(1 << (order[n_marks] & 15))
+                    marked -= 1
+                crippled = present
+                for cc in range(N_COLUMNS):
+                    crippled &= letters_done[cc, colmask[cc]]
+        if crippled != was_crippled:
+            cripple_delta[drow, was_crippled] -= 1
+            cripple_delta[drow, crippled] += 1
+            if feedback:
+                # what the target's crippled systems change from the next attack on
+                shield_now = shield
+                for k in range(4):
+                    if (crippled >> _SHIELD_LETTER[k]) & 1:
+                        shield_now -= target[T_SHIELD_LOC + k]
+                if (crippled >> GL_M) & 1:
+                    state |= ST_MOVE_CRIPPLED
+                else:
+                    state &= ~ST_MOVE_CRIPPLED
+                if (crippled >> GL_C) & 1:
+                    tpoints = 0
+                    cortex_lost = True
+                power_blocked = ((crippled >> GL_G) & 1) != 0
+        return (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                power_blocked, killed)
+
+    start = pos
+    for _ in range(n_trials):
+        if stride > 0:
+            pos = start
+        if pos > size - max_draws:
+            fill_pairs(rs, dice, size)
+            pos = 0
+        start = pos + stride
+        state = start_state
+        marked = 0
+        points = 0
+        reserve = 0
+        boost_att = 0
+        boost_att_at = 0
+        boost_dmg = 0
+        crippled = 0
+        n_marks = 0
+        shield_now = shield
+        power_blocked = False
+        cortex_lost = False
+        cont = start_effects
+        earth_lit = (hazards & HZ_EARTH) != 0
+        dead = False
+        if on_card:
+            for c in range(N_COLUMNS):
+                colmask[c] = 0
+        for t in range(turns):
+            # a new round: the target stood up in its activation, its upkeep spells are
+            # back, -DEF/-ARM effects and Grievous Wounds have ended; it has its focus or
+            # fury again unless its Cortex was crippled (docs/activation.md, "A round")
+            state = start_state | (state & ST_MOVE_CRIPPLED)
+            effects = 0
+            def_minus = 0
+            arm_minus = 0
+            tpoints = 0 if cortex_lost else start_tpoints
+            for i in range(n_attacks if t < attack_rounds else 0):
+                row = t * n_attacks + i
+                flags = attacks[i, A_FLAGS]
+                if flags & F_FIRST:
+                    a = attacks[i, A_ATTACKER]
+                    points = attackers[a, P_POINTS]
+                    reserve = attackers[a, P_RESERVE]
+                    boost_att = attackers[a, P_BOOST_ATT]
+                    boost_att_at = attackers[a, P_BOOST_ATT_AT]
+                    boost_dmg = attackers[a, P_BOOST_DMG]
+                spent = 0
+                if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
+                    if points < 1:
+                        continue
+                    points -= 1
+                    spent = 1
+                    # only bought attacks count C_MADE: an initial attack is made whenever no
+                    # earlier attack killed, which the driver works out from kill_at
+                    attack_counts[row, C_MADE] += 1
+
+                # --- attack roll (docs/rules.md 1)
+                skill = attacks[i, A_SKILL]
+                if (state & attacks[i, A_AUTOHIT_ON]) != 0:
+                    outcome = HIT  # automatic hit: no roll, so never critical
+                else:
+                    if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED)) != 0:
+                        defense = attacks[i, A_DEF5]
+                    else:
+                        defense = attacks[i, A_DEF]
+                    defense += attacks[i, A_SPELL_DEF] - def_minus
+                    if (state & ST_DISPELLED) == 0:
+                        defense += attacks[i, A_UPKEEP_DEF]
+                    n = attacks[i, A_ATT_DICE]
+                    # a boost is bought only when it adds a die (not lost in the floor of one)
+                    if ((flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1
+                            and (boost_att == MODE_ALWAYS
+                                 or (boost_att == MODE_AUTO and defense - skill >= boost_att_at))):
+                        points -= 1
+                        spent += 1
+                        n += 1
+                        attack_counts[row, C_BOOST_ATT] += 1
+                    n = max(1, n)
+                    drop = ((flags & F_ATT_DROP_LOW) != 0) + 2 * ((flags & F_ATT_DROP_HIGH) != 0)
+                    if n == 2 and drop == 0:
+                        outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
+                        pos += 1
+                    else:
+                        word = read_word(dice, pos, n)
+                        pos += (n + 1) >> 1
+                        total, kept, counts = roll_stats(word, n, drop)
+                        outcome = attack_from_stats(total, kept, counts, skill, defense)
+                    if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
+                        word = read_word(dice, pos, n)
+                        pos += (n + 1) >> 1
+                        total, kept, counts = roll_stats(word, n, drop)
+                        outcome = attack_from_stats(total, kept, counts, skill, defense)
+
+                # branch-free from here on the common path: a miss is as likely as not to be
+                # mispredicted, so the damage roll is read either way and consumed (and counted)
+                # only on a hit
+                hit = np.int64(outcome != MISS)
+                crit = np.int64(outcome == CRIT)
+                attack_counts[row, C_HIT] += hit
+                attack_counts[row, C_CRIT] += crit
+                if (flags & (F_DISPEL | F_GRIEVOUS)) != 0 and hit == 1:
+                    if flags & F_DISPEL:
+                        state |= ST_DISPELLED
+                    if flags & F_GRIEVOUS:
+                        state |= ST_GRIEVOUS
+
+                # --- damage roll (docs/rules.md 2)
+                dealt = 0
+                if flags & F_DAMAGE:
+                    arm = attacks[i, A_ARM] - arm_minus
+                    if (state & ST_DISPELLED) == 0:
+                        arm += attacks[i, A_UPKEEP_ARM]
+                    if (flags & F_IGNORE_SHIELD) == 0:
+                        arm += shield_now
+                    pow_ = attacks[i, A_POW]
+                    remaining = boxes - marked
+                    n = attacks[i, A_DMG_DICE]
+                    n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
+                    drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
+                    boost = 0
+                    if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and (
+                            boost_dmg == MODE_ALWAYS
+                            or (boost_dmg == MODE_AUTO
+                                and _kept(max(1, n), drop) + pow_ - arm < remaining
+                                and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)):
+                        boost = hit
+                    points -= boost
+                    spent += boost
+                    n += boost
+                    attack_counts[row, C_BOOST_DMG] += boost
+                    n = max(1, n)
+                    # two dice: one pair entry; three or four (boosted rolls): two entries, no
+                    # loop (the loop of roll_stats cost the 3-focus activation benchmark 15 %)
+                    if n == 2 and drop == 0:
+                        total = PAIR_SUM[np.int64(dice[pos])]
+                        kept = 2
+                        pos += hit
+                    elif 3 <= n <= 4 and drop == 0:
+                        total = sum_of_three_or_four(dice, pos, n)
+                        kept = n
+                        pos += 2 * hit
+                    else:
+                        word = read_word(dice, pos, n)
+                        pos += hit * ((n + 1) >> 1)
+                        total, kept, counts = roll_stats(word, n, drop)
+                    dealt = hit * max(0, total + pow_ - arm)
+                    if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
+                            and 2 * total < 7 * kept):
+                        word = read_word(dice, pos, n)
+                        pos += (n + 1) >> 1
+                        total, kept, counts = roll_stats(word, n, drop)
+                        dealt = max(0, total + pow_ - arm)
+                    if (flags & F_DECAP) != 0:
+                        dealt *= 1 + crit
+                if spent:  # points paid for the attack: buying it and its boosts
+                    attack_counts[row, C_SPENT] += spent
+                (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                 power_blocked, dead) = suffer(SRC_ATTACK, dealt, i, row, row, t, marked, tpoints,
+                                               crippled, n_marks, pos, state, shield_now,
+                                               cortex_lost, power_blocked)
+                if dead:
+                    break
+
+                # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
+                knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
+                    crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
+                still = hit & np.int64((flags & F_STATIONARY) != 0) | (
+                    crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
+                quick = False
+                if continuous:
+                    # the continuous effects the hit puts on; a knockdown in quicksand
+                    if hit == 1:
+                        if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
+                            cont |= 1 << CE_FIRE
+                        if (flags & F_CORROSION) != 0 or (
+                                crit == 1 and (flags & F_CRIT_CORROSION) != 0):
+                            cont |= 1 << CE_CORROSION
+                    quick = quicksand and knocks == 1 and (state & ST_PRONE) == 0
+                state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
+                bit = attacks[i, A_EFFECT_BIT]
+                if bit != 0 and (effects & bit) == 0 and outcome >= attacks[i, A_EFFECT_ON]:
+                    effects |= bit
+                    def_minus += attacks[i, A_DEF_MINUS]
+                    arm_minus += attacks[i, A_ARM_MINUS]
+                if quick:
+                    # knocked down in quicksand: 1 damage point, suffered at once
+                    (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                     power_blocked, dead) = suffer(CE_QUICKSAND, 1, i, row, row, t, marked,
+                                                   tpoints, crippled, n_marks, pos, state,
+                                                   shield_now, cortex_lost, power_blocked)
+                    if dead:
+                        break
+            if dead:
+                break
+            if not continuous:
+                continue
+            # --- end of the attackers' turn, then the maintenance phase: each continuous
+            # effect on the target, in the order fire, corrosion
+            if earth_lit:
+                earth_lit = die_of(np.int64(dice[pos]), 0) > 2
+                pos += 1
+            next_row = (t + 1) * n_attacks if t + 1 < attack_rounds else n_rows
+            for k in range(2):
+                if ((cont >> k) & 1) == 0:
+                    continue
+                effect_counts[t, k, E_PRESENT] += 1
+                expires = die_of(np.int64(dice[pos]), 0) <= 2
+                pos += 1
+                if expires:
+                    cont &= ~(1 << k)
+                    continue
+                effect_counts[t, k, E_APPLIED] += 1
+                if k == CE_FIRE:
+                    arm = target[T_ARM_BASE] + shield_now - arm_minus
+                    if (state & ST_DISPELLED) == 0:
+                        arm += target[T_UPKEEP_ARM]
+                    dealt = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
+                    pos += 1
+                else:
+                    dealt = 1
+                (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                 power_blocked, dead) = suffer(k, dealt, 0, next_row, next_row, t, marked, tpoints,
+                                               crippled, n_marks, pos, state, shield_now,
+                                               cortex_lost, power_blocked)
+                if dead:
+                    break
+            if dead:
+                break
+            # --- the target's activation (hazards), then the end of its turn
+            if (hazards & HZ_ACID) != 0:
+                cont |= suffers & (1 << CE_CORROSION)
+            if earth_lit:
+                cont |= suffers & (1 << CE_FIRE)
+                earth_lit = die_of(np.int64(dice[pos]), 0) > 2
+                pos += 1
+            effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
+            effect_counts[t, CE_CORROSION, E_AFTER] += (cont >> 1) & 1
+        damage_hist[marked] += 1
+        if on_card:
+            for c in range(N_COLUMNS):
+                mask_hist[c, colmask[c]] += 1
+    return pos

@@ -1,0 +1,74 @@
+"""Counts of a Monte Carlo run -> :class:`~mathhammer.result.Result`.
+
+The kernels count per chunk and the driver merges the chunks (:class:`Counts`); here those
+integers become a Result's weights (which sum to the number of trials), with what each row
+means read off the encoded scenario (slot labels, attackers and rounds, built once by the
+encoder) and the target's card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..result import Result
+from ..result.naming import scenario_names
+from ..rules import Scenario
+from ._kernels.driver import Counts
+from ._kernels.layout import CE_CORROSION, CE_FIRE, E_KILL
+from .encode import Encoded
+
+__all__ = ["assemble"]
+
+
+def assemble(scenario: Scenario, enc: Encoded, counts: Counts, trials: int, seed: int,
+             stride: int) -> Result:
+    """The :class:`Result` of a run of ``trials`` trials of ``scenario`` (encoded as
+    ``enc``) with ``seed`` and ``stride`` (0: packed dice)."""
+    return Result(
+        method="monte_carlo",
+        trials=trials,
+        seed=seed,
+        slot_labels=enc.slot_labels,
+        total=float(trials),
+        damage_weights=counts.damage_hist.astype(float),
+        slot_weights=counts.attack_counts.astype(float),
+        kill_weights=counts.kill_at.astype(float),
+        boxes=scenario.target.boxes,
+        chunk_damage_weights=counts.chunk_damage.astype(float),
+        stride=stride,
+        slot_attacker=enc.slot_attacker,
+        **scenario_names(scenario),
+        **_card_figures(scenario, enc, counts),
+        **_round_figures(scenario, enc, counts),
+    )
+
+
+def _round_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
+    """``turns``, ``slot_round``, ``maintenance_kill_weights`` and ``effect_weights``."""
+    effects = counts.effect_counts.astype(float)
+    return {
+        "turns": scenario.turns,
+        "slot_round": enc.slot_round,
+        "maintenance_kill_weights": effects[:, CE_FIRE, E_KILL] + effects[:, CE_CORROSION, E_KILL],
+        "effect_weights": effects if scenario.continuous else None,
+    }
+
+
+def _card_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
+    """``letters``, ``cripple_weights`` and ``box_weights`` of a grid or spiral from the
+    kernel's histograms of crippled sets (per slot) and of marked rows (per column)."""
+    target = scenario.target
+    if target.card is None:
+        return {}
+    sets = np.arange(counts.cripple_hist.shape[1])
+    cripple = np.stack(
+        [counts.cripple_hist[:, (sets >> enc.letters.index(x)) & 1 == 1].sum(axis=1)
+         for x in target.letters], axis=1).astype(float)
+    cripple, end = cripple[:-1], cripple[-1]  # the last row: after the last round
+    masks = np.arange(counts.mask_hist.shape[1])
+    boxes = tuple(
+        np.array([counts.mask_hist[c, (masks >> r) & 1 == 1].sum() for r in range(len(col))],
+                 dtype=float)
+        for c, col in enumerate(target.card))
+    return {"letters": target.letters, "cripple_weights": cripple, "box_weights": boxes,
+            "cripple_end_weights": end}

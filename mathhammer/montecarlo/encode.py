@@ -1,0 +1,334 @@
+"""The only bridge from rules objects to the kernels' flat NumPy tables.
+
+Everything that does not change during a sequence is worked out here, once, in Python, from
+the rules model (DEF against each weapon at normal and at base DEF 5, ARM against it, dice
+counts with free boosts, resistances and Weapon Master, flags); the kernel only handles what
+changes from attack to attack (``docs/activation.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError, MathhammerError
+from ..rules import Attacker, AttackSlot, Scenario, Target, Weapon
+from ..rules.scenario import round_labels
+from ..rules.vocabulary import CONTINUOUS_EFFECTS, GRID_LETTERS, SPIRAL_LETTERS
+from ._kernels import layout as L
+
+__all__ = ["Encoded", "encode", "MAX_EFFECTS"]
+
+_MODE = {"never": L.MODE_NEVER, "always": L.MODE_ALWAYS, "auto": L.MODE_AUTO}
+_RULE_FLAGS = {
+    "knockdown": L.F_KNOCKDOWN,
+    "critical_knockdown": L.F_CRIT_KNOCKDOWN,
+    "stationary": L.F_STATIONARY,
+    "critical_stationary": L.F_CRIT_STATIONARY,
+    "reroll_attack": L.F_REROLL_ATT,
+    "reroll_damage": L.F_REROLL_DMG,
+    "dispel": L.F_DISPEL,
+    "grievous_wounds": L.F_GRIEVOUS,
+    "chain_weapon": L.F_IGNORE_SHIELD,
+    "decapitation": L.F_DECAP,
+    "fire": L.F_FIRE,
+    "corrosion": L.F_CORROSION,
+    "critical_fire": L.F_CRIT_FIRE,
+    "critical_corrosion": L.F_CRIT_CORROSION,
+}
+#: Flags of each continuous effect: cleared on rows against a target resistant to it.
+_EFFECT_FLAGS = {"fire": L.F_FIRE | L.F_CRIT_FIRE, "corrosion": L.F_CORROSION | L.F_CRIT_CORROSION}
+_ATT_DROP = {"none": 0, "lowest": L.F_ATT_DROP_LOW, "highest": L.F_ATT_DROP_HIGH}
+_DMG_DROP = {"none": 0, "lowest": L.F_DMG_DROP_LOW, "highest": L.F_DMG_DROP_HIGH}
+#: Weapons with a -DEF / -ARM effect one scenario may hold (a bit each in an int64).
+MAX_EFFECTS = 62
+
+
+@dataclass(frozen=True, eq=False)
+class Encoded:
+    """A scenario as the kernels read it, built once per run by :func:`encode`.
+
+    ``tables`` (:class:`~mathhammer.montecarlo._kernels.layout.Tables`, laid out as
+    :mod:`~mathhammer.montecarlo._kernels.layout` says): ``attacks`` has one row per attack
+    slot (initial and bought, weapon and target figures copied in), ``attackers`` one row per
+    attacker (points and spending policy), ``target`` the target's figures and starting
+    situation bits; ``col_full``, ``letter_mask`` and ``letters_done`` describe the target's
+    grid or spiral. ``max_draws`` is the most entries (pairs of dice) one trial can read from
+    the dice buffer (with a grid or spiral, one more per attack for the column roll);
+    ``plain`` says the scenario can take the fast kernel
+    (:mod:`mathhammer.montecarlo._kernels.plain`); ``letters`` is the card's alphabet in
+    kernel index order (empty for a damage track).
+
+    What the counters' rows mean, read off the attack sequence once: ``n_slots`` attack slots
+    a round; per counter row (each slot of each round with attacks, round-major) its label
+    (``slot_labels``), the index of the attacker making it (``slot_attacker``) and its round
+    (``slot_round``).
+    """
+
+    tables: L.Tables
+    max_draws: int
+    plain: bool
+    letters: tuple[str, ...]
+    n_slots: int
+    slot_labels: tuple[str, ...]
+    slot_attacker: tuple[int, ...]
+    slot_round: tuple[int, ...]
+
+    @property
+    def attacks(self) -> np.ndarray:
+        return self.tables.attacks
+
+    @property
+    def attackers(self) -> np.ndarray:
+        return self.tables.attackers
+
+    @property
+    def target(self) -> np.ndarray:
+        return self.tables.target
+
+    @property
+    def col_full(self) -> np.ndarray:
+        return self.tables.col_full
+
+
+def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.ndarray:
+    """The figures of one attack slot against ``target`` (in its starting state)."""
+    weapon: Weapon = slot.weapon
+    attacker: Attacker = slot.attacker
+    rules = weapon.rules
+    blessed = "blessed" in rules
+    row = np.zeros(L.A_NFIELDS, dtype=np.int64)
+    flags = 0
+    for rule, bit in _RULE_FLAGS.items():
+        if rule in rules:
+            flags |= bit
+    flags |= _ATT_DROP[weapon.attack_discard] | _DMG_DROP[weapon.damage_discard]
+    for effect, bits in _EFFECT_FLAGS.items():
+        if not target.suffers(effect):
+            flags &= ~bits
+    if weapon.deals_damage:
+        flags |= L.F_DAMAGE
+    if "brutal_damage" in rules:
+        flags |= L.F_BRUTAL_HIT if brutal_on_hit else L.F_BRUTAL
+    if weapon.boosted_attack:
+        flags |= L.F_FREE_ATT_BOOST
+    free_damage_boost = weapon.boosted_damage or slot.charge
+    if free_damage_boost:
+        flags |= L.F_FREE_DMG_BOOST
+    resisted = bool(weapon.damage_types & target.resist)
+    bonus = attacker.combined_bonus
+    row[L.A_SKILL] = weapon.skill + bonus
+    row[L.A_POW] = (weapon.pow if weapon.pow is not None else 0) + bonus
+    row[L.A_ATT_DICE] = attacker.attack_dice(weapon)
+    row[L.A_DMG_DICE] = (attacker.damage_dice(weapon) + int(slot.charge and not weapon.boosted_damage)
+                         - int(resisted))
+    row[L.A_FLAGS] = flags
+    row[L.A_DEF] = target.defense_against(weapon.type, base_def_5=target.starts_base_def_5)
+    row[L.A_DEF5] = target.defense_against(weapon.type, base_def_5=True)
+    row[L.A_AUTOHIT_ON] = L.ST_MELEE_AUTOHIT if weapon.type == "melee" else 0
+    row[L.A_SPELL_DEF] = 0 if blessed else target.spell_def
+    row[L.A_UPKEEP_DEF] = 0 if blessed else target.upkeep_def
+    row[L.A_ARM] = (target.base_arm("armor_piercing" in rules) + target.arm_modifier(weapon.type)
+                    + (0 if blessed else target.spell_arm))
+    row[L.A_UPKEEP_ARM] = 0 if blessed else target.upkeep_arm
+    row[L.A_DEF_MINUS] = weapon.def_minus
+    row[L.A_ARM_MINUS] = weapon.arm_minus
+    row[L.A_EFFECT_ON] = L.CRIT if weapon.effect_on == "critical" else L.HIT
+    row[L.A_ORIGIN] = L.ORIGIN_BOUGHT if slot.bought else L.ORIGIN_INITIAL
+    letters = _alphabet(target)
+    to = weapon.damage_to
+    row[L.A_DAMAGE_TO] = letters.index(to) if to is not None and to in target.letters else -1
+    return row
+
+
+def _alphabet(target: Target) -> str:
+    """Letters of the target's card in kernel index order ("" for a damage track)."""
+    return {"grid": GRID_LETTERS, "spiral": SPIRAL_LETTERS, "track": ""}[target.capacity]
+
+
+def _card_tables(target: Target):
+    """``col_full``, ``letter_mask`` and ``letters_done`` of :mod:`._kernels.layout` for the
+    target's grid or spiral (empty tables for a damage track).
+
+    ``letters_done[c, m]`` is the set of letters (a bit each) none of whose boxes in column
+    ``c`` is left unmarked when the column's marked rows are ``m``: a letter is crippled when
+    it is done in every column, so the kernel ANDs six lookups.
+    """
+    col_full = np.zeros(L.N_COLUMNS, dtype=np.int64)
+    letter_mask = np.zeros((L.MAX_LETTERS, L.N_COLUMNS), dtype=np.int64)
+    if target.card is None:
+        return col_full, letter_mask, np.zeros((L.N_COLUMNS, 1), dtype=np.int64)
+    alphabet = _alphabet(target)
+    for c, column in enumerate(target.card):
+        col_full[c] = (1 << len(column)) - 1
+        for r, ch in enumerate(column):
+            if ch in alphabet:
+                letter_mask[alphabet.index(ch), c] |= 1 << r
+    masks = np.arange(1 << L.MAX_ROWS, dtype=np.int64)
+    letters_done = np.zeros((L.N_COLUMNS, masks.size), dtype=np.int64)
+    for c in range(L.N_COLUMNS):
+        for x in range(len(alphabet)):
+            done = (letter_mask[x, c] & ~masks) == 0
+            letters_done[c] |= done.astype(np.int64) << x
+    return col_full, letter_mask, letters_done
+
+
+def _attacker_row(attacker: Attacker) -> np.ndarray:
+    spend = attacker.spend
+    row = np.zeros(L.P_NFIELDS, dtype=np.int64)
+    row[L.P_POINTS] = attacker.points
+    row[L.P_BOOST_ATT] = _MODE[spend.boost_attack]
+    row[L.P_BOOST_ATT_AT] = spend.boost_attack_at
+    row[L.P_BOOST_DMG] = _MODE[spend.boost_damage]
+    row[L.P_RESERVE] = spend.reserve
+    return row
+
+
+def _target_vector(target: Target) -> np.ndarray:
+    tvec = np.zeros(L.T_NFIELDS, dtype=np.int64)
+    tvec[L.T_BOXES] = target.boxes
+    state = 0
+    if target.starts_base_def_5:
+        state |= L.ST_BASE_DEF_5
+    if target.starts_melee_auto_hit:
+        state |= L.ST_MELEE_AUTOHIT
+    if "knocked_down" in target.state:
+        state |= L.ST_PRONE
+    tvec[L.T_STATE] = state
+    tvec[L.T_CAPACITY] = {"track": L.CAP_TRACK, "grid": L.CAP_GRID,
+                          "spiral": L.CAP_SPIRAL}[target.capacity]
+    tvec[L.T_SHIELD_ARM] = target.shield_arm
+    if target.shield_arm:
+        for k, loc in enumerate("LRHF"):
+            tvec[L.T_SHIELD_LOC + k] = 2 * target.shield.count(loc) + target.buckler.count(loc)
+    tvec[L.T_NLETTERS] = len(_alphabet(target))
+    tvec[L.T_EFFECTS] = sum(1 << k for k, e in enumerate(CONTINUOUS_EFFECTS) if e in target.effects)
+    tvec[L.T_SUFFERS] = sum(1 << k for k, e in enumerate(CONTINUOUS_EFFECTS) if target.suffers(e))
+    tvec[L.T_HAZARDS] = (L.HZ_ACID * ("acid_bath" in target.hazards)
+                         | L.HZ_EARTH * ("burning_earth" in target.hazards)
+                         | L.HZ_QUICKSAND * ("quicksand" in target.hazards))
+    tvec[L.T_ARM_BASE] = target.arm + target.spell_arm
+    tvec[L.T_UPKEEP_ARM] = target.upkeep_arm
+    tvec[L.T_POINTS] = target.power_points
+    kind = target.power_kind
+    tvec[L.T_POWER_KIND] = {None: L.PK_NONE, "focus": L.PK_FOCUS, "fury": L.PK_FURY}[kind]
+    tvec[L.T_POWER_POLICY] = L.PF_LETHAL if target.power_field == "lethal" else L.PF_NEVER
+    if "tough_steady" in target.rules:
+        tvec[L.T_TOUGH] = L.TOUGH_STEADY
+    elif "tough" in target.rules:
+        tvec[L.T_TOUGH] = L.TOUGH
+    tvec[L.T_RAPID_HEAL] = target.rapid_healing
+    return tvec
+
+
+def encode(scenario: Scenario) -> Encoded:
+    """Flatten ``scenario`` into the kernel's tables.
+
+    Raises :class:`~mathhammer.errors.InputError` for what only the exact engine can do
+    (``power_field = "optimal"``). The attack sequence is built here once; everything after
+    reads the slots' labels, attackers and rounds from the result.
+
+    Examples
+    --------
+    >>> from mathhammer.rules import Attacker, Scenario, Target, Weapon
+    >>> s = Scenario(Target(defense=12, arm=18, boxes=30, state={"cover"}),
+    ...              [Attacker("A", [Weapon("Gun", "ranged", 5, 12, attacks=2)])])
+    >>> enc = encode(s)
+    >>> len(enc.attacks), int(enc.attacks[0, L.A_DEF]), int(enc.attacks[0, L.A_DEF5])
+    (2, 16, 9)
+    """
+    target = scenario.target
+    if target.power_field == "optimal" and target.power_points:
+        raise InputError("target.power_field", "optimal",
+                         "is found by backward induction: use the exact method "
+                         "(method='exact', --method exact)")
+    sequence = scenario.attack_sequence()
+    brutal_on_hit = scenario.brutal_damage == "hit"
+    effect_bit: dict[tuple[str, int, int], int] = {}
+    attacks = np.zeros((len(sequence), L.A_NFIELDS), dtype=np.int64)
+    seen_attackers = set()
+    for i, slot in enumerate(sequence):
+        attacks[i] = _attack_row(slot, target, brutal_on_hit)
+        attacks[i, L.A_ATTACKER] = slot.attacker_index
+        w = slot.weapon
+        if w.has_effect:
+            # same-named effects do not stack: the effect is known by its weapon's name and size
+            ident = (w.name, w.def_minus, w.arm_minus)
+            if ident not in effect_bit:
+                if len(effect_bit) >= MAX_EFFECTS:
+                    raise InputError("attackers", len(effect_bit) + 1,
+                                     f"at most {MAX_EFFECTS} different -DEF/-ARM effects")
+                effect_bit[ident] = 1 << len(effect_bit)
+            attacks[i, L.A_EFFECT_BIT] = effect_bit[ident]
+        if slot.attacker_index not in seen_attackers:
+            seen_attackers.add(slot.attacker_index)
+            attacks[i, L.A_FLAGS] |= L.F_FIRST
+    attackers = np.stack([_attacker_row(a) for a in scenario.attackers])
+    tvec = _target_vector(target)
+    tvec[L.T_TURNS] = scenario.turns
+    tvec[L.T_ATTACK_ROUNDS] = scenario.attack_rounds
+    col_full, letter_mask, letters_done = _card_tables(target)
+    card = target.card is not None
+    # per round: the attacks (a column d6 each on a card; a quicksand point's column and
+    # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
+    # corrosion (expiry, column, Tough)
+    per_attack_round = (_max_draws(attacks) + (len(attacks) if card else 0)
+                        + (2 * len(attacks) if "quicksand" in target.hazards else 0))
+    upkeep = 2 + 4 + 3
+    draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep
+    rounds = scenario.attack_rounds
+    tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done)
+    return Encoded(
+        tables, draws, _is_plain(attacks, attackers, tvec), tuple(_alphabet(target)),
+        n_slots=len(sequence),
+        slot_labels=round_labels([slot.label for slot in sequence], rounds),
+        slot_attacker=tuple(slot.attacker_index for slot in sequence) * rounds,
+        slot_round=tuple(t for t in range(rounds) for _ in sequence),
+    )
+
+
+#: Row flags the plain kernel handles.
+_PLAIN_FLAGS = (L.F_DAMAGE | L.F_KNOCKDOWN | L.F_CRIT_KNOCKDOWN | L.F_STATIONARY
+                | L.F_CRIT_STATIONARY | L.F_FREE_ATT_BOOST | L.F_FREE_DMG_BOOST
+                | L.F_IGNORE_SHIELD | L.F_FIRST)
+
+
+def _is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bool:
+    """Whether nothing but knockdowns and stationary effects changes during a sequence (see
+    :mod:`mathhammer.montecarlo._kernels.plain`)."""
+    return bool(
+        not (attacks[:, L.A_FLAGS] & ~_PLAIN_FLAGS).any()
+        and not attacks[:, L.A_EFFECT_BIT].any()
+        and not attackers[:, L.P_POINTS].any()
+        and tvec[L.T_POINTS] == 0
+        and tvec[L.T_TOUGH] == L.TOUGH_NONE
+        and tvec[L.T_RAPID_HEAL] == 0
+        and tvec[L.T_CAPACITY] == L.CAP_TRACK
+        and tvec[L.T_TURNS] == 1
+        and tvec[L.T_EFFECTS] == 0
+        and tvec[L.T_HAZARDS] == 0
+    )
+
+
+def _pairs(n_dice: np.ndarray) -> np.ndarray:
+    return (np.maximum(1, n_dice) + 1) // 2
+
+
+def _max_draws(attacks: np.ndarray) -> int:
+    """Most buffer entries one trial can read: every attack rolled with a paid boost and
+    rerolled, every damage roll made with Brutal Damage, a paid boost and a reroll, and a
+    Tough roll after each attack; a roll of n dice reads ``(n + 1) // 2`` pairs.
+
+    The kernel refills its dice buffer between trials whenever fewer than this are left.
+    """
+    flags = attacks[:, L.A_FLAGS]
+    # a roll is read through one packed word of at most 10 dice (dice.roll_stats)
+    if len(attacks) and max((attacks[:, L.A_ATT_DICE] + 1).max(),
+                            (attacks[:, L.A_DMG_DICE] + 2).max()) > 10:
+        raise MathhammerError("a roll of more than 10 dice: outside what the kernel reads")
+    attack_rolls = 1 + ((flags & L.F_REROLL_ATT) != 0)
+    damage_rolls = 1 + ((flags & L.F_REROLL_DMG) != 0)
+    attack = attack_rolls * _pairs(attacks[:, L.A_ATT_DICE] + 1)
+    damage = damage_rolls * _pairs(attacks[:, L.A_DMG_DICE] + 2)
+    return int(attack.sum() + damage.sum() + len(attacks))

@@ -1,0 +1,43 @@
+"""One Monte Carlo run of a fixed-policy scenario: encode once, run the kernels, assemble."""
+
+from __future__ import annotations
+
+from .._core.validate import check_int
+from ..result import Result
+from ..rules import Scenario
+from ._kernels.driver import run_sequences
+from .assemble import assemble
+from .encode import encode
+
+__all__ = ["monte_carlo", "max_draws", "MAX_STRIDE"]
+
+#: Largest common-random-numbers stride accepted (pairs of dice a trial may start apart).
+MAX_STRIDE = 1 << 20
+
+
+def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None = None,
+                progress: bool = False) -> Result:
+    """Simulate ``trials`` sequences of ``scenario`` from ``seed`` (both already checked).
+
+    ``stride`` (common random numbers, see :func:`mathhammer.simulate`) must be at least
+    :func:`max_draws` of the scenario; ``progress`` shows a tqdm bar on stderr once the run
+    has lasted a second.
+    """
+    enc = encode(scenario)
+    if stride is not None:
+        check_int("stride", stride, enc.max_draws, MAX_STRIDE)
+    if progress:
+        from tqdm import tqdm
+
+        with tqdm(total=trials, unit="trial", unit_scale=True, delay=1.0, leave=False,
+                  desc="simulate") as bar:
+            counts = run_sequences(enc, trials, seed, stride=stride or 0, on_batch=bar.update)
+    else:
+        counts = run_sequences(enc, trials, seed, stride=stride or 0)
+    return assemble(scenario, enc, counts, trials, seed, stride or 0)
+
+
+def max_draws(scenario: Scenario) -> int:
+    """The most entries of the dice buffer one trial of ``scenario`` may read (the smallest
+    stride it can run with)."""
+    return int(encode(scenario).max_draws)

@@ -1,0 +1,56 @@
+"""Results: what a run found, and every way of reading it.
+
+- :mod:`.fields`: the one column layout of the counters (kernels, exact engine, frames);
+- :mod:`.core`: :class:`Result`, counters or probabilities turned into figures and intervals;
+- :mod:`.metrics`: the registry of summary metrics (kind, interval, label);
+- :mod:`.paired`: paired differences of two runs on common random numbers;
+- :mod:`.frames`: tidy pandas frames (imported when first asked for: pandas stays out of
+  the command line's start-up);
+- :mod:`.export`: CSV and JSON files;
+- :mod:`.text`: the command line's text report.
+"""
+
+from .core import Result
+from .fields import (
+    EFFECT_AFTER,
+    EFFECT_APPLIED,
+    EFFECT_DAMAGE,
+    EFFECT_FIELDS,
+    EFFECT_KILL,
+    EFFECT_NAMES,
+    EFFECT_PRESENT,
+    SLOT_BOOST_ATTACK,
+    SLOT_BOOST_DAMAGE,
+    SLOT_CRIT,
+    SLOT_DAMAGE,
+    SLOT_FIELDS,
+    SLOT_HIT,
+    SLOT_MADE,
+    SLOT_SPENT,
+    SLOT_TARGET_SPENT,
+    SLOT_TOUGH,
+)
+from .paired import PAIRED_METRICS, paired_difference
+
+__all__ = [
+    "Result",
+    "EFFECT_AFTER",
+    "EFFECT_APPLIED",
+    "EFFECT_DAMAGE",
+    "EFFECT_FIELDS",
+    "EFFECT_KILL",
+    "EFFECT_NAMES",
+    "EFFECT_PRESENT",
+    "PAIRED_METRICS",
+    "SLOT_BOOST_ATTACK",
+    "SLOT_BOOST_DAMAGE",
+    "SLOT_CRIT",
+    "SLOT_DAMAGE",
+    "SLOT_FIELDS",
+    "SLOT_HIT",
+    "SLOT_MADE",
+    "SLOT_SPENT",
+    "SLOT_TARGET_SPENT",
+    "SLOT_TOUGH",
+    "paired_difference",
+]

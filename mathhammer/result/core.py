@@ -1,0 +1,507 @@
+"""Result of a simulation: counters and histograms turned into probabilities.
+
+A :class:`Result` never holds per-trial samples: Monte Carlo runs keep counts (weights that
+sum to ``trials``), the exact engine keeps probabilities (weights that sum to 1). Every
+figure is derived from those weights, so both methods report through the same code.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._core.intervals import Z95, wilson_interval
+from .fields import (
+    EFFECT_AFTER,
+    EFFECT_APPLIED,
+    EFFECT_DAMAGE,
+    EFFECT_KILL,
+    EFFECT_NAMES,
+    EFFECT_PRESENT,
+    SLOT_BOOST_ATTACK,
+    SLOT_BOOST_DAMAGE,
+    SLOT_CRIT,
+    SLOT_DAMAGE,
+    SLOT_HIT,
+    SLOT_MADE,
+    SLOT_SPENT,
+    SLOT_TARGET_SPENT,
+    SLOT_TOUGH,
+)
+
+__all__ = ["Result"]
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """Figures of one scenario.
+
+    Parameters
+    ----------
+    method : {"monte_carlo", "exact"}
+    trials : int or None
+        Monte Carlo sample size; ``None`` for exact results.
+    seed : int or None
+    slot_labels : tuple of str
+        One label per attack of the sequence, in order.
+    total : float
+        What the weights sum to: ``trials`` (counts) or 1.0 (probabilities).
+    damage_weights : ndarray, shape (boxes + 1,)
+        Weight of ending with exactly k damage points marked.
+    slot_weights : ndarray, shape (n_attacks, SLOT_FIELDS)
+        Per attack, the ``SLOT_*`` columns: made, hit, critical hit, damage points marked,
+        paid attack boosts, paid damage boosts, attacker points spent, target points spent,
+        Tough saves (each summed over trials, or a probability-weighted sum).
+    kill_weights : ndarray, shape (n_attacks,)
+        Weight of the target being disabled by exactly that attack.
+    boxes : int
+        Damage capacity of the target.
+    extra : dict
+        Method-specific extras (``slot_damage_sq`` from the exact engine, ``optimizer``).
+    attacker_names : tuple of str
+        Names of the attackers, in order.
+    slot_attacker : tuple of int
+        Index into ``attacker_names`` of the attacker making each attack slot.
+    letters : tuple of str
+        Systems (grid) or aspects (spiral) on the target's card; empty for damage tracks.
+    cripple_weights : ndarray, shape (n_attacks, len(letters))
+        Weight of each letter being crippled once each attack slot is resolved (a slot not
+        made leaves the state as it was; after a kill, the final state).
+    box_weights : tuple of six ndarrays
+        Per column (branch), the weight of each box being marked at the end.
+    turns : int
+        Rounds simulated. With attacks in several rounds, ``slot_labels`` (and every per-slot
+        array) has one row per attack slot per round, round-major, labels prefixed ``R2 · ``.
+    slot_round : tuple of int
+        Round (0-based) of each slot row.
+    maintenance_kill_weights : ndarray, shape (turns,)
+        Weight of the target being killed in each round's maintenance phase.
+    cripple_end_weights : ndarray, shape (len(letters),) or None
+        Weight of each letter being crippled at the end (after the last round's maintenance
+        phase); None: the last slot row's.
+    card : tuple of str
+        The target's damage grid or life spiral as six strings (a letter per box, ``.`` for
+        hull), as in the scenario; empty for a damage track. ``box_weights[c][r]`` is the
+        weight of ``card[c][r]`` being marked.
+    card_kind : {"grid", "spiral", ""}
+        What ``card`` is.
+    target_name : str
+        The target's name (for reports and plot titles).
+    chunk_damage_weights : ndarray, shape (n_chunks, boxes + 1), or None
+        Monte Carlo: ``damage_weights`` per chunk of trials. Chunks are independent batches
+        with their own random streams, so two results run with the same seed and ``stride``
+        can be compared chunk by chunk (:func:`mathhammer.result.paired.paired_difference`).
+    effect_names : tuple of str or None
+        The continuous effects and hazards that can happen in the scenario
+        (:attr:`Scenario.possible_effects`): :attr:`effects` and the reports list those;
+        None: every :data:`EFFECT_NAMES` entry.
+    stride : int
+        The common-random-numbers stride the run used (0: packed dice, see
+        :func:`mathhammer.simulate`).
+    effect_weights : ndarray, shape (turns, 3, EFFECT_FIELDS) or None
+        Per round and :data:`EFFECT_NAMES` entry, the ``EFFECT_*`` columns; None when no
+        continuous effect or hazard can happen.
+    """
+
+    method: str
+    trials: int | None
+    seed: int | None
+    slot_labels: tuple[str, ...]
+    total: float
+    damage_weights: np.ndarray
+    slot_weights: np.ndarray
+    kill_weights: np.ndarray
+    boxes: int
+    extra: dict = field(default_factory=dict)
+    attacker_names: tuple[str, ...] = ()
+    slot_attacker: tuple[int, ...] = ()
+    letters: tuple[str, ...] = ()
+    cripple_weights: np.ndarray | None = None
+    box_weights: tuple[np.ndarray, ...] = ()
+    turns: int = 1
+    slot_round: tuple[int, ...] = ()
+    maintenance_kill_weights: np.ndarray | None = None
+    effect_weights: np.ndarray | None = None
+    cripple_end_weights: np.ndarray | None = None
+    card: tuple[str, ...] = ()
+    card_kind: str = ""
+    target_name: str = ""
+    chunk_damage_weights: np.ndarray | None = None
+    stride: int = 0
+    effect_names: tuple[str, ...] | None = None
+
+    # ------------------------------------------------------------ headline
+    @property
+    def exact(self) -> bool:
+        return self.method == "exact"
+
+    def _kill_weight(self) -> float:
+        maintenance = 0.0 if self.maintenance_kill_weights is None else self.maintenance_kill_weights.sum()
+        return float(self.kill_weights.sum() + maintenance)
+
+    @property
+    def kill(self) -> float:
+        """Probability the target ends disabled (by attacks or, over several rounds, by
+        continuous effects)."""
+        return self._kill_weight() / self.total
+
+    @property
+    def kill_ci95(self) -> tuple[float, float]:
+        """95% Wilson interval of :attr:`kill` (a point for exact results)."""
+        if self.exact:
+            return (self.kill, self.kill)
+        return wilson_interval(self._kill_weight(), int(self.trials))
+
+    @property
+    def kill_se(self) -> float:
+        """Standard error of :attr:`kill` (0 for exact results)."""
+        if self.exact:
+            return 0.0
+        p = self.kill
+        return math.sqrt(p * (1 - p) / self.trials)
+
+    @property
+    def damage_pmf(self) -> np.ndarray:
+        """``pmf[k]``: probability exactly k damage points were marked, k = 0..boxes."""
+        return self.damage_weights / self.total
+
+    @property
+    def damage_mean(self) -> float:
+        """Expected damage points marked on the target."""
+        k = np.arange(self.damage_weights.size)
+        return float(k @ self.damage_pmf)
+
+    @property
+    def damage_sd(self) -> float:
+        k = np.arange(self.damage_weights.size)
+        pmf = self.damage_pmf
+        m = float(k @ pmf)
+        return math.sqrt(max(0.0, float((k * k) @ pmf) - m * m))
+
+    @property
+    def damage_mean_ci95(self) -> tuple[float, float]:
+        m = self.damage_mean
+        if self.exact:
+            return (m, m)
+        h = Z95 * self.damage_sd / math.sqrt(self.trials)
+        return (m - h, m + h)
+
+    @property
+    def damage_at_least(self) -> np.ndarray:
+        """``p[k]``: probability at least k damage points were marked."""
+        return np.cumsum(self.damage_pmf[::-1])[::-1]
+
+    # ------------------------------------------------------------ per attack
+    @property
+    def n_attacks(self) -> int:
+        return len(self.slot_labels)
+
+    def _slot(self, col: int) -> np.ndarray:
+        return self.slot_weights[:, col] / self.total
+
+    @property
+    def made(self) -> np.ndarray:
+        """Probability each attack is made (the target was still standing)."""
+        return self._slot(SLOT_MADE)
+
+    @property
+    def hit(self) -> np.ndarray:
+        """Probability each attack is made and hits."""
+        return self._slot(SLOT_HIT)
+
+    @property
+    def crit(self) -> np.ndarray:
+        """Probability each attack is made and is a critical hit."""
+        return self._slot(SLOT_CRIT)
+
+    @property
+    def attack_damage_mean(self) -> np.ndarray:
+        """Expected damage points each attack marks (0 when not made)."""
+        return self._slot(SLOT_DAMAGE)
+
+    @property
+    def boost_attack_rate(self) -> np.ndarray:
+        """Probability each attack's roll was boosted with a paid point."""
+        return self._slot(SLOT_BOOST_ATTACK)
+
+    @property
+    def boost_damage_rate(self) -> np.ndarray:
+        """Probability each attack's damage roll was boosted with a paid point."""
+        return self._slot(SLOT_BOOST_DAMAGE)
+
+    @property
+    def spent_mean(self) -> np.ndarray:
+        """Expected attacker points paid for each attack (buying it and its boosts)."""
+        return self._slot(SLOT_SPENT)
+
+    @property
+    def target_spent_mean(self) -> np.ndarray:
+        """Expected focus or fury the target spent against each attack."""
+        return self._slot(SLOT_TARGET_SPENT)
+
+    @property
+    def tough_saves(self) -> np.ndarray:
+        """Probability each attack caused a successful Tough roll."""
+        return self._slot(SLOT_TOUGH)
+
+    @property
+    def spent_by_attacker(self) -> dict[str, float]:
+        """Expected points (focus, fury or forcing) each attacker spent."""
+        spent = self.spent_mean
+        out = {name: 0.0 for name in self.attacker_names}
+        for i, a in enumerate(self.slot_attacker):
+            out[self.attacker_names[a]] += float(spent[i])
+        return out
+
+    @property
+    def target_spent_total(self) -> float:
+        """Expected focus or fury the target spent against the whole sequence."""
+        return float(self.target_spent_mean.sum())
+
+    @property
+    def tough_saves_total(self) -> float:
+        """Expected number of successful Tough rolls over the sequence."""
+        return float(self.tough_saves.sum())
+
+    # ------------------------------------------------------------ grids and spirals
+    @property
+    def cripple_after(self) -> np.ndarray:
+        """``p[i, j]``: probability ``letters[j]`` is crippled once attack slot i is resolved."""
+        if self.cripple_weights is None:
+            return np.zeros((self.n_attacks, 0))
+        return self.cripple_weights / self.total
+
+    @property
+    def cripple(self) -> dict[str, float]:
+        """Probability each system or aspect on the card is crippled at the end."""
+        if not self.letters:
+            return {}
+        last = self._cripple_end() / self.total
+        return {x: float(last[j]) for j, x in enumerate(self.letters)}
+
+    def _cripple_end(self) -> np.ndarray:
+        if self.cripple_end_weights is not None:
+            return self.cripple_end_weights
+        return self.cripple_weights[-1]
+
+    @property
+    def cripple_ci95(self) -> dict[str, tuple[float, float]]:
+        """95% Wilson interval of each :attr:`cripple` figure (points for exact results)."""
+        if self.exact:
+            return {x: (p, p) for x, p in self.cripple.items()}
+        last = self._cripple_end() if self.letters else []
+        return {x: wilson_interval(float(last[j]), int(self.trials))
+                for j, x in enumerate(self.letters)}
+
+    @property
+    def box_marked(self) -> list[np.ndarray]:
+        """Per column (branch), the probability each box is marked at the end."""
+        return [w / self.total for w in self.box_weights]
+
+    def objective_value(self, objective: str) -> tuple[float, tuple[float, float]]:
+        """The figure an optimizer objective names and its 95% interval: ``kill``,
+        ``damage`` (expected damage) or ``cripple:X``."""
+        if objective == "kill":
+            return self.kill, self.kill_ci95
+        if objective == "damage":
+            return self.damage_mean, self.damage_mean_ci95
+        letter = objective.split(":", 1)[1]
+        return self.cripple[letter], self.cripple_ci95[letter]
+
+    @property
+    def kill_after(self) -> np.ndarray:
+        """Probability the target is disabled once each attack slot is resolved (kills in
+        the maintenance phases of earlier rounds included)."""
+        out = np.cumsum(self.kill_weights)
+        if self.maintenance_kill_weights is not None and self.slot_round:
+            before = np.concatenate([[0.0], np.cumsum(self.maintenance_kill_weights)])
+            out = out + before[np.asarray(self.slot_round)]
+        return out / self.total
+
+    # ------------------------------------------------------------ rounds
+    @property
+    def kill_by_turn(self) -> np.ndarray:
+        """``p[t]``: probability the target is killed by the end of round t + 1."""
+        per = np.zeros(self.turns)
+        rounds = np.asarray(self.slot_round) if self.slot_round else np.zeros(self.n_attacks, int)
+        np.add.at(per, rounds, self.kill_weights)
+        if self.maintenance_kill_weights is not None:
+            per += self.maintenance_kill_weights
+        return np.cumsum(per) / self.total
+
+    @property
+    def turn_rows(self) -> list[dict]:
+        """Per round: ``turn`` (1-based), ``kill`` by its end and ``kill_ci95`` (the ``by_turn``
+        entry of :meth:`to_dict`; :meth:`by_turn` gives the same as a frame)."""
+        out = []
+        for t, p in enumerate(self.kill_by_turn):
+            if self.exact:
+                ci = (float(p), float(p))
+            else:
+                ci = wilson_interval(float(p) * self.trials, int(self.trials))
+            out.append({"turn": t + 1, "kill": float(p), "kill_ci95": [ci[0], ci[1]]})
+        return out
+
+    def effect_figure(self, effect: str, column: int) -> np.ndarray:
+        """Per round, an ``EFFECT_*`` figure of ``effect`` divided by the total (zeros when no
+        continuous effect can happen)."""
+        if self.effect_weights is None:
+            return np.zeros(self.turns)
+        return self.effect_weights[:, EFFECT_NAMES.index(effect), column] / self.total
+
+    @property
+    def effects(self) -> dict:
+        """Per continuous effect and hazard: expected damage points it marked over all
+        rounds, and per round the probability it is on the target at the end of the round
+        (``burning_after``), was applied, and killed."""
+        if self.effect_weights is None:
+            return {}
+        out = {}
+        for e in (EFFECT_NAMES if self.effect_names is None else self.effect_names):
+            out[e] = {
+                "damage_mean": float(self.effect_figure(e, EFFECT_DAMAGE).sum()),
+                "damage_by_turn": self.effect_figure(e, EFFECT_DAMAGE).tolist(),
+                "present_by_turn": self.effect_figure(e, EFFECT_PRESENT).tolist(),
+                "applied_by_turn": self.effect_figure(e, EFFECT_APPLIED).tolist(),
+                "kill_by_turn": self.effect_figure(e, EFFECT_KILL).tolist(),
+                "burning_after": self.effect_figure(e, EFFECT_AFTER).tolist(),
+            }
+        return out
+
+    @property
+    def attacks(self) -> list[dict]:
+        """One dict per attack, in sequence order."""
+        return [
+            {
+                "attack": i + 1,
+                "label": label,
+                "made": float(self.made[i]),
+                "hit": float(self.hit[i]),
+                "crit": float(self.crit[i]),
+                "damage_mean": float(self.attack_damage_mean[i]),
+                "kill_after": float(self.kill_after[i]),
+                "boost_attack": float(self.boost_attack_rate[i]),
+                "boost_damage": float(self.boost_damage_rate[i]),
+                "spent_mean": float(self.spent_mean[i]),
+                "target_spent_mean": float(self.target_spent_mean[i]),
+                "tough_saves": float(self.tough_saves[i]),
+                **({"cripple_after": {x: float(self.cripple_after[i, j])
+                                      for j, x in enumerate(self.letters)}}
+                   if self.letters else {}),
+            }
+            for i, label in enumerate(self.slot_labels)
+        ]
+
+    # ------------------------------------------------------------ export
+    def to_dict(self) -> dict:
+        """Plain-Python figures (the CLI's ``--json`` object)."""
+        lo, hi = self.kill_ci95
+        dlo, dhi = self.damage_mean_ci95
+        return {
+            "method": self.method,
+            "trials": self.trials,
+            "seed": self.seed,
+            "kill": self.kill,
+            "kill_ci95": [lo, hi],
+            "damage_mean": self.damage_mean,
+            "damage_mean_ci95": [dlo, dhi],
+            "damage_pmf": [float(p) for p in self.damage_pmf],
+            "attacks": self.attacks,
+            "spent": self.spent_by_attacker,
+            "target_spent": self.target_spent_total,
+            "tough_saves": self.tough_saves_total,
+            "cripple": self.cripple,
+            "cripple_ci95": {x: list(v) for x, v in self.cripple_ci95.items()},
+            "box_marked": [[float(p) for p in col] for col in self.box_marked],
+            "turns": self.turns,
+            "by_turn": self.turn_rows,
+            "effects": self.effects,
+            **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
+        }
+
+    # ------------------------------------------------------------ tables (pandas)
+    # Thin wrappers over mathhammer.result.frames and .export (imported here, so that importing mathhammer
+    # or running the command line does not import pandas).
+    def summary(self):
+        """Headline figures as a tidy frame: ``metric``, ``value``, ``ci_low``, ``ci_high``
+        (see :func:`mathhammer.result.frames.summary_frame`)."""
+        from .frames import summary_frame
+
+        return summary_frame(self)
+
+    def damage_table(self):
+        """Damage distribution: ``damage``, ``probability``, ``at_least`` (P(damage >= k))."""
+        from .frames import damage_frame
+
+        return damage_frame(self)
+
+    def attack_table(self):
+        """One row per attack slot: made, hit, crit, mean damage, kill after it, boosts,
+        points spent (see :func:`mathhammer.result.frames.attack_frame`)."""
+        from .frames import attack_frame
+
+        return attack_frame(self)
+
+    def cripple_table(self):
+        """Per system or aspect: ``letter``, ``system``, ``probability`` crippled at the end,
+        ``ci_low``, ``ci_high`` (empty for a damage track)."""
+        from .frames import cripple_frame
+
+        return cripple_frame(self)
+
+    def cripple_after_table(self):
+        """Per attack slot and letter: ``probability`` it is crippled once the attack is
+        resolved (empty for a damage track)."""
+        from .frames import cripple_after_frame
+
+        return cripple_after_frame(self)
+
+    def by_turn(self):
+        """Kill by the end of each round: ``turn``, ``kill``, ``ci_low``, ``ci_high`` (empty
+        for a single round)."""
+        from .frames import turn_frame
+
+        return turn_frame(self)
+
+    def effect_table(self):
+        """Continuous effects and hazards per round (empty when none can happen; see
+        :func:`mathhammer.result.frames.effect_frame`)."""
+        from .frames import effect_frame
+
+        return effect_frame(self)
+
+    def box_table(self):
+        """Probability each box of the grid or spiral ends marked: ``column``, ``row``,
+        ``letter``, ``probability`` (empty for a damage track)."""
+        from .frames import box_frame
+
+        return box_frame(self)
+
+    def tables(self) -> dict:
+        """Every table that applies, keyed by file-friendly name (``summary``, ``damage``,
+        ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``, ``effects``, ``boxes``)."""
+        from .frames import tables
+
+        return tables(self)
+
+    def to_csv(self, directory, overwrite: bool = False) -> list:
+        """Write every table as ``directory/NAME.csv`` (the directory is created if
+        missing); return the paths. Raises :class:`~mathhammer.errors.InputError` when a file
+        exists, unless ``overwrite``."""
+        from .export import write_csv
+
+        return write_csv(self, directory, overwrite=overwrite)
+
+    def to_json(self, path=None, overwrite: bool = False):
+        """:meth:`to_dict` as JSON: the string when ``path`` is None, else written to
+        ``path`` (which is returned). Raises :class:`~mathhammer.errors.InputError` when
+        ``path`` exists, unless ``overwrite``."""
+        if path is None:
+            import json
+
+            return json.dumps(self.to_dict())
+        from .export import write_json
+
+        return write_json(self, path, overwrite=overwrite)

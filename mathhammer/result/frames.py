@@ -1,0 +1,344 @@
+"""Tidy pandas tables of a :class:`~mathhammer.result.Result` (files: :mod:`.export`).
+
+Every table is a long ("tidy") frame: one row per observation (a metric, a damage value, an
+attack slot, a letter, a round, a box), one column per variable; pivot it for display. Each
+builder is a pure function of the result. A table that does not apply to the result (no
+damage grid or life spiral, a single round, no continuous effect) is an empty frame with the
+same columns and dtypes, and is left out of :func:`tables` and of the files
+:func:`mathhammer.result.export.write_csv` writes.
+
+=================  ==============================  ========================================
+file name          builder                         one row per
+=================  ==============================  ========================================
+``summary``        :func:`summary_frame`           headline figure (metric, value, interval)
+``damage``         :func:`damage_frame`            damage value k = 0 .. boxes
+``attacks``        :func:`attack_frame`            attack slot, in sequence order
+``cripple``        :func:`cripple_frame`           system / aspect letter, at the end
+``cripple_after``  :func:`cripple_after_frame`     attack slot and letter
+``by_turn``        :func:`turn_frame`              round (kill by its end); several rounds
+``effects``        :func:`effect_frame`            continuous effect / hazard and round
+``boxes``          :func:`box_frame`               box of the damage grid or life spiral
+=================  ==============================  ========================================
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from ..rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES
+from .fields import (
+    EFFECT_AFTER,
+    EFFECT_APPLIED,
+    EFFECT_DAMAGE,
+    EFFECT_KILL,
+    EFFECT_PRESENT,
+)
+from .metrics import SUMMARY_COLUMNS
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .core import Result
+
+__all__ = [
+    "COLUMNS",
+    "summary_frame",
+    "damage_frame",
+    "attack_frame",
+    "cripple_frame",
+    "cripple_after_frame",
+    "turn_frame",
+    "effect_frame",
+    "box_frame",
+    "tables",
+    "table_names",
+]
+
+#: Columns and dtypes of every table, keyed by its file-friendly name (the order of
+#: :func:`tables`).
+COLUMNS: dict[str, dict[str, str]] = {
+    "summary": dict(zip(SUMMARY_COLUMNS, ("str", "float64", "float64", "float64"))),
+    "damage": {"damage": "int64", "probability": "float64", "at_least": "float64"},
+    "attacks": {
+        "attack": "int64", "label": "str", "attacker": "str", "round": "int64",
+        "made": "float64", "hit": "float64", "crit": "float64", "damage_mean": "float64",
+        "kill_after": "float64", "boost_attack": "float64", "boost_damage": "float64",
+        "spent_mean": "float64", "target_spent_mean": "float64", "tough_saves": "float64",
+    },
+    "cripple": {"letter": "str", "system": "str", "probability": "float64",
+                "ci_low": "float64", "ci_high": "float64"},
+    "cripple_after": {"attack": "int64", "label": "str", "letter": "str",
+                      "probability": "float64"},
+    "by_turn": {"turn": "int64", "kill": "float64", "ci_low": "float64", "ci_high": "float64"},
+    "effects": {"effect": "str", "turn": "int64", "present": "float64", "applied": "float64",
+                "damage_mean": "float64", "kill": "float64", "burning_after": "float64"},
+    "boxes": {"column": "int64", "row": "int64", "letter": "str", "probability": "float64"},
+}
+
+_NAN = float("nan")
+
+
+def _frame(name: str, data: dict | None = None) -> pd.DataFrame:
+    """A frame with exactly the columns and dtypes of ``COLUMNS[name]`` (empty when
+    ``data`` is None)."""
+    schema = COLUMNS[name]
+    data = data or {c: [] for c in schema}
+    return pd.DataFrame({c: pd.Series(data[c], dtype=dtype) for c, dtype in schema.items()})
+
+
+def _point(result: Result, value: float) -> tuple[float, float]:
+    """The interval of a mean with no Monte Carlo interval: a point when exact, else NaN."""
+    return (value, value) if result.exact else (_NAN, _NAN)
+
+
+def _damage_median(result: Result) -> float:
+    """Lower median of damage marked: the smallest k with P(damage <= k) >= 1/2."""
+    cdf = np.cumsum(result.damage_weights)
+    # a hair of slack for the exact engine's rounding (its weights sum to 1.0 +- ulps)
+    k = int(np.searchsorted(cdf, 0.5 * result.total * (1.0 - 1e-12), side="left"))
+    return float(min(k, cdf.size - 1))
+
+
+# ------------------------------------------------------------------------ tables
+def summary_frame(result: Result) -> pd.DataFrame:
+    """Headline figures of ``result``, one row per metric.
+
+    Columns ``metric`` (str), ``value``, ``ci_low``, ``ci_high`` (float; the 95% interval,
+    NaN where none applies). Rows, in order, where they apply:
+
+    - ``kill`` (Wilson interval), ``damage_mean`` (normal interval), ``damage_sd`` and
+      ``damage_median`` (the lower median; no interval);
+    - ``kill_by_turn:T`` for each round T = 1 .. turns, when there are several rounds
+      (Wilson intervals);
+    - ``cripple:X`` for each letter X of the target's grid or spiral (Wilson intervals);
+    - ``effect_damage:E`` for each continuous effect or hazard E of ``result.effects``
+      (expected damage points over all rounds);
+    - ``spent:NAME`` per attacker (expected points spent), then ``target_spent`` and
+      ``tough_saves`` when above zero (means with no Monte Carlo interval).
+
+    Exact results have no sampling error: probabilities and means get the point interval
+    ``ci_low == ci_high == value``; ``damage_sd`` and ``damage_median`` have NaN either way.
+
+    Examples
+    --------
+    >>> from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+    >>> jack = Attacker("Jack", [Weapon("Fist", "melee", skill=7, pow=16, attacks=2)])
+    >>> res = simulate(Scenario(Target(defense=12, arm=18, boxes=30), [jack]), method="exact")
+    >>> summary_frame(res).round(3)
+              metric  value  ci_low  ci_high
+    0           kill  0.000   0.000    0.000
+    1    damage_mean  8.333   8.333    8.333
+    2      damage_sd  4.082     NaN      NaN
+    3  damage_median  8.000     NaN      NaN
+    4     spent:Jack  0.000   0.000    0.000
+    """
+    rows: list[tuple[str, float, float, float]] = []
+
+    def add(metric: str, value: float, ci: tuple[float, float]) -> None:
+        rows.append((metric, float(value), float(ci[0]), float(ci[1])))
+
+    add("kill", result.kill, result.kill_ci95)
+    add("damage_mean", result.damage_mean, result.damage_mean_ci95)
+    add("damage_sd", result.damage_sd, (_NAN, _NAN))
+    add("damage_median", _damage_median(result), (_NAN, _NAN))
+    if result.turns > 1:
+        for r in result.turn_rows:
+            add(f"kill_by_turn:{r['turn']}", r["kill"], tuple(r["kill_ci95"]))
+    ci = result.cripple_ci95
+    for x, p in result.cripple.items():
+        add(f"cripple:{x}", p, ci[x])
+    for e, figures in result.effects.items():
+        m = figures["damage_mean"]
+        add(f"effect_damage:{e}", m, _point(result, m))
+    for name, m in result.spent_by_attacker.items():
+        add(f"spent:{name}", m, _point(result, m))
+    for metric, m in (("target_spent", result.target_spent_total),
+                      ("tough_saves", result.tough_saves_total)):
+        if m > 0:
+            add(metric, m, _point(result, m))
+    return _frame("summary", {c: [r[i] for r in rows] for i, c in enumerate(COLUMNS["summary"])})
+
+
+def damage_frame(result: Result) -> pd.DataFrame:
+    """Distribution of damage points marked: one row per value k = 0 .. boxes.
+
+    Columns ``damage`` (k), ``probability`` (P(damage = k)) and ``at_least``
+    (P(damage >= k), so ``at_least`` at k = 0 is 1 and at k = boxes is the chance every box
+    is marked).
+    """
+    pmf = result.damage_pmf
+    return _frame("damage", {"damage": np.arange(pmf.size), "probability": pmf,
+                             "at_least": result.damage_at_least})
+
+
+def attack_frame(result: Result) -> pd.DataFrame:
+    """One row per attack slot, in sequence order (rounds after one another).
+
+    Columns ``attack`` (1-based), ``label``, ``attacker`` (name), ``round`` (1-based);
+    probabilities ``made``, ``hit`` (made and hit), ``crit`` (made and a critical hit);
+    ``damage_mean`` (expected damage points it marks, 0 when not made); ``kill_after``
+    (target disabled once it is resolved); ``boost_attack`` / ``boost_damage`` (its attack /
+    damage roll boosted with a paid point); ``spent_mean`` (expected attacker points paid for
+    it), ``target_spent_mean`` (focus or fury the target spent against it) and
+    ``tough_saves`` (probability it caused a successful Tough roll).
+    """
+    n = result.n_attacks
+    names = result.attacker_names
+    attacker = [names[a] if a < len(names) else "" for a in result.slot_attacker]
+    attacker += [""] * (n - len(attacker))
+    rounds = [r + 1 for r in result.slot_round] + [1] * (n - len(result.slot_round))
+    return _frame("attacks", {
+        "attack": np.arange(1, n + 1), "label": list(result.slot_labels),
+        "attacker": attacker, "round": rounds[:n],
+        "made": result.made, "hit": result.hit, "crit": result.crit,
+        "damage_mean": result.attack_damage_mean, "kill_after": result.kill_after,
+        "boost_attack": result.boost_attack_rate, "boost_damage": result.boost_damage_rate,
+        "spent_mean": result.spent_mean, "target_spent_mean": result.target_spent_mean,
+        "tough_saves": result.tough_saves,
+    })
+
+
+def _letter_name(result: Result, letter: str) -> str:
+    names = SPIRAL_ASPECT_NAMES if result.card_kind == "spiral" else GRID_SYSTEM_NAMES
+    return names.get(letter, letter)
+
+
+def cripple_frame(result: Result) -> pd.DataFrame:
+    """Per system (damage grid) or aspect (life spiral) of the target's card: the
+    probability it ends crippled, with its 95% Wilson interval.
+
+    Columns ``letter``, ``system`` (its full name, e.g. ``Cortex`` or ``Mind``),
+    ``probability``, ``ci_low``, ``ci_high``. Empty for a damage track.
+    """
+    if not result.letters:
+        return _frame("cripple")
+    ci = result.cripple_ci95
+    cripple = result.cripple
+    letters = list(result.letters)
+    return _frame("cripple", {
+        "letter": letters, "system": [_letter_name(result, x) for x in letters],
+        "probability": [cripple[x] for x in letters],
+        "ci_low": [ci[x][0] for x in letters], "ci_high": [ci[x][1] for x in letters],
+    })
+
+
+def cripple_after_frame(result: Result) -> pd.DataFrame:
+    """Per attack slot and letter: the probability the letter is crippled once the attack
+    is resolved. Columns ``attack`` (1-based), ``label``, ``letter``, ``probability``.
+    Empty for a damage track.
+    """
+    if not result.letters:
+        return _frame("cripple_after")
+    after = result.cripple_after
+    n, k = after.shape
+    return _frame("cripple_after", {
+        "attack": np.repeat(np.arange(1, n + 1), k),
+        "label": np.repeat(np.asarray(result.slot_labels, dtype=object), k),
+        "letter": list(result.letters) * n,
+        "probability": after.reshape(-1),
+    })
+
+
+def turn_frame(result: Result) -> pd.DataFrame:
+    """Probability the target is killed by the end of each round, with its 95% Wilson
+    interval. Columns ``turn`` (1-based), ``kill``, ``ci_low``, ``ci_high``. Empty when a
+    single round is simulated (``summary`` has ``kill`` then).
+    """
+    if result.turns <= 1:
+        return _frame("by_turn")
+    rows = result.turn_rows
+    return _frame("by_turn", {
+        "turn": [r["turn"] for r in rows], "kill": [r["kill"] for r in rows],
+        "ci_low": [r["kill_ci95"][0] for r in rows], "ci_high": [r["kill_ci95"][1] for r in rows],
+    })
+
+
+def effect_frame(result: Result) -> pd.DataFrame:
+    """Continuous effects and hazards, one row per effect and round.
+
+    Columns ``effect`` (those of ``fire``, ``corrosion``, ``quicksand`` that can happen in the
+    scenario), ``turn`` (1-based), then the probability it was ``present`` on the target at
+    the maintenance phase, was ``applied`` (present and did not expire), the expected
+    ``damage_mean`` points it marked in that round, the probability it ``kill``-ed the target
+    in that round and the probability it is on the target at the end of the round
+    (``burning_after``). Empty when no continuous effect or hazard can happen.
+    """
+    if result.effect_weights is None:
+        return _frame("effects")
+    turns = result.turns
+    columns = {"present": EFFECT_PRESENT, "applied": EFFECT_APPLIED, "damage_mean": EFFECT_DAMAGE,
+               "kill": EFFECT_KILL, "burning_after": EFFECT_AFTER}
+    names = list(result.effects)
+    data: dict = {"effect": [e for e in names for _ in range(turns)],
+                  "turn": list(range(1, turns + 1)) * len(names)}
+    for name, col in columns.items():
+        data[name] = np.concatenate([result.effect_figure(e, col) for e in names])
+    return _frame("effects", data)
+
+
+def box_frame(result: Result) -> pd.DataFrame:
+    """Probability each box of the target's damage grid or life spiral ends marked.
+
+    One row per box: ``column`` (grid column or spiral branch, 1-6 left to right), ``row``
+    (1-based: top box of a grid column, outermost box of a spiral branch first), ``letter``
+    (its system or aspect, ``.`` for a hull box) and ``probability``. Empty for a damage
+    track. ``pivot(index="row", columns="column", values="probability")`` draws the card.
+    """
+    if not result.box_weights:
+        return _frame("boxes")
+    marked = result.box_marked
+    card = result.card
+    data: dict = {"column": [], "row": [], "letter": [], "probability": []}
+    for c, col in enumerate(marked):
+        for r, p in enumerate(col):
+            data["column"].append(c + 1)
+            data["row"].append(r + 1)
+            data["letter"].append(card[c][r] if c < len(card) and r < len(card[c]) else "")
+            data["probability"].append(float(p))
+    return _frame("boxes", data)
+
+
+_BUILDERS = {
+    "summary": summary_frame,
+    "damage": damage_frame,
+    "attacks": attack_frame,
+    "cripple": cripple_frame,
+    "cripple_after": cripple_after_frame,
+    "by_turn": turn_frame,
+    "effects": effect_frame,
+    "boxes": box_frame,
+}
+
+
+def tables(result: Result) -> dict[str, pd.DataFrame]:
+    """Every table that applies to ``result``, keyed by its file-friendly name, in the order
+    ``summary``, ``damage``, ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``,
+    ``effects``, ``boxes`` (tables that do not apply are left out).
+
+    Examples
+    --------
+    >>> from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+    >>> jack = Attacker("Jack", [Weapon("Fist", "melee", skill=7, pow=16)])
+    >>> res = simulate(Scenario(Target(defense=12, arm=18, boxes=30), [jack]), method="exact")
+    >>> list(tables(res))
+    ['summary', 'damage', 'attacks']
+    """
+    out = {}
+    for name, build in _BUILDERS.items():
+        frame = build(result)
+        if len(frame):
+            out[name] = frame
+    return out
+
+
+def table_names(scenario) -> list[str]:
+    """Names of the tables :func:`tables` gives for a result of ``scenario``, known before
+    simulating it (the command line checks for files it would overwrite first)."""
+    t = scenario.target
+    card = t.card is not None
+    letters = bool(card and t.letters)
+    applies = {"summary": True, "damage": True, "attacks": True, "cripple": letters,
+               "cripple_after": letters, "by_turn": scenario.turns > 1,
+               "effects": scenario.continuous, "boxes": card}
+    return [name for name in COLUMNS if applies[name]]

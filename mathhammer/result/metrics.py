@@ -1,0 +1,106 @@
+"""The registry of summary metrics: what each figure of :meth:`Result.summary` is.
+
+Every row of a summary frame (and so of a sweep, comparison or matrix frame) names its metric
+here, exactly (``kill``) or by a prefix that ends in ``:`` (``cripple:L``, ``spent:Jack``).
+Each has a *kind*, which decides how it is shown (a probability in percent, a mean or a
+statistic as a number), the *interval* its ``ci_low`` / ``ci_high`` hold, and a label for
+axes and tables. Frames, plots, the text output of sweeps and matrices and comparisons all
+ask :func:`metric_info` or :func:`is_probability`.
+
+>>> [is_probability(m) for m in ("kill", "cripple:L", "kill_by_turn:2", "damage_mean", "spent:Jack")]
+[True, True, True, False, False]
+>>> metric_label("cripple:L"), metric_info("cripple:L").kind
+('P(L crippled)', 'probability')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Metric", "METRICS", "metric_info", "metric_label", "is_probability", "KINDS", "INTERVALS",
+           "SUMMARY_COLUMNS"]
+
+#: The columns of a summary frame, which every sweep, comparison and matrix frame ends with.
+SUMMARY_COLUMNS = ("metric", "value", "ci_low", "ci_high")
+
+#: What a metric's value is: a probability (shown in percent), the mean of a count per trial
+#: (damage points, points spent, saves), or a statistic of the damage distribution.
+KINDS = ("probability", "mean", "statistic")
+#: What its ``ci_low`` / ``ci_high`` hold: a Wilson interval, a normal interval of a mean,
+#: a point (``value``) for exact results and NaN for Monte Carlo, or always NaN.
+INTERVALS = ("wilson", "normal", "exact only", "none")
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One metric (``name``) or family of metrics (a ``name`` ending in ``:``, followed by a
+    round, a letter, an effect or an attacker's name)."""
+
+    name: str
+    kind: str
+    interval: str
+    label: str  # with "{}" where the part after the colon goes
+    description: str
+
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("kill", "probability", "wilson", "P(destroyed)",
+           "probability the target ends disabled"),
+    Metric("damage_mean", "mean", "normal", "expected damage", "expected damage points marked"),
+    Metric("damage_sd", "statistic", "none", "damage sd",
+           "standard deviation of the damage points marked"),
+    Metric("damage_median", "statistic", "none", "median damage",
+           "lower median of the damage points marked"),
+    Metric("kill_by_turn:", "probability", "wilson", "P(destroyed by round {})",
+           "probability the target is disabled by the end of round T"),
+    Metric("cripple:", "probability", "wilson", "P({} crippled)",
+           "probability system or aspect X ends crippled"),
+    Metric("effect_damage:", "mean", "exact only", "expected {} damage",
+           "expected damage points continuous effect or hazard E marked, all rounds"),
+    Metric("spent:", "mean", "exact only", "points spent by {}",
+           "expected focus, fury or forcing the attacker spent"),
+    Metric("spent", "mean", "exact only", "points spent",
+           "expected points the attacker spent (a balance matrix: one attacker a point)"),
+    Metric("target_spent", "mean", "exact only", "target points spent",
+           "expected focus or fury the target spent"),
+    Metric("tough_saves", "mean", "exact only", "Tough saves",
+           "expected successful Tough rolls"),
+)
+
+_EXACT = {m.name: m for m in METRICS if not m.name.endswith(":")}
+_PREFIX = tuple(m for m in METRICS if m.name.endswith(":"))
+
+
+def metric_info(metric: str) -> Metric:
+    """The registry entry of ``metric``.
+
+    Raises
+    ------
+    KeyError
+        A name no entry has.
+    """
+    if metric in _EXACT:
+        return _EXACT[metric]
+    for m in _PREFIX:
+        if metric.startswith(m.name) and len(metric) > len(m.name):
+            return m
+    raise KeyError(metric)
+
+
+def metric_label(metric: str) -> str:
+    """The label of ``metric`` for axes and tables (its name when it is unknown)."""
+    try:
+        m = metric_info(metric)
+    except KeyError:
+        return metric
+    return m.label.format(metric.split(":", 1)[1]) if m.name.endswith(":") else m.label
+
+
+def is_probability(metric: str) -> bool:
+    """Whether ``metric`` is a probability (drawn on a 0-100 % scale, written in percent);
+    an unknown name is not."""
+    try:
+        return metric_info(metric).kind == "probability"
+    except KeyError:
+        return False

@@ -1,0 +1,305 @@
+"""Plain-text report of a scenario and its result (what ``mathhammer run`` prints).
+
+Pure Python and NumPy only: no pandas or matplotlib, so the command line starts fast.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..rules import Scenario
+from ..rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES
+from .core import Result
+
+__all__ = ["format_report"]
+
+#: Distribution rows whose probability is below this are left out of the table.
+_MIN_ROW_P = 5e-5
+#: Longest distribution table before damage values are grouped into ranges.
+_MAX_ROWS = 32
+
+
+def _pct(p: float, digits: int = 2) -> str:
+    return f"{100.0 * p:.{digits}f}%"
+
+
+def _table(headers: list[str], rows: list[list[str]], align: str) -> list[str]:
+    """Columns padded to their widest cell; ``align`` has one 'l' or 'r' per column."""
+    widths = [len(h) for h in headers]
+    for row in rows:
+        widths = [max(w, len(c)) for w, c in zip(widths, row)]
+
+    def line(cells):
+        out = []
+        for c, w, a in zip(cells, widths, align):
+            out.append(c.ljust(w) if a == "l" else c.rjust(w))
+        return "  " + "  ".join(out).rstrip()
+
+    sep = "  " + "  ".join("-" * w for w in widths)
+    return [line(headers), sep] + [line(r) for r in rows]
+
+
+def _distribution_rows(result: Result) -> list[list[str]]:
+    """Rows of the damage table: 0, the span of damage values that carry probability
+    (grouped into ranges when long), and the disabling value ``boxes``."""
+    pmf = result.damage_pmf
+    at_least = result.damage_at_least
+    boxes = pmf.size - 1
+
+    def row(lo: int, hi: int) -> list[str]:
+        label = str(lo) if lo == hi else f"{lo}-{hi}"
+        if lo == boxes:
+            label += " (disabled)"
+        return [label, _pct(float(pmf[lo : hi + 1].sum())), _pct(float(at_least[lo]))]
+
+    rows = [row(0, 0)]
+    inner = [k for k in range(1, boxes) if pmf[k] >= _MIN_ROW_P]
+    if inner:
+        first, last = inner[0], inner[-1]
+        width = max(1, math.ceil((last - first + 1) / (_MAX_ROWS - 2)))
+        k = first
+        while k <= last:
+            end = min(k + width - 1, last)
+            rows.append(row(k, end))
+            k = end + 1
+    if boxes > 0:
+        rows.append(row(boxes, boxes))
+    return rows
+
+
+def _describe_scenario(scenario: Scenario) -> list[str]:
+    t = scenario.target
+    size = f"{t.boxes} box" + ("es" if t.boxes != 1 else "")
+    if t.capacity != "track":
+        size = f"{'damage grid' if t.capacity == 'grid' else 'life spiral'} of {size}"
+    bits = [f"DEF {t.defense}", f"ARM {t.arm}", size, f"{t.base} base"]
+    if t.resist:
+        bits.append("resists " + ", ".join(sorted(t.resist)))
+    if t.state:
+        bits.append(", ".join(sorted(t.state)))
+    if t.terrain:
+        bits.append("in " + ", ".join(sorted(t.terrain)))
+    if t.rules:
+        bits.append(", ".join(sorted(t.rules)))
+    for key, bonus in (("shield", "Shield"), ("buckler", "Buckler")):
+        if getattr(t, key):
+            bits.append(f"{bonus} ({', '.join(getattr(t, key))})")
+    for key, label in (("spell_def", "spell DEF"), ("upkeep_def", "upkeep DEF"),
+                       ("spell_arm", "spell ARM"), ("upkeep_arm", "upkeep ARM")):
+        if getattr(t, key):
+            bits.append(f"+{getattr(t, key)} {label}")
+    if t.focus or t.fury:
+        kind = "focus" if t.focus else "fury"
+        bits.append(f"{kind} {t.focus or t.fury} (power field: {t.power_field})")
+    if t.rapid_healing:
+        bits.append(f"Rapid Healing {t.rapid_healing}")
+    lines = [f"Target:    {t.name} ({'; '.join(bits)})"]
+    for i, a in enumerate(scenario.attackers):
+        head = "Attackers: " if i == 0 else "           "
+        weapons = []
+        for w in a.weapons:
+            skill = "MAT" if w.type == "melee" else "RAT"
+            pow_ = "-" if w.pow is None else str(w.pow)
+            desc = f"{w.name} x{w.attacks} ({w.type}, {skill} {w.skill}, POW {pow_}"
+            extras = []
+            if w.boosted_attack:
+                extras.append("boosted attack")
+            if w.boosted_damage:
+                extras.append("boosted damage")
+            if w.damage_type:
+                extras.append("/".join(sorted(w.damage_type)))
+            extras.extend(sorted(w.rules))
+            if w.crippled:
+                extras.append("crippled")
+            if extras:
+                desc += ", " + ", ".join(extras)
+            weapons.append(desc + ")")
+        lines.append(f"{head}{i + 1}. {a.name}: " + "; ".join(weapons))
+        notes = []
+        if a.points:
+            policy = "optimized" if a.policy == "optimize" else a.spend.label
+            notes.append(f"{a.resource} {a.points} ({policy})")
+        if a.charge:
+            notes.append("charging")
+        if a.combined_bonus:
+            notes.append(f"combined attack of {a.combined} (+{a.combined_bonus})")
+        if a.crippled:
+            notes.append(f"{a.model} with crippled {', '.join(sorted(a.crippled))}")
+        if notes:
+            lines.append("              " + "; ".join(notes))
+    return lines
+
+
+def _card_lines(scenario: Scenario, result: Result) -> list[str]:
+    """Cripple odds per system or aspect, and the card drawn with each box's mark odds."""
+    t = scenario.target
+    names = GRID_SYSTEM_NAMES if t.capacity == "grid" else SPIRAL_ASPECT_NAMES
+    kind = "system" if t.capacity == "grid" else "aspect"
+    lines = [f"Crippled at the end ({kind}s on the card):"]
+    rows = []
+    ci = result.cripple_ci95
+    for x, p in result.cripple.items():
+        lo, hi = ci[x]
+        rows.append([x, names[x], _pct(p), "" if result.exact else f"{_pct(lo)} - {_pct(hi)}"])
+    lines += _table(["", kind, "P", "" if result.exact else "95% CI"], rows, "llrr")
+    lines.append("")
+    what = "column" if t.capacity == "grid" else "branch"
+    lines.append(f"Probability each box is marked ({what}s 1-6 left to right, "
+                 f"{'top' if t.capacity == 'grid' else 'outermost'} box first):")
+    depth = max(len(c) for c in t.card)
+    cells = []
+    for r in range(depth):
+        row = []
+        for c, col in enumerate(t.card):
+            if r < len(col):
+                p = result.box_marked[c][r]
+                row.append(f"{col[r]} {100 * p:3.0f}%")
+            else:
+                row.append("")
+        cells.append(row)
+    lines += _table([f"{what} {c + 1}" for c in range(6)], cells, "rrrrrr")
+    return lines
+
+
+def _round_lines(scenario: Scenario, result: Result) -> list[str]:
+    """Kill by the end of each round, and what each continuous effect or hazard did."""
+    lines = []
+    if result.turns > 1:
+        what = "every round" if scenario.attack_turns == "all" else "the first round only"
+        lines.append(f"Rounds: {result.turns} (attacks in {what}); kill by the end of each round:")
+        rows = []
+        for r in result.turn_rows:
+            lo, hi = r["kill_ci95"]
+            rows.append([str(r["turn"]), _pct(r["kill"]),
+                         "" if result.exact else f"{_pct(lo)} - {_pct(hi)}"])
+        lines += _table(["round", "kill", "" if result.exact else "95% CI"], rows, "rrr")
+        lines.append("")
+    effects = result.effects
+    if effects:
+        lines.append("Continuous effects and hazards (damage points: mean over all rounds; "
+                     "on the target: at the end of each round):")
+        rows = []
+        for name, e in effects.items():
+            on = ("-" if name == "quicksand"
+                  else ", ".join(_pct(p, 1) for p in e["burning_after"]))
+            rows.append([name, f"{e['damage_mean']:.3f}", _pct(sum(e["kill_by_turn"]), 2), on])
+        lines += _table(["effect", "damage", "killed", "on the target by round"], rows, "lrrl")
+        lines.append("")
+    return lines
+
+
+def _optimizer_lines(info: dict) -> list[str]:
+    objective = info["objective"]
+    what = {"kill": "kill probability", "damage": "expected damage"}.get(
+        objective, f"the probability {objective.split(':')[-1]} ends crippled")
+    lines = [f"Spending policy optimized for {what} ({info['policies_tried']} policies tried, "
+             f"{info['distinct_policies']} behaving differently; attackers: "
+             f"{', '.join(info['attackers'])}):"]
+    for tag in ("chosen", "runner_up"):
+        c = info[tag]
+        if c is None:
+            continue
+        lo, hi = c["score_ci95"]
+        pct = info["objective"] != "damage"
+        fig = _pct(c["score"]) if pct else f"{c['score']:.3f}"
+        if hi > lo:  # Monte Carlo: an interval; exact: a point
+            fig += f" (95% CI {_pct(lo)} - {_pct(hi)})" if pct else f" (95% CI {lo:.3f} - {hi:.3f})"
+        lines.append(f"  {'chosen' if tag == 'chosen' else 'runner-up'}: {c['label']}: {fig}")
+    if info.get("adaptive_best") is not None:
+        best = info["adaptive_best"]
+        fig = f"{best:.3f}" if info["objective"] == "damage" else _pct(best)
+        lines.append(f"  best adaptive play (backward induction, every decision on the state): {fig}")
+    return lines
+
+
+def format_report(scenario: Scenario, result: Result) -> str:
+    """A readable plain-text report of ``result`` for ``scenario``.
+
+    Shows the method, trials and seed; the kill probability and the expected damage with
+    their 95% intervals; the distribution of damage marked (P(=k), P(>=k)); and one row per
+    attack of the sequence (made, hit, critical hit, mean damage, kill probability after it).
+    """
+    lines = ["mathhammer report", "=================", ""]
+    lines += _describe_scenario(scenario)
+    lines.append("")
+    if result.exact:
+        lines.append("Method:    exact (enumeration; no sampling error)")
+    else:
+        lines.append(f"Method:    Monte Carlo, {result.trials:,} trials, seed {result.seed}")
+    lines.append("")
+
+    kill = result.kill
+    lo, hi = result.kill_ci95
+    dmean = result.damage_mean
+    dlo, dhi = result.damage_mean_ci95
+    if result.exact:
+        lines.append(f"Kill probability: {_pct(kill)}")
+        lines.append(f"Expected damage:  {dmean:.3f} points (sd {result.damage_sd:.3f})")
+    else:
+        lines.append(f"Kill probability: {_pct(kill)}  (95% CI {_pct(lo)} - {_pct(hi)})")
+        lines.append(
+            f"Expected damage:  {dmean:.3f} points  (95% CI {dlo:.3f} - {dhi:.3f}; sd {result.damage_sd:.3f})"
+        )
+    lines.append("")
+
+    lines.append(f"Damage marked (target has {result.boxes} box{'es' if result.boxes != 1 else ''}):")
+    lines += _table(["damage k", "P(=k)", "P(>=k)"], _distribution_rows(result), "lrr")
+    lines.append("")
+
+    if result.letters or scenario.target.card is not None:
+        lines += _card_lines(scenario, result)
+        lines.append("")
+
+    lines += _round_lines(scenario, result)
+
+    if "optimizer" in result.extra:
+        lines += _optimizer_lines(result.extra["optimizer"])
+        lines.append("")
+
+    spends = any(a.points for a in scenario.attackers)
+    defends = bool(scenario.target.power_points)
+    tough = bool(scenario.target.rules & {"tough", "tough_steady"})
+    lines.append("Attacks, in order:")
+    headers = ["#", "attack", "made", "hit", "crit", "mean dmg", "kill after"]
+    if spends:
+        headers += ["boost att", "boost dmg", "spent"]
+    if defends:
+        headers += ["target spent"]
+    if tough:
+        headers += ["tough saves"]
+    rows = []
+    for a in result.attacks:
+        row = [
+            str(a["attack"]),
+            a["label"],
+            _pct(a["made"], 1),
+            _pct(a["hit"], 1),
+            _pct(a["crit"], 1),
+            f"{a['damage_mean']:.3f}",
+            _pct(a["kill_after"], 1),
+        ]
+        if spends:
+            row += [_pct(a["boost_attack"], 1), _pct(a["boost_damage"], 1), f"{a['spent_mean']:.3f}"]
+        if defends:
+            row += [f"{a['target_spent_mean']:.3f}"]
+        if tough:
+            row += [_pct(a["tough_saves"], 1)]
+        rows.append(row)
+    lines += _table(headers, rows, "ll" + "r" * (len(headers) - 2))
+    lines.append("")
+    lines.append("made: the target was still standing (and, for bought attacks, a point was left);")
+    lines.append("hit and crit count attacks made and hitting;")
+    lines.append("mean dmg: damage points the attack marked, averaged over all trials.")
+    if spends:
+        lines.append("boost att / boost dmg: how often a point paid for that boost; spent: mean points")
+        lines.append("paid for the attack (buying it and its boosts).")
+        lines.append("")
+        lines.append("Points spent on average: " + "; ".join(
+            f"{name} {v:.3f}" for name, v in result.spent_by_attacker.items()
+            if any(a.name == name and a.points for a in scenario.attackers)))
+    if defends:
+        lines.append(f"Target {scenario.target.power_kind} spent on average: "
+                     f"{result.target_spent_total:.3f}")
+    if tough:
+        lines.append(f"Tough saves on average: {result.tough_saves_total:.3f}")
+    return "\n".join(lines) + "\n"

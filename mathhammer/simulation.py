@@ -1,0 +1,65 @@
+"""The public entry point :func:`simulate`: check the arguments, settle the spending
+policies, and have the engine evaluate the scenario."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .engine import check_method, evaluate
+from .errors import InputError
+from .policy import optimize
+from .result import Result
+from .rules import Scenario
+
+__all__ = ["simulate"]
+
+
+def simulate(
+    scenario: Scenario,
+    trials: int | None = None,
+    seed: int | None = None,
+    method: str = "monte_carlo",
+    *,
+    stride: int | None = None,
+    progress: bool = False,
+) -> Result:
+    """Simulate a scenario and return its :class:`~mathhammer.result.Result`.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    trials : int, optional
+        Monte Carlo sample size; defaults to ``scenario.trials``.
+    seed : int, optional
+        Seed of the random streams; defaults to ``scenario.seed``, and when that is ``None``
+        too a fresh seed is drawn and reported in ``Result.seed``. The same seed gives the
+        same result whatever the number of threads.
+    method : {"monte_carlo", "mc", "exact"}
+        ``"exact"`` computes the distributions by enumeration and dynamic programming
+        (:mod:`mathhammer.exact`) and raises :class:`~mathhammer.errors.ExactNotApplicable`
+        where that engine cannot.
+    stride : int, optional
+        Common random numbers: every trial starts its dice ``stride`` pairs after the last
+        one started, whatever it read, so scenarios simulated with the same seed and stride
+        see the same dice in the same trial (trial j of one loadout meets the dice of trial
+        j of another; neighbouring sweep points differ smoothly). Use
+        :func:`mathhammer.common_stride` of the scenarios compared. ``None`` (the default)
+        reads the dice packed, the fastest; the two give different draws of the same
+        distribution.
+    progress : bool
+        Show a tqdm progress bar on stderr for a Monte Carlo run that lasts over a second
+        (the command line turns it on when stderr is a terminal).
+
+    When an attacker has ``policy = "optimize"``, its spending policy is chosen first by
+    :func:`mathhammer.optimize` (same method, trials and seed) and the result of the best
+    policy is returned (at the ``stride`` when one is given), with the optimizer's report in
+    ``Result.extra["optimizer"]``.
+    """
+    if not isinstance(scenario, Scenario):
+        raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
+    method = check_method(method)
+    if any(a.policy == "optimize" for a in scenario.attackers):
+        found = optimize(scenario, method=method, trials=trials, seed=seed, stride=stride)
+        best = found.result
+        return dataclasses.replace(best, extra={**best.extra, "optimizer": found.to_dict()})
+    return evaluate(scenario, method, trials, seed, stride=stride, progress=progress)

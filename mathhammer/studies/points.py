@@ -1,0 +1,181 @@
+"""What every study over many points shares: its arguments, its seed, and running the points.
+
+A sweep (:mod:`.sweeps`) or a balance matrix (:mod:`.matrices`) is a list of *points*, each
+a scenario whose summary rows (``metric, value, ci_low, ci_high`` after the point's key
+columns) are computed once. :func:`open_run` opens the run's journal (:mod:`.journal`: the
+file the rows go to, with the run's identity beside it) and settles the seed (a resumed run
+keeps its own; none given: one is drawn and reported); :func:`run_points` computes the points
+not yet done, writes each as it finishes, shows progress, and turns Ctrl-C into
+:class:`RunInterrupted` with every finished point kept; :func:`points_frame` is the tidy
+frame of them all, in point order.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
+
+from .._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
+from .._core.validate import check_int
+from ..errors import InputError
+from ..result import Result
+from ..result.metrics import SUMMARY_COLUMNS
+from ..rules import Scenario
+from ..simulation import simulate
+from .journal import Journal
+from .progress import PointProgress
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["RunInterrupted", "check_loadouts", "open_run", "points_frame", "run_points",
+           "run_settings", "simulate_point", "summary_rows"]
+
+#: What a point computes: ``(key, rows)``, rows ``[*key, metric, value, ci_low, ci_high]``.
+Outcome = tuple[tuple, list]
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a run over points: ``done`` of ``total`` points are finished (and kept
+    in ``out`` when the run writes a file); ``what`` is ``"sweep"`` or ``"matrix"``."""
+
+    def __init__(self, what: str, done: int, total: int, out: str | None):
+        self.what, self.done, self.total, self.out = what, done, total, out
+        super().__init__(f"{what} interrupted after {done} of {total} points")
+
+
+# ---------------------------------------------------------------------------- arguments
+def check_loadouts(scenario: object, key: str = "scenario") -> dict[str | None, Scenario]:
+    """``{None: scenario}`` for one scenario, else the labelled scenarios, checked."""
+    if isinstance(scenario, Scenario):
+        return {None: scenario}
+    if not isinstance(scenario, Mapping):
+        raise InputError(key, type(scenario).__name__,
+                         "must be a mathhammer.Scenario or a mapping {label: Scenario}")
+    if not scenario:
+        raise InputError(key, {}, "names no loadout")
+    out: dict[str | None, Scenario] = {}
+    for label, s in scenario.items():
+        if not isinstance(label, str) or not label.strip():
+            raise InputError(f"{key} label", label, "must be a non-empty string")
+        if not isinstance(s, Scenario):
+            raise InputError(f"{key}[{label!r}]", type(s).__name__, "must be a mathhammer.Scenario")
+        out[label] = s
+    return out
+
+
+def run_settings(scenarios: Iterable[Scenario], trials, seed, method: str):
+    """The trials and seed every point runs with (None, None for exact): ``trials`` or the
+    largest of the scenarios'; ``seed`` or the first a scenario names (None: drawn later)."""
+    scenarios = list(scenarios)
+    if method == "exact":
+        return None, None
+    if trials is None:
+        trials = max(s.trials for s in scenarios)
+    else:
+        trials = check_int("trials", trials, 1, MAX_TRIALS)
+    if seed is None:
+        seed = next((s.seed for s in scenarios if s.seed is not None), None)
+    else:
+        seed = check_int("seed", seed, 0, MAX_SEED)
+    return trials, seed
+
+
+def check_flags(**flags) -> None:
+    """Each keyword must be a bool (an InputError names the first that is not)."""
+    for name, flag in flags.items():
+        if not isinstance(flag, bool):
+            raise InputError(name, flag, "must be true or false")
+
+
+# ---------------------------------------------------------------------------- a point
+def simulate_point(scenario: Scenario, trials: int | None, seed: int | None, method: str,
+                   stride: int | None = None) -> Result:
+    """:func:`mathhammer.simulate` of one point: Monte Carlo with ``trials``, ``seed`` and
+    the common-random-numbers ``stride``; the exact engine for ``method="exact"`` (no
+    trials, seed or stride)."""
+    if method == "exact":
+        return simulate(scenario, method="exact")
+    return simulate(scenario, trials=trials, seed=seed, method=method, stride=stride)
+
+
+def summary_rows(result: Result, key: tuple = ()) -> list[list]:
+    """The summary of ``result`` as rows ``[*key, metric, value, ci_low, ci_high]``."""
+    summary = result.summary()
+    return [list(key) + [m, float(v), float(lo), float(hi)]
+            for m, v, lo, hi in summary[list(SUMMARY_COLUMNS)].itertuples(index=False)]
+
+
+# ---------------------------------------------------------------------------- the run
+def open_run(out, identity: dict, columns: list[str], resume: bool, method: str, seed,
+             keys: list[tuple], *, tag: str, checks: Mapping[str, str | None], what: str,
+             path=None, name: str | None = None) -> tuple[Journal | None, int | None]:
+    """The run's journal (None without ``out``) and its seed.
+
+    The journal is ``path`` (default ``out``); a resumed Monte Carlo run given no seed takes
+    the seed it was started with; a Monte Carlo run still without one draws one.
+    ``identity["seed"]`` is set to the seed, then the journal's finished points of ``keys``
+    are read back (a file of another run is refused).
+    """
+    journal = None
+    if out is not None:
+        journal = Journal(out if path is None else path, identity, columns, resume, tag=tag,
+                          checks=checks, what=what, name=name)
+        if resume and method != "exact" and seed is None:
+            seed = (journal.stored_identity() or {}).get("seed")
+    if method != "exact" and seed is None:
+        seed = fresh_seed()
+    identity["seed"] = seed
+    if journal is not None:
+        journal.load(keys)
+    return journal, seed
+
+
+def run_points(keys: list[tuple], compute: Callable[[list[tuple], PointProgress], Iterator[Outcome]],
+               *, journal: Journal | None, progress, what: str, out) -> tuple[dict, list]:
+    """Compute every point of ``keys`` not finished yet (``journal``, from :func:`open_run`,
+    holds those finished before); return ``(rows, todo)``.
+
+    ``compute(todo, shown)`` yields ``(key, rows)`` for the keys of ``todo``, in any order
+    (``shown.note(text)`` writes a line above the progress bar). Each point is written to
+    the journal as it comes and counted on the progress bar (``progress`` as for
+    :func:`mathhammer.sweep`). ``rows`` maps every key finished, read back or computed, to
+    its rows; ``todo`` lists the keys this call computed.
+
+    Raises
+    ------
+    RunInterrupted
+        Ctrl-C, after the finished points are written (and the journal closed).
+    """
+    done: dict[tuple, list] = dict(journal.rows) if journal is not None else {}
+    todo = [k for k in keys if k not in done]
+    shown = PointProgress(progress, len(keys), len(keys) - len(todo), what)
+    try:
+        for key, rows in compute(todo, shown):
+            if journal is not None:
+                journal.add(key, rows)
+            done[key] = rows
+            shown.tick()
+    except KeyboardInterrupt:
+        raise RunInterrupted(what, shown.done, len(keys),
+                             None if out is None else os.fspath(out)) from None
+    finally:
+        shown.close()
+        if journal is not None:
+            journal.close()
+    return done, todo
+
+
+def points_frame(columns: list[str], keys: list[tuple], frame_keys: list[tuple],
+                 done: Mapping[tuple, list]) -> pd.DataFrame:
+    """The tidy frame of every point, in the order of ``keys``: each point's rows with its key
+    columns as the frame holds them (``frame_keys``: values, not their labels)."""
+    import pandas as pd
+
+    n_key = len(columns) - len(SUMMARY_COLUMNS)
+    table = [list(fk) + row[n_key:] for key, fk in zip(keys, frame_keys) for row in done[key]]
+    frame = pd.DataFrame(table, columns=columns)
+    for c in SUMMARY_COLUMNS[1:]:
+        frame[c] = frame[c].astype("float64")
+    return frame
