@@ -20,9 +20,9 @@ from naive import BF_FIELDS, bf_activation
 
 from mathhammer import ExactNotApplicable, InputError, simulate
 from mathhammer.exact import check_exact_applicable, exact_result, optimal_value
+from mathhammer.exact.bounds import prepare
 from mathhammer.exact.forward import propagate
 from mathhammer.exact.induction import Engine
-from mathhammer.exact.state import prepare
 from mathhammer.result import SLOT_FIELDS
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
 

@@ -9,8 +9,18 @@ kernel, so that each can check the other. Modules, in pipeline order:
   boxes (and, where healing needs it, the order of the last marks) as an index, and the
   column roll, "damage to X", crippling and healing on them, vectorised;
 * :mod:`~mathhammer.exact.state`: the :class:`~mathhammer.exact.state.State` carried from
-  attack to attack, the figures read once from the scenario, and
-  :func:`check_exact_applicable`;
+  attack to attack, the events of the scenario and the numbers each attack's rolls use;
+* :mod:`~mathhammer.exact.setup`: the :class:`~mathhammer.exact.setup.Setup`, what is read
+  once from the scenario (the attacks of every round, the target's card, DEF and ARM);
+* :mod:`~mathhammer.exact.bounds`: bounds on the states and card configurations a sequence
+  may reach, the engine's limits, and :func:`check_exact_applicable`;
+* :mod:`~mathhammer.exact.edges`: the :class:`~mathhammer.exact.edges.Piece` edges of a
+  step, who decides what (:class:`~mathhammer.exact.edges.Decisions`) and choosing the best
+  option by looking ahead;
+* :mod:`~mathhammer.exact.suffering`: damage points that are not an attack's (quicksand,
+  fire, corrosion) through the power field, the marking and Tough;
+* :mod:`~mathhammer.exact.damage`: an attack's damage roll and what follows it (power
+  field, marking, crippling, Tough, Rapid Healing);
 * :mod:`~mathhammer.exact.attack`: one attack, step by step, as edges from the damage
   marked before it to the damage and state after it;
 * :mod:`~mathhammer.exact.rounds`: the end of a round (burning earth, the maintenance
@@ -39,11 +49,11 @@ Examples
 from __future__ import annotations
 
 from ..errors import ExactNotApplicable
+from .bounds import check_exact_applicable
 from .forward import exact_result
 from .induction import optimal_value
 from .rolls import MAX_DICE, attack_outcome, damage_pmf
 from ..rules.scenario import round_label, round_labels
-from .state import check_exact_applicable
 
 __all__ = [
     "attack_outcome",

@@ -221,23 +221,16 @@ class Card:
 
     # ------------------------------------------------------------------ registry
     def _reserve(self, n: int):
+        """Room for ``n`` configurations in the per-configuration arrays (at least doubled,
+        the stacks -1 padded)."""
         if n <= self._cap:
             return
         cap = max(n, 2 * self._cap, 64)
-        for name in ("code", "count", "crip"):
+        for name in ("code", "count", "crip", "xcol", "stk", "stlen"):
             old = getattr(self, name)
-            new = np.zeros(cap, dtype=np.int64)
+            new = np.full((cap, *old.shape[1:]), -1 if name == "stk" else 0, dtype=np.int64)
             new[: self.size] = old[: self.size]
             setattr(self, name, new)
-        xc = np.zeros((cap, len(self.dx)), dtype=np.int64)
-        xc[: self.size] = self.xcol[: self.size]
-        self.xcol = xc
-        st = np.full((cap, self.width), -1, dtype=np.int64)
-        st[: self.size] = self.stk[: self.size]
-        self.stk = st
-        sl = np.zeros(cap, dtype=np.int64)
-        sl[: self.size] = self.stlen[: self.size]
-        self.stlen = sl
         self._cap = cap
 
     def _append(self, keys: list, codes: np.ndarray, stk=None, stlen=None) -> np.ndarray:

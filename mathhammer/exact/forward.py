@@ -1,7 +1,7 @@
 """Forward propagation: the probability of every state, event after event, into a Result.
 
 The distribution before event ``e`` (an attack, or a step of the end of a round:
-:attr:`Setup.events <mathhammer.exact.state.Setup.events>`) is a dict ``State -> vector over
+:attr:`Setup.events <mathhammer.exact.setup.Setup.events>`) is a dict ``State -> vector over
 damage marked`` (on a grid or spiral, over the configurations of the card met so far).
 Each event pushes every vector along its edges (:meth:`Engine.edges
 <mathhammer.exact.induction.Engine.edges>`): probability that reaches a kill leaves the
@@ -34,8 +34,9 @@ from ..result.fields import (
 from ..result.naming import scenario_names
 from ..rules import Scenario
 from ..rules.scenario import round_labels
-from .induction import CHUNK, Engine, deep_recursion
-from .state import CORROSION, FIRE, needs_induction, prepare
+from .bounds import needs_induction, prepare
+from .induction import CONFIG_BATCH, Engine, deep_recursion
+from .state import CORROSION, FIRE
 
 __all__ = ["exact_result", "propagate", "propagate_rounds"]
 
@@ -99,7 +100,7 @@ def propagate_rounds(engine: Engine):
                 batches = [None]
             else:
                 src = np.flatnonzero(v)
-                batches = [src[lo: lo + CHUNK] for lo in range(0, src.size, CHUNK)]
+                batches = [src[lo: lo + CONFIG_BATCH] for lo in range(0, src.size, CONFIG_BATCH)]
             for batch in batches:
                 for pc in engine.edges(e, state, batch):
                     mass = v[pc.src] * pc.p

@@ -29,28 +29,31 @@ import numpy as np
 from ..errors import InputError
 from ..rules import Scenario
 from ..rules.scenario import check_objective
-from .attack import Decisions, Piece, attack_edges, merge
+from .attack import attack_edges
+from .bounds import prepare
+from .edges import Decisions, Piece, merge
 from .rounds import round_edges
-from .state import Setup, State, optimal_slots, prepare
+from .setup import Setup
+from .state import State, optimal_slots
 
-__all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CHUNK"]
+__all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CONFIG_BATCH"]
 
 #: Most edges kept in memory for reuse by later attacks (about 40 bytes each).
 EDGE_BUDGET = 4_000_000
 
 #: Grids and spirals: configurations whose edges are built at once (bounds the memory).
-CHUNK = 1024
+CONFIG_BATCH = 1024
 
 
 class Engine:
     """Edges and values of the events (attacks, round-end steps) of one
-    :class:`~mathhammer.exact.state.Setup`.
+    :class:`~mathhammer.exact.setup.Setup`.
 
     Parameters
     ----------
     setup : Setup
     attackers_optimal : bool
-        Attackers play their best (see :class:`~mathhammer.exact.attack.Decisions`) instead
+        Attackers play their best (see :class:`~mathhammer.exact.edges.Decisions`) instead
         of following their ``spend`` policies.
     objective : {"kill", "damage", "cripple:X"}
         What values measure: kill probability, expected damage marked at the end, or the
@@ -150,8 +153,8 @@ class Engine:
             vals, known = grown, seen
             self._values[key] = (vals, known)
         missing = np.unique(idx[~known[idx]])
-        for lo in range(0, missing.size, CHUNK):
-            part = missing[lo: lo + CHUNK]
+        for lo in range(0, missing.size, CONFIG_BATCH):
+            part = missing[lo: lo + CONFIG_BATCH]
             out = np.zeros(part.size)
             for pc in self.edges(e, state, part):
                 lead = self.kill_value if pc.state is None else self.value(e + 1, pc.state, pc.dst)

@@ -8,13 +8,13 @@ After the attack phase of round ``t`` (or in its place, in rounds without one) c
   on a d6 of 1-2;
 * ``"fire"``, ``"corrosion"``: the maintenance phase: an effect on the target expires on a
   d6 of 1-2; otherwise fire makes a POW 12 damage roll, corrosion deals 1 point, suffered
-  as :func:`~mathhammer.exact.attack.suffer` says (a kill ends the trial);
+  as :func:`~mathhammer.exact.suffering.suffer` says (a kill ends the trial);
 * ``"activation"``: the target's activation: an acid bath gives Corrosion, a burning earth
   still burning gives Fire (not to a target resistant to the type); the end of its turn,
   where a burning earth may go out; then the start of the next round
-  (:meth:`~mathhammer.exact.state.Setup.reset`).
+  (:meth:`~mathhammer.exact.setup.Setup.reset`).
 
-Each step returns :class:`~mathhammer.exact.attack.Piece` edges. Fire and corrosion pieces
+Each step returns :class:`~mathhammer.exact.edges.Piece` edges. Fire and corrosion pieces
 count, in ``counts``, ``(present, applied)`` (the first two ``EFFECT_*`` columns of
 :class:`~mathhammer.result.Result`) and, in ``marked``, the boxes the effect marked.
 
@@ -26,8 +26,10 @@ from __future__ import annotations
 import numpy as np
 
 from . import rolls
-from .attack import Decisions, Piece, suffer
-from .state import CORROSION, FIRE, FIRE_POW, Event, Setup, State
+from .edges import Decisions, Piece
+from .setup import Setup
+from .state import CORROSION, FIRE, FIRE_POW, Event, State
+from .suffering import suffer
 
 __all__ = ["round_edges", "PRESENT", "APPLIED"]
 

@@ -2,7 +2,10 @@
 
 A :class:`Result` never holds per-trial samples: Monte Carlo runs keep counts (weights that
 sum to ``trials``), the exact engine keeps probabilities (weights that sum to 1). Every
-figure is derived from those weights, so both methods report through the same code.
+figure is derived from those weights, so both methods report through the same code: the
+headline and per-attack figures here, those of grids and spirals (:mod:`.card`) and of
+rounds and continuous effects (:mod:`.rounds`) in mixins, and the pandas tables and files
+(:mod:`.tables`) as thin methods over :mod:`.frames` and :mod:`.export`.
 """
 
 from __future__ import annotations
@@ -13,13 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._core.intervals import Z95, wilson_interval
+from .card import CardFigures
 from .fields import (
-    EFFECT_AFTER,
-    EFFECT_APPLIED,
-    EFFECT_DAMAGE,
-    EFFECT_KILL,
-    EFFECT_NAMES,
-    EFFECT_PRESENT,
     SLOT_BOOST_ATTACK,
     SLOT_BOOST_DAMAGE,
     SLOT_CRIT,
@@ -30,12 +28,14 @@ from .fields import (
     SLOT_TARGET_SPENT,
     SLOT_TOUGH,
 )
+from .rounds import RoundFigures
+from .tables import TableMethods
 
 __all__ = ["Result"]
 
 
 @dataclass(frozen=True, eq=False)
-class Result:
+class Result(CardFigures, RoundFigures, TableMethods):
     """Figures of one scenario.
 
     Parameters
@@ -193,6 +193,16 @@ class Result:
         """``p[k]``: probability at least k damage points were marked."""
         return np.cumsum(self.damage_pmf[::-1])[::-1]
 
+    def objective_value(self, objective: str) -> tuple[float, tuple[float, float]]:
+        """The figure an optimizer objective names and its 95% interval: ``kill``,
+        ``damage`` (expected damage) or ``cripple:X``."""
+        if objective == "kill":
+            return self.kill, self.kill_ci95
+        if objective == "damage":
+            return self.damage_mean, self.damage_mean_ci95
+        letter = objective.split(":", 1)[1]
+        return self.cripple[letter], self.cripple_ci95[letter]
+
     # ------------------------------------------------------------ per attack
     @property
     def n_attacks(self) -> int:
@@ -265,111 +275,6 @@ class Result:
         """Expected number of successful Tough rolls over the sequence."""
         return float(self.tough_saves.sum())
 
-    # ------------------------------------------------------------ grids and spirals
-    @property
-    def cripple_after(self) -> np.ndarray:
-        """``p[i, j]``: probability ``letters[j]`` is crippled once attack slot i is resolved."""
-        if self.cripple_weights is None:
-            return np.zeros((self.n_attacks, 0))
-        return self.cripple_weights / self.total
-
-    @property
-    def cripple(self) -> dict[str, float]:
-        """Probability each system or aspect on the card is crippled at the end."""
-        if not self.letters:
-            return {}
-        last = self._cripple_end() / self.total
-        return {x: float(last[j]) for j, x in enumerate(self.letters)}
-
-    def _cripple_end(self) -> np.ndarray:
-        if self.cripple_end_weights is not None:
-            return self.cripple_end_weights
-        return self.cripple_weights[-1]
-
-    @property
-    def cripple_ci95(self) -> dict[str, tuple[float, float]]:
-        """95% Wilson interval of each :attr:`cripple` figure (points for exact results)."""
-        if self.exact:
-            return {x: (p, p) for x, p in self.cripple.items()}
-        last = self._cripple_end() if self.letters else []
-        return {x: wilson_interval(float(last[j]), int(self.trials))
-                for j, x in enumerate(self.letters)}
-
-    @property
-    def box_marked(self) -> list[np.ndarray]:
-        """Per column (branch), the probability each box is marked at the end."""
-        return [w / self.total for w in self.box_weights]
-
-    def objective_value(self, objective: str) -> tuple[float, tuple[float, float]]:
-        """The figure an optimizer objective names and its 95% interval: ``kill``,
-        ``damage`` (expected damage) or ``cripple:X``."""
-        if objective == "kill":
-            return self.kill, self.kill_ci95
-        if objective == "damage":
-            return self.damage_mean, self.damage_mean_ci95
-        letter = objective.split(":", 1)[1]
-        return self.cripple[letter], self.cripple_ci95[letter]
-
-    @property
-    def kill_after(self) -> np.ndarray:
-        """Probability the target is disabled once each attack slot is resolved (kills in
-        the maintenance phases of earlier rounds included)."""
-        out = np.cumsum(self.kill_weights)
-        if self.maintenance_kill_weights is not None and self.slot_round:
-            before = np.concatenate([[0.0], np.cumsum(self.maintenance_kill_weights)])
-            out = out + before[np.asarray(self.slot_round)]
-        return out / self.total
-
-    # ------------------------------------------------------------ rounds
-    @property
-    def kill_by_turn(self) -> np.ndarray:
-        """``p[t]``: probability the target is killed by the end of round t + 1."""
-        per = np.zeros(self.turns)
-        rounds = np.asarray(self.slot_round) if self.slot_round else np.zeros(self.n_attacks, int)
-        np.add.at(per, rounds, self.kill_weights)
-        if self.maintenance_kill_weights is not None:
-            per += self.maintenance_kill_weights
-        return np.cumsum(per) / self.total
-
-    @property
-    def turn_rows(self) -> list[dict]:
-        """Per round: ``turn`` (1-based), ``kill`` by its end and ``kill_ci95`` (the ``by_turn``
-        entry of :meth:`to_dict`; :meth:`by_turn` gives the same as a frame)."""
-        out = []
-        for t, p in enumerate(self.kill_by_turn):
-            if self.exact:
-                ci = (float(p), float(p))
-            else:
-                ci = wilson_interval(float(p) * self.trials, int(self.trials))
-            out.append({"turn": t + 1, "kill": float(p), "kill_ci95": [ci[0], ci[1]]})
-        return out
-
-    def effect_figure(self, effect: str, column: int) -> np.ndarray:
-        """Per round, an ``EFFECT_*`` figure of ``effect`` divided by the total (zeros when no
-        continuous effect can happen)."""
-        if self.effect_weights is None:
-            return np.zeros(self.turns)
-        return self.effect_weights[:, EFFECT_NAMES.index(effect), column] / self.total
-
-    @property
-    def effects(self) -> dict:
-        """Per continuous effect and hazard: expected damage points it marked over all
-        rounds, and per round the probability it is on the target at the end of the round
-        (``burning_after``), was applied, and killed."""
-        if self.effect_weights is None:
-            return {}
-        out = {}
-        for e in (EFFECT_NAMES if self.effect_names is None else self.effect_names):
-            out[e] = {
-                "damage_mean": float(self.effect_figure(e, EFFECT_DAMAGE).sum()),
-                "damage_by_turn": self.effect_figure(e, EFFECT_DAMAGE).tolist(),
-                "present_by_turn": self.effect_figure(e, EFFECT_PRESENT).tolist(),
-                "applied_by_turn": self.effect_figure(e, EFFECT_APPLIED).tolist(),
-                "kill_by_turn": self.effect_figure(e, EFFECT_KILL).tolist(),
-                "burning_after": self.effect_figure(e, EFFECT_AFTER).tolist(),
-            }
-        return out
-
     @property
     def attacks(self) -> list[dict]:
         """One dict per attack, in sequence order."""
@@ -420,88 +325,3 @@ class Result:
             "effects": self.effects,
             **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
         }
-
-    # ------------------------------------------------------------ tables (pandas)
-    # Thin wrappers over mathhammer.result.frames and .export (imported here, so that importing mathhammer
-    # or running the command line does not import pandas).
-    def summary(self):
-        """Headline figures as a tidy frame: ``metric``, ``value``, ``ci_low``, ``ci_high``
-        (see :func:`mathhammer.result.frames.summary_frame`)."""
-        from .frames import summary_frame
-
-        return summary_frame(self)
-
-    def damage_table(self):
-        """Damage distribution: ``damage``, ``probability``, ``at_least`` (P(damage >= k))."""
-        from .frames import damage_frame
-
-        return damage_frame(self)
-
-    def attack_table(self):
-        """One row per attack slot: made, hit, crit, mean damage, kill after it, boosts,
-        points spent (see :func:`mathhammer.result.frames.attack_frame`)."""
-        from .frames import attack_frame
-
-        return attack_frame(self)
-
-    def cripple_table(self):
-        """Per system or aspect: ``letter``, ``system``, ``probability`` crippled at the end,
-        ``ci_low``, ``ci_high`` (empty for a damage track)."""
-        from .frames import cripple_frame
-
-        return cripple_frame(self)
-
-    def cripple_after_table(self):
-        """Per attack slot and letter: ``probability`` it is crippled once the attack is
-        resolved (empty for a damage track)."""
-        from .frames import cripple_after_frame
-
-        return cripple_after_frame(self)
-
-    def by_turn(self):
-        """Kill by the end of each round: ``turn``, ``kill``, ``ci_low``, ``ci_high`` (empty
-        for a single round)."""
-        from .frames import turn_frame
-
-        return turn_frame(self)
-
-    def effect_table(self):
-        """Continuous effects and hazards per round (empty when none can happen; see
-        :func:`mathhammer.result.frames.effect_frame`)."""
-        from .frames import effect_frame
-
-        return effect_frame(self)
-
-    def box_table(self):
-        """Probability each box of the grid or spiral ends marked: ``column``, ``row``,
-        ``letter``, ``probability`` (empty for a damage track)."""
-        from .frames import box_frame
-
-        return box_frame(self)
-
-    def tables(self) -> dict:
-        """Every table that applies, keyed by file-friendly name (``summary``, ``damage``,
-        ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``, ``effects``, ``boxes``)."""
-        from .frames import tables
-
-        return tables(self)
-
-    def to_csv(self, directory, overwrite: bool = False) -> list:
-        """Write every table as ``directory/NAME.csv`` (the directory is created if
-        missing); return the paths. Raises :class:`~mathhammer.errors.InputError` when a file
-        exists, unless ``overwrite``."""
-        from .export import write_csv
-
-        return write_csv(self, directory, overwrite=overwrite)
-
-    def to_json(self, path=None, overwrite: bool = False):
-        """:meth:`to_dict` as JSON: the string when ``path`` is None, else written to
-        ``path`` (which is returned). Raises :class:`~mathhammer.errors.InputError` when
-        ``path`` exists, unless ``overwrite``."""
-        if path is None:
-            import json
-
-            return json.dumps(self.to_dict())
-        from .export import write_json
-
-        return write_json(self, path, overwrite=overwrite)

@@ -20,17 +20,9 @@ from .exact import (
     turn_odds,
     volley,
 )
+from .plans import Group, Model, Solo, Turn, Warband
 from .results import SHOOT_OUTCOMES, ActivationOdds, BestDice, ShootOdds, TurnResult
-from .rules import (
-    DEFAULT_SETTINGS,
-    Group,
-    Model,
-    Settings,
-    Solo,
-    Turn,
-    Warband,
-    success_faces,
-)
+from .rules import DEFAULT_SETTINGS, Settings, success_faces
 from .simulate import simulate_turn
 
 __all__ = [

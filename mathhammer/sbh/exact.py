@@ -21,6 +21,7 @@ import numpy as np
 
 from ..errors import InputError
 from .._core.validate import check_bool, check_choice, check_int
+from .plans import Group, Model, Solo, Turn
 from .results import ActivationOdds, BestDice, ShootOdds, TurnResult
 from .rules import (
     DEFAULT_SETTINGS,
@@ -32,11 +33,7 @@ from .rules import (
     MAX_QUALITY,
     MAX_SHOOTERS,
     MIN_QUALITY,
-    Group,
-    Model,
     Settings,
-    Solo,
-    Turn,
     success_faces,
 )
 

@@ -16,8 +16,9 @@ import pandas as pd
 
 from ..errors import InputError
 from .exact import activation, shoot, turn_odds
+from .plans import Group, Model, Solo, Turn
 from .results import SHOOT_OUTCOMES, TurnResult
-from .rules import DEFAULT_SETTINGS, Group, Model, Settings, Solo, Turn
+from .rules import DEFAULT_SETTINGS, Settings
 
 __all__ = [
     "activation_summary",

@@ -14,7 +14,8 @@ from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS, fresh_seed
 from .._core.validate import check_choice, check_int
 from .results import TurnResult
 from . import layout as k
-from .rules import Group, Solo, Turn, threshold
+from .plans import Group, Solo, Turn
+from .rules import threshold
 
 __all__ = ["encode_turn", "simulate_turn"]
 

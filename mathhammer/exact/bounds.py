@@ -1,0 +1,276 @@
+"""The exact engine's limits: bounds on what a sequence may reach, and the checks against them.
+
+A run holds, per state entering an event, a vector over the damage marked (on a grid or
+spiral, over the configurations of the card numbered so far), and each event moves every
+entry along its edges. The functions here bound, from a :class:`~mathhammer.exact.setup.Setup`
+alone, how many states a scenario may reach (:func:`state_bound`), how many card
+configurations the engine may number (:func:`card_registry`) and how many edges a forward
+pass builds (:func:`card_work`); :func:`prepare` refuses, in one line, a scenario whose bounds
+exceed the limits (:data:`MAX_STATES`, :data:`MAX_WORK`, :data:`MAX_CARD_STATES`,
+:data:`MAX_CARD_WORK`, :data:`MAX_INDUCTION_SLOTS`), and :func:`check_exact_applicable` says
+whether a scenario passes before any propagation is run.
+"""
+
+from __future__ import annotations
+
+from math import prod
+
+from ..errors import ExactNotApplicable, InputError
+from ..rules import Scenario
+from . import rolls
+from .card import N_COLUMNS
+from .setup import Setup
+from .state import FIRE_POW, SlotInfo, State
+
+__all__ = ["state_bound", "max_marks", "fire_marks", "event_fans", "card_bounds", "card_registry", "card_work",
+           "prepare", "check_exact_applicable", "needs_induction", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES",
+           "MAX_CARD_WORK", "MAX_INDUCTION_SLOTS"]
+
+#: Most states (damage marked x every other part of :class:`State` it may reach) the engine
+#: accepts: beyond it a run would take minutes and gigabytes.
+MAX_STATES = 2_000_000
+
+#: Most states x attacks: the work of one forward pass is about proportional to it (the
+#: bound is loose: most scenarios reach far fewer states than it counts).
+MAX_WORK = 200_000_000
+
+#: Grids and spirals: most states (configurations of the card the sequence may reach x
+#: every other part of :class:`State`; x the attacks for backward induction), about the
+#: entries of the vectors the engine holds (8 bytes each). The configurations are bounded by
+#: what each attack can do from one configuration (no damage, or a start column and a
+#: number of boxes) and by the column masks each column can reach, not by ``2 ** boxes``.
+MAX_CARD_STATES = 20_000_000
+
+#: Grids and spirals: most edges (states x the outcomes of one attack from each, summed
+#: over the attacks) the bound allows: a couple of minutes at worst, where the bound is
+#: tight (about 30 ns an edge); most scenarios reach far fewer.
+MAX_CARD_WORK = 4_000_000_000
+
+#: Most attacks in one sequence when a decision is found by backward induction (the values
+#: are computed recursively, one level per attack).
+MAX_INDUCTION_SLOTS = 200
+
+
+def _other_states(setup: Setup) -> int:
+    """States of everything but the damage marked the sequence may reach (a bound)."""
+    weapons = [info.weapon for info in setup.slots]
+    t = setup.target
+
+    def any_rule(*names):
+        return any(w.rules & set(names) for w in weapons)
+
+    down = 2 if (any_rule("knockdown", "critical_knockdown") or setup.tough) else 1
+    still = 2 if any_rule("stationary", "critical_stationary") else 1
+    dispelled = 2 if any_rule("dispel") and setup.dispellable else 1
+    grievous = 2 if any_rule("grievous_wounds") and setup.woundable else 1
+    effects = 2 ** len(setup.minus)
+    target_points = t.power_points + 1
+    points = max((info.attacker.points for info in setup.slots), default=0) + 1
+    cont = 2 ** setup.possible.bit_count()
+    earth = 2 if setup.earth_possible else 1
+    lost = 2 if setup.track_lost else 1
+    return prod((down, still, dispelled, grievous, effects, target_points, points, cont, earth, lost))
+
+
+def state_bound(setup: Setup) -> int:
+    """Upper bound on the states the sequence may reach (damage marked included); on a
+    card, the configurations the engine may number (:func:`card_registry`) times the
+    rest of the state: the size of the distribution it holds."""
+    if setup.card is None:
+        return _other_states(setup) * setup.boxes
+    return card_registry(setup) * _other_states(setup)
+
+
+def max_marks(setup: Setup, info: SlotInfo) -> int:
+    """Most boxes one attack can mark: its largest damage roll (every die a 6, a paid
+    boost if its attacker has points, Decapitation) against the lowest ARM the
+    sequence can leave, capped at the boxes."""
+    if info.pow is None:
+        return 0
+    w, t = info.weapon, setup.target
+    dice = max(1, setup.damage_dice(info, True) + int(info.attacker.points > 0 and not w.boosted_damage))
+    arm = setup.armor(info, True, frozenset(setup.minus), frozenset(t.shield) | frozenset(t.buckler))
+    top = max(0, 6 * dice + info.pow - arm) * (2 if "decapitation" in w.rules else 1)
+    return min(top, setup.boxes)
+
+
+def fire_marks(setup: Setup) -> int:
+    """Most boxes fire's damage roll can mark (12 on 2d6 + POW 12 against the lowest
+    ARM the sequence can leave), capped at the boxes."""
+    t = setup.target
+    low = State(False, False, True, False, frozenset(setup.minus), 0, 0,
+                frozenset(t.shield) | frozenset(t.buckler))
+    return min(setup.boxes, max(0, 12 + FIRE_POW - setup.fire_armor(low)))
+
+
+def event_fans(setup: Setup) -> list[int]:
+    """Per event, a bound on the card configurations it leads to from one: an attack
+    (:func:`card_bounds`; a knockdown in quicksand adds a point: a column roll), fire
+    (a column and up to :func:`fire_marks` boxes), corrosion (a column, one box);
+    the other steps move no box."""
+    card = setup.card
+    out = []
+    for ev in setup.events:
+        if ev.kind == "attack":
+            info = setup.slots[ev.slot]
+            t = max_marks(setup, info)
+            d = int(info.weapon.damage_to in card.dx)
+            fan = 1 + (N_COLUMNS + d) * t + N_COLUMNS * max(0, setup.rapid_healing - 1) * int(t > 0)
+            w = info.weapon
+            if setup.quicksand and w.rules & {"knockdown", "critical_knockdown"}:
+                fan *= 1 + N_COLUMNS
+        elif ev.kind == "fire":
+            fan = 1 + N_COLUMNS * fire_marks(setup)
+        elif ev.kind == "corrosion":
+            fan = 1 + N_COLUMNS
+        else:
+            fan = 1
+        out.append(fan)
+    return out
+
+
+def card_bounds(setup: Setup) -> tuple[list[int], list[int]]:
+    """Per event (attacks and round-end steps), a bound on the card configurations
+    entering it (and one more entry: after the last) and on the configurations it leads
+    to from each (grids and spirals).
+
+    From one configuration an attack leads to at most ``1 + (6 + d) * T + 6 * (r - 1)``
+    others: no mark, or a start column (six, plus one for "damage to X": ``d``) and a
+    number of boxes up to ``T`` (:func:`max_marks`; Tough saves and Rapid Healing of
+    one are among them), plus what Rapid Healing ``r`` may heal beyond the attack's own
+    marks (see :func:`event_fans` for the other steps). Entering event ``e``, the
+    product of those over the events before, capped (without a mark stack) by the
+    configurations the columns can form.
+    """
+    card = setup.card
+    cap = card.n_codes if not card.stack else None
+    configs, fans = [], event_fans(setup)
+    c = 1
+    for fan in fans:
+        configs.append(c if cap is None else min(c, cap))
+        c = min(c * fan, 10**18)
+    configs.append(c if cap is None else min(c, cap))  # after the last event
+    return configs, fans
+
+
+def card_registry(setup: Setup) -> int:
+    """Bound on the configurations the engine numbers over the whole sequence: those
+    entering each event and after the last, summed, capped (without a mark stack) by
+    the configurations the columns can form."""
+    configs, _ = card_bounds(setup)
+    total = sum(configs)
+    return total if setup.card.stack else min(total, setup.card.n_codes)
+
+
+def card_work(setup: Setup) -> int:
+    """Bound on the edges a forward pass over a card builds (:data:`MAX_CARD_WORK`)."""
+    configs, fans = card_bounds(setup)
+    outcomes = 3  # miss, hit, critical hit
+    return sum(c * f * outcomes for c, f in zip(configs[:-1], fans, strict=True)) * _other_states(setup)
+
+
+def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
+    """The :class:`~mathhammer.exact.setup.Setup` of ``scenario``, once :func:`check_exact_applicable` passes.
+
+    ``slots`` replaces the scenario's attack sequence (:func:`~mathhammer.exact.state.optimal_slots`);
+    ``induction``: decisions will be found by backward induction.
+    """
+    if not isinstance(scenario, Scenario):
+        raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
+    setup = Setup(scenario, slots)
+    for info in setup.slots:
+        points = info.attacker.points > 0
+        w = info.weapon
+        attack = setup.attack_dice(info, int(points and not w.boosted_attack))
+        damage = 0
+        if w.deals_damage:
+            free = w.boosted_damage or info.slot.charge
+            damage = setup.damage_dice(info, True) + int(points and not free)
+        if max(attack, damage) > rolls.MAX_DICE:
+            raise ExactNotApplicable(
+                f"{info.slot.label}: more than {rolls.MAX_DICE} dice in one roll is not supported "
+                "by the exact engine")
+    if setup.card is not None:
+        _check_card(setup, induction)
+        states = 0
+    else:
+        states = state_bound(setup)
+    if states > MAX_STATES:
+        raise ExactNotApplicable(
+            f"up to {states:,} states (damage marked x situation x effects x points) exceed the "
+            f"exact engine's limit of {MAX_STATES:,}: use the Monte Carlo method")
+    steps = setup.n_events
+    if states * steps > MAX_WORK:
+        what = "attacks" if steps == setup.n else "attacks and round-end steps"
+        raise ExactNotApplicable(
+            f"up to {states:,} states over {steps} {what} exceed the exact engine's limit of "
+            f"{MAX_WORK:,} state-attacks: use the Monte Carlo method")
+    if induction and steps > MAX_INDUCTION_SLOTS:
+        what = "attacks" if steps == setup.n else "attacks and round-end steps"
+        raise ExactNotApplicable(
+            f"{steps} {what} exceed the {MAX_INDUCTION_SLOTS} that the exact engine's backward "
+            "induction handles")
+    return setup
+
+
+def _check_card(setup: Setup, induction: bool) -> None:
+    """The limits of a grid or spiral (:data:`MAX_CARD_STATES`, :data:`MAX_CARD_WORK`).
+
+    Forward propagation holds one vector over the configurations numbered so far per state
+    entering an attack; backward induction keeps one per state entering every attack.
+    """
+    states = state_bound(setup) * (setup.n_events if induction else 1)
+    kind = setup.target.capacity
+    if states > MAX_CARD_STATES:
+        what = "kept for every attack by backward induction" if induction else "held at once"
+        raise ExactNotApplicable(
+            f"up to {states:,} states ({kind} configurations x situation x effects x points, {what}) "
+            f"exceed the exact engine's limit of {MAX_CARD_STATES:,}: use the Monte Carlo method")
+    work = card_work(setup)
+    if work > MAX_CARD_WORK:
+        raise ExactNotApplicable(
+            f"up to {work:,} {kind} transitions over {setup.n_events} steps exceed the exact engine's "
+            f"limit of {MAX_CARD_WORK:,}: use the Monte Carlo method")
+
+
+def check_exact_applicable(scenario: Scenario) -> None:
+    """Raise :class:`~mathhammer.errors.ExactNotApplicable` if :func:`exact_result
+    <mathhammer.exact.exact_result>` cannot compute ``scenario``.
+
+    Every rule of docs/activation.md is computed, on damage tracks, grids and spirals,
+    over several rounds with continuous effects and hazards.
+    Refused: a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
+    within the rules model's bounds); on a track, more than :data:`MAX_STATES` states
+    (damage marked times every situation, set of effects and points the sequence may reach)
+    or :data:`MAX_WORK` states times attacks; on a grid or spiral, more than
+    :data:`MAX_CARD_STATES` states (the configurations of the card the attacks can reach,
+    see :func:`card_registry`, times the rest of the state; times the attacks for
+    backward induction) or :data:`MAX_CARD_WORK` edges; and, for a target whose power field
+    is ``"optimal"`` (backward induction), more than :data:`MAX_INDUCTION_SLOTS` attacks
+    (and round-end steps, with several rounds or continuous effects). Attacks count once
+    per round with an attack phase.
+
+    Raises
+    ------
+    InputError
+        ``scenario`` is not a :class:`~mathhammer.rules.Scenario`.
+    ExactNotApplicable
+        The scenario is beyond the engine; the message says why, in one line.
+
+    Examples
+    --------
+    >>> check_exact_applicable("not a scenario")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: scenario: must be a mathhammer.Scenario (got 'str')
+    """
+    if not isinstance(scenario, Scenario):
+        raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
+    prepare(scenario, induction=needs_induction(scenario))
+
+
+def needs_induction(scenario: Scenario) -> bool:
+    """Whether :func:`exact_result <mathhammer.exact.exact_result>` finds the target's
+    spending by backward induction (``power_field = "optimal"`` with points to spend)."""
+    t = scenario.target
+    return t.power_field == "optimal" and t.power_points > 0

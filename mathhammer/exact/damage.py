@@ -1,0 +1,189 @@
+"""Step 4 of an attack from the damage dice on (docs/activation.md "One attack, step by step").
+
+:class:`DamageRoll` turns a hit into edges: the damage roll (discard, reroll), Decapitation,
+the target's power field (by its policy, or by looking ahead), marking the boxes (on a grid
+or spiral: the column roll or the X box of "damage to X", crippling and its feedback on the
+target), Tough, Rapid Healing, then a knockdown in quicksand
+(:func:`~mathhammer.exact.suffering.quicksand`). The damage rolls of many damage marked at
+once travel together (``_Cells``), so each step is one NumPy operation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import rolls
+from .edges import Piece, choose, slot_counts
+from .state import State
+from .suffering import cortex_lost, in_quicksand, quicksand
+
+__all__ = ["DamageRoll"]
+
+
+class DamageRoll:
+    """Step 4 from the damage dice on: roll (discard, reroll), Decapitation, the target's
+    power field, marking (on a card: the column roll, crippling and its feedback), Tough,
+    Rapid Healing."""
+
+    def __init__(self, setup, info, state, after, critical, base, dec):
+        self.setup, self.info, self.state, self.after = setup, info, state, after
+        self.critical, self.base, self.dec = critical, base, dec
+        # this attack's effect, and what its damage cripples, count from the next attack on
+        arm = setup.armor(info, after.dispelled, state.effects, state.crippled)
+        self.shift = info.pow - arm
+        self.dice = setup.damage_dice(info, critical)
+        w = info.weapon
+        self.tough = setup.tough and not after.grievous and (not state.down or setup.steady)
+        self.heals = setup.rapid_healing if not after.grievous else 0
+        self.quick = in_quicksand(setup, info, state, critical)
+        self.table_args = (w.damage_discard, self.shift, "reroll_damage" in w.rules,
+                           critical and "decapitation" in w.rules)
+
+    def edges(self, m: np.ndarray, paid: int) -> list[Piece]:
+        """Edges from each damage marked in ``m``, with ``paid`` (0 or 1) damage boosts."""
+        if m.size == 0:
+            return []
+        setup = self.setup
+        table = rolls.damage_table(max(1, self.dice + paid), *self.table_args)
+        remaining = setup.remaining(m)
+        rows = table[np.minimum(remaining, table.shape[0] - 1)]
+        cell, x = np.nonzero(rows)
+        cells = _Cells(m[cell], remaining[cell], x, rows[cell, x])
+        points = self.after.points - paid
+        counts = dict(self.base, boost_damage=paid, spent=self.base["spent"] + paid)
+        tp = self.after.target_points
+        kind, policy = setup.power_kind, setup.field
+        if tp == 0 or policy == "never" or "G" in self.state.crippled:  # crippled G: no field
+            return self._leaves(cells, 0, points, counts)
+        if policy == "lethal":
+            lethal = cells.x >= cells.remaining
+            if kind == "focus":
+                need = -(-(cells.x - cells.remaining + 1) // 5)
+                spend = np.where(lethal & (need <= tp), need, 0)
+            else:
+                spend = lethal.astype(np.int64)
+            out = []
+            for k in np.unique(spend):
+                out += self._leaves(cells.where(spend == k), int(k), points, counts)
+            return out
+        # optimal: per damage roll, the spending that minimises the value ahead.
+        top = min(tp, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(tp, 1)
+        options = []
+        for k in range(top + 1):
+            useful = (cells.x > 5 * (k - 1)) if kind == "focus" else (cells.x > 0)
+            useful = useful | (k == 0)
+            options.append(self._leaves(cells.where(useful), k, points, counts, tag=np.flatnonzero(useful)))
+        return choose(options, lambda pc: pc.tag, cells.x.size, self.dec, maximise=False)
+
+    def _leaves(self, cells: _Cells, k: int, points: int, counts: dict, tag=None) -> list[Piece]:
+        """The target spends ``k``; mark the damage, then Tough or Rapid Healing."""
+        if cells.x.size == 0:
+            return []
+        setup = self.setup
+        if k == 0:
+            taken = cells.x
+        elif setup.power_kind == "focus":
+            taken = np.maximum(0, cells.x - 5 * k)
+        else:
+            taken = np.zeros_like(cells.x)
+        marked = np.minimum(taken, cells.remaining)
+        counts = dict(counts, target_spent=k)
+        after = self.after._replace(target_points=self.after.target_points - k, points=points)
+        if setup.card is not None:
+            return self._card_leaves(cells, marked, after, counts, tag)
+        end = cells.src + marked
+        disabled = end >= setup.boxes
+        out = []
+
+        def add(state, keep, dst, p, **extra):
+            if not keep.any():
+                return
+            dst = dst[keep] if isinstance(dst, np.ndarray) else np.full(int(keep.sum()), dst)
+            out.append(Piece(state, cells.src[keep], dst, p[keep], slot_counts(dict(counts, **extra)),
+                             marked[keep], None if tag is None else tag[keep]))
+
+        standing = ~disabled
+        healed = end
+        if self.heals:
+            healed = np.where(marked > 0, np.maximum(0, end - self.heals), end)
+        add(after, standing, healed, cells.p)
+        if self.tough:
+            add(after._replace(down=True), disabled, setup.boxes - 1, cells.p / 3, tough=1)
+            add(None, disabled, setup.boxes - 1, cells.p * (2 / 3))
+        else:
+            add(None, disabled, setup.boxes - 1, cells.p)
+        if self.quick:
+            out = quicksand(setup, self.info, out, self.dec)
+        return out
+
+    def _card_leaves(self, cells: _Cells, marked: np.ndarray, after: State, counts: dict, tag) -> list[Piece]:
+        """Mark ``marked`` boxes on the card: the column roll (or the X box of "damage to
+        X"), then Tough or Rapid Healing (last marked first); the state after takes the
+        feedback of the systems crippled then. Then a knockdown in quicksand."""
+        out = self._card_marks(cells, marked, after, counts, tag)
+        if self.quick:
+            out = quicksand(self.setup, self.info, out, self.dec)
+        return out
+
+    def _card_marks(self, cells: _Cells, marked: np.ndarray, after: State, counts: dict, tag) -> list[Piece]:
+        setup, card = self.setup, self.setup.card
+        out = []
+
+        # No damage taken: nothing marked, no column roll.
+        zero = marked == 0
+        if zero.any():
+            src = cells.src[zero]
+            out.append(Piece(after, src, src, cells.p[zero], slot_counts(counts), marked[zero],
+                             None if tag is None else tag[zero]))
+        pos = np.flatnonzero(~zero)
+        if pos.size == 0:
+            return out
+        src, rem, mk, p = cells.src[pos], cells.remaining[pos], marked[pos], cells.p[pos]
+        tg = None if tag is None else tag[pos]
+        disabled = mk >= rem
+        # Killed: the column does not matter.
+        kill_p = p * (2 / 3) if self.tough else p
+        if disabled.any():
+            out.append(Piece(None, src[disabled], src[disabled], kill_p[disabled],
+                             slot_counts(counts), mk[disabled], None if tg is None else tg[disabled]))
+        go = ~disabled | self.tough  # standing, or saved by Tough: where the boxes went matters
+        if not go.any():
+            return out
+        sel, start, first_x, q, xi = card.landing(src[go], self.info.weapon.damage_to)
+        rows = np.flatnonzero(go)[sel]
+        s_src, s_mk, s_dis = src[rows], mk[rows], disabled[rows]
+        s_p = np.where(s_dis, p[rows] / 3, p[rows]) * q
+        # Healing, last marked first: a Tough save removes 1 (the disabling attack marked at
+        # least one), Rapid Healing up to its points (never below none marked).
+        heal = np.where(s_dis, 1, np.minimum(self.heals, setup.count(s_src) + s_mk))
+        dst = card.move(s_src, start, first_x, xi, s_mk, heal, setup.windows[self.info.index + 1])
+        bits = card.crip[dst]
+        key = (bits & setup.feedback_mask) * 4 + ((bits & setup.cortex_bit) > 0) * 2 + s_dis
+        for k in np.unique(key):
+            keep = key == k
+            b0 = int(bits[np.argmax(keep)])
+            state = after._replace(crippled=setup.crippled_set(b0))
+            if k & 2:
+                state = cortex_lost(setup, state)  # crippled Cortex: its points, for good
+            extra = {}
+            if k & 1:
+                state = state._replace(down=True)
+                extra = {"tough": 1}
+            out.append(Piece(state, s_src[keep], dst[keep], s_p[keep], slot_counts(dict(counts, **extra)),
+                             s_mk[keep], None if tg is None else tg[rows][keep]))
+        return out
+
+
+@dataclass
+class _Cells:
+    """Damage rolls of many ``m`` at once: marked before, boxes left, points, probability."""
+
+    src: np.ndarray
+    remaining: np.ndarray
+    x: np.ndarray
+    p: np.ndarray
+
+    def where(self, keep: np.ndarray) -> _Cells:
+        return _Cells(self.src[keep], self.remaining[keep], self.x[keep], self.p[keep])

@@ -1,0 +1,179 @@
+"""The edges of one step (an attack, a step of the end of a round), and choosing among them.
+
+A :class:`Piece` holds, for many damage marked (card configurations) ``m`` at once, the
+probability of one outcome, the damage marked after it, the state after it (or ``None``: the
+target was killed) and what the step counted (the ``SLOT_*`` columns of
+:class:`~mathhammer.result.Result`, built by :func:`slot_counts`); :func:`merge` joins the
+pieces that lead to the same place. The same edges serve forward propagation (push
+probability along them) and backward induction (pull values back along them).
+
+:class:`Decisions` says who decides what during an attack; a decision made by looking ahead
+(:func:`choose`) compares the value of each option's edges (:func:`piece_values`) and keeps,
+per group of edges, the best option's; on a tie (within :data:`TIE`) the first option listed
+(the cheaper one) is kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..result.fields import (
+    SLOT_BOOST_ATTACK,
+    SLOT_BOOST_DAMAGE,
+    SLOT_CRIT,
+    SLOT_DAMAGE,
+    SLOT_FIELDS,
+    SLOT_HIT,
+    SLOT_MADE,
+    SLOT_SPENT,
+    SLOT_TARGET_SPENT,
+    SLOT_TOUGH,
+)
+from .state import State
+
+__all__ = ["TIE", "Piece", "Decisions", "subset", "slot_counts", "piece_values", "choose", "merge"]
+
+
+#: An option must beat the one before it by more than this to be preferred (floating-point
+#: noise must not decide a tie).
+TIE = 1e-13
+
+
+@dataclass
+class Piece:
+    """Edges from damage marked ``src`` (before the attack) to ``dst`` marked after it, in
+    state ``state`` (``None``: killed), with probabilities ``p``.
+
+    What the attack counted is the same for every edge of a piece (``counts``, one value
+    per ``SLOT_*`` column) except the boxes it marked, ``marked`` (per edge; ``None``: 0).
+    """
+
+    state: State | None
+    src: np.ndarray
+    dst: np.ndarray
+    p: np.ndarray
+    counts: tuple
+    marked: np.ndarray | None = None
+    tag: np.ndarray | None = None  #: which damage roll each edge came from (power field choice)
+    #: Quicksand: the point a knockdown made the target suffer, per edge (None: none).
+    quick: np.ndarray | None = None
+    #: The target was killed by that quicksand point (``state`` is None).
+    quick_kill: bool = False
+
+    def scaled(self, q: float) -> Piece:
+        return Piece(self.state, self.src, self.dst, self.p * q, self.counts, self.marked, self.tag,
+                     self.quick, self.quick_kill)
+
+    def where(self, keep: np.ndarray) -> Piece:
+        return Piece(self.state, self.src[keep], self.dst[keep], self.p[keep], self.counts,
+                     subset(self.marked, keep), subset(self.tag, keep), subset(self.quick, keep), self.quick_kill)
+
+
+def subset(a, keep):
+    """``a[keep]``, or None where ``a`` is None (the optional per-edge arrays of a piece)."""
+    return None if a is None else a[keep]
+
+
+@dataclass
+class Decisions:
+    """Who decides what during an attack (the target's power field policy is the setup's).
+
+    Parameters
+    ----------
+    attackers_optimal : bool
+        False: each attacker follows its ``spend`` policy. True: at every decision point it
+        does what maximises ``value`` (buying, attack boost, damage boost; reserves and
+        thresholds are ignored).
+    value : callable, optional
+        ``value(state, idx)``: the value of the state after this attack at each damage
+        marked (configuration) of ``idx``. Needed by optimal decisions: the attackers' and,
+        with ``power_field = "optimal"``, the target's (which minimises it).
+    kill_value : float
+        Value of a kill (1 for the kill probability or a crippled system, ``boxes`` for
+        expected damage).
+    """
+
+    attackers_optimal: bool = False
+    value: Callable[[State, np.ndarray], np.ndarray] | None = None
+    kill_value: float = 1.0
+
+
+_COL = {"made": SLOT_MADE, "hit": SLOT_HIT, "crit": SLOT_CRIT, "dmg": SLOT_DAMAGE,
+        "boost_attack": SLOT_BOOST_ATTACK, "boost_damage": SLOT_BOOST_DAMAGE, "spent": SLOT_SPENT,
+        "target_spent": SLOT_TARGET_SPENT, "tough": SLOT_TOUGH}
+
+
+def slot_counts(named: dict) -> tuple:
+    """``SLOT_*`` counts of a piece: ``named`` maps fields of :data:`_COL` (not ``dmg``) to
+    numbers."""
+    out = [0.0] * SLOT_FIELDS
+    for name, value in named.items():
+        out[_COL[name]] = float(value)
+    return tuple(out)
+
+
+def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
+    """Per edge, probability times the value of where it leads."""
+    out = []
+    for pc in pieces:
+        if pc.state is None:
+            out.append(pc.p * dec.kill_value)
+        else:
+            out.append(pc.p * dec.value(pc.state, pc.dst))
+    return out
+
+
+def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_groups: int,
+           dec: Decisions, maximise: bool) -> list[Piece]:
+    """Keep, per group, the edges of the best option (the first on a tie); an option with no
+    edge in a group is not available there."""
+    if len(options) == 1:
+        return options[0]
+    totals = []
+    for pieces in options:
+        tot = np.zeros(n_groups)
+        seen = np.zeros(n_groups, dtype=bool)
+        for pc, v in zip(pieces, piece_values(pieces, dec)):
+            g = group(pc)
+            tot += np.bincount(g, weights=v, minlength=n_groups)
+            seen[g] = True
+        tot = tot if maximise else -tot
+        tot[~seen] = -np.inf
+        totals.append(tot)
+    best = np.zeros(n_groups, dtype=np.int64)
+    best_value = totals[0].copy()
+    for j in range(1, len(options)):
+        better = totals[j] > best_value + TIE
+        best[better] = j
+        best_value[better] = totals[j][better]
+    out = []
+    for j, pieces in enumerate(options):
+        for pc in pieces:
+            keep = best[group(pc)] == j
+            if keep.any():
+                out.append(pc.where(keep))
+    return out
+
+
+def merge(pieces: list[Piece]) -> list[Piece]:
+    """Join the pieces that lead to the same state with the same counts (fewer, larger
+    array operations); drop the decision tags."""
+    groups: dict = {}
+    for pc in pieces:
+        groups.setdefault((pc.state, pc.counts, pc.quick_kill), []).append(pc)
+    out = []
+
+    def joined(group, field):
+        if all(getattr(pc, field) is None for pc in group):
+            return None
+        return np.concatenate([np.zeros(pc.p.size, dtype=np.int64) if getattr(pc, field) is None
+                               else getattr(pc, field) for pc in group])
+
+    for (state, counts, quick_kill), group in groups.items():
+        src, dst, p = (np.concatenate([getattr(pc, f) for pc in group]) for f in ("src", "dst", "p"))
+        out.append(Piece(state, src, dst, p, counts, joined(group, "marked"), None,
+                         joined(group, "quick"), quick_kill))
+    return out

@@ -1,0 +1,289 @@
+"""What the exact engine reads from a scenario once: the :class:`Setup`.
+
+:class:`Setup` reads a :class:`~mathhammer.rules.Scenario` once: per attack, the numbers
+its rolls use (:class:`~mathhammer.exact.state.SlotInfo`: skill and POW with the
+combined-attack bonus, the charge, the weapon), the events of every round
+(:attr:`Setup.events`), the target's card (a :class:`~mathhammer.exact.card.Card`) and what
+its crippling feeds back, and, for the target, its DEF and ARM against each attack (and
+against fire) given a :class:`~mathhammer.exact.state.State`. The bounds on what a sequence
+may reach, and the checks that refuse a scenario beyond the engine, are in
+:mod:`~mathhammer.exact.bounds`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules import Scenario, Weapon
+from .card import Card
+from .state import CORROSION, EFFECT_BIT, FIRE, Event, SlotInfo, State
+
+__all__ = ["Setup"]
+
+#: Target states that make its base DEF 5 and melee attacks against it hit automatically,
+#: other than being knocked down (which also stops Tough).
+_STILL = frozenset({"stationary", "inert", "wild", "building"})
+
+
+class Setup:
+    """What the engine reads from a scenario once.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    slots : sequence of AttackSlot, optional
+        The attacks; :meth:`Scenario.attack_sequence` by default.
+
+    Attributes
+    ----------
+    card : Card or None
+        The target's grid or spiral; None for a damage track (the index is then the
+        damage marked).
+    feedback : frozenset of str
+        Grid systems whose crippling changes DEF, ARM or the power field of the target
+        (kept in :attr:`State.crippled`).
+    cortex : bool
+        A crippled Cortex takes the target's points for good (grid with C and points).
+    feedback_mask, cortex_bit : int
+        The bits of :attr:`feedback` and of C among ``card.letters`` (0 without a card).
+    windows : tuple of int
+        With a mark stack (Rapid Healing >= 2): the marks the stack keeps entering each
+        attack (and after the last): ``(rapid_healing - 1)`` per attack left that deals
+        damage, the most those attacks can heal beyond their own marks.
+    """
+
+    def __init__(self, scenario: Scenario, slots=None):
+        self.scenario = scenario
+        self.target = t = scenario.target
+        base = tuple(scenario.attack_sequence() if slots is None else slots)
+        #: Attacks of one round, rounds with an attack phase, rounds in all.
+        self.n0 = len(base)
+        self.rounds = scenario.attack_rounds
+        self.turns = scenario.turns
+        infos = []
+        for r in range(self.rounds):
+            for k, s in enumerate(base):
+                bonus = s.attacker.combined_bonus
+                first = k == 0 or base[k - 1].attacker_index != s.attacker_index
+                infos.append(SlotInfo(s, first, s.weapon.skill + bonus,
+                                      None if s.weapon.pow is None else s.weapon.pow + bonus,
+                                      len(infos), r))
+        self.slots: tuple[SlotInfo, ...] = tuple(infos)
+        slots = base
+        self.boxes = int(t.boxes)
+        self.marks = np.arange(self.boxes)
+        self.tough = bool(t.rules & {"tough", "tough_steady"})
+        self.steady = "tough_steady" in t.rules
+        self.rapid_healing = int(t.rapid_healing)
+        #: Whether Dispel / Grievous Wounds can change anything (if not, the state ignores them).
+        self.dispellable = bool(t.upkeep_def or t.upkeep_arm)
+        self.woundable = self.tough or self.rapid_healing > 0
+        self.power_kind = t.power_kind  # "focus", "fury" or None (none, or inert / wild)
+        self.field = t.power_field if self.power_kind else "never"
+        #: -DEF / -ARM of each weapon that has an effect, by identity.
+        self.minus = {info.ident: (info.weapon.def_minus, info.weapon.arm_minus)
+                      for info in self.slots if info.weapon.has_effect}
+        self._continuous_setup()
+        self._card_setup()
+        self.track_lost = self.cortex and self.turns > 1
+        first_points = slots[0].attacker.points if slots else 0
+        self.start = State(
+            down="knocked_down" in t.state,
+            still=bool(t.state & _STILL),
+            dispelled=False,
+            grievous=False,
+            effects=frozenset(),
+            target_points=t.power_points,
+            points=first_points,
+            cont=sum(EFFECT_BIT[e] for e in t.effects),
+            earth=self.earth_possible,
+        )
+        self.events = self._events()
+
+    def _continuous_setup(self):
+        """What continuous effects and hazards can do (docs/activation.md, "Continuous
+        effects, hazards and several turns")."""
+        t = self.target
+        hz = t.hazards
+        self.suffers = sum(bit for e, bit in EFFECT_BIT.items() if t.suffers(e))
+        #: cont bits a hit (critical or not) puts on the target, per weapon
+        self._sets: dict = {}
+        gives = 0
+        for info in self.slots:
+            for critical in (False, True):
+                gives |= self.sets_bits(info.weapon, critical)
+        self.earth_possible = "burning_earth" in hz and bool(self.suffers & FIRE)
+        acid = CORROSION if "acid_bath" in hz else 0
+        #: cont bits the target's activation gives (acid bath; a burning earth still burning)
+        self.hazard_bits = acid & self.suffers
+        start = sum(EFFECT_BIT[e] for e in t.effects)
+        #: cont bits that may ever be on the target
+        self.possible = gives | self.hazard_bits | start | (FIRE if self.earth_possible else 0)
+        self.quicksand = "quicksand" in hz
+        #: the end of each round is computed (maintenance, hazards, the next round's start)
+        self.round_end = bool(self.scenario.continuous or self.turns > 1)
+
+    def sets_bits(self, weapon: Weapon, critical: bool) -> int:
+        """:attr:`State.cont` bits a hit of ``weapon`` puts on the target (not resisted)."""
+        key = (weapon, critical)
+        out = self._sets.get(key)
+        if out is None:
+            out = sum(EFFECT_BIT[e] for e in weapon.sets_effects(critical)) & self.suffers
+            self._sets[key] = out
+        return out
+
+    def _events(self) -> tuple[Event, ...]:
+        """Attacks and round-end steps of every round, in order."""
+        out = []
+        n0, n = self.n0, len(self.slots)
+        for r in range(self.turns):
+            if r < self.rounds:
+                out += [Event("attack", r, r * n0 + k) for k in range(n0)]
+            if not self.round_end:
+                continue
+            nxt = (r + 1) * n0 if r + 1 < self.rounds else n
+            if self.earth_possible:
+                out.append(Event("earth", r, nxt))
+            if self.possible & FIRE:
+                out.append(Event("fire", r, nxt))
+            if self.possible & CORROSION:
+                out.append(Event("corrosion", r, nxt))
+            out.append(Event("activation", r, nxt))
+        return tuple(out)
+
+    def reset(self, state: State) -> State:
+        """The start of a new round (docs/activation.md, "A round", 1): the target stands as
+        its starting state says, -DEF / -ARM effects, Dispel and Grievous Wounds end, its
+        focus or fury is back unless its Cortex was crippled; damage, crippled systems and
+        continuous effects stay."""
+        return state._replace(
+            down=self.start.down, still=self.start.still, dispelled=False, grievous=False,
+            effects=frozenset(), target_points=0 if state.lost else self.target.power_points,
+            points=0)
+
+    def fire_armor(self, state: State) -> int:
+        """ARM against fire's damage roll (not an attack): base ARM, Shield and Buckler
+        (unless their location is crippled), spell and upkeep ARM (unless dispelled), less
+        the active -ARM effects; no Unyielding, Carapace or Armor-Piercing."""
+        t = self.target
+        arm = t.arm + t.spell_arm + (0 if state.dispelled else t.upkeep_arm)
+        if t.shield_arm:
+            arm += (2 * sum(x not in state.crippled for x in t.shield)
+                    + sum(x not in state.crippled for x in t.buckler))
+        return arm - sum(self.minus[e][1] for e in state.effects)
+
+    def enter_event(self, e: int, state: State) -> State:
+        """``state`` as event ``e`` finds it (:meth:`enter` for an attack; a round-end
+        step drops the attacker's points)."""
+        ev = self.events[e] if e < len(self.events) else None
+        if ev is not None and ev.kind == "attack":
+            return self.enter(ev.slot, state)
+        return state._replace(points=0) if state.points else state
+
+    def _card_setup(self):
+        t = self.target
+        self.card = None
+        self.feedback = frozenset()
+        self.cortex = False
+        self.windows = (0,) * (self.n + 1)
+        self.feedback_mask = 0
+        self.cortex_bit = 0
+        self._fb_sets: dict = {}
+        if t.card is None:
+            return
+        letters = set(t.letters)
+        if self.rapid_healing >= 2:
+            dealing = [info.pow is not None for info in self.slots]
+            self.windows = tuple((self.rapid_healing - 1) * sum(dealing[i:]) for i in range(self.n + 1))
+        self.card = Card(t, [info.weapon.damage_to for info in self.slots], stack=self.windows[0])
+        if t.capacity == "grid":
+            fb = set()
+            if t.shield_arm:  # none while inert
+                fb |= (set(t.shield) | set(t.buckler)) & letters
+            if "M" in letters and not t.starts_base_def_5:
+                fb.add("M")
+            if "G" in letters and self.field != "never":
+                fb.add("G")
+            self.feedback = frozenset(fb)
+            self.cortex = "C" in letters and t.power_points > 0
+        lt = self.card.letters
+        self.feedback_mask = sum(1 << lt.index(x) for x in self.feedback)
+        self.cortex_bit = (1 << lt.index("C")) if self.cortex else 0
+
+    # ----------------------------------------------------------------- the index
+    @property
+    def n(self) -> int:
+        """Attacks of every round."""
+        return len(self.slots)
+
+    @property
+    def n_events(self) -> int:
+        """Attacks and round-end steps (:attr:`events`)."""
+        return len(self.events)
+
+    @property
+    def size(self) -> int:
+        """Indices in use: the damage marked on a track, the configurations met on a card."""
+        return self.card.size if self.card is not None else self.boxes
+
+    def count(self, idx: np.ndarray) -> np.ndarray:
+        """Boxes marked in each index."""
+        return idx if self.card is None else self.card.count[idx]
+
+    def remaining(self, idx: np.ndarray) -> np.ndarray:
+        """Unmarked boxes in each index."""
+        return self.boxes - self.count(idx)
+
+    def crippled_set(self, bits: int) -> frozenset:
+        """The :attr:`State.crippled` of a configuration whose crippled letters are ``bits``."""
+        key = bits & self.feedback_mask
+        out = self._fb_sets.get(key)
+        if out is None:
+            lt = self.card.letters
+            out = frozenset(x for j, x in enumerate(lt) if key >> j & 1)
+            self._fb_sets[key] = out
+        return out
+
+    def enter(self, i: int, state: State) -> State:
+        """``state`` as attack ``i`` finds it: an attacker starts with all of its points,
+        and what the previous one left is lost. Past the last attack, points are dropped."""
+        if i >= self.n:
+            return state._replace(points=0) if state.points else state
+        info = self.slots[i]
+        if info.first and state.points != info.attacker.points:
+            return state._replace(points=info.attacker.points)
+        return state
+
+    # ----------------------------------------------------------------- the rolls
+    def defense(self, info: SlotInfo, state: State) -> int:
+        """``DEF = base + terrain + spells - effects`` against this attack (step 2); a
+        crippled Movement system makes the base 5."""
+        t, w = self.target, info.weapon
+        d = t.defense_against(w.type, base_def_5=state.down or state.still or "M" in state.crippled)
+        if "blessed" not in w.rules:
+            d += t.spell_def + (0 if state.dispelled else t.upkeep_def)
+        return d - sum(self.minus[e][0] for e in state.effects)
+
+    def armor(self, info: SlotInfo, dispelled: bool, effects: frozenset, crippled: frozenset = frozenset()) -> int:
+        """ARM against this attack's damage roll (step 4); not floored at 0. A Shield or
+        Buckler in a ``crippled`` location gives nothing."""
+        t, w = self.target, info.weapon
+        arm = t.base_arm("armor_piercing" in w.rules) + t.arm_modifier(w.type)
+        if "blessed" not in w.rules:
+            arm += t.spell_arm + (0 if dispelled else t.upkeep_arm)
+        if "chain_weapon" not in w.rules and t.shield_arm:
+            arm += 2 * sum(x not in crippled for x in t.shield) + sum(x not in crippled for x in t.buckler)
+        return arm - sum(self.minus[e][1] for e in effects)
+
+    def damage_dice(self, info: SlotInfo, critical: bool) -> int:
+        """Damage dice before a paid boost (may be below one; the roll has at least one):
+        the attacker's dice for the weapon (crippled systems and aspects included), the
+        charge, resistance and Brutal Damage."""
+        w, t = info.weapon, self.target
+        brutal = "brutal_damage" in w.rules and (critical or self.scenario.brutal_damage == "hit")
+        return (info.attacker.damage_dice(w) + int(info.slot.charge and not w.boosted_damage)
+                - int(bool(w.damage_types & t.resist)) + int(brutal))
+
+    def attack_dice(self, info: SlotInfo, paid: int) -> int:
+        """Attack dice with ``paid`` paid boosts (0 or 1)."""
+        return max(1, info.attacker.attack_dice(info.weapon) + paid)

@@ -1,0 +1,184 @@
+"""Suffering points that are not an attack's: quicksand, fire, corrosion (docs/activation.md,
+"Suffering points").
+
+:func:`suffer` turns the damage points the target suffers, at each damage marked (card
+configuration), into :class:`Hurt` edges: its power field, the marking (a column roll on a
+card) and a Tough roll. Fire and corrosion at the end of a round
+(:mod:`~mathhammer.exact.rounds`) use it, and so does a knockdown in quicksand during an
+attack (:func:`quicksand`; :func:`in_quicksand` says when). A crippled Cortex takes the
+target's focus for good (:func:`cortex_lost`), whether an attack or suffered points crippled
+it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..result.fields import SLOT_TOUGH
+from .edges import TIE, Decisions, Piece, subset
+from .setup import Setup
+from .state import SlotInfo, State
+
+__all__ = ["Hurt", "suffer", "quicksand", "in_quicksand", "cortex_lost"]
+
+
+def cortex_lost(setup: Setup, state: State) -> State:
+    """A crippled Cortex takes the target's focus for good (kept over rounds)."""
+    return state._replace(target_points=0, lost=state.lost or setup.track_lost)
+
+
+def in_quicksand(setup: Setup, info: SlotInfo, state: State, critical: bool) -> bool:
+    """A hit of ``info`` knocks the target down in quicksand (it was not knocked down)."""
+    return setup.quicksand and info.weapon.knocks_down(critical) and not state.down
+
+
+@dataclass
+class Hurt:
+    """Suffering points: the edges of input ``rows`` lead to ``dst`` in ``state`` (None:
+    killed) with probabilities ``p``, after marking ``taken`` boxes (before a Tough save);
+    ``spent``: focus the power field spent; ``tough``: a Tough roll saved the target."""
+
+    state: State | None
+    rows: np.ndarray
+    dst: np.ndarray
+    p: np.ndarray
+    taken: np.ndarray
+    spent: int = 0
+    tough: int = 0
+
+
+def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.ndarray,
+           dec: Decisions | None, window: int) -> list[Hurt]:
+    """The target, in ``state``, suffers ``x`` damage points that are not an attack's
+    (quicksand, fire, corrosion: docs/activation.md, "Suffering points"), at each damage
+    marked (configuration) ``cur``, with probabilities ``p``.
+
+    The power field spends focus by its policy (``lethal``: only when the points would
+    disable, the fewest; ``optimal``: what minimises ``dec.value``; fury does not prevent
+    them; a crippled Power Field Generator stops it); the points are marked (a column roll
+    on a card); a disabled target may roll Tough; no Rapid Healing. ``window``: marks the
+    card's stack keeps (the next attack's).
+    """
+    rows = np.arange(cur.size)
+    tp = state.target_points
+    if (cur.size == 0 or setup.power_kind != "focus" or setup.field == "never" or tp == 0
+            or "G" in state.crippled):
+        return _suffer_mark(setup, state, rows, cur, x, p, window, 0)
+    remaining = setup.remaining(cur)
+    if setup.field == "lethal":
+        need = -(-(x - remaining + 1) // 5)
+        spend = np.where((x >= remaining) & (need <= tp), need, 0)
+        out = []
+        for k in np.unique(spend):
+            sel = np.flatnonzero(spend == k)
+            k = int(k)
+            out += _suffer_mark(setup, state._replace(target_points=tp - k), sel, cur[sel],
+                                np.maximum(0, x[sel] - 5 * k), p[sel], window, k)
+        return out
+    # optimal: per edge, the spending that minimises the value ahead (the cheaper on a tie)
+    top = min(tp, -(-int(x.max()) // 5))
+    options = []
+    for k in range(top + 1):
+        sel = np.flatnonzero((x > 5 * (k - 1)) | (k == 0))
+        options.append(_suffer_mark(setup, state._replace(target_points=tp - k), sel, cur[sel],
+                                    np.maximum(0, x[sel] - 5 * k), p[sel], window, k))
+    if len(options) == 1:
+        return options[0]
+    n = cur.size
+    best = np.zeros(n, dtype=np.int64)
+    best_value = None
+    for j, hurts in enumerate(options):
+        tot = np.zeros(n)
+        seen = np.zeros(n, dtype=bool)
+        for h in hurts:
+            lead = dec.kill_value if h.state is None else dec.value(h.state, h.dst)
+            tot += np.bincount(h.rows, weights=h.p * lead, minlength=n)
+            seen[h.rows] = True
+        tot = np.where(seen, -tot, -np.inf)  # maximise minus the value
+        if best_value is None:
+            best_value = tot
+            continue
+        better = tot > best_value + TIE
+        best[better] = j
+        best_value = np.where(better, tot, best_value)
+    out = []
+    for j, hurts in enumerate(options):
+        for h in hurts:
+            keep = best[h.rows] == j
+            if keep.any():
+                out.append(Hurt(h.state, h.rows[keep], h.dst[keep], h.p[keep], h.taken[keep], h.spent, h.tough))
+    return out
+
+
+def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, x: np.ndarray,
+                 p: np.ndarray, window: int, spent: int) -> list[Hurt]:
+    """Mark ``x`` points (the power field done) from ``cur``; Tough; on a card, the column
+    roll and what crippling changes."""
+    if rows.size == 0:
+        return []
+    boxes = setup.boxes
+    remaining = setup.remaining(cur)
+    taken = np.minimum(x, remaining).astype(np.int64)
+    tough = setup.tough and not state.grievous and (not state.down or setup.steady)
+    out = []
+
+    def add(st, keep, dst, q, saved=0):
+        if keep.any():
+            dst = dst[keep] if isinstance(dst, np.ndarray) else np.full(int(keep.sum()), dst)
+            out.append(Hurt(st, rows[keep], dst, q[keep], taken[keep], spent, saved))
+
+    disabled = taken >= remaining
+    if setup.card is None:
+        end = cur + taken
+        add(state, ~disabled, end, p)
+        if tough:
+            add(state._replace(down=True), disabled, boxes - 1, p / 3, 1)
+            add(None, disabled, boxes - 1, p * (2 / 3))
+        else:
+            add(None, disabled, boxes - 1, p)
+        return out
+    card = setup.card
+    zero = taken == 0
+    add(state, zero, cur, p)
+    add(None, disabled, cur, p * (2 / 3) if tough else p)
+    go = ~zero & (~disabled | tough)
+    if not go.any():
+        return out
+    pos = np.flatnonzero(go)
+    sel, start, _, q, _ = card.landing(cur[pos], None)
+    at = pos[sel]
+    dis = disabled[at]
+    s_p = np.where(dis, p[at] / 3, p[at]) * q
+    dst = card.move(cur[at], start, None, None, taken[at], dis.astype(np.int64), window)
+    bits = card.crip[dst]
+    key = (bits & setup.feedback_mask) * 4 + ((bits & setup.cortex_bit) > 0) * 2 + dis
+    for k in np.unique(key):
+        keep = key == k
+        b0 = int(bits[np.argmax(keep)])
+        st = state._replace(crippled=setup.crippled_set(b0))
+        if k & 2:
+            st = cortex_lost(setup, st)
+        if k & 1:
+            st = st._replace(down=True)
+        out.append(Hurt(st, rows[at][keep], dst[keep], s_p[keep], taken[at][keep], spent, int(k & 1)))
+    return out
+
+
+def quicksand(setup: Setup, info: SlotInfo, pieces: list[Piece], dec: Decisions) -> list[Piece]:
+    """A hit knocked the target down in quicksand: where it stands after the attack (not
+    killed, not saved by Tough: a Tough save's knockdown came first), it suffers 1 damage
+    point at once. Counted apart (``quick``, ``quick_kill``), not in the attack's figures."""
+    out = []
+    window = setup.windows[info.index + 1]
+    for pc in pieces:
+        if pc.state is None or pc.counts[SLOT_TOUGH]:
+            out.append(pc)
+            continue
+        ones = np.ones(pc.src.size, dtype=np.int64)
+        for h in suffer(setup, pc.state, pc.dst, ones, pc.p, dec, window):
+            r = h.rows
+            out.append(Piece(h.state, pc.src[r], h.dst, h.p, pc.counts, subset(pc.marked, r), subset(pc.tag, r),
+                             h.taken, h.state is None))
+    return out

@@ -1,0 +1,95 @@
+"""The pandas tables and files of a :class:`~mathhammer.result.Result`, as its methods.
+
+Thin wrappers over :mod:`.frames` and :mod:`.export`, imported when first called, so that
+importing mathhammer or running the command line does not import pandas.
+"""
+
+from __future__ import annotations
+
+__all__ = ["TableMethods"]
+
+
+class TableMethods:
+    """``summary()``, ``damage_table()``, ... and ``to_csv`` / ``to_json`` of a Result."""
+
+    def summary(self):
+        """Headline figures as a tidy frame: ``metric``, ``value``, ``ci_low``, ``ci_high``
+        (see :func:`mathhammer.result.frames.summary_frame`)."""
+        from .frames import summary_frame
+
+        return summary_frame(self)
+
+    def damage_table(self):
+        """Damage distribution: ``damage``, ``probability``, ``at_least`` (P(damage >= k))."""
+        from .frames import damage_frame
+
+        return damage_frame(self)
+
+    def attack_table(self):
+        """One row per attack slot: made, hit, crit, mean damage, kill after it, boosts,
+        points spent (see :func:`mathhammer.result.frames.attack_frame`)."""
+        from .frames import attack_frame
+
+        return attack_frame(self)
+
+    def cripple_table(self):
+        """Per system or aspect: ``letter``, ``system``, ``probability`` crippled at the end,
+        ``ci_low``, ``ci_high`` (empty for a damage track)."""
+        from .frames import cripple_frame
+
+        return cripple_frame(self)
+
+    def cripple_after_table(self):
+        """Per attack slot and letter: ``probability`` it is crippled once the attack is
+        resolved (empty for a damage track)."""
+        from .frames import cripple_after_frame
+
+        return cripple_after_frame(self)
+
+    def by_turn(self):
+        """Kill by the end of each round: ``turn``, ``kill``, ``ci_low``, ``ci_high`` (empty
+        for a single round)."""
+        from .frames import turn_frame
+
+        return turn_frame(self)
+
+    def effect_table(self):
+        """Continuous effects and hazards per round (empty when none can happen; see
+        :func:`mathhammer.result.frames.effect_frame`)."""
+        from .frames import effect_frame
+
+        return effect_frame(self)
+
+    def box_table(self):
+        """Probability each box of the grid or spiral ends marked: ``column``, ``row``,
+        ``letter``, ``probability`` (empty for a damage track)."""
+        from .frames import box_frame
+
+        return box_frame(self)
+
+    def tables(self) -> dict:
+        """Every table that applies, keyed by file-friendly name (``summary``, ``damage``,
+        ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``, ``effects``, ``boxes``)."""
+        from .frames import tables
+
+        return tables(self)
+
+    def to_csv(self, directory, overwrite: bool = False) -> list:
+        """Write every table as ``directory/NAME.csv`` (the directory is created if
+        missing); return the paths. Raises :class:`~mathhammer.errors.InputError` when a file
+        exists, unless ``overwrite``."""
+        from .export import write_csv
+
+        return write_csv(self, directory, overwrite=overwrite)
+
+    def to_json(self, path=None, overwrite: bool = False):
+        """:meth:`to_dict` as JSON: the string when ``path`` is None, else written to
+        ``path`` (which is returned). Raises :class:`~mathhammer.errors.InputError` when
+        ``path`` exists, unless ``overwrite``."""
+        if path is None:
+            import json
+
+            return json.dumps(self.to_dict())
+        from .export import write_json
+
+        return write_json(self, path, overwrite=overwrite)
