@@ -11,7 +11,6 @@ from __future__ import annotations
 from ._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
 from ._core.validate import check_int
 from .errors import InputError
-from .exact import exact_result
 from .result import Result
 from .rules import Scenario
 
@@ -48,6 +47,8 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
     chooses those tables). The exact method takes no trials, seed or stride.
     """
     if method == "exact":
+        from .exact import exact_result  # the engines are imported when first used
+
         return exact_result(scenario)
     trials = scenario.trials if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
     if seed is None:

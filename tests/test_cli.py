@@ -288,24 +288,24 @@ def test_bad_input_console_script(tmp_path):
 
 
 def test_exact_not_applicable_is_one_line(scenario_file, capsys, monkeypatch):
-    import mathhammer.engine
+    import mathhammer.exact
 
     def refuse(scenario):
         raise ExactNotApplicable("Heavy warjack / Fist #1: damage grids are not supported by the exact engine")
 
-    monkeypatch.setattr(mathhammer.engine, "exact_result", refuse)
+    monkeypatch.setattr(mathhammer.exact, "exact_result", refuse)
     rc = cli.main(["run", str(scenario_file), "--method", "exact"])
     out, err = capsys.readouterr()
     check_one_line_error(subprocess.CompletedProcess([], rc, out, err), "not supported by the exact engine")
 
 
 def test_multiline_reason_is_flattened(capsys, monkeypatch, scenario_file):
-    import mathhammer.engine
+    import mathhammer.exact
 
     def refuse(scenario):
         raise ExactNotApplicable("first line\nsecond line")
 
-    monkeypatch.setattr(mathhammer.engine, "exact_result", refuse)
+    monkeypatch.setattr(mathhammer.exact, "exact_result", refuse)
     rc = cli.main(["run", str(scenario_file), "--method", "exact"])
     out, err = capsys.readouterr()
     line = check_one_line_error(subprocess.CompletedProcess([], rc, out, err), "first line second line")

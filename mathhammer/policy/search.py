@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from .._core.limits import fresh_seed
 from ..engine import check_method, evaluate
 from ..errors import InputError
-from ..exact import optimal_value
 from ..result import Result
 from ..rules import Scenario, Spend
 from ..rules.scenario import check_objective
@@ -177,6 +176,8 @@ def optimize(
         ranking = tried
     adaptive = None
     if method == "exact" and all(a.policy == "optimize" for a in scenario.attackers if a.points):
+        from ..exact import optimal_value
+
         adaptive = optimal_value(scenario, objective)
     best = with_spends(scenario, chosen)
     result = ranking[0].result

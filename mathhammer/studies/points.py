@@ -29,8 +29,8 @@ from .progress import PointProgress
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["RunInterrupted", "check_loadouts", "open_run", "points_frame", "run_points",
-           "run_settings", "simulate_point", "summary_rows"]
+__all__ = ["RunInterrupted", "check_flags", "check_loadouts", "open_run", "points_frame",
+           "run_points", "run_settings", "simulate_point", "summary_rows"]
 
 #: What a point computes: ``(key, rows)``, rows ``[*key, metric, value, ci_low, ci_high]``.
 Outcome = tuple[tuple, list]

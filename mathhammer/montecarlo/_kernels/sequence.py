@@ -165,6 +165,23 @@ def _kept(n_dice, drop):
 
 @jit()
 def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters):
+    """Simulate ``n_trials`` attack sequences; see :func:`_trials` for the arguments.
+
+    The tables and counters arrive as NamedTuples and go on as plain arguments: with the
+    arrays unpacked into locals that the ``suffer`` closure captures, the cold compile of the
+    general kernel was measured 0.7 s (6 %) longer than with arguments.
+    """
+    return _trials(n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
+                   tables.attackers, tables.target, tables.col_full, tables.letter_mask,
+                   tables.letters_done, counters.damage_hist, counters.attack_counts,
+                   counters.kill_at, counters.cripple_delta, counters.mask_hist,
+                   counters.effect_counts)
+
+
+@jit()
+def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
+            col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
+            cripple_delta, mask_hist, effect_counts):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -181,11 +198,9 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
         random numbers): each trial starts ``stride`` entries after the last one started,
         whatever it read (``max_draws`` must then be ``stride``), so two scenarios run with
         the same seed and stride see the same dice in the same trial.
-    tables : :class:`.layout.Tables`
-        ``attacks``, ``attackers``, ``target``: int64 tables of :mod:`.layout`;
-        ``col_full``, ``letter_mask``, ``letters_done``: the target's damage grid or life
-        spiral (:mod:`.layout`), unread for damage tracks.
-    counters : :class:`.layout.Counters`, each counter below:
+    attacks, attackers, target : int64 tables of :mod:`.layout` (of :class:`.layout.Tables`).
+    col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
+        life spiral (:mod:`.layout`); unread for damage tracks.
     damage_hist : int64[>= boxes + 1]
         Incremented at the final damage marked.
     attack_counts : int64[>= n_attacks, C_NFIELDS]
@@ -212,12 +227,6 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
     pos : int
         Read position after the last trial.
     """
-    attacks, attackers, target = tables.attacks, tables.attackers, tables.target
-    col_full, letter_mask, letters_done = tables.col_full, tables.letter_mask, tables.letters_done
-    damage_hist, attack_counts, kill_at = (counters.damage_hist, counters.attack_counts,
-                                           counters.kill_at)
-    cripple_delta, mask_hist, effect_counts = (counters.cripple_delta, counters.mask_hist,
-                                               counters.effect_counts)
     boxes = target[T_BOXES]
     start_state = target[T_STATE]
     start_tpoints = target[T_POINTS]
