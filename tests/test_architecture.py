@@ -292,3 +292,12 @@ def test_one_simulate_call_builds_the_attack_sequence_once(monkeypatch, method):
     res = mh.simulate(scen, trials=2000, seed=1, method=method)
     assert len(calls) == 1
     assert res.slot_attacker == (0, 0, 0, 1) * 2 and res.attacker_names == ("A", "B")
+
+
+def test_backends_share_one_interface():
+    from mathhammer.studies.execution import Backend, make_backend
+    from mathhammer.studies.execution.dask_backend import DaskBackend
+
+    assert isinstance(make_backend(), Backend)
+    for member in ("run", "__enter__", "__exit__", "name"):
+        assert hasattr(DaskBackend, member), member

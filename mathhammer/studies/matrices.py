@@ -329,7 +329,7 @@ def matrix(
             _write_parquet(frame, final)
     frame.attrs.update({
         "seed": seed, "trials": trials, "method": method, "backend": backend.name,
-        "workers": backend.workers, "batch": getattr(backend, "batch", 1),
+        "workers": backend.workers, "batch": backend.batch,
         "dashboard": backend.dashboard, "points": len(keys),
         "computed": len(todo), "wall_seconds": time.perf_counter() - started,
         **stats, "skipped": skipped, "out": None if out is None else os.fspath(out),

@@ -14,12 +14,14 @@ depend on which backend, worker or order computed it.
 
 from __future__ import annotations
 
+from .protocol import Backend
 from .task import Point, PointDone, PointFailed, compute_point, compute_points
 
-__all__ = ["Point", "PointDone", "PointFailed", "compute_point", "compute_points", "make_backend"]
+__all__ = ["Backend", "Point", "PointDone", "PointFailed", "compute_point", "compute_points",
+           "make_backend"]
 
 
-def make_backend(scheduler=None, workers: int | None = None, batch: int | None = None):
+def make_backend(scheduler=None, workers: int | None = None, batch: int | None = None) -> Backend:
     """The backend for ``scheduler``: None or ``"local"`` (this process), ``"local-cluster"``
     (a Dask LocalCluster of ``workers`` processes), a scheduler address
     (``tcp://host:port``, ``tls://...``) or a ``distributed.Client``; ``batch`` points per

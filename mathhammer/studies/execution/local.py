@@ -16,6 +16,7 @@ class LocalBackend:
     name = "local"
     dashboard: str | None = None
     workers = 1
+    batch = 1
 
     def __enter__(self) -> LocalBackend:
         return self
