@@ -1,4 +1,4 @@
-"""Tidy pandas tables of a Result (mathhammer.reports), CSV / JSON export and ``run --csv``.
+"""Tidy pandas tables of a Result (mathhammer.result.frames), CSV / JSON export and ``run --csv``.
 
 Frames are checked against the Result's own arrays and, for one attack, against hit and
 damage probabilities enumerated here from the dice.

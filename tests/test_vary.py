@@ -1,4 +1,4 @@
-"""Parameter paths (``mathhammer.vary``): resolving, command-line specs, applying values."""
+"""Parameter paths (``mathhammer.studies.params`` and ``.grids``): resolving, command-line specs, applying values."""
 
 from __future__ import annotations
 
