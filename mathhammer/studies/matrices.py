@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._core.limits import MAX_SEED
+from .._core.validate import check_bool
 from ..engine import check_method
 from ..errors import InputError, MathhammerError
 from ..io.cardpath import card_dirs
@@ -37,7 +38,7 @@ from ..result.metrics import SUMMARY_COLUMNS
 from .decks import DeckEntry, deck
 from .execution import Point, PointFailed, make_backend
 from .grids import grid, value_label
-from .points import check_flags, open_run, points_frame, run_points, run_settings
+from .points import digest, open_run, points_frame, run_points, run_settings
 from .progress import check_progress
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,11 +86,6 @@ def point_seed(seed: int, key: Iterable[str]) -> int:
 def _pair(a: DeckEntry, t: DeckEntry, simulation: Mapping):
     return scenario_from_cards([a.ref], t.ref, source=f"matrix {a.label} vs {t.label}",
                                **simulation)
-
-
-def _hash(data) -> str:
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _grid(scenario, vary: Mapping, a: DeckEntry, t: DeckEntry):
@@ -241,7 +237,8 @@ def matrix(
     """
     started = time.perf_counter()
     method = check_method(method)
-    check_flags(resume=resume, all_actions=all_actions)
+    check_bool("resume", resume)
+    check_bool("all_actions", all_actions)
     if resume and out is None:
         raise InputError("resume", resume, "needs out=, the file of the matrix to resume")
     check_progress(progress)
@@ -274,9 +271,9 @@ def matrix(
 
     # the sidecar is rewritten after every point: long lists are kept as digests
     identity = {
-        "attackers": _hash({e.label: e.digest for e in attack_deck}),
-        "targets": _hash({e.label: e.digest for e in target_deck}),
-        "vary": _hash({p.path: [value_label(v[i]) for v in combos]
+        "attackers": digest({e.label: e.digest for e in attack_deck}),
+        "targets": digest({e.label: e.digest for e in target_deck}),
+        "vary": digest({p.path: [value_label(v[i]) for v in combos]
                        for i, p in enumerate(params)}),
         "points": len(keys),
         "simulation": {k: simulation[k] for k in sorted(simulation)},

@@ -12,6 +12,8 @@ frame of them all, in point order.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
@@ -29,7 +31,7 @@ from .progress import PointProgress
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["RunInterrupted", "check_flags", "check_loadouts", "open_run", "points_frame",
+__all__ = ["RunInterrupted", "check_loadouts", "digest", "open_run", "points_frame",
            "run_points", "run_settings", "simulate_point", "summary_rows"]
 
 #: What a point computes: ``(key, rows)``, rows ``[*key, metric, value, ci_low, ci_high]``.
@@ -82,11 +84,15 @@ def run_settings(scenarios: Iterable[Scenario], trials, seed, method: str):
     return trials, seed
 
 
-def check_flags(**flags) -> None:
-    """Each keyword must be a bool (an InputError names the first that is not)."""
-    for name, flag in flags.items():
-        if not isinstance(flag, bool):
-            raise InputError(name, flag, "must be true or false")
+def digest(data) -> str:
+    """A short hash of JSON-ready ``data`` (key order ignored): how a run's identity keeps a
+    scenario or a long list, compared when the run is resumed.
+
+    >>> digest({"a": 1, "b": [2]}) == digest({"b": [2], "a": 1})
+    True
+    """
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 # ---------------------------------------------------------------------------- a point

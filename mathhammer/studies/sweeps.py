@@ -22,12 +22,11 @@ overwritten, and resuming a file written by another sweep is refused.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from .._core.validate import check_bool
 from ..engine import check_method, common_stride
 from ..errors import InputError
 from ..io.dump import scenario_to_dict
@@ -37,8 +36,8 @@ from ..rules import Scenario
 from .grids import grid, value_label
 from .params import Param
 from .points import (
-    check_flags,
     check_loadouts,
+    digest,
     open_run,
     points_frame,
     run_points,
@@ -68,8 +67,7 @@ def scenario_hash(scenario: Scenario) -> str:
     """A short hash of the scenario's content (its file tables, the seed left out)."""
     data = scenario_to_dict(scenario)
     data["simulation"].pop("seed", None)
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return digest(data)
 
 
 # ---------------------------------------------------------------------------- sweep
@@ -145,7 +143,7 @@ def sweep(
     ['target.arm', 'metric', 'value', 'ci_low', 'ci_high']
     """
     method = check_method(method)
-    check_flags(resume=resume)
+    check_bool("resume", resume)
     if resume and out is None:
         raise InputError("resume", resume, "needs out=, the file of the sweep to resume")
     check_progress(progress)
