@@ -19,7 +19,10 @@ Measured in one run (benchmarks/README.md explains every figure):
 3. cold compile and warm cache load of the kernel in fresh processes (a temporary
    NUMBA_CACHE_DIR, so the repository's own cache is never touched), and a whole warm
    ``mathhammer run`` process;
-4. peak resident memory of ``simulate`` at growing trial counts.
+4. peak resident memory of ``simulate`` at growing trial counts;
+5. best play: the activations following their decision tables against the fixed-policy
+   kernel on the same scenarios, per trial; the time and bytes of the tables, and of the
+   README tour scenario's.
 
 The exit status is 1 when a correctness check or a child process fails; a missed
 performance target is reported but does not fail the run.
@@ -533,6 +536,16 @@ def activation_workloads():
     }
 
 
+def fixed_policies(scen):
+    """``scen`` with every attacker on its fixed ``spend`` policy and the target's power
+    field "lethal" (the activation workloads time the fixed-policy kernel)."""
+    import dataclasses
+
+    attackers = tuple(dataclasses.replace(a, policy="fixed") for a in scen.attackers)
+    return dataclasses.replace(scen, attackers=attackers,
+                               target=dataclasses.replace(scen.target, power_field="lethal"))
+
+
 def bench_activation(cfg, report, plain_ns):
     """Time the activation workloads on all cores and on one thread; their cost relative to
     the plain 3-attack sequence measured in the same run; agreement with the exact engine."""
@@ -544,6 +557,7 @@ def bench_activation(cfg, report, plain_ns):
     n_threads = numba.config.NUMBA_NUM_THREADS
     rows, targets, ok, per = [], [], True, {}
     for key, (title, scen) in activation_workloads().items():
+        scen = fixed_policies(scen)
         enc = encode(scen)
         numba_run(enc, 1 << 17, 0)
         numba_run(enc, 1000, 0)
@@ -585,6 +599,71 @@ def bench_activation(cfg, report, plain_ns):
                     "(vs one round)", None,
                     f"{turn:.1f} ns per round; one round alone {per['turns_one']['ns']:.1f} ns"))
     report["activation"] = per
+    return ok, targets
+
+
+TARGET_BEST_VS_FIXED = 1.3   # best-play activation vs the fixed-policy kernel, per trial
+TARGET_TABLE_S = 1.0         # building the decision table of the README's tour scenario
+
+
+def bench_best_play(cfg, report):
+    """Best play (issue 15): the activation workloads following their decision tables
+    against the fixed-policy kernel on the same scenario, per trial, in this run; the
+    agreement of Monte Carlo best play with exact best play; the time and memory of building
+    the decision tables, for the workloads and the README's tour scenario."""
+    import numba
+
+    from mathhammer import simulate
+    from mathhammer.cards import scenario_from_cards
+    from mathhammer.montecarlo.encode import encode
+    from mathhammer.play import solve
+
+    n_threads = numba.config.NUMBA_NUM_THREADS
+    work = activation_workloads()
+    rows, per, ok = [], {}, True
+    for key in ("activation", "defended", "grid_focus"):
+        title, scen = work[key]
+        t0 = time.perf_counter()
+        tb = solve(scen, scen.attack_sequence(), reach=False)
+        build = time.perf_counter() - t0
+        best, fixed = encode(scen, tb), encode(fixed_policies(scen))
+        for enc in (best, fixed):
+            numba_run(enc, 1 << 17, 0)
+        nt = cfg.numba_trials
+        sec_b, counts = best_of(lambda r: numba_run(best, nt, 8000 + r), cfg.repeats)
+        sec_f, _ = best_of(lambda r: numba_run(fixed, nt, 8000 + r), cfg.repeats)
+        ns_b, ns_f = sec_b / nt * 1e9, sec_f / nt * 1e9
+        verdict, zk = "relaxed", "-"
+        if tb.solved_on == "exact":
+            c = check(simulate(scen, method="exact"), counts, nt)
+            verdict = "ok" if c["ok"] else "FAIL"
+            ok &= c["ok"]
+            zk = f"{c['z_kill']:+.2f}"
+        per[key] = {"title": title, "ns_best": ns_b, "ns_fixed": ns_f, "ratio": ns_b / ns_f,
+                    "table_s": build, "table_bytes": tb.nbytes, "solved_on": tb.solved_on}
+        rows.append([key, f"{ns_b:.1f}", f"{ns_f:.1f}", f"{ns_b / ns_f:.2f}x", f"{build * 1e3:.1f}",
+                     fmt_int(tb.nbytes), zk, verdict])
+    print(f"\n== Best play (decision tables), {n_threads} threads ==")
+    print(table(["workload", "ns best", "ns fixed", "best / fixed", "table ms", "table bytes",
+                      "z kill", "exact check"], rows))
+    tour = scenario_from_cards(["heavy_warjack", "heavy_warjack"], "heavy_warjack")
+    builds = []
+    for _ in range(cfg.repeats):
+        t0 = time.perf_counter()
+        tab = solve(tour, tour.attack_sequence())
+        builds.append(time.perf_counter() - t0)
+    tour_s = min(builds)
+    print(f"  README tour (two heavy warjacks vs a heavy warjack grid): table built in "
+          f"{tour_s * 1e3:.1f} ms ({tab.solved_on}), {fmt_int(tab.nbytes)} bytes "
+          f"(with the reach of the \"how to play it\" report)")
+    per["tour"] = {"table_s": tour_s, "table_bytes": tab.nbytes, "solved_on": tab.solved_on}
+    report["best_play"] = per
+    act = per["activation"]["ratio"]
+    targets = [(f"best-play activation <= {TARGET_BEST_VS_FIXED:g}x the fixed-policy kernel per trial",
+                act <= TARGET_BEST_VS_FIXED, f"{act:.2f}x ({per['activation']['ns_best']:.1f} vs "
+                f"{per['activation']['ns_fixed']:.1f} ns)"),
+               (f"decision table of the README tour <= {TARGET_TABLE_S:g} s", tour_s <= TARGET_TABLE_S,
+                f"{tour_s * 1e3:.1f} ms, {fmt_int(tab.nbytes)} bytes")]
     return ok, targets
 
 
@@ -725,6 +804,9 @@ def main(argv=None):
     plain_ns = plain[f"Numba, {numba.config.NUMBA_NUM_THREADS} threads"]["ns"]
     ok_act, more = bench_activation(cfg, report, plain_ns)
     ok &= ok_act
+    targets += more
+    ok_best, more = bench_best_play(cfg, report)
+    ok &= ok_best
     targets += more
     with tempfile.TemporaryDirectory(prefix="mathhammer-bench-cache-") as cache_dir:
         try:

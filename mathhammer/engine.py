@@ -48,8 +48,15 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
     """
     if method == "exact":
         from .exact import exact_result  # the engines are imported when first used
+        from .play import needs_play, report, solve
 
-        return exact_result(scenario)
+        sequence = scenario.attack_sequence()
+        result = exact_result(scenario, sequence)
+        if needs_play(scenario):
+            # the decisions in a player's words (a second backward induction, with records)
+            table = solve(scenario, sequence, relax="never")
+            result.extra["best_play"] = report(table, scenario, result.slot_labels)
+        return result
     trials = scenario.trials if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
     if seed is None:
         seed = scenario.seed if scenario.seed is not None else fresh_seed()

@@ -144,7 +144,7 @@ CASES: list[tuple[str, Scenario]] = [
                                      W("Fist", "melee", 7, 14, attacks=3))),
     ("power_field_never", one(Target(10, 14, boxes=4, focus=3, power_field="never"),
                               W("Fist", "melee", 7, 14, attacks=3))),
-    ("fury_target_lethal", one(Target(12, 14, boxes=3, fury=1), W("Axe", "melee", 6, 13, attacks=3))),
+    ("fury_target_lethal", one(Target(12, 14, boxes=3, fury=1, power_field="lethal"), W("Axe", "melee", 6, 13, attacks=3))),
     ("tough", one(Target(12, 14, boxes=3, rules={"tough"}), W("Axe", "melee", 6, 12, attacks=3))),
     ("tough_steady_knocked_down", one(Target(12, 14, boxes=3, rules={"tough_steady"}, state={"knocked_down"}),
                                       W("Axe", "melee", 6, 12, attacks=3))),

@@ -264,10 +264,10 @@ class _Slot:
     first: bool = False
 
 
-def _bf_slots(scenario, every_bought: bool) -> list[_Slot]:
+def _bf_slots(scenario, every_bought) -> list[_Slot]:
     """Attackers in order: initial attacks of each weapon (the first melee one is the charge
     attack of a charging attacker), then one bought attack per point (with ``buy_attacks``,
-    or always when ``every_bought``) with the bought weapon."""
+    or always when ``every_bought(attacker_index)``) with the bought weapon."""
     out = []
     for ai, a in enumerate(scenario.attackers):
         charge_left = a.charge
@@ -277,7 +277,7 @@ def _bf_slots(scenario, every_bought: bool) -> list[_Slot]:
                 charge_left = charge_left and not charge
                 out.append(_Slot(ai, wi, a, w, False, charge))
         melee = [(wi, w) for wi, w in enumerate(a.weapons) if w.type == "melee"]
-        if melee and (every_bought or a.spend.buy_attacks):
+        if melee and (every_bought(ai) or a.spend.buy_attacks):
             if a.buy_weapon is not None:
                 wi, w = next((wi, w) for wi, w in melee if w.name == a.buy_weapon)
             else:
@@ -481,20 +481,21 @@ _PRESENT, _APPLIED, _DAMAGE, _KILL, _AFTER = range(5)
 _FIRE, _CORROSION, _QUICKSAND = range(3)
 
 
-def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -> dict:
+def bf_activation(scenario, attackers: str = "scenario", objective: str | None = None) -> dict:
     """Brute-force the whole scenario of docs/activation.md: every attack of every round
     with an attack phase, and the end of every round (burning earth, the maintenance phase's
     fire and corrosion, hazards), on a damage track, grid or spiral.
 
     Parameters
     ----------
-    attackers : {"fixed", "optimal"}
-        "fixed": every attacker follows its ``spend`` policy (the slots of
-        ``attack_sequence``). "optimal": each decision (buy, attack boost, damage boost)
-        maximises ``objective``; one bought slot per point for attackers with a melee weapon.
-    objective : {"kill", "damage", "cripple:X"}
-        Only for ``attackers="optimal"`` (and a target with ``power_field="optimal"``, which
-        minimises the kill probability, or the objective against optimal attackers).
+    attackers : {"scenario", "fixed", "optimal"}
+        "fixed": every attacker follows its ``spend`` policy. "optimal": each decision
+        (buy, attack boost, damage boost) maximises ``objective``; one bought slot per point
+        for attackers with a melee weapon. "scenario" (the default): each attacker as its
+        policy says (``"best"`` with points: optimal; else fixed).
+    objective : {"kill", "damage", "cripple:X"}, optional
+        What optimal attackers maximise and a target with ``power_field="best"`` minimises;
+        the scenario's objective by default.
 
     Returns
     -------
@@ -523,8 +524,11 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
     marked (the column d6 on a card), Tough roll, no Rapid Healing.
     """
     t = scenario.target
-    optimal = attackers == "optimal"
-    base_slots = _bf_slots(scenario, every_bought=optimal)
+    if objective is None:
+        objective = scenario.objective
+    plays = [attackers == "optimal" or (attackers == "scenario" and a.policy == "best" and _bf_points(a) > 0)
+             for a in scenario.attackers]
+    base_slots = _bf_slots(scenario, every_bought=lambda ai: plays[ai])
     n0 = len(base_slots)
     turns = scenario.turns
     rounds = turns if scenario.attack_turns == "all" else 1
@@ -546,7 +550,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
     field_points = 0 if inert else t.focus + t.fury
     field_kind = "focus" if t.focus else "fury"
     field = t.power_field
-    target_objective = objective if optimal else "kill"
+    target_objective = objective
     card = _BfCard(t) if (t.grid is not None or t.spiral is not None) else None
     on_grid = card is not None and card.grid
     heals_possible = tough or t.rapid_healing > 0
@@ -746,7 +750,11 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
             if st["points"] < 1:
                 return skip
             bought = attack(i, st, 1)
-            return best([skip, bought], True, objective) if optimal else bought
+            if not plays[slot.attacker]:
+                return bought
+            # docs/best-play.md: not buying an attack ends the attacker's buying
+            stop = leaf(i, {}, go_next(i, dict(st, points=0)))
+            return best([stop, bought], True, objective)
         return attack(i, st, 0)
 
     def attack(i, st, buy):
@@ -761,7 +769,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
         need = DEF - skill
         raw = 2 + (1 if w.boosted_attack else 0) + w.extra_attack_dice - _bf_less_dice(a, w)[0]
         can = not w.boosted_attack and raw >= 1  # a paid boost must add a die
-        if optimal:
+        if plays[slot.attacker]:
             choices = [0, 1] if can and points > 0 else [0]
         else:
             s = a.spend
@@ -818,7 +826,7 @@ def bf_activation(scenario, attackers: str = "fixed", objective: str = "kill") -
 
         if free or dice < 1:  # free, or a paid die lost in the floor of one
             choices = [0]
-        elif optimal:
+        elif plays[slot.attacker]:
             choices = [0, 1] if points > 0 else [0]
         elif points > s.reserve and (
             s.boost_damage == "always"

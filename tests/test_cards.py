@@ -88,7 +88,7 @@ def test_bundled_cards_present():
     assert infos["light_warjack"].capacity == infos["heavy_warjack"].capacity == "grid"
     assert infos["light_warbeast"].capacity == infos["heavy_warbeast"].capacity == "spiral"
     caster = load_card("warcaster").to_target()
-    assert 16 <= caster.boxes <= 20 and 6 <= caster.focus <= 7 and caster.power_field == "lethal"
+    assert 16 <= caster.boxes <= 20 and 6 <= caster.focus <= 7 and caster.power_field == "best"
     assert "arcane" in infos["warcaster"].actions and "melee" in infos["warcaster"].actions
     assert load_card("warlock").to_target().fury > 0 and infos["warlock"].points.startswith("fury")
     colossal = infos["colossal"]

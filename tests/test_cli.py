@@ -290,7 +290,7 @@ def test_bad_input_console_script(tmp_path):
 def test_exact_not_applicable_is_one_line(scenario_file, capsys, monkeypatch):
     import mathhammer.exact
 
-    def refuse(scenario):
+    def refuse(scenario, slots=None):
         raise ExactNotApplicable("Heavy warjack / Fist #1: damage grids are not supported by the exact engine")
 
     monkeypatch.setattr(mathhammer.exact, "exact_result", refuse)
@@ -302,7 +302,7 @@ def test_exact_not_applicable_is_one_line(scenario_file, capsys, monkeypatch):
 def test_multiline_reason_is_flattened(capsys, monkeypatch, scenario_file):
     import mathhammer.exact
 
-    def refuse(scenario):
+    def refuse(scenario, slots=None):
         raise ExactNotApplicable("first line\nsecond line")
 
     monkeypatch.setattr(mathhammer.exact, "exact_result", refuse)

@@ -756,7 +756,8 @@ def test_boosted_attack_needing_8_on_3_dice():
 def test_auto_damage_boost_conditions():
     # A knocked-down target: automatic hit, so the damage boost is the only decision.
     def rate(arm, boxes):
-        scen = one_with(Target(14, arm, boxes=boxes, state={"knocked_down"}), W("Fist", "melee", 5, 10), focus=1)
+        scen = one_with(Target(14, arm, boxes=boxes, state={"knocked_down"}), W("Fist", "melee", 5, 10), focus=1,
+                        spend=Spend())  # the fixed "auto" rule
         return float(exact_result(scen).boost_damage_rate[0])
 
     assert rate(10, 1) == 0.0  # smallest roll 2 + 10 - 10 = 2 >= 1 box left: cannot fail
@@ -786,7 +787,7 @@ def test_lethal_power_field_thresholds():
 
 
 def test_fury_target_prevents_one_lethal_attack():
-    t = Target(5, 0, boxes=1, fury=1, state={"knocked_down"})
+    t = Target(5, 0, boxes=1, fury=1, state={"knocked_down"}, power_field="lethal")
     res = exact_result(one_with(t, W("Axe", "melee", 5, 10, attacks=2)))
     np.testing.assert_allclose(res.kill_weights, [0.0, 1.0], atol=TOL)
     np.testing.assert_allclose(res.target_spent_mean, [1.0, 0.0], atol=TOL)
@@ -916,6 +917,8 @@ def test_optimal_power_field_is_best_for_the_target(name):
 
 def test_optimal_power_field_beats_lethal_somewhere():
     scen = case("everything_at_once")
+    fixed = tuple(dataclasses.replace(a, policy="fixed") for a in scen.attackers)
+    scen = dataclasses.replace(scen, attackers=fixed)  # against the attackers' fixed policies
     lethal, best = (exact_result(_with_field(scen, f)).kill for f in ("lethal", "optimal"))
     assert best < lethal - 1e-4
     # One focus, three automatic hits of 2d6 - 2 on 6 boxes: lethal 0.8812, optimal 0.8702
@@ -938,7 +941,7 @@ def spend_family(points):
 
 
 def _fixed_value(scen, spend, objective):
-    attackers = [dataclasses.replace(a, spend=spend) for a in scen.attackers]
+    attackers = [dataclasses.replace(a, spend=spend, policy="fixed") for a in scen.attackers]
     res = exact_result(dataclasses.replace(scen, attackers=tuple(attackers)))
     return res.kill if objective == "kill" else res.damage_mean
 

@@ -402,7 +402,7 @@ def test_crippled_power_field_generator_blocks_the_power_field():
     # Attack 1 (2d6 + 11 vs ARM 12: at least 1 point, at most 11 of 21 boxes) cripples G;
     # the target then cannot spend its focus against attack 2.
     def run(col):
-        scen = Scenario(down_grid(col, "....", "....", "....", "....", "....", focus=1),
+        scen = Scenario(down_grid(col, "....", "....", "....", "....", "....", focus=1, power_field="lethal"),
                         [Attacker("A", [_fist("Spike", 11, damage_to="G")]), Attacker("B", [_fist("Maul", 17)])])
         return exact_result(scen)
 
@@ -418,7 +418,7 @@ def test_crippled_cortex_loses_focus_for_good():
     # takes off the last two: C stays crippled and the focus is gone. If attack 1 dealt 3
     # (1/6), C is again the last mark; a single point from attack 2 (1/6) and its healing
     # remove it: C is no longer crippled, but the focus does not come back.
-    target = down_grid("C", FIVE, FIVE, "", "", "", rapid_healing=2, focus=1)
+    target = down_grid("C", FIVE, FIVE, "", "", "", rapid_healing=2, focus=1, power_field="lethal")
     scen = Scenario(target, [Attacker("A", [one_die(8, damage_to="C")]),
                              Attacker("B", [one_die(1)]),
                              Attacker("C", [_fist("Maul", 20, attacks=2)])])
@@ -426,7 +426,8 @@ def test_crippled_cortex_loses_focus_for_good():
     assert res.cripple_after[:2, 0].tolist() == pytest.approx([1.0, 1 - 1 / 36], abs=TOL)
     assert res.target_spent_mean.tolist() == [0.0, 0.0, 0.0, 0.0]
     # Without a Cortex to cripple, the same target spends its focus.
-    other = exact_result(Scenario(down_grid(".", FIVE, FIVE, "", "", "", rapid_healing=2, focus=1),
+    other = exact_result(Scenario(down_grid(".", FIVE, FIVE, "", "", "", rapid_healing=2, focus=1,
+                                            power_field="lethal"),
                                   scen.attackers))
     assert other.target_spent_mean[2:].sum() > 0.1
 
@@ -539,9 +540,9 @@ def test_grid_cases_through_simulate():
 
 # ============================================================================ limits
 def test_heavy_grids_are_accepted_or_refused_in_one_line():
-    heavy = Target(12, 18, grid=list(HEAVY_GRID), shield=("L",), focus=3, rules={"tough"})
-    ok = Scenario(heavy, [Attacker("Jack", [_fist("Fist", 18, attacks=2)], focus=3)])
-    check_exact_applicable(ok)
+    heavy = Target(12, 18, grid=list(HEAVY_GRID), shield=("L",), focus=3, rules={"tough"}, power_field="lethal")
+    ok = Scenario(heavy, [Attacker("Jack", [_fist("Fist", 18, attacks=2)], focus=3, policy="fixed")])
+    check_exact_applicable(ok)  # forward propagation of fixed policies
     many = Scenario(heavy, [Attacker(f"J{k}", [_fist(f"Fist{k}", 18, attacks=3, arm_minus=1)], focus=3)
                             for k in range(4)])
     with pytest.raises(ExactNotApplicable) as err:

@@ -605,5 +605,6 @@ def test_limits_over_rounds():
     with pytest.raises(ExactNotApplicable, match="backward induction"):
         exact_result(many)
     # forward propagation alone is fine
-    fine = one(Target(12, 14, boxes=5, focus=1, effects={"fire"}), W("Gun", "ranged", 6, 10, attacks=10), turns=20)
+    fine = one(Target(12, 14, boxes=5, focus=1, effects={"fire"}, power_field="lethal"),
+               W("Gun", "ranged", 6, 10, attacks=10), turns=20)
     assert exact_result(fine).kill_by_turn.shape == (20,)

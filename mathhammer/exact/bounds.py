@@ -7,7 +7,7 @@ alone, how many states a scenario may reach (:func:`state_bound`), how many card
 configurations the engine may number (:func:`card_registry`) and how many edges a forward
 pass builds (:func:`card_work`); :func:`prepare` refuses, in one line, a scenario whose bounds
 exceed the limits (:data:`MAX_STATES`, :data:`MAX_WORK`, :data:`MAX_CARD_STATES`,
-:data:`MAX_CARD_WORK`, :data:`MAX_INDUCTION_SLOTS`), and :func:`check_exact_applicable` says
+:data:`MAX_CARD_WORK`, :data:`MAX_INDUCTION_SLOTS`; and, while it runs, :data:`MAX_CARD_INDUCTION_EDGES`), and :func:`check_exact_applicable` says
 whether a scenario passes before any propagation is run.
 """
 
@@ -24,7 +24,7 @@ from .state import FIRE_POW, SlotInfo, State
 
 __all__ = ["state_bound", "max_marks", "fire_marks", "event_fans", "card_bounds", "card_registry", "card_work",
            "prepare", "check_exact_applicable", "needs_induction", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES",
-           "MAX_CARD_WORK", "MAX_INDUCTION_SLOTS"]
+           "MAX_CARD_WORK", "MAX_INDUCTION_SLOTS", "MAX_CARD_INDUCTION_EDGES"]
 
 #: Most states (damage marked x every other part of :class:`State` it may reach) the engine
 #: accepts: beyond it a run would take minutes and gigabytes.
@@ -49,6 +49,10 @@ MAX_CARD_WORK = 4_000_000_000
 #: Most attacks in one sequence when a decision is found by backward induction (the values
 #: are computed recursively, one level per attack).
 MAX_INDUCTION_SLOTS = 200
+
+#: Grids and spirals with best play: most edges backward induction builds (about a million a
+#: second) before the exact engine gives up (:class:`~mathhammer.exact.induction.Engine`).
+MAX_CARD_INDUCTION_EDGES = 30_000_000
 
 
 def _other_states(setup: Setup) -> int:
@@ -172,7 +176,7 @@ def card_work(setup: Setup) -> int:
 def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
     """The :class:`~mathhammer.exact.setup.Setup` of ``scenario``, once :func:`check_exact_applicable` passes.
 
-    ``slots`` replaces the scenario's attack sequence (:func:`~mathhammer.exact.state.optimal_slots`);
+    ``slots`` replaces the scenario's attack sequence;
     ``induction``: decisions will be found by backward induction.
     """
     if not isinstance(scenario, Scenario):
@@ -245,8 +249,9 @@ def check_exact_applicable(scenario: Scenario) -> None:
     or :data:`MAX_WORK` states times attacks; on a grid or spiral, more than
     :data:`MAX_CARD_STATES` states (the configurations of the card the attacks can reach,
     see :func:`card_registry`, times the rest of the state; times the attacks for
-    backward induction) or :data:`MAX_CARD_WORK` edges; and, for a target whose power field
-    is ``"optimal"`` (backward induction), more than :data:`MAX_INDUCTION_SLOTS` attacks
+    backward induction) or :data:`MAX_CARD_WORK` edges; and, with best play (backward
+    induction: an attacker with ``policy = "best"``, a target whose power field is
+    ``"best"``), more than :data:`MAX_INDUCTION_SLOTS` attacks
     (and round-end steps, with several rounds or continuous effects). Attacks count once
     per round with an attack phase.
 
@@ -270,7 +275,8 @@ def check_exact_applicable(scenario: Scenario) -> None:
 
 
 def needs_induction(scenario: Scenario) -> bool:
-    """Whether :func:`exact_result <mathhammer.exact.exact_result>` finds the target's
-    spending by backward induction (``power_field = "optimal"`` with points to spend)."""
+    """Whether :func:`exact_result <mathhammer.exact.exact_result>` finds decisions by
+    backward induction: an attacker playing its best, or a target whose power field is
+    ``"best"``, with points to spend."""
     t = scenario.target
-    return t.power_field == "optimal" and t.power_points > 0
+    return (t.power_field == "best" and t.power_points > 0) or any(a.plays_best for a in scenario.attackers)

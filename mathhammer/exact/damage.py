@@ -68,14 +68,17 @@ class DamageRoll:
             for k in np.unique(spend):
                 out += self._leaves(cells.where(spend == k), int(k), points, counts)
             return out
-        # optimal: per damage roll, the spending that minimises the value ahead.
+        # best: per damage roll, the spending that minimises the value ahead.
         top = min(tp, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(tp, 1)
         options = []
         for k in range(top + 1):
             useful = (cells.x > 5 * (k - 1)) if kind == "focus" else (cells.x > 0)
             useful = useful | (k == 0)
             options.append(self._leaves(cells.where(useful), k, points, counts, tag=np.flatnonzero(useful)))
-        return choose(options, lambda pc: pc.tag, cells.x.size, self.dec, maximise=False)
+        # decided in the state after the hit (the attacker's points after its boosts) and
+        # whether the target was down before it (Tough, quicksand)
+        return choose(options, lambda pc: pc.tag, cells.x.size, self.dec, maximise=False, what="field",
+                      context=(self.after._replace(points=points), self.state.down), groups=(cells.src, cells.x))
 
     def _leaves(self, cells: _Cells, k: int, points: int, counts: dict, tag=None) -> list[Piece]:
         """The target spends ``k``; mark the damage, then Tough or Rapid Healing."""

@@ -83,22 +83,35 @@ class Decisions:
 
     Parameters
     ----------
-    attackers_optimal : bool
-        False: each attacker follows its ``spend`` policy. True: at every decision point it
-        does what maximises ``value`` (buying, attack boost, damage boost; reserves and
-        thresholds are ignored).
+    best : frozenset of int
+        Indices of the attackers that play their best: at every decision point they do what
+        maximises ``value`` (buying, attack boost, damage boost; reserves and thresholds are
+        ignored). The others follow their ``spend`` policies.
     value : callable, optional
         ``value(state, idx)``: the value of the state after this attack at each damage
-        marked (configuration) of ``idx``. Needed by optimal decisions: the attackers' and,
-        with ``power_field = "optimal"``, the target's (which minimises it).
+        marked (configuration) of ``idx``. Needed by best-play decisions: the attackers'
+        and, with ``power_field = "best"``, the target's (which minimises it).
     kill_value : float
         Value of a kill (1 for the kill probability or a crippled system, ``boxes`` for
         expected damage).
+    event : int
+        The event (:attr:`Setup.events <mathhammer.exact.setup.Setup.events>`) decided.
+    record : callable, optional
+        ``record(what, event, context, groups, best)``: told every decision made by looking
+        ahead (what, the event, a tuple saying where it is made, the groups it was made
+        for and the option chosen in each); the decision tables of best play
+        (:mod:`mathhammer.play`) are read off these calls.
     """
 
-    attackers_optimal: bool = False
+    best: frozenset = frozenset()
     value: Callable[[State, np.ndarray], np.ndarray] | None = None
     kill_value: float = 1.0
+    event: int = -1
+    record: Callable | None = None
+
+    def plays_best(self, attacker_index: int) -> bool:
+        """Whether attacker ``attacker_index`` decides by best play."""
+        return attacker_index in self.best
 
 
 _COL = {"made": SLOT_MADE, "hit": SLOT_HIT, "crit": SLOT_CRIT, "dmg": SLOT_DAMAGE,
@@ -127,9 +140,13 @@ def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
 
 
 def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_groups: int,
-           dec: Decisions, maximise: bool) -> list[Piece]:
+           dec: Decisions, maximise: bool, what: str | None = None, context: tuple = (),
+           groups: object = None) -> list[Piece]:
     """Keep, per group, the edges of the best option (the first on a tie); an option with no
-    edge in a group is not available there."""
+    edge in a group is not available there.
+
+    ``what``, ``context`` and ``groups`` (what the groups are: the damage marked, or cells
+    of damage marked and damage rolled) are handed to ``dec.record`` with the choice."""
     if len(options) == 1:
         return options[0]
     totals = []
@@ -149,6 +166,8 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
         better = totals[j] > best_value + TIE
         best[better] = j
         best_value[better] = totals[j][better]
+    if what is not None and dec.record is not None:
+        dec.record(what, dec.event, context, groups, best)
     out = []
     for j, pieces in enumerate(options):
         for pc in pieces:

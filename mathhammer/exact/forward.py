@@ -34,7 +34,7 @@ from ..result.fields import (
 from ..result.naming import scenario_names
 from ..rules import Scenario
 from ..rules.scenario import round_labels
-from .bounds import needs_induction, prepare
+from .bounds import MAX_CARD_INDUCTION_EDGES, needs_induction, prepare
 from .induction import CONFIG_BATCH, Engine, deep_recursion
 from .state import CORROSION, FIRE
 
@@ -53,8 +53,12 @@ def propagate(engine: Engine):
     return damage_weights, slot_weights, kill_weights, slot_damage_sq, cards
 
 
-def propagate_rounds(engine: Engine):
+def propagate_rounds(engine: Engine, visit=None):
     """Push the starting state through every event (attacks of every round, round-end steps).
+
+    ``visit(e, dist)``, when given, is called with the distribution entering each event
+    (``State -> vector over damage marked``), e.g. to weigh the decisions of best play by how
+    often they are met.
 
     Returns
     -------
@@ -89,6 +93,8 @@ def propagate_rounds(engine: Engine):
         for state, v in dist.items():
             state = setup.enter_event(e, state)
             _add(entered, state, v)
+        if visit is not None:
+            visit(e, entered)
         dist = {}
         attack = ev.kind == "attack"
         t = ev.round
@@ -187,16 +193,17 @@ def _add(dist: dict, state, v: np.ndarray) -> None:
         dist[state] = _pad(old, size) + _pad(v, size)
 
 
-def exact_result(scenario: Scenario) -> Result:
+def exact_result(scenario: Scenario, slots=None) -> Result:
     """Exact distributions of one scenario, as a :class:`~mathhammer.result.Result`.
 
     Follows docs/activation.md: forward propagation of the probability of every state
     (damage marked, knocked down, stationary, dispelled, Grievous Wounds, active -DEF /
     -ARM effects, target's points left, current attacker's points left) along
     :meth:`Scenario.attack_sequence <mathhammer.rules.Scenario.attack_sequence>`, each
-    attacker spending by its ``spend`` policy. A target with ``power_field = "optimal"``
-    spends what minimises its kill probability, found first by backward induction
-    (:class:`~mathhammer.exact.induction.Engine`).
+    attacker with ``policy = "fixed"`` spending by its ``spend`` policy. Attackers with
+    ``policy = "best"`` (the default) do what maximises the scenario's objective, and a target
+    with ``power_field = "best"`` (the default) what minimises it, found first by backward
+    induction (:class:`~mathhammer.exact.induction.Engine`).
 
     On a damage grid or life spiral the damage marked is which boxes are marked (and, for
     Rapid Healing of 2 or more, the order of the last marks): the column roll, "damage to
@@ -225,6 +232,8 @@ def exact_result(scenario: Scenario) -> Result:
     ``EFFECT_*`` figures per round of fire, corrosion and quicksand (whose points count
     there, not in their slot's ``SLOT_DAMAGE``; nor do the focus a power field spends on
     them or a Tough save they cause count in ``SLOT_TARGET_SPENT`` / ``SLOT_TOUGH``).
+
+    ``slots``: the scenario's attack sequence, when already built.
 
     Raises
     ------
@@ -259,8 +268,8 @@ def exact_result(scenario: Scenario) -> Result:
     """
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
-    setup = prepare(scenario, induction=needs_induction(scenario))  # checks it applies
-    engine = Engine(setup)
+    setup = prepare(scenario, slots, induction=needs_induction(scenario))  # checks it applies
+    engine = Engine(setup, objective=scenario.objective, edge_budget=MAX_CARD_INDUCTION_EDGES)
     with deep_recursion(setup.n_events):
         damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards = propagate_rounds(engine)
     slot_round = tuple(info.round for info in setup.slots)

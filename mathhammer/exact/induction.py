@@ -12,29 +12,31 @@ a grid or spiral, only the configurations asked for.
 
 Two uses:
 
-* ``power_field = "optimal"``: the target spends, after each damage roll, what minimises the
-  kill probability given the attackers' fixed policies (:func:`exact_result
-  <mathhammer.exact.exact_result>` then propagates forward along those decisions);
-* :func:`optimal_value`: the attackers' best adaptive play, the yardstick of the policy
-  optimizer.
+* best play (docs/best-play.md): attackers with ``policy = "best"`` do, at each decision,
+  what maximises the objective, a target with ``power_field = "best"`` what minimises it,
+  the others follow their fixed policies (:func:`exact_result
+  <mathhammer.exact.exact_result>` then propagates forward along those decisions, and
+  :mod:`mathhammer.play` reads the decisions into tables the Monte Carlo kernel follows);
+* :func:`optimal_value`: every attacker's best play, the yardstick of the policy optimizer.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from contextlib import contextmanager
 
 import numpy as np
 
-from ..errors import InputError
+from ..errors import ExactNotApplicable, InputError
 from ..rules import Scenario
 from ..rules.scenario import check_objective
 from .attack import attack_edges
-from .bounds import prepare
+from .bounds import MAX_CARD_INDUCTION_EDGES, prepare
 from .edges import Decisions, Piece, merge
 from .rounds import round_edges
 from .setup import Setup
-from .state import State, optimal_slots
+from .state import State
 
 __all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CONFIG_BATCH"]
 
@@ -52,24 +54,36 @@ class Engine:
     Parameters
     ----------
     setup : Setup
-    attackers_optimal : bool
-        Attackers play their best (see :class:`~mathhammer.exact.edges.Decisions`) instead
-        of following their ``spend`` policies.
+    best : frozenset of int, optional
+        Attackers that play their best (see :class:`~mathhammer.exact.edges.Decisions`);
+        by default those whose policy is ``"best"`` (with points to spend).
     objective : {"kill", "damage", "cripple:X"}
         What values measure: kill probability, expected damage marked at the end, or the
         probability system / aspect X ends crippled (grids and spirals).
+    record : callable, optional
+        Told every decision made by looking ahead (:class:`~mathhammer.exact.edges.Decisions`).
+    edge_budget : int, optional
+        On a grid or spiral with look-ahead: most edges built before giving up with
+        :class:`~mathhammer.errors.ExactNotApplicable` (the bounds of
+        :mod:`~mathhammer.exact.bounds` are loose there).
 
     Events are numbered as :attr:`Setup.events`: one per attack of every round with an
     attack phase, and the steps of the end of each round (with several rounds or continuous
     effects); the value after the last is the terminal one.
     """
 
-    def __init__(self, setup: Setup, attackers_optimal: bool = False, objective: str = "kill"):
+    def __init__(self, setup: Setup, best: frozenset | None = None, objective: str = "kill",
+                 record=None, edge_budget: int | None = None):
         self.setup = setup
+        self.edge_budget = edge_budget
+        self.built = 0  # edges built by look-ahead on a card (bounded by edge_budget)
         self.events = setup.events
-        self.attackers_optimal = attackers_optimal
+        if best is None:
+            best = frozenset(i for i, a in enumerate(setup.scenario.attackers) if a.plays_best)
+        self.best = frozenset(best)
         self.objective = objective
-        self.looks_ahead = attackers_optimal or setup.field == "optimal"
+        self.record = record
+        self.looks_ahead = bool(self.best) or setup.field == "best"
         self.on_card = setup.card is not None
         self.kill_value = float(setup.boxes) if objective == "damage" else 1.0
         self._cripple_bit = 0
@@ -127,13 +141,23 @@ class Engine:
                 self._cached -= sum(pc.p.size for pc in self._edges.pop(key))
 
     def _build(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
-        dec = Decisions(self.attackers_optimal, kill_value=self.kill_value)
+        dec = Decisions(self.best, kill_value=self.kill_value, event=e, record=self.record)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.value(e + 1, s, idx)
         ev = self.events[e]
         if ev.kind == "attack":
-            return merge(attack_edges(self.setup, ev.slot, state, dec, src))
-        return merge(round_edges(self.setup, ev, state, self.setup.marks if src is None else src, dec))
+            out = merge(attack_edges(self.setup, ev.slot, state, dec, src))
+        else:
+            out = merge(round_edges(self.setup, ev, state, self.setup.marks if src is None else src, dec))
+        if self.edge_budget is not None and self.looks_ahead and self.on_card:
+            self.built += sum(pc.p.size for pc in out)
+            if self.built > self.edge_budget:
+                kind = self.setup.target.capacity
+                raise ExactNotApplicable(
+                    f"best play on this {kind} needs more than {self.edge_budget:,} transitions of "
+                    "backward induction: use the Monte Carlo method (it solves a relaxation), or "
+                    "fixed policies (policy = \"fixed\", power_field = \"lethal\")")
+        return out
 
     def value(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
         """Value of ``state`` before event ``e`` at each damage marked (configuration) of
@@ -192,14 +216,15 @@ def deep_recursion(n_slots: int):
 def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
     """Kill probability (or expected damage) of the attackers' best adaptive play.
 
-    Exact backward induction over the whole state. At every decision point each attacker
+    Exact backward induction over the whole state, every attacker playing ``policy =
+    "best"`` whatever its policy says. At every decision point each attacker
     chooses freely, knowing everything so far: whether to pay for an attack boost (before
     the roll, with a point left and no free boost), a damage boost (after the attack roll,
     likewise) and whether to buy each additional attack (attackers with a melee weapon, up
     to one per point, with ``bought_weapon``, whatever ``spend.buy_attacks`` says). Their
     ``spend`` policies, reserves and thresholds are ignored; points still do not carry over
     to the next attacker. The target spends by its own ``power_field`` policy; with
-    ``"optimal"`` it minimises the same value (a zero-sum game).
+    ``"best"`` it minimises the same value (a zero-sum game).
 
     No fixed spending policy can do better, so this bounds what the policy optimizer may
     report.
@@ -227,7 +252,9 @@ def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     check_objective("objective", objective, scenario.target)
-    setup = prepare(scenario, optimal_slots(scenario), induction=True)
-    engine = Engine(setup, attackers_optimal=True, objective=objective)
+    everyone = tuple(dataclasses.replace(a, policy="best") for a in scenario.attackers)
+    setup = prepare(dataclasses.replace(scenario, attackers=everyone), induction=True)
+    engine = Engine(setup, best=frozenset(range(len(everyone))), objective=objective,
+                    edge_budget=MAX_CARD_INDUCTION_EDGES)
     with deep_recursion(setup.n_events):
         return float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0])

@@ -19,8 +19,7 @@ round with an attack phase are numbered one after the other (round-major), and
 :attr:`Setup.events <mathhammer.exact.setup.Setup.events>` lists them (:class:`Event`) with
 the steps of the end of each round.
 
-Each attack of the sequence is a :class:`SlotInfo` (the numbers its rolls use);
-:func:`optimal_slots` lists the attacks of :func:`~mathhammer.exact.optimal_value`. What is
+Each attack of the sequence is a :class:`SlotInfo` (the numbers its rolls use). What is
 read from the scenario once is a :class:`~mathhammer.exact.setup.Setup`.
 """
 
@@ -29,9 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from ..rules import Attacker, AttackSlot, Scenario, Weapon
+from ..rules import Attacker, AttackSlot, Weapon
 
-__all__ = ["State", "Event", "SlotInfo", "optimal_slots", "FIRE", "CORROSION", "EFFECT_BIT", "FIRE_POW"]
+__all__ = ["State", "Event", "SlotInfo", "FIRE", "CORROSION", "EFFECT_BIT", "FIRE_POW"]
 
 #: POW of fire's damage roll (docs/rules.md 4).
 FIRE_POW = 12
@@ -119,20 +118,3 @@ class SlotInfo:
         a = self.attacker
         ident = self.ident if self.weapon.has_effect else None
         return (self.weapon, a.spend, a.combined_bonus, self.slot.bought, self.slot.charge, ident)
-
-
-def optimal_slots(scenario: Scenario) -> tuple[AttackSlot, ...]:
-    """The attacks of :func:`~mathhammer.exact.optimal_value`: each attacker's initial attacks,
-    then one bought attack per point with its bought weapon whatever its ``spend`` says
-    (it decides at each one whether to buy it)."""
-    out = []
-    for ai, a in enumerate(scenario.attackers):
-        charge = a.charge_weapon_index
-        for wi, w in enumerate(a.weapons):
-            out.extend(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0)) for k in range(w.attacks))
-        bought = a.bought_weapon
-        if bought is not None:
-            wi = a.weapons.index(bought)
-            out.extend(AttackSlot(ai, wi, k, a, bought, bought=True) for k in range(a.points))
-    return tuple(out)
-

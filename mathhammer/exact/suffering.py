@@ -56,7 +56,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
     marked (configuration) ``cur``, with probabilities ``p``.
 
     The power field spends focus by its policy (``lethal``: only when the points would
-    disable, the fewest; ``optimal``: what minimises ``dec.value``; fury does not prevent
+    disable, the fewest; ``best``: what minimises ``dec.value``; fury does not prevent
     them; a crippled Power Field Generator stops it); the points are marked (a column roll
     on a card); a disabled target may roll Tough; no Rapid Healing. ``window``: marks the
     card's stack keeps (the next attack's).
@@ -77,7 +77,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
             out += _suffer_mark(setup, state._replace(target_points=tp - k), sel, cur[sel],
                                 np.maximum(0, x[sel] - 5 * k), p[sel], window, k)
         return out
-    # optimal: per edge, the spending that minimises the value ahead (the cheaper on a tie)
+    # best: per edge, the spending that minimises the value ahead (the cheaper on a tie)
     top = min(tp, -(-int(x.max()) // 5))
     options = []
     for k in range(top + 1):
@@ -103,6 +103,8 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
         better = tot > best_value + TIE
         best[better] = j
         best_value = np.where(better, tot, best_value)
+    if dec.record is not None:
+        dec.record("suffer", dec.event, (state,), (cur, x), best)
     out = []
     for j, hurts in enumerate(options):
         for h in hurts:

@@ -115,7 +115,11 @@ def scenario_to_dict(scenario: Scenario) -> dict:
             weapons.append(wd)
         ad: dict = {"name": a.name}
         ad.update(_changed(a, ATTACKER_PLAIN))
-        spend = _changed(a.spend, SPEND_KEYS)
+        # the policy is written when reading the file back would not give it: "best" is the
+        # default without a spend table, "fixed" with one
+        spend = _changed(a.spend, SPEND_KEYS) if a.policy != "best" else {}
+        if a.policy == "best" or (a.policy == "fixed" and spend):
+            ad.pop("policy", None)
         if spend:
             ad["spend"] = spend
         ad["weapons"] = weapons

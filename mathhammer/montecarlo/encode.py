@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError, MathhammerError
-from ..rules import Attacker, AttackSlot, Scenario, Target, Weapon
+from ..rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
 from ..rules.scenario import round_labels
 from ..rules.vocabulary import CONTINUOUS_EFFECTS, GRID_LETTERS, SPIRAL_LETTERS
 from ._kernels import layout as L
@@ -174,9 +174,13 @@ def _card_tables(target: Target):
     return col_full, letter_mask, letters_done
 
 
-def _attacker_row(attacker: Attacker) -> np.ndarray:
-    spend = attacker.spend
+def _attacker_row(attacker: Attacker, table) -> np.ndarray:
+    """Points and spending of one attacker; best play's unsolved entries fall back to the
+    default :class:`~mathhammer.rules.Spend` (no reserve: best play keeps none)."""
+    best = table is not None and attacker.plays_best
+    spend = Spend() if best else attacker.spend
     row = np.zeros(L.P_NFIELDS, dtype=np.int64)
+    row[L.P_BEST] = int(best)
     row[L.P_POINTS] = attacker.points
     row[L.P_BOOST_ATT] = _MODE[spend.boost_attack]
     row[L.P_BOOST_ATT_AT] = spend.boost_attack_at
@@ -185,7 +189,7 @@ def _attacker_row(attacker: Attacker) -> np.ndarray:
     return row
 
 
-def _target_vector(target: Target) -> np.ndarray:
+def _target_vector(target: Target, table) -> np.ndarray:
     tvec = np.zeros(L.T_NFIELDS, dtype=np.int64)
     tvec[L.T_BOXES] = target.boxes
     state = 0
@@ -213,7 +217,9 @@ def _target_vector(target: Target) -> np.ndarray:
     tvec[L.T_POINTS] = target.power_points
     kind = target.power_kind
     tvec[L.T_POWER_KIND] = {None: L.PK_NONE, "focus": L.PK_FOCUS, "fury": L.PK_FURY}[kind]
-    tvec[L.T_POWER_POLICY] = L.PF_LETHAL if target.power_field == "lethal" else L.PF_NEVER
+    tvec[L.T_POWER_POLICY] = {"lethal": L.PF_LETHAL, "never": L.PF_NEVER, "best": L.PF_LETHAL}[target.power_field]
+    if target.power_field == "best" and table is not None:
+        tvec[L.T_POWER_POLICY] = L.PF_BEST
     if "tough_steady" in target.rules:
         tvec[L.T_TOUGH] = L.TOUGH_STEADY
     elif "tough" in target.rules:
@@ -222,12 +228,44 @@ def _target_vector(target: Target) -> np.ndarray:
     return tvec
 
 
-def encode(scenario: Scenario) -> Encoded:
+def _play_tables(table) -> tuple:
+    """``play_keys``, ``play_attack``, ``play_field``, ``play_columns`` and ``play_index`` of a
+    :class:`~mathhammer.play.DecisionTable` (tiny unread ones without best play)."""
+    keys = np.zeros(L.K_NFIELDS, dtype=np.int64)
+    columns = np.full((1, 1), -1, dtype=np.int64)
+    index = np.full(1, -1, dtype=np.int32)
+    if table is None:
+        keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST]] = 1
+        return (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
+                columns, index)
+    ks = table.keys
+    keys[L.K_POINTS] = ks.points
+    keys[L.K_TPOINTS] = ks.target_points
+    keys[L.K_SITUATIONS] = ks.situation_count
+    keys[L.K_EFFECTS] = len(ks.effects)
+    keys[L.K_CONT] = ks.cont
+    keys[L.K_EARTH] = ks.earth
+    keys[L.K_LOST] = ks.lost
+    keys[L.K_DAMAGE] = table.field.shape[3]
+    keys[L.K_ROWS] = table.rows
+    keys[L.K_SITUATION_INDEX: L.K_SITUATION_INDEX + 32] = ks.situation_table()
+    if table.card_index is not None:
+        keys[L.K_CARD] = 1
+        columns = np.full((L.N_COLUMNS, 1 << L.MAX_ROWS), -1, dtype=np.int64)
+        columns[:, : table.card_columns.shape[1]] = table.card_columns
+        index = table.card_index
+    return keys, table.attack, table.field, columns, index
+
+
+def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     """Flatten ``scenario`` into the kernel's tables.
 
-    Raises :class:`~mathhammer.errors.InputError` for what only the exact engine can do
-    (``power_field = "optimal"``). The attack sequence is built here once; everything after
-    reads the slots' labels, attackers and rounds from the result.
+    ``table``: the :class:`~mathhammer.play.DecisionTable` of best play the kernel follows
+    for attackers with ``policy = "best"`` and a target with ``power_field = "best"``;
+    without one they spend by the default fixed policy and the "lethal" power field. The
+    attack sequence is built here once (or handed in as ``sequence``, when the solve of best
+    play built it); everything after reads the slots' labels, attackers and rounds from the
+    result.
 
     Examples
     --------
@@ -239,11 +277,8 @@ def encode(scenario: Scenario) -> Encoded:
     (2, 16, 9)
     """
     target = scenario.target
-    if target.power_field == "optimal" and target.power_points:
-        raise InputError("target.power_field", "optimal",
-                         "is found by backward induction: use the exact method "
-                         "(method='exact', --method exact)")
-    sequence = scenario.attack_sequence()
+    if sequence is None:
+        sequence = scenario.attack_sequence()
     brutal_on_hit = scenario.brutal_damage == "hit"
     effect_bit: dict[tuple[str, int, int], int] = {}
     attacks = np.zeros((len(sequence), L.A_NFIELDS), dtype=np.int64)
@@ -264,8 +299,8 @@ def encode(scenario: Scenario) -> Encoded:
         if slot.attacker_index not in seen_attackers:
             seen_attackers.add(slot.attacker_index)
             attacks[i, L.A_FLAGS] |= L.F_FIRST
-    attackers = np.stack([_attacker_row(a) for a in scenario.attackers])
-    tvec = _target_vector(target)
+    attackers = np.stack([_attacker_row(a, table) for a in scenario.attackers])
+    tvec = _target_vector(target, table)
     tvec[L.T_TURNS] = scenario.turns
     tvec[L.T_ATTACK_ROUNDS] = scenario.attack_rounds
     col_full, letter_mask, letters_done = _card_tables(target)
@@ -278,7 +313,7 @@ def encode(scenario: Scenario) -> Encoded:
     upkeep = 2 + 4 + 3
     draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep
     rounds = scenario.attack_rounds
-    tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done)
+    tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done, *_play_tables(table))
     return Encoded(
         tables, draws, _is_plain(attacks, attackers, tvec), tuple(_alphabet(target)),
         n_slots=len(sequence),

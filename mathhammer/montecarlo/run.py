@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from .._core.validate import check_int
+from ..errors import ExactNotApplicable
 from ..result import Result
 from ..rules import Scenario
 from ._kernels.driver import run_sequences
 from .assemble import assemble
 from .encode import encode
+from ..play import needs_play, report, solve
 
 __all__ = ["monte_carlo", "max_draws", "MAX_STRIDE"]
 
@@ -23,7 +25,17 @@ def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None =
     :func:`max_draws` of the scenario; ``progress`` shows a tqdm bar on stderr once the run
     has lasted a second.
     """
-    enc = encode(scenario)
+    table, unsolved = None, None
+    sequence = scenario.attack_sequence()
+    if needs_play(scenario):
+        try:
+            table = solve(scenario, sequence)
+        except ExactNotApplicable as err:
+            # beyond what best play can be solved on: the default fixed policy and the
+            # "lethal" power field decide, and the result says so
+            unsolved = {"solved_on": "not solved: " + str(err).split(": use the Monte Carlo")[0],
+                        "fallback": "default fixed policy, lethal power field"}
+    enc = encode(scenario, table, sequence)
     if stride is not None:
         check_int("stride", stride, enc.max_draws, MAX_STRIDE)
     if progress:
@@ -34,7 +46,12 @@ def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None =
             counts = run_sequences(enc, trials, seed, stride=stride or 0, on_batch=bar.update)
     else:
         counts = run_sequences(enc, trials, seed, stride=stride or 0)
-    return assemble(scenario, enc, counts, trials, seed, stride or 0)
+    result = assemble(scenario, enc, counts, trials, seed, stride or 0)
+    if table is not None:
+        result.extra["best_play"] = report(table, scenario, enc.slot_labels)
+    elif unsolved is not None:
+        result.extra["best_play"] = unsolved
+    return result
 
 
 def max_draws(scenario: Scenario) -> int:

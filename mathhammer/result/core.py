@@ -324,4 +324,15 @@ class Result(CardFigures, RoundFigures, TableMethods):
             "by_turn": self.turn_rows,
             "effects": self.effects,
             **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
+            **({"best_play": self.best_play_dict()} if "best_play" in self.extra else {}),
         }
+
+    def best_play_dict(self) -> dict:
+        """``extra["best_play"]`` with the decisions as :meth:`play_table` rows (the
+        ``--json`` key ``best_play``)."""
+        from .play import play_rows
+
+        info = dict(self.extra["best_play"])
+        if "decisions" in info:
+            info["decisions"] = play_rows(self)
+        return info

@@ -32,6 +32,16 @@ class TableMethods:
 
         return attack_frame(self)
 
+    def play_table(self):
+        """Best play in a player's words, one row per attack and decision: ``slot``,
+        ``attack``, ``who``, ``decision``, ``condition``, ``agreement``, ``taken``,
+        ``points`` (see :func:`mathhammer.result.play.play_rows`); empty without best play."""
+        import pandas as pd
+
+        from .play import PLAY_COLUMNS, play_rows
+
+        return pd.DataFrame(play_rows(self), columns=list(PLAY_COLUMNS))
+
     def cripple_table(self):
         """Per system or aspect: ``letter``, ``system``, ``probability`` crippled at the end,
         ``ci_low``, ``ci_high`` (empty for a damage track)."""

@@ -10,6 +10,7 @@ import math
 from ..rules import Scenario
 from ..rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES
 from .core import Result
+from .play import play_lines
 
 __all__ = ["format_report"]
 
@@ -255,6 +256,8 @@ def format_report(scenario: Scenario, result: Result) -> str:
     if "optimizer" in result.extra:
         lines += _optimizer_lines(result.extra["optimizer"])
         lines.append("")
+
+    lines += play_lines(result)
 
     spends = any(a.points for a in scenario.attackers)
     defends = bool(scenario.target.power_points)

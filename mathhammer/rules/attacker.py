@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .._core.validate import check_bool, check_choice, check_int, check_str
 from ..errors import InputError
@@ -24,11 +24,17 @@ class Attacker:
     attacks, in the order listed (docs/rules.md 5). A combat action never mixes melee with
     ranged or arcane attacks, so such an attacker is rejected.
 
+    ``policy``: ``"best"`` (the default) decides every boost and bought attack by best play
+    (docs/best-play.md); ``"fixed"`` follows ``spend`` (the default when a ``spend`` is given
+    without a policy); ``"optimize"`` searches the policy family for the best fixed ``spend``.
+
     Examples
     --------
-    >>> a = Attacker("Heavy warjack", [Weapon("Fist", "melee", 7, 16, attacks=2)])
-    >>> a.attack_count
-    2
+    >>> a = Attacker("Heavy warjack", [Weapon("Fist", "melee", 7, 16, attacks=2)], focus=3)
+    >>> a.attack_count, a.policy
+    (2, 'best')
+    >>> Attacker("Jack", a.weapons, focus=3, spend=Spend(reserve=1)).policy
+    'fixed'
     >>> Attacker("Mixed", [Weapon("Fist", "melee", 7, 16), Weapon("Gun", "ranged", 5, 12)])
     Traceback (most recent call last):
     ...
@@ -40,8 +46,8 @@ class Attacker:
     focus: int = 0
     fury: int = 0
     force: int = 0
-    spend: Spend = field(default_factory=Spend)
-    policy: str = "fixed"
+    spend: Spend | None = None
+    policy: str | None = None
     charge: bool = False
     combined: int = 1
     buy_weapon: str | None = None
@@ -67,6 +73,11 @@ class Attacker:
         if len(kinds) > 1:
             raise InputError(kinds[1], getattr(self, kinds[1]),
                              f"an attacker has one of focus, fury or force (also has {kinds[0]})")
+        # Best play is the default; a spend table given without a policy is followed as given.
+        if self.policy is None:
+            object.__setattr__(self, "policy", "best" if self.spend is None else "fixed")
+        if self.spend is None:
+            object.__setattr__(self, "spend", Spend())
         if not isinstance(self.spend, Spend):
             raise InputError("spend", self.spend, "must be a Spend")
         check_choice("policy", self.policy, ATTACKER_POLICIES)
@@ -158,9 +169,15 @@ class Attacker:
                                          -melee.index(w)))
 
     @property
+    def plays_best(self) -> bool:
+        """Whether best play decides its spending: ``policy = "best"`` and points to spend."""
+        return self.policy == "best" and self.points > 0
+
+    @property
     def max_bought(self) -> int:
-        """Most additional attacks it can buy: one per point when ``spend.buy_attacks``."""
-        if not self.spend.buy_attacks or self.bought_weapon is None:
+        """Most additional attacks it can buy: one per point, when ``spend.buy_attacks`` or
+        when best play decides (it buys each one or stops)."""
+        if self.bought_weapon is None or not (self.spend.buy_attacks or self.plays_best):
             return 0
         return self.points
 

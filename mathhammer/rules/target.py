@@ -16,6 +16,7 @@ from .vocabulary import (
     MAX_COLUMN_BOXES,
     MELEE_AUTO_HIT_STATES,
     SPIRAL_LETTERS,
+    POWER_FIELD_ALIASES,
     POWER_FIELD_POLICIES,
     RANGED_TYPES,
     TARGET_RULES,
@@ -74,9 +75,11 @@ class Target:
         Points the target may spend against damage: focus reduces one attack's damage by 5
         per point (power field), fury prevents one attack's damage per point. Lost while
         inert or wild.
-    power_field : {"never", "lethal", "optimal"}
-        When it spends them: never; only to survive a hit ("lethal", default); or by exact
-        backward induction on damage tracks ("optimal", exact method only).
+    power_field : {"best", "never", "lethal"}
+        When it spends them: by best play (``"best"``, the default: after each damage roll,
+        what minimises the attackers' objective, docs/best-play.md; ``"optimal"`` is read as
+        ``"best"``); never; or only to survive a hit, the fewest points that do
+        (``"lethal"``).
     rapid_healing : int
         After an attack that damages it without disabling it, the target removes this many
         damage points (a documented setting: docs/rules.md does not define Rapid Healing).
@@ -116,7 +119,7 @@ class Target:
     spell_arm: int = 0
     focus: int = 0
     fury: int = 0
-    power_field: str = "lethal"
+    power_field: str = "best"
     rapid_healing: int = 0
     grid: tuple[str, ...] | None = None
     spiral: tuple[str, ...] | None = None
@@ -150,6 +153,8 @@ class Target:
         check_int("fury", self.fury, 0, MAX_POINTS)
         if self.focus and self.fury:
             raise InputError("fury", self.fury, "a target spends focus or fury, not both")
+        if isinstance(self.power_field, str) and self.power_field in POWER_FIELD_ALIASES:
+            object.__setattr__(self, "power_field", POWER_FIELD_ALIASES[self.power_field])
         check_choice("power_field", self.power_field, POWER_FIELD_POLICIES)
         check_int("rapid_healing", self.rapid_healing, 0, MAX_POINTS)
         if self.grid is not None and self.spiral is not None:

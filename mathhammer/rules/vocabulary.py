@@ -73,8 +73,9 @@ EFFECT_TRIGGERS = ("hit", "critical")
 #: Spending modes of an attacker's ``spend`` table.
 BOOST_MODES = ("never", "always", "auto")
 
-#: Attacker policies: ``fixed`` uses its ``spend`` table, ``optimize`` searches the family.
-ATTACKER_POLICIES = ("fixed", "optimize")
+#: Attacker policies: ``best`` decides every spend by best play (the default with points),
+#: ``fixed`` uses its ``spend`` table, ``optimize`` searches the family for a fixed one.
+ATTACKER_POLICIES = ("best", "fixed", "optimize")
 
 #: What the optimizer maximises; ``cripple:X`` is the probability system / aspect X ends
 #: crippled (a letter of the target's grid or spiral).
@@ -98,7 +99,9 @@ MAX_COLUMN_BOXES = 10
 ATTACKER_MODELS = ("warjack", "warbeast", "other")
 
 #: How a target spends focus (power field) or fury to reduce the damage it takes.
-POWER_FIELD_POLICIES = ("never", "lethal", "optimal")
+POWER_FIELD_POLICIES = ("best", "never", "lethal")
+#: Older names of power field policies, read as the current one.
+POWER_FIELD_ALIASES = {"optimal": "best"}
 
 #: Target special rules (docs/rules.md 9).
 TARGET_RULES = ("unyielding", "carapace", "tough", "tough_steady")

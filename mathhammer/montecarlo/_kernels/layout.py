@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...play import codes as _play
 from ...result.fields import (
     EFFECT_AFTER,
     EFFECT_APPLIED,
@@ -95,7 +96,9 @@ P_BOOST_ATT = 1     # MODE_*
 P_BOOST_ATT_AT = 2  # threshold of MODE_AUTO attack boosts (need on two dice)
 P_BOOST_DMG = 3     # MODE_*
 P_RESERVE = 4       # boosts are paid only while points > reserve
-P_NFIELDS = 5
+P_BEST = 5          # 1: best play decides (tables play_attack / play_field); unsolved entries
+#                     fall back to the MODE_* fields, which hold the default Spend
+P_NFIELDS = 6
 
 MODE_NEVER = 0
 MODE_ALWAYS = 1
@@ -108,7 +111,7 @@ T_CAPACITY = 2      # CAP_TRACK | CAP_GRID | CAP_SPIRAL
 T_SHIELD_ARM = 3    # Shield and Buckler ARM in the starting state
 T_POINTS = 4        # focus or fury it may spend against damage
 T_POWER_KIND = 5    # PK_NONE | PK_FOCUS | PK_FURY
-T_POWER_POLICY = 6  # PF_NEVER | PF_LETHAL
+T_POWER_POLICY = 6  # PF_NEVER | PF_LETHAL | PF_BEST
 T_TOUGH = 7         # TOUGH_NONE | TOUGH | TOUGH_STEADY
 T_RAPID_HEAL = 8    # damage points removed after an attack that damaged without disabling
 T_SHIELD_LOC = 9    # 4 fields: Shield/Buckler ARM in locations L, R, H, F (lost while crippled)
@@ -167,6 +170,32 @@ PK_FURY = 2
 
 PF_NEVER = 0
 PF_LETHAL = 1
+PF_BEST = 2  # the field table of best play (unsolved entries: as PF_LETHAL)
+
+# --- best play: the state key of mathhammer.play.codes.KeySpace, int64[K_NFIELDS] ---------
+K_POINTS = 0       # radix of the attacker's points left
+K_TPOINTS = 1      # radix of the target's points left
+K_SITUATIONS = 2   # situation digits (a compact index: K_SITUATION_INDEX)
+K_EFFECTS = 3      # effect bits (the A_EFFECT_BIT order)
+K_CONT = 4         # radix of the continuous effects (4 or 1)
+K_EARTH = 5        # radix of a burning earth (2 or 1)
+K_DAMAGE = 6       # damage rolls the field table holds (0 .. K_DAMAGE - 1)
+K_ROWS = 7         # attack rows of the tables (field rows: quicksand, fire, corrosion after)
+K_SITUATION_INDEX = 8  # 32 entries: compact index of raw bits down | still << 1 | ...
+K_LOST = 40        # radix of "its Cortex was crippled" (2 or 1)
+K_CARD = 41        # 1: the tables' damage index is a card configuration (play_columns, play_index)
+K_NFIELDS = 42
+
+# decision bits of play_attack and the unsolved field entry (mathhammer.play.codes)
+D_BUY = _play.BUY
+D_KNOWN_BUY = _play.KNOWN_BUY
+D_BOOST_ATTACK = _play.BOOST_ATTACK
+D_KNOWN_ATTACK = _play.KNOWN_ATTACK
+D_BOOST_DAMAGE_HIT = _play.BOOST_DAMAGE_HIT
+D_BOOST_DAMAGE_CRIT = _play.BOOST_DAMAGE_CRIT
+D_KNOWN_DAMAGE_HIT = _play.KNOWN_DAMAGE_HIT
+D_KNOWN_DAMAGE_CRIT = _play.KNOWN_DAMAGE_CRIT
+D_UNKNOWN = _play.UNKNOWN
 
 TOUGH_NONE = 0
 TOUGH = 1
@@ -211,6 +240,11 @@ class Tables(NamedTuple):
     col_full: np.ndarray      # int64[N_COLUMNS]: bits of the boxes each column has
     letter_mask: np.ndarray   # int64[MAX_LETTERS, N_COLUMNS]: bits of each letter's boxes
     letters_done: np.ndarray  # int64[N_COLUMNS, 2 ** MAX_ROWS]: letters with no box left
+    play_keys: np.ndarray     # int64[K_NFIELDS]: the state key of best play
+    play_attack: np.ndarray   # uint8[rows, keys, boxes]: decision bits (mathhammer.play.codes)
+    play_field: np.ndarray    # int8[field rows, keys, boxes, K_DAMAGE]: target's points spent
+    play_columns: np.ndarray  # int64[N_COLUMNS, masks]: a column mask's share of a card code
+    play_index: np.ndarray    # int32[codes]: configuration index of a card code (-1: unmet)
 
 
 class Counters(NamedTuple):

@@ -52,6 +52,14 @@ from .layout import (
     A_UPKEEP_ARM,
     A_UPKEEP_DEF,
     CAP_GRID,
+    D_BOOST_ATTACK,
+    D_BOOST_DAMAGE_CRIT,
+    D_BOOST_DAMAGE_HIT,
+    D_BUY,
+    D_KNOWN_ATTACK,
+    D_KNOWN_BUY,
+    D_KNOWN_DAMAGE_CRIT,
+    D_KNOWN_DAMAGE_HIT,
     CE_CORROSION,
     CE_FIRE,
     CE_QUICKSAND,
@@ -107,22 +115,36 @@ from .layout import (
     HZ_ACID,
     HZ_EARTH,
     HZ_QUICKSAND,
+    K_CARD,
+    K_CONT,
+    K_DAMAGE,
+    K_EARTH,
+    K_EFFECTS,
+    K_LOST,
+    K_POINTS,
+    K_ROWS,
+    K_SITUATION_INDEX,
+    K_SITUATIONS,
+    K_TPOINTS,
     MISS,
     MODE_ALWAYS,
     MODE_AUTO,
     N_COLUMNS,
     ORIGIN_BOUGHT,
+    P_BEST,
     P_BOOST_ATT,
     P_BOOST_ATT_AT,
     P_BOOST_DMG,
     P_POINTS,
     P_RESERVE,
+    PF_BEST,
     PF_LETHAL,
     PK_FOCUS,
     ST_BASE_DEF_5,
     ST_DISPELLED,
     ST_GRIEVOUS,
     ST_KNOCKED_DOWN,
+    ST_MELEE_AUTOHIT,
     ST_MOVE_CRIPPLED,
     ST_PRONE,
     ST_STATIONARY,
@@ -173,15 +195,15 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
     """
     return _trials(n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
                    tables.attackers, tables.target, tables.col_full, tables.letter_mask,
-                   tables.letters_done, counters.damage_hist, counters.attack_counts,
-                   counters.kill_at, counters.cripple_delta, counters.mask_hist,
-                   counters.effect_counts)
+                   tables.letters_done, tables.play_keys, tables.play_attack, tables.play_field,
+                   tables.play_columns, tables.play_index, counters.damage_hist, counters.attack_counts, counters.kill_at,
+                   counters.cripple_delta, counters.mask_hist, counters.effect_counts)
 
 
 @jit()
 def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
-            col_full, letter_mask, letters_done, damage_hist, attack_counts, kill_at,
-            cripple_delta, mask_hist, effect_counts):
+            col_full, letter_mask, letters_done, play_keys, play_attack, play_field, play_columns,
+            play_index, damage_hist, attack_counts, kill_at, cripple_delta, mask_hist, effect_counts):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -201,6 +223,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     attacks, attackers, target : int64 tables of :mod:`.layout` (of :class:`.layout.Tables`).
     col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
         life spiral (:mod:`.layout`); unread for damage tracks.
+    play_keys, play_attack, play_field, play_columns, play_index : the decision tables of
+        best play (:mod:`mathhammer.play.codes`), read for attackers with ``P_BEST`` and a
+        target whose power policy is ``PF_BEST``; an unsolved entry falls back to the fixed
+        rule. On a card solved exactly their damage index is the configuration's
+        (``play_columns``, ``play_index``).
     damage_hist : int64[>= boxes + 1]
         Incremented at the final damage marked.
     attack_counts : int64[>= n_attacks, C_NFIELDS]
@@ -233,6 +260,19 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     shield = target[T_SHIELD_ARM]
     power_focus = target[T_POWER_KIND] == PK_FOCUS
     power_lethal = target[T_POWER_POLICY] == PF_LETHAL
+    power_best = target[T_POWER_POLICY] == PF_BEST
+    # the state key of best play (mathhammer.play.codes.KeySpace.key)
+    k_points = play_keys[K_POINTS]
+    k_tpoints = play_keys[K_TPOINTS]
+    k_situations = play_keys[K_SITUATIONS]
+    k_effects = play_keys[K_EFFECTS]
+    k_cont = play_keys[K_CONT]
+    k_earth = play_keys[K_EARTH]
+    k_damage = play_keys[K_DAMAGE]
+    k_rows = play_keys[K_ROWS]
+    k_lost = play_keys[K_LOST]
+    k_card = play_keys[K_CARD] != 0
+    situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 32]
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = attacks.shape[0]
@@ -263,20 +303,61 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             if letter_mask[x, c] != 0:
                 present |= 1 << x
 
+    def play_key(points, tpoints, state, effects, cont, earth, lost, down_before):
+        """The state key of best play (:meth:`mathhammer.play.codes.KeySpace.key`)."""
+        down = (state & ST_PRONE) != 0
+        still = (state & ST_MELEE_AUTOHIT) != 0 and not down
+        raw = (np.int64(down) | np.int64(still) << 1 | np.int64((state & ST_DISPELLED) != 0) << 2
+               | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4)
+        key = np.int64(lost) if k_lost > 1 else 0
+        key = key * k_earth + (np.int64(earth) if k_earth > 1 else 0)
+        key = key * k_cont + (cont if k_cont > 1 else 0)
+        key = (key << k_effects) + effects
+        key = key * k_situations + situation_index[raw]
+        key = key * k_tpoints + tpoints
+        return key * k_points + points
+
+    def play_m(marked):
+        """The damage index of best play's tables: the boxes marked, or on a card solved
+        exactly the index of its configuration (-1: one the solve never met)."""
+        if not k_card:
+            return marked
+        code = 0
+        for c in range(N_COLUMNS):
+            share = play_columns[c, colmask[c]]
+            if share < 0:
+                return -1
+            code += share
+        return np.int64(play_index[code])
+
     def suffer(source, dealt, i, row, drow, t, marked, tpoints, crippled, n_marks, pos, state,
-               shield_now, cortex_lost, power_blocked):
+               shield_now, cortex_lost, power_blocked, fkey, frow):
         """The target suffers ``dealt`` points (docs/activation.md, step 4 of an attack and
         "Suffering points"): power field, marking, Tough, healing, crippling and its feedback.
 
         ``source``: SRC_ATTACK (slot ``i``, counter row ``row``) or the continuous effect
         (CE_*) of round ``t`` dealing them; ``drow``: the row of ``cripple_delta`` a change of
-        the crippled set counts at. Returns the state it leaves and whether it killed.
+        the crippled set counts at; ``fkey``, ``frow``: the state key and row of the field
+        table of best play. Returns the state it leaves and whether it killed.
 
         A closure, inlined at each call (Numba inlines closures), so it reads the scenario's
         tables and constants without taking them as arguments.
         """
         remaining = boxes - marked
-        if (power_lethal and tpoints > 0 and dealt >= remaining and not power_blocked
+        lethal = power_lethal
+        if power_best and tpoints > 0 and dealt > 0 and not power_blocked:
+            k = np.int64(-1)
+            m = play_m(marked)
+            if dealt < k_damage and m >= 0:
+                k = np.int64(play_field[frow, fkey, m, dealt])
+            if k < 0:
+                lethal = True  # unsolved here: the "lethal" rule
+            elif k > 0:
+                tpoints -= k
+                dealt = max(0, dealt - 5 * k) if power_focus else 0
+                if source == SRC_ATTACK:
+                    attack_counts[row, C_TARGET_SPENT] += k
+        if (lethal and tpoints > 0 and dealt >= remaining and not power_blocked
                 and (power_focus or source == SRC_ATTACK)):
             if power_focus:
                 need = (dealt - remaining + 5) // 5
@@ -418,6 +499,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         boost_att = 0
         boost_att_at = 0
         boost_dmg = 0
+        best = 0
         crippled = 0
         n_marks = 0
         shield_now = shield
@@ -448,8 +530,18 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     boost_att = attackers[a, P_BOOST_ATT]
                     boost_att_at = attackers[a, P_BOOST_ATT_AT]
                     boost_dmg = attackers[a, P_BOOST_DMG]
+                    best = attackers[a, P_BEST]
                 spent = 0
+                # best play: the decisions of this state (mathhammer.play.codes)
+                dec = 0
+                if best != 0 and points > 0:
+                    m = play_m(marked)
+                    if m >= 0:
+                        dec = play_attack[row, play_key(points, tpoints, state, effects, cont,
+                                                        earth_lit, cortex_lost, False), m]
                 if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
+                    if (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
+                        points = 0  # best play stops buying here
                     if points < 1:
                         continue
                     points -= 1
@@ -472,9 +564,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         defense += attacks[i, A_UPKEEP_DEF]
                     n = attacks[i, A_ATT_DICE]
                     # a boost is bought only when it adds a die (not lost in the floor of one)
-                    if ((flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1
-                            and (boost_att == MODE_ALWAYS
-                                 or (boost_att == MODE_AUTO and defense - skill >= boost_att_at))):
+                    want = boost_att == MODE_ALWAYS or (boost_att == MODE_AUTO
+                                                        and defense - skill >= boost_att_at)
+                    if (dec & D_KNOWN_ATTACK) != 0:
+                        want = (dec & D_BOOST_ATTACK) != 0
+                    if (flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1 and want:
                         points -= 1
                         spent += 1
                         n += 1
@@ -522,11 +616,16 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
                     drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
                     boost = 0
-                    if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and (
-                            boost_dmg == MODE_ALWAYS
-                            or (boost_dmg == MODE_AUTO
-                                and _kept(max(1, n), drop) + pow_ - arm < remaining
-                                and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)):
+                    want = boost_dmg == MODE_ALWAYS or (
+                        boost_dmg == MODE_AUTO and _kept(max(1, n), drop) + pow_ - arm < remaining
+                        and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)
+                    if dec != 0:
+                        if crit == 1:
+                            if (dec & D_KNOWN_DAMAGE_CRIT) != 0:
+                                want = (dec & D_BOOST_DAMAGE_CRIT) != 0
+                        elif (dec & D_KNOWN_DAMAGE_HIT) != 0:
+                            want = (dec & D_BOOST_DAMAGE_HIT) != 0
+                    if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and want:
                         boost = hit
                     points -= boost
                     spent += boost
@@ -558,18 +657,34 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         dealt *= 1 + crit
                 if spent:  # points paid for the attack: buying it and its boosts
                     attack_counts[row, C_SPENT] += spent
-                (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
-                 power_blocked, dead) = suffer(SRC_ATTACK, dealt, i, row, row, t, marked, tpoints,
-                                               crippled, n_marks, pos, state, shield_now,
-                                               cortex_lost, power_blocked)
-                if dead:
-                    break
-
-                # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
                 knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
                     crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
                 still = hit & np.int64((flags & F_STATIONARY) != 0) | (
                     crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
+                bit = attacks[i, A_EFFECT_BIT]
+                fkey = 0
+                if power_best and tpoints > 0 and dealt > 0:
+                    # the target's power field is decided in the state after the hit
+                    lands = bit != 0 and outcome >= attacks[i, A_EFFECT_ON]
+                    sets = 0
+                    if hit == 1:
+                        if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
+                            sets |= 1 << CE_FIRE
+                        if (flags & F_CORROSION) != 0 or (
+                                crit == 1 and (flags & F_CRIT_CORROSION) != 0):
+                            sets |= 1 << CE_CORROSION
+                    fkey = play_key(points, tpoints,
+                                    state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
+                                    effects | (bit if lands else 0), cont | sets, earth_lit,
+                                    cortex_lost, (state & ST_PRONE) != 0)
+                (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                 power_blocked, dead) = suffer(SRC_ATTACK, dealt, i, row, row, t, marked, tpoints,
+                                               crippled, n_marks, pos, state, shield_now,
+                                               cortex_lost, power_blocked, fkey, row)
+                if dead:
+                    break
+
+                # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
                 quick = False
                 if continuous:
                     # the continuous effects the hit puts on; a knockdown in quicksand
@@ -581,17 +696,21 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             cont |= 1 << CE_CORROSION
                     quick = quicksand and knocks == 1 and (state & ST_PRONE) == 0
                 state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
-                bit = attacks[i, A_EFFECT_BIT]
                 if bit != 0 and (effects & bit) == 0 and outcome >= attacks[i, A_EFFECT_ON]:
                     effects |= bit
                     def_minus += attacks[i, A_DEF_MINUS]
                     arm_minus += attacks[i, A_ARM_MINUS]
                 if quick:
                     # knocked down in quicksand: 1 damage point, suffered at once
+                    fkey = 0
+                    if power_best and tpoints > 0:
+                        fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
+                                        cortex_lost, (state & ST_PRONE) != 0)
                     (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                      power_blocked, dead) = suffer(CE_QUICKSAND, 1, i, row, row, t, marked,
                                                    tpoints, crippled, n_marks, pos, state,
-                                                   shield_now, cortex_lost, power_blocked)
+                                                   shield_now, cortex_lost, power_blocked, fkey,
+                                                   k_rows + row)
                     if dead:
                         break
             if dead:
@@ -622,10 +741,16 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     pos += 1
                 else:
                     dealt = 1
+                fkey = 0
+                if power_best and tpoints > 0:
+                    # no attacker is acting: its points are not part of the state
+                    fkey = play_key(0, tpoints, state, effects, cont, earth_lit, cortex_lost,
+                                    (state & ST_PRONE) != 0)
                 (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                  power_blocked, dead) = suffer(k, dealt, 0, next_row, next_row, t, marked, tpoints,
                                                crippled, n_marks, pos, state, shield_now,
-                                               cortex_lost, power_blocked)
+                                               cortex_lost, power_blocked, fkey,
+                                               2 * k_rows + 2 * t + k)
                 if dead:
                     break
             if dead:

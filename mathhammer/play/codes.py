@@ -1,0 +1,117 @@
+"""How a decision table of best play is laid out: the state key and the decision bits.
+
+A decision of best play depends on the attack (a row per attack slot of every round with
+attacks, round-major, as the kernels count them), on the damage marked and on the rest of
+the state (:class:`~mathhammer.exact.state.State`): the attacker's points left, the
+target's points left, its situation (knocked down, stationary, dispelled, Grievous Wounds),
+the -DEF / -ARM effects on it and, over rounds, its continuous effects and a burning earth.
+:class:`KeySpace` numbers that rest as one integer, a mixed-radix number whose digits run
+only over what can change in the scenario; the Monte Carlo kernel computes the same number
+from its own state (``montecarlo/_kernels/sequence.py``, ``_play_key``).
+
+Decision bits of the attack table (``uint8[rows, keys, boxes]``, indexed by the state before
+the attack, bought or not): :data:`BUY`, :data:`BOOST_ATTACK`, :data:`BOOST_DAMAGE_HIT`,
+:data:`BOOST_DAMAGE_CRIT`, each with a ``KNOWN_*`` bit saying it was solved there. The field
+table (``int8[rows, keys, boxes, damage]``, indexed by the state after the hit) holds the
+points the target spends against each damage roll, :data:`UNKNOWN` where unsolved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["BUY", "KNOWN_BUY", "BOOST_ATTACK", "KNOWN_ATTACK", "BOOST_DAMAGE_HIT",
+           "BOOST_DAMAGE_CRIT", "KNOWN_DAMAGE_HIT", "KNOWN_DAMAGE_CRIT", "UNKNOWN", "SITUATIONS",
+           "KeySpace"]
+
+BUY = 1 << 0
+KNOWN_BUY = 1 << 1
+BOOST_ATTACK = 1 << 2
+KNOWN_ATTACK = 1 << 3
+BOOST_DAMAGE_HIT = 1 << 4
+BOOST_DAMAGE_CRIT = 1 << 5
+KNOWN_DAMAGE_HIT = 1 << 6
+KNOWN_DAMAGE_CRIT = 1 << 7
+#: Field table entry never solved (the kernel spends by the "lethal" rule there).
+UNKNOWN = -1
+
+#: Situation bits of a key, in order: knocked down, stationary (and not knocked down: the
+#: two act alike), dispelled, Grievous Wounds, and, for the power field's decisions only,
+#: knocked down *before* the damage is resolved (then no Tough roll, no knockdown in
+#: quicksand: two states alike after the hit may differ there).
+SITUATIONS = ("down", "still", "dispelled", "grievous", "down_before")
+
+
+@dataclass(frozen=True)
+class KeySpace:
+    """The digits of a state key.
+
+    Attributes
+    ----------
+    points, target_points : int
+        Radices of the attacker's and the target's points left (most points + 1).
+    varying : tuple of bool
+        Per :data:`SITUATIONS` bit, whether it can change in the scenario (else its digit is
+        always 0).
+    effects : tuple
+        The -DEF / -ARM effect identities, a bit each in this order (the encoder's).
+    cont : int
+        Radix of the continuous effects (4 when any can be on the target, else 1).
+    earth : int
+        Radix of a burning earth still burning (2 or 1).
+    lost : int
+        Radix of "its Cortex was crippled in an earlier round" (2 or 1: grids over rounds).
+
+    Examples
+    --------
+    >>> ks = KeySpace(points=4, target_points=2, varying=(True, False, False, False, False),
+    ...               effects=(), cont=1, earth=1, lost=1)
+    >>> ks.size, ks.situation_index(0b0001), ks.situation_count
+    (16, 1, 2)
+    """
+
+    points: int
+    target_points: int
+    varying: tuple
+    effects: tuple
+    cont: int
+    earth: int
+    lost: int
+
+    @property
+    def situation_count(self) -> int:
+        return 1 << sum(self.varying)
+
+    def situation_index(self, bits: int) -> int:
+        """Compact index of raw situation ``bits`` (a bit per :data:`SITUATIONS` entry)."""
+        out, k = 0, 0
+        for j, varies in enumerate(self.varying):
+            if varies:
+                out |= ((bits >> j) & 1) << k
+                k += 1
+        return out
+
+    def situation_table(self) -> list[int]:
+        """:meth:`situation_index` of each of the 32 raw bit patterns (the kernel's lookup)."""
+        return [self.situation_index(b) for b in range(1 << len(SITUATIONS))]
+
+    @property
+    def size(self) -> int:
+        return (self.points * self.target_points * self.situation_count * (1 << len(self.effects))
+                * self.cont * self.earth * self.lost)
+
+    def key(self, points: int, target_points: int, down: bool, still: bool, dispelled: bool,
+            grievous: bool, effects: int, cont: int, earth: bool, lost: bool,
+            down_before: bool = False) -> int:
+        """The key of a state (``effects``: the bits of :attr:`effects` active;
+        ``down_before``: for the power field, knocked down before the damage)."""
+        still = still and not down
+        raw = (int(down) | int(still) << 1 | int(dispelled) << 2 | int(grievous) << 3
+               | int(down_before) << 4)
+        key = int(lost) if self.lost > 1 else 0
+        key = key * self.earth + (int(earth) if self.earth > 1 else 0)
+        key = key * self.cont + (cont if self.cont > 1 else 0)
+        key = (key << len(self.effects)) + effects
+        key = key * self.situation_count + self.situation_index(raw)
+        key = key * self.target_points + target_points
+        return key * self.points + points

@@ -1,0 +1,184 @@
+"""Best play in a player's words: each decision table summed up as one rule.
+
+For each attack and decision (buy it, boost its attack roll, boost the damage roll of a hit
+or of a critical hit, the target's power field), the table entries the game meets are
+weighed by how often it meets them (the reach of :func:`~mathhammer.play.solve.solve`), and
+the simplest rule that says the same is looked for: always, never, or a threshold on one
+figure the player sees at the table (boxes left on the target, points left, the target's
+points left; for the power field, the damage rolled and how far it goes past the boxes
+left), or two such thresholds together. The rule's agreement with the table, weighted the same way, is reported with it; a
+decision no such rule captures says "mostly" and gives the closest one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import codes as K
+
+__all__ = ["decisions", "AGREEMENT"]
+
+#: A rule is reported as the decision when it agrees with the table this often (weighted).
+AGREEMENT = 0.995
+
+_ATTACKER = (
+    ("buy", "buy this attack", K.BUY, K.KNOWN_BUY),
+    ("boost_attack", "boost the attack roll", K.BOOST_ATTACK, K.KNOWN_ATTACK),
+    ("boost_damage_hit", "boost the damage roll of a hit", K.BOOST_DAMAGE_HIT, K.KNOWN_DAMAGE_HIT),
+    ("boost_damage_crit", "boost the damage roll of a critical hit", K.BOOST_DAMAGE_CRIT,
+     K.KNOWN_DAMAGE_CRIT),
+)
+
+
+def _rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> tuple[str, float]:
+    """The simplest rule for ``decision`` (0/1 per entry) weighed by ``weight``: always,
+    never, one threshold, or two joined by "and"; its words and its weighted agreement."""
+    total = weight.sum()
+    yes = decision == 1
+    share = weight[yes].sum() / total
+    if share >= AGREEMENT:
+        return "always", float(share)
+    if share <= 1 - AGREEMENT:
+        return "never", float(1 - share)
+    tests = []
+    for name, values in features.items():
+        for t in np.unique(values)[:40]:
+            tests.append(((name, "<=", int(t)), values <= t))
+            tests.append(((name, ">=", int(t)), values >= t))
+    best = (None, -1.0)
+    for rule, pred in tests:
+        agree = float(weight[pred == yes].sum() / total)
+        if agree > best[1] + 1e-12:
+            best = ((rule,), agree)
+    if best[1] < AGREEMENT:
+        for a in range(len(tests)):
+            for b in range(a + 1, len(tests)):
+                if tests[a][0][0] == tests[b][0][0]:
+                    continue
+                pred = tests[a][1] & tests[b][1]
+                agree = float(weight[pred == yes].sum() / total)
+                if agree > best[1] + 1e-12:
+                    best = ((tests[a][0], tests[b][0]), agree)
+    words = "when " + " and ".join(_words(*rule) for rule in best[0])
+    if best[1] >= AGREEMENT:
+        return words, best[1]
+    return f"mostly {words} (the rule agrees {best[1]:.0%} of the time)", best[1]
+
+
+def _words(name: str, op: str, t: int) -> str:
+    """One threshold in a player's words."""
+    if name == "margin":  # damage rolled less the boxes left: >= 0 disables
+        if op == ">=":
+            return "it would disable the target" if t == 0 else (
+                f"it is {t} or more past disabling the target" if t > 0
+                else f"it would leave the target {-t} or fewer boxes")
+        return "it would not disable the target" if t == -1 else (
+            f"it would leave the target {-t} or more boxes" if t < 0 else f"it is at most {t} past disabling")
+    if name == "damage":
+        return f"the damage rolled is {t} or more" if op == ">=" else f"the damage rolled is {t} or less"
+    what = {"boxes": "boxes are left on the target", "points": "{res} is left",
+            "target": "points are left to the target"}[name]
+    if op == "<=":
+        amount = "no" if t == 0 else f"{t} or fewer"
+    else:
+        amount = f"{t} or more"
+    if name == "target" and op == "<=" and t == 0:
+        return "the target has no points left"
+    return f"{amount} {what}"
+
+
+def decisions(table, scenario, labels, resource_of) -> list[dict]:
+    """Rows of the "how to play it" table: one per attack and decision met.
+
+    Parameters
+    ----------
+    table : DecisionTable
+        With its ``reach`` (from :func:`~mathhammer.play.solve.solve`).
+    scenario : Scenario
+    labels : sequence of str
+        Label of each attack row.
+    resource_of : sequence of str
+        Per attack row, the points its attacker spends (``"focus"``, ``"fury"``, ``"force"``).
+
+    Returns
+    -------
+    list of dict
+        ``slot`` (row), ``attack`` (label), ``who`` (attacker or target), ``decision``,
+        ``condition``, ``agreement`` (weighted, 0..1).
+    """
+    ks = table.keys
+    reach = table.reach
+    out = []
+    if reach is None:
+        return out
+    keys = np.arange(ks.size)
+    points = keys % ks.points
+    tpoints = (keys // ks.points) % ks.target_points
+    boxes_left = table.boxes_left  # per damage index
+    for row in range(table.rows):
+        w = reach[row]
+        if not w.any():
+            continue
+        attacker = scenario.attackers[table.row_attacker[row]]
+        dec = table.attack[row]
+        res = resource_of[row]
+        for name, words, bit, known in _ATTACKER:
+            offered = ((dec & known) != 0) & (w > 0)
+            if not offered.any():
+                continue
+            kk, mm = np.nonzero(offered)
+            features = {"boxes": boxes_left[mm], "points": points[kk]}
+            if ks.target_points > 1:
+                features["target"] = tpoints[kk]
+            condition, agree = _rule(features, ((dec[kk, mm] & bit) != 0).astype(int), w[kk, mm])
+            condition = condition.replace("{res}", res)
+            out.append({"slot": row, "attack": labels[row], "who": attacker.name, "decision": words,
+                        "condition": condition, "agreement": round(agree, 4)})
+    out = _merge_damage(out)
+    field = table.field
+    if field.shape[1] == ks.size:
+        for row in range(table.rows):
+            f = field[row]
+            # how often the attack meets each damage marked with the target's points at each
+            # count (the power field is keyed by the state after the hit, with those points)
+            w = np.zeros((ks.target_points, f.shape[1]))
+            np.add.at(w, tpoints, reach[row])
+            known = f >= 0
+            if not known.any():
+                continue
+            kk, mm, xx = np.nonzero(known)
+            weight = w[tpoints[kk], mm]
+            keep = weight > 0
+            if not keep.any():
+                continue
+            kk, mm, xx, weight = kk[keep], mm[keep], xx[keep], weight[keep]
+            spent = f[kk, mm, xx]
+            left = boxes_left[mm]
+            features = {"margin": xx - left, "damage": xx, "boxes": left, "target": tpoints[kk]}
+            condition, agree = _rule(features, (spent > 0).astype(int), weight)
+            kind = scenario.target.power_kind or "focus"
+            words = ("spend focus on its power field" if kind == "focus"
+                     else "spend fury to prevent the damage")
+            if kind == "focus" and (spent > 0).any():
+                most = int(spent.max())
+                if most > 1:
+                    words += f" (1 to {most} points, 5 less damage each)"
+            out.append({"slot": row, "attack": labels[row], "who": scenario.target.name,
+                        "decision": words, "condition": condition, "agreement": round(agree, 4)})
+    return out
+
+
+def _merge_damage(rows: list[dict]) -> list[dict]:
+    """The damage boosts of a hit and of a critical hit as one row when they read alike."""
+    out = []
+    for row in rows:
+        prev = out[-1] if out else None
+        if (prev is not None and prev["slot"] == row["slot"]
+                and prev["decision"] == "boost the damage roll of a hit"
+                and row["decision"] == "boost the damage roll of a critical hit"
+                and prev["condition"] == row["condition"]):
+            out[-1] = dict(prev, decision="boost the damage roll",
+                           agreement=min(prev["agreement"], row["agreement"]))
+            continue
+        out.append(row)
+    return out

@@ -1,0 +1,320 @@
+"""Best play solved into decision tables: backward induction, with every decision recorded.
+
+:func:`solve` runs the exact engine's backward induction
+(:class:`~mathhammer.exact.induction.Engine`) on the scenario, or on its documented
+relaxation where the exact state is too large to solve (:mod:`.relax`), and records every
+decision it makes by looking ahead: buying an attack, boosting an attack roll, boosting a
+damage roll once the attack roll is known, and the target's power field after each damage
+roll (attacks, a knockdown in quicksand, fire and corrosion). The records are laid into the
+dense tables of :mod:`.codes`, which the Monte Carlo kernel reads at each decision.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ExactNotApplicable
+from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare
+from ..exact.forward import propagate_rounds
+from ..exact.induction import Engine, deep_recursion
+from ..rules import Scenario
+from . import codes as K
+from .codes import KeySpace
+from .describe import decisions
+from .relax import relaxed
+
+__all__ = ["DecisionTable", "solve", "needs_play", "report", "MAX_TABLE_BYTES"]
+
+#: Largest decision tables built (beyond: the kernel spends by the fixed default policy).
+MAX_TABLE_BYTES = 256 * 2**20
+
+#: A grid or spiral is solved exactly for the kernel when the exact engine's bound on the
+#: edges of a pass over its configurations (:func:`~mathhammer.exact.bounds.card_work`) is at
+#: most this (about a second of solving); beyond, on the relaxation.
+PLAY_CARD_WORK = 20_000_000
+#: ... and when backward induction builds at most this many edges on it (about a second).
+PLAY_CARD_EDGES = 1_000_000
+
+
+@dataclass(frozen=True, eq=False)
+class DecisionTable:
+    """The decisions of best play, laid out as :mod:`.codes` says.
+
+    Attributes
+    ----------
+    keys : KeySpace
+    attack : ndarray
+        ``uint8[rows, keys.size, boxes]``: decision bits before each attack.
+    field : ndarray
+        ``int8[field_rows, keys.size, boxes, damage]``: points the target spends. Rows: the
+        attack rows, then a knockdown in quicksand after each attack row, then fire and
+        corrosion of each round.
+    rows : int
+        Attack rows (slots of every round with attacks).
+    value : float
+        The objective's value under best play on the scenario solved.
+    solved_on : str
+        ``"exact"``, or the relaxation's description (:func:`.relax.relaxed`).
+    objective : str
+        The objective solved for.
+    seconds : float
+        Time the solve took.
+    card_columns, card_index : ndarray or None
+        A grid or spiral solved exactly: ``card_columns[c, mask]`` is column ``c``'s share of
+        the code of a configuration (-1: a mask the engine never met), and
+        ``card_index[code]`` the configuration's index in the tables (-1: never met).
+    reach : ndarray or None
+        ``float64[rows, keys.size, width]``: the probability each attack meets each state
+        key and damage index in the solved game, under best play (for the "how to play it"
+        report, :mod:`.describe`); None when not asked for.
+    boxes_left : ndarray or None
+        Boxes left at each damage index.
+    row_attacker : tuple of int
+        The attacker of each attack row.
+    """
+
+    keys: KeySpace
+    attack: np.ndarray
+    field: np.ndarray
+    rows: int
+    value: float
+    solved_on: str
+    objective: str
+    seconds: float
+    card_columns: np.ndarray | None = None
+    card_index: np.ndarray | None = None
+    reach: np.ndarray | None = None
+    boxes_left: np.ndarray | None = None
+    row_attacker: tuple = ()
+
+    @property
+    def nbytes(self) -> int:
+        extra = 0 if self.card_index is None else self.card_columns.nbytes + self.card_index.nbytes
+        return int(self.attack.nbytes + self.field.nbytes + extra)
+
+    def field_row(self, kind: str, row: int) -> int:
+        """Row of the field table: ``kind`` is ``"attack"`` (its damage roll, ``row`` the
+        attack row), ``"quicksand"`` (after attack row ``row``), ``"fire"`` or
+        ``"corrosion"`` (``row`` the round)."""
+        if kind == "attack":
+            return row
+        if kind == "quicksand":
+            return self.rows + row
+        return 2 * self.rows + 2 * row + (kind == "corrosion")
+
+    def summary(self) -> dict:
+        """What a result says about the table (the same for the same scenario: no timing)."""
+        return {"solved_on": self.solved_on, "objective": self.objective, "value": self.value,
+                "table_bytes": self.nbytes, "states": int(self.keys.size)}
+
+
+def needs_play(scenario: Scenario) -> bool:
+    """Whether best play decides anything: an attacker with ``policy = "best"`` and points, or
+    a target with points and ``power_field = "best"``."""
+    t = scenario.target
+    return any(a.plays_best for a in scenario.attackers) or (
+        t.power_field == "best" and t.power_points > 0)
+
+
+def _keyspace(setup) -> KeySpace:
+    slots = setup.slots
+    weapons = [info.weapon for info in slots]
+
+    def any_rule(*names):
+        return any(w.rules & set(names) for w in weapons)
+
+    down = bool(any_rule("knockdown", "critical_knockdown") or setup.tough)
+    varying = (down,
+               bool(any_rule("stationary", "critical_stationary")),
+               bool(any_rule("dispel") and setup.dispellable),
+               bool(any_rule("grievous_wounds") and setup.woundable),
+               down and (setup.tough or setup.quicksand))
+    idents = []
+    for info in slots:
+        if info.weapon.has_effect and info.ident not in idents:
+            idents.append(info.ident)
+    points = max((info.attacker.points for info in slots), default=0) + 1
+    return KeySpace(points=points, target_points=setup.target.power_points + 1, varying=varying,
+                    effects=tuple(idents), cont=4 if setup.possible else 1,
+                    earth=2 if setup.earth_possible else 1, lost=2 if setup.track_lost else 1)
+
+
+class _Recorder:
+    """Collects :class:`~mathhammer.exact.edges.Decisions` records (``record`` callback)."""
+
+    def __init__(self, setup, keys: KeySpace):
+        self.setup, self.keys = setup, keys
+        self.bit = {ident: 1 << k for k, ident in enumerate(keys.effects)}
+        self.plain: list = []   # (row, key, bit, known, m, best)
+        self.damage: list = []  # (row, key, paid, critical, m, best)
+        self.field: list = []   # (frow, key, m, x, best)
+        self._keys: dict = {}
+
+    def key(self, state, down_before: bool = False) -> int:
+        out = self._keys.get((state, down_before))
+        if out is None:
+            ks = self.keys
+            effects = sum(self.bit[e] for e in state.effects)
+            out = ks.key(state.points, state.target_points, state.down, state.still,
+                         state.dispelled, state.grievous, effects, state.cont, state.earth, state.lost,
+                         down_before)
+            self._keys[(state, down_before)] = out
+        return out
+
+    def __call__(self, what, event, context, groups, best):
+        ev = self.setup.events[event]
+        state = context[0]
+        if what == "buy":
+            self.plain.append((ev.slot, self.key(state), K.BUY, K.KNOWN_BUY, groups, best))
+        elif what == "boost_attack":
+            self.plain.append((ev.slot, self.key(state), K.BOOST_ATTACK, K.KNOWN_ATTACK, groups, best))
+        elif what == "boost_damage":
+            _, _, paid, critical = context
+            self.damage.append((ev.slot, self.key(state), paid, critical, groups, best))
+        elif what in ("field", "suffer"):
+            m, x = groups
+            if ev.kind == "attack":
+                kind = "attack" if what == "field" else "quicksand"
+                row = ev.slot
+            else:
+                kind, row = ev.kind, ev.round
+            # knocked down before the damage: the attack's own (its state before), else now
+            before = context[1] if what == "field" else state.down
+            self.field.append((kind, row, self.key(state, before), m, x, best))
+        else:
+            raise ValueError(f"unknown decision {what!r}")
+
+
+def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto") -> DecisionTable:
+    """The decision tables of best play in ``scenario``: solved exactly on a damage track,
+    and on a grid or spiral small enough (:data:`PLAY_CARD_WORK`; without Rapid Healing of 2
+    or more, whose mark order the kernel does not key); else on the relaxation of
+    :func:`.relax.relaxed`. ``slots``: the scenario's attack sequence, when already built;
+    ``reach``: also weigh each decision by how often it is met (a forward pass, for the
+    "how to play it" report); ``relax``: ``"auto"`` as above, ``"never"`` (the exact method's
+    own report, within the exact engine's budget) or ``"always"`` (to measure the
+    relaxation's loss, benchmarks/bench_relaxation.py).
+
+    Raises
+    ------
+    ExactNotApplicable
+        Neither the scenario nor its relaxation is within the exact engine's limits, or the
+        tables would exceed :data:`MAX_TABLE_BYTES`.
+    """
+    began = time.perf_counter()
+    t = scenario.target
+    if relax == "never":
+        setup = prepare(scenario, slots, induction=True)
+        return _solve(setup, scenario.objective, "exact", began, reach, MAX_CARD_INDUCTION_EDGES)
+    if relax not in ("auto", "always"):
+        raise ValueError(f"relax must be auto, never or always (got {relax!r})")
+    if t.card is not None and t.rapid_healing < 2 and relax == "auto":
+        try:
+            setup = prepare(scenario, slots, induction=True)
+            if card_work(setup) <= PLAY_CARD_WORK:
+                return _solve(setup, scenario.objective, "exact", began, reach, PLAY_CARD_EDGES)
+        except ExactNotApplicable:
+            pass
+    solved, objective, how = relaxed(scenario)
+    # a relaxed scenario differs in its target only: the attack sequence is the same
+    return _solve(prepare(solved, slots, induction=True), objective, how, began, reach)
+
+
+def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
+           edge_budget: int | None = None) -> DecisionTable:
+    keys = _keyspace(setup)
+    rows = len(setup.slots)
+    rec = _Recorder(setup, keys)
+    engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget)
+    with deep_recursion(setup.n_events):
+        value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0])
+    card = setup.card
+    width = setup.boxes if card is None else card.size
+    attack_bytes = rows * keys.size * width
+    damage = 1 + max((int(x.max()) for *_, x, _ in rec.field if x.size), default=0)
+    field_rows = 2 * rows + 2 * setup.turns
+    field_bytes = field_rows * keys.size * width * damage if rec.field else 1
+    if attack_bytes + field_bytes > MAX_TABLE_BYTES:
+        raise ExactNotApplicable(f"best play: decision tables of {attack_bytes + field_bytes:,} bytes "
+                                 f"exceed {MAX_TABLE_BYTES:,}")
+    attack = np.zeros((max(1, rows), keys.size, width), dtype=np.uint8)
+    for row, key, bit, known, m, best in rec.plain:
+        attack[row, key, m] = (attack[row, key, m] & (255 ^ bit ^ known)) | known | np.where(best == 1, bit, 0)
+    for row, key, paid, critical, m, best in rec.damage:
+        chosen = (attack[row, key, m] & K.BOOST_ATTACK) != 0
+        sel = chosen == bool(paid)
+        if not sel.any():
+            continue
+        bit, known = ((K.BOOST_DAMAGE_CRIT, K.KNOWN_DAMAGE_CRIT) if critical
+                      else (K.BOOST_DAMAGE_HIT, K.KNOWN_DAMAGE_HIT))
+        mm = m[sel]
+        attack[row, key, mm] = ((attack[row, key, mm] & (255 ^ bit ^ known)) | known
+                                | np.where(best[sel] == 1, bit, 0))
+    field = np.full((1, 1, 1, 1), K.UNKNOWN, dtype=np.int8)
+    if rec.field:
+        field = np.full((field_rows, keys.size, width, damage), K.UNKNOWN, dtype=np.int8)
+    table = DecisionTable(keys, attack, field, rows, value, how, objective, 0.0)
+    for kind, row, key, m, x, best in rec.field:
+        field[table.field_row(kind, row), key, m, x] = best
+    reach = None
+    if want_reach:
+        reach = np.zeros(attack.shape)
+
+        def visit(e, dist):
+            ev = setup.events[e]
+            if ev.kind != "attack":
+                return
+            for state, v in dist.items():
+                n = min(v.size, width)
+                reach[ev.slot, rec.key(state), :n] += v[:n]
+
+        with deep_recursion(setup.n_events):
+            propagate_rounds(engine, visit)
+    columns = index = None
+    if card is not None:
+        columns, index = _card_maps(card)
+        width = card.size  # the forward pass may have met more configurations
+        attack = _widen(attack, width)
+        field = _widen(field, width) if rec.field else field
+        if reach is not None:
+            reach = _widen(reach, width)
+        left = setup.boxes - card.count[:width]
+    else:
+        left = setup.boxes - np.arange(setup.boxes)
+    seconds = time.perf_counter() - began
+    return DecisionTable(keys, attack, field, rows, value, how, objective, seconds, columns, index,
+                         reach, left, tuple(info.slot.attacker_index for info in setup.slots))
+
+
+def _widen(a: np.ndarray, width: int) -> np.ndarray:
+    """``a`` with its damage axis (the third) padded to ``width`` (unsolved entries)."""
+    if a.shape[2] >= width:
+        return a
+    pad = [(0, 0)] * a.ndim
+    pad[2] = (0, width - a.shape[2])
+    fill = K.UNKNOWN if a.dtype == np.int8 else 0
+    return np.pad(a, pad, constant_values=fill)
+
+
+def _card_maps(card) -> tuple[np.ndarray, np.ndarray]:
+    """``card_columns`` and ``card_index`` of a card's registry (see :class:`DecisionTable`)."""
+    if card.n_codes * 4 > MAX_TABLE_BYTES:
+        raise ExactNotApplicable(f"best play: {card.n_codes:,} card codes exceed the table budget")
+    columns = np.full((len(card.col_index), 1 << max(card.lengths + [1])), -1, dtype=np.int64)
+    for c, index in enumerate(card.col_index):
+        for mask, d in index.items():
+            columns[c, mask] = d * int(card.radix[c])
+    index = np.full(card.n_codes, -1, dtype=np.int32)
+    index[card.code[: card.size]] = np.arange(card.size, dtype=np.int32)
+    return columns, index
+
+
+def report(table: DecisionTable, scenario: Scenario, labels) -> dict:
+    """What a result carries about best play (``Result.extra["best_play"]``): the table's
+    :meth:`~DecisionTable.summary` and the decisions in a player's words
+    (:func:`.describe.decisions`), one per attack row of ``labels``."""
+    resources = [scenario.attackers[i].resource or "focus" for i in table.row_attacker]
+    return {**table.summary(), "decisions": decisions(table, scenario, list(labels), resources)}

@@ -1,0 +1,279 @@
+"""Best play (docs/best-play.md): the default policies, exact best play against an independent
+brute force, Monte Carlo best play against exact, the decision tables and "how to play it".
+
+The brute force is ``tests/naive.py``'s ``bf_activation``: plain recursion over every roll
+and decision, written from docs/activation.md and docs/best-play.md without the engine's
+code. Its attackers with ``policy = "best"`` take every decision that maximises the
+objective, and a target with ``power_field = "best"`` every one that minimises it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+
+import numpy as np
+import pytest
+
+import mathhammer as mh
+from mathhammer.cli import main
+from mathhammer.exact import exact_result, optimal_value
+from mathhammer.play import solve
+from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
+from naive import BF_FIELDS, bf_activation
+
+TOL = 1e-12
+N_RANDOM = 400
+
+
+# ---------------------------------------------------------------- random small scenarios
+def _weapon(rnd: random.Random, kind: str, k: int, attacks: int) -> Weapon:
+    rules = set()
+    if rnd.random() < 0.3:
+        rules.add(rnd.choice(["knockdown", "critical_knockdown"]))
+    if rnd.random() < 0.1:
+        rules.add(rnd.choice(["brutal_damage", "weapon_master", "armor_piercing", "grievous_wounds"]))
+    return Weapon(f"W{k}", kind, skill=rnd.randint(3, 8), pow=rnd.randint(6, 14), attacks=attacks,
+                  boosted_damage=rnd.random() < 0.1, rules=rules,
+                  def_minus=2 if rnd.random() < 0.1 else 0)
+
+
+def random_scenario(seed: int) -> Scenario:
+    """One small scenario: 1 to 3 attackers (focus, fury or forcing; best play or a fixed
+    policy), melee with bought attacks, ranged or arcane, against a track of 1 to 6 boxes
+    with focus or fury (best, lethal or never), Tough, knockdowns."""
+    rnd = random.Random(seed)
+    budget = 4  # attack slots, bought ones included, in all
+    attackers = []
+    while budget > 0 and len(attackers) < 3 and (not attackers or rnd.random() < 0.5):
+        kind = rnd.choice(["melee", "melee", "ranged", "arcane"])
+        n = rnd.randint(1, min(2, budget))
+        weapons = [_weapon(rnd, kind, 0, n)]
+        budget -= n
+        if budget and rnd.random() < 0.3:
+            weapons.append(_weapon(rnd, kind, 1, 1))
+            budget -= 1
+        points = rnd.randint(0, min(3, budget) if kind == "melee" else 3)
+        if kind == "melee":
+            budget -= points
+        resource = rnd.choice(["focus", "fury", "force"])
+        extra = {}
+        if rnd.random() < 0.2:
+            extra["spend"] = Spend(buy_attacks=False)  # a fixed policy among best players
+        attackers.append(Attacker(f"A{len(attackers)}", weapons, charge=kind == "melee" and rnd.random() < 0.2,
+                                  **{resource: points}, **extra))
+    power = rnd.choice(["focus", "fury"])
+    target = Target(defense=rnd.randint(8, 15), arm=rnd.randint(8, 15), boxes=rnd.randint(1, 5),
+                    rules=set(rnd.sample(["tough", "tough_steady"], k=1)) if rnd.random() < 0.3 else set(),
+                    state={"knocked_down"} if rnd.random() < 0.1 else set(),
+                    power_field=rnd.choice(["best", "best", "lethal", "never"]),
+                    **{power: rnd.randint(0, 2)})
+    objective = rnd.choice(["kill", "kill", "damage"])
+    return Scenario(target, attackers, objective=objective)
+
+
+def _f(xs):
+    return np.array([float(x) for x in xs])
+
+
+@pytest.mark.parametrize("batch", range(8))
+def test_exact_best_play_equals_brute_force_on_random_scenarios(batch):
+    """docs/best-play.md: every figure of exact best play (attackers' and target's, mixed
+    with fixed policies) equals the brute force's, to 1e-12, on 400 random scenarios."""
+    per = N_RANDOM // 8
+    played = 0
+    for seed in range(batch * per, (batch + 1) * per):
+        scen = random_scenario(seed)
+        res = exact_result(scen)
+        bf = bf_activation(scen)
+        assert res.n_attacks == len(bf["made"]), seed
+        np.testing.assert_allclose(res.damage_pmf, _f(bf["damage"]), rtol=0, atol=TOL, err_msg=str(seed))
+        np.testing.assert_allclose(res.kill_weights, _f(bf["kill_at"]), rtol=0, atol=TOL, err_msg=str(seed))
+        for col, name in enumerate(BF_FIELDS):
+            np.testing.assert_allclose(res.slot_weights[:, col], _f(bf[name]), rtol=TOL, atol=TOL,
+                                       err_msg=f"{seed} {name}")
+        value = res.kill if scen.objective == "kill" else res.damage_mean
+        assert value == pytest.approx(float(bf["value"]), abs=TOL * scen.target.boxes), seed
+        played += any(a.plays_best for a in scen.attackers) or (
+            scen.target.power_field == "best" and scen.target.power_points > 0)
+    assert played >= per // 2  # most scenarios have decisions to make
+
+
+def test_random_scenarios_cover_the_contract():
+    seen = set()
+    for seed in range(N_RANDOM):
+        s = random_scenario(seed)
+        t = s.target
+        seen |= {f"attackers:{len(s.attackers)}", f"objective:{s.objective}"}
+        for a in s.attackers:
+            if a.points:
+                seen.add(f"{a.resource}:{a.policy}")
+            seen |= {f"rule:{r}" for w in a.weapons for r in w.rules}
+            if a.max_bought and len([w for w in a.weapons if w.type == "melee"]) == 2:
+                seen.add("bought with two weapons")
+        if t.power_points:
+            seen.add(f"target {t.power_kind}:{t.power_field}")
+        seen |= {f"target:{r}" for r in t.rules}
+    for want in ("attackers:1", "attackers:2", "attackers:3", "focus:best", "fury:best", "force:best",
+                 "focus:fixed", "target focus:best", "target fury:best", "target focus:lethal",
+                 "target:tough", "rule:knockdown", "rule:critical_knockdown", "objective:damage",
+                 "bought with two weapons"):
+        assert want in seen, want
+
+
+def test_optimal_value_is_best_play_of_every_attacker():
+    for seed in range(40):
+        scen = random_scenario(seed)
+        everyone = tuple(dataclasses.replace(a, policy="best") for a in scen.attackers)
+        best = exact_result(dataclasses.replace(scen, attackers=everyone))
+        value = best.kill if scen.objective == "kill" else best.damage_mean
+        assert optimal_value(scen, scen.objective) == pytest.approx(value, abs=TOL * scen.target.boxes)
+
+
+# ------------------------------------------------------------------------ defaults (rules)
+FIST = Weapon("Fist", "melee", skill=6, pow=13, attacks=2)
+
+
+def test_best_play_is_the_default_with_points():
+    """docs/best-play.md: policy "best" and power_field "best" by default; a spend table
+    without a policy is followed as given."""
+    a = Attacker("Jack", [FIST], focus=2)
+    assert a.policy == "best" and a.plays_best
+    assert Attacker("Jack", [FIST], focus=2, spend=Spend()).policy == "fixed"
+    assert not Attacker("Jack", [FIST]).plays_best  # no points: nothing to decide
+    assert Target(12, 14, focus=2).power_field == "best"
+    assert Target(12, 14, focus=2, power_field="optimal").power_field == "best"  # the older name
+
+
+def test_issue_table_best_play_against_the_default_fixed_policy():
+    """The issue's first row: focus 2, two MAT 6 POW 13 fists, DEF 14 ARM 16, 12 boxes."""
+    scen = Scenario(Target(14, 16, boxes=12), [Attacker("Jack", [FIST], focus=2)])
+    fixed = dataclasses.replace(scen, attackers=[dataclasses.replace(scen.attackers[0], policy="fixed")])
+    assert round(exact_result(scen).kill, 3) == 0.288
+    assert round(exact_result(fixed).kill, 3) == 0.220
+
+
+def test_declining_a_bought_attack_ends_buying():
+    """docs/best-play.md: bought attacks are made in order; none is made after one declined."""
+    scen = Scenario(Target(13, 15, boxes=10, focus=3), [Attacker("Jack", [FIST], focus=3)])
+    made = exact_result(scen).made[2:]
+    assert np.all(np.diff(made) <= TOL)
+
+
+def test_spend_table_with_best_policy_is_refused_in_files(tmp_path):
+    p = tmp_path / "s.toml"
+    p.write_text('[target]\ndef = 12\narm = 14\n[[attackers]]\nfocus = 1\npolicy = "best"\n'
+                 '[attackers.spend]\nreserve = 1\n[[attackers.weapons]]\nname = "F"\ntype = "melee"\n'
+                 'skill = 6\npow = 12\n')
+    with pytest.raises(mh.InputError, match=r"attackers\[0\]\.spend: .*best play decides"):
+        mh.load_scenario(p)
+    assert main(["run", str(p), "--trials", "100"]) == 2
+
+
+def test_a_spend_table_without_policy_stays_fixed(tmp_path):
+    p = tmp_path / "s.toml"
+    p.write_text('[target]\ndef = 12\narm = 14\n[[attackers]]\nfocus = 1\n'
+                 '[attackers.spend]\nreserve = 1\n[[attackers.weapons]]\nname = "F"\ntype = "melee"\n'
+                 'skill = 6\npow = 12\n')
+    a = mh.load_scenario(p).attackers[0]
+    assert a.policy == "fixed" and a.spend.reserve == 1
+
+
+# ------------------------------------------------------------------ Monte Carlo best play
+MC_CASES = {
+    "focus vs fury target": Scenario(Target(13, 15, boxes=10, fury=1), [Attacker("Jack", [FIST], focus=2)]),
+    "two attackers vs focus target, Tough": Scenario(
+        Target(12, 14, boxes=8, focus=2, rules={"tough"}),
+        [Attacker("A", [Weapon("Axe", "melee", 6, 12, rules={"critical_knockdown"})], fury=2),
+         Attacker("B", [Weapon("Gun", "ranged", 5, 12, attacks=2)], focus=2)]),
+    "small grid, shield, both sides": Scenario(
+        Target(12, 15, grid=["..", ".L", "LM", "CR", "MR", ".."], shield=("L",), focus=1),
+        [Attacker("Jack", [FIST], focus=2)]),
+    "two rounds with fire": Scenario(
+        Target(12, 14, boxes=10, focus=1),
+        [Attacker("Burner", [Weapon("Flamer", "ranged", 6, 11, rules={"fire"})], focus=1)], turns=2),
+}
+
+
+@pytest.mark.parametrize("name", list(MC_CASES))
+def test_monte_carlo_best_play_matches_exact(name):
+    """The kernel follows the decision tables: every kill and damage figure within 5
+    standard errors of exact best play."""
+    scen = MC_CASES[name]
+    exact = mh.simulate(scen, method="exact")
+    n = 400_000
+    mc = mh.simulate(scen, trials=n, seed=7)
+    assert mc.extra["best_play"]["solved_on"] == "exact"
+    se = math.sqrt(exact.kill * (1 - exact.kill) / n)
+    assert abs(mc.kill - exact.kill) <= 5 * se + 1e-12
+    se_d = exact.damage_sd / math.sqrt(n)
+    assert abs(mc.damage_mean - exact.damage_mean) <= 5 * se_d + 1e-12
+    for i in range(exact.n_attacks):
+        p = exact.boost_damage_rate[i]
+        assert abs(mc.boost_damage_rate[i] - p) <= 5 * math.sqrt(p * (1 - p) / n) + 1e-9, i
+
+
+def test_relaxation_on_a_big_grid_is_reported():
+    heavy = Target(12, 18, grid=["......", ".....L", "....LL", "...MC.", "...MC.", "....RR"], shield=("L",))
+    scen = Scenario(heavy, [Attacker("Jack", [FIST, Weapon("Head", "melee", 6, 14)], focus=3),
+                            Attacker("Jack 2", [FIST], focus=3)])
+    table = solve(scen)
+    assert table.solved_on == "relaxed: the grid as a damage track of 36 boxes"
+    res = mh.simulate(scen, trials=20_000, seed=1)
+    assert res.extra["best_play"]["solved_on"] == table.solved_on
+
+
+def test_same_seed_same_best_play_whatever_the_threads():
+    import numba
+
+    scen = MC_CASES["two attackers vs focus target, Tough"]
+    runs = []
+    for threads in (1, numba.config.NUMBA_NUM_THREADS):
+        numba.set_num_threads(threads)
+        try:
+            runs.append(mh.simulate(scen, trials=300_000, seed=5).damage_weights)
+        finally:
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    np.testing.assert_array_equal(runs[0], runs[1])
+
+
+# ---------------------------------------------------------------------- how to play it
+def test_play_table_says_the_decisions():
+    scen = Scenario(Target(14, 16, boxes=12), [Attacker("Jack", [FIST], focus=2)])
+    res = mh.simulate(scen, method="exact")
+    frame = res.play_table()
+    assert list(frame.columns) == ["slot", "attack", "who", "decision", "condition", "agreement", "taken",
+                                   "points"]
+    first = frame[frame.slot == 1].set_index("decision")["condition"].to_dict()
+    # first attack: the damage roll of any hit is boosted, the attack roll is not
+    assert first["boost the attack roll"] == "never"
+    assert first["boost the damage roll"] == "always"
+    row = frame[(frame.slot == 1) & (frame.decision == "boost the damage roll")].iloc[0]
+    assert row.taken == pytest.approx(res.boost_damage_rate[0], abs=TOL)
+    assert row.taken == pytest.approx(res.hit[0], abs=TOL)  # every hit is boosted
+    assert res.extra["best_play"]["solved_on"] == "exact"
+
+
+def test_report_and_json_carry_best_play(tmp_path, capsys):
+    p = tmp_path / "s.toml"
+    p.write_text('[simulation]\ntrials = 20000\nseed = 2\n[target]\ndef = 13\narm = 15\nboxes = 10\nfury = 1\n'
+                 '[[attackers]]\nname = "Jack"\nfocus = 2\n[[attackers.weapons]]\nname = "Fist"\n'
+                 'type = "melee"\nskill = 6\npow = 13\nattacks = 2\n')
+    assert main(["run", str(p)]) == 0
+    out = capsys.readouterr().out
+    assert "How to play it" in out and "spend fury to prevent the damage" in out
+    assert main(["run", str(p), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    bp = data["best_play"]
+    assert bp["solved_on"] == "exact" and bp["objective"] == "kill"
+    assert {d["who"] for d in bp["decisions"]} == {"Jack", "Target"}
+    assert all(0.0 <= d["agreement"] <= 1.0 for d in bp["decisions"])
+
+
+def test_no_best_play_section_for_fixed_policies():
+    scen = Scenario(Target(14, 16, boxes=12, focus=1, power_field="lethal"),
+                    [Attacker("Jack", [FIST], focus=2, policy="fixed")])
+    res = mh.simulate(scen, method="exact")
+    assert "best_play" not in res.extra and res.play_table().empty
