@@ -31,6 +31,7 @@ performance target is reported but does not fail the run.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import math
@@ -627,25 +628,40 @@ def bench_best_play(cfg, report):
         tb = solve(scen, scen.attack_sequence(), reach=False)
         build = time.perf_counter() - t0
         best, fixed = encode(scen, tb), encode(fixed_policies(scen))
-        for enc in (best, fixed):
+        # the same work as the fixed policy through the tables: every entry unsolved, so each
+        # decision is looked up and falls back to the fixed rule (the lookups' own cost)
+        blank = dataclasses.replace(tb, attack=np.zeros_like(tb.attack), field=np.full_like(tb.field, -1))
+        lookup = encode(scen, blank)
+        for enc in (best, fixed, lookup):
             numba_run(enc, 1 << 17, 0)
         nt = cfg.numba_trials
         sec_b, counts = best_of(lambda r: numba_run(best, nt, 8000 + r), cfg.repeats)
         sec_f, _ = best_of(lambda r: numba_run(fixed, nt, 8000 + r), cfg.repeats)
-        ns_b, ns_f = sec_b / nt * 1e9, sec_f / nt * 1e9
+        sec_l, _ = best_of(lambda r: numba_run(lookup, nt, 8000 + r), cfg.repeats)
+        ns_b, ns_f, ns_l = sec_b / nt * 1e9, sec_f / nt * 1e9, sec_l / nt * 1e9
+        made_b = float(simulate(scen, method="exact").made.sum()) if tb.solved_on == "exact" else None
+        made_f = float(simulate(fixed_policies(scen), method="exact").made.sum()) if made_b else None
         verdict, zk = "relaxed", "-"
         if tb.solved_on == "exact":
             c = check(simulate(scen, method="exact"), counts, nt)
             verdict = "ok" if c["ok"] else "FAIL"
             ok &= c["ok"]
             zk = f"{c['z_kill']:+.2f}"
-        per[key] = {"title": title, "ns_best": ns_b, "ns_fixed": ns_f, "ratio": ns_b / ns_f,
-                    "table_s": build, "table_bytes": tb.nbytes, "solved_on": tb.solved_on}
-        rows.append([key, f"{ns_b:.1f}", f"{ns_f:.1f}", f"{ns_b / ns_f:.2f}x", f"{build * 1e3:.1f}",
-                     fmt_int(tb.nbytes), zk, verdict])
+        per[key] = {"title": title, "ns_best": ns_b, "ns_fixed": ns_f, "ns_lookup": ns_l,
+                    "ratio": ns_b / ns_f, "lookup_ratio": ns_l / ns_f, "attacks_best": made_b,
+                    "attacks_fixed": made_f, "table_s": build, "table_bytes": tb.nbytes,
+                    "solved_on": tb.solved_on}
+        per_attack = f"{(ns_b / made_b) / (ns_f / made_f):.2f}x" if made_b else "-"
+        attacks = f"{made_b:.2f} / {made_f:.2f}" if made_b else "-"
+        rows.append([key, f"{ns_b:.1f}", f"{ns_f:.1f}", f"{ns_b / ns_f:.2f}x", attacks, per_attack,
+                     f"{ns_l:.1f}", f"{ns_l / ns_f:.2f}x", f"{build * 1e3:.1f}", fmt_int(tb.nbytes), zk,
+                     verdict])
     print(f"\n== Best play (decision tables), {n_threads} threads ==")
-    print(table(["workload", "ns best", "ns fixed", "best / fixed", "table ms", "table bytes",
-                      "z kill", "exact check"], rows))
+    print(table(["workload", "ns best", "ns fixed", "best / fixed", "attacks best / fixed",
+                 "per attack", "ns lookup", "lookup / fixed", "table ms", "table bytes", "z kill",
+                 "exact check"], rows))
+    print("  ns: per trial; attacks: made per trial (exact); per attack: the ratio per attack made;")
+    print("  lookup: the fixed policy's decisions taken through the tables (every entry unsolved)")
     tour = scenario_from_cards(["heavy_warjack", "heavy_warjack"], "heavy_warjack")
     builds = []
     for _ in range(cfg.repeats):
@@ -658,10 +674,13 @@ def bench_best_play(cfg, report):
           f"(with the reach of the \"how to play it\" report)")
     per["tour"] = {"table_s": tour_s, "table_bytes": tab.nbytes, "solved_on": tab.solved_on}
     report["best_play"] = per
-    act = per["activation"]["ratio"]
+    a = per["activation"]
+    act = a["ratio"]
     targets = [(f"best-play activation <= {TARGET_BEST_VS_FIXED:g}x the fixed-policy kernel per trial",
-                act <= TARGET_BEST_VS_FIXED, f"{act:.2f}x ({per['activation']['ns_best']:.1f} vs "
-                f"{per['activation']['ns_fixed']:.1f} ns)"),
+                act <= TARGET_BEST_VS_FIXED, f"{act:.2f}x ({a['ns_best']:.1f} vs {a['ns_fixed']:.1f} ns; "
+                f"best play makes {a['attacks_best']:.2f} attacks a trial, the fixed policy "
+                f"{a['attacks_fixed']:.2f}; the same decisions through the tables: "
+                f"{a['lookup_ratio']:.2f}x)"),
                (f"decision table of the README tour <= {TARGET_TABLE_S:g} s", tour_s <= TARGET_TABLE_S,
                 f"{tour_s * 1e3:.1f} ms, {fmt_int(tab.nbytes)} bytes")]
     return ok, targets

@@ -42,11 +42,13 @@ def scenarios():
     claw = Weapon("Claw", "melee", skill=7, pow=13, attacks=2)
     return [
         ("heavy grid, 2 fists, 3 focus", Scenario(Target(12, 17, grid=HEAVY), [Attacker("Jack", [fist], focus=3)])),
-        ("heavy grid + Shield L, 2 fists, 2 focus",
-         Scenario(Target(12, 16, grid=HEAVY, shield=("L",)), [Attacker("Jack", [fist], focus=2)])),
+        ("heavy grid + Shield L, ARM 13, 2 fists, 2 focus",
+         Scenario(Target(12, 13, grid=HEAVY, shield=("L",)), [Attacker("Jack", [fist], focus=2)])),
         ("heavy grid, ram to L then fists, 2 + 2 focus",
          Scenario(Target(12, 16, grid=HEAVY, shield=("L",)),
                   [Attacker("Breaker", [ram], focus=2), Attacker("Jack", [fist], focus=2)])),
+        ("light grid, 2 fists, 3 focus",
+         Scenario(Target(13, 14, grid=LIGHT), [Attacker("Jack", [fist], focus=3)])),
         ("light grid, 2 fists, 3 focus, target 2 focus",
          Scenario(Target(13, 14, grid=LIGHT, focus=2), [Attacker("Jack", [fist], focus=3)])),
         ("small spiral, 2 claws, 3 fury, Tough",

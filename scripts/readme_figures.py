@@ -43,7 +43,7 @@ def main() -> None:
                     trials=trials, seed=SEED, progress=False)
     fig = Figure(figsize=(7, 5.5), layout="constrained")
     ax = plot_kill_heatmap(grid, x="target.def", y="target.arm", ax=fig.subplots())
-    ax.set_title("One heavy warjack, 3 focus, boosting attacks that need 8+")
+    ax.set_title("One heavy warjack, 3 focus, best play")
     save_figure(fig, OUT / "heatmap.png")
 
     # 3. list building: three loadouts against more and more armour

@@ -126,7 +126,7 @@ def test_random_scenarios_cover_the_contract():
 def test_optimal_value_is_best_play_of_every_attacker():
     for seed in range(40):
         scen = random_scenario(seed)
-        everyone = tuple(dataclasses.replace(a, policy="best") for a in scen.attackers)
+        everyone = tuple(dataclasses.replace(a, policy="best", spend=None) for a in scen.attackers)
         best = exact_result(dataclasses.replace(scen, attackers=everyone))
         value = best.kill if scen.objective == "kill" else best.damage_mean
         assert optimal_value(scen, scen.objective) == pytest.approx(value, abs=TOL * scen.target.boxes)
@@ -277,3 +277,14 @@ def test_no_best_play_section_for_fixed_policies():
                     [Attacker("Jack", [FIST], focus=2, policy="fixed")])
     res = mh.simulate(scen, method="exact")
     assert "best_play" not in res.extra and res.play_table().empty
+
+
+def test_a_spend_with_best_play_is_refused_not_ignored():
+    """A spend table is followed by a fixed policy only: with best play it is an error, not
+    silently ignored."""
+    jack = Attacker("Jack", [FIST], focus=2)
+    with pytest.raises(mh.InputError, match=r'spend: is followed by policy = "fixed" only'):
+        dataclasses.replace(jack, spend=Spend(reserve=1))
+    fixed = dataclasses.replace(jack, spend=Spend(reserve=1), policy="fixed")
+    assert fixed.spend.reserve == 1
+    assert dataclasses.replace(fixed, policy="best", spend=None).plays_best

@@ -66,6 +66,9 @@ class Engine:
         On a grid or spiral with look-ahead: most edges built before giving up with
         :class:`~mathhammer.errors.ExactNotApplicable` (the bounds of
         :mod:`~mathhammer.exact.bounds` are loose there).
+    tiebreak : float
+        Weight of the fraction of boxes marked at the end added to the objective (0: none):
+        decisions the objective leaves (nearly) tied go to the one that deals more damage.
 
     Events are numbered as :attr:`Setup.events`: one per attack of every round with an
     attack phase, and the steps of the end of each round (with several rounds or continuous
@@ -73,7 +76,7 @@ class Engine:
     """
 
     def __init__(self, setup: Setup, best: frozenset | None = None, objective: str = "kill",
-                 record=None, edge_budget: int | None = None):
+                 record=None, edge_budget: int | None = None, tiebreak: float = 0.0):
         self.setup = setup
         self.edge_budget = edge_budget
         self.built = 0  # edges built by look-ahead on a card (bounded by edge_budget)
@@ -86,6 +89,10 @@ class Engine:
         self.looks_ahead = bool(self.best) or setup.field == "best"
         self.on_card = setup.card is not None
         self.kill_value = float(setup.boxes) if objective == "damage" else 1.0
+        # a small weight on the damage marked (a kill marks every box): decisions that the
+        # objective leaves tied go to the one that deals more (the relaxation of best play)
+        self.tiebreak = float(tiebreak)
+        self.kill_value += self.tiebreak
         self._cripple_bit = 0
         if objective.startswith("cripple:"):
             self._cripple_bit = 1 << setup.card.letters.index(objective.split(":", 1)[1])
@@ -102,11 +109,14 @@ class Engine:
     def terminal(self, idx: np.ndarray) -> np.ndarray:
         """Value after the last event at the damage marked (configurations) ``idx`` of a
         target left standing."""
+        extra = 0.0
+        if self.tiebreak:
+            extra = self.tiebreak * self.setup.count(idx) / self.setup.boxes
         if self.objective == "kill":
-            return np.zeros(idx.size)
+            return np.zeros(idx.size) + extra
         if self.objective == "damage":
-            return self.setup.count(idx).astype(np.float64)
-        return ((self.setup.card.crip[idx] & self._cripple_bit) > 0).astype(np.float64)
+            return self.setup.count(idx).astype(np.float64) + extra
+        return ((self.setup.card.crip[idx] & self._cripple_bit) > 0).astype(np.float64) + extra
 
     def edges(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
         """Edges of event ``e`` from ``state`` (as the event finds it), one piece per state
@@ -252,7 +262,7 @@ def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     check_objective("objective", objective, scenario.target)
-    everyone = tuple(dataclasses.replace(a, policy="best") for a in scenario.attackers)
+    everyone = tuple(dataclasses.replace(a, policy="best", spend=None) for a in scenario.attackers)
     setup = prepare(dataclasses.replace(scenario, attackers=everyone), induction=True)
     engine = Engine(setup, best=frozenset(range(len(everyone))), objective=objective,
                     edge_budget=MAX_CARD_INDUCTION_EDGES)

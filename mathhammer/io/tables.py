@@ -288,10 +288,6 @@ class TableReader:
         if "spend" in att:
             # a spend table without a policy key is followed as given (policy "fixed")
             kwargs["spend"] = self.spend(att, prefix)
-            if att.get("policy") == "best":
-                raise self.error(f"{prefix}.spend", "[attackers.spend]",
-                                 'is followed by policy = "fixed" only: best play decides every '
-                                 'spend (remove the table, or set policy = "fixed")')
         try:
             return Attacker(name, weapons, **kwargs)
         except InputError as err:

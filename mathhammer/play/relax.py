@@ -7,7 +7,9 @@ There the decisions are solved on the same scenario against a *damage track* of 
 number of boxes (same DEF, ARM, Shields, points, Tough, situation, rounds and effects; no
 column rolls, no crippling and so no feedback), and the kernel follows them by the number
 of boxes marked. ``cripple:X`` has no meaning on a track: the relaxation maximises the
-expected damage instead. docs/best-play.md gives the loss this costs against the exact
+expected damage instead. Decisions the track leaves (nearly) tied go to the one that deals more
+damage (a weight of :data:`~mathhammer.play.solve.RELAXED_TIEBREAK` on the fraction of boxes
+marked): on the card, damage cripples systems and opens kills the track cannot see. docs/best-play.md gives the loss this costs against the exact
 optimum on small grids.
 """
 

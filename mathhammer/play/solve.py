@@ -38,6 +38,11 @@ PLAY_CARD_WORK = 20_000_000
 #: ... and when backward induction builds at most this many edges on it (about a second).
 PLAY_CARD_EDGES = 1_000_000
 
+#: The relaxation's tie-break: this weight on the fraction of boxes marked is added to the
+#: objective, so that decisions the track leaves (nearly) tied go to more damage, which on the
+#: card cripples systems and opens kills the track cannot see (docs/best-play.md).
+RELAXED_TIEBREAK = 1e-4
+
 
 @dataclass(frozen=True, eq=False)
 class DecisionTable:
@@ -219,16 +224,19 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
         except ExactNotApplicable:
             pass
     solved, objective, how = relaxed(scenario)
-    # a relaxed scenario differs in its target only: the attack sequence is the same
-    return _solve(prepare(solved, slots, induction=True), objective, how, began, reach)
+    # a relaxed scenario differs in its target only: the attack sequence is the same; a
+    # track's near ties need not be ties on the card: they go to more damage
+    tiebreak = RELAXED_TIEBREAK if solved is not scenario else 0.0
+    return _solve(prepare(solved, slots, induction=True), objective, how, began, reach,
+                  tiebreak=tiebreak)
 
 
 def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
-           edge_budget: int | None = None) -> DecisionTable:
+           edge_budget: int | None = None, tiebreak: float = 0.0) -> DecisionTable:
     keys = _keyspace(setup)
     rows = len(setup.slots)
     rec = _Recorder(setup, keys)
-    engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget)
+    engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget, tiebreak=tiebreak)
     with deep_recursion(setup.n_events):
         value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0])
     card = setup.card

@@ -59,6 +59,10 @@ def main_figure(result) -> Figure:
         plot_cripple(result, ax=axes["cripple"])
     name = result.target_name or "target"
     what = "exact" if result.exact else f"{method_note(result)}, seed {result.seed}"
+    play = (result.extra or {}).get("best_play", {}).get("solved_on", "")
+    if play:  # say how the points were spent
+        what += "; best play" + ("" if play == "exact" else " (relaxed)" if play.startswith("relaxed")
+                                 else " (not solved: default policy)")
     fig.suptitle(f"{name}: kill {100 * result.kill:.2f}%, expected damage "
                  f"{result.damage_mean:.2f} ({what})")
     return fig

@@ -81,6 +81,10 @@ class Attacker:
         if not isinstance(self.spend, Spend):
             raise InputError("spend", self.spend, "must be a Spend")
         check_choice("policy", self.policy, ATTACKER_POLICIES)
+        if self.policy == "best" and self.spend != Spend():
+            raise InputError("spend", self.spend.label,
+                             'is followed by policy = "fixed" only: best play decides every spend '
+                             '(give policy="fixed", or no spend)')
         check_bool("charge", self.charge)
         check_int("combined", self.combined, 1, MAX_COMBINED)
         check_choice("model", self.model, ATTACKER_MODELS)
