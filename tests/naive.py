@@ -267,7 +267,8 @@ class _Slot:
 def _bf_slots(scenario, every_bought) -> list[_Slot]:
     """Attackers in order: initial attacks of each weapon (the first melee one is the charge
     attack of a charging attacker), then one bought attack per point (with ``buy_attacks``,
-    or always when ``every_bought(attacker_index)``) with the bought weapon."""
+    or always when ``every_bought(attacker_index)``) with the bought weapon, or the reloads
+    of its ranged weapons (up to ``reload`` each, one per point)."""
     out = []
     for ai, a in enumerate(scenario.attackers):
         charge_left = a.charge
@@ -288,6 +289,11 @@ def _bf_slots(scenario, every_bought) -> list[_Slot]:
                         best = (key, wi, w)
                 _, wi, w = best
             out += [_Slot(ai, wi, a, w, True, False) for _ in range(_bf_points(a))]
+        if _bf_points(a) and (every_bought(ai) or a.spend.buy_attacks):
+            # Reload [N]: up to N additional ranged attacks with the weapon, a point each
+            for wi, w in enumerate(a.weapons):
+                if w.type == "ranged" and w.reload:
+                    out += [_Slot(ai, wi, a, w, True, False) for _ in range(min(w.reload, _bf_points(a)))]
     return [_Slot(s.attacker, s.weapon_index, s.attacker_obj, s.weapon, s.bought, s.charge,
                   k == 0 or out[k - 1].attacker != s.attacker) for k, s in enumerate(out)]
 

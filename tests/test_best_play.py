@@ -30,6 +30,7 @@ N_RANDOM = 400
 
 # ---------------------------------------------------------------- random small scenarios
 def _weapon(rnd: random.Random, kind: str, k: int, attacks: int) -> Weapon:
+    reload = rnd.choice([0, 0, 1, 2]) if kind == "ranged" else 0
     rules = set()
     if rnd.random() < 0.3:
         rules.add(rnd.choice(["knockdown", "critical_knockdown"]))
@@ -37,12 +38,12 @@ def _weapon(rnd: random.Random, kind: str, k: int, attacks: int) -> Weapon:
         rules.add(rnd.choice(["brutal_damage", "weapon_master", "armor_piercing", "grievous_wounds"]))
     return Weapon(f"W{k}", kind, skill=rnd.randint(3, 8), pow=rnd.randint(6, 14), attacks=attacks,
                   boosted_damage=rnd.random() < 0.1, rules=rules,
-                  def_minus=2 if rnd.random() < 0.1 else 0)
+                  def_minus=2 if rnd.random() < 0.1 else 0, reload=reload)
 
 
 def random_scenario(seed: int) -> Scenario:
     """One small scenario: 1 to 3 attackers (focus, fury or forcing; best play or a fixed
-    policy), melee with bought attacks, ranged or arcane, against a track of 1 to 6 boxes
+    policy), melee with bought attacks, ranged (with Reload) or arcane, against a track of 1 to 5 boxes
     with focus or fury (best, lethal or never), Tough, knockdowns."""
     rnd = random.Random(seed)
     budget = 4  # attack slots, bought ones included, in all
@@ -55,9 +56,14 @@ def random_scenario(seed: int) -> Scenario:
         if budget and rnd.random() < 0.3:
             weapons.append(_weapon(rnd, kind, 1, 1))
             budget -= 1
-        points = rnd.randint(0, min(3, budget) if kind == "melee" else 3)
+        reloads = sum(w.reload for w in weapons)
+        points = rnd.randint(0, min(3, budget) if kind == "melee" or reloads else 3)
         if kind == "melee":
             budget -= points
+        else:
+            budget -= min(points, reloads) if reloads else 0
+        if budget < 0:  # the reloads of two weapons: keep the sequence small
+            points, budget = 1, 0
         resource = rnd.choice(["focus", "fury", "force"])
         extra = {}
         if rnd.random() < 0.2:
@@ -113,13 +119,15 @@ def test_random_scenarios_cover_the_contract():
             seen |= {f"rule:{r}" for w in a.weapons for r in w.rules}
             if a.max_bought and len([w for w in a.weapons if w.type == "melee"]) == 2:
                 seen.add("bought with two weapons")
+            if a.reloads:
+                seen.add("reload")
         if t.power_points:
             seen.add(f"target {t.power_kind}:{t.power_field}")
         seen |= {f"target:{r}" for r in t.rules}
     for want in ("attackers:1", "attackers:2", "attackers:3", "focus:best", "fury:best", "force:best",
                  "focus:fixed", "target focus:best", "target fury:best", "target focus:lethal",
                  "target:tough", "rule:knockdown", "rule:critical_knockdown", "objective:damage",
-                 "bought with two weapons"):
+                 "bought with two weapons", "reload"):
         assert want in seen, want
 
 
@@ -191,6 +199,9 @@ MC_CASES = {
     "small grid, shield, both sides": Scenario(
         Target(12, 15, grid=["..", ".L", "LM", "CR", "MR", ".."], shield=("L",), focus=1),
         [Attacker("Jack", [FIST], focus=2)]),
+    "reloading gun vs a Tough target": Scenario(
+        Target(13, 14, boxes=6, rules={"tough"}),
+        [Attacker("Gunner", [Weapon("Rifle", "ranged", 6, 12, reload=2)], focus=3)]),
     "two rounds with fire": Scenario(
         Target(12, 14, boxes=10, focus=1),
         [Attacker("Burner", [Weapon("Flamer", "ranged", 6, 11, rules={"fire"})], focus=1)], turns=2),
@@ -288,3 +299,21 @@ def test_a_spend_with_best_play_is_refused_not_ignored():
     fixed = dataclasses.replace(jack, spend=Spend(reserve=1), policy="fixed")
     assert fixed.spend.reserve == 1
     assert dataclasses.replace(fixed, policy="best", spend=None).plays_best
+
+
+def test_reload_buys_additional_ranged_attacks():
+    """Reload [N] (docs/best-play.md): a gun whose rolls are boosted for free can only spend
+    its point on one more shot, and best play takes it: two shots, each hitting (3d6 + 5 vs
+    DEF 14: 160/216) and killing (3d6 + 10 vs ARM 19 on 1 box: 10 or more, 135/216)."""
+    gun = Weapon("Gun", "ranged", skill=5, pow=10, boosted_attack=True, boosted_damage=True, reload=1)
+    scen = Scenario(Target(14, 19, boxes=1), [Attacker("A", [gun], focus=1)])
+    p = (160 / 216) * (135 / 216)
+    res = exact_result(scen)
+    assert res.slot_labels == ("A / Gun #1", "A / Gun reload #1")
+    assert res.kill == pytest.approx(1 - (1 - p) ** 2, abs=TOL)
+    assert res.made[1] == pytest.approx(1 - p, abs=TOL) and res.spent_mean[1] == pytest.approx(1 - p, abs=TOL)
+    # a fixed policy reloads when it buys attacks, not otherwise
+    no = Attacker("A", [gun], focus=1, spend=Spend(buy_attacks=False))
+    assert exact_result(Scenario(scen.target, [no])).kill == pytest.approx(p, abs=TOL)
+    with pytest.raises(mh.InputError, match="reload: is for ranged weapons"):
+        Weapon("Fist", "melee", 6, 12, reload=1)

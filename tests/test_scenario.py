@@ -564,6 +564,8 @@ NEW_KEYS = [
      lambda s: (s.attackers[0].crippled, s.attackers[0].points), (frozenset({"S", "B"}), 0)),
     ("attacker-crippled-empty", "attacker", "crippled = []", lambda s: s.attackers[0].crippled, frozenset()),
     ("weapon-damage-to", "weapon", 'damage_to = "M"', lambda s: s.attackers[0].weapons[0].damage_to, "M"),
+    # the weapon of MINIMAL is a melee one: Reload [N] is for ranged weapons, 0 reads back
+    ("weapon-reload", "weapon", "reload = 0", lambda s: s.attackers[0].weapons[0].reload, 0),
     ("weapon-damage-to-aspect", "weapon", 'damage_to = "S"', lambda s: s.attackers[0].weapons[0].damage_to, "S"),
     ("simulation-objective", "simulation", 'objective = "damage"', lambda s: s.objective, "damage"),
     # --- continuous effects, hazards and several turns (docs/activation.md, last section)
@@ -610,7 +612,7 @@ def test_later_key_parses(tmp_path, table, line, read, expected):
     assert _round_trip(scen) == scen
     # everything else keeps its default
     base = load_scenario(write(tmp_path, MINIMAL))
-    assert scen != base or line in ("", "crippled = []")
+    assert scen != base or line in ("", "crippled = []", "reload = 0")
 
 
 GRID_34 = ("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM")
@@ -1108,3 +1110,10 @@ def test_format_doc_example_parses():
 def test_input_error_is_the_base_of_file_errors():
     with pytest.raises(InputError):
         loads_scenario(_in_table("target", "focus = 11"))
+
+
+def test_reload_reads_on_a_ranged_weapon(tmp_path):
+    text = MINIMAL.replace('type = "melee"', 'type = "ranged"').replace("pow = 16", "pow = 16\nreload = 2")
+    scen = load_scenario(write(tmp_path, text))
+    assert scen.attackers[0].weapons[0].reload == 2
+    assert _round_trip(scen) == scen

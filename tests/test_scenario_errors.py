@@ -570,6 +570,10 @@ EXACT_CASES = [
     ("weapon-crippled-letters", in_weapon('crippled = ["L"]'),
      (f"{W1}.crippled: must be true or false (a crippled weapon system); the attacker's crippled systems "
       "or aspects go in [[attackers]] as crippled = [...] (got ['L'])")),
+    ("weapon-reload-on-melee", in_weapon("reload = 1"),
+     f"{W1}.reload: is for ranged weapons (type is 'melee') (got 1)"),
+    ("weapon-reload-negative", in_weapon("reload = -1"),
+     f"{W1}.reload: must be between 0 and 20 (got -1)"),
     ("weapon-damage-to-unknown", in_weapon('damage_to = "Q"'),
      f"{W1}.damage_to: must be one of A, B, C, F, G, H, L, M, R, S (got 'Q')"),
     ("weapon-damage-to-lowercase", in_weapon('damage_to = "m"'),

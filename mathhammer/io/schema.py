@@ -107,6 +107,7 @@ WEAPON_KEYS = (
     "arm_minus",
     "effect_on",
     "damage_to",
+    "reload",
 )
 
 #: Key of a ``[target]`` table or ``[[attackers]]`` entry naming a library card

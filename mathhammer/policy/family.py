@@ -59,7 +59,7 @@ def policy_family(attacker: Attacker, scenario: Scenario) -> list[Spend]:
     attack = [("never", attacker.spend.boost_attack_at), ("always", attacker.spend.boost_attack_at)]
     attack += [("auto", t) for t in needs[1:]]
     buys = [(False, 0)]
-    if attacker.bought_weapon is not None:
+    if attacker.bought_weapon is not None or any(w.reload for w in attacker.weapons):
         buys += [(True, r) for r in range(attacker.points + 1)]
     return [
         Spend(boost_attack=a, boost_attack_at=at, boost_damage=d, buy_attacks=b, reserve=r)

@@ -179,11 +179,31 @@ class Attacker:
 
     @property
     def max_bought(self) -> int:
-        """Most additional attacks it can buy: one per point, when ``spend.buy_attacks`` or
-        when best play decides (it buys each one or stops)."""
+        """Most additional melee attacks it can buy: one per point, when ``spend.buy_attacks``
+        or when best play decides (it buys each one or stops)."""
         if self.bought_weapon is None or not (self.spend.buy_attacks or self.plays_best):
             return 0
         return self.points
+
+    @property
+    def reloads(self) -> tuple[tuple[int, int], ...]:
+        """Additional ranged attacks it may make (Reload [N]): ``(weapon index, count)`` per
+        ranged weapon with ``reload``, up to N each and one per point, when
+        ``spend.buy_attacks`` or when best play decides.
+
+        >>> gun = Weapon("Gun", "ranged", 6, 12, reload=2)
+        >>> Attacker("A", [gun], focus=3).reloads, Attacker("A", [gun], focus=1).reloads
+        (((0, 2),), ((0, 1),))
+        """
+        if not self.points or not (self.spend.buy_attacks or self.plays_best):
+            return ()
+        return tuple((i, min(w.reload, self.points)) for i, w in enumerate(self.weapons)
+                     if w.type == "ranged" and w.reload)
+
+    @property
+    def paid_count(self) -> int:
+        """Slots of attacks it may pay for: bought melee attacks and reloads."""
+        return self.max_bought + sum(n for _, n in self.reloads)
 
     @property
     def charge_weapon_index(self) -> int | None:

@@ -74,6 +74,8 @@ class AttackSlot:
 
     @property
     def label(self) -> str:
+        if self.bought and self.weapon.type == "ranged":
+            return f"{self.attacker.name} / {self.weapon.name} reload #{self.number + 1}"
         if self.bought:
             return f"{self.attacker.name} / {self.weapon.name} bought #{self.number + 1}"
         return f"{self.attacker.name} / {self.weapon.name} #{self.number + 1}"
@@ -149,7 +151,8 @@ class Scenario:
 
     def attack_sequence(self) -> tuple[AttackSlot, ...]:
         """Every attack that may be made, in order: attackers in order; for each, its weapons'
-        initial attacks in order, then the attacks it may buy (docs/rules.md 5)."""
+        initial attacks in order, then the attacks it may buy (docs/rules.md 5): additional
+        melee attacks, or its ranged weapons' reloads, weapon by weapon."""
         out = []
         for ai, a in enumerate(self.attackers):
             charge = a.charge_weapon_index
@@ -161,6 +164,8 @@ class Scenario:
                 wi = a.weapons.index(bought)
                 for k in range(a.max_bought):
                     out.append(AttackSlot(ai, wi, k, a, bought, bought=True))
+            for wi, n in a.reloads:  # Reload [N]: additional ranged attacks, one point each
+                out.extend(AttackSlot(ai, wi, k, a, a.weapons[wi], bought=True) for k in range(n))
         return tuple(out)
 
     @property
@@ -195,4 +200,4 @@ class Scenario:
     @property
     def n_attacks(self) -> int:
         """Slots of :meth:`attack_sequence` (initial attacks and attacks that may be bought)."""
-        return sum(a.attack_count + a.max_bought for a in self.attackers)
+        return sum(a.attack_count + a.paid_count for a in self.attackers)

@@ -67,6 +67,9 @@ class Weapon:
         "Damage to system / aspect X" (docs/rules.md 3): against a grid or spiral with an unmarked
         X box, its damage starts at the topmost unmarked X box of the lowest-numbered column
         holding one (no column roll); ignored otherwise.
+    reload : int
+        Reload [N] (ranged weapons): after its initial attacks, the attacker may make up to N
+        additional ranged attacks with this weapon, one point each (docs/best-play.md).
 
     Examples
     --------
@@ -96,6 +99,7 @@ class Weapon:
     arm_minus: int = 0
     effect_on: str = "hit"
     damage_to: str | None = None
+    reload: int = 0
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -123,6 +127,9 @@ class Weapon:
             if self.pow is None:
                 raise InputError("damage_to", self.damage_to,
                                  'needs a damage roll: the weapon has POW "-"')
+        check_int("reload", self.reload, 0, MAX_ATTACKS)
+        if self.reload and self.type != "ranged":
+            raise InputError("reload", self.reload, f"is for ranged weapons (type is {self.type!r})")
         if self.pow is None and self.boosted_damage:
             raise InputError("boosted_damage", True, 'cannot be set on a weapon with POW "-"')
         if self.pow is None:
