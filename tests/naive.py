@@ -262,6 +262,8 @@ class _Slot:
     bought: bool
     charge: bool
     first: bool = False
+    cost: int = 1  #: points it costs (bought attacks, reloads: 1; a spell's cast: its cost)
+    stops: bool = True  #: not buying it ends the attacker's buying (a cast: skipped only)
 
 
 def _bf_slots(scenario, every_bought) -> list[_Slot]:
@@ -273,6 +275,10 @@ def _bf_slots(scenario, every_bought) -> list[_Slot]:
     for ai, a in enumerate(scenario.attackers):
         charge_left = a.charge
         for wi, w in enumerate(a.weapons):
+            if w.cost:  # a spell: each cast costs its cost, the first too, up to `attacks`
+                n = min(w.attacks, _bf_points(a) // w.cost)
+                out += [_Slot(ai, wi, a, w, True, False, cost=w.cost, stops=False) for _ in range(n)]
+                continue
             for _ in range(w.attacks):
                 charge = charge_left and w.type == "melee"
                 charge_left = charge_left and not charge
@@ -295,7 +301,7 @@ def _bf_slots(scenario, every_bought) -> list[_Slot]:
                 if w.type == "ranged" and w.reload:
                     out += [_Slot(ai, wi, a, w, True, False) for _ in range(min(w.reload, _bf_points(a)))]
     return [_Slot(s.attacker, s.weapon_index, s.attacker_obj, s.weapon, s.bought, s.charge,
-                  k == 0 or out[k - 1].attacker != s.attacker) for k, s in enumerate(out)]
+                  k == 0 or out[k - 1].attacker != s.attacker, s.cost, s.stops) for k, s in enumerate(out)]
 
 
 def _bf_points(a) -> int:
@@ -753,13 +759,14 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         slot = slots[i]
         if slot.bought:
             skip = leaf(i, {}, go_next(i, st))
-            if st["points"] < 1:
+            if st["points"] < slot.cost:
                 return skip
-            bought = attack(i, st, 1)
+            bought = attack(i, st, slot.cost)
             if not plays[slot.attacker]:
                 return bought
-            # docs/best-play.md: not buying an attack ends the attacker's buying
-            stop = leaf(i, {}, go_next(i, dict(st, points=0)))
+            # docs/best-play.md: not buying an attack ends the attacker's buying; not casting a
+            # spell skips that cast
+            stop = leaf(i, {}, go_next(i, dict(st, points=0))) if slot.stops else skip
             return best([stop, bought], True, objective)
         return attack(i, st, 0)
 

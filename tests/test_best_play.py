@@ -52,6 +52,8 @@ def random_scenario(seed: int) -> Scenario:
         kind = rnd.choice(["melee", "melee", "ranged", "arcane"])
         n = rnd.randint(1, min(2, budget))
         weapons = [_weapon(rnd, kind, 0, n)]
+        if kind == "arcane" and rnd.random() < 0.4:  # a spell: every cast paid for
+            weapons = [dataclasses.replace(weapons[0], cost=rnd.randint(1, 2))]
         budget -= n
         if budget and rnd.random() < 0.3:
             weapons.append(_weapon(rnd, kind, 1, 1))
@@ -64,6 +66,8 @@ def random_scenario(seed: int) -> Scenario:
             budget -= min(points, reloads) if reloads else 0
         if budget < 0:  # the reloads of two weapons: keep the sequence small
             points, budget = 1, 0
+        if weapons[0].cost:  # enough points for one cast at least
+            points = max(points, weapons[0].cost)
         resource = rnd.choice(["focus", "fury", "force"])
         extra = {}
         if rnd.random() < 0.2:
@@ -121,13 +125,15 @@ def test_random_scenarios_cover_the_contract():
                 seen.add("bought with two weapons")
             if a.reloads:
                 seen.add("reload")
+            if a.casts:
+                seen.add("spell with a cost")
         if t.power_points:
             seen.add(f"target {t.power_kind}:{t.power_field}")
         seen |= {f"target:{r}" for r in t.rules}
     for want in ("attackers:1", "attackers:2", "attackers:3", "focus:best", "fury:best", "force:best",
                  "focus:fixed", "target focus:best", "target fury:best", "target focus:lethal",
                  "target:tough", "rule:knockdown", "rule:critical_knockdown", "objective:damage",
-                 "bought with two weapons", "reload"):
+                 "bought with two weapons", "reload", "spell with a cost"):
         assert want in seen, want
 
 
@@ -202,6 +208,9 @@ MC_CASES = {
     "reloading gun vs a Tough target": Scenario(
         Target(13, 14, boxes=6, rules={"tough"}),
         [Attacker("Gunner", [Weapon("Rifle", "ranged", 6, 12, reload=2)], focus=3)]),
+    "a spell with a cost vs a fury target": Scenario(
+        Target(14, 14, boxes=5, fury=1),
+        [Attacker("Caster", [Weapon("Bolt", "arcane", 7, 12, attacks=3, cost=2)], focus=5)]),
     "two rounds with fire": Scenario(
         Target(12, 14, boxes=10, focus=1),
         [Attacker("Burner", [Weapon("Flamer", "ranged", 6, 11, rules={"fire"})], focus=1)], turns=2),
@@ -317,3 +326,28 @@ def test_reload_buys_additional_ranged_attacks():
     assert exact_result(Scenario(scen.target, [no])).kill == pytest.approx(p, abs=TOL)
     with pytest.raises(mh.InputError, match="reload: is for ranged weapons"):
         Weapon("Fist", "melee", 6, 12, reload=1)
+
+
+def test_spell_casts_cost_their_cost_and_best_play_counts_them():
+    """A spell with COST 2 (docs/best-play.md): every cast costs 2, the first too; best play
+    weighs casts against boosts. Bolt RAT 5 POW 20 against DEF 13 ARM 10, one box: a hit kills
+    (2d6: 15/36; boosted, 3d6 >= 8: 181/216). With 3 focus: one cast, boosted. With 4: still
+    one boosted cast (two plain casts kill 1 - (21/36)**2, less). With 5: two casts, one
+    boosted."""
+    bolt = Weapon("Bolt", "arcane", skill=5, pow=20, attacks=2, cost=2)
+    target = Target(13, 10, boxes=1)
+    kill = {f: exact_result(Scenario(target, [Attacker("C", [bolt], focus=f)])).kill for f in (3, 4, 5)}
+    boosted, plain = 181 / 216, 15 / 36
+    assert kill[3] == pytest.approx(boosted, abs=TOL)
+    assert kill[4] == pytest.approx(max(boosted, 1 - (1 - plain) ** 2), abs=TOL)
+    assert kill[5] == pytest.approx(1 - (1 - boosted) * (1 - plain), abs=TOL)
+    with pytest.raises(mh.InputError, match="no attacks"):
+        Scenario(target, [Attacker("C", [bolt], focus=1)])  # cannot pay for a cast
+    res = exact_result(Scenario(target, [Attacker("C", [bolt], focus=5)]))
+    assert res.slot_labels == ("C / Bolt cast #1", "C / Bolt cast #2")
+    # either cast may take the boost (the same kill); on the tie the first goes unboosted, the
+    # second (made when the first missed) is boosted
+    assert res.spent_mean[0] == pytest.approx(2.0, abs=TOL)
+    assert res.spent_mean[1] == pytest.approx(3 * (1 - plain), abs=TOL)
+    with pytest.raises(mh.InputError, match="cost: is for spells"):
+        Weapon("Gun", "ranged", 6, 12, cost=1)

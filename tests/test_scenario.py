@@ -566,6 +566,7 @@ NEW_KEYS = [
     ("weapon-damage-to", "weapon", 'damage_to = "M"', lambda s: s.attackers[0].weapons[0].damage_to, "M"),
     # the weapon of MINIMAL is a melee one: Reload [N] is for ranged weapons, 0 reads back
     ("weapon-reload", "weapon", "reload = 0", lambda s: s.attackers[0].weapons[0].reload, 0),
+    ("weapon-cost", "weapon", "cost = 0", lambda s: s.attackers[0].weapons[0].cost, 0),
     ("weapon-damage-to-aspect", "weapon", 'damage_to = "S"', lambda s: s.attackers[0].weapons[0].damage_to, "S"),
     ("simulation-objective", "simulation", 'objective = "damage"', lambda s: s.objective, "damage"),
     # --- continuous effects, hazards and several turns (docs/activation.md, last section)
@@ -612,7 +613,7 @@ def test_later_key_parses(tmp_path, table, line, read, expected):
     assert _round_trip(scen) == scen
     # everything else keeps its default
     base = load_scenario(write(tmp_path, MINIMAL))
-    assert scen != base or line in ("", "crippled = []", "reload = 0")
+    assert scen != base or line in ("", "crippled = []", "reload = 0", "cost = 0")
 
 
 GRID_34 = ("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM")
@@ -1116,4 +1117,12 @@ def test_reload_reads_on_a_ranged_weapon(tmp_path):
     text = MINIMAL.replace('type = "melee"', 'type = "ranged"').replace("pow = 16", "pow = 16\nreload = 2")
     scen = load_scenario(write(tmp_path, text))
     assert scen.attackers[0].weapons[0].reload == 2
+    assert _round_trip(scen) == scen
+
+
+def test_cost_reads_on_a_spell(tmp_path):
+    text = (MINIMAL.replace('type = "melee"', 'type = "arcane"').replace("pow = 16", "pow = 16\ncost = 2\nattacks = 2")
+            .replace('name = "Jack"', 'name = "Jack"\nfocus = 4'))
+    scen = load_scenario(write(tmp_path, text))
+    assert scen.attackers[0].weapons[0].cost == 2 and scen.attackers[0].casts == ((0, 2),)
     assert _round_trip(scen) == scen

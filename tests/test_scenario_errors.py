@@ -570,6 +570,8 @@ EXACT_CASES = [
     ("weapon-crippled-letters", in_weapon('crippled = ["L"]'),
      (f"{W1}.crippled: must be true or false (a crippled weapon system); the attacker's crippled systems "
       "or aspects go in [[attackers]] as crippled = [...] (got ['L'])")),
+    ("weapon-cost-on-melee", in_weapon("cost = 2"),
+     f"{W1}.cost: is for spells, arcane weapons (type is 'melee') (got 2)"),
     ("weapon-reload-on-melee", in_weapon("reload = 1"),
      f"{W1}.reload: is for ranged weapons (type is 'melee') (got 1)"),
     ("weapon-reload-negative", in_weapon("reload = -1"),

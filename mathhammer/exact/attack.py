@@ -72,14 +72,16 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
     if not info.slot.bought:
         return _attack(setup, info, state, m, 0, dec, by_src)
     idle = [Piece(state, m, m, np.ones(m.size), slot_counts({}))]
-    if state.points < 1:  # nothing left to pay with: this and later bought attacks are not made
+    cost = info.slot.cost
+    if state.points < cost:  # not enough left to pay with: not made
         return idle
-    bought = _attack(setup, info, state, m, 1, dec, by_src)
+    bought = _attack(setup, info, state, m, cost, dec, by_src)
     if not dec.plays_best(info.slot.attacker_index):
         return bought
     # not buying this one ends the attacker's buying (its bought attacks are its last and
-    # alike: stopping now and buying later would be the same attacks counted elsewhere)
-    stop = [Piece(state._replace(points=0), m, m, np.ones(m.size), slot_counts({}))]
+    # alike: stopping now and buying later would be the same attacks counted elsewhere); not
+    # casting a spell skips that cast only
+    stop = [Piece(state._replace(points=0), m, m, np.ones(m.size), slot_counts({}))] if info.slot.stops else idle
     return choose([stop, bought], by_src, m.size, dec, maximise=True, what="buy", context=(state,),
                   groups=m)
 

@@ -108,6 +108,7 @@ WEAPON_KEYS = (
     "effect_on",
     "damage_to",
     "reload",
+    "cost",
 )
 
 #: Key of a ``[target]`` table or ``[[attackers]]`` entry naming a library card

@@ -136,6 +136,9 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
     row[L.A_ARM_MINUS] = weapon.arm_minus
     row[L.A_EFFECT_ON] = L.CRIT if weapon.effect_on == "critical" else L.HIT
     row[L.A_ORIGIN] = L.ORIGIN_BOUGHT if slot.bought else L.ORIGIN_INITIAL
+    row[L.A_COST] = slot.cost if slot.bought else 0
+    if slot.bought and not slot.stops:
+        row[L.A_FLAGS] |= L.F_DECLINE_SKIPS
     letters = _alphabet(target)
     to = weapon.damage_to
     row[L.A_DAMAGE_TO] = letters.index(to) if to is not None and to in target.letters else -1

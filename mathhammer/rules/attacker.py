@@ -113,8 +113,20 @@ class Attacker:
 
     @property
     def attack_count(self) -> int:
-        """Initial attacks of its combat action."""
-        return sum(w.attacks for w in self.weapons)
+        """Initial attacks of its combat action (a spell's casts are paid: not counted)."""
+        return sum(w.attacks for w in self.weapons if not w.cost)
+
+    @property
+    def casts(self) -> tuple[tuple[int, int], ...]:
+        """Casts of its spells (weapons with a ``cost``): ``(weapon index, count)``, at most
+        ``attacks`` casts and as many as its points pay for.
+
+        >>> bolt = Weapon("Bolt", "arcane", 7, 12, attacks=3, cost=2)
+        >>> Attacker("Caster", [bolt], focus=5).casts, Attacker("Caster", [bolt], focus=1).casts
+        (((0, 2),), ())
+        """
+        return tuple((i, min(w.attacks, self.points // w.cost)) for i, w in enumerate(self.weapons)
+                     if w.cost and self.points >= w.cost)
 
     @property
     def points(self) -> int:
@@ -202,8 +214,8 @@ class Attacker:
 
     @property
     def paid_count(self) -> int:
-        """Slots of attacks it may pay for: bought melee attacks and reloads."""
-        return self.max_bought + sum(n for _, n in self.reloads)
+        """Slots of attacks it may pay for: casts, bought melee attacks and reloads."""
+        return self.max_bought + sum(n for _, n in self.reloads) + sum(n for _, n in self.casts)
 
     @property
     def charge_weapon_index(self) -> int | None:

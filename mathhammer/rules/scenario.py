@@ -59,8 +59,10 @@ def round_labels(labels, attack_rounds: int) -> tuple[str, ...]:
 class AttackSlot:
     """One attack of the sequence: who makes it, with which weapon, its number for that weapon.
 
-    ``bought`` slots are the additional melee attacks an attacker may buy after its initial
-    attacks, one per point; they are made only while it has a point left to pay.
+    ``bought`` slots are the attacks an attacker pays for: the additional melee attacks or
+    reloads it may buy after its initial attacks, one point each, and the casts of a spell,
+    ``cost`` points each; they are made only while it has the points to pay. Not buying one
+    ends the attacker's buying (``stops``); not casting a spell skips that cast only.
     ``charge`` marks the first melee attack of a charging attacker.
     """
 
@@ -71,9 +73,13 @@ class AttackSlot:
     weapon: Weapon
     bought: bool = False
     charge: bool = False
+    cost: int = 1
+    stops: bool = True
 
     @property
     def label(self) -> str:
+        if self.bought and self.weapon.cost:
+            return f"{self.attacker.name} / {self.weapon.name} cast #{self.number + 1}"
         if self.bought and self.weapon.type == "ranged":
             return f"{self.attacker.name} / {self.weapon.name} reload #{self.number + 1}"
         if self.bought:
@@ -143,7 +149,7 @@ class Scenario:
         check_int("simulation.turns", self.turns, 1, MAX_TURNS)
         check_choice("simulation.attack_turns", self.attack_turns, ATTACK_TURNS)
         check_objective("simulation.objective", self.objective, self.target)
-        n = sum(a.attack_count for a in self.attackers)
+        n = sum(a.attack_count + a.paid_count for a in self.attackers)
         if n == 0:
             raise InputError("attackers", n, "the attackers make no attacks")
         if n > MAX_SLOTS:
@@ -151,12 +157,18 @@ class Scenario:
 
     def attack_sequence(self) -> tuple[AttackSlot, ...]:
         """Every attack that may be made, in order: attackers in order; for each, its weapons'
-        initial attacks in order, then the attacks it may buy (docs/rules.md 5): additional
-        melee attacks, or its ranged weapons' reloads, weapon by weapon."""
+        initial attacks in order (a spell's casts in its place), then the attacks it may buy
+        (docs/rules.md 5): additional melee attacks, or its ranged weapons' reloads, weapon by
+        weapon."""
         out = []
         for ai, a in enumerate(self.attackers):
             charge = a.charge_weapon_index
+            casts = dict(a.casts)
             for wi, w in enumerate(a.weapons):
+                if w.cost:  # a spell: every cast is paid for, the first too
+                    out.extend(AttackSlot(ai, wi, k, a, w, bought=True, cost=w.cost, stops=False)
+                               for k in range(casts.get(wi, 0)))
+                    continue
                 for k in range(w.attacks):
                     out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0)))
             bought = a.bought_weapon

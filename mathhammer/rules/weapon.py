@@ -24,6 +24,7 @@ MAX_POW = 40
 MAX_ATTACKS = 20
 MAX_EXTRA_DICE = 3
 MAX_MINUS = 10
+MAX_COST = 10
 
 #: Rules that only make sense on a weapon that rolls damage.
 _DAMAGE_RULES = ("weapon_master", "brutal_damage", "armor_piercing", "reroll_damage", "decapitation")
@@ -70,6 +71,9 @@ class Weapon:
     reload : int
         Reload [N] (ranged weapons): after its initial attacks, the attacker may make up to N
         additional ranged attacks with this weapon, one point each (docs/best-play.md).
+    cost : int
+        A spell's COST (arcane weapons): every cast costs ``cost`` points, the first too, and
+        ``attacks`` is the most casts; none is free (docs/best-play.md).
 
     Examples
     --------
@@ -100,6 +104,7 @@ class Weapon:
     effect_on: str = "hit"
     damage_to: str | None = None
     reload: int = 0
+    cost: int = 0
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -130,6 +135,9 @@ class Weapon:
         check_int("reload", self.reload, 0, MAX_ATTACKS)
         if self.reload and self.type != "ranged":
             raise InputError("reload", self.reload, f"is for ranged weapons (type is {self.type!r})")
+        check_int("cost", self.cost, 0, MAX_COST)
+        if self.cost and self.type != "arcane":
+            raise InputError("cost", self.cost, f"is for spells, arcane weapons (type is {self.type!r})")
         if self.pow is None and self.boosted_damage:
             raise InputError("boosted_damage", True, 'cannot be set on a weapon with POW "-"')
         if self.pow is None:

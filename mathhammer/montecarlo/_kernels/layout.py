@@ -60,7 +60,8 @@ A_DEF_MINUS = 15    # its -DEF
 A_ARM_MINUS = 16    # its -ARM
 A_EFFECT_ON = 17    # outcome from which it lands: HIT or CRIT
 A_DAMAGE_TO = 18    # letter index (on the target's card) its damage goes to first, -1: none
-A_NFIELDS = 19
+A_COST = 19         # points a bought attack costs (1; a spell's cast: its COST)
+A_NFIELDS = 20
 
 ORIGIN_INITIAL = 0
 ORIGIN_BOUGHT = 1
@@ -89,6 +90,8 @@ F_FIRE = 1 << 20             # a hit sets the target on fire (cleared for fire-r
 F_CORROSION = 1 << 21        # a hit puts corrosion on it (cleared for resistant targets)
 F_CRIT_FIRE = 1 << 22        # a critical hit sets it on fire
 F_CRIT_CORROSION = 1 << 23   # a critical hit puts corrosion on it
+F_DECLINE_SKIPS = 1 << 24    # bought slot: best play not buying it skips it (a spell's cast)
+#                              rather than ending the attacker's buying
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation

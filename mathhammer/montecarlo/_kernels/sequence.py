@@ -37,6 +37,7 @@ from .layout import (
     A_ATT_DICE,
     A_ATTACKER,
     A_AUTOHIT_ON,
+    A_COST,
     A_DEF,
     A_DEF5,
     A_DAMAGE_TO,
@@ -90,6 +91,7 @@ from .layout import (
     F_CRIT_STATIONARY,
     F_DAMAGE,
     F_DECAP,
+    F_DECLINE_SKIPS,
     F_DISPEL,
     F_DMG_DROP_HIGH,
     F_DMG_DROP_LOW,
@@ -541,11 +543,14 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                                                         earth_lit, cortex_lost, False), m]
                 if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
                     if (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
+                        if flags & F_DECLINE_SKIPS:
+                            continue  # best play does not cast the spell this time
                         points = 0  # best play stops buying here
-                    if points < 1:
+                    cost = attacks[i, A_COST]
+                    if points < cost:
                         continue
-                    points -= 1
-                    spent = 1
+                    points -= cost
+                    spent = cost
                     # only bought attacks count C_MADE: an initial attack is made whenever no
                     # earlier attack killed, which the driver works out from kill_at
                     attack_counts[row, C_MADE] += 1
