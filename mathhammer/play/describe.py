@@ -7,7 +7,7 @@ the simplest rule that says the same is looked for: always, never, or a threshol
 figure the player sees at the table (boxes left on the target, points left, the target's
 points left; for the power field, the damage rolled and how far it goes past the boxes
 left), or two such thresholds together. The rule's agreement with the table, weighted the same way, is reported with it; a
-decision no such rule captures says "mostly" and gives the closest one.
+decision no such rule captures says "mostly", gives the closest one and how often it agrees.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def _rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> tuple[str
     words = "when " + " and ".join(_words(*rule) for rule in best[0])
     if best[1] >= AGREEMENT:
         return words, best[1]
-    return f"mostly {words} (the rule agrees {best[1]:.0%} of the time)", best[1]
+    return f"mostly {words} ({best[1]:.0%})", best[1]
 
 
 def _words(name: str, op: str, t: int) -> str:
@@ -76,8 +76,7 @@ def _words(name: str, op: str, t: int) -> str:
             f"it would leave the target {-t} or more boxes" if t < 0 else f"it is at most {t} past disabling")
     if name == "damage":
         return f"the damage rolled is {t} or more" if op == ">=" else f"the damage rolled is {t} or less"
-    what = {"boxes": "boxes are left on the target", "points": "{res} is left",
-            "target": "points are left to the target"}[name]
+    what = {"boxes": "boxes left", "points": "{res} left", "target": "target points left"}[name]
     if op == "<=":
         amount = "no" if t == 0 else f"{t} or fewer"
     else:
@@ -162,10 +161,10 @@ def decisions(table, scenario, labels, resource_of) -> list[dict]:
             if kind == "focus" and (spent > 0).any():
                 most = int(spent.max())
                 if most > 1:
-                    words += f" (1 to {most} points, 5 less damage each)"
+                    words += f" (up to {most})"
             out.append({"slot": row, "attack": labels[row], "who": scenario.target.name,
                         "decision": words, "condition": condition, "agreement": round(agree, 4)})
-    return out
+    return sorted(out, key=lambda d: d["slot"])
 
 
 def _merge_damage(rows: list[dict]) -> list[dict]:
