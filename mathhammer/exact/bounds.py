@@ -22,7 +22,7 @@ from .card import N_COLUMNS
 from .setup import Setup
 from .state import FIRE_POW, SlotInfo, State
 
-__all__ = ["state_bound", "max_marks", "fire_marks", "event_fans", "card_bounds", "card_registry", "card_work",
+__all__ = ["situations_varying", "state_bound", "max_marks", "fire_marks", "event_fans", "card_bounds", "card_registry", "card_work",
            "prepare", "check_exact_applicable", "needs_induction", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES",
            "MAX_CARD_WORK", "MAX_INDUCTION_SLOTS", "MAX_CARD_INDUCTION_EDGES"]
 
@@ -55,18 +55,24 @@ MAX_INDUCTION_SLOTS = 200
 MAX_CARD_INDUCTION_EDGES = 30_000_000
 
 
-def _other_states(setup: Setup) -> int:
-    """States of everything but the damage marked the sequence may reach (a bound)."""
+def situations_varying(setup: Setup) -> tuple[bool, bool, bool, bool]:
+    """Whether the sequence can change the target's knocked-down, stationary, dispelled and
+    Grievous Wounds state (else each stays as it starts)."""
     weapons = [info.weapon for info in setup.slots]
-    t = setup.target
 
     def any_rule(*names):
         return any(w.rules & set(names) for w in weapons)
 
-    down = 2 if (any_rule("knockdown", "critical_knockdown") or setup.tough) else 1
-    still = 2 if any_rule("stationary", "critical_stationary") else 1
-    dispelled = 2 if any_rule("dispel") and setup.dispellable else 1
-    grievous = 2 if any_rule("grievous_wounds") and setup.woundable else 1
+    return (bool(any_rule("knockdown", "critical_knockdown") or setup.tough),
+            bool(any_rule("stationary", "critical_stationary")),
+            bool(any_rule("dispel") and setup.dispellable),
+            bool(any_rule("grievous_wounds") and setup.woundable))
+
+
+def _other_states(setup: Setup) -> int:
+    """States of everything but the damage marked the sequence may reach (a bound)."""
+    t = setup.target
+    down, still, dispelled, grievous = (2 if v else 1 for v in situations_varying(setup))
     effects = 2 ** len(setup.minus)
     target_points = t.power_points + 1
     points = max((info.attacker.points for info in setup.slots), default=0) + 1

@@ -20,6 +20,8 @@ __all__ = ["decisions", "AGREEMENT"]
 
 #: A rule is reported as the decision when it agrees with the table this often (weighted).
 AGREEMENT = 0.995
+#: Two-threshold rules are looked for among the best this many single thresholds.
+PAIRED = 24
 
 _ATTACKER = (
     ("buy", "buy this attack", K.BUY, K.KNOWN_BUY),
@@ -46,11 +48,15 @@ def _rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> tuple[str
             tests.append(((name, "<=", int(t)), values <= t))
             tests.append(((name, ">=", int(t)), values >= t))
     best = (None, -1.0)
+    scores = []
     for rule, pred in tests:
         agree = float(weight[pred == yes].sum() / total)
+        scores.append(agree)
         if agree > best[1] + 1e-12:
             best = ((rule,), agree)
     if best[1] < AGREEMENT:
+        # pairs of the best single thresholds only (the pairs of all of them grow as a square)
+        tests = [tests[j] for j in np.argsort(scores)[::-1][:PAIRED]]
         for a in range(len(tests)):
             for b in range(a + 1, len(tests)):
                 if tests[a][0][0] == tests[b][0][0]:

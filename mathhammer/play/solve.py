@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ExactNotApplicable
-from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare
+from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare, situations_varying
 from ..exact.forward import propagate_rounds
 from ..exact.induction import Engine, deep_recursion
 from ..rules import Scenario
@@ -101,19 +101,24 @@ class DecisionTable:
         return int(self.attack.nbytes + self.field.nbytes + extra)
 
     def field_row(self, kind: str, row: int) -> int:
-        """Row of the field table: ``kind`` is ``"attack"`` (its damage roll, ``row`` the
-        attack row), ``"quicksand"`` (after attack row ``row``), ``"fire"`` or
-        ``"corrosion"`` (``row`` the round)."""
-        if kind == "attack":
-            return row
-        if kind == "quicksand":
-            return self.rows + row
-        return 2 * self.rows + 2 * row + (kind == "corrosion")
+        """Row of the field table (see :func:`field_row`)."""
+        return field_row(self.rows, kind, row)
 
     def summary(self) -> dict:
         """What a result says about the table (the same for the same scenario: no timing)."""
         return {"solved_on": self.solved_on, "objective": self.objective, "value": self.value,
                 "table_bytes": self.nbytes, "states": int(self.keys.size)}
+
+
+def field_row(rows: int, kind: str, row: int) -> int:
+    """Row of the field table of a table with ``rows`` attack rows: ``kind`` is ``"attack"``
+    (its damage roll, ``row`` the attack row), ``"quicksand"`` (after attack row ``row``),
+    ``"fire"`` or ``"corrosion"`` (``row`` the round)."""
+    if kind == "attack":
+        return row
+    if kind == "quicksand":
+        return rows + row
+    return 2 * rows + 2 * row + (kind == "corrosion")
 
 
 def needs_play(scenario: Scenario) -> bool:
@@ -126,24 +131,13 @@ def needs_play(scenario: Scenario) -> bool:
 
 def _keyspace(setup) -> KeySpace:
     slots = setup.slots
-    weapons = [info.weapon for info in slots]
-
-    def any_rule(*names):
-        return any(w.rules & set(names) for w in weapons)
-
-    down = bool(any_rule("knockdown", "critical_knockdown") or setup.tough)
-    varying = (down,
-               bool(any_rule("stationary", "critical_stationary")),
-               bool(any_rule("dispel") and setup.dispellable),
-               bool(any_rule("grievous_wounds") and setup.woundable),
-               down and (setup.tough or setup.quicksand))
-    idents = []
-    for info in slots:
-        if info.weapon.has_effect and info.ident not in idents:
-            idents.append(info.ident)
+    down, still, dispelled, grievous = situations_varying(setup)
+    varying = (down, still, dispelled, grievous, down and (setup.tough or setup.quicksand))
+    # the effects in order of first appearance, as the encoder gives them their bits
+    idents = tuple(setup.minus)
     points = max((info.attacker.points for info in slots), default=0) + 1
     return KeySpace(points=points, target_points=setup.target.power_points + 1, varying=varying,
-                    effects=tuple(idents), cont=4 if setup.possible else 1,
+                    effects=idents, cont=4 if setup.possible else 1,
                     earth=2 if setup.earth_possible else 1, lost=2 if setup.track_lost else 1)
 
 
@@ -264,9 +258,8 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
     field = np.full((1, 1, 1, 1), K.UNKNOWN, dtype=np.int8)
     if rec.field:
         field = np.full((field_rows, keys.size, width, damage), K.UNKNOWN, dtype=np.int8)
-    table = DecisionTable(keys, attack, field, rows, value, how, objective, 0.0)
     for kind, row, key, m, x, best in rec.field:
-        field[table.field_row(kind, row), key, m, x] = best
+        field[field_row(rows, kind, row), key, m, x] = best
     reach = None
     if want_reach:
         reach = np.zeros(attack.shape)
