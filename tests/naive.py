@@ -767,17 +767,23 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             # docs/best-play.md: not buying an attack ends the attacker's buying; not casting a
             # spell skips that cast
             stop = leaf(i, {}, go_next(i, dict(st, points=0))) if slot.stops else skip
-            return best([stop, bought], True, objective)
+            # an additional melee attack: with any melee weapon (unless buy_weapon names one)
+            a = slot.attacker_obj
+            others = []
+            if slot.weapon.type == "melee" and a.buy_weapon is None:
+                others = [attack(i, st, slot.cost, w) for w in a.weapons
+                          if w.type == "melee" and w is not slot.weapon]
+            return best([stop, bought, *others], True, objective)
         return attack(i, st, 0)
 
-    def attack(i, st, buy):
+    def attack(i, st, buy, weapon=None):
         slot = slots[i]
-        w, a = slot.weapon, slot.attacker_obj
+        w, a = weapon or slot.weapon, slot.attacker_obj
         combined = a.combined if a.combined >= 2 else 0
         skill = w.skill + combined
         points = st["points"] - buy
         if w.type == "melee" and (st["down"] or st["still"]):
-            return hit(i, st, False, points, {"made": 1, "hit": 1, "spent": buy})
+            return hit(i, st, False, points, {"made": 1, "hit": 1, "spent": buy, "weapon": w})
         DEF = defense(w, st)
         need = DEF - skill
         raw = 2 + (1 if w.boosted_attack else 0) + w.extra_attack_dice - _bf_less_dice(a, w)[0]
@@ -793,7 +799,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             n_dice = max(1, 2 + (1 if w.boosted_attack else 0) + paid + w.extra_attack_dice
                          - _bf_less_dice(a, w)[0])
             roll = _bf_attack_roll(n_dice, w.attack_discard, skill, DEF, "reroll_attack" in w.rules)
-            local = {"made": 1, "boost_attack": paid, "spent": buy + paid}
+            local = {"made": 1, "boost_attack": paid, "spent": buy + paid, "weapon": w}
             branches = []
             if roll["miss"]:
                 branches.append((roll["miss"], leaf(i, local, go_next(i, dict(st, points=points - paid)))))
@@ -806,7 +812,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
 
     def hit(i, st, crit, points, local):
         slot = slots[i]
-        w, a = slot.weapon, slot.attacker_obj
+        w, a = local["weapon"], slot.attacker_obj  # the weapon it is made with
         rules = set(w.rules)
         dispelled = st["dispelled"] or "dispel" in rules
         grievous = st["grievous"] or "grievous_wounds" in rules
@@ -929,7 +935,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         a crippled Cortex takes the target's points."""
         if d == 0:  # nothing dealt: no column roll
             return leaf(i, local, after_quicksand(i, dict(nxt), quick))
-        w = slots[i].weapon
+        w = local.get("weapon", slots[i].weapon)
         first = card.first_x(st["card"], w.damage_to) if w.damage_to else None
         if first is not None:
             landings = [(Fraction(1), first[0], first)]

@@ -123,6 +123,8 @@ def test_random_scenarios_cover_the_contract():
             seen |= {f"rule:{r}" for w in a.weapons for r in w.rules}
             if a.max_bought and len([w for w in a.weapons if w.type == "melee"]) == 2:
                 seen.add("bought with two weapons")
+            if any(slot.choices for slot in s.attack_sequence()):
+                seen.add("best play chooses the weapon")
             if a.reloads:
                 seen.add("reload")
             if a.casts:
@@ -133,7 +135,7 @@ def test_random_scenarios_cover_the_contract():
     for want in ("attackers:1", "attackers:2", "attackers:3", "focus:best", "fury:best", "force:best",
                  "focus:fixed", "target focus:best", "target fury:best", "target focus:lethal",
                  "target:tough", "rule:knockdown", "rule:critical_knockdown", "objective:damage",
-                 "bought with two weapons", "reload", "spell with a cost"):
+                 "bought with two weapons", "best play chooses the weapon", "reload", "spell with a cost"):
         assert want in seen, want
 
 
@@ -211,6 +213,15 @@ MC_CASES = {
     "a spell with a cost vs a fury target": Scenario(
         Target(14, 14, boxes=5, fury=1),
         [Attacker("Caster", [Weapon("Bolt", "arcane", 7, 12, attacks=3, cost=2)], focus=5)]),
+    "bought attacks with a choice of weapons": Scenario(
+        Target(13, 14, boxes=9, focus=1, rules={"tough"}),
+        [Attacker("Jack", [Weapon("Fist", "melee", 5, 16), Weapon("Claw", "melee", 8, 12, attacks=0,
+                                                                  rules={"critical_knockdown"})],
+                  focus=3)]),
+    "weapon choice on a small grid (damage to C)": Scenario(
+        Target(12, 15, grid=["..", ".L", "LM", "CR", "MR", ".."], shield=("L",)),
+        [Attacker("Jack", [Weapon("Fist", "melee", 6, 14), Weapon("Spike", "melee", 6, 11, attacks=0,
+                                                                  damage_to="C")], focus=2)]),
     "two rounds with fire": Scenario(
         Target(12, 14, boxes=10, focus=1),
         [Attacker("Burner", [Weapon("Flamer", "ranged", 6, 11, rules={"fire"})], focus=1)], turns=2),
@@ -308,6 +319,35 @@ def test_a_spend_with_best_play_is_refused_not_ignored():
     fixed = dataclasses.replace(jack, spend=Spend(reserve=1), policy="fixed")
     assert fixed.spend.reserve == 1
     assert dataclasses.replace(fixed, policy="best", spend=None).plays_best
+
+
+def test_best_play_buys_attacks_with_the_better_weapon():
+    """Additional melee attacks with any melee weapon (docs/best-play.md): Fist MAT 4 POW 20
+    (the default bought weapon: the highest POW) hits DEF 14 on 10+ (6/36), Claw MAT 8 POW 13
+    on 6+ (26/36); either hit kills the 1-box target (ARM 12). With 1 focus, boosting the
+    Fist's roll (3d6 >= 10: 135/216) loses to keeping the point and, after a miss, buying an
+    attack with the Claw: 6/36 + 30/36 * 26/36 = 83/108. With the Fist only (buy_weapon), the
+    boost is best: 135/216."""
+    fist = Weapon("Fist", "melee", skill=4, pow=20)
+    claw = Weapon("Claw", "melee", skill=8, pow=13, attacks=0)
+    target = Target(14, 12, boxes=1)
+    jack = Attacker("Jack", [fist, claw], focus=1)
+    res = exact_result(Scenario(target, [jack]))
+    assert res.slot_labels == ("Jack / Fist #1", "Jack / bought #1")
+    assert res.kill == pytest.approx(83 / 108, abs=TOL)
+    assert res.boost_attack_rate[0] == pytest.approx(0.0, abs=TOL)
+    assert res.made[1] == pytest.approx(30 / 36, abs=TOL)
+    only_fist = exact_result(Scenario(target, [dataclasses.replace(jack, buy_weapon="Fist")]))
+    assert only_fist.slot_labels[1] == "Jack / Fist bought #1"
+    assert only_fist.kill == pytest.approx(135 / 216, abs=TOL)
+    # the kernel makes the bought attack with the Claw, and the report says so
+    mc = mh.simulate(Scenario(target, [jack]), trials=200_000, seed=3)
+    se = math.sqrt(res.kill * (1 - res.kill) / 200_000)
+    assert abs(mc.kill - res.kill) <= 5 * se
+    rows = mc.play_table()
+    made_with = rows[rows["decision"] == "make it with Claw"]
+    assert list(made_with["condition"]) == ["always"]
+    assert list(made_with["attack"]) == ["Jack / bought #1"]
 
 
 def test_reload_buys_additional_ranged_attacks():

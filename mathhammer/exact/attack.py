@@ -18,7 +18,8 @@ induction (pull values back along them), so both follow one reading of the rules
 
 Decisions
 ---------
-Four things are decided during an attack: buying it (bought attacks), a paid attack boost,
+Four things are decided during an attack: buying it (bought attacks, and with which melee
+weapon when best play may choose: :attr:`Setup.alternatives`), a paid attack boost,
 a paid damage boost (after the attack roll) and the target's power field (after the damage
 roll). :class:`~mathhammer.exact.edges.Decisions` says who decides how: the attackers' fixed
 ``spend`` policies or their best play, and the target's ``power_field`` policy. A decision
@@ -29,6 +30,8 @@ option; on a tie the first option listed (the cheaper one) is kept.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 
@@ -82,8 +85,11 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
     # alike: stopping now and buying later would be the same attacks counted elsewhere); not
     # casting a spell skips that cast only
     stop = [Piece(state._replace(points=0), m, m, np.ones(m.size), slot_counts({}))] if info.slot.stops else idle
-    return choose([stop, bought], by_src, m.size, dec, maximise=True, what="buy", context=(state,),
-                  groups=m)
+    # with which weapon: the slot's, or another melee weapon (recorded on its own row)
+    others = [_attack(setup, alt, state, m, cost, dataclasses.replace(dec, row=alt.row), by_src)
+              for alt in setup.alternatives[info.index]]
+    return choose([stop, bought, *others], by_src, m.size, dec, maximise=True, what="buy",
+                  context=(state,), groups=m)
 
 
 def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,

@@ -58,7 +58,7 @@ MAX_CARD_INDUCTION_EDGES = 30_000_000
 def situations_varying(setup: Setup) -> tuple[bool, bool, bool, bool]:
     """Whether the sequence can change the target's knocked-down, stationary, dispelled and
     Grievous Wounds state (else each stays as it starts)."""
-    weapons = [info.weapon for info in setup.slots]
+    weapons = [info.weapon for info in setup.all_infos]
 
     def any_rule(*names):
         return any(w.rules & set(names) for w in weapons)
@@ -122,13 +122,15 @@ def event_fans(setup: Setup) -> list[int]:
     out = []
     for ev in setup.events:
         if ev.kind == "attack":
-            info = setup.slots[ev.slot]
-            t = max_marks(setup, info)
-            d = int(info.weapon.damage_to in card.dx)
-            fan = 1 + (N_COLUMNS + d) * t + N_COLUMNS * max(0, setup.rapid_healing - 1) * int(t > 0)
-            w = info.weapon
-            if setup.quicksand and w.rules & {"knockdown", "critical_knockdown"}:
-                fan *= 1 + N_COLUMNS
+            # a bought attack with a choice of weapons: the widest of them
+            fan = 0
+            for info in (setup.slots[ev.slot],) + setup.alternatives[ev.slot]:
+                t = max_marks(setup, info)
+                d = int(info.weapon.damage_to in card.dx)
+                f = 1 + (N_COLUMNS + d) * t + N_COLUMNS * max(0, setup.rapid_healing - 1) * int(t > 0)
+                if setup.quicksand and info.weapon.rules & {"knockdown", "critical_knockdown"}:
+                    f *= 1 + N_COLUMNS
+                fan = max(fan, f)
         elif ev.kind == "fire":
             fan = 1 + N_COLUMNS * fire_marks(setup)
         elif ev.kind == "corrosion":
@@ -188,7 +190,7 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     setup = Setup(scenario, slots)
-    for info in setup.slots:
+    for info in setup.all_infos:
         points = info.attacker.points > 0
         w = info.weapon
         attack = setup.attack_dice(info, int(points and not w.boosted_attack))

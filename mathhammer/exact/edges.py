@@ -97,10 +97,14 @@ class Decisions:
     event : int
         The event (:attr:`Setup.events <mathhammer.exact.setup.Setup.events>`) decided.
     record : callable, optional
-        ``record(what, event, context, groups, best)``: told every decision made by looking
-        ahead (what, the event, a tuple saying where it is made, the groups it was made
-        for and the option chosen in each); the decision tables of best play
-        (:mod:`mathhammer.play`) are read off these calls.
+        ``record(what, event, row, context, groups, best)``: told every decision made by
+        looking ahead (what, the event, the decision-table row, a tuple saying where it is
+        made, the groups it was made for and the option chosen in each); the decision tables
+        of best play (:mod:`mathhammer.play`) are read off these calls.
+    row : int
+        The decision-table row of the attack decided (:attr:`SlotInfo.row
+        <mathhammer.exact.state.SlotInfo.row>`: the slot, or the weapon a bought attack is
+        made with instead); -1 outside attacks.
     """
 
     best: frozenset = frozenset()
@@ -108,6 +112,7 @@ class Decisions:
     kill_value: float = 1.0
     event: int = -1
     record: Callable | None = None
+    row: int = -1
 
     def plays_best(self, attacker_index: int) -> bool:
         """Whether attacker ``attacker_index`` decides by best play."""
@@ -167,7 +172,7 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
         best[better] = j
         best_value[better] = totals[j][better]
     if what is not None and dec.record is not None:
-        dec.record(what, dec.event, context, groups, best)
+        dec.record(what, dec.event, dec.row, context, groups, best)
     out = []
     for j, pieces in enumerate(options):
         for pc in pieces:

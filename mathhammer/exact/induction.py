@@ -151,10 +151,11 @@ class Engine:
                 self._cached -= sum(pc.p.size for pc in self._edges.pop(key))
 
     def _build(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
-        dec = Decisions(self.best, kill_value=self.kill_value, event=e, record=self.record)
+        ev = self.events[e]
+        dec = Decisions(self.best, kill_value=self.kill_value, event=e, record=self.record,
+                        row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.value(e + 1, s, idx)
-        ev = self.events[e]
         if ev.kind == "attack":
             out = merge(attack_edges(self.setup, ev.slot, state, dec, src))
         else:
@@ -230,8 +231,9 @@ def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
     "best"`` whatever its policy says. At every decision point each attacker
     chooses freely, knowing everything so far: whether to pay for an attack boost (before
     the roll, with a point left and no free boost), a damage boost (after the attack roll,
-    likewise) and whether to buy each additional attack (attackers with a melee weapon, up
-    to one per point, with ``bought_weapon``, whatever ``spend.buy_attacks`` says). Their
+    likewise) and whether to buy each additional attack, and with which melee weapon
+    (attackers with a melee weapon, up to one per point, whatever ``spend.buy_attacks``
+    says; with ``buy_weapon`` only, when it is given). Their
     ``spend`` policies, reserves and thresholds are ignored; points still do not carry over
     to the next attacker. The target spends by its own ``power_field`` policy; with
     ``"best"`` it minimises the same value (a zero-sum game).

@@ -67,8 +67,25 @@ class Setup:
                 first = k == 0 or base[k - 1].attacker_index != s.attacker_index
                 infos.append(SlotInfo(s, first, s.weapon.skill + bonus,
                                       None if s.weapon.pow is None else s.weapon.pow + bonus,
-                                      len(infos), r))
+                                      len(infos), r, len(infos)))
         self.slots: tuple[SlotInfo, ...] = tuple(infos)
+        # the other weapons a bought attack may be made with (best play's choice): their rows
+        # follow every slot's, round-major, slot by slot, in the order of ``slot.choices``
+        alternatives, flat = [], []
+        for info in infos:
+            mine = []
+            for wi in info.slot.choices:
+                s = info.slot.with_weapon(wi)
+                bonus = s.attacker.combined_bonus
+                mine.append(SlotInfo(s, False, s.weapon.skill + bonus,
+                                     None if s.weapon.pow is None else s.weapon.pow + bonus,
+                                     info.index, info.round, len(infos) + len(flat) + len(mine)))
+            alternatives.append(tuple(mine))
+            flat += mine
+        #: Per slot, its alternatives (:attr:`SlotInfo.row` numbers them after the slots).
+        self.alternatives: tuple[tuple[SlotInfo, ...], ...] = tuple(alternatives)
+        #: Every slot and alternative, in row order: what the sequence's weapons can do.
+        self.all_infos: tuple[SlotInfo, ...] = self.slots + tuple(flat)
         slots = base
         self.boxes = int(t.boxes)
         self.marks = np.arange(self.boxes)
@@ -82,7 +99,7 @@ class Setup:
         self.field = t.power_field if self.power_kind else "never"
         #: -DEF / -ARM of each weapon that has an effect, by identity.
         self.minus = {info.ident: (info.weapon.def_minus, info.weapon.arm_minus)
-                      for info in self.slots if info.weapon.has_effect}
+                      for info in self.all_infos if info.weapon.has_effect}
         self._continuous_setup()
         self._card_setup()
         self.track_lost = self.cortex and self.turns > 1
@@ -109,7 +126,7 @@ class Setup:
         #: cont bits a hit (critical or not) puts on the target, per weapon
         self._sets: dict = {}
         gives = 0
-        for info in self.slots:
+        for info in self.all_infos:
             for critical in (False, True):
                 gives |= self.sets_bits(info.weapon, critical)
         self.earth_possible = "burning_earth" in hz and bool(self.suffers & FIRE)
@@ -193,9 +210,10 @@ class Setup:
             return
         letters = set(t.letters)
         if self.rapid_healing >= 2:
-            dealing = [info.pow is not None for info in self.slots]
+            dealing = [any(x.pow is not None for x in (info,) + alt)
+                       for info, alt in zip(self.slots, self.alternatives)]
             self.windows = tuple((self.rapid_healing - 1) * sum(dealing[i:]) for i in range(self.n + 1))
-        self.card = Card(t, [info.weapon.damage_to for info in self.slots], stack=self.windows[0])
+        self.card = Card(t, [info.weapon.damage_to for info in self.all_infos], stack=self.windows[0])
         if t.capacity == "grid":
             fb = set()
             if t.shield_arm:  # none while inert
@@ -215,6 +233,11 @@ class Setup:
     def n(self) -> int:
         """Attacks of every round."""
         return len(self.slots)
+
+    @property
+    def table_rows(self) -> int:
+        """Rows of best play's decision tables: every slot, then every alternative weapon."""
+        return len(self.all_infos)
 
     @property
     def n_events(self) -> int:

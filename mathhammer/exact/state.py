@@ -95,6 +95,10 @@ class SlotInfo:
     pow: int | None  #: POW + combined-attack bonus, None for POW "-"
     index: int = 0  #: its place in the sequence (all rounds, round-major)
     round: int = 0  #: the round (0-based) it belongs to
+    #: its row in best play's decision tables (:attr:`Setup.table_rows`): ``index``, or for
+    #: one of the weapons a bought attack may be made with instead (``slot.choices``) a row
+    #: after every slot's
+    row: int = 0
 
     @property
     def weapon(self) -> Weapon:
@@ -117,4 +121,5 @@ class SlotInfo:
         equal signatures (the same weapon of like attackers) share their cached tree."""
         a = self.attacker
         ident = self.ident if self.weapon.has_effect else None
-        return (self.weapon, a.spend, a.combined_bonus, self.slot.bought, self.slot.charge, ident)
+        return (self.weapon, a.spend, a.combined_bonus, self.slot.bought, self.slot.charge, ident,
+                self.slot.choices)

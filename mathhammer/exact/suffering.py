@@ -104,7 +104,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
         best[better] = j
         best_value = np.where(better, tot, best_value)
     if dec.record is not None:
-        dec.record("suffer", dec.event, (state,), (cur, x), best)
+        dec.record("suffer", dec.event, dec.row, (state,), (cur, x), best)
     out = []
     for j, hurts in enumerate(options):
         for h in hurts:

@@ -51,7 +51,8 @@ class Encoded:
 
     ``tables`` (:class:`~mathhammer.montecarlo._kernels.layout.Tables`, laid out as
     :mod:`~mathhammer.montecarlo._kernels.layout` says): ``attacks`` has one row per attack
-    slot (initial and bought, weapon and target figures copied in), ``attackers`` one row per
+    slot (initial and bought, weapon and target figures copied in), then one per other weapon
+    best play may make a bought attack with, ``attackers`` one row per
     attacker (points and spending policy), ``target`` the target's figures and starting
     situation bits; ``col_full``, ``letter_mask`` and ``letters_done`` describe the target's
     grid or spiral. ``max_draws`` is the most entries (pairs of dice) one trial can read from
@@ -284,11 +285,22 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
         sequence = scenario.attack_sequence()
     brutal_on_hit = scenario.brutal_damage == "hit"
     effect_bit: dict[tuple[str, int, int], int] = {}
-    attacks = np.zeros((len(sequence), L.A_NFIELDS), dtype=np.int64)
-    seen_attackers = set()
+    # the slots' rows, then the other weapons best play may make a bought attack with (read
+    # only through a decision table, but always there: max_draws is the same with or without)
+    rows = list(sequence)
+    choice_row = {}
     for i, slot in enumerate(sequence):
+        if slot.choices:
+            choice_row[i] = len(rows)
+            rows += [slot.with_weapon(wi) for wi in slot.choices]
+    attacks = np.zeros((len(rows), L.A_NFIELDS), dtype=np.int64)
+    seen_attackers = set()
+    for i, slot in enumerate(rows):
         attacks[i] = _attack_row(slot, target, brutal_on_hit)
         attacks[i, L.A_ATTACKER] = slot.attacker_index
+        if i in choice_row:
+            attacks[i, L.A_CHOICES] = len(slot.choices)
+            attacks[i, L.A_CHOICE_ROW] = choice_row[i]
         w = slot.weapon
         if w.has_effect:
             # same-named effects do not stack: the effect is known by its weapon's name and size
@@ -299,20 +311,22 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
                                      f"at most {MAX_EFFECTS} different -DEF/-ARM effects")
                 effect_bit[ident] = 1 << len(effect_bit)
             attacks[i, L.A_EFFECT_BIT] = effect_bit[ident]
-        if slot.attacker_index not in seen_attackers:
+        if i < len(sequence) and slot.attacker_index not in seen_attackers:
             seen_attackers.add(slot.attacker_index)
             attacks[i, L.A_FLAGS] |= L.F_FIRST
     attackers = np.stack([_attacker_row(a, table) for a in scenario.attackers])
     tvec = _target_vector(target, table)
     tvec[L.T_TURNS] = scenario.turns
+    tvec[L.T_SLOTS] = len(sequence)
     tvec[L.T_ATTACK_ROUNDS] = scenario.attack_rounds
     col_full, letter_mask, letters_done = _card_tables(target)
     card = target.card is not None
     # per round: the attacks (a column d6 each on a card; a quicksand point's column and
     # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
     # corrosion (expiry, column, Tough)
-    per_attack_round = (_max_draws(attacks) + (len(attacks) if card else 0)
-                        + (2 * len(attacks) if "quicksand" in target.hazards else 0))
+    n = len(sequence)
+    per_attack_round = (_max_draws(attacks, n) + (n if card else 0)
+                        + (2 * n if "quicksand" in target.hazards else 0))
     upkeep = 2 + 4 + 3
     draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep
     rounds = scenario.attack_rounds
@@ -353,10 +367,12 @@ def _pairs(n_dice: np.ndarray) -> np.ndarray:
     return (np.maximum(1, n_dice) + 1) // 2
 
 
-def _max_draws(attacks: np.ndarray) -> int:
+def _max_draws(attacks: np.ndarray, n_slots: int) -> int:
     """Most buffer entries one trial can read: every attack rolled with a paid boost and
     rerolled, every damage roll made with Brutal Damage, a paid boost and a reroll, and a
-    Tough roll after each attack; a roll of n dice reads ``(n + 1) // 2`` pairs.
+    Tough roll after each attack; a roll of n dice reads ``(n + 1) // 2`` pairs. A bought
+    attack with a choice of weapons (rows after the first ``n_slots``) reads as many as
+    the hungriest of them.
 
     The kernel refills its dice buffer between trials whenever fewer than this are left.
     """
@@ -369,4 +385,10 @@ def _max_draws(attacks: np.ndarray) -> int:
     damage_rolls = 1 + ((flags & L.F_REROLL_DMG) != 0)
     attack = attack_rolls * _pairs(attacks[:, L.A_ATT_DICE] + 1)
     damage = damage_rolls * _pairs(attacks[:, L.A_DMG_DICE] + 2)
-    return int(attack.sum() + damage.sum() + len(attacks))
+    per_row = attack + damage + 1
+    per_slot = per_row[:n_slots].copy()
+    for i in range(n_slots):
+        first, k = attacks[i, L.A_CHOICE_ROW], attacks[i, L.A_CHOICES]
+        if k:
+            per_slot[i] = max(per_slot[i], per_row[first: first + k].max())
+    return int(per_slot.sum())

@@ -47,12 +47,13 @@ def _rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> tuple[str
         for t in np.unique(values)[:40]:
             tests.append(((name, "<=", int(t)), values <= t))
             tests.append(((name, ">=", int(t)), values >= t))
-    best = (None, -1.0)
+    # no threshold beats the plain "mostly always" / "mostly never" unless it says more
+    best = (None, max(share, 1 - share))
     scores = []
     for rule, pred in tests:
         agree = float(weight[pred == yes].sum() / total)
         scores.append(agree)
-        if agree > best[1] + 1e-12:
+        if agree > best[1] + 1e-12 and pred.any() and not pred.all():
             best = ((rule,), agree)
     if best[1] < AGREEMENT:
         # pairs of the best single thresholds only (the pairs of all of them grow as a square)
@@ -63,8 +64,10 @@ def _rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> tuple[str
                     continue
                 pred = tests[a][1] & tests[b][1]
                 agree = float(weight[pred == yes].sum() / total)
-                if agree > best[1] + 1e-12:
+                if agree > best[1] + 1e-12 and pred.any() and not pred.all():
                     best = ((tests[a][0], tests[b][0]), agree)
+    if best[0] is None:
+        return f"mostly {'always' if share >= 0.5 else 'never'} ({best[1]:.0%})", best[1]
     words = "when " + " and ".join(_words(*rule) for rule in best[0])
     if best[1] >= AGREEMENT:
         return words, best[1]
@@ -120,25 +123,41 @@ def decisions(table, scenario, labels, resource_of) -> list[dict]:
     points = keys % ks.points
     tpoints = (keys // ks.points) % ks.target_points
     boxes_left = table.boxes_left  # per damage index
+    # a bought attack with a choice of weapons: its other weapons' rows (their boosts are
+    # reached where best play makes it with that weapon), reported under the slot's row
+    n_slots = table.slots
+    alt_rows: dict = {}
+    slot_of, label_of = list(range(n_slots)), list(labels[:n_slots])
+    for j, (main, weapon) in enumerate(table.alternatives):
+        alt_rows.setdefault(main, []).append((n_slots + j, weapon))
+        slot_of.append(main)
+        label_of.append(f"{labels[main]} with {weapon}")
     for row in range(table.rows):
         w = reach[row]
-        if not w.any():
+        alts = alt_rows.get(row, [])
+        # buying is decided before the weapon: met wherever any of them is
+        bought_w = w + sum(reach[r] for r, _ in alts) if alts else w
+        if not bought_w.any():
             continue
         attacker = scenario.attackers[table.row_attacker[row]]
         dec = table.attack[row]
         res = resource_of[row]
         for name, words, bit, known in _ATTACKER:
-            offered = ((dec & known) != 0) & (w > 0)
+            weight = bought_w if name == "buy" else w
+            offered = ((dec & known) != 0) & (weight > 0)
             if not offered.any():
                 continue
             kk, mm = np.nonzero(offered)
             features = {"boxes": boxes_left[mm], "points": points[kk]}
             if ks.target_points > 1:
                 features["target"] = tpoints[kk]
-            condition, agree = _rule(features, ((dec[kk, mm] & bit) != 0).astype(int), w[kk, mm])
+            condition, agree = _rule(features, ((dec[kk, mm] & bit) != 0).astype(int), weight[kk, mm])
             condition = condition.replace("{res}", res)
-            out.append({"slot": row, "attack": labels[row], "who": attacker.name, "decision": words,
-                        "condition": condition, "agreement": round(agree, 4)})
+            out.append({"slot": slot_of[row], "attack": label_of[row], "who": attacker.name,
+                        "decision": words, "condition": condition, "agreement": round(agree, 4)})
+            if name == "buy" and alts:
+                out += _weapon_choice(table, row, alts, bought_w, features, kk, mm, labels[row],
+                                      attacker.name, res)
     out = _merge_damage(out)
     field = table.field
     if field.shape[1] == ks.size:
@@ -168,9 +187,28 @@ def decisions(table, scenario, labels, resource_of) -> list[dict]:
                 most = int(spent.max())
                 if most > 1:
                     words += f" (up to {most})"
-            out.append({"slot": row, "attack": labels[row], "who": scenario.target.name,
+            out.append({"slot": slot_of[row], "attack": label_of[row], "who": scenario.target.name,
                         "decision": words, "condition": condition, "agreement": round(agree, 4)})
     return sorted(out, key=lambda d: d["slot"])
+
+
+def _weapon_choice(table, row, alts, weight, features, kk, mm, label, who, res) -> list[dict]:
+    """Rows saying which weapon a bought attack is made with, where best play buys it: one
+    per other weapon it is ever made with, "make it with X" and when."""
+    bought = (table.attack[row, kk, mm] & K.BUY) != 0
+    if not bought.any():
+        return []
+    kk, mm = kk[bought], mm[bought]
+    features = {name: v[bought] for name, v in features.items()}
+    out = []
+    for r, weapon in alts:
+        chosen = ((table.attack[r, kk, mm] & K.BUY) != 0).astype(int)
+        if not chosen.any():
+            continue
+        condition, agree = _rule(features, chosen, weight[kk, mm])
+        out.append({"slot": row, "attack": label, "who": who, "decision": f"make it with {weapon}",
+                    "condition": condition.replace("{res}", res), "agreement": round(agree, 4)})
+    return out
 
 
 def _merge_damage(rows: list[dict]) -> list[dict]:

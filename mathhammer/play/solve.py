@@ -58,7 +58,7 @@ class DecisionTable:
         attack rows, then a knockdown in quicksand after each attack row, then fire and
         corrosion of each round.
     rows : int
-        Attack rows (slots of every round with attacks).
+        Attack rows: slots of every round with attacks, then :attr:`alternatives`.
     value : float
         The objective's value under best play on the scenario solved.
     solved_on : str
@@ -79,6 +79,11 @@ class DecisionTable:
         Boxes left at each damage index.
     row_attacker : tuple of int
         The attacker of each attack row.
+    alternatives : tuple of (int, str)
+        After the slots' rows (``slots`` of them), one row per other weapon a bought attack
+        may be made with (best play's choice): its slot's row and the weapon's name. Its
+        ``BUY`` bit says best play buys the attack with that weapon; its boosts and power
+        field are those of an attack made with it.
     """
 
     keys: KeySpace
@@ -94,6 +99,12 @@ class DecisionTable:
     reach: np.ndarray | None = None
     boxes_left: np.ndarray | None = None
     row_attacker: tuple = ()
+    alternatives: tuple = ()
+
+    @property
+    def slots(self) -> int:
+        """Rows of the attack slots (the alternatives' rows follow)."""
+        return self.rows - len(self.alternatives)
 
     @property
     def nbytes(self) -> int:
@@ -163,21 +174,25 @@ class _Recorder:
             self._keys[(state, down_before)] = out
         return out
 
-    def __call__(self, what, event, context, groups, best):
+    def __call__(self, what, event, row, context, groups, best):
         ev = self.setup.events[event]
         state = context[0]
         if what == "buy":
-            self.plain.append((ev.slot, self.key(state), K.BUY, K.KNOWN_BUY, groups, best))
+            # options: stop, buy with the slot's weapon, with each alternative (its own row's
+            # BUY bit says best play buys with it)
+            key = self.key(state)
+            self.plain.append((row, key, K.BUY, K.KNOWN_BUY, groups, (best >= 1).astype(np.int64)))
+            for k, alt in enumerate(self.setup.alternatives[ev.slot]):
+                self.plain.append((alt.row, key, K.BUY, 0, groups, (best == k + 2).astype(np.int64)))
         elif what == "boost_attack":
-            self.plain.append((ev.slot, self.key(state), K.BOOST_ATTACK, K.KNOWN_ATTACK, groups, best))
+            self.plain.append((row, self.key(state), K.BOOST_ATTACK, K.KNOWN_ATTACK, groups, best))
         elif what == "boost_damage":
             _, _, paid, critical = context
-            self.damage.append((ev.slot, self.key(state), paid, critical, groups, best))
+            self.damage.append((row, self.key(state), paid, critical, groups, best))
         elif what in ("field", "suffer"):
             m, x = groups
             if ev.kind == "attack":
                 kind = "attack" if what == "field" else "quicksand"
-                row = ev.slot
             else:
                 kind, row = ev.kind, ev.round
             # knocked down before the damage: the attack's own (its state before), else now
@@ -228,7 +243,7 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
 def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
            edge_budget: int | None = None, tiebreak: float = 0.0) -> DecisionTable:
     keys = _keyspace(setup)
-    rows = len(setup.slots)
+    rows = setup.table_rows
     rec = _Recorder(setup, keys)
     engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget, tiebreak=tiebreak)
     with deep_recursion(setup.n_events):
@@ -274,6 +289,16 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
 
         with deep_recursion(setup.n_events):
             propagate_rounds(engine, visit)
+        # a bought attack with a choice of weapons meets its boosts on the row of the weapon
+        # it is made with
+        for info, alts in zip(setup.slots, setup.alternatives):
+            if not alts:
+                continue
+            main = reach[info.row].copy()
+            for alt in alts:
+                chosen = (attack[alt.row] & K.BUY) != 0
+                reach[alt.row] = np.where(chosen, main, 0.0)
+                reach[info.row] = np.where(chosen, 0.0, reach[info.row])
     columns = index = None
     if card is not None:
         columns, index = _card_maps(card)
@@ -287,7 +312,8 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
         left = setup.boxes - np.arange(setup.boxes)
     seconds = time.perf_counter() - began
     return DecisionTable(keys, attack, field, rows, value, how, objective, seconds, columns, index,
-                         reach, left, tuple(info.slot.attacker_index for info in setup.slots))
+                         reach, left, tuple(info.slot.attacker_index for info in setup.all_infos),
+                         tuple((info.index, info.slot.weapon.name) for info in setup.all_infos[setup.n:]))
 
 
 def _widen(a: np.ndarray, width: int) -> np.ndarray:

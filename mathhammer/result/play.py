@@ -18,7 +18,9 @@ def play_rows(result) -> list[dict]:
     ``who`` decides, ``decision``, ``condition`` (in a player's words), ``agreement`` (how
     often the condition says what the table does, weighted by how often it is met),
     ``taken`` (probability per sequence that the attack spends on it: a boost or buying it;
-    empty for the target) and ``points`` (mean points it spends per sequence)."""
+    empty for the target) and ``points`` (mean points it spends per sequence). A bought attack
+    whose weapon best play chooses counts per slot, whatever the weapon: its boosts' figures
+    are the slot's, and "make it with X" has none."""
     info = result.extra.get("best_play") or {}
     out = []
     for d in info.get("decisions", []):
@@ -34,6 +36,8 @@ def play_rows(result) -> list[dict]:
         elif decision == "buy this attack":
             taken = float(result.made[i])
             points = taken
+        elif decision.startswith("make it with "):  # the weapon: not counted per weapon
+            points = None
         else:  # the target's power field
             points = float(result.target_spent_mean[i])
         out.append({"slot": i + 1, "attack": d["attack"], "who": d["who"], "decision": decision,

@@ -185,6 +185,23 @@ class Attacker:
                                          -melee.index(w)))
 
     @property
+    def buy_choices(self) -> tuple[int, ...]:
+        """Indices of the other melee weapons best play may make a bought attack with (the
+        issue's "with which weapon"): every melee weapon but :attr:`bought_weapon`, in the
+        order listed; none for a fixed policy or with ``buy_weapon`` given (then that weapon).
+
+        >>> fist, head = Weapon("Fist", "melee", 6, 16), Weapon("Head", "melee", 7, 12)
+        >>> Attacker("Jack", [fist, head], focus=2).buy_choices
+        (1,)
+        >>> Attacker("Jack", [fist, head], focus=2, buy_weapon="Head").buy_choices
+        ()
+        """
+        if not self.plays_best or self.buy_weapon is not None or self.bought_weapon is None:
+            return ()
+        default = self.weapons.index(self.bought_weapon)
+        return tuple(i for i, w in enumerate(self.weapons) if w.type == "melee" and i != default)
+
+    @property
     def plays_best(self) -> bool:
         """Whether best play decides its spending: ``policy = "best"`` and points to spend."""
         return self.policy == "best" and self.points > 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
@@ -63,7 +64,9 @@ class AttackSlot:
     reloads it may buy after its initial attacks, one point each, and the casts of a spell,
     ``cost`` points each; they are made only while it has the points to pay. Not buying one
     ends the attacker's buying (``stops``); not casting a spell skips that cast only.
-    ``charge`` marks the first melee attack of a charging attacker.
+    ``charge`` marks the first melee attack of a charging attacker. ``choices``: the other
+    melee weapons (indices) best play may make a bought attack with instead of ``weapon``
+    (:attr:`Attacker.buy_choices`); ``weapon`` is the default, kept on a tie.
     """
 
     attacker_index: int
@@ -75,6 +78,13 @@ class AttackSlot:
     charge: bool = False
     cost: int = 1
     stops: bool = True
+    choices: tuple[int, ...] = ()
+
+    def with_weapon(self, weapon_index: int) -> "AttackSlot":
+        """This bought attack made with weapon ``weapon_index`` of its attacker (one of
+        :attr:`choices`): a slot without choices."""
+        return dataclasses.replace(self, weapon_index=weapon_index,
+                                   weapon=self.attacker.weapons[weapon_index], choices=())
 
     @property
     def label(self) -> str:
@@ -82,6 +92,8 @@ class AttackSlot:
             return f"{self.attacker.name} / {self.weapon.name} cast #{self.number + 1}"
         if self.bought and self.weapon.type == "ranged":
             return f"{self.attacker.name} / {self.weapon.name} reload #{self.number + 1}"
+        if self.bought and self.choices:  # the weapon is best play's choice
+            return f"{self.attacker.name} / bought #{self.number + 1}"
         if self.bought:
             return f"{self.attacker.name} / {self.weapon.name} bought #{self.number + 1}"
         return f"{self.attacker.name} / {self.weapon.name} #{self.number + 1}"
@@ -175,7 +187,7 @@ class Scenario:
             if a.max_bought:
                 wi = a.weapons.index(bought)
                 for k in range(a.max_bought):
-                    out.append(AttackSlot(ai, wi, k, a, bought, bought=True))
+                    out.append(AttackSlot(ai, wi, k, a, bought, bought=True, choices=a.buy_choices))
             for wi, n in a.reloads:  # Reload [N]: additional ranged attacks, one point each
                 out.extend(AttackSlot(ai, wi, k, a, a.weapons[wi], bought=True) for k in range(n))
         return tuple(out)

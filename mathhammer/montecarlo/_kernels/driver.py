@@ -103,7 +103,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     if stride and stride < enc.max_draws:
         raise ValueError(f"stride {stride} is below the scenario's max_draws {enc.max_draws}")
     draws = stride if stride else enc.max_draws
-    n_slots = enc.attacks.shape[0]
+    n_slots = enc.n_slots  # the attacks table's first rows (alternative weapons follow)
     turns = int(enc.target[T_TURNS])
     rounds = int(enc.target[T_ATTACK_ROUNDS])
     n_attacks = rounds * n_slots  # counter rows: each slot of each round with attacks
@@ -145,7 +145,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         if on_batch is not None:
             on_batch(min(trials, (first + k) * chunk) - first * chunk)
     maintenance = effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]
-    initial = np.tile(enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL, rounds)
+    initial = np.tile(enc.attacks[:n_slots, A_ORIGIN] == ORIGIN_INITIAL, rounds)
     made = made_counts(kill_total, trials, maintenance, n_slots)
     attack_total[initial, C_MADE] = made[initial]
     if on_card:  # every trial starts with nothing crippled; slots change that

@@ -36,9 +36,12 @@ from ...result.fields import (
 )
 
 
-# --- attacks table: int64[n_attacks, A_NFIELDS], one row per attack slot in sequence order --
-# Weapon and target figures are copied into every row (no indirection in the hot loop: each
-# row holds all the kernel needs to resolve that attack). Dice counts are *raw* (free boosts,
+# --- attacks table: int64[n_slots + n_alternatives, A_NFIELDS], one row per attack slot in
+# sequence order, then one per other weapon a bought attack may be made with by best play
+# (its slot's A_CHOICES / A_CHOICE_ROW point there; the BUY bit of that row's decision
+# table entry says best play makes it with that weapon). Weapon and target figures are
+# copied into every row (no indirection in the hot loop: each row holds all the kernel
+# needs to resolve that attack). Dice counts are *raw* (free boosts,
 # extra dice, crippling, resistance applied but not floored): the kernel adds paid boosts and
 # Brutal Damage, then floors at one die.
 A_SKILL = 0         # MAT or RAT, plus the combined-attack bonus
@@ -61,7 +64,9 @@ A_ARM_MINUS = 16    # its -ARM
 A_EFFECT_ON = 17    # outcome from which it lands: HIT or CRIT
 A_DAMAGE_TO = 18    # letter index (on the target's card) its damage goes to first, -1: none
 A_COST = 19         # points a bought attack costs (1; a spell's cast: its COST)
-A_NFIELDS = 20
+A_CHOICES = 20      # bought attack: other weapons best play may make it with (rows after the slots')
+A_CHOICE_ROW = 21   # ... the first of their rows (alternatives of one slot are consecutive)
+A_NFIELDS = 22
 
 ORIGIN_INITIAL = 0
 ORIGIN_BOUGHT = 1
@@ -126,7 +131,8 @@ T_SUFFERS = 17      # continuous effects it can get (CE_* bits of the types it d
 T_HAZARDS = 18      # HZ_* bits of the hazards it stands in
 T_ARM_BASE = 19     # ARM against non-attack damage: base ARM + spell ARM (shield, upkeep added)
 T_UPKEEP_ARM = 20   # ARM from upkeep spells (lost while dispelled)
-T_NFIELDS = 21
+T_SLOTS = 21        # attack slots of a round: the attacks table's first rows (alternatives follow)
+T_NFIELDS = 22
 
 # continuous effects (bit = index in the maintenance order: result.fields.EFFECT_NAMES)
 CE_FIRE = EFFECT_NAMES.index("fire")
@@ -183,7 +189,7 @@ K_EFFECTS = 3      # effect bits (the A_EFFECT_BIT order)
 K_CONT = 4         # radix of the continuous effects (4 or 1)
 K_EARTH = 5        # radix of a burning earth (2 or 1)
 K_DAMAGE = 6       # damage rolls the field table holds (0 .. K_DAMAGE - 1)
-K_ROWS = 7         # attack rows of the tables (field rows: quicksand, fire, corrosion after)
+K_ROWS = 7         # attack rows of the tables, alternatives' included (field rows: quicksand, fire, corrosion after)
 K_SITUATION_INDEX = 8  # 32 entries: compact index of raw bits down | still << 1 | ...
 K_LOST = 40        # radix of "its Cortex was crippled" (2 or 1)
 K_CARD = 41        # 1: the tables' damage index is a card configuration (play_columns, play_index)
@@ -237,7 +243,7 @@ CRIT = 2
 class Tables(NamedTuple):
     """The encoded scenario (:class:`mathhammer.montecarlo.encode.Encoded` builds it)."""
 
-    attacks: np.ndarray       # int64[n_slots, A_NFIELDS]
+    attacks: np.ndarray       # int64[n_slots + n_alternatives, A_NFIELDS]
     attackers: np.ndarray     # int64[n_attackers, P_NFIELDS]
     target: np.ndarray        # int64[T_NFIELDS]
     col_full: np.ndarray      # int64[N_COLUMNS]: bits of the boxes each column has

@@ -37,6 +37,8 @@ from .layout import (
     A_ATT_DICE,
     A_ATTACKER,
     A_AUTOHIT_ON,
+    A_CHOICE_ROW,
+    A_CHOICES,
     A_COST,
     A_DEF,
     A_DEF5,
@@ -163,6 +165,7 @@ from .layout import (
     T_RAPID_HEAL,
     T_SHIELD_ARM,
     T_SHIELD_LOC,
+    T_SLOTS,
     T_STATE,
     T_SUFFERS,
     T_TURNS,
@@ -277,7 +280,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 32]
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
-    n_attacks = attacks.shape[0]
+    n_attacks = target[T_SLOTS]
+    n_alt = attacks.shape[0] - n_attacks  # other weapons of bought attacks (best play's choice)
     turns = target[T_TURNS]
     attack_rounds = target[T_ATTACK_ROUNDS]
     n_rows = attack_rounds * n_attacks
@@ -287,7 +291,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     # whether any continuous effect or hazard can happen (else no maintenance to resolve,
     # and no attack puts an effect on the target or knocks it down in quicksand)
     continuous = start_effects != 0 or hazards != 0
-    for j in range(n_attacks):
+    for j in range(attacks.shape[0]):
         continuous |= (attacks[j, A_FLAGS] & _SETS_EFFECT) != 0
     quicksand = (hazards & HZ_QUICKSAND) != 0
     on_card = target[T_CAPACITY] != CAP_TRACK
@@ -536,11 +540,16 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 spent = 0
                 # best play: the decisions of this state (mathhammer.play.codes)
                 dec = 0
+                m = -1
+                pkey = 0
                 if best != 0 and points > 0:
                     m = play_m(marked)
                     if m >= 0:
-                        dec = play_attack[row, play_key(points, tpoints, state, effects, cont,
-                                                        earth_lit, cortex_lost, False), m]
+                        pkey = play_key(points, tpoints, state, effects, cont, earth_lit,
+                                        cortex_lost, False)
+                        dec = play_attack[row, pkey, m]
+                w = i  # the row of the weapon it is made with
+                prow = row  # its row of the decision tables
                 if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
                     if (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
                         if flags & F_DECLINE_SKIPS:
@@ -554,20 +563,32 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     # only bought attacks count C_MADE: an initial attack is made whenever no
                     # earlier attack killed, which the driver works out from kill_at
                     attack_counts[row, C_MADE] += 1
+                    if (dec & D_BUY) != 0 and attacks[i, A_CHOICES] > 0:
+                        # best play's weapon: another melee weapon where its row says so
+                        for j in range(attacks[i, A_CHOICES]):
+                            r = attacks[i, A_CHOICE_ROW] + j
+                            pr = n_rows + t * n_alt + r - n_attacks
+                            alt = play_attack[pr, pkey, m]
+                            if (alt & D_BUY) != 0:
+                                w = r
+                                prow = pr
+                                dec = alt
+                                flags = attacks[w, A_FLAGS]
+                                break
 
                 # --- attack roll (docs/rules.md 1)
-                skill = attacks[i, A_SKILL]
-                if (state & attacks[i, A_AUTOHIT_ON]) != 0:
+                skill = attacks[w, A_SKILL]
+                if (state & attacks[w, A_AUTOHIT_ON]) != 0:
                     outcome = HIT  # automatic hit: no roll, so never critical
                 else:
                     if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED)) != 0:
-                        defense = attacks[i, A_DEF5]
+                        defense = attacks[w, A_DEF5]
                     else:
-                        defense = attacks[i, A_DEF]
-                    defense += attacks[i, A_SPELL_DEF] - def_minus
+                        defense = attacks[w, A_DEF]
+                    defense += attacks[w, A_SPELL_DEF] - def_minus
                     if (state & ST_DISPELLED) == 0:
-                        defense += attacks[i, A_UPKEEP_DEF]
-                    n = attacks[i, A_ATT_DICE]
+                        defense += attacks[w, A_UPKEEP_DEF]
+                    n = attacks[w, A_ATT_DICE]
                     # a boost is bought only when it adds a die (not lost in the floor of one)
                     want = boost_att == MODE_ALWAYS or (boost_att == MODE_AUTO
                                                         and defense - skill >= boost_att_at)
@@ -610,14 +631,14 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 # --- damage roll (docs/rules.md 2)
                 dealt = 0
                 if flags & F_DAMAGE:
-                    arm = attacks[i, A_ARM] - arm_minus
+                    arm = attacks[w, A_ARM] - arm_minus
                     if (state & ST_DISPELLED) == 0:
-                        arm += attacks[i, A_UPKEEP_ARM]
+                        arm += attacks[w, A_UPKEEP_ARM]
                     if (flags & F_IGNORE_SHIELD) == 0:
                         arm += shield_now
-                    pow_ = attacks[i, A_POW]
+                    pow_ = attacks[w, A_POW]
                     remaining = boxes - marked
-                    n = attacks[i, A_DMG_DICE]
+                    n = attacks[w, A_DMG_DICE]
                     n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
                     drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
                     boost = 0
@@ -666,11 +687,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
                 still = hit & np.int64((flags & F_STATIONARY) != 0) | (
                     crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
-                bit = attacks[i, A_EFFECT_BIT]
+                bit = attacks[w, A_EFFECT_BIT]
                 fkey = 0
                 if power_best and tpoints > 0 and dealt > 0:
                     # the target's power field is decided in the state after the hit
-                    lands = bit != 0 and outcome >= attacks[i, A_EFFECT_ON]
+                    lands = bit != 0 and outcome >= attacks[w, A_EFFECT_ON]
                     sets = 0
                     if hit == 1:
                         if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
@@ -683,9 +704,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                                     effects | (bit if lands else 0), cont | sets, earth_lit,
                                     cortex_lost, (state & ST_PRONE) != 0)
                 (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
-                 power_blocked, dead) = suffer(SRC_ATTACK, dealt, i, row, row, t, marked, tpoints,
+                 power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked, tpoints,
                                                crippled, n_marks, pos, state, shield_now,
-                                               cortex_lost, power_blocked, fkey, row)
+                                               cortex_lost, power_blocked, fkey, prow)
                 if dead:
                     break
 
@@ -701,10 +722,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             cont |= 1 << CE_CORROSION
                     quick = quicksand and knocks == 1 and (state & ST_PRONE) == 0
                 state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
-                if bit != 0 and (effects & bit) == 0 and outcome >= attacks[i, A_EFFECT_ON]:
+                if bit != 0 and (effects & bit) == 0 and outcome >= attacks[w, A_EFFECT_ON]:
                     effects |= bit
-                    def_minus += attacks[i, A_DEF_MINUS]
-                    arm_minus += attacks[i, A_ARM_MINUS]
+                    def_minus += attacks[w, A_DEF_MINUS]
+                    arm_minus += attacks[w, A_ARM_MINUS]
                 if quick:
                     # knocked down in quicksand: 1 damage point, suffered at once
                     fkey = 0
@@ -712,10 +733,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
                                         cortex_lost, (state & ST_PRONE) != 0)
                     (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
-                     power_blocked, dead) = suffer(CE_QUICKSAND, 1, i, row, row, t, marked,
+                     power_blocked, dead) = suffer(CE_QUICKSAND, 1, w, row, row, t, marked,
                                                    tpoints, crippled, n_marks, pos, state,
                                                    shield_now, cortex_lost, power_blocked, fkey,
-                                                   k_rows + row)
+                                                   k_rows + prow)
                     if dead:
                         break
             if dead:
