@@ -39,7 +39,7 @@ def check_method(method: object, key: str = "method") -> str:
 
 def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None = None,
              seed: int | None = None, *, stride: int | None = None,
-             progress: bool = False) -> Result:
+             progress: bool = False, explain: bool = True) -> Result:
     """The :class:`Result` of ``scenario`` by ``method``, every policy as the scenario says.
 
     Arguments as for :func:`mathhammer.simulate` (``method`` already checked); attackers
@@ -52,7 +52,7 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
 
         sequence = scenario.attack_sequence()
         result = exact_result(scenario, sequence)
-        if needs_play(scenario):
+        if explain and needs_play(scenario):
             # the decisions in a player's words (a second backward induction, with records)
             table = solve(scenario, sequence, relax="never")
             result.extra["best_play"] = report(table, scenario, result.slot_labels)
@@ -64,7 +64,7 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
         check_int("seed", seed, 0, MAX_SEED)
     from .montecarlo import monte_carlo  # Numba is imported by the first Monte Carlo run only
 
-    return monte_carlo(scenario, trials, seed, stride, progress)
+    return monte_carlo(scenario, trials, seed, stride, progress, explain)
 
 
 def common_stride(scenarios) -> int:

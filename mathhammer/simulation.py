@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ._core.validate import check_bool
 from .engine import check_method, evaluate
 from .errors import InputError
 from .policy import optimize
@@ -22,6 +23,7 @@ def simulate(
     *,
     stride: int | None = None,
     progress: bool = False,
+    explain: bool = True,
 ) -> Result:
     """Simulate a scenario and return its :class:`~mathhammer.result.Result`.
 
@@ -49,6 +51,11 @@ def simulate(
     progress : bool
         Show a tqdm progress bar on stderr for a Monte Carlo run that lasts over a second
         (the command line turns it on when stderr is a terminal).
+    explain : bool
+        With best play, say how to play it (``Result.play_table()``, the report's section,
+        ``--json`` ``best_play.decisions``): a pass over the solved game weighing each
+        decision, and for the exact method a second induction. Studies of many points
+        (sweeps, matrices) turn it off; the figures are the same either way.
 
     When an attacker has ``policy = "optimize"``, its spending policy is chosen first by
     :func:`mathhammer.optimize` (same method, trials and seed) and the result of the best
@@ -62,4 +69,5 @@ def simulate(
         found = optimize(scenario, method=method, trials=trials, seed=seed, stride=stride)
         best = found.result
         return dataclasses.replace(best, extra={**best.extra, "optimizer": found.to_dict()})
-    return evaluate(scenario, method, trials, seed, stride=stride, progress=progress)
+    check_bool("explain", explain)
+    return evaluate(scenario, method, trials, seed, stride=stride, progress=progress, explain=explain)

@@ -251,9 +251,32 @@ def test_relaxation_on_a_big_grid_is_reported():
     scen = Scenario(heavy, [Attacker("Jack", [FIST, Weapon("Head", "melee", 6, 14)], focus=3),
                             Attacker("Jack 2", [FIST], focus=3)])
     table = solve(scen)
-    assert table.solved_on == "relaxed: the grid as a damage track of 36 boxes"
+    assert table.solved_on == "relaxed: the grid as a damage track of 36 boxes, L, M crippled at random as on the grid"
     res = mh.simulate(scen, trials=20_000, seed=1)
     assert res.extra["best_play"]["solved_on"] == table.solved_on
+
+
+def test_relaxation_cripples_the_grid_systems_as_the_boxes_fill():
+    """docs/best-play.md, the relaxation: on the heavy grid with a Shield on L, Movement and
+    the shield arm are crippled on the relaxed track with the chance they are on the grid at
+    each number of boxes marked: never with none marked, surely with all, never less with
+    more, the same every time (seeded). M's boxes sit higher in their columns (rows 4 and 5)
+    than the shield arm's (rows 5 and 6, filled last), so with half the grid marked M is the
+    likelier crippled."""
+    from mathhammer.play.relax import cripple_marks
+
+    heavy = Target(12, 18, grid=["......", ".....L", "....LL", "...MC.", "...MC.", "....RR"], shield=("L",))
+    scen = Scenario(heavy, [Attacker("Jack", [FIST], focus=3)])
+    share = cripple_marks(scen)
+    assert set(share) == {"L", "M"}
+    for x, p in share.items():
+        assert p.shape == (37,) and p[0] == 0 and p[-1] == 1
+        assert np.all(np.diff(p) >= 0), x
+        np.testing.assert_array_equal(p, cripple_marks(scen)[x])
+    assert 0 < share["L"][18] < share["M"][18] < 1
+    # no system feeds back on a grid without Shields, M or points: nothing to cripple
+    plain = Target(12, 18, grid=["......", "......", "......", "...CC.", "...CC.", "......"])
+    assert cripple_marks(Scenario(plain, scen.attackers)) == {}
 
 
 def test_same_seed_same_best_play_whatever_the_threads():

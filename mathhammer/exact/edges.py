@@ -172,7 +172,7 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
         best[better] = j
         best_value[better] = totals[j][better]
     if what is not None and dec.record is not None:
-        dec.record(what, dec.event, dec.row, context, groups, best)
+        dec.record(what, dec.event, dec.row, context, groups, best, np.array(totals))
     out = []
     for j, pieces in enumerate(options):
         for pc in pieces:

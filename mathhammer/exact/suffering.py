@@ -89,6 +89,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
     n = cur.size
     best = np.zeros(n, dtype=np.int64)
     best_value = None
+    totals = []
     for j, hurts in enumerate(options):
         tot = np.zeros(n)
         seen = np.zeros(n, dtype=bool)
@@ -97,6 +98,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
             tot += np.bincount(h.rows, weights=h.p * lead, minlength=n)
             seen[h.rows] = True
         tot = np.where(seen, -tot, -np.inf)  # maximise minus the value
+        totals.append(tot)
         if best_value is None:
             best_value = tot
             continue
@@ -104,7 +106,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
         best[better] = j
         best_value = np.where(better, tot, best_value)
     if dec.record is not None:
-        dec.record("suffer", dec.event, dec.row, (state,), (cur, x), best)
+        dec.record("suffer", dec.event, dec.row, (state,), (cur, x), best, np.array(totals))
     out = []
     for j, hurts in enumerate(options):
         for h in hurts:
@@ -134,9 +136,12 @@ def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, 
     disabled = taken >= remaining
     if setup.card is None:
         end = cur + taken
-        add(state, ~disabled, end, p)
+        # the relaxation of a grid: systems crippled at random as the boxes fill
+        for st, q in setup.track_split(state, cur, np.minimum(end, boxes - 1)):
+            add(st, ~disabled, end, p * q)
         if tough:
-            add(state._replace(down=True), disabled, boxes - 1, p / 3, 1)
+            for st, q in setup.track_split(state._replace(down=True), cur, np.full(cur.size, boxes - 1)):
+                add(st, disabled, boxes - 1, p * q / 3, 1)
             add(None, disabled, boxes - 1, p * (2 / 3))
         else:
             add(None, disabled, boxes - 1, p)

@@ -18,18 +18,19 @@ MAX_STRIDE = 1 << 20
 
 
 def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None = None,
-                progress: bool = False) -> Result:
+                progress: bool = False, explain: bool = True) -> Result:
     """Simulate ``trials`` sequences of ``scenario`` from ``seed`` (both already checked).
 
     ``stride`` (common random numbers, see :func:`mathhammer.simulate`) must be at least
     :func:`max_draws` of the scenario; ``progress`` shows a tqdm bar on stderr once the run
-    has lasted a second.
+    has lasted a second; ``explain``: with best play, weigh its decisions for "how to play it"
+    (else the result's ``best_play`` has the table's summary only).
     """
     table, unsolved = None, None
     sequence = scenario.attack_sequence()
     if needs_play(scenario):
         try:
-            table = solve(scenario, sequence)
+            table = solve(scenario, sequence, reach=explain)
         except ExactNotApplicable as err:
             # beyond what best play can be solved on: the default fixed policy and the
             # "lethal" power field decide, and the result says so

@@ -24,7 +24,7 @@ from ..rules import Scenario
 from . import codes as K
 from .codes import KeySpace
 from .describe import decisions
-from .relax import relaxed
+from .relax import Averaged, cripple_marks, relaxed
 
 __all__ = ["DecisionTable", "solve", "needs_play", "report", "MAX_TABLE_BYTES"]
 
@@ -42,6 +42,10 @@ PLAY_CARD_EDGES = 1_000_000
 #: objective, so that decisions the track leaves (nearly) tied go to more damage, which on the
 #: card cripples systems and opens kills the track cannot see (docs/best-play.md).
 RELAXED_TIEBREAK = 1e-4
+
+#: The relaxed track of a grid cripples its feeding-back systems at random, with the chance
+#: :func:`.relax.cripple_marks` gives at each number of boxes marked (False: no crippling).
+RELAX_CRIPPLING = True
 
 
 @dataclass(frozen=True, eq=False)
@@ -157,6 +161,7 @@ class _Recorder:
 
     def __init__(self, setup, keys: KeySpace):
         self.setup, self.keys = setup, keys
+        self.mixed = Averaged(setup) if setup.track_cripple is not None else None
         self.bit = {ident: 1 << k for k, ident in enumerate(keys.effects)}
         self.plain: list = []   # (row, key, bit, known, m, best)
         self.damage: list = []  # (row, key, paid, critical, m, best)
@@ -174,32 +179,57 @@ class _Recorder:
             self._keys[(state, down_before)] = out
         return out
 
-    def __call__(self, what, event, row, context, groups, best):
+    def __call__(self, what, event, row, context, groups, best, values):
         ev = self.setup.events[event]
         state = context[0]
         if what == "buy":
-            # options: stop, buy with the slot's weapon, with each alternative (its own row's
-            # BUY bit says best play buys with it)
-            key = self.key(state)
-            self.plain.append((row, key, K.BUY, K.KNOWN_BUY, groups, (best >= 1).astype(np.int64)))
-            for k, alt in enumerate(self.setup.alternatives[ev.slot]):
-                self.plain.append((alt.row, key, K.BUY, 0, groups, (best == k + 2).astype(np.int64)))
+            where, cells = ("buy", row, ev.slot, self.key(state)), (groups,)
         elif what == "boost_attack":
-            self.plain.append((row, self.key(state), K.BOOST_ATTACK, K.KNOWN_ATTACK, groups, best))
+            where, cells = ("boost_attack", row, self.key(state)), (groups,)
         elif what == "boost_damage":
             _, _, paid, critical = context
-            self.damage.append((row, self.key(state), paid, critical, groups, best))
+            where, cells = ("boost_damage", row, self.key(state), paid, critical), (groups,)
         elif what in ("field", "suffer"):
-            m, x = groups
             if ev.kind == "attack":
                 kind = "attack" if what == "field" else "quicksand"
             else:
                 kind, row = ev.kind, ev.round
             # knocked down before the damage: the attack's own (its state before), else now
             before = context[1] if what == "field" else state.down
-            self.field.append((kind, row, self.key(state, before), m, x, best))
+            where, cells = ("field", kind, row, self.key(state, before)), groups
         else:
             raise ValueError(f"unknown decision {what!r}")
+        if self.mixed is not None:
+            self.mixed.add(where, state, cells, values)
+        else:
+            self._put(where, cells, best)
+
+    def _put(self, where: tuple, cells: tuple, best: np.ndarray) -> None:
+        """One decision record into the lists the tables are laid from."""
+        what = where[0]
+        if what == "buy":
+            # options: stop, buy with the slot's weapon, with each alternative (its own row's
+            # BUY bit says best play buys with it)
+            _, row, slot, key = where
+            self.plain.append((row, key, K.BUY, K.KNOWN_BUY, cells[0], (best >= 1).astype(np.int64)))
+            for k, alt in enumerate(self.setup.alternatives[slot]):
+                self.plain.append((alt.row, key, K.BUY, 0, cells[0], (best == k + 2).astype(np.int64)))
+        elif what == "boost_attack":
+            _, row, key = where
+            self.plain.append((row, key, K.BOOST_ATTACK, K.KNOWN_ATTACK, cells[0], best))
+        elif what == "boost_damage":
+            _, row, key, paid, critical = where
+            self.damage.append((row, key, paid, critical, cells[0], best))
+        else:
+            _, kind, row, key = where
+            self.field.append((kind, row, key, cells[0], cells[1], best))
+
+    def finish(self):
+        """With the relaxation's crippling: the records of the best averaged decisions."""
+        if self.mixed is None:
+            return
+        for where, (cols, best) in self.mixed.best().items():
+            self._put(where, cols, best)
 
 
 def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto") -> DecisionTable:
@@ -236,8 +266,13 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
     # a relaxed scenario differs in its target only: the attack sequence is the same; a
     # track's near ties need not be ties on the card: they go to more damage
     tiebreak = RELAXED_TIEBREAK if solved is not scenario else 0.0
-    return _solve(prepare(solved, slots, induction=True), objective, how, began, reach,
-                  tiebreak=tiebreak)
+    setup = prepare(solved, slots, induction=True)
+    if solved is not scenario and RELAX_CRIPPLING:
+        share = cripple_marks(scenario, slots)
+        if share:
+            setup.cripple_from(share)
+            how += f", {', '.join(sorted(share))} crippled at random as on the grid"
+    return _solve(setup, objective, how, began, reach, tiebreak=tiebreak)
 
 
 def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
@@ -248,6 +283,7 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
     engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget, tiebreak=tiebreak)
     with deep_recursion(setup.n_events):
         value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0])
+    rec.finish()
     card = setup.card
     width = setup.boxes if card is None else card.size
     attack_bytes = rows * keys.size * width

@@ -161,7 +161,7 @@ def optimize(
         seen = set()
         for spend in family:
             trial = {**chosen, i: spend}
-            result = evaluate(with_spends(scenario, trial), method, trials, seed)
+            result = evaluate(with_spends(scenario, trial), method, trials, seed, explain=False)
             # policies that behave alike here give identical counters (same seed) or
             # probabilities: keep the first of them only
             behaviour = (result.damage_weights.tobytes(), result.slot_weights.tobytes())

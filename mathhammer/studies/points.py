@@ -100,10 +100,11 @@ def simulate_point(scenario: Scenario, trials: int | None, seed: int | None, met
                    stride: int | None = None) -> Result:
     """:func:`mathhammer.simulate` of one point: Monte Carlo with ``trials``, ``seed`` and
     the common-random-numbers ``stride``; the exact engine for ``method="exact"`` (no
-    trials, seed or stride)."""
+    trials, seed or stride). Without "how to play it" (``explain=False``): a point's figures
+    need no words, and the words cost a pass over the solved game."""
     if method == "exact":
-        return simulate(scenario, method="exact")
-    return simulate(scenario, trials=trials, seed=seed, method=method, stride=stride)
+        return simulate(scenario, method="exact", explain=False)
+    return simulate(scenario, trials=trials, seed=seed, method=method, stride=stride, explain=False)
 
 
 def summary_rows(result: Result, key: tuple = ()) -> list[list]:

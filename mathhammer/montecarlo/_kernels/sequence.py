@@ -278,6 +278,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     k_lost = play_keys[K_LOST]
     k_card = play_keys[K_CARD] != 0
     situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 32]
+    # the key is the attacker's points left alone when nothing else can change
+    key_is_points = (k_tpoints == 1 and k_situations == 1 and k_effects == 0 and k_cont == 1
+                     and k_earth == 1 and k_lost == 1)
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = target[T_SLOTS]
@@ -311,6 +314,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
 
     def play_key(points, tpoints, state, effects, cont, earth, lost, down_before):
         """The state key of best play (:meth:`mathhammer.play.codes.KeySpace.key`)."""
+        if key_is_points:
+            return np.int64(points)
         down = (state & ST_PRONE) != 0
         still = (state & ST_MELEE_AUTOHIT) != 0 and not down
         raw = (np.int64(down) | np.int64(still) << 1 | np.int64((state & ST_DISPELLED) != 0) << 2
@@ -589,11 +594,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     if (state & ST_DISPELLED) == 0:
                         defense += attacks[w, A_UPKEEP_DEF]
                     n = attacks[w, A_ATT_DICE]
-                    # a boost is bought only when it adds a die (not lost in the floor of one)
-                    want = boost_att == MODE_ALWAYS or (boost_att == MODE_AUTO
-                                                        and defense - skill >= boost_att_at)
+                    # a boost is bought only when it adds a die (not lost in the floor of one);
+                    # best play's decision where solved, else the fixed rule
                     if (dec & D_KNOWN_ATTACK) != 0:
                         want = (dec & D_BOOST_ATTACK) != 0
+                    else:
+                        want = boost_att == MODE_ALWAYS or (boost_att == MODE_AUTO
+                                                            and defense - skill >= boost_att_at)
                     if (flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1 and want:
                         points -= 1
                         spent += 1
@@ -642,15 +649,15 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
                     drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
                     boost = 0
-                    want = boost_dmg == MODE_ALWAYS or (
-                        boost_dmg == MODE_AUTO and _kept(max(1, n), drop) + pow_ - arm < remaining
-                        and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)
-                    if dec != 0:
-                        if crit == 1:
-                            if (dec & D_KNOWN_DAMAGE_CRIT) != 0:
-                                want = (dec & D_BOOST_DAMAGE_CRIT) != 0
-                        elif (dec & D_KNOWN_DAMAGE_HIT) != 0:
-                            want = (dec & D_BOOST_DAMAGE_HIT) != 0
+                    # best play's decision where solved (for a hit or a critical hit), else
+                    # the fixed rule
+                    known = D_KNOWN_DAMAGE_CRIT if crit == 1 else D_KNOWN_DAMAGE_HIT
+                    if (dec & known) != 0:
+                        want = (dec & (D_BOOST_DAMAGE_CRIT if crit == 1 else D_BOOST_DAMAGE_HIT)) != 0
+                    else:
+                        want = boost_dmg == MODE_ALWAYS or (
+                            boost_dmg == MODE_AUTO and _kept(max(1, n), drop) + pow_ - arm < remaining
+                            and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)
                     if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and want:
                         boost = hit
                     points -= boost
