@@ -414,3 +414,19 @@ def test_spell_casts_cost_their_cost_and_best_play_counts_them():
     assert res.spent_mean[1] == pytest.approx(3 * (1 - plain), abs=TOL)
     with pytest.raises(mh.InputError, match="cost: is for spells"):
         Weapon("Gun", "ranged", 6, 12, cost=1)
+
+
+def test_explain_false_gives_the_same_figures_without_words():
+    """simulate(explain=False), as sweeps and matrices run: the same counters from the same
+    seed, no "how to play it" (its pass over the solved game is skipped); a bad value is a
+    one-line error."""
+    scen = MC_CASES["focus vs fury target"]
+    full = mh.simulate(scen, trials=50_000, seed=4)
+    bare = mh.simulate(scen, trials=50_000, seed=4, explain=False)
+    np.testing.assert_array_equal(full.damage_weights, bare.damage_weights)
+    assert len(full.play_table()) > 0 and len(bare.play_table()) == 0
+    assert bare.extra["best_play"]["solved_on"] == "exact"
+    exact = mh.simulate(scen, method="exact", explain=False)
+    assert "best_play" not in exact.extra
+    with pytest.raises(mh.InputError, match="explain: must be true or false"):
+        mh.simulate(scen, explain="yes")
