@@ -345,7 +345,8 @@ def test_a_spend_with_best_play_is_refused_not_ignored():
 
 
 def test_best_play_buys_attacks_with_the_better_weapon():
-    """Additional melee attacks with any melee weapon (docs/best-play.md): Fist MAT 4 POW 20
+    """Additional Attacks (docs/rules.md 5, seed 001): each is made with any melee weapon the
+    model has, and best play chooses it (docs/best-play.md). Fist MAT 4 POW 20
     (the default bought weapon: the highest POW) hits DEF 14 on 10+ (6/36), Claw MAT 8 POW 13
     on 6+ (26/36); either hit kills the 1-box target (ARM 12). With 1 focus, boosting the
     Fist's roll (3d6 >= 10: 135/216) loses to keeping the point and, after a miss, buying an

@@ -97,10 +97,11 @@ class Decisions:
     event : int
         The event (:attr:`Setup.events <mathhammer.exact.setup.Setup.events>`) decided.
     record : callable, optional
-        ``record(what, event, row, context, groups, best)``: told every decision made by
-        looking ahead (what, the event, the decision-table row, a tuple saying where it is
-        made, the groups it was made for and the option chosen in each); the decision tables
-        of best play (:mod:`mathhammer.play`) are read off these calls.
+        ``record(what, event, row, context, groups, best, values)``: told every decision made
+        by looking ahead (what, the event, the decision-table row, a tuple saying where it is
+        made, the groups it was made for, the option chosen in each and, per option, its
+        value in each group, negated where the choice minimises, -inf where not offered); the
+        decision tables of best play (:mod:`mathhammer.play`) are read off these calls.
     row : int
         The decision-table row of the attack decided (:attr:`SlotInfo.row
         <mathhammer.exact.state.SlotInfo.row>`: the slot, or the weapon a bought attack is
@@ -172,7 +173,7 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
         best[better] = j
         best_value[better] = totals[j][better]
     if what is not None and dec.record is not None:
-        dec.record(what, dec.event, dec.row, context, groups, best, np.array(totals))
+        dec.record(what, dec.event, dec.row, context, groups, best, totals)
     out = []
     for j, pieces in enumerate(options):
         for pc in pieces:

@@ -25,6 +25,13 @@ __all__ = ["Setup"]
 _STILL = frozenset({"stationary", "inert", "wild", "building"})
 
 
+def _slot_info(slot, first: bool, index: int, round_: int, row: int) -> SlotInfo:
+    """The :class:`SlotInfo` of ``slot``: skill and POW with the combined-attack bonus."""
+    bonus = slot.attacker.combined_bonus
+    pow_ = None if slot.weapon.pow is None else slot.weapon.pow + bonus
+    return SlotInfo(slot, first, slot.weapon.skill + bonus, pow_, index, round_, row)
+
+
 class Setup:
     """What the engine reads from a scenario once.
 
@@ -63,24 +70,17 @@ class Setup:
         infos = []
         for r in range(self.rounds):
             for k, s in enumerate(base):
-                bonus = s.attacker.combined_bonus
                 first = k == 0 or base[k - 1].attacker_index != s.attacker_index
-                infos.append(SlotInfo(s, first, s.weapon.skill + bonus,
-                                      None if s.weapon.pow is None else s.weapon.pow + bonus,
-                                      len(infos), r, len(infos)))
+                infos.append(_slot_info(s, first, len(infos), r, len(infos)))
         self.slots: tuple[SlotInfo, ...] = tuple(infos)
         # the other weapons a bought attack may be made with (best play's choice): their rows
         # follow every slot's, round-major, slot by slot, in the order of ``slot.choices``
         alternatives, flat = [], []
         for info in infos:
-            mine = []
-            for wi in info.slot.choices:
-                s = info.slot.with_weapon(wi)
-                bonus = s.attacker.combined_bonus
-                mine.append(SlotInfo(s, False, s.weapon.skill + bonus,
-                                     None if s.weapon.pow is None else s.weapon.pow + bonus,
-                                     info.index, info.round, len(infos) + len(flat) + len(mine)))
-            alternatives.append(tuple(mine))
+            mine = tuple(_slot_info(info.slot.with_weapon(wi), False, info.index, info.round,
+                                    len(infos) + len(flat) + j)
+                         for j, wi in enumerate(info.slot.choices))
+            alternatives.append(mine)
             flat += mine
         #: Per slot, its alternatives (:attr:`SlotInfo.row` numbers them after the slots).
         self.alternatives: tuple[tuple[SlotInfo, ...], ...] = tuple(alternatives)
@@ -248,8 +248,9 @@ class Setup:
 
     def track_split(self, state: State, src: np.ndarray, dst: np.ndarray):
         """The relaxation's crippling when ``src`` boxes marked become ``dst``:
-        ``[(state after, probability per entry)]``."""
-        out = [(state, np.ones(np.shape(src)))]
+        ``[(state after, probability per entry)]`` (the probability 1.0 without crippling:
+        every track but a relaxed grid's)."""
+        out = [(state, 1.0)]
         if self.track_cripple is None:
             return out
         for x, share in self.track_cripple.items():

@@ -106,7 +106,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
         best[better] = j
         best_value = np.where(better, tot, best_value)
     if dec.record is not None:
-        dec.record("suffer", dec.event, dec.row, (state,), (cur, x), best, np.array(totals))
+        dec.record("suffer", dec.event, dec.row, (state,), (cur, x), best, totals)
     out = []
     for j, hurts in enumerate(options):
         for h in hurts:
@@ -137,10 +137,10 @@ def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, 
     if setup.card is None:
         end = cur + taken
         # the relaxation of a grid: systems crippled at random as the boxes fill
-        for st, q in setup.track_split(state, cur, np.minimum(end, boxes - 1)):
+        for st, q in setup.track_split(state, cur, end):
             add(st, ~disabled, end, p * q)
         if tough:
-            for st, q in setup.track_split(state._replace(down=True), cur, np.full(cur.size, boxes - 1)):
+            for st, q in setup.track_split(state._replace(down=True), cur, boxes - 1):
                 add(st, disabled, boxes - 1, p * q / 3, 1)
             add(None, disabled, boxes - 1, p * (2 / 3))
         else:

@@ -26,6 +26,7 @@ import dataclasses
 
 import numpy as np
 
+from ..exact import rolls
 from ..exact.edges import TIE
 from ..exact.setup import Setup
 from ..rules import Scenario
@@ -73,7 +74,8 @@ def cripple_marks(scenario: Scenario, slots=None, runs: int | None = None) -> di
     (its ARM), Movement (base DEF 5), the Power Field Generator (no field) and, with points,
     the Cortex (they are lost). The grid is marked at random :data:`CRIPPLE_RUNS` times
     (seeded) as the attacks of the sequence would mark it, over and over until it is full:
-    each damage roll unboosted, before crippling, its column rolled (or "damage to X").
+    each damage roll unboosted (:func:`~mathhammer.exact.rolls.damage_table`: its discard and
+    reroll), against its ARM before crippling, its column rolled (or "damage to X").
     """
     runs = CRIPPLE_RUNS if runs is None else runs
     t = scenario.target
@@ -88,15 +90,12 @@ def cripple_marks(scenario: Scenario, slots=None, runs: int | None = None) -> di
     for info in setup.slots:
         if info.pow is None:
             continue
-        arm = setup.armor(info, False, frozenset())
-        dice = max(1, setup.damage_dice(info, False))
-        faces = np.arange(1, 7)
-        sums = np.zeros(1)
-        for _ in range(dice):
-            sums = (sums[:, None] + faces).ravel()
-        points = np.maximum(0, sums + info.pow - arm).astype(np.int64)
-        if points.max() > 0:
-            hits.append((points, info.weapon.damage_to))
+        w = info.weapon
+        shift = info.pow - setup.armor(info, False, frozenset())
+        pmf = rolls.damage_table(max(1, setup.damage_dice(info, False)), w.damage_discard, shift,
+                                 "reroll_damage" in w.rules, False)[-1]
+        if pmf.size > 1:
+            hits.append((pmf, w.damage_to))
     if not hits:
         return {}
     rng = np.random.default_rng(12345)
@@ -107,9 +106,9 @@ def cripple_marks(scenario: Scenario, slots=None, runs: int | None = None) -> di
     bits = {x: 1 << card.letters.index(x) for x in letters}
     step = 0
     while (count < card.boxes).any() and step < 64 * card.boxes:
-        points, to = hits[step % len(hits)]
+        pmf, to = hits[step % len(hits)]
         step += 1
-        x = np.minimum(rng.choice(points, size=runs), card.boxes - count)
+        x = np.minimum(rng.choice(pmf.size, size=runs, p=pmf), card.boxes - count)
         xi = card.dx.index(to) if to in card.dx else None
         start = rng.integers(0, 6, size=runs)
         first_x = None
@@ -145,39 +144,33 @@ class Averaged:
         self.setup = setup
         self.acc: dict = {}
 
-    def add(self, where: tuple, state, cells: tuple, values: np.ndarray):
+    def add(self, where: tuple, state, cells: tuple, values) -> None:
+        """One record: the cells (damage marked, and damage rolled for the power field) of
+        decision ``where`` met in ``state``, and each option's value there (``values``,
+        per option an array over the cells, -inf where it is not offered)."""
         w = self.setup.track_weight(state.crippled, cells[0])
         keep = w > 0
-        if not keep.any():
-            return
-        cells = tuple(c[keep] for c in cells)
-        v = values[:, keep] * w[keep]
-        d = self.acc.setdefault(where, {})
-        for j, cell in enumerate(zip(*(c.tolist() for c in cells))):
-            col = v[:, j]
-            old = d.get(cell)
-            if old is None:
-                d[cell] = col.copy()
-            else:
-                n = max(old.size, col.size)
-                grown = np.full(n, -np.inf)
-                grown[: old.size] = old
-                grown[: col.size] = np.where(np.isfinite(grown[: col.size]), grown[: col.size] + col, -np.inf)
-                d[cell] = grown
+        if keep.any():
+            v = np.asarray(values)[:, keep] * w[keep]
+            self.acc.setdefault(where, []).append((np.stack([c[keep] for c in cells], axis=1), v))
 
-    def best(self):
-        """``{where: (cells as arrays, best option per cell)}``."""
+    def best(self) -> dict:
+        """``{where: (cells as arrays, best option per cell)}``: per cell, the option of the
+        best weighted sum over the records (the first on a tie, within ``TIE``)."""
         out = {}
-        for where, d in self.acc.items():
-            cells = list(d)
-            best = np.zeros(len(cells), dtype=np.int64)
-            for i, cell in enumerate(cells):
-                tot = d[cell]
-                b, bv = 0, tot[0]
-                for j in range(1, tot.size):
-                    if tot[j] > bv + TIE:
-                        b, bv = j, tot[j]
-                best[i] = b
-            cols = tuple(np.array(c, dtype=np.int64) for c in zip(*cells))
-            out[where] = (cols, best)
+        for where, parts in self.acc.items():
+            n_options = max(v.shape[0] for _, v in parts)
+            cells = np.concatenate([c for c, _ in parts])
+            values = np.concatenate([np.pad(v, ((0, n_options - v.shape[0]), (0, 0)),
+                                            constant_values=-np.inf).T for _, v in parts])
+            uniq, inv = np.unique(cells, axis=0, return_inverse=True)
+            total = np.zeros((len(uniq), n_options))
+            np.add.at(total, inv.ravel(), values)  # -inf (not offered) stays -inf
+            best = np.zeros(len(uniq), dtype=np.int64)
+            best_value = total[:, 0].copy()
+            for j in range(1, n_options):
+                better = total[:, j] > best_value + TIE
+                best[better] = j
+                best_value[better] = total[better, j]
+            out[where] = (tuple(uniq[:, k] for k in range(uniq.shape[1])), best)
         return out

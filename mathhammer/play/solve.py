@@ -43,10 +43,6 @@ PLAY_CARD_EDGES = 1_000_000
 #: card cripples systems and opens kills the track cannot see (docs/best-play.md).
 RELAXED_TIEBREAK = 1e-4
 
-#: The relaxed track of a grid cripples its feeding-back systems at random, with the chance
-#: :func:`.relax.cripple_marks` gives at each number of boxes marked (False: no crippling).
-RELAX_CRIPPLING = True
-
 
 @dataclass(frozen=True, eq=False)
 class DecisionTable:
@@ -267,7 +263,7 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
     # track's near ties need not be ties on the card: they go to more damage
     tiebreak = RELAXED_TIEBREAK if solved is not scenario else 0.0
     setup = prepare(solved, slots, induction=True)
-    if solved is not scenario and RELAX_CRIPPLING:
+    if solved is not scenario:
         share = cripple_marks(scenario, slots)
         if share:
             setup.cripple_from(share)
