@@ -29,6 +29,7 @@ from mathhammer.montecarlo._kernels.layout import (
     C_SPENT,
     C_TARGET_SPENT,
     C_TOUGH,
+    C_DESTROYED,
     Counters,
 )
 from mathhammer._core.rng import FILL_SLACK, RNG_WORDS
@@ -54,6 +55,8 @@ class Played:
     crippled_after: list[set[str]]  # ... once each slot is resolved
     marks: list[list[int]]    # per column, 1 for each marked box (top / outermost first)
     effects: np.ndarray       # [round, effect (fire, corrosion, quicksand), E_*] counters
+    destroyed: list[int]      # models each attack destroyed (a unit target; 1 at a kill)
+    models_destroyed: int     # models of the target destroyed at the end
 
 
 def _entries(roll: tuple[int, ...]) -> list[int]:
@@ -83,7 +86,9 @@ def play(scenario, rolls) -> Played:
     buf[: len(entries)] = entries
     rs = np.zeros(RNG_WORDS, dtype=np.uint64)  # unused: no refill happens
     n = enc.attacks.shape[0]
-    hist = np.zeros(scenario.target.boxes + 1, dtype=np.int64)
+    models = scenario.target.models
+    hist = np.zeros(scenario.target.boxes * models + 1, dtype=np.int64)
+    destroyed_hist = np.zeros(models + 1, dtype=np.int64)
     n_letters = max(1, len(enc.letters))
     mask_hist = np.zeros((6, 1 << 10), dtype=np.int64)
     rows = n * scenario.attack_rounds
@@ -91,7 +96,7 @@ def play(scenario, rolls) -> Played:
     kill_at = np.zeros(max(1, rows), dtype=np.int64)
     cripple_hist = np.zeros((rows + 1, 1 << n_letters), dtype=np.int64)
     effect_counts = np.zeros((scenario.turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
-    counters = Counters(hist, counts, kill_at, cripple_hist, mask_hist, effect_counts)
+    counters = Counters(hist, counts, kill_at, cripple_hist, mask_hist, effect_counts, destroyed_hist)
     pos = run_trials(1, rs, buf, 0, size, enc.max_draws, 0, enc.tables, counters)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
@@ -123,6 +128,8 @@ def play(scenario, rolls) -> Played:
         spent=counts[:, C_SPENT].tolist(),
         target_spent=counts[:, C_TARGET_SPENT].tolist(),
         tough=counts[:, C_TOUGH].tolist(),
+        destroyed=(counts[:, C_DESTROYED] + kill_at).tolist(),
+        models_destroyed=int(np.flatnonzero(destroyed_hist)[0]) if models > 1 else int(killed.size > 0),
         crippled_after=after[:-1],
         crippled=after[-1] if after else set(),
         marks=marks,

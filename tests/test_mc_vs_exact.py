@@ -129,6 +129,19 @@ def compare(mc, ex, n: int) -> list[str]:
             ok, why = bounded_mean_ok(float(a), float(b), top, n)
             if not ok:
                 bad.append(f"{name}: mc={float(a):.6g} exact={float(b):.6g} ({why})")
+    # models destroyed (a unit target; a single model reads [1 - kill, kill]): at the end,
+    # and by each attack (0 .. the unit's models)
+    assert mc.models == ex.models
+    for k, (a, b) in enumerate(zip(mc.models_destroyed_pmf, ex.models_destroyed_pmf)):
+        prob(f"models_destroyed_pmf[{k}]", a, b)
+    mean("models_destroyed_mean", mc.models_destroyed_mean, ex.models_destroyed_mean,
+         ex.models_destroyed_sd)
+    for i in range(ex.n_attacks):
+        ok, why = bounded_mean_ok(float(mc.destroyed_by_attack[i]), float(ex.destroyed_by_attack[i]),
+                                  float(ex.models), n)
+        if not ok:
+            bad.append(f"attack {i} ({ex.slot_labels[i]}) destroyed: mc={mc.destroyed_by_attack[i]:.6g} "
+                       f"exact={ex.destroyed_by_attack[i]:.6g} ({why})")
     # several rounds, continuous effects and hazards: kill by round, per round and effect
     # how often it was present, applied, killed, stayed on; its damage points (at most the
     # target's boxes a round)

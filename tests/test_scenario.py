@@ -483,6 +483,8 @@ def _in_table(table: str, line: str, text: str = MINIMAL) -> str:
         return "[simulation]\n" + line + "\n" + text
     if table == "settings":
         return "[settings]\n" + line + "\n" + text
+    if table == "ranged_weapon":  # the weapon made a ranged one (area-of-effect keys)
+        text, table = text.replace('type = "melee"', 'type = "ranged"'), "weapon"
     anchor = {"target": "arm = 18", "attacker": 'name = "Jack"', "weapon": "pow = 16",
               "spend": 'name = "Jack"\n[attackers.spend]'}[table]
     old = anchor.split("\n")[0]
@@ -526,6 +528,14 @@ NEW_KEYS = [
     ("attacker-policy", "attacker", 'policy = "optimize"', lambda s: s.attackers[0].policy, "optimize"),
     ("attacker-charge", "attacker", "charge = true", lambda s: s.attackers[0].charge, True),
     ("attacker-combined", "attacker", "combined = 3", lambda s: s.attackers[0].combined, 3),
+    ("attacker-models", "attacker", "models = 6", lambda s: (s.attackers[0].models, s.n_attacks), (6, 6)),
+    ("attacker-models-combined", "attacker", "models = 6\ncombined = 3",
+     lambda s: (s.attackers[0].groups, s.n_attacks), ((3, 3), 2)),
+    ("weapon-blast-pow", "ranged_weapon", "blast_pow = 8",
+     lambda s: (s.attackers[0].weapons[0].blast_pow, s.attackers[0].weapons[0].blast_models), (8, 1)),
+    ("weapon-blast-models", "ranged_weapon", "blast_pow = 8\nblast_models = 3\nblast_on_miss = 1",
+     lambda s: (s.attackers[0].weapons[0].blast_models, s.attackers[0].weapons[0].blast_on_miss), (3, 1)),
+    ("target-models", "target", "models = 10", lambda s: (s.target.models, s.target.unit), (10, True)),
     ("attacker-buy-weapon", "attacker", 'buy_weapon = "Fist"', lambda s: s.attackers[0].buy_weapon, "Fist"),
     ("spend-boost-attack", "spend", 'boost_attack = "always"', lambda s: s.attackers[0].spend,
      Spend(boost_attack="always")),
@@ -689,7 +699,8 @@ def test_to_dict_of_a_track_keeps_boxes():
 
 
 def test_every_later_key_has_a_case():
-    covered = {(c[1], c[2].split(" =")[0]) for c in NEW_KEYS if c[2]}
+    covered = {(c[1].replace("ranged_weapon", "weapon"), line.split(" =")[0])
+               for c in NEW_KEYS if c[2] for line in c[2].split("\n")}
     expected = {("target", k) for k in TARGET_KEYS[TARGET_KEYS.index("terrain"):]}
     expected |= {("attacker", k) for k in ATTACKER_KEYS if k not in ("name", "weapons", "spend")}
     expected |= {("spend", k) for k in SPEND_KEYS}
@@ -1085,12 +1096,13 @@ def test_format_doc_example_parses():
     assert set(data) == set(TOP_KEYS)
     assert set(data["simulation"]) == set(SIMULATION_KEYS)
     assert set(data["settings"]) == set(SETTINGS_KEYS)
-    assert set(data["target"]) == set(TARGET_KEYS) - {"spiral"}  # a grid or a spiral
+    assert set(data["target"]) == set(TARGET_KEYS) - {"spiral", "models"}  # a grid or a spiral; a
+    # unit's models have damage tracks (docs/scenario-format.md, "Units")
     assert set(data["attackers"][0]) == set(ATTACKER_KEYS) - {"fury", "force"}  # one of the three
     assert set(data["attackers"][0]["spend"]) == set(SPEND_KEYS)
     assert set(WEAPON_KEYS) - set(data["attackers"][0]["weapons"][0]) <= {
         "boosted_attack", "boosted_damage", "damage_type", "extra_attack_dice", "extra_damage_dice",
-        "crippled", "location"}
+        "crippled", "location", "blast_pow", "blast_models", "blast_on_miss"}
     assert scen.target.focus == 3 and scen.attackers[0].focus == 3
     assert scen.target.capacity == "grid" and scen.target.boxes == 30
     assert scen.attackers[0].weapons[0].damage_to == "M"

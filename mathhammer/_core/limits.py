@@ -1,10 +1,10 @@
-"""Limits of a run, shared by every simulation of the package: trials and seeds."""
+"""Limits of a run, shared by every simulation of the package: trials, seeds, unit sizes."""
 
 from __future__ import annotations
 
 import secrets
 
-__all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "fresh_seed"]
+__all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "MAX_MODELS", "fresh_seed"]
 
 #: Monte Carlo sample size when none is given.
 DEFAULT_TRIALS = 1_000_000
@@ -12,6 +12,8 @@ DEFAULT_TRIALS = 1_000_000
 MAX_TRIALS = 1_000_000_000
 #: Largest seed accepted (seeds are 0 .. 2**63 - 1).
 MAX_SEED = 2**63 - 1
+#: Most models in a unit (attacking, or the target).
+MAX_MODELS = 20
 
 
 def fresh_seed() -> int:

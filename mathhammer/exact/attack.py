@@ -36,6 +36,7 @@ import dataclasses
 import numpy as np
 
 from . import rolls
+from .blast import blast
 from .damage import DamageRoll
 from .edges import Decisions, Piece, choose, slot_counts
 from .setup import Setup
@@ -116,8 +117,9 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
         left = points - paid
         pieces = []
         if miss:
-            pieces.append(Piece(state._replace(points=left), m, m, np.full(m.size, miss),
-                                slot_counts({"made": 1, "boost_attack": paid, "spent": buy + paid})))
+            wide = [Piece(state._replace(points=left), m, m, np.full(m.size, miss),
+                          slot_counts({"made": 1, "boost_attack": paid, "spent": buy + paid}))]
+            pieces += blast(setup, info, wide, missed=True)  # an AOE that deviates
         for q, critical in ((plain, False), (crit, True)):
             if q:
                 pieces += [pc.scaled(q) for pc in _hit(setup, info, state, m, critical, left, buy + paid, paid,
@@ -149,7 +151,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
         pieces = [Piece(after, m, m, np.ones(m.size), slot_counts(base))]
         if in_quicksand(setup, info, state, critical):
             pieces = quicksand(setup, info, pieces, dec)
-        return pieces
+        return blast(setup, info, pieces, missed=False)
     roll = DamageRoll(setup, info, state, after, critical, base, dec)
     spend = info.attacker.spend
     free = w.boosted_damage or info.slot.charge

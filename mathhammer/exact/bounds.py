@@ -79,7 +79,10 @@ def _other_states(setup: Setup) -> int:
     cont = 2 ** setup.possible.bit_count()
     earth = 2 if setup.earth_possible else 1
     lost = 2 if setup.track_lost else 1
-    return prod((down, still, dispelled, grievous, effects, target_points, points, cont, earth, lost))
+    # a unit: the models destroyed; with an AOE, each other model's damage and knockdown
+    others = (2 * setup.boxes) ** (setup.models - 1) if setup.blast else 1
+    return prod((down, still, dispelled, grievous, effects, target_points, points, cont, earth, lost,
+                 setup.models, others))
 
 
 def state_bound(setup: Setup) -> int:
@@ -190,6 +193,14 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     setup = Setup(scenario, slots)
+    t = scenario.target
+    spread = t.effects or (t.hazards & {"acid_bath", "burning_earth"})
+    if t.unit and spread:
+        # each model of the unit would carry its own continuous effects: the state holds
+        # only the model under attack's (docs/units.md)
+        raise ExactNotApplicable(
+            f"a unit target with {', '.join(sorted(spread))} has continuous effects on every "
+            "model at once, beyond the exact engine: use the Monte Carlo method")
     for info in setup.all_infos:
         points = info.attacker.points > 0
         w = info.weapon
@@ -250,7 +261,10 @@ def check_exact_applicable(scenario: Scenario) -> None:
     <mathhammer.exact.exact_result>` cannot compute ``scenario``.
 
     Every rule of docs/activation.md is computed, on damage tracks, grids and spirals,
-    over several rounds with continuous effects and hazards.
+    over several rounds with continuous effects and hazards, and against a unit of models
+    (docs/units.md: the state is the model under attack's and the models destroyed).
+    Refused: a unit target that starts with continuous effects or stands in an acid bath or
+    a burning earth (every model would carry its own effects).
     Refused: a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
     within the rules model's bounds); on a track, more than :data:`MAX_STATES` states
     (damage marked times every situation, set of effects and points the sequence may reach)

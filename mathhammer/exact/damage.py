@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import rolls
+from .blast import blast
 from .edges import Piece, choose, slot_counts
 from .state import State
 from .suffering import cortex_lost, in_quicksand, quicksand
@@ -42,7 +43,11 @@ class DamageRoll:
                            critical and "decapitation" in w.rules)
 
     def edges(self, m: np.ndarray, paid: int) -> list[Piece]:
-        """Edges from each damage marked in ``m``, with ``paid`` (0 or 1) damage boosts."""
+        """Edges from each damage marked in ``m``, with ``paid`` (0 or 1) damage boosts; an
+        AOE's blast on the other models of a unit after them (:mod:`.blast`)."""
+        return blast(self.setup, self.info, self._edges(m, paid), missed=False)
+
+    def _edges(self, m: np.ndarray, paid: int) -> list[Piece]:
         if m.size == 0:
             return []
         setup = self.setup
@@ -116,12 +121,13 @@ class DamageRoll:
         else:  # the relaxation of a grid: systems crippled at random as the boxes fill
             for st, q in setup.track_split(after, cells.src, end):
                 add(st, standing, healed, cells.p * q)
+        gone, at = setup.killed(after)  # destroyed: the kill, or the unit's next model
         if self.tough:
             for st, q in setup.track_split(after._replace(down=True), cells.src, setup.boxes - 1):
                 add(st, disabled, setup.boxes - 1, cells.p * q / 3, tough=1)
-            add(None, disabled, setup.boxes - 1, cells.p * (2 / 3))
+            add(gone, disabled, at, cells.p * (2 / 3), destroyed=1)
         else:
-            add(None, disabled, setup.boxes - 1, cells.p)
+            add(gone, disabled, at, cells.p, destroyed=1)
         if self.quick:
             out = quicksand(setup, self.info, out, self.dec)
         return out
@@ -155,7 +161,8 @@ class DamageRoll:
         kill_p = p * (2 / 3) if self.tough else p
         if disabled.any():
             out.append(Piece(None, src[disabled], src[disabled], kill_p[disabled],
-                             slot_counts(counts), mk[disabled], None if tg is None else tg[disabled]))
+                             slot_counts(dict(counts, destroyed=1)), mk[disabled],
+                             None if tg is None else tg[disabled]))
         go = ~disabled | self.tough  # standing, or saved by Tough: where the boxes went matters
         if not go.any():
             return out

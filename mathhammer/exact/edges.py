@@ -25,6 +25,7 @@ from ..result.fields import (
     SLOT_BOOST_DAMAGE,
     SLOT_CRIT,
     SLOT_DAMAGE,
+    SLOT_DESTROYED,
     SLOT_FIELDS,
     SLOT_HIT,
     SLOT_MADE,
@@ -60,7 +61,8 @@ class Piece:
     tag: np.ndarray | None = None  #: which damage roll each edge came from (power field choice)
     #: Quicksand: the point a knockdown made the target suffer, per edge (None: none).
     quick: np.ndarray | None = None
-    #: The target was killed by that quicksand point (``state`` is None).
+    #: That quicksand point destroyed the model (the target, ``state`` None; or one of its
+    #: unit's, ``state`` the next model's).
     quick_kill: bool = False
 
     def scaled(self, q: float) -> Piece:
@@ -122,7 +124,7 @@ class Decisions:
 
 _COL = {"made": SLOT_MADE, "hit": SLOT_HIT, "crit": SLOT_CRIT, "dmg": SLOT_DAMAGE,
         "boost_attack": SLOT_BOOST_ATTACK, "boost_damage": SLOT_BOOST_DAMAGE, "spent": SLOT_SPENT,
-        "target_spent": SLOT_TARGET_SPENT, "tough": SLOT_TOUGH}
+        "target_spent": SLOT_TARGET_SPENT, "tough": SLOT_TOUGH, "destroyed": SLOT_DESTROYED}
 
 
 def slot_counts(named: dict) -> tuple:

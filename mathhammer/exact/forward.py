@@ -21,6 +21,7 @@ from ..result.fields import (
     EFFECT_AFTER,
     EFFECT_APPLIED,
     EFFECT_DAMAGE,
+    EFFECT_DESTROYED,
     EFFECT_FIELDS,
     EFFECT_KILL,
     EFFECT_NAMES,
@@ -66,8 +67,9 @@ def propagate_rounds(engine: Engine, visit=None):
         As in :class:`~mathhammer.result.Result` (probabilities; a row per attack of every
         round), and per attack ``E[(damage points it marked)**2]``.
     rounds : dict
-        ``maintenance_kill_weights`` (per round) and ``effect_weights`` (per round, effect
-        and ``EFFECT_*`` column), as in :class:`~mathhammer.result.Result`.
+        ``maintenance_kill_weights`` (per round), ``effect_weights`` (per round, effect
+        and ``EFFECT_*`` column) and ``destroyed_weights`` (models destroyed at the end), as
+        in :class:`~mathhammer.result.Result`.
     cards : dict
         Grids and spirals: ``cripple_weights`` and ``box_weights`` as in
         :class:`~mathhammer.result.Result`, ``cripple_end`` (per letter, crippled at the
@@ -119,6 +121,8 @@ def propagate_rounds(engine: Engine, visit=None):
                             slot_damage_sq[i] += mass @ np.square(pc.marked)
                         if pc.quick is not None:
                             effects[t, quick, EFFECT_DAMAGE] += mass @ pc.quick
+                        if pc.quick_kill:
+                            effects[t, quick, EFFECT_DESTROYED] += total
                         if pc.state is None:
                             kill_weights[i] += total
                             if pc.quick_kill:
@@ -127,6 +131,8 @@ def propagate_rounds(engine: Engine, visit=None):
                     elif k_eff is not None and pc.counts:
                         effects[t, k_eff, EFFECT_PRESENT] += total * pc.counts[0]
                         effects[t, k_eff, EFFECT_APPLIED] += total * pc.counts[1]
+                        if len(pc.counts) > 2:  # it destroyed a model
+                            effects[t, k_eff, EFFECT_DESTROYED] += total
                         if pc.marked is not None:
                             effects[t, k_eff, EFFECT_DAMAGE] += mass @ pc.marked
                         if pc.state is None:
@@ -151,12 +157,19 @@ def propagate_rounds(engine: Engine, visit=None):
                     if state.cont & bit:
                         effects[t, k, EFFECT_AFTER] += v.sum()
     killed = kill_weights.sum() + maintenance.sum()
-    damage_weights = np.zeros(boxes + 1)
-    for v in dist.values():
+    # a unit: the damage on the whole unit (a destroyed model counts all its boxes)
+    unit_boxes = setup.unit_boxes
+    damage_weights = np.zeros(unit_boxes + 1)
+    destroyed_weights = np.zeros(setup.models + 1)
+    for state, v in dist.items():
         idx = np.arange(v.size)
-        damage_weights += np.bincount(setup.count(idx), weights=v, minlength=boxes + 1)
-    damage_weights[boxes] = killed
-    rounds = {"maintenance_kill_weights": maintenance, "effect_weights": effects}
+        elsewhere = state.destroyed * boxes + sum(m for m, _ in state.others)
+        damage_weights += np.bincount(setup.count(idx) + elsewhere, weights=v, minlength=unit_boxes + 1)
+        destroyed_weights[state.destroyed] += v.sum()
+    damage_weights[unit_boxes] = killed
+    destroyed_weights[setup.models] = killed
+    rounds = {"maintenance_kill_weights": maintenance, "effect_weights": effects,
+              "destroyed_weights": destroyed_weights}
     cards = {}
     if card is not None:
         box_weights = [killed + np.zeros(n_rows) for n_rows in card.lengths]
@@ -289,7 +302,7 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     effect_weights = None
     if scenario.continuous:
         effect_weights = np.clip(rounds["effect_weights"], 0.0, None)
-        for col in (EFFECT_PRESENT, EFFECT_APPLIED, EFFECT_KILL, EFFECT_AFTER):
+        for col in (EFFECT_PRESENT, EFFECT_APPLIED, EFFECT_KILL, EFFECT_AFTER):  # probabilities
             effect_weights[:, :, col] = np.minimum(effect_weights[:, :, col], 1.0)
         effect_weights[:, :, EFFECT_APPLIED] = np.minimum(effect_weights[:, :, EFFECT_APPLIED],
                                                           effect_weights[:, :, EFFECT_PRESENT])
@@ -302,8 +315,10 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
         damage_weights=damage_weights,
         slot_weights=slot_weights,
         kill_weights=kill_weights,
-        boxes=setup.boxes,
+        boxes=setup.unit_boxes,
         extra=extra,
+        models=setup.models,
+        destroyed_weights=None if setup.models == 1 else np.clip(rounds["destroyed_weights"], 0.0, 1.0),
         turns=setup.turns,
         slot_round=slot_round,
         maintenance_kill_weights=maintenance,

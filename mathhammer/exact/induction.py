@@ -88,7 +88,7 @@ class Engine:
         self.record = record
         self.looks_ahead = bool(self.best) or setup.field == "best"
         self.on_card = setup.card is not None
-        self.kill_value = float(setup.boxes) if objective == "damage" else 1.0
+        self.kill_value = float(setup.unit_boxes) if objective == "damage" else 1.0
         # a small weight on the damage marked (a kill marks every box): decisions that the
         # objective leaves tied go to the one that deals more (the relaxation of best play)
         self.tiebreak = float(tiebreak)
@@ -106,16 +106,19 @@ class Engine:
         self._reused = [sig is not None and self._last_use[sig] > e and not self.on_card
                         for e, sig in enumerate(self._sig)]
 
-    def terminal(self, idx: np.ndarray) -> np.ndarray:
+    def terminal(self, idx: np.ndarray, state: State) -> np.ndarray:
         """Value after the last event at the damage marked (configurations) ``idx`` of a
-        target left standing."""
+        target left standing in ``state`` (a unit: damage on the whole unit, a destroyed
+        model counting all its boxes)."""
+        setup = self.setup
+        marked = setup.count(idx) + state.destroyed * setup.boxes + sum(m for m, _ in state.others)
         extra = 0.0
         if self.tiebreak:
-            extra = self.tiebreak * self.setup.count(idx) / self.setup.boxes
+            extra = self.tiebreak * marked / setup.unit_boxes
         if self.objective == "kill":
             return np.zeros(idx.size) + extra
         if self.objective == "damage":
-            return self.setup.count(idx).astype(np.float64) + extra
+            return marked.astype(np.float64) + extra
         return ((self.setup.card.crip[idx] & self._cripple_bit) > 0).astype(np.float64) + extra
 
     def edges(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
@@ -175,7 +178,7 @@ class Engine:
         ``idx``."""
         state = self.setup.enter_event(e, state)
         if e >= len(self.events):
-            return self.terminal(idx)
+            return self.terminal(idx, state)
         if not self.on_card:
             return self._track_value(e, state)[idx]
         key = (e, state)

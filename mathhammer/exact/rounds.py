@@ -16,7 +16,8 @@ After the attack phase of round ``t`` (or in its place, in rounds without one) c
 
 Each step returns :class:`~mathhammer.exact.edges.Piece` edges. Fire and corrosion pieces
 count, in ``counts``, ``(present, applied)`` (the first two ``EFFECT_*`` columns of
-:class:`~mathhammer.result.Result`) and, in ``marked``, the boxes the effect marked.
+:class:`~mathhammer.result.Result`), then 1 where the points destroyed a model, and, in
+``marked``, the boxes the effect marked.
 
 The attack slots of every round are named by :func:`mathhammer.rules.scenario.round_labels`.
 """
@@ -31,12 +32,14 @@ from .setup import Setup
 from .state import CORROSION, FIRE, FIRE_POW, Event, State
 from .suffering import suffer
 
-__all__ = ["round_edges", "PRESENT", "APPLIED"]
+__all__ = ["round_edges", "PRESENT", "APPLIED", "DESTROYED"]
 
 #: ``counts`` of a fire or corrosion piece: on the target at the maintenance phase ...
 PRESENT = (1, 0)
 #: ... and applied (it did not expire).
 APPLIED = (1, 1)
+#: ... and destroyed a model (the target, or one of its unit's).
+DESTROYED = (1, 1, 1)
 
 
 def round_edges(setup: Setup, ev: Event, state: State, m: np.ndarray, dec: Decisions | None) -> list[Piece]:
@@ -63,7 +66,7 @@ def round_edges(setup: Setup, ev: Event, state: State, m: np.ndarray, dec: Decis
         x = np.tile(xs, n)
         p = np.tile(qs, n) * (2 / 3)
         for h in suffer(setup, state, cur, x, p, dec, setup.windows[ev.slot]):
-            out.append(Piece(h.state, cur[h.rows], h.dst, h.p, APPLIED, h.taken))
+            out.append(Piece(h.state, cur[h.rows], h.dst, h.p, DESTROYED if h.destroyed else APPLIED, h.taken))
         return out
     if ev.kind != "activation":
         raise ValueError(f"unknown round step {ev.kind!r}")

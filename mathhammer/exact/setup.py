@@ -27,7 +27,7 @@ _STILL = frozenset({"stationary", "inert", "wild", "building"})
 
 def _slot_info(slot, first: bool, index: int, round_: int, row: int) -> SlotInfo:
     """The :class:`SlotInfo` of ``slot``: skill and POW with the combined-attack bonus."""
-    bonus = slot.attacker.combined_bonus
+    bonus = slot.combined_bonus
     pow_ = None if slot.weapon.pow is None else slot.weapon.pow + bonus
     return SlotInfo(slot, first, slot.weapon.skill + bonus, pow_, index, round_, row)
 
@@ -70,7 +70,7 @@ class Setup:
         infos = []
         for r in range(self.rounds):
             for k, s in enumerate(base):
-                first = k == 0 or base[k - 1].attacker_index != s.attacker_index
+                first = k == 0 or base[k - 1].actor != s.actor
                 infos.append(_slot_info(s, first, len(infos), r, len(infos)))
         self.slots: tuple[SlotInfo, ...] = tuple(infos)
         # the other weapons a bought attack may be made with (best play's choice): their rows
@@ -88,6 +88,12 @@ class Setup:
         self.all_infos: tuple[SlotInfo, ...] = self.slots + tuple(flat)
         slots = base
         self.boxes = int(t.boxes)
+        #: A unit target: its models, and the boxes of all of them (a kill marks every one).
+        self.models = int(t.models)
+        self.unit_boxes = self.boxes * self.models
+        #: An area-of-effect attack can blast the unit's other models: the state then keeps
+        #: theirs (:attr:`State.others`).
+        self.blast = t.unit and any(info.weapon.blasts for info in self.all_infos)
         self.marks = np.arange(self.boxes)
         self.tough = bool(t.rules & {"tough", "tough_steady"})
         self.steady = "tough_steady" in t.rules
@@ -114,6 +120,7 @@ class Setup:
             points=first_points,
             cont=sum(EFFECT_BIT[e] for e in t.effects),
             earth=self.earth_possible,
+            others=((0, "knocked_down" in t.state),) * (self.models - 1) if self.blast else (),
         )
         self.events = self._events()
 
@@ -176,7 +183,23 @@ class Setup:
         return state._replace(
             down=self.start.down, still=self.start.still, dispelled=False, grievous=False,
             effects=frozenset(), target_points=0 if state.lost else self.target.power_points,
-            points=0)
+            points=0, others=tuple((m, self.start.down) for m, _ in state.others))
+
+    def killed(self, after: State) -> tuple[State | None, int]:
+        """Where a model's destruction leaves the sequence, from the state ``after`` the
+        blow: ``(None, 0)`` when it was the target's last model (a kill), else the next
+        model of the unit, fresh, at no damage marked (spill-over: the points left over are
+        lost). The attacker's points go on; the next model stands as the unit's starting
+        state says (a Dispel of the unit's upkeep spells holds for every model), with the
+        damage a blast left on it (:attr:`State.others`)."""
+        if after.destroyed + 1 >= self.models:
+            return None, 0
+        s = self.start
+        marked, down = after.others[0] if after.others else (0, s.down)
+        return after._replace(down=down, still=s.still, grievous=False, effects=frozenset(),
+                              target_points=s.target_points, crippled=frozenset(), cont=s.cont,
+                              lost=False, destroyed=after.destroyed + 1,
+                              others=after.others[1:]), marked
 
     def fire_armor(self, state: State) -> int:
         """ARM against fire's damage roll (not an attack): base ARM, Shield and Buckler

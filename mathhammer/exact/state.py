@@ -59,6 +59,13 @@ class State(NamedTuple):
     #: Its Cortex was crippled at some point: its focus is gone for good, also in later
     #: rounds (kept only when there are several rounds).
     lost: bool = False
+    #: A unit: models destroyed so far; the rest of the state (and the damage marked) is the
+    #: model under attack's (docs/units.md).
+    destroyed: int = 0
+    #: A unit an area-of-effect attack can blast: ``(damage marked, knocked down)`` of each
+    #: living model after the one under attack, in order (empty otherwise: the next model
+    #: is fresh).
+    others: tuple = ()
 
 
 #: Bits of :attr:`State.cont`, in the order the maintenance phase resolves them.
@@ -121,5 +128,5 @@ class SlotInfo:
         equal signatures (the same weapon of like attackers) share their cached tree."""
         a = self.attacker
         ident = self.ident if self.weapon.has_effect else None
-        return (self.weapon, a.spend, a.combined_bonus, self.slot.bought, self.slot.charge, ident,
+        return (self.weapon, a.spend, self.slot.combined_bonus, self.slot.bought, self.slot.charge, ident,
                 self.slot.choices)

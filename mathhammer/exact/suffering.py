@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..result.fields import SLOT_TOUGH
+from ..result.fields import SLOT_DESTROYED, SLOT_TOUGH
 from .edges import TIE, Decisions, Piece, subset
 from .setup import Setup
 from .state import SlotInfo, State
@@ -38,7 +38,9 @@ def in_quicksand(setup: Setup, info: SlotInfo, state: State, critical: bool) -> 
 class Hurt:
     """Suffering points: the edges of input ``rows`` lead to ``dst`` in ``state`` (None:
     killed) with probabilities ``p``, after marking ``taken`` boxes (before a Tough save);
-    ``spent``: focus the power field spent; ``tough``: a Tough roll saved the target."""
+    ``spent``: focus the power field spent; ``tough``: a Tough roll saved the target;
+    ``destroyed``: the points destroyed a model (the target, or one of its unit's: then
+    ``state`` is the next model's, :meth:`Setup.killed`)."""
 
     state: State | None
     rows: np.ndarray
@@ -47,6 +49,7 @@ class Hurt:
     taken: np.ndarray
     spent: int = 0
     tough: int = 0
+    destroyed: int = 0
 
 
 def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.ndarray,
@@ -112,7 +115,8 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
         for h in hurts:
             keep = best[h.rows] == j
             if keep.any():
-                out.append(Hurt(h.state, h.rows[keep], h.dst[keep], h.p[keep], h.taken[keep], h.spent, h.tough))
+                out.append(Hurt(h.state, h.rows[keep], h.dst[keep], h.p[keep], h.taken[keep], h.spent, h.tough,
+                            h.destroyed))
     return out
 
 
@@ -128,10 +132,10 @@ def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, 
     tough = setup.tough and not state.grievous and (not state.down or setup.steady)
     out = []
 
-    def add(st, keep, dst, q, saved=0):
+    def add(st, keep, dst, q, saved=0, destroyed=0):
         if keep.any():
             dst = dst[keep] if isinstance(dst, np.ndarray) else np.full(int(keep.sum()), dst)
-            out.append(Hurt(st, rows[keep], dst, q[keep], taken[keep], spent, saved))
+            out.append(Hurt(st, rows[keep], dst, q[keep], taken[keep], spent, saved, destroyed))
 
     disabled = taken >= remaining
     if setup.card is None:
@@ -139,17 +143,18 @@ def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, 
         # the relaxation of a grid: systems crippled at random as the boxes fill
         for st, q in setup.track_split(state, cur, end):
             add(st, ~disabled, end, p * q)
+        gone, at = setup.killed(state)  # destroyed: the kill, or the unit's next model
         if tough:
             for st, q in setup.track_split(state._replace(down=True), cur, boxes - 1):
                 add(st, disabled, boxes - 1, p * q / 3, 1)
-            add(None, disabled, boxes - 1, p * (2 / 3))
+            add(gone, disabled, at, p * (2 / 3), destroyed=1)
         else:
-            add(None, disabled, boxes - 1, p)
+            add(gone, disabled, at, p, destroyed=1)
         return out
     card = setup.card
     zero = taken == 0
     add(state, zero, cur, p)
-    add(None, disabled, cur, p * (2 / 3) if tough else p)
+    add(None, disabled, cur, p * (2 / 3) if tough else p, destroyed=1)
     go = ~zero & (~disabled | tough)
     if not go.any():
         return out
@@ -180,12 +185,15 @@ def quicksand(setup: Setup, info: SlotInfo, pieces: list[Piece], dec: Decisions)
     out = []
     window = setup.windows[info.index + 1]
     for pc in pieces:
-        if pc.state is None or pc.counts[SLOT_TOUGH]:
-            out.append(pc)
+        if pc.state is None or pc.counts[SLOT_TOUGH] or pc.counts[SLOT_DESTROYED]:
+            out.append(pc)  # killed (a unit: the next model stands, not knocked down), or saved
             continue
         ones = np.ones(pc.src.size, dtype=np.int64)
         for h in suffer(setup, pc.state, pc.dst, ones, pc.p, dec, window):
             r = h.rows
-            out.append(Piece(h.state, pc.src[r], h.dst, h.p, pc.counts, subset(pc.marked, r), subset(pc.tag, r),
-                             h.taken, h.state is None))
+            counts = pc.counts
+            if h.destroyed:
+                counts = tuple(c + 1 if j == SLOT_DESTROYED else c for j, c in enumerate(counts))
+            out.append(Piece(h.state, pc.src[r], h.dst, h.p, counts, subset(pc.marked, r), subset(pc.tag, r),
+                             h.taken, bool(h.destroyed)))
     return out

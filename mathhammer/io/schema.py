@@ -71,6 +71,7 @@ TARGET_KEYS = (
     "rapid_healing",
     "grid",
     "spiral",
+    "models",
 )
 ATTACKER_KEYS = (
     "name",
@@ -84,6 +85,7 @@ ATTACKER_KEYS = (
     "buy_weapon",
     "model",
     "crippled",
+    "models",
     "spend",
 )
 SPEND_KEYS = ("boost_attack", "boost_attack_at", "boost_damage", "buy_attacks", "reserve")
@@ -109,6 +111,9 @@ WEAPON_KEYS = (
     "damage_to",
     "reload",
     "cost",
+    "blast_pow",
+    "blast_models",
+    "blast_on_miss",
 )
 
 #: Key of a ``[target]`` table or ``[[attackers]]`` entry naming a library card
@@ -119,7 +124,7 @@ ACTION_KEY = "action"
 #: Target keys (other than ``def``, ``arm`` and the lists) passed to Target as they are.
 TARGET_PLAIN = (
     "name", "boxes", "base", "upkeep_def", "upkeep_arm", "spell_def", "spell_arm",
-    "focus", "fury", "power_field", "rapid_healing", "grid", "spiral",
+    "focus", "fury", "power_field", "rapid_healing", "grid", "spiral", "models",
 )
 #: Target keys holding lists of names, and the names each may hold.
 TARGET_LISTS = {
@@ -143,7 +148,7 @@ TARGET_LIST_HINTS: dict[str, dict[str, str]] = {
 }
 #: Attacker keys passed to Attacker as they are.
 ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon", "model",
-                   "crippled")
+                   "crippled", "models")
 
 #: Names players often write for a key, mapped to the key the file format uses (or to the
 #: keys it may mean, the first one the table allows being suggested).
@@ -191,6 +196,13 @@ ALIASES: dict[str, str | tuple[str, ...]] = {
     "minus_arm": "arm_minus",
     "spending": "spend",
     "combined_attack": "combined",
+    "aoe_pow": "blast_pow",
+    "blast": "blast_pow",
+    "aoe": "blast_pow",
+    "unit_size": "models",
+    "size_of_unit": "models",
+    "count": "models",
+    "number": "models",
     "bought_weapon": "buy_weapon",
     "buy": "buy_attacks",
     "boosted_attack_at": "boost_attack_at",

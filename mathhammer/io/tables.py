@@ -203,6 +203,10 @@ class TableReader:
                 check_int("boxes", tgt["boxes"], 1, MAX_BOXES)
         except InputError as err:
             raise self.wrap(err, "target") from None
+        if target.unit and "power_field" in tgt:
+            raise self.error("target.power_field", tgt["power_field"],
+                             f"a unit target ({target.models} models) has no focus or fury to "
+                             "spend: power_field is for a single model")
         if card and "boxes" in tgt and tgt["boxes"] != target.boxes:
             raise self.error("target.boxes", tgt["boxes"],
                              f"with a {target.capacity}, boxes is its number of boxes "

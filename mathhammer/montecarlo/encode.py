@@ -12,11 +12,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import InputError, MathhammerError
+from ..errors import InputError
 from ..rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
 from ..rules.scenario import round_labels
 from ..rules.vocabulary import CONTINUOUS_EFFECTS, GRID_LETTERS, SPIRAL_LETTERS
 from ._kernels import layout as L
+from .draws import is_plain, max_draws
 
 __all__ = ["Encoded", "encode", "MAX_EFFECTS"]
 
@@ -118,7 +119,7 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
     if free_damage_boost:
         flags |= L.F_FREE_DMG_BOOST
     resisted = bool(weapon.damage_types & target.resist)
-    bonus = attacker.combined_bonus
+    bonus = slot.combined_bonus
     row[L.A_SKILL] = weapon.skill + bonus
     row[L.A_POW] = (weapon.pow if weapon.pow is not None else 0) + bonus
     row[L.A_ATT_DICE] = attacker.attack_dice(weapon)
@@ -138,6 +139,13 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
     row[L.A_EFFECT_ON] = L.CRIT if weapon.effect_on == "critical" else L.HIT
     row[L.A_ORIGIN] = L.ORIGIN_BOUGHT if slot.bought else L.ORIGIN_INITIAL
     row[L.A_COST] = slot.cost if slot.bought else 0
+    if weapon.blasts and target.unit:  # docs/units.md: blast damage on the unit's other models
+        flags |= L.F_BLAST
+        row[L.A_FLAGS] = flags
+        row[L.A_BLAST_POW] = weapon.blast_pow
+        row[L.A_BLAST_DICE] = max(1, 2 - int(resisted))
+        row[L.A_BLAST_MODELS] = weapon.blast_models
+        row[L.A_BLAST_MISS] = weapon.blast_on_miss
     if slot.bought and not slot.stops:
         row[L.A_FLAGS] |= L.F_DECLINE_SKIPS
     letters = _alphabet(target)
@@ -229,6 +237,7 @@ def _target_vector(target: Target, table) -> np.ndarray:
     elif "tough" in target.rules:
         tvec[L.T_TOUGH] = L.TOUGH
     tvec[L.T_RAPID_HEAL] = target.rapid_healing
+    tvec[L.T_MODELS] = target.models
     return tvec
 
 
@@ -239,7 +248,7 @@ def _play_tables(table) -> tuple:
     columns = np.full((1, 1), -1, dtype=np.int64)
     index = np.full(1, -1, dtype=np.int32)
     if table is None:
-        keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST]] = 1
+        keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED]] = 1
         return (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
                 columns, index)
     ks = table.keys
@@ -250,6 +259,7 @@ def _play_tables(table) -> tuple:
     keys[L.K_CONT] = ks.cont
     keys[L.K_EARTH] = ks.earth
     keys[L.K_LOST] = ks.lost
+    keys[L.K_DESTROYED] = ks.destroyed
     keys[L.K_DAMAGE] = table.field.shape[3]
     keys[L.K_ROWS] = table.rows
     keys[L.K_SITUATION_INDEX: L.K_SITUATION_INDEX + 32] = ks.situation_table()
@@ -311,8 +321,8 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
                                      f"at most {MAX_EFFECTS} different -DEF/-ARM effects")
                 effect_bit[ident] = 1 << len(effect_bit)
             attacks[i, L.A_EFFECT_BIT] = effect_bit[ident]
-        if i < len(sequence) and slot.attacker_index not in seen_attackers:
-            seen_attackers.add(slot.attacker_index)
+        if i < len(sequence) and slot.actor not in seen_attackers:
+            seen_attackers.add(slot.actor)
             attacks[i, L.A_FLAGS] |= L.F_FIRST
     attackers = np.stack([_attacker_row(a, table) for a in scenario.attackers])
     tvec = _target_vector(target, table)
@@ -325,70 +335,16 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
     # corrosion (expiry, column, Tough)
     n = len(sequence)
-    per_attack_round = (_max_draws(attacks, n) + (n if card else 0)
+    per_attack_round = (max_draws(attacks, n) + (n if card else 0)
                         + (2 * n if "quicksand" in target.hazards else 0))
-    upkeep = 2 + 4 + 3
+    upkeep = 2 + (4 + 3) * target.models  # every model of a unit has its own effects
     draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep
     rounds = scenario.attack_rounds
     tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done, *_play_tables(table))
     return Encoded(
-        tables, draws, _is_plain(attacks, attackers, tvec), tuple(_alphabet(target)),
+        tables, draws, is_plain(attacks, attackers, tvec), tuple(_alphabet(target)),
         n_slots=len(sequence),
         slot_labels=round_labels([slot.label for slot in sequence], rounds),
         slot_attacker=tuple(slot.attacker_index for slot in sequence) * rounds,
         slot_round=tuple(t for t in range(rounds) for _ in sequence),
     )
-
-
-#: Row flags the plain kernel handles.
-_PLAIN_FLAGS = (L.F_DAMAGE | L.F_KNOCKDOWN | L.F_CRIT_KNOCKDOWN | L.F_STATIONARY
-                | L.F_CRIT_STATIONARY | L.F_FREE_ATT_BOOST | L.F_FREE_DMG_BOOST
-                | L.F_IGNORE_SHIELD | L.F_FIRST)
-
-
-def _is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bool:
-    """Whether nothing but knockdowns and stationary effects changes during a sequence (see
-    :mod:`mathhammer.montecarlo._kernels.plain`)."""
-    return bool(
-        not (attacks[:, L.A_FLAGS] & ~_PLAIN_FLAGS).any()
-        and not attacks[:, L.A_EFFECT_BIT].any()
-        and not attackers[:, L.P_POINTS].any()
-        and tvec[L.T_POINTS] == 0
-        and tvec[L.T_TOUGH] == L.TOUGH_NONE
-        and tvec[L.T_RAPID_HEAL] == 0
-        and tvec[L.T_CAPACITY] == L.CAP_TRACK
-        and tvec[L.T_TURNS] == 1
-        and tvec[L.T_EFFECTS] == 0
-        and tvec[L.T_HAZARDS] == 0
-    )
-
-
-def _pairs(n_dice: np.ndarray) -> np.ndarray:
-    return (np.maximum(1, n_dice) + 1) // 2
-
-
-def _max_draws(attacks: np.ndarray, n_slots: int) -> int:
-    """Most buffer entries one trial can read: every attack rolled with a paid boost and
-    rerolled, every damage roll made with Brutal Damage, a paid boost and a reroll, and a
-    Tough roll after each attack; a roll of n dice reads ``(n + 1) // 2`` pairs. A bought
-    attack with a choice of weapons (rows after the first ``n_slots``) reads as many as
-    the hungriest of them.
-
-    The kernel refills its dice buffer between trials whenever fewer than this are left.
-    """
-    flags = attacks[:, L.A_FLAGS]
-    # a roll is read through one packed word of at most 10 dice (dice.roll_stats)
-    if len(attacks) and max((attacks[:, L.A_ATT_DICE] + 1).max(),
-                            (attacks[:, L.A_DMG_DICE] + 2).max()) > 10:
-        raise MathhammerError("a roll of more than 10 dice: outside what the kernel reads")
-    attack_rolls = 1 + ((flags & L.F_REROLL_ATT) != 0)
-    damage_rolls = 1 + ((flags & L.F_REROLL_DMG) != 0)
-    attack = attack_rolls * _pairs(attacks[:, L.A_ATT_DICE] + 1)
-    damage = damage_rolls * _pairs(attacks[:, L.A_DMG_DICE] + 2)
-    per_row = attack + damage + 1
-    per_slot = per_row[:n_slots].copy()
-    for i in range(n_slots):
-        first, k = attacks[i, L.A_CHOICE_ROW], attacks[i, L.A_CHOICES]
-        if k:
-            per_slot[i] = max(per_slot[i], per_row[first: first + k].max())
-    return int(per_slot.sum())

@@ -4,7 +4,8 @@ A decision of best play depends on the attack (a row per attack slot of every ro
 attacks, round-major, as the kernels count them), on the damage marked and on the rest of
 the state (:class:`~mathhammer.exact.state.State`): the attacker's points left, the
 target's points left, its situation (knocked down, stationary, dispelled, Grievous Wounds),
-the -DEF / -ARM effects on it and, over rounds, its continuous effects and a burning earth.
+the -DEF / -ARM effects on it, over rounds its continuous effects and a burning earth, and
+the models of a unit target destroyed so far.
 :class:`KeySpace` numbers that rest as one integer, a mixed-radix number whose digits run
 only over what can change in the scenario; the Monte Carlo kernel computes the same number
 from its own state (``montecarlo/_kernels/sequence.py``, ``_play_key``).
@@ -61,6 +62,8 @@ class KeySpace:
         Radix of a burning earth still burning (2 or 1).
     lost : int
         Radix of "its Cortex was crippled in an earlier round" (2 or 1: grids over rounds).
+    destroyed : int
+        Radix of the models of a unit target destroyed so far (its models, or 1).
 
     Examples
     --------
@@ -77,6 +80,7 @@ class KeySpace:
     cont: int
     earth: int
     lost: int
+    destroyed: int = 1
 
     @property
     def situation_count(self) -> int:
@@ -98,17 +102,19 @@ class KeySpace:
     @property
     def size(self) -> int:
         return (self.points * self.target_points * self.situation_count * (1 << len(self.effects))
-                * self.cont * self.earth * self.lost)
+                * self.cont * self.earth * self.lost * self.destroyed)
 
     def key(self, points: int, target_points: int, down: bool, still: bool, dispelled: bool,
             grievous: bool, effects: int, cont: int, earth: bool, lost: bool,
-            down_before: bool = False) -> int:
+            down_before: bool = False, destroyed: int = 0) -> int:
         """The key of a state (``effects``: the bits of :attr:`effects` active;
-        ``down_before``: for the power field, knocked down before the damage)."""
+        ``down_before``: for the power field, knocked down before the damage;
+        ``destroyed``: models of a unit target destroyed so far)."""
         still = still and not down
         raw = (int(down) | int(still) << 1 | int(dispelled) << 2 | int(grievous) << 3
                | int(down_before) << 4)
-        key = int(lost) if self.lost > 1 else 0
+        key = destroyed if self.destroyed > 1 else 0
+        key = key * self.lost + (int(lost) if self.lost > 1 else 0)
         key = key * self.earth + (int(earth) if self.earth > 1 else 0)
         key = key * self.cont + (cont if self.cont > 1 else 0)
         key = (key << len(self.effects)) + effects

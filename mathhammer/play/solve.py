@@ -149,7 +149,8 @@ def _keyspace(setup) -> KeySpace:
     points = max((info.attacker.points for info in slots), default=0) + 1
     return KeySpace(points=points, target_points=setup.target.power_points + 1, varying=varying,
                     effects=idents, cont=4 if setup.possible else 1,
-                    earth=2 if setup.earth_possible else 1, lost=2 if setup.track_lost else 1)
+                    earth=2 if setup.earth_possible else 1, lost=2 if setup.track_lost else 1,
+                    destroyed=setup.models)
 
 
 class _Recorder:
@@ -171,7 +172,7 @@ class _Recorder:
             effects = sum(self.bit[e] for e in state.effects)
             out = ks.key(state.points, state.target_points, state.down, state.still,
                          state.dispelled, state.grievous, effects, state.cont, state.earth, state.lost,
-                         down_before)
+                         down_before, state.destroyed)
             self._keys[(state, down_before)] = out
         return out
 

@@ -11,6 +11,8 @@ matplotlib call (``bar``, ``imshow``, ``plot``).
 - :func:`plot_cripple`: probability each system or aspect ends crippled.
 - :func:`plot_card`: the damage grid or life spiral, each box shaded by its mark probability.
 - :func:`plot_kill_by_turn`: kill probability by the end of each round.
+- :func:`plot_models_destroyed`: a unit as the target, P(exactly k models destroyed) bars and
+  the "k or more" curve.
 - :func:`main_figure` / :func:`save_figure`: the figure ``mathhammer run --plot FILE`` writes.
 
 Exact results have no sampling error: they are drawn without bands (zero-width error bars).
@@ -22,6 +24,7 @@ from .figure import main_figure, save_figure, write_main_figure
 from .matrix import plot_matrix
 from .sweep import plot_kill_heatmap, plot_kill_vs
 from .turns import plot_kill_by_turn
+from .units import plot_models_destroyed
 
 __all__ = [
     "main_figure",
@@ -32,6 +35,7 @@ __all__ = [
     "plot_kill_heatmap",
     "plot_kill_vs",
     "plot_matrix",
+    "plot_models_destroyed",
     "save_figure",
     "write_main_figure",
 ]

@@ -46,7 +46,8 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
     integer_axis(ax.xaxis)
     ax.set_title(f"{target_title(result, 'Damage marked')} ({method_note(result)})")
     handles = [Patch(color=color, label="P(exactly k)"),
-               Patch(color=kill_color, label=f"disabled (k = {pmf.size - 1})")]
+               Patch(color=kill_color, label=f"{'disabled' if getattr(result, 'models', 1) == 1 else 'all destroyed'}"
+                                             f" (k = {pmf.size - 1})")]
     if at_least:
         twin = ax.twinx()
         twin.set_label("damage_at_least")

@@ -20,8 +20,11 @@ PLOT_SUFFIXES = (".png", ".svg", ".pdf")
 
 
 def _panels(result) -> list[list[str]]:
-    """Mosaic of the main figure: damage (and rounds) on top, card (and cripple) below."""
-    top = ["damage"] + (["kill_by_turn"] if result.turns > 1 else [])
+    """Mosaic of the main figure: damage (a unit: models destroyed, and the damage on the
+    unit when its models have several boxes) and rounds on top, card (and cripple) below."""
+    unit = result.models > 1
+    first = (["models"] + (["damage"] if result.boxes > result.models else [])) if unit else ["damage"]
+    top = first + (["kill_by_turn"] if result.turns > 1 else [])
     bottom = (["card"] if result.card else []) + (["cripple"] if result.letters else [])
     rows = [r for r in (top, bottom) if r]
     width = max(len(r) for r in rows)
@@ -32,7 +35,8 @@ def _panels(result) -> list[list[str]]:
 def main_figure(result) -> Figure:
     """The figure ``mathhammer run --plot FILE`` writes.
 
-    Panels (Axes labelled with these names): ``"damage"`` (:func:`plot_damage`, always),
+    Panels (Axes labelled with these names): ``"models"`` (:func:`plot_models_destroyed`, a
+    unit as the target), ``"damage"`` (:func:`plot_damage`, but for a unit of one-box models),
     ``"kill_by_turn"`` (:func:`plot_kill_by_turn`, when ``result.turns > 1``), ``"card"``
     (:func:`plot_card`, when the target has a grid or spiral; a polar ring for a spiral) and
     ``"cripple"`` (:func:`plot_cripple`, when the card has systems or aspects). Twin and
@@ -41,6 +45,7 @@ def main_figure(result) -> Figure:
     from .card import plot_card, plot_cripple
     from .damage import plot_damage
     from .turns import plot_kill_by_turn
+    from .units import plot_models_destroyed
 
     mosaic = _panels(result)
     ncols = len(mosaic[0])
@@ -50,7 +55,10 @@ def main_figure(result) -> Figure:
     axes = fig.subplot_mosaic(mosaic, per_subplot_kw=extra)
     for name, ax in axes.items():
         ax.set_label(name)
-    plot_damage(result, ax=axes["damage"])
+    if "models" in axes:
+        plot_models_destroyed(result, ax=axes["models"])
+    if "damage" in axes:
+        plot_damage(result, ax=axes["damage"])
     if "kill_by_turn" in axes:
         plot_kill_by_turn(result, ax=axes["kill_by_turn"])
     if "card" in axes:
@@ -63,8 +71,12 @@ def main_figure(result) -> Figure:
     if play:  # say how the points were spent
         what += "; best play" + ("" if play == "exact" else " (relaxed)" if play.startswith("relaxed")
                                  else " (not solved: default policy)")
-    fig.suptitle(f"{name}: kill {100 * result.kill:.2f}%, expected damage "
-                 f"{result.damage_mean:.2f} ({what})")
+    if result.models > 1:
+        fig.suptitle(f"{name}, {result.models} models: all destroyed {100 * result.kill:.2f}%, "
+                     f"{result.models_destroyed_mean:.2f} destroyed on average\n({what})")
+    else:
+        fig.suptitle(f"{name}: kill {100 * result.kill:.2f}%, expected damage "
+                     f"{result.damage_mean:.2f} ({what})")
     return fig
 
 

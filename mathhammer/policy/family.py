@@ -29,12 +29,13 @@ def _needs(attacker: Attacker, scenario: Scenario) -> list[int]:
     for w in attacker.weapons:
         spells = 0 if "blessed" in w.rules else t.spell_def
         upkeep = 0 if "blessed" in w.rules else t.upkeep_def
-        skill = w.skill + attacker.combined_bonus
-        for base5 in (False, True):
-            for up in (0, upkeep):
-                for s in sums:
-                    need = t.defense_against(w.type, base_def_5=base5) + spells + up - s - skill
-                    out.add(min(max(need, 2), MAX_THRESHOLD))
+        for bonus in {g if g >= 2 else 0 for g in attacker.groups}:
+            skill = w.skill + bonus
+            for base5 in (False, True):
+                for up in (0, upkeep):
+                    for s in sums:
+                        need = t.defense_against(w.type, base_def_5=base5) + spells + up - s - skill
+                        out.add(min(max(need, 2), MAX_THRESHOLD))
     return sorted(out)
 
 

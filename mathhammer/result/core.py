@@ -30,12 +30,13 @@ from .fields import (
 )
 from .rounds import RoundFigures
 from .tables import TableMethods
+from .units import UnitFigures
 
 __all__ = ["Result"]
 
 
 @dataclass(frozen=True, eq=False)
-class Result(CardFigures, RoundFigures, TableMethods):
+class Result(CardFigures, RoundFigures, UnitFigures, TableMethods):
     """Figures of one scenario.
 
     Parameters
@@ -103,6 +104,14 @@ class Result(CardFigures, RoundFigures, TableMethods):
     effect_weights : ndarray, shape (turns, 3, EFFECT_FIELDS) or None
         Per round and :data:`EFFECT_NAMES` entry, the ``EFFECT_*`` columns; None when no
         continuous effect or hazard can happen.
+    models : int
+        Models of the target (a unit; 1 for a single model). For a unit, ``boxes`` is the
+        whole unit's (models x each model's boxes) and ``damage_weights`` is over the damage
+        marked on the unit (a destroyed model counts all its boxes); a kill is every model
+        destroyed.
+    destroyed_weights : ndarray, shape (models + 1,), or None
+        Weight of exactly k models destroyed at the end (None: a single model, read from the
+        kill weight).
     """
 
     method: str
@@ -131,6 +140,8 @@ class Result(CardFigures, RoundFigures, TableMethods):
     chunk_damage_weights: np.ndarray | None = None
     stride: int = 0
     effect_names: tuple[str, ...] | None = None
+    models: int = 1
+    destroyed_weights: np.ndarray | None = None
 
     # ------------------------------------------------------------ headline
     @property
@@ -278,6 +289,7 @@ class Result(CardFigures, RoundFigures, TableMethods):
     @property
     def attacks(self) -> list[dict]:
         """One dict per attack, in sequence order."""
+        destroyed_after = self.destroyed_mean_after
         return [
             {
                 "attack": i + 1,
@@ -292,6 +304,8 @@ class Result(CardFigures, RoundFigures, TableMethods):
                 "spent_mean": float(self.spent_mean[i]),
                 "target_spent_mean": float(self.target_spent_mean[i]),
                 "tough_saves": float(self.tough_saves[i]),
+                "destroyed_mean": float(self.destroyed_by_attack[i]),
+                "destroyed_mean_after": float(destroyed_after[i]),
                 **({"cripple_after": {x: float(self.cripple_after[i, j])
                                       for j, x in enumerate(self.letters)}}
                    if self.letters else {}),
@@ -323,6 +337,7 @@ class Result(CardFigures, RoundFigures, TableMethods):
             "turns": self.turns,
             "by_turn": self.turn_rows,
             "effects": self.effects,
+            **self.unit_dict(),
             **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
             **({"best_play": self.best_play_dict()} if "best_play" in self.extra else {}),
         }

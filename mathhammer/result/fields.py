@@ -18,6 +18,7 @@ __all__ = [
     "SLOT_SPENT",
     "SLOT_TARGET_SPENT",
     "SLOT_TOUGH",
+    "SLOT_DESTROYED",
     "SLOT_FIELDS",
     "EFFECT_NAMES",
     "EFFECT_PRESENT",
@@ -25,6 +26,7 @@ __all__ = [
     "EFFECT_DAMAGE",
     "EFFECT_KILL",
     "EFFECT_AFTER",
+    "EFFECT_DESTROYED",
     "EFFECT_FIELDS",
 ]
 
@@ -38,7 +40,8 @@ SLOT_BOOST_DAMAGE = 5   # paid damage boosts
 SLOT_SPENT = 6          # attacker points paid for it (buying it + boosts)
 SLOT_TARGET_SPENT = 7   # focus or fury the target spent against it
 SLOT_TOUGH = 8          # Tough rolls it caused that saved the target
-SLOT_FIELDS = 9
+SLOT_DESTROYED = 9      # models it destroyed (a single target: 1 at its kill)
+SLOT_FIELDS = 10
 
 # ``Result.effect_weights[round, effect, column]``: effects in this order (the order the
 # maintenance phase resolves fire and corrosion; quicksand's points last), then the columns.
@@ -47,5 +50,6 @@ EFFECT_PRESENT = 0  # on the target at the maintenance phase (fire, corrosion)
 EFFECT_APPLIED = 1  # ... and did not expire
 EFFECT_DAMAGE = 2   # damage points it marked (summed)
 EFFECT_KILL = 3     # it killed the target (quicksand: during an attack, also in kill_weights)
-EFFECT_AFTER = 4    # on the target at the end of the round
-EFFECT_FIELDS = 5
+EFFECT_AFTER = 4    # on the target at the end of the round (a unit: on one of its models at least)
+EFFECT_DESTROYED = 5  # models it destroyed (quicksand: during an attack, also in SLOT_DESTROYED)
+EFFECT_FIELDS = 6

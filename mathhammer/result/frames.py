@@ -65,6 +65,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "made": "float64", "hit": "float64", "crit": "float64", "damage_mean": "float64",
         "kill_after": "float64", "boost_attack": "float64", "boost_damage": "float64",
         "spent_mean": "float64", "target_spent_mean": "float64", "tough_saves": "float64",
+        "destroyed_mean": "float64", "destroyed_mean_after": "float64",
     },
     "cripple": {"letter": "str", "system": "str", "probability": "float64",
                 "ci_low": "float64", "ci_high": "float64"},
@@ -180,8 +181,10 @@ def attack_frame(result: Result) -> pd.DataFrame:
     ``damage_mean`` (expected damage points it marks, 0 when not made); ``kill_after``
     (target disabled once it is resolved); ``boost_attack`` / ``boost_damage`` (its attack /
     damage roll boosted with a paid point); ``spent_mean`` (expected attacker points paid for
-    it), ``target_spent_mean`` (focus or fury the target spent against it) and
-    ``tough_saves`` (probability it caused a successful Tough roll).
+    it), ``target_spent_mean`` (focus or fury the target spent against it),
+    ``tough_saves`` (probability it caused a successful Tough roll), ``destroyed_mean``
+    (expected models it destroyed, a unit target's; a single model's is its kill) and
+    ``destroyed_mean_after`` (expected models destroyed once it is resolved).
     """
     n = result.n_attacks
     names = result.attacker_names
@@ -195,7 +198,8 @@ def attack_frame(result: Result) -> pd.DataFrame:
         "damage_mean": result.attack_damage_mean, "kill_after": result.kill_after,
         "boost_attack": result.boost_attack_rate, "boost_damage": result.boost_damage_rate,
         "spent_mean": result.spent_mean, "target_spent_mean": result.target_spent_mean,
-        "tough_saves": result.tough_saves,
+        "tough_saves": result.tough_saves, "destroyed_mean": result.destroyed_by_attack,
+        "destroyed_mean_after": result.destroyed_mean_after,
     })
 
 

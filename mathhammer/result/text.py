@@ -50,7 +50,7 @@ def _distribution_rows(result: Result) -> list[list[str]]:
     def row(lo: int, hi: int) -> list[str]:
         label = str(lo) if lo == hi else f"{lo}-{hi}"
         if lo == boxes:
-            label += " (disabled)"
+            label += " (disabled)" if result.models == 1 else " (all destroyed)"
         return [label, _pct(float(pmf[lo : hi + 1].sum())), _pct(float(at_least[lo]))]
 
     rows = [row(0, 0)]
@@ -73,6 +73,8 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
     size = f"{t.boxes} box" + ("es" if t.boxes != 1 else "")
     if t.capacity != "track":
         size = f"{'damage grid' if t.capacity == 'grid' else 'life spiral'} of {size}"
+    if t.unit:
+        size = f"unit of {t.models} models of {size} each"
     bits = [f"DEF {t.defense}", f"ARM {t.arm}", size, f"{t.base} base"]
     if t.resist:
         bits.append("resists " + ", ".join(sorted(t.resist)))
@@ -122,12 +124,39 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
             notes.append(f"{a.resource} {a.points} ({policy})")
         if a.charge:
             notes.append("charging")
-        if a.combined_bonus:
+        if a.models > 1:
+            sizes = sorted(set(a.groups), reverse=True)
+            notes.append(f"unit of {a.models}" + (
+                "" if sizes == [1] else ": combined attacks of " + " and ".join(map(str, sizes))))
+        elif a.combined_bonus:
             notes.append(f"combined attack of {a.combined} (+{a.combined_bonus})")
         if a.crippled:
             notes.append(f"{a.model} with crippled {', '.join(sorted(a.crippled))}")
         if notes:
             lines.append("              " + "; ".join(notes))
+    return lines
+
+
+def _unit_lines(result: Result) -> list[str]:
+    """A unit as the target: every model destroyed, models destroyed on average, and the
+    table of k models destroyed."""
+    n = result.models
+    mean = result.models_destroyed_mean
+    if result.exact:
+        lines = [f"All {n} destroyed: {_pct(result.kill)}",
+                 f"Models destroyed: {mean:.3f} of {n} on average (sd {result.models_destroyed_sd:.3f})"]
+    else:
+        lo, hi = result.kill_ci95
+        mlo, mhi = result.models_destroyed_ci95
+        lines = [f"All {n} destroyed: {_pct(result.kill)}  (95% CI {_pct(lo)} - {_pct(hi)})",
+                 f"Models destroyed: {mean:.3f} of {n} on average  (95% CI {mlo:.3f} - {mhi:.3f}; "
+                 f"sd {result.models_destroyed_sd:.3f})"]
+    lines += ["", f"Models destroyed (of {n}):"]
+    pmf, at_least = result.models_destroyed_pmf, result.models_destroyed_at_least
+    rows = [[str(k) + (" (all)" if k == n else ""), _pct(float(pmf[k])), _pct(float(at_least[k]))]
+            for k in range(n + 1)]
+    lines += _table(["models k", "P(=k)", "P(>=k)"], rows, "lrr")
+    lines.append("")
     return lines
 
 
@@ -233,7 +262,9 @@ def format_report(scenario: Scenario, result: Result) -> str:
     lo, hi = result.kill_ci95
     dmean = result.damage_mean
     dlo, dhi = result.damage_mean_ci95
-    if result.exact:
+    if result.models > 1:
+        lines += _unit_lines(result)
+    elif result.exact:
         lines.append(f"Kill probability: {_pct(kill)}")
         lines.append(f"Expected damage:  {dmean:.3f} points (sd {result.damage_sd:.3f})")
     else:
@@ -243,9 +274,13 @@ def format_report(scenario: Scenario, result: Result) -> str:
         )
     lines.append("")
 
-    lines.append(f"Damage marked (target has {result.boxes} box{'es' if result.boxes != 1 else ''}):")
-    lines += _table(["damage k", "P(=k)", "P(>=k)"], _distribution_rows(result), "lrr")
-    lines.append("")
+    if result.models == 1:
+        lines.append(f"Damage marked (target has {result.boxes} box{'es' if result.boxes != 1 else ''}):")
+    if result.models == 1 or result.boxes > result.models:  # one-box models: the table above
+        if result.models > 1:
+            lines.append(f"Damage marked on the unit ({result.boxes} boxes in all):")
+        lines += _table(["damage k", "P(=k)", "P(>=k)"], _distribution_rows(result), "lrr")
+        lines.append("")
 
     if result.letters or scenario.target.card is not None:
         lines += _card_lines(scenario, result)
@@ -270,6 +305,9 @@ def format_report(scenario: Scenario, result: Result) -> str:
         headers += ["target spent"]
     if tough:
         headers += ["tough saves"]
+    unit = result.models > 1
+    if unit:
+        headers += ["destroyed after"]
     rows = []
     for a in result.attacks:
         row = [
@@ -287,12 +325,17 @@ def format_report(scenario: Scenario, result: Result) -> str:
             row += [f"{a['target_spent_mean']:.3f}"]
         if tough:
             row += [_pct(a["tough_saves"], 1)]
+        if unit:
+            row += [f"{a['destroyed_mean_after']:.3f}"]
         rows.append(row)
     lines += _table(headers, rows, "ll" + "r" * (len(headers) - 2))
     lines.append("")
     lines.append("made: the target was still standing (and, for bought attacks, a point was left);")
     lines.append("hit and crit count attacks made and hitting;")
     lines.append("mean dmg: damage points the attack marked, averaged over all trials.")
+    if unit:
+        lines.append("kill after: every model destroyed once it is resolved; destroyed after: models")
+        lines.append("destroyed on average by then.")
     if spends:
         lines.append("boost att / boost dmg: how often a point paid for that boost; spent: mean points")
         lines.append("paid for the attack (buying it and its boosts).")

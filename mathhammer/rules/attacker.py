@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._core.limits import MAX_MODELS
 from .._core.validate import check_bool, check_choice, check_int, check_str
 from ..errors import InputError
 from .spend import Spend
@@ -53,6 +54,7 @@ class Attacker:
     buy_weapon: str | None = None
     model: str = "warjack"
     crippled: frozenset[str] = frozenset()
+    models: int = 1
 
     def __post_init__(self):
         if isinstance(self.weapons, (list, tuple)):
@@ -87,6 +89,10 @@ class Attacker:
                              '(give policy="fixed", or no spend)')
         check_bool("charge", self.charge)
         check_int("combined", self.combined, 1, MAX_COMBINED)
+        check_int("models", self.models, 1, MAX_MODELS)
+        if self.models > 1 and self.combined > self.models:
+            raise InputError("combined", self.combined,
+                             f"a combined attack of the unit's models needs at most its {self.models} models")
         check_choice("model", self.model, ATTACKER_MODELS)
         allowed = {"warjack": GRID_LETTERS, "warbeast": SPIRAL_LETTERS, "other": ""}[self.model]
         if isinstance(self.crippled, str) or not isinstance(self.crippled, (list, tuple, set, frozenset)):
@@ -168,9 +174,28 @@ class Attacker:
 
     @property
     def combined_bonus(self) -> int:
-        """Bonus to attack and damage rolls of a combined attack: +1 per participating model,
-        the primary attacker included (docs/rules.md 9); 0 for a single model."""
+        """Bonus to attack and damage rolls of a combined attack of ``combined`` models: +1
+        per participating model, the primary attacker included (docs/rules.md 9); 0 for a
+        single model. A unit's groups: :attr:`groups` (and ``AttackSlot.combined_bonus``)."""
         return self.combined if self.combined >= 2 else 0
+
+    @property
+    def groups(self) -> tuple[int, ...]:
+        """Models in each combat action the entry makes, in order: one per model of a unit
+        (``models``), or with ``combined = K`` its models in combined attacks of K (the last
+        takes the rest); a single entry with ``combined = K`` is one combined attack of K.
+
+        >>> gun = Weapon("Rifle", "ranged", 5, 10)
+        >>> Attacker("Riflemen", [gun], models=10, combined=5).groups
+        (5, 5)
+        >>> Attacker("Riflemen", [gun], models=7, combined=5).groups, Attacker("R", [gun], models=3).groups
+        ((5, 2), (1, 1, 1))
+        """
+        if self.models == 1:
+            return (self.combined,)
+        k = self.combined
+        full, rest = divmod(self.models, k)
+        return (k,) * full + ((rest,) if rest else ())
 
     @property
     def bought_weapon(self) -> Weapon | None:

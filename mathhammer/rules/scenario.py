@@ -79,6 +79,20 @@ class AttackSlot:
     cost: int = 1
     stops: bool = True
     choices: tuple[int, ...] = ()
+    model: int = 0
+    group: int = 1
+
+    @property
+    def combined_bonus(self) -> int:
+        """+1 to attack and damage rolls per model of its combined attack (``group``, the
+        models making it; docs/rules.md 9), 0 for a single model's attack."""
+        return self.group if self.group >= 2 else 0
+
+    @property
+    def actor(self) -> tuple[int, int]:
+        """Who makes it: (attacker index, ``model``, its combat action within a unit). The
+        points of an actor's first attack are reset to its own (each model's points)."""
+        return (self.attacker_index, self.model)
 
     def with_weapon(self, weapon_index: int) -> "AttackSlot":
         """This bought attack made with weapon ``weapon_index`` of its attacker (one of
@@ -87,16 +101,24 @@ class AttackSlot:
                                    weapon=self.attacker.weapons[weapon_index], choices=())
 
     @property
+    def who(self) -> str:
+        """The attacker's name, and within a unit the number of its model (or combined
+        attack): ``"Riflemen 3"``."""
+        a = self.attacker
+        return a.name if len(a.groups) == 1 else f"{a.name} {self.model + 1}"
+
+    @property
     def label(self) -> str:
+        who = self.who
         if self.bought and self.weapon.cost:
-            return f"{self.attacker.name} / {self.weapon.name} cast #{self.number + 1}"
+            return f"{who} / {self.weapon.name} cast #{self.number + 1}"
         if self.bought and self.weapon.type == "ranged":
-            return f"{self.attacker.name} / {self.weapon.name} reload #{self.number + 1}"
+            return f"{who} / {self.weapon.name} reload #{self.number + 1}"
         if self.bought and self.choices:  # the weapon is best play's choice
-            return f"{self.attacker.name} / bought #{self.number + 1}"
+            return f"{who} / bought #{self.number + 1}"
         if self.bought:
-            return f"{self.attacker.name} / {self.weapon.name} bought #{self.number + 1}"
-        return f"{self.attacker.name} / {self.weapon.name} #{self.number + 1}"
+            return f"{who} / {self.weapon.name} bought #{self.number + 1}"
+        return f"{who} / {self.weapon.name} #{self.number + 1}"
 
 
 @dataclass(frozen=True)
@@ -161,7 +183,7 @@ class Scenario:
         check_int("simulation.turns", self.turns, 1, MAX_TURNS)
         check_choice("simulation.attack_turns", self.attack_turns, ATTACK_TURNS)
         check_objective("simulation.objective", self.objective, self.target)
-        n = sum(a.attack_count + a.paid_count for a in self.attackers)
+        n = self.n_attacks
         if n == 0:
             raise InputError("attackers", n, "the attackers make no attacks")
         if n > MAX_SLOTS:
@@ -174,22 +196,8 @@ class Scenario:
         weapon."""
         out = []
         for ai, a in enumerate(self.attackers):
-            charge = a.charge_weapon_index
-            casts = dict(a.casts)
-            for wi, w in enumerate(a.weapons):
-                if w.cost:  # a spell: every cast is paid for, the first too
-                    out.extend(AttackSlot(ai, wi, k, a, w, bought=True, cost=w.cost, stops=False)
-                               for k in range(casts.get(wi, 0)))
-                    continue
-                for k in range(w.attacks):
-                    out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0)))
-            bought = a.bought_weapon
-            if a.max_bought:
-                wi = a.weapons.index(bought)
-                for k in range(a.max_bought):
-                    out.append(AttackSlot(ai, wi, k, a, bought, bought=True, choices=a.buy_choices))
-            for wi, n in a.reloads:  # Reload [N]: additional ranged attacks, one point each
-                out.extend(AttackSlot(ai, wi, k, a, a.weapons[wi], bought=True) for k in range(n))
+            for g, size in enumerate(a.groups):  # a unit: each model (or combined attack) in turn
+                out += _combat_action(ai, a, g, size)
         return tuple(out)
 
     @property
@@ -224,4 +232,30 @@ class Scenario:
     @property
     def n_attacks(self) -> int:
         """Slots of :meth:`attack_sequence` (initial attacks and attacks that may be bought)."""
-        return sum(a.attack_count + a.paid_count for a in self.attackers)
+        return sum((a.attack_count + a.paid_count) * len(a.groups) for a in self.attackers)
+
+
+def _combat_action(ai: int, a: Attacker, g: int, size: int) -> list[AttackSlot]:
+    """The attacks of one combat action of attacker ``ai`` (model or combined attack ``g``
+    of ``size`` models): its weapons' initial attacks in order (a spell's casts in its place),
+    then the attacks it may buy (docs/rules.md 5): additional melee attacks, or its ranged
+    weapons' reloads, weapon by weapon."""
+    out = []
+    charge = a.charge_weapon_index
+    casts = dict(a.casts)
+    who = {"model": g, "group": size}
+    for wi, w in enumerate(a.weapons):
+        if w.cost:  # a spell: every cast is paid for, the first too
+            out.extend(AttackSlot(ai, wi, k, a, w, bought=True, cost=w.cost, stops=False, **who)
+                       for k in range(casts.get(wi, 0)))
+            continue
+        for k in range(w.attacks):
+            out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0), **who))
+    bought = a.bought_weapon
+    if a.max_bought:
+        wi = a.weapons.index(bought)
+        for k in range(a.max_bought):
+            out.append(AttackSlot(ai, wi, k, a, bought, bought=True, choices=a.buy_choices, **who))
+    for wi, n in a.reloads:  # Reload [N]: additional ranged attacks, one point each
+        out.extend(AttackSlot(ai, wi, k, a, a.weapons[wi], bought=True, **who) for k in range(n))
+    return out

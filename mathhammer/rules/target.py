@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .._core.limits import MAX_MODELS
 from .._core.validate import check_choice, check_choices, check_int, check_str
 from ..errors import InputError
 from .vocabulary import (
@@ -90,6 +91,13 @@ class Target:
         Warbeast life spiral, one string per branch 1..6, outermost box first, each box a
         letter of ``BMS`` (Body, Mind, Spirit).
 
+    models : int
+        A unit of this many identical models (default 1), each with its own damage track,
+        Tough roll, knockdown, -DEF / -ARM effects and continuous effects; its ``state`` and
+        terrain apply to every model. Attacks go to the model under attack until it is
+        destroyed, then to the next (spill-over: the points left over are lost). A unit has
+        no focus or fury to spend, and its models have damage tracks (docs/units.md).
+
     With a grid or a spiral, ``boxes`` is their number of boxes (give it as 1, the default,
     or that number).
 
@@ -124,6 +132,7 @@ class Target:
     grid: tuple[str, ...] | None = None
     spiral: tuple[str, ...] | None = None
     effects: frozenset[str] = field(default_factory=frozenset)
+    models: int = 1
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -185,6 +194,20 @@ class Target:
                                  f"with a {key}, boxes is its number of boxes ({total})")
             object.__setattr__(self, key, card)
             object.__setattr__(self, "boxes", total)
+        check_int("models", self.models, 1, MAX_MODELS)
+        if self.models > 1:
+            if self.card is not None:
+                raise InputError("models", self.models, f"a unit's models have damage tracks "
+                                 f"(boxes), not a {self.capacity}: give one model a {self.capacity}")
+            for key in ("focus", "fury"):
+                if getattr(self, key):
+                    raise InputError(key, getattr(self, key), "a unit target has no focus or fury "
+                                     "to spend against damage (power_field is for a single model)")
+
+    @property
+    def unit(self) -> bool:
+        """Whether it is a unit of several models."""
+        return self.models > 1
 
     # ----------------------------------------------------------------- derived
     @property

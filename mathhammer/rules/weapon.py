@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .._core.limits import MAX_MODELS
 from .._core.validate import check_bool, check_choice, check_choices, check_int, check_str
 from ..errors import InputError
 from .vocabulary import (
@@ -74,6 +75,15 @@ class Weapon:
     cost : int
         A spell's COST (arcane weapons): every cast costs ``cost`` points, the first too, and
         ``attacks`` is the most casts; none is free (docs/best-play.md).
+    blast_pow : int or None
+        An area-of-effect (AOE) ranged or arcane attack: on a hit, the model hit takes the
+        attack's damage roll and up to ``blast_models`` other living models of its unit each
+        take a blast damage roll, 2d6 + ``blast_pow`` against their ARM (docs/units.md).
+    blast_models : int
+        Other models of the unit the AOE catches on a hit (default 1).
+    blast_on_miss : int
+        Models of the unit a missed AOE still catches where it deviates to (default 0: a
+        setting, the deviation's geometry is not modelled; docs/units.md).
 
     Examples
     --------
@@ -105,6 +115,9 @@ class Weapon:
     damage_to: str | None = None
     reload: int = 0
     cost: int = 0
+    blast_pow: int | None = None
+    blast_models: int = 1
+    blast_on_miss: int = 0
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -138,6 +151,17 @@ class Weapon:
         check_int("cost", self.cost, 0, MAX_COST)
         if self.cost and self.type != "arcane":
             raise InputError("cost", self.cost, f"is for spells, arcane weapons (type is {self.type!r})")
+        if self.blast_pow is not None:
+            check_int("blast_pow", self.blast_pow, 0, MAX_POW)
+            if self.type == "melee":
+                raise InputError("blast_pow", self.blast_pow,
+                                 "is for area-of-effect ranged and arcane attacks (type is 'melee')")
+        check_int("blast_models", self.blast_models, 0, MAX_MODELS - 1)
+        check_int("blast_on_miss", self.blast_on_miss, 0, MAX_MODELS)
+        if self.blast_pow is None:
+            for key, default in (("blast_models", 1), ("blast_on_miss", 0)):
+                if getattr(self, key) != default:
+                    raise InputError(key, getattr(self, key), "needs blast_pow (an area-of-effect attack)")
         if self.pow is None and self.boosted_damage:
             raise InputError("boosted_damage", True, 'cannot be set on a weapon with POW "-"')
         if self.pow is None:
@@ -199,6 +223,11 @@ class Weapon:
     def makes_stationary(self, critical: bool) -> bool:
         """Whether a hit (critical or not) makes the target stationary."""
         return "stationary" in self.rules or (critical and "critical_stationary" in self.rules)
+
+    @property
+    def blasts(self) -> bool:
+        """Whether it is an area-of-effect attack (blast damage on other models of a unit)."""
+        return self.blast_pow is not None
 
     @property
     def has_effect(self) -> bool:

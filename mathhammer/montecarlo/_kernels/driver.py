@@ -20,10 +20,12 @@ from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_chunk
 from ..._core.jit import jit
 from .layout import (
     A_ORIGIN,
+    C_DESTROYED,
     C_MADE,
     C_NFIELDS,
     CE_CORROSION,
     CE_FIRE,
+    E_DESTROYED,
     E_KILL,
     E_NFIELDS,
     MAX_ROWS,
@@ -32,6 +34,7 @@ from .layout import (
     ORIGIN_INITIAL,
     T_ATTACK_ROUNDS,
     T_BOXES,
+    T_MODELS,
     T_NLETTERS,
     T_TURNS,
     Counters,
@@ -49,7 +52,8 @@ def _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, tables, 
     c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
     rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
     row = Counters(counters.damage_hist[c], counters.attack_counts[c], counters.kill_at[c],
-                   counters.cripple_delta[c], counters.mask_hist[c], counters.effect_counts[c])
+                   counters.cripple_delta[c], counters.mask_hist[c], counters.effect_counts[c],
+                   counters.destroyed_hist[c])
     if plain:
         run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, row)
     else:
@@ -72,7 +76,7 @@ def _run_serial(first, seed, trials, chunk, max_draws, stride, plain, tables, co
 class Counts:
     """Merged counters of a run (no per-trial data)."""
 
-    damage_hist: np.ndarray    # int64[boxes + 1]
+    damage_hist: np.ndarray    # int64[boxes + 1] (a unit: over the damage on the whole unit)
     attack_counts: np.ndarray  # int64[n_attacks, C_NFIELDS]
     kill_at: np.ndarray        # int64[n_attacks]
     cripple_hist: np.ndarray   # int64[n_rows + 1, 2 ** n_letters]: trials with each crippled
@@ -82,6 +86,7 @@ class Counts:
     effect_counts: np.ndarray  # int64[turns, N_EFFECTS, E_NFIELDS]
     chunk_damage: np.ndarray   # int64[n_chunks, boxes + 1]: damage_hist per chunk (chunks are
     #                            independent batches: paired comparisons use them)
+    destroyed_hist: np.ndarray  # int64[models + 1]: trials ending with k models destroyed
 
 
 def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
@@ -107,7 +112,9 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     turns = int(enc.target[T_TURNS])
     rounds = int(enc.target[T_ATTACK_ROUNDS])
     n_attacks = rounds * n_slots  # counter rows: each slot of each round with attacks
-    boxes = int(enc.target[T_BOXES])
+    models = int(enc.target[T_MODELS])
+    boxes = int(enc.target[T_BOXES]) * models  # a unit: the damage on the whole unit
+    destroyed_total = np.zeros(models + 1, dtype=np.int64)
     damage_total = np.zeros(boxes + 1, dtype=np.int64)
     attack_total = np.zeros((n_attacks, C_NFIELDS), dtype=np.int64)
     kill_total = np.zeros(n_attacks, dtype=np.int64)
@@ -130,6 +137,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
             cripple_delta=np.zeros((k,) + cripple_shape, dtype=np.int64),
             mask_hist=np.zeros((k,) + mask_shape, dtype=np.int64),
             effect_counts=np.zeros((k, turns + 1, N_EFFECTS, E_NFIELDS), dtype=np.int64),
+            destroyed_hist=np.zeros((k, models + 1 + PAD), dtype=np.int64),
         )
         run = _run_serial if k == 1 else _run_parallel
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
@@ -142,9 +150,16 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         cripple_total += counters.cripple_delta.sum(axis=0)
         mask_total += counters.mask_hist.sum(axis=0)
         effect_total += counters.effect_counts[:, :turns].sum(axis=0)
+        destroyed_total += counters.destroyed_hist[:, : models + 1].sum(axis=0)
         if on_batch is not None:
             on_batch(min(trials, (first + k) * chunk) - first * chunk)
     maintenance = effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]
+    # the kernels count the models destroyed but the last (the kill): add it
+    attack_total[:, C_DESTROYED] += kill_total
+    effect_total[:, :, E_DESTROYED] += effect_total[:, :, E_KILL]
+    if models == 1:  # a single model (the plain kernel keeps no such counter)
+        killed = int(kill_total.sum() + maintenance.sum())
+        destroyed_total[:] = (trials - killed, killed)
     initial = np.tile(enc.attacks[:n_slots, A_ORIGIN] == ORIGIN_INITIAL, rounds)
     made = made_counts(kill_total, trials, maintenance, n_slots)
     attack_total[initial, C_MADE] = made[initial]
@@ -152,7 +167,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         cripple_total[0, 0] += trials
         cripple_total = np.cumsum(cripple_total, axis=0)
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
-                  effect_total, chunk_damage)
+                  effect_total, chunk_damage, destroyed_total)
 
 
 def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:

@@ -19,6 +19,7 @@ from ...result.fields import (
     EFFECT_AFTER,
     EFFECT_APPLIED,
     EFFECT_DAMAGE,
+    EFFECT_DESTROYED,
     EFFECT_FIELDS,
     EFFECT_KILL,
     EFFECT_NAMES,
@@ -27,6 +28,7 @@ from ...result.fields import (
     SLOT_BOOST_DAMAGE,
     SLOT_CRIT,
     SLOT_DAMAGE,
+    SLOT_DESTROYED,
     SLOT_FIELDS,
     SLOT_HIT,
     SLOT_MADE,
@@ -66,7 +68,11 @@ A_DAMAGE_TO = 18    # letter index (on the target's card) its damage goes to fir
 A_COST = 19         # points a bought attack costs (1; a spell's cast: its COST)
 A_CHOICES = 20      # bought attack: other weapons best play may make it with (rows after the slots')
 A_CHOICE_ROW = 21   # ... the first of their rows (alternatives of one slot are consecutive)
-A_NFIELDS = 22
+A_BLAST_POW = 22    # an AOE against a unit (F_BLAST): POW of its blast damage rolls
+A_BLAST_DICE = 23   # ... their dice (2, one fewer where the type is resisted)
+A_BLAST_MODELS = 24  # ... other models of the unit a hit catches
+A_BLAST_MISS = 25   # ... models a miss catches (the one aimed at first)
+A_NFIELDS = 26
 
 ORIGIN_INITIAL = 0
 ORIGIN_BOUGHT = 1
@@ -97,6 +103,7 @@ F_CRIT_FIRE = 1 << 22        # a critical hit sets it on fire
 F_CRIT_CORROSION = 1 << 23   # a critical hit puts corrosion on it
 F_DECLINE_SKIPS = 1 << 24    # bought slot: best play not buying it skips it (a spell's cast)
 #                              rather than ending the attacker's buying
+F_BLAST = 1 << 25            # an AOE against a unit: blast damage on its other models
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation
@@ -132,7 +139,8 @@ T_HAZARDS = 18      # HZ_* bits of the hazards it stands in
 T_ARM_BASE = 19     # ARM against non-attack damage: base ARM + spell ARM (shield, upkeep added)
 T_UPKEEP_ARM = 20   # ARM from upkeep spells (lost while dispelled)
 T_SLOTS = 21        # attack slots of a round: the attacks table's first rows (alternatives follow)
-T_NFIELDS = 22
+T_MODELS = 22       # models of the target (a unit, docs/units.md; 1 for a single model)
+T_NFIELDS = 23
 
 # continuous effects (bit = index in the maintenance order: result.fields.EFFECT_NAMES)
 CE_FIRE = EFFECT_NAMES.index("fire")
@@ -151,6 +159,7 @@ E_APPLIED = EFFECT_APPLIED
 E_DAMAGE = EFFECT_DAMAGE
 E_KILL = EFFECT_KILL
 E_AFTER = EFFECT_AFTER
+E_DESTROYED = EFFECT_DESTROYED
 E_NFIELDS = EFFECT_FIELDS
 
 CAP_TRACK = 0
@@ -193,7 +202,8 @@ K_ROWS = 7         # attack rows of the tables, alternatives' included (field ro
 K_SITUATION_INDEX = 8  # 32 entries: compact index of raw bits down | still << 1 | ...
 K_LOST = 40        # radix of "its Cortex was crippled" (2 or 1)
 K_CARD = 41        # 1: the tables' damage index is a card configuration (play_columns, play_index)
-K_NFIELDS = 42
+K_DESTROYED = 42   # radix of the models of a unit target destroyed so far (models, or 1)
+K_NFIELDS = 43
 
 # decision bits of play_attack and the unsolved field entry (mathhammer.play.codes)
 D_BUY = _play.BUY
@@ -231,6 +241,7 @@ C_BOOST_DMG = SLOT_BOOST_DAMAGE
 C_SPENT = SLOT_SPENT
 C_TARGET_SPENT = SLOT_TARGET_SPENT
 C_TOUGH = SLOT_TOUGH
+C_DESTROYED = SLOT_DESTROYED
 C_NFIELDS = SLOT_FIELDS
 
 # outcome codes of an attack roll
@@ -266,3 +277,4 @@ class Counters(NamedTuple):
     cripple_delta: np.ndarray  # int64[n_rows + 1, 2 ** n_letters] (cards; else 1 x 1)
     mask_hist: np.ndarray      # int64[N_COLUMNS, 2 ** MAX_ROWS] (cards; else 1 x 1)
     effect_counts: np.ndarray  # int64[turns + 1, N_EFFECTS, E_NFIELDS]
+    destroyed_hist: np.ndarray  # int64[>= models + 1]: models of the target destroyed at the end

@@ -36,6 +36,10 @@ from .layout import (
     A_ARM_MINUS,
     A_ATT_DICE,
     A_ATTACKER,
+    A_BLAST_POW,
+    A_BLAST_MODELS,
+    A_BLAST_MISS,
+    A_BLAST_DICE,
     A_AUTOHIT_ON,
     A_CHOICE_ROW,
     A_CHOICES,
@@ -71,6 +75,7 @@ from .layout import (
     C_BOOST_DMG,
     C_CRIT,
     C_DAMAGE,
+    C_DESTROYED,
     C_HIT,
     C_MADE,
     C_SPENT,
@@ -80,10 +85,12 @@ from .layout import (
     E_AFTER,
     E_APPLIED,
     E_DAMAGE,
+    E_DESTROYED,
     E_KILL,
     E_PRESENT,
     F_ATT_DROP_HIGH,
     F_ATT_DROP_LOW,
+    F_BLAST,
     F_BRUTAL,
     F_BRUTAL_HIT,
     F_CORROSION,
@@ -122,6 +129,7 @@ from .layout import (
     K_CARD,
     K_CONT,
     K_DAMAGE,
+    K_DESTROYED,
     K_EARTH,
     K_EFFECTS,
     K_LOST,
@@ -158,6 +166,7 @@ from .layout import (
     T_CAPACITY,
     T_EFFECTS,
     T_HAZARDS,
+    T_MODELS,
     T_NLETTERS,
     T_POINTS,
     T_POWER_KIND,
@@ -202,13 +211,14 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
                    tables.attackers, tables.target, tables.col_full, tables.letter_mask,
                    tables.letters_done, tables.play_keys, tables.play_attack, tables.play_field,
                    tables.play_columns, tables.play_index, counters.damage_hist, counters.attack_counts, counters.kill_at,
-                   counters.cripple_delta, counters.mask_hist, counters.effect_counts)
+                   counters.cripple_delta, counters.mask_hist, counters.effect_counts, counters.destroyed_hist)
 
 
 @jit()
 def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
             col_full, letter_mask, letters_done, play_keys, play_attack, play_field, play_columns,
-            play_index, damage_hist, attack_counts, kill_at, cripple_delta, mask_hist, effect_counts):
+            play_index, damage_hist, attack_counts, kill_at, cripple_delta, mask_hist, effect_counts,
+            destroyed_hist):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -250,6 +260,15 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     effect_counts : int64[turns, N_EFFECTS, E_NFIELDS]
         Per round and continuous effect (fire, corrosion; quicksand's points), the ``E_*``
         counters.
+    destroyed_hist : int64[>= models + 1]
+        A unit target (``T_MODELS`` > 1): incremented at the models destroyed at the end.
+        ``C_DESTROYED`` and ``E_DESTROYED`` count the models destroyed but the last, whose
+        destruction is the kill (``kill_at``, ``E_KILL``): the driver adds those.
+
+    Against a unit the trial's target state is the model under attack's; the other models'
+    (damage marked, situation, effects, continuous effects) wait in per-model arrays. When
+    the model under attack is destroyed, the next living one takes its place (spill-over);
+    the maintenance phase and the target's activation visit every living model in turn.
 
     ``attack_counts``, ``kill_at`` and ``cripple_delta`` have a row per attack slot per round
     with attacks (round-major); ``cripple_delta`` has one more, the end of the last round.
@@ -277,10 +296,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     k_rows = play_keys[K_ROWS]
     k_lost = play_keys[K_LOST]
     k_card = play_keys[K_CARD] != 0
+    k_destroyed = play_keys[K_DESTROYED]
     situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 32]
     # the key is the attacker's points left alone when nothing else can change
     key_is_points = (k_tpoints == 1 and k_situations == 1 and k_effects == 0 and k_cont == 1
-                     and k_earth == 1 and k_lost == 1)
+                     and k_earth == 1 and k_lost == 1 and k_destroyed == 1)
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = target[T_SLOTS]
@@ -312,7 +332,42 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             if letter_mask[x, c] != 0:
                 present |= 1 << x
 
-    def play_key(points, tpoints, state, effects, cont, earth, lost, down_before):
+    # a unit's models (docs/units.md): damage marked, situation, -DEF / -ARM effects (bits and
+    # sums) and continuous effects of each, and whether it stands; the model under attack's
+    # live in the trial's locals, the arrays hold the others'
+    n_models = target[T_MODELS]
+    unit = n_models > 1
+    m_marked = np.zeros(n_models, dtype=np.int64)
+    m_state = np.zeros(n_models, dtype=np.int64)
+    m_effects = np.zeros(n_models, dtype=np.int64)
+    m_def_minus = np.zeros(n_models, dtype=np.int64)
+    m_arm_minus = np.zeros(n_models, dtype=np.int64)
+    m_cont = np.zeros(n_models, dtype=np.int64)
+    m_alive = np.zeros(n_models, dtype=np.int64)
+
+    def store(j, marked, state, effects, def_minus, arm_minus, cont):
+        """Model ``j`` of a unit leaves the trial's locals."""
+        m_marked[j] = marked
+        m_state[j] = state
+        m_effects[j] = effects
+        m_def_minus[j] = def_minus
+        m_arm_minus[j] = arm_minus
+        m_cont[j] = cont
+
+    def load(j, state):
+        """Model ``j`` of a unit takes the trial's locals (a Dispel of the unit's upkeep
+        spells, in ``state``, holds for every model)."""
+        return (m_marked[j], m_state[j] | (state & ST_DISPELLED), m_effects[j], m_def_minus[j],
+                m_arm_minus[j], m_cont[j])
+
+    def first_alive():
+        """The unit's next model under attack: the first still standing (-1: none)."""
+        for j in range(n_models):
+            if m_alive[j] != 0:
+                return j
+        return -1
+
+    def play_key(points, tpoints, state, effects, cont, earth, lost, down_before, destroyed):
         """The state key of best play (:meth:`mathhammer.play.codes.KeySpace.key`)."""
         if key_is_points:
             return np.int64(points)
@@ -320,7 +375,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         still = (state & ST_MELEE_AUTOHIT) != 0 and not down
         raw = (np.int64(down) | np.int64(still) << 1 | np.int64((state & ST_DISPELLED) != 0) << 2
                | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4)
-        key = np.int64(lost) if k_lost > 1 else 0
+        key = np.int64(destroyed) if k_destroyed > 1 else 0
+        key = key * k_lost + (np.int64(lost) if k_lost > 1 else 0)
         key = key * k_earth + (np.int64(earth) if k_earth > 1 else 0)
         key = key * k_cont + (cont if k_cont > 1 else 0)
         key = (key << k_effects) + effects
@@ -342,14 +398,16 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         return np.int64(play_index[code])
 
     def suffer(source, dealt, i, row, drow, t, marked, tpoints, crippled, n_marks, pos, state,
-               shield_now, cortex_lost, power_blocked, fkey, frow):
+               shield_now, cortex_lost, power_blocked, fkey, frow, last):
         """The target suffers ``dealt`` points (docs/activation.md, step 4 of an attack and
         "Suffering points"): power field, marking, Tough, healing, crippling and its feedback.
 
         ``source``: SRC_ATTACK (slot ``i``, counter row ``row``) or the continuous effect
         (CE_*) of round ``t`` dealing them; ``drow``: the row of ``cripple_delta`` a change of
         the crippled set counts at; ``fkey``, ``frow``: the state key and row of the field
-        table of best play. Returns the state it leaves and whether it killed.
+        table of best play; ``last``: the model is the target's last standing (its
+        destruction is the kill). Returns the state it leaves and whether the model was
+        destroyed.
 
         A closure, inlined at each call (Numba inlines closures), so it reads the scenario's
         tables and constants without taking them as arguments.
@@ -458,10 +516,16 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     attack_counts[row, C_TOUGH] += 1
             else:
                 killed = True
-                if source == SRC_ATTACK or source == CE_QUICKSAND:
-                    kill_at[row] += 1
-                if source >= 0:
-                    effect_counts[t, source, E_KILL] += 1
+                if last:
+                    if source == SRC_ATTACK or source == CE_QUICKSAND:
+                        kill_at[row] += 1
+                    if source >= 0:
+                        effect_counts[t, source, E_KILL] += 1
+                else:  # one model of a unit: the next takes its place
+                    if source == SRC_ATTACK or source == CE_QUICKSAND:
+                        attack_counts[row, C_DESTROYED] += 1
+                    if source >= 0:
+                        effect_counts[t, source, E_DESTROYED] += 1
         elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
             heal = min(rapid, marked)
         if heal > 0:
@@ -519,6 +583,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         cont = start_effects
         earth_lit = (hazards & HZ_EARTH) != 0
         dead = False
+        destroyed = 0
+        cur = 0
+        if unit:
+            for j in range(n_models):
+                store(j, 0, start_state, 0, 0, 0, start_effects)
+                m_alive[j] = 1
         if on_card:
             for c in range(N_COLUMNS):
                 colmask[c] = 0
@@ -531,6 +601,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             def_minus = 0
             arm_minus = 0
             tpoints = 0 if cortex_lost else start_tpoints
+            if unit:
+                for j in range(n_models):
+                    m_state[j] = start_state
+                    m_effects[j] = 0
+                    m_def_minus[j] = 0
+                    m_arm_minus[j] = 0
             for i in range(n_attacks if t < attack_rounds else 0):
                 row = t * n_attacks + i
                 flags = attacks[i, A_FLAGS]
@@ -551,7 +627,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     m = play_m(marked)
                     if m >= 0:
                         pkey = play_key(points, tpoints, state, effects, cont, earth_lit,
-                                        cortex_lost, False)
+                                        cortex_lost, False, destroyed)
                         dec = play_attack[row, pkey, m]
                 w = i  # the row of the weapon it is made with
                 prow = row  # its row of the decision tables
@@ -709,12 +785,74 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     fkey = play_key(points, tpoints,
                                     state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
                                     effects | (bit if lands else 0), cont | sets, earth_lit,
-                                    cortex_lost, (state & ST_PRONE) != 0)
+                                    cortex_lost, (state & ST_PRONE) != 0, destroyed)
                 (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                  power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked, tpoints,
                                                crippled, n_marks, pos, state, shield_now,
-                                               cortex_lost, power_blocked, fkey, prow)
-                if dead:
+                                               cortex_lost, power_blocked, fkey, prow,
+                                               destroyed + 1 >= n_models)
+                if (flags & F_BLAST) != 0:
+                    # --- an AOE: the other models of the unit it catches (docs/units.md),
+                    # each a blast damage roll, in order; a miss catches the one aimed at too
+                    n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
+                    standing = not dead
+                    if dead:
+                        destroyed += 1
+                        m_alive[cur] = 0
+                        if destroyed >= n_models:
+                            break
+                        dead = False
+                    else:
+                        store(cur, marked, state, effects, def_minus, arm_minus, cont)
+                    for j in range(n_models):
+                        if n_caught == 0:
+                            break
+                        if m_alive[j] == 0 or (hit == 1 and j == cur):
+                            continue
+                        n_caught -= 1
+                        marked, state, effects, def_minus, arm_minus, cont = load(j, state)
+                        arm = attacks[w, A_ARM] - arm_minus
+                        if (state & ST_DISPELLED) == 0:
+                            arm += attacks[w, A_UPKEEP_ARM]
+                        if (flags & F_IGNORE_SHIELD) == 0:
+                            arm += shield_now
+                        n = attacks[w, A_BLAST_DICE]
+                        if n == 2:
+                            total = PAIR_SUM[np.int64(dice[pos])]
+                            pos += 1
+                        else:
+                            word = read_word(dice, pos, n)
+                            pos += (n + 1) >> 1
+                            total, kept, counts = roll_stats(word, n, 0)
+                        dealt = max(0, total + attacks[w, A_BLAST_POW] - arm)
+                        (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                         power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked,
+                                                       tpoints, crippled, n_marks, pos, state,
+                                                       shield_now, cortex_lost, power_blocked, 0,
+                                                       prow, destroyed + 1 >= n_models)
+                        if dead:
+                            destroyed += 1
+                            m_alive[j] = 0
+                            if destroyed >= n_models:
+                                break
+                            dead = False
+                        else:
+                            store(j, marked, state, effects, def_minus, arm_minus, cont)
+                    if dead:
+                        break
+                    if not (standing and m_alive[cur] != 0):
+                        cur = first_alive()  # the model hit is gone: the next attack's
+                        marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+                        continue
+                    marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+                elif dead:
+                    destroyed += 1
+                    if destroyed < n_models:  # spill-over: the next model, from the next attack
+                        m_alive[cur] = 0
+                        cur = first_alive()
+                        marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+                        dead = False
+                        continue
                     break
 
                 # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
@@ -738,13 +876,20 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     fkey = 0
                     if power_best and tpoints > 0:
                         fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
-                                        cortex_lost, (state & ST_PRONE) != 0)
+                                        cortex_lost, (state & ST_PRONE) != 0, destroyed)
                     (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                      power_blocked, dead) = suffer(CE_QUICKSAND, 1, w, row, row, t, marked,
                                                    tpoints, crippled, n_marks, pos, state,
                                                    shield_now, cortex_lost, power_blocked, fkey,
-                                                   k_rows + prow)
+                                                   k_rows + prow, destroyed + 1 >= n_models)
                     if dead:
+                        destroyed += 1
+                        if destroyed < n_models:
+                            m_alive[cur] = 0
+                            cur = first_alive()
+                            marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+                            dead = False
+                            continue
                         break
             if dead:
                 break
@@ -756,48 +901,87 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 earth_lit = die_of(np.int64(dice[pos]), 0) > 2
                 pos += 1
             next_row = (t + 1) * n_attacks if t + 1 < attack_rounds else n_rows
-            for k in range(2):
-                if ((cont >> k) & 1) == 0:
-                    continue
-                effect_counts[t, k, E_PRESENT] += 1
-                expires = die_of(np.int64(dice[pos]), 0) <= 2
-                pos += 1
-                if expires:
-                    cont &= ~(1 << k)
-                    continue
-                effect_counts[t, k, E_APPLIED] += 1
-                if k == CE_FIRE:
-                    arm = target[T_ARM_BASE] + shield_now - arm_minus
-                    if (state & ST_DISPELLED) == 0:
-                        arm += target[T_UPKEEP_ARM]
-                    dealt = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
+            # a unit: every living model in turn (the one under attack leaves the locals)
+            if unit:
+                store(cur, marked, state, effects, def_minus, arm_minus, cont)
+            for mj in range(n_models):
+                if unit:
+                    if m_alive[mj] == 0:
+                        continue
+                    marked, state, effects, def_minus, arm_minus, cont = load(mj, state)
+                for k in range(2):
+                    if ((cont >> k) & 1) == 0:
+                        continue
+                    effect_counts[t, k, E_PRESENT] += 1
+                    expires = die_of(np.int64(dice[pos]), 0) <= 2
                     pos += 1
-                else:
-                    dealt = 1
-                fkey = 0
-                if power_best and tpoints > 0:
-                    # no attacker is acting: its points are not part of the state
-                    fkey = play_key(0, tpoints, state, effects, cont, earth_lit, cortex_lost,
-                                    (state & ST_PRONE) != 0)
-                (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
-                 power_blocked, dead) = suffer(k, dealt, 0, next_row, next_row, t, marked, tpoints,
-                                               crippled, n_marks, pos, state, shield_now,
-                                               cortex_lost, power_blocked, fkey,
-                                               2 * k_rows + 2 * t + k)
+                    if expires:
+                        cont &= ~(1 << k)
+                        continue
+                    effect_counts[t, k, E_APPLIED] += 1
+                    if k == CE_FIRE:
+                        arm = target[T_ARM_BASE] + shield_now - arm_minus
+                        if (state & ST_DISPELLED) == 0:
+                            arm += target[T_UPKEEP_ARM]
+                        dealt = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
+                        pos += 1
+                    else:
+                        dealt = 1
+                    fkey = 0
+                    if power_best and tpoints > 0:
+                        # no attacker is acting: its points are not part of the state
+                        fkey = play_key(0, tpoints, state, effects, cont, earth_lit, cortex_lost,
+                                        (state & ST_PRONE) != 0, destroyed)
+                    (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                     power_blocked, dead) = suffer(k, dealt, 0, next_row, next_row, t, marked,
+                                                   tpoints, crippled, n_marks, pos, state,
+                                                   shield_now, cortex_lost, power_blocked, fkey,
+                                                   2 * k_rows + 2 * t + k,
+                                                   destroyed + 1 >= n_models)
+                    if dead:
+                        break
                 if dead:
-                    break
+                    destroyed += 1
+                    if destroyed >= n_models:
+                        break
+                    m_alive[mj] = 0  # one model of the unit: the others go on
+                    dead = False
+                elif unit:
+                    store(mj, marked, state, effects, def_minus, arm_minus, cont)
             if dead:
                 break
-            # --- the target's activation (hazards), then the end of its turn
+            # --- the target's activation (hazards), then the end of its turn: every model
+            # stands in them (a unit's living ones)
+            gives = 0
             if (hazards & HZ_ACID) != 0:
-                cont |= suffers & (1 << CE_CORROSION)
+                gives |= suffers & (1 << CE_CORROSION)
             if earth_lit:
-                cont |= suffers & (1 << CE_FIRE)
+                gives |= suffers & (1 << CE_FIRE)
                 earth_lit = die_of(np.int64(dice[pos]), 0) > 2
                 pos += 1
-            effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
-            effect_counts[t, CE_CORROSION, E_AFTER] += (cont >> 1) & 1
-        damage_hist[marked] += 1
+            if unit:
+                for j in range(n_models):
+                    if m_alive[j] != 0:
+                        m_cont[j] |= gives
+                        effect_counts[t, CE_FIRE, E_AFTER] += m_cont[j] & 1
+                        effect_counts[t, CE_CORROSION, E_AFTER] += (m_cont[j] >> 1) & 1
+                cur = first_alive()
+                marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+            else:
+                cont |= gives
+                effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
+                effect_counts[t, CE_CORROSION, E_AFTER] += (cont >> 1) & 1
+        if unit:
+            # the damage on the whole unit: a destroyed model counts all its boxes
+            total = destroyed * boxes
+            if destroyed < n_models:
+                for j in range(n_models):
+                    if m_alive[j] != 0:
+                        total += marked if j == cur else m_marked[j]
+            damage_hist[total] += 1
+            destroyed_hist[destroyed] += 1
+        else:
+            damage_hist[marked] += 1
         if on_card:
             for c in range(N_COLUMNS):
                 mask_hist[c, colmask[c]] += 1

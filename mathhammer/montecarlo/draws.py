@@ -1,0 +1,72 @@
+"""What a trial of an encoded scenario needs from the kernels: the most entries of the dice
+buffer it may read (the refill threshold, :attr:`Encoded.max_draws
+<mathhammer.montecarlo.encode.Encoded.max_draws>`) and whether the fast kernel of
+:mod:`mathhammer.montecarlo._kernels.plain` serves it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import MathhammerError
+from ._kernels import layout as L
+
+__all__ = ["is_plain", "max_draws"]
+
+
+#: Row flags the plain kernel handles.
+_PLAIN_FLAGS = (L.F_DAMAGE | L.F_KNOCKDOWN | L.F_CRIT_KNOCKDOWN | L.F_STATIONARY
+                | L.F_CRIT_STATIONARY | L.F_FREE_ATT_BOOST | L.F_FREE_DMG_BOOST
+                | L.F_IGNORE_SHIELD | L.F_FIRST)
+
+
+def is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bool:
+    """Whether nothing but knockdowns and stationary effects changes during a sequence (see
+    :mod:`mathhammer.montecarlo._kernels.plain`)."""
+    return bool(
+        not (attacks[:, L.A_FLAGS] & ~_PLAIN_FLAGS).any()
+        and not attacks[:, L.A_EFFECT_BIT].any()
+        and not attackers[:, L.P_POINTS].any()
+        and tvec[L.T_POINTS] == 0
+        and tvec[L.T_TOUGH] == L.TOUGH_NONE
+        and tvec[L.T_RAPID_HEAL] == 0
+        and tvec[L.T_CAPACITY] == L.CAP_TRACK
+        and tvec[L.T_TURNS] == 1
+        and tvec[L.T_EFFECTS] == 0
+        and tvec[L.T_HAZARDS] == 0
+        and tvec[L.T_MODELS] == 1
+    )
+
+
+def _pairs(n_dice: np.ndarray) -> np.ndarray:
+    return (np.maximum(1, n_dice) + 1) // 2
+
+
+def max_draws(attacks: np.ndarray, n_slots: int) -> int:
+    """Most buffer entries one trial can read: every attack rolled with a paid boost and
+    rerolled, every damage roll made with Brutal Damage, a paid boost and a reroll, and a
+    Tough roll after each attack (and each blast damage roll on a unit's other models); a
+    roll of n dice reads ``(n + 1) // 2`` pairs. A bought
+    attack with a choice of weapons (rows after the first ``n_slots``) reads as many as
+    the hungriest of them.
+
+    The kernel refills its dice buffer between trials whenever fewer than this are left.
+    """
+    flags = attacks[:, L.A_FLAGS]
+    # a roll is read through one packed word of at most 10 dice (dice.roll_stats)
+    if len(attacks) and max((attacks[:, L.A_ATT_DICE] + 1).max(),
+                            (attacks[:, L.A_DMG_DICE] + 2).max()) > 10:
+        raise MathhammerError("a roll of more than 10 dice: outside what the kernel reads")
+    attack_rolls = 1 + ((flags & L.F_REROLL_ATT) != 0)
+    damage_rolls = 1 + ((flags & L.F_REROLL_DMG) != 0)
+    attack = attack_rolls * _pairs(attacks[:, L.A_ATT_DICE] + 1)
+    damage = damage_rolls * _pairs(attacks[:, L.A_DMG_DICE] + 2)
+    # an AOE against a unit: a blast damage roll (two dice at most) and a Tough d6 per model
+    caught = np.where((flags & L.F_BLAST) != 0,
+                      np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]), 0)
+    per_row = attack + damage + 1 + 2 * caught
+    per_slot = per_row[:n_slots].copy()
+    for i in range(n_slots):
+        first, k = attacks[i, L.A_CHOICE_ROW], attacks[i, L.A_CHOICES]
+        if k:
+            per_slot[i] = max(per_slot[i], per_row[first: first + k].max())
+    return int(per_slot.sum())

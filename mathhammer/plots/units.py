@@ -1,0 +1,79 @@
+"""Models destroyed: P(exactly k) bars and the "k or more" curve (a unit as the target)."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.patches import Patch
+
+from ._common import (
+    BAR_COLOR,
+    KILL_COLOR,
+    LINE_COLOR,
+    get_axes,
+    integer_axis,
+    method_note,
+    percent_axis,
+    target_title,
+)
+
+__all__ = ["plot_models_destroyed"]
+
+
+def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = True, **kwargs) -> Axes:
+    """Bars of the probability that exactly k models of the target end destroyed,
+    k = 0..models; the last bar (every model: the unit is cleared) is highlighted, and each
+    bar is labelled with its percentage.
+
+    With ``at_least``, a twin y-axis (label ``"models_destroyed_at_least"``) carries the
+    probability of k or more destroyed as a line with markers (what a player asks: "at
+    least three dead?"). Extra keyword arguments go to :meth:`~matplotlib.axes.Axes.bar`
+    (``color`` colours every bar but the last). Monte Carlo results show each bar's 95%
+    interval as an error bar.
+
+    Returns the Axes of the bars.
+    """
+    ax = get_axes(ax)
+    pmf = np.asarray(result.models_destroyed_pmf, dtype=float)
+    n = pmf.size - 1
+    k = np.arange(pmf.size)
+    color = kwargs.pop("color", BAR_COLOR)
+    kill_color = kwargs.pop("kill_color", KILL_COLOR)
+    colors = [color] * n + [kill_color]
+    kwargs.setdefault("width", 0.75)
+    if not result.exact:
+        # normal 95% interval of each proportion (wide enough at these sample sizes)
+        se = np.sqrt(np.clip(pmf * (1 - pmf), 0, None) / result.trials)
+        kwargs.setdefault("yerr", 1.96 * se)
+        kwargs.setdefault("error_kw", {"elinewidth": 0.8, "capsize": 2, "ecolor": "0.3"})
+    bars = ax.bar(k, pmf, color=colors, **kwargs)
+    top = max(float(pmf.max()), 1e-9)
+    for rect, p in zip(bars, pmf):
+        if p >= 0.005:
+            ax.annotate(f"{100 * p:.0f}%", (rect.get_x() + rect.get_width() / 2, p),
+                        xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
+                        fontsize="x-small")
+    ax.set_xlabel(f"models destroyed, k (of {n})")
+    ax.set_ylabel("P(exactly k)")
+    ax.set_xlim(-0.6, pmf.size - 0.4)
+    ax.set_ylim(0, top * 1.18)
+    percent_axis(ax.yaxis)
+    integer_axis(ax.xaxis)
+    ax.set_xticks(k)
+    mean = result.models_destroyed_mean
+    ax.set_title(f"{target_title(result, 'Models destroyed')} ({method_note(result)})")
+    mean_line = ax.axvline(mean, color="0.35", linestyle="--", linewidth=1,
+                           label=f"mean {mean:.2f}")
+    handles = [Patch(color=color, label="P(exactly k)"),
+               Patch(color=kill_color, label=f"all {n} destroyed"), mean_line]
+    if at_least:
+        twin = ax.twinx()
+        twin.set_label("models_destroyed_at_least")
+        line, = twin.plot(k, result.models_destroyed_at_least, color=LINE_COLOR, marker="o",
+                          markersize=3, linewidth=1.2, label="P(k or more)")
+        twin.set_ylim(0, 1.05)
+        twin.set_ylabel("P(k or more)")
+        percent_axis(twin.yaxis)
+        handles.append(line)
+    (twin if at_least else ax).legend(handles=handles, loc="upper right", fontsize="small")
+    return ax

@@ -1,0 +1,94 @@
+"""Figures of a unit as the target: how many of its models are destroyed.
+
+A mixin of :class:`~mathhammer.result.Result`. A single model is a unit of one: its
+``models_destroyed_pmf`` is ``[1 - kill, kill]``, so every figure here reads the same for
+both (docs/units.md).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._core.intervals import Z95
+from .fields import EFFECT_DESTROYED, SLOT_DESTROYED
+
+__all__ = ["UnitFigures"]
+
+
+class UnitFigures:
+    """Models destroyed: at the end, and once each attack is resolved."""
+
+    @property
+    def models_destroyed_pmf(self) -> np.ndarray:
+        """``pmf[k]``: probability exactly k models of the target are destroyed at the end,
+        k = 0..models.
+
+        >>> import numpy as np
+        >>> from mathhammer.result import Result
+        >>> r = Result("exact", None, None, ("A #1",), 1.0, np.array([0.25, 0.75]),
+        ...            np.zeros((1, 10)), np.array([0.75]), 1)
+        >>> r.models_destroyed_pmf.tolist(), r.models_destroyed_mean
+        ([0.25, 0.75], 0.75)
+        """
+        if self.destroyed_weights is None:
+            killed = self._kill_weight()
+            return np.array([self.total - killed, killed]) / self.total
+        return np.asarray(self.destroyed_weights, dtype=np.float64) / self.total
+
+    @property
+    def models_destroyed_mean(self) -> float:
+        """Expected models of the target destroyed at the end."""
+        pmf = self.models_destroyed_pmf
+        return float(np.arange(pmf.size) @ pmf)
+
+    @property
+    def models_destroyed_sd(self) -> float:
+        pmf = self.models_destroyed_pmf
+        k = np.arange(pmf.size)
+        m = float(k @ pmf)
+        return math.sqrt(max(0.0, float((k * k) @ pmf) - m * m))
+
+    @property
+    def models_destroyed_ci95(self) -> tuple[float, float]:
+        """95% interval of :attr:`models_destroyed_mean` (normal, from the sample's standard
+        deviation; a point for exact results)."""
+        m = self.models_destroyed_mean
+        if self.exact:
+            return (m, m)
+        h = Z95 * self.models_destroyed_sd / math.sqrt(self.trials)
+        return (m - h, m + h)
+
+    @property
+    def models_destroyed_at_least(self) -> np.ndarray:
+        """``p[k]``: probability at least k models are destroyed, k = 0..models."""
+        return np.cumsum(self.models_destroyed_pmf[::-1])[::-1]
+
+    @property
+    def destroyed_by_attack(self) -> np.ndarray:
+        """Expected models each attack destroys (0 when not made)."""
+        return self.slot_weights[:, SLOT_DESTROYED] / self.total
+
+    @property
+    def destroyed_mean_after(self) -> np.ndarray:
+        """Expected models destroyed once each attack slot is resolved (those the maintenance
+        phases of earlier rounds destroyed included)."""
+        out = np.cumsum(self.slot_weights[:, SLOT_DESTROYED])
+        if self.effect_weights is not None and self.slot_round:
+            # fire and corrosion; quicksand's models are counted by the attack that knocked down
+            per_round = self.effect_weights[:, :2, EFFECT_DESTROYED].sum(axis=1)
+            before = np.concatenate([[0.0], np.cumsum(per_round)])
+            out = out + before[np.asarray(self.slot_round)]
+        return out / self.total
+
+    def unit_dict(self) -> dict:
+        """The ``--json`` keys of models destroyed (every result has them: one model is a
+        unit of one)."""
+        lo, hi = self.models_destroyed_ci95
+        return {
+            "models": self.models,
+            "models_destroyed_pmf": [float(p) for p in self.models_destroyed_pmf],
+            "models_destroyed_mean": self.models_destroyed_mean,
+            "models_destroyed_ci95": [lo, hi],
+        }

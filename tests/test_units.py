@@ -1,0 +1,123 @@
+"""Units: an attacking unit's models, a unit as the target, spill-over (docs/units.md).
+
+The exact engine against the brute-force oracle tests/naive_units.py (written apart from
+both engines), the Monte Carlo kernel against the exact engine at 5 standard errors, worked
+examples replaying chosen dice through the kernel (tests/scripted.py), and bad input.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from mathhammer import InputError, simulate
+from mathhammer.exact import exact_result
+from mathhammer.rules import Attacker, Scenario, Target, Weapon
+from naive_units import bf_units
+from scripted import play
+from test_mc_vs_exact import N, SEED, compare
+from unit_cases import CASES, ORACLE_CASES
+
+TOL = 1e-12
+
+
+def _oracle(scen):
+    return bf_units(SimpleNamespace(targets=(scen.target,), attackers=scen.attackers, turns=scen.turns))
+
+
+def _f(xs):
+    return np.array([float(x) for x in xs])
+
+
+@pytest.mark.parametrize("name,scen", ORACLE_CASES, ids=[c[0] for c in ORACLE_CASES])
+def test_exact_equals_brute_force(name, scen):
+    """Models destroyed (pmf, after each attack), the unit's damage, per attack made, hit,
+    critical and models destroyed: the exact engine equals the oracle to 1e-12."""
+    ex = exact_result(scen)
+    bf = _oracle(scen)
+    tb = bf["targets"][scen.target.name]
+    np.testing.assert_allclose(ex.models_destroyed_pmf, _f(tb["pmf"]), atol=TOL, rtol=0)
+    np.testing.assert_allclose(ex.damage_pmf, _f(tb["damage"]), atol=TOL, rtol=0)
+    assert ex.kill == pytest.approx(float(tb["kill"]), abs=TOL)
+    np.testing.assert_allclose(ex.kill_after, _f(bf["kill_after"]), atol=TOL, rtol=0)
+    np.testing.assert_allclose(ex.destroyed_mean_after, _f(bf["destroyed_mean_after"]), atol=TOL, rtol=0)
+    for got, key in ((ex.made, "made"), (ex.hit, "hit"), (ex.crit, "crit"),
+                     (ex.destroyed_by_attack, "destroyed")):
+        np.testing.assert_allclose(got, _f(bf[key]), atol=TOL, rtol=0, err_msg=key)
+
+
+@pytest.mark.parametrize("name,scen", CASES, ids=[c[0] for c in CASES])
+def test_monte_carlo_within_five_standard_errors_of_exact(name, scen):
+    mc = simulate(scen, trials=N, seed=SEED)
+    ex = simulate(scen, method="exact")
+    bad = compare(mc, ex, N)
+    assert not bad, "\n".join(bad)
+
+
+# --- worked examples: the dice chosen, the kernel replays them -------------------------------
+TWO_BOX_UNIT = Target(defense=10, arm=10, boxes=2, models=2, name="Pair")
+
+
+def test_spill_over_loses_the_points_left_over():
+    """docs/units.md, spill-over: an attack that destroys a model loses its extra points;
+    the next attack goes to the next model. POW 12 vs ARM 10 on a 6+6 deals 14 to a 2-box
+    model: one model destroyed, the other untouched; the second shot (3+3: 8 points) destroys
+    it."""
+    gun = Weapon("Gun", "ranged", skill=8, pow=12, attacks=2)
+    s = Scenario(TWO_BOX_UNIT, [Attacker("A", [gun])])
+    p = play(s, [(4, 3), (6, 6), (4, 3), (3, 3)])
+    assert p.destroyed == [1, 1] and p.models_destroyed == 2 and p.killed_by == 1
+    assert p.damage == [2, 2]  # boxes marked: the 12 points left over are lost
+    p = play(s, [(4, 3), (6, 6), (1, 1)])  # the second shot misses (all ones)
+    assert p.destroyed == [1, 0] and p.models_destroyed == 1 and p.killed_by is None
+    assert p.marked == 2  # the unit's damage: the destroyed model's two boxes
+
+
+def test_each_model_rolls_its_own_tough():
+    """docs/units.md, Tough per model: a Tough save keeps that model (1 box left, knocked
+    down); the next model rolls its own. Three disabling hits: model 1 saves (a 5), is hit
+    again at base DEF 5 and, knocked down, has no Tough roll; model 2, fresh (DEF 13 again),
+    rolls its own and fails (a 1)."""
+    gun = Weapon("Gun", "ranged", skill=5, pow=14, attacks=3)
+    s = Scenario(Target(defense=13, arm=10, boxes=1, models=2, rules={"tough"}), [Attacker("A", [gun])])
+    p = play(s, [(4, 4), (3, 3), (5,), (1, 2), (3, 3), (4, 5), (3, 3), (1,)])
+    assert p.hit == [1, 1, 1]
+    assert p.tough == [1, 0, 0] and p.destroyed == [0, 1, 1] and p.models_destroyed == 2
+    # the knocked-down model is hit on a 3 (RAT 5 vs DEF 5); the fresh one needs 8
+    assert play(s, [(4, 4), (3, 3), (5,), (1, 2), (3, 3), (3, 4)]).hit == [1, 1, 0]
+
+
+def test_models_of_an_attacking_unit_each_make_their_combat_action():
+    """docs/units.md, attacking units: ``models = 3`` makes three combat actions in turn, each
+    model with its own focus: the same figures as three attackers of one model each;
+    ``combined = 2`` joins them in a combined attack of two (+2) and one of one."""
+    gun = Weapon("Gun", "ranged", skill=5, pow=10)
+    target = Target(defense=13, arm=13, boxes=2, models=3)
+    unit = Scenario(target, [Attacker("Squad", [gun], models=3, focus=1)])
+    assert [slot.label for slot in unit.attack_sequence()] == [
+        "Squad 1 / Gun #1", "Squad 2 / Gun #1", "Squad 3 / Gun #1"]
+    apart = Scenario(target, [Attacker(f"Squad {k}", [gun], focus=1) for k in (1, 2, 3)])
+    a, b = exact_result(unit), exact_result(apart)
+    np.testing.assert_allclose(a.models_destroyed_pmf, b.models_destroyed_pmf, atol=TOL, rtol=0)
+    np.testing.assert_allclose(a.spent_mean, b.spent_mean, atol=TOL, rtol=0)
+    assert a.spent_mean.min() > 0  # each model spent a point of its own
+    combined = Scenario(target, [Attacker("Squad", [gun], models=3, combined=2)])
+    assert [(s.group, s.combined_bonus) for s in combined.attack_sequence()] == [(2, 2), (1, 0)]
+
+
+# --- bad input ---------------------------------------------------------------------------
+@pytest.mark.parametrize("make,key,value", [
+    (lambda: Target(defense=12, arm=12, models=0), "models", 0),
+    (lambda: Target(defense=12, arm=12, models=21), "models", 21),
+    (lambda: Attacker("A", [Weapon("G", "ranged", 5, 10)], models=0), "models", 0),
+    (lambda: Attacker("A", [Weapon("G", "ranged", 5, 10)], models=3, combined=4), "combined", 4),
+    (lambda: Target(defense=12, arm=12, models=3, focus=2), "focus", 2),
+    (lambda: Target(defense=12, arm=12, models=2, grid=["..", "..", "..", "..", "..", ".."]), "models", 2),
+])
+def test_bad_unit_input_names_the_key_and_value(make, key, value):
+    with pytest.raises(InputError) as err:
+        make()
+    assert err.value.key == key and err.value.value == value
+    assert "\n" not in str(err.value)
