@@ -18,6 +18,7 @@ from mathhammer.plots import (
     main_figure,
     plot_kill_heatmap,
     plot_kill_vs,
+    plot_models_destroyed,
     save_figure,
 )
 
@@ -58,6 +59,20 @@ def main() -> None:
     ax = plot_kill_vs(frame, "target.arm", ax=fig.subplots())
     ax.set_title("Kill probability against a heavy warjack's ARM")
     save_figure(fig, OUT / "loadouts.png")
+
+    # 4. clearing a unit (docs/units.md): ten riflemen against ten infantry, and a heavy
+    # warjack against five Tough heavy infantry
+    fig = Figure(figsize=(12, 4.5), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    volley = mh.simulate(scenario_from_cards(["infantry_unit"], "infantry_unit"), trials=trials,
+                         seed=SEED)
+    plot_models_destroyed(volley, ax=left)
+    left.set_title("Ten riflemen shoot ten infantry")
+    smash = mh.simulate(scenario_from_cards(["heavy_warjack"], "heavy_infantry_unit"),
+                        trials=trials, seed=SEED)
+    plot_models_destroyed(smash, ax=right)
+    right.set_title("A heavy warjack (3 focus, best play) against five Tough heavy infantry")
+    save_figure(fig, OUT / "units.png")
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 
 

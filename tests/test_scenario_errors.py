@@ -609,11 +609,11 @@ EXACT_CASES = [
      f"{W1}.target_system: unknown key; did you mean 'damage_to'? (got 'L')"),
     # --- [simulation] and [settings]
     ("simulation-objective-unknown", in_simulation('objective = "win"'),
-     "simulation.objective: must be one of kill, damage, cripple:X (got 'win')"),
+     "simulation.objective: must be one of kill, damage, destroyed, cripple:X (got 'win')"),
     ("simulation-objective-int", in_simulation("objective = 1"),
-     "simulation.objective: must be one of kill, damage, cripple:X (got 1)"),
+     "simulation.objective: must be one of kill, damage, destroyed, cripple:X (got 1)"),
     ("simulation-objective-cripple-no-colon", in_simulation('objective = "cripple"'),
-     "simulation.objective: must be one of kill, damage, cripple:X; did you mean 'cripple:X'? (got 'cripple')"),
+     "simulation.objective: must be one of kill, damage, destroyed, cripple:X; did you mean 'cripple:X'? (got 'cripple')"),
     ("simulation-objective-cripple-track", in_simulation('objective = "cripple:M"'),
      ("simulation.objective: the target's card has no system or aspect 'M' "
       "(it has none: the target has no grid or spiral) (got 'cripple:M')")),
@@ -630,7 +630,7 @@ EXACT_CASES = [
      ("simulation.objective: the target's card has no system or aspect 'm' "
       f"(it has {GRID_LETTERS_ON_CARD}); did you mean 'cripple:M'? (got 'cripple:m')")),
     ("simulation-objective-cripple-capital", in_simulation('objective = "Cripple:L"', with_grid()),
-     ("simulation.objective: must be one of kill, damage, cripple:X; did you mean 'cripple:L'? "
+     ("simulation.objective: must be one of kill, damage, destroyed, cripple:X; did you mean 'cripple:L'? "
       "(got 'Cripple:L')")),
     ("simulation-objective-cripple-empty", in_simulation('objective = "cripple:"', with_grid()),
      ("simulation.objective: names no system or aspect: write cripple:X with X one of "
@@ -872,7 +872,7 @@ def test_objective_error_order(tmp_path):
     target's card, so a broken target is reported first, and the objective before the attackers."""
     broken_target = sub("def = 12", "def = -1")
     path = write(tmp_path, in_simulation('objective = "win"', broken_target))
-    assert load_error(path) == f"{path}: simulation.objective: must be one of kill, damage, cripple:X (got 'win')"
+    assert load_error(path) == f"{path}: simulation.objective: must be one of kill, damage, destroyed, cripple:X (got 'win')"
     path = write(tmp_path, in_simulation('objective = "cripple:Q"', broken_target))
     assert load_error(path) == f"{path}: target.def: must be between 0 and 40 (got -1)"
     broken_attacker = with_grid(sub("skill = 7\npow = 16", "skill = 99\npow = 16"))

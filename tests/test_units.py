@@ -7,13 +7,14 @@ examples replaying chosen dice through the kernel (tests/scripted.py), and bad i
 
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from mathhammer import InputError, simulate
-from mathhammer.exact import exact_result
+from mathhammer.exact import exact_result, optimal_value
 from mathhammer.rules import Attacker, Scenario, Target, Weapon
 from naive_units import bf_units
 from scripted import play
@@ -107,6 +108,23 @@ def test_models_of_an_attacking_unit_each_make_their_combat_action():
     assert [(s.group, s.combined_bonus) for s in combined.attack_sequence()] == [(2, 2), (1, 0)]
 
 
+def test_objective_destroyed_trades_clearing_the_unit_for_models_destroyed():
+    """docs/units.md, objectives: against two Tough one-box models a jack with 2 focus,
+    MAT 5 against DEF 13, either boosts to clear the unit (kill: every model destroyed) or
+    spends for models destroyed on average (objective = "destroyed"). Each objective's best
+    play is best at its own figure; with "kill", decisions it leaves tied go to more models
+    destroyed."""
+    t = Target(defense=13, arm=12, boxes=1, models=2, rules={"tough"})
+    s = Scenario(t, [Attacker("Jack", [Weapon("Fist", "melee", 5, 12, attacks=2)], focus=2)])
+    kill = exact_result(s)
+    most = exact_result(dataclasses.replace(s, objective="destroyed"))
+    assert kill.kill > most.kill + 0.01
+    assert most.models_destroyed_mean > kill.models_destroyed_mean + 0.01
+    # the optimal values of backward induction are the figures of the play it chose
+    assert optimal_value(s) == pytest.approx(kill.kill, abs=1e-9)
+    assert optimal_value(s, "destroyed") == pytest.approx(most.models_destroyed_mean, abs=1e-12)
+
+
 # --- bad input ---------------------------------------------------------------------------
 @pytest.mark.parametrize("make,key,value", [
     (lambda: Target(defense=12, arm=12, models=0), "models", 0),
@@ -121,3 +139,56 @@ def test_bad_unit_input_names_the_key_and_value(make, key, value):
         make()
     assert err.value.key == key and err.value.value == value
     assert "\n" not in str(err.value)
+
+
+# --- unit cards, the balance matrix and sweeps ------------------------------------------
+def test_unit_cards_are_units_on_both_sides():
+    """docs/units.md, unit cards: ``models`` in ``[card]`` makes the target a unit of that
+    many and the attacker a unit of as many combat actions."""
+    from mathhammer.cards import load_card, scenario_from_cards
+
+    card = load_card("infantry_unit")
+    assert card.info.models == 10
+    assert card.to_target().models == 10 and card.to_attacker().models == 10
+    scen = scenario_from_cards(["infantry_unit"], "heavy_infantry_unit")
+    assert scen.target.models == 5 and scen.target.rules == {"tough"}
+    assert scen.n_attacks == 10  # ten riflemen, one shot each
+    single = scenario_from_cards(["infantry"], "infantry")
+    assert single.target.models == 1 and single.attackers[0].models == 1
+
+
+def test_bad_models_on_a_card_names_the_file_and_key(tmp_path):
+    from mathhammer.cards import load_card
+
+    path = tmp_path / "squad.toml"
+    path.write_text('[card]\nmodels = 0\n\n[target]\ndef = 12\narm = 12\n')
+    with pytest.raises(InputError) as err:
+        load_card(str(path))
+    assert str(err.value) == f"{path}: card.models: must be between 1 and 20 (got 0)"
+
+
+def test_matrix_puts_units_on_both_sides():
+    """The balance matrix with unit cards as attackers and as targets: the metrics of units
+    (``destroyed``, ``destroyed_at_least:K``) are in its frame, as every summary metric."""
+    from mathhammer import matrix
+
+    f = matrix(["infantry_unit", "heavy_warjack"], ["infantry_unit", "heavy_infantry_unit", "solo"],
+               trials=4000, seed=3, progress=False)
+    rows = f[(f.attacker == "infantry_unit") & (f.target == "heavy_infantry_unit")]
+    metrics = set(rows.metric)
+    assert {"kill", "destroyed", "destroyed_at_least:1", "destroyed_at_least:5"} <= metrics
+    destroyed = rows[rows.metric == "destroyed"].value.item()
+    assert 0.0 < destroyed < 5.0
+    # a single model as the target has no "destroyed" rows: its kill says it all
+    assert "destroyed" not in set(f[f.target == "solo"].metric)
+
+
+def test_sweep_over_the_size_of_a_unit():
+    """More models in the target unit: fewer of them cleared, as many destroyed or more."""
+    from mathhammer import sweep
+
+    scen = dict(CASES)["riflemen_vs_infantry"]
+    frame = sweep(scen, {"target.models": [2, 3, 4]}, method="exact", progress=False)
+    kill = frame[frame.metric == "kill"].set_index("target.models").value
+    destroyed = frame[frame.metric == "destroyed"].set_index("target.models").value
+    assert kill.is_monotonic_decreasing and destroyed.is_monotonic_increasing

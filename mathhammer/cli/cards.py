@@ -46,6 +46,8 @@ _TWO_CARDS = ("colossal", "gargantuan")
 def _damage(c) -> str:
     if c.capacity == "track":
         text = "1 box" if c.boxes == 1 else f"{c.boxes} boxes"
+        if c.models > 1:  # a unit card
+            text = f"{c.models} x {text}"
         if c.kind.strip().lower() in _TWO_CARDS:
             text += " (systems not modelled)"
         return text

@@ -20,7 +20,7 @@ def add_common(p: argparse.ArgumentParser) -> None:
                    metavar="S", help="random seed (overrides the file)")
     p.add_argument("--method", choices=("monte_carlo", "mc", "exact"), default="monte_carlo",
                    help="monte_carlo (default) or exact (exact engine, where it applies)")
-    p.add_argument("--objective", choices=("kill", "damage"), default=None,
+    p.add_argument("--objective", choices=("kill", "damage", "destroyed"), default=None,
                    help='what policy = "optimize" maximises (overrides the file)')
 
 

@@ -38,13 +38,18 @@ from .rounds import round_edges
 from .setup import Setup
 from .state import State
 
-__all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CONFIG_BATCH"]
+__all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CONFIG_BATCH", "UNIT_TIEBREAK"]
 
 #: Most edges kept in memory for reuse by later attacks (about 40 bytes each).
 EDGE_BUDGET = 4_000_000
 
 #: Grids and spirals: configurations whose edges are built at once (bounds the memory).
 CONFIG_BATCH = 1024
+
+#: Weight of the fraction of a unit's models destroyed added to the kill objective (every
+#: model destroyed), so best play against a unit kills as many as it can where clearing it is
+#: out of reach (docs/units.md); decisions it changes differ in the kill by less than this.
+UNIT_TIEBREAK = 1e-10
 
 
 class Engine:
@@ -57,9 +62,10 @@ class Engine:
     best : frozenset of int, optional
         Attackers that play their best (see :class:`~mathhammer.exact.edges.Decisions`);
         by default those whose policy is ``"best"`` (with points to spend).
-    objective : {"kill", "damage", "cripple:X"}
-        What values measure: kill probability, expected damage marked at the end, or the
-        probability system / aspect X ends crippled (grids and spirals).
+    objective : {"kill", "damage", "destroyed", "cripple:X"}
+        What values measure: kill probability, expected damage marked at the end, expected
+        models of a unit destroyed, or the probability system / aspect X ends crippled
+        (grids and spirals).
     record : callable, optional
         Told every decision made by looking ahead (:class:`~mathhammer.exact.edges.Decisions`).
     edge_budget : int, optional
@@ -88,11 +94,16 @@ class Engine:
         self.record = record
         self.looks_ahead = bool(self.best) or setup.field == "best"
         self.on_card = setup.card is not None
-        self.kill_value = float(setup.unit_boxes) if objective == "damage" else 1.0
+        self.kill_value = {"damage": float(setup.unit_boxes), "destroyed": float(setup.models)}.get(objective, 1.0)
         # a small weight on the damage marked (a kill marks every box): decisions that the
         # objective leaves tied go to the one that deals more (the relaxation of best play)
         self.tiebreak = float(tiebreak)
         self.kill_value += self.tiebreak
+        # a unit with the kill objective (every model destroyed): where that is out of reach,
+        # or the options are tied for it, decisions go to more models destroyed (a weight
+        # far below any difference in the kill that matters, far above rounding noise)
+        self.unit_tiebreak = UNIT_TIEBREAK if setup.models > 1 and objective == "kill" else 0.0
+        self.kill_value += self.unit_tiebreak
         self._cripple_bit = 0
         if objective.startswith("cripple:"):
             self._cripple_bit = 1 << setup.card.letters.index(objective.split(":", 1)[1])
@@ -115,10 +126,14 @@ class Engine:
         extra = 0.0
         if self.tiebreak:
             extra = self.tiebreak * marked / setup.unit_boxes
+        if self.unit_tiebreak:
+            extra = extra + self.unit_tiebreak * state.destroyed / setup.models
         if self.objective == "kill":
             return np.zeros(idx.size) + extra
         if self.objective == "damage":
             return marked.astype(np.float64) + extra
+        if self.objective == "destroyed":  # the models destroyed (a kill: every one)
+            return np.full(idx.size, float(state.destroyed)) + extra
         return ((self.setup.card.crip[idx] & self._cripple_bit) > 0).astype(np.float64) + extra
 
     def edges(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:

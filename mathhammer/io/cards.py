@@ -6,6 +6,7 @@ A card file is TOML describing one model type::
     name = "Heavy warjack"            # display name (default: the file name)
     kind = "heavy warjack"            # free text; KINDS lists the usual ones
     description = "Generic heavy warjack: ..."
+    models = 1                        # a unit card: this many models, as target and attacker
 
     [target]                          # the keys of a scenario's [target] table
     def = 12
@@ -35,6 +36,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .._core.limits import MAX_MODELS
+from .._core.validate import check_int
 from ..errors import InputError
 from ..rules import Attacker, Target
 from ..rules.vocabulary import ATTACK_TYPES
@@ -58,7 +61,7 @@ __all__ = [
 
 #: Tables of a card file, and keys of its ``[card]`` table.
 FILE_KEYS = ("card", "target", "attacker")
-CARD_KEYS = ("name", "kind", "description")
+CARD_KEYS = ("name", "kind", "description", "models")
 #: The usual kinds of model, in the order ``mathhammer cards`` lists them (any text is allowed).
 KINDS = (
     "infantry", "heavy infantry", "solo", "warcaster", "warlock", "light warjack",
@@ -87,6 +90,9 @@ class CardInfo:
         Weapon types of its attacker, the default action first; empty for a target-only card.
     points : str
         The attacker's focus, fury or forcing, e.g. ``"focus 3"``; empty when it has none.
+    models : int
+        Models of a unit card (``models`` in ``[card]``): the target is a unit of them and
+        the attacker a unit making that many combat actions; 1 for a single model.
     """
 
     name: str
@@ -101,6 +107,7 @@ class CardInfo:
     arm: int
     actions: tuple[str, ...]
     points: str
+    models: int = 1
 
     @property
     def attacks(self) -> bool:
@@ -195,10 +202,16 @@ def _check(path: Path, data: Mapping, bundled: bool) -> Card:
             raise ScenarioFileError(source, str(key), value, reason)
     meta = reader.table(data.get("card", {}), "card", "[card]")
     reader.check_keys(meta, "card", CARD_KEYS, "card")
-    for key in CARD_KEYS:
+    for key in ("name", "kind", "description"):
         if key in meta and not isinstance(meta[key], str):
             raise ScenarioFileError(source, f"card.{key}", meta[key], "must be a string")
     title = meta.get("name", path.stem)
+    models = meta.get("models", 1)
+    if "models" in meta:  # a unit card: its target and its attacker are units of that many
+        try:
+            check_int("models", models, 1, MAX_MODELS)
+        except InputError as err:
+            raise ScenarioFileError.wrap(source, err, "card") from None
 
     raw = reader.require(data, "", "target")
     target_table = dict(reader.table(raw, "target", "[target]"))
@@ -206,6 +219,8 @@ def _check(path: Path, data: Mapping, bundled: bool) -> Card:
         raise ScenarioFileError(source, "target.card", target_table["card"],
                                 "a card cannot refer to another card")
     target_table.setdefault("name", title)
+    if models > 1:
+        target_table.setdefault("models", models)
     target = reader.target({"target": target_table})
 
     attacker_table, actions, points = None, [], ""
@@ -216,6 +231,8 @@ def _check(path: Path, data: Mapping, bundled: bool) -> Card:
         for j, w in enumerate(weapons):
             reader.weapon(w, f"attacker.weapons[{j}]")
         att.setdefault("name", title)
+        if models > 1:
+            att.setdefault("models", models)
         attacker_table = att
         actions = weapon_actions(weapons)
         attacker = None
@@ -228,6 +245,7 @@ def _check(path: Path, data: Mapping, bundled: bool) -> Card:
         name=path.stem, title=title, kind=meta.get("kind", ""), description=meta.get("description", ""),
         path=path, bundled=bundled, capacity=target.capacity, boxes=target.boxes,
         defense=target.defense, arm=target.arm, actions=tuple(actions), points=points,
+        models=target.models,
     )
     return Card(info, target_table, attacker_table)
 
@@ -286,7 +304,7 @@ def list_cards(dirs: Iterable[str | os.PathLike] | None = None) -> list[CardInfo
     Examples
     --------
     >>> [c.name for c in list_cards()][:3]
-    ['infantry', 'heavy_infantry', 'solo']
+    ['infantry', 'infantry_unit', 'heavy_infantry']
     """
     infos = [_load_path(p).info for p in catalogue(card_dirs(dirs)).values()]
     rank = {k: i for i, k in enumerate(KINDS)}
@@ -309,7 +327,7 @@ def cards_in(directory: str | os.PathLike, key: str = "cards") -> list[Card]:
     Examples
     --------
     >>> [c.name for c in cards_in(BUNDLED_DIR)][:3]
-    ['colossal', 'heavy_infantry', 'heavy_warbeast']
+    ['colossal', 'heavy_infantry', 'heavy_infantry_unit']
     """
     path = check_directory(key, directory)
     files = sorted(path.glob("*.toml"))

@@ -206,11 +206,14 @@ class Result(CardFigures, RoundFigures, UnitFigures, TableMethods):
 
     def objective_value(self, objective: str) -> tuple[float, tuple[float, float]]:
         """The figure an optimizer objective names and its 95% interval: ``kill``,
-        ``damage`` (expected damage) or ``cripple:X``."""
+        ``damage`` (expected damage), ``destroyed`` (expected models destroyed) or
+        ``cripple:X``."""
         if objective == "kill":
             return self.kill, self.kill_ci95
         if objective == "damage":
             return self.damage_mean, self.damage_mean_ci95
+        if objective == "destroyed":
+            return self.models_destroyed_mean, self.models_destroyed_ci95
         letter = objective.split(":", 1)[1]
         return self.cripple[letter], self.cripple_ci95[letter]
 

@@ -108,8 +108,10 @@ def summary_frame(result: Result) -> pd.DataFrame:
     Columns ``metric`` (str), ``value``, ``ci_low``, ``ci_high`` (float; the 95% interval,
     NaN where none applies). Rows, in order, where they apply:
 
-    - ``kill`` (Wilson interval), ``damage_mean`` (normal interval), ``damage_sd`` and
-      ``damage_median`` (the lower median; no interval);
+    - ``kill`` (Wilson interval; a unit: every model destroyed), ``damage_mean`` (normal
+      interval), ``damage_sd`` and ``damage_median`` (the lower median; no interval);
+    - a unit as the target: ``destroyed`` (expected models destroyed, normal interval) and
+      ``destroyed_at_least:K`` for K = 1 .. models (Wilson intervals);
     - ``kill_by_turn:T`` for each round T = 1 .. turns, when there are several rounds
       (Wilson intervals);
     - ``cripple:X`` for each letter X of the target's grid or spiral (Wilson intervals);
@@ -143,6 +145,11 @@ def summary_frame(result: Result) -> pd.DataFrame:
     add("damage_mean", result.damage_mean, result.damage_mean_ci95)
     add("damage_sd", result.damage_sd, (_NAN, _NAN))
     add("damage_median", _damage_median(result), (_NAN, _NAN))
+    if result.models > 1:
+        add("destroyed", result.models_destroyed_mean, result.models_destroyed_ci95)
+        cis = result.models_destroyed_at_least_ci95
+        for k, p in enumerate(result.models_destroyed_at_least[1:], start=1):
+            add(f"destroyed_at_least:{k}", p, cis[k])
     if result.turns > 1:
         for r in result.turn_rows:
             add(f"kill_by_turn:{r['turn']}", r["kill"], tuple(r["kill_ci95"]))

@@ -230,14 +230,14 @@ def _optimizer_lines(info: dict) -> list[str]:
         if c is None:
             continue
         lo, hi = c["score_ci95"]
-        pct = info["objective"] != "damage"
+        pct = info["objective"] not in ("damage", "destroyed")
         fig = _pct(c["score"]) if pct else f"{c['score']:.3f}"
         if hi > lo:  # Monte Carlo: an interval; exact: a point
             fig += f" (95% CI {_pct(lo)} - {_pct(hi)})" if pct else f" (95% CI {lo:.3f} - {hi:.3f})"
         lines.append(f"  {'chosen' if tag == 'chosen' else 'runner-up'}: {c['label']}: {fig}")
     if info.get("adaptive_best") is not None:
         best = info["adaptive_best"]
-        fig = f"{best:.3f}" if info["objective"] == "damage" else _pct(best)
+        fig = f"{best:.3f}" if info["objective"] in ("damage", "destroyed") else _pct(best)
         lines.append(f"  best adaptive play (backward induction, every decision on the state): {fig}")
     return lines
 

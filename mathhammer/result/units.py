@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .._core.intervals import Z95
+from .._core.intervals import Z95, wilson_interval
 from .fields import EFFECT_DESTROYED, SLOT_DESTROYED
 
 __all__ = ["UnitFigures"]
@@ -64,6 +64,15 @@ class UnitFigures:
     def models_destroyed_at_least(self) -> np.ndarray:
         """``p[k]``: probability at least k models are destroyed, k = 0..models."""
         return np.cumsum(self.models_destroyed_pmf[::-1])[::-1]
+
+    @property
+    def models_destroyed_at_least_ci95(self) -> list[tuple[float, float]]:
+        """95% Wilson interval of each :attr:`models_destroyed_at_least` entry (points for
+        exact results)."""
+        at_least = self.models_destroyed_at_least
+        if self.exact:
+            return [(float(p), float(p)) for p in at_least]
+        return [wilson_interval(round(float(p) * self.total), int(self.trials)) for p in at_least]
 
     @property
     def destroyed_by_attack(self) -> np.ndarray:

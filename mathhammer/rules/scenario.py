@@ -29,7 +29,7 @@ def check_objective(key: str, objective: object, target: Target) -> str:
             raise InputError(key, objective, f"the target's card has no system or aspect "
                              f"{letter!r} (it has {have})")
         return objective
-    if objective not in ("kill", "damage"):
+    if objective not in ("kill", "damage", "destroyed"):
         raise InputError(key, objective, "must be one of " + ", ".join(OBJECTIVES))
     return objective
 
@@ -140,9 +140,10 @@ class Scenario:
         first: ``attack_turns``), then the target's maintenance phase (continuous effects)
         and activation (hazards). docs/activation.md, "Several turns".
     attack_turns : {"all", "first"}
-    objective : {"kill", "damage", "cripple:X"}
-        What ``policy = "optimize"`` maximises: kill probability, expected damage, or the
-        probability system / aspect X of the target's grid or spiral ends crippled.
+    objective : {"kill", "damage", "destroyed", "cripple:X"}
+        What best play (and ``policy = "optimize"``) maximises: kill probability (a unit:
+        every model destroyed), expected damage, expected models destroyed (a unit's), or
+        the probability system / aspect X of the target's grid or spiral ends crippled.
 
     Examples
     --------

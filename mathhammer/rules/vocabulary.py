@@ -79,7 +79,7 @@ ATTACKER_POLICIES = ("best", "fixed", "optimize")
 
 #: What the optimizer maximises; ``cripple:X`` is the probability system / aspect X ends
 #: crippled (a letter of the target's grid or spiral).
-OBJECTIVES = ("kill", "damage", "cripple:X")
+OBJECTIVES = ("kill", "damage", "destroyed", "cripple:X")
 
 #: Damage-grid system letters (docs/rules.md 3): Arc node, Cortex, power field Generator, Head,
 #: Movement, Front / Left / Right weapon systems. ``.`` is a hull box.

@@ -343,10 +343,14 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     m_def_minus = np.zeros(n_models, dtype=np.int64)
     m_arm_minus = np.zeros(n_models, dtype=np.int64)
     m_cont = np.zeros(n_models, dtype=np.int64)
-    m_alive = np.zeros(n_models, dtype=np.int64)
+    # stamps, so that no array is reset per trial: the trial in which a model's state was
+    # stored (else it is fresh, as the unit starts) and in which it was destroyed
+    m_stamp = np.zeros(n_models, dtype=np.int64)
+    m_gone = np.zeros(n_models, dtype=np.int64)
 
-    def store(j, marked, state, effects, def_minus, arm_minus, cont):
-        """Model ``j`` of a unit leaves the trial's locals."""
+    def store(j, tr, marked, state, effects, def_minus, arm_minus, cont):
+        """Model ``j`` of a unit leaves the trial's locals (trial ``tr``)."""
+        m_stamp[j] = tr
         m_marked[j] = marked
         m_state[j] = state
         m_effects[j] = effects
@@ -354,16 +358,20 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         m_arm_minus[j] = arm_minus
         m_cont[j] = cont
 
-    def load(j, state):
+    def load(j, tr, state):
         """Model ``j`` of a unit takes the trial's locals (a Dispel of the unit's upkeep
         spells, in ``state``, holds for every model)."""
-        return (m_marked[j], m_state[j] | (state & ST_DISPELLED), m_effects[j], m_def_minus[j],
+        dispelled = state & ST_DISPELLED
+        if m_stamp[j] != tr:  # untouched this trial: as the unit starts
+            return np.int64(0), start_state | dispelled, np.int64(0), np.int64(0), np.int64(0), start_effects
+        return (m_marked[j], m_state[j] | dispelled, m_effects[j], m_def_minus[j],
                 m_arm_minus[j], m_cont[j])
 
-    def first_alive():
-        """The unit's next model under attack: the first still standing (-1: none)."""
-        for j in range(n_models):
-            if m_alive[j] != 0:
+    def first_alive(frm, tr):
+        """The unit's model under attack: the first still standing from ``frm`` on (every
+        model before the one under attack is destroyed; -1: none)."""
+        for j in range(frm, n_models):
+            if m_gone[j] != tr:
                 return j
         return -1
 
@@ -560,6 +568,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 power_blocked, killed)
 
     start = pos
+    tr = 0  # the trial's stamp (1, 2, ...: the arrays above start at 0)
     for _ in range(n_trials):
         if stride > 0:
             pos = start
@@ -585,10 +594,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         dead = False
         destroyed = 0
         cur = 0
-        if unit:
-            for j in range(n_models):
-                store(j, 0, start_state, 0, 0, 0, start_effects)
-                m_alive[j] = 1
+        tr += 1
+        stored = False  # a unit: whether any model's state left the locals this trial
         if on_card:
             for c in range(N_COLUMNS):
                 colmask[c] = 0
@@ -601,7 +608,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             def_minus = 0
             arm_minus = 0
             tpoints = 0 if cortex_lost else start_tpoints
-            if unit:
+            if stored:
                 for j in range(n_models):
                     m_state[j] = start_state
                     m_effects[j] = 0
@@ -798,19 +805,20 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     standing = not dead
                     if dead:
                         destroyed += 1
-                        m_alive[cur] = 0
+                        m_gone[cur] = tr
                         if destroyed >= n_models:
                             break
                         dead = False
                     else:
-                        store(cur, marked, state, effects, def_minus, arm_minus, cont)
-                    for j in range(n_models):
+                        store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                    stored = True
+                    for j in range(cur, n_models):
                         if n_caught == 0:
                             break
-                        if m_alive[j] == 0 or (hit == 1 and j == cur):
+                        if m_gone[j] == tr or (hit == 1 and j == cur):
                             continue
                         n_caught -= 1
-                        marked, state, effects, def_minus, arm_minus, cont = load(j, state)
+                        marked, state, effects, def_minus, arm_minus, cont = load(j, tr, state)
                         arm = attacks[w, A_ARM] - arm_minus
                         if (state & ST_DISPELLED) == 0:
                             arm += attacks[w, A_UPKEEP_ARM]
@@ -832,25 +840,25 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                                                        prow, destroyed + 1 >= n_models)
                         if dead:
                             destroyed += 1
-                            m_alive[j] = 0
+                            m_gone[j] = tr
                             if destroyed >= n_models:
                                 break
                             dead = False
                         else:
-                            store(j, marked, state, effects, def_minus, arm_minus, cont)
+                            store(j, tr, marked, state, effects, def_minus, arm_minus, cont)
                     if dead:
                         break
-                    if not (standing and m_alive[cur] != 0):
-                        cur = first_alive()  # the model hit is gone: the next attack's
-                        marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+                    if not (standing and m_gone[cur] != tr):
+                        cur = first_alive(cur, tr)  # the model hit is gone: the next attack's
+                        marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
                         continue
-                    marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+                    marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
                 elif dead:
                     destroyed += 1
                     if destroyed < n_models:  # spill-over: the next model, from the next attack
-                        m_alive[cur] = 0
-                        cur = first_alive()
-                        marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+                        m_gone[cur] = tr
+                        cur = first_alive(cur, tr)
+                        marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
                         dead = False
                         continue
                     break
@@ -885,9 +893,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     if dead:
                         destroyed += 1
                         if destroyed < n_models:
-                            m_alive[cur] = 0
-                            cur = first_alive()
-                            marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+                            m_gone[cur] = tr
+                            cur = first_alive(cur, tr)
+                            marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
                             dead = False
                             continue
                         break
@@ -903,12 +911,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             next_row = (t + 1) * n_attacks if t + 1 < attack_rounds else n_rows
             # a unit: every living model in turn (the one under attack leaves the locals)
             if unit:
-                store(cur, marked, state, effects, def_minus, arm_minus, cont)
-            for mj in range(n_models):
+                store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                stored = True
+            for mj in range(cur, n_models):
                 if unit:
-                    if m_alive[mj] == 0:
+                    if m_gone[mj] == tr:
                         continue
-                    marked, state, effects, def_minus, arm_minus, cont = load(mj, state)
+                    marked, state, effects, def_minus, arm_minus, cont = load(mj, tr, state)
                 for k in range(2):
                     if ((cont >> k) & 1) == 0:
                         continue
@@ -944,10 +953,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     destroyed += 1
                     if destroyed >= n_models:
                         break
-                    m_alive[mj] = 0  # one model of the unit: the others go on
+                    m_gone[mj] = tr  # one model of the unit: the others go on
                     dead = False
                 elif unit:
-                    store(mj, marked, state, effects, def_minus, arm_minus, cont)
+                    store(mj, tr, marked, state, effects, def_minus, arm_minus, cont)
             if dead:
                 break
             # --- the target's activation (hazards), then the end of its turn: every model
@@ -959,14 +968,14 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 gives |= suffers & (1 << CE_FIRE)
                 earth_lit = die_of(np.int64(dice[pos]), 0) > 2
                 pos += 1
-            if unit:
-                for j in range(n_models):
-                    if m_alive[j] != 0:
+            if unit:  # every living model was stored by the maintenance phase
+                for j in range(cur, n_models):
+                    if m_gone[j] != tr:
                         m_cont[j] |= gives
                         effect_counts[t, CE_FIRE, E_AFTER] += m_cont[j] & 1
                         effect_counts[t, CE_CORROSION, E_AFTER] += (m_cont[j] >> 1) & 1
-                cur = first_alive()
-                marked, state, effects, def_minus, arm_minus, cont = load(cur, state)
+                cur = first_alive(cur, tr)
+                marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
             else:
                 cont |= gives
                 effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
@@ -975,9 +984,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             # the damage on the whole unit: a destroyed model counts all its boxes
             total = destroyed * boxes
             if destroyed < n_models:
-                for j in range(n_models):
-                    if m_alive[j] != 0:
-                        total += marked if j == cur else m_marked[j]
+                total += marked
+                if stored:  # the others' damage (a blast, continuous effects)
+                    for j in range(cur + 1, n_models):
+                        if m_gone[j] != tr and m_stamp[j] == tr:
+                            total += m_marked[j]
             damage_hist[total] += 1
             destroyed_hist[destroyed] += 1
         else:
