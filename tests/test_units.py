@@ -192,3 +192,18 @@ def test_sweep_over_the_size_of_a_unit():
     kill = frame[frame.metric == "kill"].set_index("target.models").value
     destroyed = frame[frame.metric == "destroyed"].set_index("target.models").value
     assert kill.is_monotonic_decreasing and destroyed.is_monotonic_increasing
+
+
+def test_destroyed_table_and_csv(tmp_path):
+    """A unit's models-destroyed table: one row per k, probabilities that sum to 1, P(k or
+    more) falling from 1; written as destroyed.csv with the other tables."""
+    res = simulate(dict(CASES)["tough_two_box_models"], trials=20_000, seed=4)
+    t = res.destroyed_table()
+    assert list(t.destroyed) == [0, 1, 2, 3]
+    assert t.probability.sum() == pytest.approx(1.0) and t.at_least.iloc[0] == pytest.approx(1.0)
+    assert (t.ci_low <= t.at_least).all() and (t.at_least <= t.ci_high).all()
+    paths = res.to_csv(tmp_path)
+    assert tmp_path / "destroyed.csv" in paths
+    single = simulate(Scenario(Target(defense=13, arm=13), [Attacker("A", [Weapon("G", "ranged", 5, 10)])]),
+                      method="exact")
+    assert single.destroyed_table().empty and "destroyed" not in single.tables()

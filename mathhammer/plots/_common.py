@@ -39,6 +39,19 @@ def tick_label(value) -> str:
     return str(int(f)) if f.is_integer() else f"{f:g}"
 
 
+def at_least_twin(ax: Axes, k, at_least, label: str):
+    """A twin y-axis (labelled ``label``) over ``ax`` with the probability of k or more as
+    a line with markers, on a 0-100 % scale; returns (twin Axes, line)."""
+    twin = ax.twinx()
+    twin.set_label(label)
+    line, = twin.plot(k, at_least, color=LINE_COLOR, marker="o", markersize=3, linewidth=1.2,
+                      label="P(k or more)")
+    twin.set_ylim(0, 1.05)
+    twin.set_ylabel("P(k or more)")
+    percent_axis(twin.yaxis)
+    return twin, line
+
+
 def method_note(result) -> str:
     """``exact`` or ``Monte Carlo, N trials`` for titles."""
     if result.exact:

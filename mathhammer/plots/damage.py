@@ -9,7 +9,7 @@ from matplotlib.patches import Patch
 from ._common import (
     BAR_COLOR,
     KILL_COLOR,
-    LINE_COLOR,
+    at_least_twin,
     get_axes,
     integer_axis,
     method_note,
@@ -49,13 +49,7 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
                Patch(color=kill_color, label=f"{'disabled' if getattr(result, 'models', 1) == 1 else 'all destroyed'}"
                                              f" (k = {pmf.size - 1})")]
     if at_least:
-        twin = ax.twinx()
-        twin.set_label("damage_at_least")
-        line, = twin.plot(k, result.damage_at_least, color=LINE_COLOR, marker="o",
-                          markersize=3, linewidth=1.2, label="P(k or more)")
-        twin.set_ylim(0, 1.05)
-        twin.set_ylabel("P(k or more)")
-        percent_axis(twin.yaxis)
+        twin, line = at_least_twin(ax, k, result.damage_at_least, "damage_at_least")
         handles.append(line)
     # on the twin when there is one: it is drawn above the bars' Axes
     (twin if at_least else ax).legend(handles=handles, loc="best", fontsize="small")

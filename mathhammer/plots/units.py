@@ -9,7 +9,7 @@ from matplotlib.patches import Patch
 from ._common import (
     BAR_COLOR,
     KILL_COLOR,
-    LINE_COLOR,
+    at_least_twin,
     get_axes,
     integer_axis,
     method_note,
@@ -67,13 +67,7 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
     handles = [Patch(color=color, label="P(exactly k)"),
                Patch(color=kill_color, label=f"all {n} destroyed"), mean_line]
     if at_least:
-        twin = ax.twinx()
-        twin.set_label("models_destroyed_at_least")
-        line, = twin.plot(k, result.models_destroyed_at_least, color=LINE_COLOR, marker="o",
-                          markersize=3, linewidth=1.2, label="P(k or more)")
-        twin.set_ylim(0, 1.05)
-        twin.set_ylabel("P(k or more)")
-        percent_axis(twin.yaxis)
+        twin, line = at_least_twin(ax, k, result.models_destroyed_at_least, "models_destroyed_at_least")
         handles.append(line)
     (twin if at_least else ax).legend(handles=handles, loc="upper right", fontsize="small")
     return ax

@@ -45,6 +45,7 @@ __all__ = [
     "COLUMNS",
     "summary_frame",
     "damage_frame",
+    "destroyed_frame",
     "attack_frame",
     "cripple_frame",
     "cripple_after_frame",
@@ -60,6 +61,8 @@ __all__ = [
 COLUMNS: dict[str, dict[str, str]] = {
     "summary": dict(zip(SUMMARY_COLUMNS, ("str", "float64", "float64", "float64"))),
     "damage": {"damage": "int64", "probability": "float64", "at_least": "float64"},
+    "destroyed": {"destroyed": "int64", "probability": "float64", "at_least": "float64",
+                  "ci_low": "float64", "ci_high": "float64"},
     "attacks": {
         "attack": "int64", "label": "str", "attacker": "str", "round": "int64",
         "made": "float64", "hit": "float64", "crit": "float64", "damage_mean": "float64",
@@ -178,6 +181,22 @@ def damage_frame(result: Result) -> pd.DataFrame:
     pmf = result.damage_pmf
     return _frame("damage", {"damage": np.arange(pmf.size), "probability": pmf,
                              "at_least": result.damage_at_least})
+
+
+def destroyed_frame(result: Result) -> pd.DataFrame:
+    """A unit as the target: models destroyed at the end, one row per k = 0 .. models.
+
+    Columns ``destroyed`` (k), ``probability`` (exactly k), ``at_least`` (k or more) and the
+    95% Wilson interval of ``at_least`` (``ci_low``, ``ci_high``; a point when exact). Empty
+    for a single model (its kill says it all).
+    """
+    if result.models == 1:
+        return _frame("destroyed")
+    pmf = result.models_destroyed_pmf
+    cis = result.models_destroyed_at_least_ci95
+    return _frame("destroyed", {"destroyed": np.arange(pmf.size), "probability": pmf,
+                                "at_least": result.models_destroyed_at_least,
+                                "ci_low": [c[0] for c in cis], "ci_high": [c[1] for c in cis]})
 
 
 def attack_frame(result: Result) -> pd.DataFrame:
@@ -313,6 +332,7 @@ def box_frame(result: Result) -> pd.DataFrame:
 _BUILDERS = {
     "summary": summary_frame,
     "damage": damage_frame,
+    "destroyed": destroyed_frame,
     "attacks": attack_frame,
     "cripple": cripple_frame,
     "cripple_after": cripple_after_frame,
@@ -324,8 +344,9 @@ _BUILDERS = {
 
 def tables(result: Result) -> dict[str, pd.DataFrame]:
     """Every table that applies to ``result``, keyed by its file-friendly name, in the order
-    ``summary``, ``damage``, ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``,
-    ``effects``, ``boxes`` (tables that do not apply are left out).
+    ``summary``, ``damage``, ``destroyed`` (a unit as the target), ``attacks``, ``cripple``,
+    ``cripple_after``, ``by_turn``, ``effects``, ``boxes`` (tables that do not apply are left
+    out).
 
     Examples
     --------
@@ -349,7 +370,7 @@ def table_names(scenario) -> list[str]:
     t = scenario.target
     card = t.card is not None
     letters = bool(card and t.letters)
-    applies = {"summary": True, "damage": True, "attacks": True, "cripple": letters,
+    applies = {"summary": True, "damage": True, "destroyed": t.unit, "attacks": True, "cripple": letters,
                "cripple_after": letters, "by_turn": scenario.turns > 1,
                "effects": scenario.continuous, "boxes": card}
     return [name for name in COLUMNS if applies[name]]

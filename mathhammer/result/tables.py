@@ -25,6 +25,13 @@ class TableMethods:
 
         return damage_frame(self)
 
+    def destroyed_table(self):
+        """A unit as the target: ``destroyed`` (k), ``probability`` (exactly k), ``at_least``
+        and its 95% interval (see :func:`mathhammer.result.frames.destroyed_frame`)."""
+        from .frames import destroyed_frame
+
+        return destroyed_frame(self)
+
     def attack_table(self):
         """One row per attack slot: made, hit, crit, mean damage, kill after it, boosts,
         points spent (see :func:`mathhammer.result.frames.attack_frame`)."""
@@ -79,7 +86,8 @@ class TableMethods:
 
     def tables(self) -> dict:
         """Every table that applies, keyed by file-friendly name (``summary``, ``damage``,
-        ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``, ``effects``, ``boxes``)."""
+        ``destroyed``, ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``, ``effects``,
+        ``boxes``)."""
         from .frames import tables
 
         return tables(self)
