@@ -207,3 +207,24 @@ def test_destroyed_table_and_csv(tmp_path):
     single = simulate(Scenario(Target(defense=13, arm=13), [Attacker("A", [Weapon("G", "ranged", 5, 10)])]),
                       method="exact")
     assert single.destroyed_table().empty and "destroyed" not in single.tables()
+
+
+def test_compare_says_which_loadout_destroys_more_models():
+    """``compare`` against a unit: the paired difference of models destroyed, chunk by chunk
+    on common random numbers (its figures those of each loadout), with a verdict."""
+    from mathhammer import compare
+
+    rifle = Weapon("Rifle", "ranged", skill=5, pow=10)
+    target = Target(defense=13, arm=13, models=10)
+    one_by_one = Scenario(target, [Attacker("Riflemen", [rifle], models=10)])
+    combined = Scenario(target, [Attacker("Riflemen", [rifle], models=10, combined=5)])
+    c = compare({"one by one": one_by_one, "combined": combined}, trials=100_000, seed=2)
+    b = c.best["destroyed"]
+    assert b["best"] == "one by one" and b["clear"]
+    a = c.results["one by one"].models_destroyed_mean - c.results["combined"].models_destroyed_mean
+    assert b["difference"] == pytest.approx(a, abs=1e-12)
+    lo, hi = b["ci95"]
+    assert lo < a < hi and "destroys more models on average" in b["verdict"]
+    # exact: the exact difference
+    e = compare({"one by one": one_by_one, "combined": combined}, method="exact")
+    assert e.best["destroyed"]["ci95"][0] == e.best["destroyed"]["difference"]

@@ -37,6 +37,7 @@ def assemble(scenario: Scenario, enc: Encoded, counts: Counts, trials: int, seed
         models=scenario.target.models,
         destroyed_weights=counts.destroyed_hist.astype(float) if scenario.target.unit else None,
         chunk_damage_weights=counts.chunk_damage.astype(float),
+        chunk_destroyed_weights=counts.chunk_destroyed.astype(float),
         stride=stride,
         slot_attacker=enc.slot_attacker,
         **scenario_names(scenario),

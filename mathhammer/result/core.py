@@ -112,6 +112,9 @@ class Result(CardFigures, RoundFigures, UnitFigures, TableMethods):
     destroyed_weights : ndarray, shape (models + 1,), or None
         Weight of exactly k models destroyed at the end (None: a single model, read from the
         kill weight).
+    chunk_destroyed_weights : ndarray, shape (n_chunks, models + 1), or None
+        Monte Carlo: the models destroyed per chunk of trials (paired comparisons of
+        ``destroyed``, as ``chunk_damage_weights`` for the others).
     """
 
     method: str
@@ -142,6 +145,7 @@ class Result(CardFigures, RoundFigures, UnitFigures, TableMethods):
     effect_names: tuple[str, ...] | None = None
     models: int = 1
     destroyed_weights: np.ndarray | None = None
+    chunk_destroyed_weights: np.ndarray | None = None
 
     # ------------------------------------------------------------ headline
     @property

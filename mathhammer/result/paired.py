@@ -19,14 +19,24 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["paired_difference", "PAIRED_METRICS"]
 
-#: Figures :func:`paired_difference` compares, computed from a chunk's damage histogram.
-PAIRED_METRICS = ("kill", "damage_mean")
+#: Figures :func:`paired_difference` compares, computed from a chunk's damage histogram (the
+#: models destroyed per chunk, for ``destroyed``).
+PAIRED_METRICS = ("kill", "damage_mean", "destroyed")
+
+#: Each metric's value in a Result.
+_VALUE = {"kill": lambda r: r.kill, "damage_mean": lambda r: r.damage_mean,
+          "destroyed": lambda r: r.models_destroyed_mean}
 
 
-def _chunk_metric(weights: np.ndarray, metric: str) -> np.ndarray:
+def _chunk_metric(r: Result, metric: str) -> np.ndarray:
+    """The chunks' sums of ``metric`` (kills, damage points, models destroyed)."""
+    if metric == "destroyed":
+        w = r.chunk_destroyed_weights
+        return w @ np.arange(w.shape[1], dtype=float)
+    w = r.chunk_damage_weights
     if metric == "kill":
-        return weights[:, -1]
-    return weights @ np.arange(weights.shape[1], dtype=float)
+        return w[:, -1]
+    return w @ np.arange(w.shape[1], dtype=float)
 
 
 def paired_difference(a: Result, b: Result, metric: str = "kill") -> dict:
@@ -48,8 +58,7 @@ def paired_difference(a: Result, b: Result, metric: str = "kill") -> dict:
     """
     if metric not in PAIRED_METRICS:
         raise ValueError(f"metric must be one of {', '.join(PAIRED_METRICS)} (got {metric!r})")
-    value = {"kill": lambda r: r.kill, "damage_mean": lambda r: r.damage_mean}[metric]
-    diff = value(a) - value(b)
+    diff = _VALUE[metric](a) - _VALUE[metric](b)
     if a.exact and b.exact:
         return {"metric": metric, "difference": diff, "ci95": (diff, diff), "se": 0.0,
                 "chunks": 0, "method": "exact"}
@@ -58,9 +67,8 @@ def paired_difference(a: Result, b: Result, metric: str = "kill") -> dict:
     if (a.seed, a.trials, a.stride) != (b.seed, b.trials, b.stride) or a.stride == 0:
         raise ValueError("paired comparison needs the same seed, trials and a common "
                          "stride (simulate(..., stride=common_stride([...])))")
-    wa, wb = a.chunk_damage_weights, b.chunk_damage_weights
-    sizes = wa.sum(axis=1)
-    d = (_chunk_metric(wa, metric) - _chunk_metric(wb, metric)) / sizes
+    sizes = a.chunk_damage_weights.sum(axis=1)
+    d = (_chunk_metric(a, metric) - _chunk_metric(b, metric)) / sizes
     n = len(d)
     if n < 2:
         return {"metric": metric, "difference": diff, "ci95": None, "se": math.nan,

@@ -31,6 +31,9 @@ __all__ = ["Comparison", "compare", "COMPARED"]
 
 #: The figures :attr:`Comparison.best` ranks the loadouts on.
 COMPARED = ("kill", "damage_mean")
+#: What "no difference" says of each compared figure (``destroyed``: with a unit as a target).
+_SAME = {"kill": "kill equally often", "damage_mean": "deal the same damage on average",
+         "destroyed": "destroy as many models on average"}
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,12 +153,14 @@ def _digits(*xs: float) -> int:
 def _verdict(metric: str, best: str, runner: str, diff: float, ci, method: str,
              trials: int | None) -> tuple[str, bool | None]:
     """The sentence saying which loadout is better on ``metric``, and whether clearly."""
-    scale, unit = (100.0, " percentage points") if metric == "kill" else (1.0, " damage points")
-    better = "kills more often" if metric == "kill" else "deals more damage on average"
+    scale, unit = {"kill": (100.0, " percentage points"), "destroyed": (1.0, " models")}.get(
+        metric, (1.0, " damage points"))
+    better = {"kill": "kills more often", "destroyed": "destroys more models on average"}.get(
+        metric, "deals more damage on average")
     d = diff * scale
     if method == "exact":
         if abs(d) < 1e-9:
-            same = "kill equally often" if metric == "kill" else "deal the same damage on average"
+            same = _SAME[metric]
             return f"no difference: {best} and {runner} {same} (exact)", False
         n = _digits(d)
         return f"{best} {better} than {runner}: {d:+.{n}f}{unit} (exact)", True
@@ -165,13 +170,13 @@ def _verdict(metric: str, best: str, runner: str, diff: float, ci, method: str,
                 f"{trials:,} trials make a single chunk; use more trials)"), None
     lo, hi = ci[0] * scale, ci[1] * scale
     if d == 0 and lo == hi == 0:
-        same = "kill equally often" if metric == "kill" else "deal the same damage on average"
+        same = _SAME[metric]
         return f"no difference: {best} and {runner} {same} on the same dice", False
     n = _digits(d, (hi - lo) / 2)
     interval = f"95% CI {lo:+.{n}f} to {hi:+.{n}f}"
     if lo > 0:
         return f"{best} {better} than {runner}: {d:+.{n}f}{unit} ({interval})", True
-    what = "kill chance" if metric == "kill" else "mean damage"
+    what = {"kill": "kill chance", "destroyed": "models destroyed"}.get(metric, "mean damage")
     return (f"no clear difference in {what} between {best} and {runner}: "
             f"{d:+.{n}f}{unit} ({interval})"), False
 
@@ -249,8 +254,10 @@ def compare(
         rows = long[long["loadout"] == label].set_index("metric")["value"]
         table[label] = table["metric"].map(rows).astype("float64")
     best = {}
-    for metric in COMPARED:
-        value = {"kill": lambda r: r.kill, "damage_mean": lambda r: r.damage_mean}[metric]
+    units = any(r.models > 1 for r in results.values())
+    for metric in COMPARED + (("destroyed",) if units else ()):  # a unit: models destroyed too
+        value = {"kill": lambda r: r.kill, "damage_mean": lambda r: r.damage_mean,
+                 "destroyed": lambda r: r.models_destroyed_mean}[metric]
         order = sorted(labels, key=lambda x: -value(results[x]))  # stable: ties keep order
         top, runner = order[0], order[1]
         diff = paired_difference(results[top], results[runner], metric)

@@ -87,6 +87,8 @@ class Counts:
     chunk_damage: np.ndarray   # int64[n_chunks, boxes + 1]: damage_hist per chunk (chunks are
     #                            independent batches: paired comparisons use them)
     destroyed_hist: np.ndarray  # int64[models + 1]: trials ending with k models destroyed
+    chunk_destroyed: np.ndarray  # int64[n_chunks, models + 1]: destroyed_hist per chunk (a unit
+    #                              target's; a single model: [trials - kills, kills] per chunk)
 
 
 def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
@@ -126,6 +128,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     mask_total = np.zeros(mask_shape, dtype=np.int64)
     effect_total = np.zeros((turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
     chunk_damage = np.zeros((n_chunks(trials, chunk), boxes + 1), dtype=np.int64)
+    chunk_destroyed = np.zeros((n_chunks(trials, chunk), models + 1), dtype=np.int64)
     for first, k in batches(trials, chunk, batch):
         # each chunk's row ends with a cache line of padding, so threads writing the rows of
         # neighbouring chunks never share a cache line (false sharing costs a factor of 2);
@@ -150,6 +153,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         cripple_total += counters.cripple_delta.sum(axis=0)
         mask_total += counters.mask_hist.sum(axis=0)
         effect_total += counters.effect_counts[:, :turns].sum(axis=0)
+        chunk_destroyed[first:first + k] = counters.destroyed_hist[:, : models + 1]
         destroyed_total += counters.destroyed_hist[:, : models + 1].sum(axis=0)
         if on_batch is not None:
             on_batch(min(trials, (first + k) * chunk) - first * chunk)
@@ -160,6 +164,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     if models == 1:  # a single model (the plain kernel keeps no such counter)
         killed = int(kill_total.sum() + maintenance.sum())
         destroyed_total[:] = (trials - killed, killed)
+        chunk_destroyed[:, 0] = chunk_damage.sum(axis=1) - chunk_damage[:, -1]
+        chunk_destroyed[:, 1] = chunk_damage[:, -1]
     initial = np.tile(enc.attacks[:n_slots, A_ORIGIN] == ORIGIN_INITIAL, rounds)
     made = made_counts(kill_total, trials, maintenance, n_slots)
     attack_total[initial, C_MADE] = made[initial]
@@ -167,7 +173,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         cripple_total[0, 0] += trials
         cripple_total = np.cumsum(cripple_total, axis=0)
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
-                  effect_total, chunk_damage, destroyed_total)
+                  effect_total, chunk_damage, destroyed_total, chunk_destroyed)
 
 
 def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:
