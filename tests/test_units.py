@@ -228,3 +228,20 @@ def test_compare_says_which_loadout_destroys_more_models():
     # exact: the exact difference
     e = compare({"one by one": one_by_one, "combined": combined}, method="exact")
     assert e.best["destroyed"]["ci95"][0] == e.best["destroyed"]["difference"]
+
+
+def test_docs_units_examples_run_as_written():
+    """The "Units" scenario block of docs/scenario-format.md parses to what it says, and the
+    Python block of docs/units.md runs."""
+    from pathlib import Path
+
+    from mathhammer.scenario import loads_scenario
+
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    fmt = (docs / "scenario-format.md").read_text()
+    text = fmt.split("### Units", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    scen = loads_scenario(text, "units.toml")
+    assert scen.target.models == 10 and scen.target.rules == {"tough"}
+    assert scen.attackers[0].groups == (5, 5) and scen.attackers[0].weapons[0].blast_pow == 6
+    code = (docs / "units.md").read_text().split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/units.md", "exec"), {})
