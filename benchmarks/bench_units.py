@@ -11,11 +11,14 @@ Measured in one run (benchmarks/README.md, "Units"):
 
 1. ``riflemen``: ten riflemen (``models = 10``), one RAT 5 POW 10 shot each, against a
    ten-model unit of one-box DEF 13 ARM 13 infantry; its baseline is the same ten shots
-   against a single DEF 13 ARM 13 model of ten boxes (the single-target kernel, the same
-   number of attacks, none stopped early by a kill).
-2. ``jack_vs_unit``: a heavy warjack's activation with 3 focus (two fists, boosts and bought
-   attacks, best play) against a five-model unit of 5-box DEF 12 ARM 16 models; its baseline
-   is the same activation against a single model of 25 boxes.
+   against a single DEF 13 ARM 13 model of 100 boxes (the single-target kernel, the same
+   number of attacks: none can be cut short by a kill).
+2. ``jack_vs_unit``: a heavy warjack's activation with 3 focus, two fists and three bought
+   attacks (a fixed policy that buys with every point, so that both runs make the same five
+   attacks: best play would stop buying against a model it cannot kill), against a
+   five-model unit of 5-box DEF 12 ARM 16 models; its baseline is the same activation against
+   a single model of 100 boxes (more than five attacks can deal). ``jack_best``: the same
+   against the unit with best play (no baseline: its decisions differ).
    Each in ns per trial on every core (2 here), with its ratio to the baseline and its
    agreement with the exact engine (kill and models destroyed, in standard errors).
 3. The single-target workloads of bench_kernel.py (one attack; three attacks; the 3-focus
@@ -48,20 +51,25 @@ Z_LIMIT = 5.0
 
 def unit_workloads():
     """``{key: (title, unit scenario, baseline scenario)}``."""
-    from mathhammer.rules import Attacker, Scenario, Target, Weapon
+    from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
 
     rifle = Weapon("Rifle", "ranged", skill=5, pow=10)
     riflemen = Attacker("Riflemen", [rifle], models=10)
     infantry = Target(defense=13, arm=13, boxes=1, models=10, name="Infantry")
-    one_model = Target(defense=13, arm=13, boxes=10, name="One model")
-    jack = Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2)], focus=3)
+    # baselines: one model with more boxes than the attacks can mark (no attack cut short)
+    one_model = Target(defense=13, arm=13, boxes=100, name="One model")
+    fists = [Weapon("Fist", "melee", 7, 16, attacks=2)]
+    buyer = Attacker("Jack", fists, focus=3, policy="fixed",
+                     spend=Spend(boost_attack="never", boost_damage="never", buy_attacks=True))
+    jack = Attacker("Jack", fists, focus=3)
     heavies = Target(defense=12, arm=16, boxes=5, models=5, name="Heavy infantry")
-    big = Target(defense=12, arm=16, boxes=25, name="One model")
+    big = Target(defense=12, arm=16, boxes=100, name="One model")
     return {
         "riflemen": ("10 riflemen, 1 shot each, vs 10 one-box infantry",
                      Scenario(infantry, [riflemen]), Scenario(one_model, [riflemen])),
-        "jack_vs_unit": ("3-focus heavy warjack vs 5 models of 5 boxes (best play)",
-                         Scenario(heavies, [jack]), Scenario(big, [jack])),
+        "jack_vs_unit": ("3-focus heavy warjack, 5 attacks, vs 5 models of 5 boxes",
+                         Scenario(heavies, [buyer]), Scenario(big, [buyer])),
+        "jack_best": ("the same with best play (the unit only)", Scenario(heavies, [jack]), None),
     }
 
 
@@ -114,9 +122,12 @@ def bench_units(trials, repeats):
     rows = []
     for key, (title, unit, base) in unit_workloads().items():
         t_unit, res = timed(unit, trials, repeats)
-        t_base, _ = timed(base, trials, repeats)
-        plays = any(a.plays_best for a in base.attackers)
-        t_general = t_base if plays else timed_general(base, trials, repeats)
+        if base is None:
+            t_base = t_general = math.nan
+        else:
+            t_base, _ = timed(base, trials, repeats)
+            plays = any(a.plays_best for a in base.attackers)
+            t_general = t_base if plays else timed_general(base, trials, repeats)
         ex = simulate(unit, method="exact")
         z_kill, z_mean = z_scores(res, ex)
         good = max(z_kill, z_mean) <= Z_LIMIT
