@@ -206,21 +206,25 @@ def _round_lines(scenario: Scenario, result: Result) -> list[str]:
         lines.append("")
     effects = result.effects
     if effects:
+        unit = result.models > 1  # a unit: how many of its models carry the effect
         lines.append("Continuous effects and hazards (damage points: mean over all rounds; "
-                     "on the target: at the end of each round):")
+                     + ("models with it: mean, at the end of each round):" if unit
+                        else "on the target: at the end of each round):"))
         rows = []
         for name, e in effects.items():
             on = ("-" if name == "quicksand"
-                  else ", ".join(_pct(p, 1) for p in e["burning_after"]))
+                  else ", ".join(f"{p:.2f}" if unit else _pct(p, 1) for p in e["burning_after"]))
             rows.append([name, f"{e['damage_mean']:.3f}", _pct(sum(e["kill_by_turn"]), 2), on])
-        lines += _table(["effect", "damage", "killed", "on the target by round"], rows, "lrrl")
+        lines += _table(["effect", "damage", "killed", "models with it by round" if unit
+                         else "on the target by round"], rows, "lrrl")
         lines.append("")
     return lines
 
 
 def _optimizer_lines(info: dict) -> list[str]:
     objective = info["objective"]
-    what = {"kill": "kill probability", "damage": "expected damage"}.get(
+    what = {"kill": "kill probability", "damage": "expected damage",
+            "destroyed": "expected models destroyed"}.get(
         objective, f"the probability {objective.split(':')[-1]} ends crippled")
     lines = [f"Spending policy optimized for {what} ({info['policies_tried']} policies tried, "
              f"{info['distinct_policies']} behaving differently; attackers: "
