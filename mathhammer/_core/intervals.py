@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["wilson_interval", "t975", "Z95"]
+import numpy as np
+
+__all__ = ["wilson_interval", "normal_interval", "pmf_sd", "t975", "Z95"]
 
 # Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
@@ -15,6 +17,34 @@ _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 
          2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
 
 Z95 = 1.959963984540054
+
+
+def normal_interval(mean: float, sd: float, n: int | None, z: float = Z95) -> tuple[float, float]:
+    """95% normal interval of a sample mean, ``mean +- z sd / sqrt(n)``; the point
+    ``(mean, mean)`` when ``n`` is None (an exact figure).
+
+    >>> normal_interval(2.0, 1.0, 100)
+    (1.8040036015459946, 2.1959963984540054)
+    >>> normal_interval(2.0, 1.0, None)
+    (2.0, 2.0)
+    """
+    if n is None:
+        return (mean, mean)
+    h = z * sd / math.sqrt(n)
+    return (mean - h, mean + h)
+
+
+def pmf_sd(pmf) -> float:
+    """Standard deviation of a distribution over 0, 1, 2, ... (``pmf[k]``: probability of
+    k), what :func:`normal_interval` takes for the mean of such counts.
+
+    >>> pmf_sd([0.5, 0.0, 0.5])
+    1.0
+    """
+    pmf = np.asarray(pmf, dtype=np.float64)
+    k = np.arange(pmf.size)
+    mean = float(k @ pmf)
+    return math.sqrt(max(0.0, float((k * k) @ pmf) - mean * mean))
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:

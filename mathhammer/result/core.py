@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._core.intervals import Z95, wilson_interval
+from .._core.intervals import normal_interval, pmf_sd, wilson_interval
 from .card import CardFigures
 from .fields import (
     SLOT_BOOST_ATTACK,
@@ -190,18 +190,11 @@ class Result(CardFigures, RoundFigures, UnitFigures, TableMethods):
 
     @property
     def damage_sd(self) -> float:
-        k = np.arange(self.damage_weights.size)
-        pmf = self.damage_pmf
-        m = float(k @ pmf)
-        return math.sqrt(max(0.0, float((k * k) @ pmf) - m * m))
+        return pmf_sd(self.damage_pmf)
 
     @property
     def damage_mean_ci95(self) -> tuple[float, float]:
-        m = self.damage_mean
-        if self.exact:
-            return (m, m)
-        h = Z95 * self.damage_sd / math.sqrt(self.trials)
-        return (m - h, m + h)
+        return normal_interval(self.damage_mean, self.damage_sd, None if self.exact else self.trials)
 
     @property
     def damage_at_least(self) -> np.ndarray:

@@ -7,11 +7,9 @@ both (docs/units.md).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from .._core.intervals import Z95, wilson_interval
+from .._core.intervals import normal_interval, pmf_sd, wilson_interval
 from .fields import EFFECT_DESTROYED, SLOT_DESTROYED
 
 __all__ = ["UnitFigures"]
@@ -45,20 +43,14 @@ class UnitFigures:
 
     @property
     def models_destroyed_sd(self) -> float:
-        pmf = self.models_destroyed_pmf
-        k = np.arange(pmf.size)
-        m = float(k @ pmf)
-        return math.sqrt(max(0.0, float((k * k) @ pmf) - m * m))
+        return pmf_sd(self.models_destroyed_pmf)
 
     @property
     def models_destroyed_ci95(self) -> tuple[float, float]:
         """95% interval of :attr:`models_destroyed_mean` (normal, from the sample's standard
         deviation; a point for exact results)."""
-        m = self.models_destroyed_mean
-        if self.exact:
-            return (m, m)
-        h = Z95 * self.models_destroyed_sd / math.sqrt(self.trials)
-        return (m - h, m + h)
+        return normal_interval(self.models_destroyed_mean, self.models_destroyed_sd,
+                               None if self.exact else self.trials)
 
     @property
     def models_destroyed_at_least(self) -> np.ndarray:
