@@ -90,6 +90,43 @@ def test_each_model_rolls_its_own_tough():
     assert play(s, [(4, 4), (3, 3), (5,), (1, 2), (3, 3), (3, 4)]).hit == [1, 1, 0]
 
 
+def test_blast_damage_catches_the_next_models_of_the_unit():
+    """docs/units.md, area-of-effect attacks (docs/rules.md 9, "101 - AOE Attacks"): a hit
+    deals the attack's damage to the model hit, then a blast damage roll, 2d6 + blast POW
+    with no attack roll, to the next living model. POW 12 and blast POW 6 against ARM 10 and
+    one-box models: a 4+3 hits (RAT 8 vs DEF 10), 1+1 deals 4 to the model hit; a blast roll
+    of 2+2 deals 0 (the next model stands), one of 3+3 deals 2 (it is destroyed too)."""
+    mortar = Weapon("Mortar", "ranged", skill=8, pow=12, blast_pow=6, blast_models=1)
+    s = Scenario(Target(defense=10, arm=10, boxes=1, models=3), [Attacker("A", [mortar])])
+    p = play(s, [(4, 3), (1, 1), (2, 2)])
+    assert p.hit == [1] and p.destroyed == [1] and p.models_destroyed == 1
+    p = play(s, [(4, 3), (1, 1), (3, 3)])
+    assert p.destroyed == [2] and p.models_destroyed == 2 and p.damage == [2]  # a box each
+
+
+def test_a_missed_blast_catches_the_model_aimed_at():
+    """docs/units.md, ``blast_on_miss`` (the setting for where a missed AOE deviates): a miss
+    (1+1) rolls no damage for the model aimed at, but its blast roll, 3+3 + 6 vs ARM 10,
+    destroys it; with the default ``blast_on_miss = 0`` a miss does nothing."""
+    wide = Weapon("Mortar", "ranged", skill=8, pow=12, blast_pow=6, blast_on_miss=1)
+    s = Scenario(Target(defense=10, arm=10, boxes=1, models=3), [Attacker("A", [wide])])
+    p = play(s, [(1, 1), (3, 3)])
+    assert p.hit == [0] and p.destroyed == [1] and p.models_destroyed == 1
+    narrow = Weapon("Mortar", "ranged", skill=8, pow=12, blast_pow=6)
+    p = play(Scenario(s.target, [Attacker("A", [narrow])]), [(1, 1)])
+    assert p.destroyed == [0] and p.rolls_read == 1
+
+
+def test_combined_attacks_of_a_unit_add_their_models():
+    """docs/rules.md 9, combined attacks, and docs/units.md: ``models = 3, combined = 2``
+    makes a combined attack of two (+2 to the attack and damage rolls) and one of one (+0).
+    RAT 5 against DEF 13: a 3+3 (6) hits with the +2 (13), not without it (11)."""
+    gun = Weapon("Gun", "ranged", skill=5, pow=10)
+    s = Scenario(Target(defense=13, arm=30, boxes=5, models=2), [Attacker("Squad", [gun], models=3, combined=2)])
+    p = play(s, [(3, 3), (1, 1), (3, 3)])
+    assert p.hit == [1, 0]
+
+
 def test_models_of_an_attacking_unit_each_make_their_combat_action():
     """docs/units.md, attacking units: ``models = 3`` makes three combat actions in turn, each
     model with its own focus: the same figures as three attackers of one model each;

@@ -57,8 +57,7 @@ def _outcomes(setup: Setup, info: SlotInfo, marked: int, down: bool, state: Stat
     effects = state.effects if state is not None else frozenset()
     grievous = state is not None and state.grievous
     arm = setup.armor(info, dispelled, effects)
-    dice = max(1, 2 - int(bool(w.damage_types & setup.target.resist)))
-    pmf = rolls.damage_pmf(dice, w.blast_pow, arm)
+    pmf = rolls.damage_pmf(w.blast_dice_against(setup.target.resist), w.blast_pow, arm)
     tough = setup.tough and not grievous and (not down or setup.steady)
     heals = 0 if grievous else setup.rapid_healing
     out = []

@@ -264,8 +264,7 @@ def check_exact_applicable(scenario: Scenario) -> None:
     over several rounds with continuous effects and hazards, and against a unit of models
     (docs/units.md: the state is the model under attack's and the models destroyed).
     Refused: a unit target that starts with continuous effects or stands in an acid bath or
-    a burning earth (every model would carry its own effects).
-    Refused: a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
+    a burning earth (every model would carry its own effects); a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
     within the rules model's bounds); on a track, more than :data:`MAX_STATES` states
     (damage marked times every situation, set of effects and points the sequence may reach)
     or :data:`MAX_WORK` states times attacks; on a grid or spiral, more than

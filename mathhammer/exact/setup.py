@@ -188,10 +188,10 @@ class Setup:
     def killed(self, after: State) -> tuple[State | None, int]:
         """Where a model's destruction leaves the sequence, from the state ``after`` the
         blow: ``(None, 0)`` when it was the target's last model (a kill), else the next
-        model of the unit, fresh, at no damage marked (spill-over: the points left over are
-        lost). The attacker's points go on; the next model stands as the unit's starting
-        state says (a Dispel of the unit's upkeep spells holds for every model), with the
-        damage a blast left on it (:attr:`State.others`)."""
+        model of the unit and its damage marked (spill-over: the points left over are lost).
+        The attacker's points go on; the next model stands as the unit's starting state says
+        (a Dispel of the unit's upkeep spells holds for every model), with the damage and
+        knockdown a blast left on it (:attr:`State.others`; none without a blast)."""
         if after.destroyed + 1 >= self.models:
             return None, 0
         s = self.start

@@ -143,7 +143,7 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
         flags |= L.F_BLAST
         row[L.A_FLAGS] = flags
         row[L.A_BLAST_POW] = weapon.blast_pow
-        row[L.A_BLAST_DICE] = max(1, 2 - int(resisted))
+        row[L.A_BLAST_DICE] = weapon.blast_dice_against(target.resist)
         row[L.A_BLAST_MODELS] = weapon.blast_models
         row[L.A_BLAST_MISS] = weapon.blast_on_miss
     if slot.bought and not slot.stops:

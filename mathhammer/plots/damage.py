@@ -46,7 +46,7 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
     integer_axis(ax.xaxis)
     ax.set_title(f"{target_title(result, 'Damage marked')} ({method_note(result)})")
     handles = [Patch(color=color, label="P(exactly k)"),
-               Patch(color=kill_color, label=f"{'disabled' if getattr(result, 'models', 1) == 1 else 'all destroyed'}"
+               Patch(color=kill_color, label=f"{'disabled' if result.models == 1 else 'all destroyed'}"
                                              f" (k = {pmf.size - 1})")]
     if at_least:
         twin, line = at_least_twin(ax, k, result.damage_at_least, "damage_at_least")

@@ -6,6 +6,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
+from .._core.intervals import Z95
+
 from ._common import (
     BAR_COLOR,
     KILL_COLOR,
@@ -44,7 +46,7 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
     if not result.exact:
         # normal 95% interval of each proportion (wide enough at these sample sizes)
         se = np.sqrt(np.clip(pmf * (1 - pmf), 0, None) / result.trials)
-        kwargs.setdefault("yerr", 1.96 * se)
+        kwargs.setdefault("yerr", Z95 * se)
         kwargs.setdefault("error_kw", {"elinewidth": 0.8, "capsize": 2, "ecolor": "0.3"})
     bars = ax.bar(k, pmf, color=colors, **kwargs)
     top = max(float(pmf.max()), 1e-9)

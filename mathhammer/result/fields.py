@@ -50,6 +50,6 @@ EFFECT_PRESENT = 0  # on the target at the maintenance phase (fire, corrosion)
 EFFECT_APPLIED = 1  # ... and did not expire
 EFFECT_DAMAGE = 2   # damage points it marked (summed)
 EFFECT_KILL = 3     # it killed the target (quicksand: during an attack, also in kill_weights)
-EFFECT_AFTER = 4    # on the target at the end of the round (a unit: on one of its models at least)
+EFFECT_AFTER = 4    # on the target at the end of the round (a unit, like the first two: per model)
 EFFECT_DESTROYED = 5  # models it destroyed (quicksand: during an attack, also in SLOT_DESTROYED)
 EFFECT_FIELDS = 6

@@ -90,8 +90,8 @@ class AttackSlot:
 
     @property
     def actor(self) -> tuple[int, int]:
-        """Who makes it: (attacker index, ``model``, its combat action within a unit). The
-        points of an actor's first attack are reset to its own (each model's points)."""
+        """Who makes it: (attacker index, ``model``: its model or combined attack within a
+        unit). An actor's first attack resets the points to its own (each model's points)."""
         return (self.attacker_index, self.model)
 
     def with_weapon(self, weapon_index: int) -> "AttackSlot":

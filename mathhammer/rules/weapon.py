@@ -224,6 +224,16 @@ class Weapon:
         """Whether a hit (critical or not) makes the target stationary."""
         return "stationary" in self.rules or (critical and "critical_stationary" in self.rules)
 
+    def blast_dice_against(self, resist: frozenset[str]) -> int:
+        """Dice of its blast damage rolls against a target resisting ``resist``: two, one
+        fewer where a type it deals is resisted (docs/units.md; never below one).
+
+        >>> mortar = Weapon("Mortar", "ranged", 5, 12, blast_pow=6, damage_type={"fire"})
+        >>> mortar.blast_dice_against(frozenset()), mortar.blast_dice_against(frozenset({"fire"}))
+        (2, 1)
+        """
+        return max(1, 2 - int(bool(self.damage_types & resist)))
+
     @property
     def blasts(self) -> bool:
         """Whether it is an area-of-effect attack (blast damage on other models of a unit)."""

@@ -375,6 +375,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 return j
         return -1
 
+    def take_place(frm, tr, state):
+        """Spill-over: the first living model from ``frm`` on becomes the one under attack;
+        returns its index and its locals (:func:`load`)."""
+        j = first_alive(frm, tr)
+        marked, state, effects, def_minus, arm_minus, cont = load(j, tr, state)
+        return j, marked, state, effects, def_minus, arm_minus, cont
+
     def play_key(points, tpoints, state, effects, cont, earth, lost, down_before, destroyed):
         """The state key of best play (:meth:`mathhammer.play.codes.KeySpace.key`)."""
         if key_is_points:
@@ -798,11 +805,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                                                crippled, n_marks, pos, state, shield_now,
                                                cortex_lost, power_blocked, fkey, prow,
                                                destroyed + 1 >= n_models)
+                n_caught = 0
                 if (flags & F_BLAST) != 0:
+                    n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
+                if n_caught > 0:
                     # --- an AOE: the other models of the unit it catches (docs/units.md),
                     # each a blast damage roll, in order; a miss catches the one aimed at too
-                    n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
-                    standing = not dead
+                    hit_model = cur
                     if dead:
                         destroyed += 1
                         m_gone[cur] = tr
@@ -848,17 +857,15 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             store(j, tr, marked, state, effects, def_minus, arm_minus, cont)
                     if dead:
                         break
-                    if not (standing and m_gone[cur] != tr):
-                        cur = first_alive(cur, tr)  # the model hit is gone: the next attack's
-                        marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
+                    # the model hit, or when it is gone the next one, for the next attack
+                    cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
+                    if cur != hit_model:
                         continue
-                    marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
                 elif dead:
                     destroyed += 1
                     if destroyed < n_models:  # spill-over: the next model, from the next attack
                         m_gone[cur] = tr
-                        cur = first_alive(cur, tr)
-                        marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
+                        cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
                         dead = False
                         continue
                     break
@@ -894,8 +901,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         destroyed += 1
                         if destroyed < n_models:
                             m_gone[cur] = tr
-                            cur = first_alive(cur, tr)
-                            marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
+                            cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
                             dead = False
                             continue
                         break
@@ -974,8 +980,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         m_cont[j] |= gives
                         effect_counts[t, CE_FIRE, E_AFTER] += m_cont[j] & 1
                         effect_counts[t, CE_CORROSION, E_AFTER] += (m_cont[j] >> 1) & 1
-                cur = first_alive(cur, tr)
-                marked, state, effects, def_minus, arm_minus, cont = load(cur, tr, state)
+                cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
             else:
                 cont |= gives
                 effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
