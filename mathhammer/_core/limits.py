@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-__all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "MAX_MODELS", "fresh_seed"]
+__all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "MAX_MODELS", "MAX_TARGETS", "fresh_seed"]
 
 #: Monte Carlo sample size when none is given.
 DEFAULT_TRIALS = 1_000_000
@@ -14,6 +14,8 @@ MAX_TRIALS = 1_000_000_000
 MAX_SEED = 2**63 - 1
 #: Most models in a unit (attacking, or the target).
 MAX_MODELS = 20
+#: Most targets of one scenario (``[[targets]]``).
+MAX_TARGETS = 8
 
 
 def fresh_seed() -> int:

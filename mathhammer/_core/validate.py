@@ -44,3 +44,17 @@ def check_choices(key: str, values: object, choices: Iterable[str]) -> frozenset
     for i, v in enumerate(values):
         out.append(check_choice(f"{key}[{i}]", v, choices))
     return frozenset(out)
+
+
+def check_names(key: str, values: object) -> tuple[str, ...]:
+    """An ordered list of distinct non-empty names (e.g. the targets an attack goes to)."""
+    if isinstance(values, str) or not isinstance(values, (list, tuple)):
+        raise InputError(key, values, "must be a list of names")
+    seen: list[str] = []
+    for i, v in enumerate(values):
+        if not isinstance(v, str) or not v:
+            raise InputError(f"{key}[{i}]", v, "must be a name (a non-empty string)")
+        if v in seen:
+            raise InputError(f"{key}[{i}]", v, "is named twice")
+        seen.append(v)
+    return tuple(seen)

@@ -23,7 +23,9 @@ def _changed(obj: object, names: tuple[str, ...]) -> dict:
     out = {}
     fields = {f.name: f for f in dataclasses.fields(obj)}
     for name in names:
-        f = fields[name]
+        f = fields.get(name)
+        if f is None:  # a key the file spells apart (``target``: one of ``targets``)
+            continue
         default = f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
         value = getattr(obj, name)
         if value == default:
@@ -79,20 +81,11 @@ def scenario_to_dict(scenario: Scenario) -> dict:
     settings = _changed(scenario, SETTINGS_KEYS)
     if settings:
         out["settings"] = settings
-    t = scenario.target
-    target = {
-        "name": t.name,
-        "def": t.defense,
-        "arm": t.arm,
-        "boxes": t.boxes,
-        "base": t.base,
-        "resist": sorted(t.resist),
-        "state": sorted(t.state),
-    }
-    if t.card is not None:
-        del target["boxes"]  # the card's total: a file leaves it out
-    target.update(_changed(t, TARGET_KEYS[TARGET_KEYS.index("terrain"):]))
-    out["target"] = target
+    tables = [_target_table(t) for t in scenario.targets]
+    if scenario.several:
+        out["targets"] = tables
+    else:
+        out["target"] = tables[0]
     attackers = []
     for a in scenario.attackers:
         weapons = []
@@ -126,3 +119,20 @@ def scenario_to_dict(scenario: Scenario) -> dict:
         attackers.append(ad)
     out["attackers"] = attackers
     return out
+
+
+def _target_table(t) -> dict:
+    """One target's table."""
+    target = {
+        "name": t.name,
+        "def": t.defense,
+        "arm": t.arm,
+        "boxes": t.boxes,
+        "base": t.base,
+        "resist": sorted(t.resist),
+        "state": sorted(t.state),
+    }
+    if t.card is not None:
+        del target["boxes"]  # the card's total: a file leaves it out
+    target.update(_changed(t, TARGET_KEYS[TARGET_KEYS.index("terrain"):]))
+    return target

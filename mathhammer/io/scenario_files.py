@@ -60,10 +60,10 @@ class ScenarioReader(TableReader):
                 raise  # a missing card directory (--cards, MATHHAMMER_CARDS)
             raise self.error(key, err.value, err.reason) from None
 
-    def card_target(self, tgt: Mapping) -> Mapping:
+    def card_target(self, tgt: Mapping, prefix: str = "target") -> Mapping:
         """``[target]`` with ``card = ...``: the card's table with the other keys over it."""
-        self.check_keys(tgt, "target", TARGET_KEYS + (CARD_KEY,), "target")
-        return merge_target(self.card(tgt[CARD_KEY], f"target.{CARD_KEY}"), tgt)
+        self.check_keys(tgt, prefix, TARGET_KEYS + (CARD_KEY,), "target")
+        return merge_target(self.card(tgt[CARD_KEY], f"{prefix}.{CARD_KEY}"), tgt)
 
     def card_attacker(self, att: Mapping, prefix: str, taken: set[str]) -> Mapping:
         """``[[attackers]]`` with ``card = ...``: the card's table with the other keys over

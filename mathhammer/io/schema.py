@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 #: Keys each table of a scenario file may hold.
-TOP_KEYS = ("simulation", "settings", "target", "attackers")
+TOP_KEYS = ("simulation", "settings", "target", "targets", "attackers")
 SIMULATION_KEYS = ("trials", "seed", "objective", "turns", "attack_turns")
 SETTINGS_KEYS = ("brutal_damage",)
 TARGET_KEYS = (
@@ -86,6 +86,8 @@ ATTACKER_KEYS = (
     "model",
     "crippled",
     "models",
+    "target",
+    "targets",
     "spend",
 )
 SPEND_KEYS = ("boost_attack", "boost_attack_at", "boost_damage", "buy_attacks", "reserve")
@@ -114,6 +116,8 @@ WEAPON_KEYS = (
     "blast_pow",
     "blast_models",
     "blast_on_miss",
+    "target",
+    "targets",
 )
 
 #: Key of a ``[target]`` table or ``[[attackers]]`` entry naming a library card
@@ -148,7 +152,7 @@ TARGET_LIST_HINTS: dict[str, dict[str, str]] = {
 }
 #: Attacker keys passed to Attacker as they are.
 ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon", "model",
-                   "crippled", "models")
+                   "crippled", "models", "targets")
 
 #: Names players often write for a key, mapped to the key the file format uses (or to the
 #: keys it may mean, the first one the table allows being suggested).

@@ -166,10 +166,10 @@ class TableReader:
         return out
 
     # ------------------------------------------------------------------ card references
-    def card_target(self, tgt: Mapping) -> Mapping:
+    def card_target(self, tgt: Mapping, prefix: str = "target") -> Mapping:
         """``[target]`` with ``card = ...``: refused here (a card file, or a table read on its
         own); :class:`~mathhammer.io.scenario_files.ScenarioReader` resolves references."""
-        raise self.error(f"target.{CARD_KEY}", tgt[CARD_KEY], "a card cannot refer to another card")
+        raise self.error(f"{prefix}.{CARD_KEY}", tgt[CARD_KEY], "a card cannot refer to another card")
 
     def card_attacker(self, att: Mapping, prefix: str, taken: set[str]) -> Mapping:
         """``[[attackers]]`` with ``card = ...``: refused here, as :meth:`card_target`."""
@@ -178,17 +178,45 @@ class TableReader:
     def target(self, data: Mapping) -> Target:
         raw = self.require(data, "", "target")
         if isinstance(raw, list):
-            raise self.error("target", raw, "must be a table ([target]), not an array ([[target]])")
-        tgt = self.table(raw, "target", "[target]")
+            raise self.error("target", raw, "must be a table ([target]), not an array "
+                             "([[target]]); several targets are [[targets]]")
+        return self.target_table(raw, "target")
+
+    def targets(self, data: Mapping) -> list[Target]:
+        """The targets: ``[target]``, or several as ``[[targets]]`` (each with a name)."""
+        if "targets" not in data:
+            return [self.target(data)]
+        if "target" in data:
+            raise self.error("targets", "[[targets]]", "give [target] (one target) or [[targets]] "
+                             "(several), not both")
+        raw = data["targets"]
+        if isinstance(raw, Mapping):
+            raise self.error("targets", raw, "must be an array of tables ([[targets]]), not a "
+                             "table; one target is [target]")
+        if not isinstance(raw, list) or not raw:
+            raise self.error("targets", raw, "must be an array of tables ([[targets]]), at least one")
+        out = []
+        for g, item in enumerate(raw):
+            prefix = f"targets[{g}]"
+            tgt = self.table(item, prefix, "[[targets]]")
+            if "name" not in tgt and CARD_KEY not in tgt:
+                raise self.error(f"{prefix}.name", MISSING, "each of several targets needs a name "
+                                 "(attacks and figures name them)")
+            out.append(self.target_table(tgt, prefix))
+        return out
+
+    def target_table(self, raw: object, prefix: str) -> Target:
+        """One target's table (``[target]`` or an entry of ``[[targets]]``)."""
+        tgt = self.table(raw, prefix, "[target]")
         if CARD_KEY in tgt:
-            tgt = self.card_target(tgt)
-        self.check_keys(tgt, "target", TARGET_KEYS, "target")
+            tgt = self.card_target(tgt, prefix)
+        self.check_keys(tgt, prefix, TARGET_KEYS, "target")
         kwargs = {
-            "defense": self.require(tgt, "target", "def"),
-            "arm": self.require(tgt, "target", "arm"),
+            "defense": self.require(tgt, prefix, "def"),
+            "arm": self.require(tgt, prefix, "arm"),
         }
         for key, choices in TARGET_LISTS.items():
-            kwargs[key] = self.name_list(tgt, "target", key, choices, TARGET_LIST_HINTS.get(key))
+            kwargs[key] = self.name_list(tgt, prefix, key, choices, TARGET_LIST_HINTS.get(key))
         for key in TARGET_PLAIN:
             if key in tgt:
                 kwargs[key] = tgt[key]
@@ -202,13 +230,13 @@ class TableReader:
             if card and "boxes" in tgt:
                 check_int("boxes", tgt["boxes"], 1, MAX_BOXES)
         except InputError as err:
-            raise self.wrap(err, "target") from None
+            raise self.wrap(err, prefix) from None
         if target.unit and "power_field" in tgt:
-            raise self.error("target.power_field", tgt["power_field"],
+            raise self.error(f"{prefix}.power_field", tgt["power_field"],
                              f"a unit target ({target.models} models) has no focus or fury to "
                              "spend: power_field is for a single model")
         if card and "boxes" in tgt and tgt["boxes"] != target.boxes:
-            raise self.error("target.boxes", tgt["boxes"],
+            raise self.error(f"{prefix}.boxes", tgt["boxes"],
                              f"with a {target.capacity}, boxes is its number of boxes "
                              f"({target.boxes}): leave it out or give {target.boxes}")
         return target
@@ -225,8 +253,9 @@ class TableReader:
         kwargs["damage_type"] = self.name_list(wpn, prefix, "damage_type", DAMAGE_TYPES)
         kwargs["rules"] = self.name_list(wpn, prefix, "rules", WEAPON_RULES)
         for key in WEAPON_KEYS:
-            if key in wpn and key not in kwargs:
+            if key in wpn and key not in kwargs and key != "target":
                 kwargs[key] = wpn[key]
+        self.route(wpn, prefix, kwargs)
         try:
             return Weapon(**kwargs)
         except InputError as err:
@@ -236,6 +265,21 @@ class TableReader:
                                  "crippled systems or aspects go in [[attackers]] as crippled = [...]"
                                  ) from None
             raise self.wrap(err, prefix) from None
+
+    def route(self, table: Mapping, prefix: str, kwargs: dict) -> None:
+        """``target = "Name"`` or ``targets = [...]`` of an attacker or weapon (several
+        targets) into ``kwargs["targets"]``."""
+        if "target" in table and "targets" in table:
+            raise self.error(f"{prefix}.target", table["target"], "give target (one) or targets "
+                             "(the first still standing), not both")
+        if "target" in table:
+            name = table["target"]
+            if not isinstance(name, str) or not name:
+                raise self.error(f"{prefix}.target", name, "must be the name of a target; "
+                                 "several in order are targets = [...]")
+            kwargs["targets"] = (name,)
+        elif "targets" in table:
+            kwargs["targets"] = table["targets"]
 
     def spend(self, att: Mapping, prefix: str) -> Spend:
         """The ``[attackers.spend]`` table; absent: the default policy."""
@@ -289,6 +333,7 @@ class TableReader:
                                  f"e.g. {example!r}")
             if not isinstance(crippled, list):
                 raise self.error(key, crippled, "must be a list of system or aspect letters")
+        self.route(att, prefix, kwargs)
         if "spend" in att:
             # a spend table without a policy key is followed as given (policy "fixed")
             kwargs["spend"] = self.spend(att, prefix)
@@ -319,12 +364,12 @@ class TableReader:
         self.check_keys(data, "", TOP_KEYS, "")
         kwargs = self.simulation(data)
         kwargs.update(self.settings(data))
-        target = self.target(data)
+        targets = self.targets(data)
         if "objective" in kwargs:
-            self.objective(kwargs["objective"], target)
+            self.objective(kwargs["objective"], targets[0])
         attackers = self.attackers(data)
         try:
-            return Scenario(target, attackers, **kwargs)
+            return Scenario(targets, attackers, **kwargs)
         except InputError as err:
             raise self.wrap(err) from None
 

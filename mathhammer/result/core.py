@@ -30,13 +30,14 @@ from .fields import (
 )
 from .rounds import RoundFigures
 from .tables import TableMethods
+from .targets import TargetFigures
 from .units import UnitFigures
 
 __all__ = ["Result"]
 
 
 @dataclass(frozen=True, eq=False)
-class Result(CardFigures, RoundFigures, UnitFigures, TableMethods):
+class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods):
     """Figures of one scenario.
 
     Parameters
@@ -115,6 +116,18 @@ class Result(CardFigures, RoundFigures, UnitFigures, TableMethods):
     chunk_destroyed_weights : ndarray, shape (n_chunks, models + 1), or None
         Monte Carlo: the models destroyed per chunk of trials (paired comparisons of
         ``destroyed``, as ``chunk_damage_weights`` for the others).
+    target_names : tuple of str
+        Several targets (docs/units.md): their names in order; empty for one target. The
+        headline figures are then the whole scenario's: ``kill`` is every target destroyed,
+        ``boxes``, ``models``, ``damage_weights`` and ``destroyed_weights`` are summed over
+        the targets; a card's figures are those of the one target with a grid or spiral.
+    target_damage_weights : tuple of ndarray
+        Several targets: per target, the weight of exactly k damage points marked on it at
+        the end (k = 0 .. its models x boxes; a destroyed model counts all its boxes).
+    target_destroyed_weights : tuple of ndarray
+        Several targets: per target, the weight of exactly k of its models destroyed.
+    target_kill_weights : ndarray, shape (n_targets, turns), or None
+        Several targets: the weight of each target being destroyed in each round.
     """
 
     method: str
@@ -146,6 +159,10 @@ class Result(CardFigures, RoundFigures, UnitFigures, TableMethods):
     models: int = 1
     destroyed_weights: np.ndarray | None = None
     chunk_destroyed_weights: np.ndarray | None = None
+    target_names: tuple[str, ...] = ()
+    target_damage_weights: tuple[np.ndarray, ...] = ()
+    target_destroyed_weights: tuple[np.ndarray, ...] = ()
+    target_kill_weights: np.ndarray | None = None
 
     # ------------------------------------------------------------ headline
     @property
@@ -338,6 +355,8 @@ class Result(CardFigures, RoundFigures, UnitFigures, TableMethods):
             "by_turn": self.turn_rows,
             "effects": self.effects,
             **self.unit_dict(),
+            "all_destroyed": self.all_destroyed,
+            "targets": self.targets,
             **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
             **({"best_play": self.best_play_dict()} if "best_play" in self.extra else {}),
         }

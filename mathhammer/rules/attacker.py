@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._core.limits import MAX_MODELS
-from .._core.validate import check_bool, check_choice, check_int, check_str
+from .._core.validate import check_bool, check_choice, check_int, check_names, check_str
 from ..errors import InputError
 from .spend import Spend
 from .vocabulary import ATTACKER_MODELS, ATTACKER_POLICIES, GRID_LETTERS, RANGED_TYPES, SPIRAL_LETTERS
@@ -24,6 +24,10 @@ class Attacker:
     Each melee weapon makes its initial attacks, each ranged weapon (or spell) its ROF
     attacks, in the order listed (docs/rules.md 5). A combat action never mixes melee with
     ranged or arcane attacks, so such an attacker is rejected.
+
+    ``targets`` (several targets, docs/units.md): the names of the targets its attacks go to,
+    the first of them still standing (a weapon's own ``targets`` come first); empty: the
+    scenario's targets in order.
 
     ``policy``: ``"best"`` (the default) decides every boost and bought attack by best play
     (docs/best-play.md); ``"fixed"`` follows ``spend`` (the default when a ``spend`` is given
@@ -55,11 +59,13 @@ class Attacker:
     model: str = "warjack"
     crippled: frozenset[str] = frozenset()
     models: int = 1
+    targets: tuple[str, ...] = ()
 
     def __post_init__(self):
         if isinstance(self.weapons, (list, tuple)):
             object.__setattr__(self, "weapons", tuple(self.weapons))
         check_str("name", self.name)
+        object.__setattr__(self, "targets", check_names("targets", self.targets))
         if not isinstance(self.weapons, tuple) or not self.weapons:
             raise InputError("weapons", list(self.weapons) if isinstance(self.weapons, tuple) else self.weapons,
                              "an attacker needs at least one weapon")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
+from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TARGETS, MAX_TRIALS
 from .._core.validate import check_choice, check_int
 from ..errors import InputError
 from .vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, OBJECTIVES
@@ -81,6 +81,9 @@ class AttackSlot:
     choices: tuple[int, ...] = ()
     model: int = 0
     group: int = 1
+    #: Several targets: the indices of the targets it goes to, in order (the first of them
+    #: still standing; docs/units.md); empty: every target, in the scenario's order.
+    route: tuple[int, ...] = ()
 
     @property
     def combined_bonus(self) -> int:
@@ -123,11 +126,12 @@ class AttackSlot:
 
 @dataclass(frozen=True)
 class Scenario:
-    """Attackers, in the order they act, against one target.
+    """Attackers, in the order they act, against one target (or several).
 
     Parameters
     ----------
-    target : Target
+    target : Target or sequence of Target
+        The target; a list or tuple of them: several targets (``targets``), each named.
     attackers : sequence of Attacker
     trials : int
         Default Monte Carlo sample size (1,000,000).
@@ -144,6 +148,10 @@ class Scenario:
         What best play (and ``policy = "optimize"``) maximises: kill probability (a unit:
         every model destroyed), expected damage, expected models destroyed (a unit's), or
         the probability system / aspect X of the target's grid or spiral ends crippled.
+    targets : tuple of Target
+        Several targets (docs/units.md), ``target`` first: an attack goes to the first target
+        of its route (:attr:`AttackSlot.route`) still standing, and the kill is every target
+        destroyed. Given through ``target`` as a list, or here with ``target`` their first.
 
     Examples
     --------
@@ -161,12 +169,12 @@ class Scenario:
     objective: str = "kill"
     turns: int = 1
     attack_turns: str = "all"
+    targets: tuple[Target, ...] = ()
 
     def __post_init__(self):
         if isinstance(self.attackers, (list, tuple)):
             object.__setattr__(self, "attackers", tuple(self.attackers))
-        if not isinstance(self.target, Target):
-            raise InputError("target", self.target, "must be a Target")
+        self._check_targets()
         if not isinstance(self.attackers, tuple) or not self.attackers:
             raise InputError("attackers", self.attackers, "at least one attacker is needed")
         names = set()
@@ -184,11 +192,83 @@ class Scenario:
         check_int("simulation.turns", self.turns, 1, MAX_TURNS)
         check_choice("simulation.attack_turns", self.attack_turns, ATTACK_TURNS)
         check_objective("simulation.objective", self.objective, self.target)
+        if self.several and self.objective.startswith("cripple:"):
+            raise InputError("simulation.objective", self.objective,
+                             "cripple:X is for one target (with several, best play aims at "
+                             "kill, damage or destroyed)")
+        self._check_routes()
         n = self.n_attacks
         if n == 0:
             raise InputError("attackers", n, "the attackers make no attacks")
         if n > MAX_SLOTS:
             raise InputError("attackers", n, f"at most {MAX_SLOTS} attacks in one sequence")
+
+    def _check_targets(self) -> None:
+        """``target`` and ``targets``: a Target, or several with distinct names."""
+        if isinstance(self.target, (list, tuple)):
+            object.__setattr__(self, "targets", tuple(self.target))
+            if not self.targets:
+                raise InputError("targets", [], "at least one target is needed")
+            object.__setattr__(self, "target", self.targets[0])
+        if not isinstance(self.target, Target):
+            raise InputError("target", self.target, "must be a Target")
+        if isinstance(self.targets, list):
+            object.__setattr__(self, "targets", tuple(self.targets))
+        if not isinstance(self.targets, tuple):
+            raise InputError("targets", self.targets, "must be a list of Target")
+        if not self.targets:
+            object.__setattr__(self, "targets", (self.target,))
+        elif self.targets[0] != self.target:
+            # the first target is ``target`` (dataclasses.replace(scenario, target=...))
+            object.__setattr__(self, "targets", (self.target,) + self.targets[1:])
+        if len(self.targets) > MAX_TARGETS:
+            raise InputError("targets", len(self.targets), f"at most {MAX_TARGETS} targets")
+        names: set[str] = set()
+        cards = []
+        for g, t in enumerate(self.targets):
+            if not isinstance(t, Target):
+                raise InputError(f"targets[{g}]", t, "must be a Target")
+            if t.name in names:
+                raise InputError(f"targets[{g}].name", t.name,
+                                 "two targets have this name: attacks and figures name them")
+            names.add(t.name)
+            if t.card is not None:
+                cards.append(g)
+            if len(self.targets) > 1 and t.hazards:
+                raise InputError(f"targets[{g}].terrain", sorted(t.hazards),
+                                 "hazards are modelled for a single target (not yet with several)")
+        if len(cards) > 1:
+            raise InputError(f"targets[{cards[1]}]", self.targets[cards[1]].name,
+                             "at most one of several targets has a damage grid or life spiral "
+                             f"(also {self.targets[cards[0]].name!r})")
+
+    def _check_routes(self) -> None:
+        """Every name in an attacker's or weapon's ``targets`` is one of the targets."""
+        names = [t.name for t in self.targets]
+        for i, a in enumerate(self.attackers):
+            where = [(f"attackers[{i}].targets", a.targets)]
+            where += [(f"attackers[{i}].weapons[{j}].targets", w.targets) for j, w in enumerate(a.weapons)]
+            for key, route in where:
+                for k, name in enumerate(route):
+                    if name not in names:
+                        raise InputError(f"{key}[{k}]", name, "names no target: the targets are "
+                                         + ", ".join(repr(x) for x in names))
+
+    @property
+    def several(self) -> bool:
+        """Whether there are several targets."""
+        return len(self.targets) > 1
+
+    def route_of(self, attacker: Attacker, weapon: Weapon) -> tuple[int, ...]:
+        """The targets (indices) an attack of ``weapon`` by ``attacker`` goes to, in order:
+        the weapon's ``targets``, else the attacker's, else every target (empty: the
+        scenario's order)."""
+        names = weapon.targets or attacker.targets
+        if not names:
+            return ()
+        index = {t.name: g for g, t in enumerate(self.targets)}
+        route = tuple(index[x] for x in names)
+        return () if route == tuple(range(len(self.targets))) else route
 
     def attack_sequence(self) -> tuple[AttackSlot, ...]:
         """Every attack that may be made, in order: attackers in order; for each, its weapons'
@@ -199,6 +279,8 @@ class Scenario:
         for ai, a in enumerate(self.attackers):
             for g, size in enumerate(a.groups):  # a unit: each model (or combined attack) in turn
                 out += _combat_action(ai, a, g, size)
+        if self.several:
+            out = [dataclasses.replace(s, route=self.route_of(s.attacker, s.weapon)) for s in out]
         return tuple(out)
 
     @property
@@ -208,25 +290,26 @@ class Scenario:
 
     @property
     def continuous(self) -> bool:
-        """Whether continuous effects or hazards can happen at all in this scenario."""
-        t = self.target
-        return bool(t.effects or t.hazards or any(
-            w.sets_effects(True) - t.resist for a in self.attackers for w in a.weapons))
+        """Whether continuous effects or hazards can happen at all in this scenario (on any
+        of its targets)."""
+        return any(t.effects or t.hazards or any(
+            w.sets_effects(True) - t.resist for a in self.attackers for w in a.weapons)
+            for t in self.targets)
 
     @property
     def possible_effects(self) -> tuple[str, ...]:
         """Continuous effects and hazards that can put damage on the target, in the order
         ``fire``, ``corrosion``, ``quicksand``: one it starts with, one a weapon's hit can
         put on it (unless it resists), one a hazard gives it (burning earth: fire; an acid
-        bath: corrosion), and quicksand."""
-        t = self.target
+        bath: corrosion), and quicksand; with several targets, on any of them."""
         out = []
         for effect, hazard in (("fire", "burning_earth"), ("corrosion", "acid_bath")):
-            if effect in t.effects or (t.suffers(effect) and (
+            if any(effect in t.effects or (t.suffers(effect) and (
                     hazard in t.hazards or any(effect in w.sets_effects(True)
-                                               for a in self.attackers for w in a.weapons))):
+                                               for a in self.attackers for w in a.weapons)))
+                   for t in self.targets):
                 out.append(effect)
-        if "quicksand" in t.hazards:
+        if any("quicksand" in t.hazards for t in self.targets):
             out.append("quicksand")
         return tuple(out)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .._core.limits import MAX_MODELS
-from .._core.validate import check_bool, check_choice, check_choices, check_int, check_str
+from .._core.validate import check_bool, check_choice, check_choices, check_int, check_names, check_str
 from ..errors import InputError
 from .vocabulary import (
     ATTACK_TYPES,
@@ -84,6 +84,10 @@ class Weapon:
     blast_on_miss : int
         Models of the unit a missed AOE still catches where it deviates to (default 0: a
         setting, the deviation's geometry is not modelled; docs/units.md).
+    targets : tuple of str
+        Several targets (docs/units.md): the names of the targets this weapon's attacks go
+        to, the first of them still standing; empty (the default): the attacker's
+        ``targets``, else the scenario's targets in order.
 
     Examples
     --------
@@ -118,9 +122,11 @@ class Weapon:
     blast_pow: int | None = None
     blast_models: int = 1
     blast_on_miss: int = 0
+    targets: tuple[str, ...] = ()
 
     def __post_init__(self):
         check_str("name", self.name)
+        object.__setattr__(self, "targets", check_names("targets", self.targets))
         check_choice("type", self.type, ATTACK_TYPES)
         check_int("skill", self.skill, 0, MAX_SKILL)
         if self.pow is not None:
