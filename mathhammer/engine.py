@@ -52,8 +52,9 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
 
         sequence = scenario.attack_sequence()
         result = exact_result(scenario, sequence)
-        if explain and needs_play(scenario):
-            # the decisions in a player's words (a second backward induction, with records)
+        if explain and needs_play(scenario) and not scenario.several:
+            # the decisions in a player's words (a second backward induction, with records;
+            # its tables are for one target)
             table = solve(scenario, sequence, relax="never")
             result.extra["best_play"] = report(table, scenario, result.slot_labels)
         return result

@@ -56,7 +56,9 @@ class Played:
     marks: list[list[int]]    # per column, 1 for each marked box (top / outermost first)
     effects: np.ndarray       # [round, effect (fire, corrosion, quicksand), E_*] counters
     destroyed: list[int]      # models each attack destroyed (a unit target; 1 at a kill)
-    models_destroyed: int     # models of the target destroyed at the end
+    models_destroyed: int     # models of the target destroyed at the end (of every target)
+    target_destroyed: list[int]  # several targets: each one's models destroyed at the end
+    target_marked: list[int]  # ... each one's damage marked at the end
 
 
 def _entries(roll: tuple[int, ...]) -> list[int]:
@@ -85,9 +87,9 @@ def play(scenario, rolls) -> Played:
     buf = np.zeros(size + FILL_SLACK, dtype=np.uint8)  # unscripted entries: double ones
     buf[: len(entries)] = entries
     rs = np.zeros(RNG_WORDS, dtype=np.uint64)  # unused: no refill happens
-    n = enc.attacks.shape[0]
-    models = scenario.target.models
-    hist = np.zeros(scenario.target.boxes * models + 1, dtype=np.int64)
+    n = enc.attacks.shape[0] // len(scenario.targets)  # a block of rows per target
+    models = scenario.total_models
+    hist = np.zeros(scenario.total_boxes + 1, dtype=np.int64)
     destroyed_hist = np.zeros(models + 1, dtype=np.int64)
     n_letters = max(1, len(enc.letters))
     mask_hist = np.zeros((6, 1 << 10), dtype=np.int64)
@@ -96,7 +98,12 @@ def play(scenario, rolls) -> Played:
     kill_at = np.zeros(max(1, rows), dtype=np.int64)
     cripple_hist = np.zeros((rows + 1, 1 << n_letters), dtype=np.int64)
     effect_counts = np.zeros((scenario.turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
-    counters = Counters(hist, counts, kill_at, cripple_hist, mask_hist, effect_counts, destroyed_hist)
+    k = len(scenario.targets)
+    t_damage = np.zeros((k, max(t.boxes * t.models for t in scenario.targets) + 1), dtype=np.int64)
+    t_destroyed = np.zeros((k, max(t.models for t in scenario.targets) + 1), dtype=np.int64)
+    t_kills = np.zeros((k, scenario.turns), dtype=np.int64)
+    counters = Counters(hist, counts, kill_at, cripple_hist, mask_hist, effect_counts, destroyed_hist,
+                        t_damage, t_destroyed, t_kills)
     pos = run_trials(1, rs, buf, 0, size, enc.max_draws, 0, enc.tables, counters)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
@@ -112,11 +119,12 @@ def play(scenario, rolls) -> Played:
         for c, col in enumerate(scenario.target.card):
             m = int(np.flatnonzero(mask_hist[c])[0])
             marks.append([(m >> r) & 1 for r in range(len(col))])
-    initial = np.tile(enc.attacks[:, A_ORIGIN] == ORIGIN_INITIAL, scenario.attack_rounds)
+    initial = np.tile(enc.attacks[:n, A_ORIGIN] == ORIGIN_INITIAL, scenario.attack_rounds)
     maintenance = effect_counts[:, 0, E_KILL] + effect_counts[:, 1, E_KILL]
+    made = counts[:, C_MADE] if scenario.several else np.where(
+        initial, made_counts(kill_at, 1, maintenance, n), counts[:, C_MADE])
     return Played(
-        made=np.where(initial, made_counts(kill_at, 1, maintenance, n),
-                      counts[:, C_MADE]).tolist(),
+        made=made.tolist(),
         hit=counts[:, C_HIT].tolist(),
         crit=counts[:, C_CRIT].tolist(),
         damage=counts[:, C_DAMAGE].tolist(),
@@ -130,6 +138,8 @@ def play(scenario, rolls) -> Played:
         tough=counts[:, C_TOUGH].tolist(),
         destroyed=(counts[:, C_DESTROYED] + kill_at).tolist(),
         models_destroyed=int(np.flatnonzero(destroyed_hist)[0]) if models > 1 else int(killed.size > 0),
+        target_destroyed=[int(np.flatnonzero(row)[0]) for row in t_destroyed] if scenario.several else [],
+        target_marked=[int(np.flatnonzero(row)[0]) for row in t_damage] if scenario.several else [],
         crippled_after=after[:-1],
         crippled=after[-1] if after else set(),
         marks=marks,

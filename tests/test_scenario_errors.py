@@ -735,6 +735,39 @@ EXACT_CASES = [
      "(got 'corrosive')"),
     ("weapon-effects-key", in_weapon('effects = ["fire"]'),
      f"{W1}.effects: unknown key; did you mean 'rules'? (got ['fire'])"),
+    # --- several targets: target / targets on attackers and weapons (docs/units.md)
+    ("attacker-target-unknown", in_attacker('target = "Caster"'),
+     "attackers[0].target: names no target: the targets are 'Heavy warjack' (got 'Caster')"),
+    ("attacker-targets-string", in_attacker('targets = "Caster"'),
+     "attackers[0].targets: must be a list of names (got 'Caster')"),
+    ("attacker-targets-twice", in_attacker('targets = ["Heavy warjack", "Heavy warjack"]'),
+     "attackers[0].targets[1]: is named twice (got 'Heavy warjack')"),
+    ("weapon-target-number", in_weapon("target = 3"),
+     f"{W1}.target: must be the name of a target; several in order are targets = [...] (got 3)"),
+    ("weapon-targets-unknown", in_weapon('targets = ["Heavy warjack", "Caster"]'),
+     f"{W1}.targets[1]: names no target: the targets are 'Heavy warjack' (got 'Caster')"),
+    ("weapon-target-and-targets", in_weapon('target = "Heavy warjack"\ntargets = ["Heavy warjack"]'),
+     f"{W1}.target: give target (one) or targets (the first still standing), not both "
+     "(got 'Heavy warjack')"),
+    ("targets-and-target", BASE + '\n[[targets]]\nname = "Solo"\ndef = 14\narm = 14\n',
+     "targets: give [target] (one target) or [[targets]] (several), not both (got '[[targets]]')"),
+    ("targets-no-name", BASE.replace("[target]", "[[targets]]").replace('name = "Heavy warjack"\n', ""),
+     "targets[0].name: each of several targets needs a name (attacks and figures name them)"),
+    ("targets-same-name", BASE.replace("[target]", "[[targets]]")
+     + '\n[[targets]]\nname = "Heavy warjack"\ndef = 14\narm = 14\n',
+     "targets[1].name: two targets have this name: attacks and figures name them (got 'Heavy warjack')"),
+    ("targets-two-cards", BASE.replace("[target]", '[[targets]]\ncard = "heavy_warjack"')
+     .replace("def = 12\narm = 18\nboxes = 30\n", "")
+     + '\n[[targets]]\nname = "Other"\ncard = "heavy_warjack"\n',
+     "targets[1]: at most one of several targets has a damage grid or life spiral (also 'Heavy warjack') "
+     "(got 'Other')"),
+    ("targets-hazards", BASE.replace("[target]", "[[targets]]")
+     + '\n[[targets]]\nname = "Solo"\ndef = 14\narm = 14\nterrain = ["acid_bath"]\n',
+     "targets[1].terrain: hazards are modelled for a single target (not yet with several) (got ['acid_bath'])"),
+    ("targets-unit-power-field", BASE.replace("[target]", "[[targets]]")
+     + '\n[[targets]]\nname = "Unit"\ndef = 14\narm = 14\nmodels = 3\npower_field = "never"\n',
+     "targets[1].power_field: a unit target (3 models) has no focus or fury to spend: power_field is "
+     "for a single model (got 'never')"),
 ]
 
 assert len({c[0] for c in EXACT_CASES}) == len(EXACT_CASES)
@@ -756,7 +789,7 @@ def test_every_later_key_has_an_error_case():
     expected |= {f"attackers.spend.{k}" for k in SPEND_KEYS}
     expected |= {f"attackers.weapons.{k}" for k in WEAPON_KEYS[WEAPON_KEYS.index("attack_discard"):]}
     expected |= {"simulation.objective", "simulation.turns", "simulation.attack_turns", "settings.brutal_damage",
-                 "settings"}
+                 "settings", "targets", "targets.name"}
     assert expected <= keys, expected - keys
 
 

@@ -3,7 +3,8 @@
 After an AOE attack's own damage (and a knockdown in quicksand), up to ``blast_models``
 other living models of the unit, first in order, each suffer a blast damage roll of
 ``2d6 + blast_pow`` against their ARM (one die fewer where the type is resisted); a missed
-AOE catches ``blast_on_miss`` models, the one aimed at first. Each model rolls its own Tough
+AOE catches ``blast_on_miss`` models, the one aimed at first (a single model too). With several
+targets, a blast stays on the target attacked. Each model rolls its own Tough
 and heals by Rapid Healing as after an attack; a blast never knocks down and puts no effect
 on the models it catches. The rest of the unit waits in :attr:`State.others
 <mathhammer.exact.state.State.others>` (damage marked, knocked down), kept only when a blast
@@ -30,13 +31,14 @@ def blast(setup: Setup, info: SlotInfo, pieces: list[Piece], missed: bool) -> li
     """The pieces of an attack of ``info`` (a hit, or ``missed``) after its blast."""
     w = info.weapon
     k = w.blast_on_miss if missed else w.blast_models
-    if not (setup.blast and w.blasts and k):
+    # a miss catches the model aimed at on a single model too; a hit, a unit's other models
+    if not (w.blasts and k and (setup.blast or missed)):
         return pieces
     out = []
     for pc in pieces:
-        if pc.state is None:  # every model destroyed: nothing left to catch
-            out.append(pc)
-            continue
+        if pc.state is None or pc.state.target != setup.index:
+            out.append(pc)  # every model destroyed: nothing left to catch (the next target's
+            continue  # models are not under the template)
         # the model under attack is caught by a miss, and when the hit destroyed the one it
         # hit (the piece's state is then the next model's, at a damage marked of its own)
         caught_first = missed or pc.counts[SLOT_DESTROYED] > 0
@@ -105,8 +107,9 @@ def _caught(setup: Setup, info: SlotInfo, pc: Piece, rows: np.ndarray, d: int | 
         destroyed = s.destroyed + killed
         if d is None:  # the model under attack stands as the hit left it
             state, dst = s._replace(others=tuple(living), destroyed=destroyed), pc.dst[rows]
-        elif not living:  # every model destroyed
-            state, dst = None, np.zeros(rows.size, dtype=np.int64)
+        elif not living:  # every model destroyed: the kill (or the next target)
+            state, at = setup.killed(s._replace(others=(), destroyed=setup.models - 1))
+            dst = np.full(rows.size, at, dtype=np.int64)
         elif after[0] is not None:  # caught and still standing: it stays under attack
             (m0, down0), others = after[0], living[1:]
             state = s._replace(down=down0, others=tuple(others), destroyed=destroyed)

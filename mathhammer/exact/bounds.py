@@ -21,6 +21,7 @@ from . import rolls
 from .card import N_COLUMNS
 from .setup import Setup
 from .state import FIRE_POW, SlotInfo, State
+from .targets import Targets, check_targets
 
 __all__ = ["situations_varying", "state_bound", "max_marks", "fire_marks", "event_fans", "card_bounds", "card_registry", "card_work",
            "prepare", "check_exact_applicable", "needs_induction", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES",
@@ -184,16 +185,48 @@ def card_work(setup: Setup) -> int:
     return sum(c * f * outcomes for c, f in zip(configs[:-1], fans, strict=True)) * _other_states(setup)
 
 
-def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
-    """The :class:`~mathhammer.exact.setup.Setup` of ``scenario``, once :func:`check_exact_applicable` passes.
+def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup | Targets:
+    """The :class:`~mathhammer.exact.setup.Setup` of ``scenario`` (several targets: the
+    :class:`~mathhammer.exact.targets.Targets`), once :func:`check_exact_applicable` passes.
 
     ``slots`` replaces the scenario's attack sequence;
-    ``induction``: decisions will be found by backward induction.
+    ``induction``: decisions will be found by backward induction. Several targets: each
+    target's bounds hold, and its states count in the limits (only the target under attack
+    has a state, so the states are at most the sum of the targets').
     """
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
-    setup = Setup(scenario, slots)
-    t = scenario.target
+    if scenario.several:
+        slots = tuple(scenario.attack_sequence() if slots is None else slots)
+        check_targets(scenario, slots)
+        setup = Targets(scenario, slots)
+        parts = setup.parts
+    else:
+        setup = Setup(scenario, slots)
+        parts = (setup,)
+    states = sum(_part_states(part, induction) for part in parts)
+    if states > MAX_STATES:
+        raise ExactNotApplicable(
+            f"up to {states:,} states (damage marked x situation x effects x points) exceed the "
+            f"exact engine's limit of {MAX_STATES:,}: use the Monte Carlo method")
+    steps = setup.n_events
+    if states * steps > MAX_WORK:
+        what = "attacks" if steps == setup.n else "attacks and round-end steps"
+        raise ExactNotApplicable(
+            f"up to {states:,} states over {steps} {what} exceed the exact engine's limit of "
+            f"{MAX_WORK:,} state-attacks: use the Monte Carlo method")
+    if induction and steps > MAX_INDUCTION_SLOTS:
+        what = "attacks" if steps == setup.n else "attacks and round-end steps"
+        raise ExactNotApplicable(
+            f"{steps} {what} exceed the {MAX_INDUCTION_SLOTS} that the exact engine's backward "
+            "induction handles")
+    return setup
+
+
+def _part_states(setup: Setup, induction: bool) -> int:
+    """The checks of one target's setup; the bound on its states (0 on a card: checked by
+    :func:`_check_card`)."""
+    t = setup.target
     spread = t.effects or (t.hazards & {"acid_bath", "burning_earth"})
     if t.unit and spread:
         # each model of the unit would carry its own continuous effects: the state holds
@@ -215,25 +248,8 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup:
                 "by the exact engine")
     if setup.card is not None:
         _check_card(setup, induction)
-        states = 0
-    else:
-        states = state_bound(setup)
-    if states > MAX_STATES:
-        raise ExactNotApplicable(
-            f"up to {states:,} states (damage marked x situation x effects x points) exceed the "
-            f"exact engine's limit of {MAX_STATES:,}: use the Monte Carlo method")
-    steps = setup.n_events
-    if states * steps > MAX_WORK:
-        what = "attacks" if steps == setup.n else "attacks and round-end steps"
-        raise ExactNotApplicable(
-            f"up to {states:,} states over {steps} {what} exceed the exact engine's limit of "
-            f"{MAX_WORK:,} state-attacks: use the Monte Carlo method")
-    if induction and steps > MAX_INDUCTION_SLOTS:
-        what = "attacks" if steps == setup.n else "attacks and round-end steps"
-        raise ExactNotApplicable(
-            f"{steps} {what} exceed the {MAX_INDUCTION_SLOTS} that the exact engine's backward "
-            "induction handles")
-    return setup
+        return 0
+    return state_bound(setup)
 
 
 def _check_card(setup: Setup, induction: bool) -> None:
@@ -264,7 +280,10 @@ def check_exact_applicable(scenario: Scenario) -> None:
     over several rounds with continuous effects and hazards, and against a unit of models
     (docs/units.md: the state is the model under attack's and the models destroyed).
     Refused: a unit target that starts with continuous effects or stands in an acid bath or
-    a burning earth (every model would carry its own effects); a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
+    a burning earth (every model would carry its own effects); with several targets, an
+    attack whose targets are not every target or the first ones in order, a target after
+    the first that starts with continuous effects, and a grid or spiral
+    (:func:`~mathhammer.exact.targets.check_targets`); a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
     within the rules model's bounds); on a track, more than :data:`MAX_STATES` states
     (damage marked times every situation, set of effects and points the sequence may reach)
     or :data:`MAX_WORK` states times attacks; on a grid or spiral, more than
@@ -299,5 +318,5 @@ def needs_induction(scenario: Scenario) -> bool:
     """Whether :func:`exact_result <mathhammer.exact.exact_result>` finds decisions by
     backward induction: an attacker playing its best, or a target whose power field is
     ``"best"``, with points to spend."""
-    t = scenario.target
-    return (t.power_field == "best" and t.power_points > 0) or any(a.plays_best for a in scenario.attackers)
+    return (any(t.power_field == "best" and t.power_points > 0 for t in scenario.targets)
+            or any(a.plays_best for a in scenario.attackers))

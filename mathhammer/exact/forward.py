@@ -26,11 +26,8 @@ from ..result.fields import (
     EFFECT_KILL,
     EFFECT_NAMES,
     EFFECT_PRESENT,
-    SLOT_CRIT,
     SLOT_DAMAGE,
     SLOT_FIELDS,
-    SLOT_HIT,
-    SLOT_MADE,
 )
 from ..result.naming import scenario_names
 from ..rules import Scenario
@@ -38,6 +35,8 @@ from ..rules.scenario import round_labels
 from .bounds import MAX_CARD_INDUCTION_EDGES, needs_induction, prepare
 from .induction import CONFIG_BATCH, Engine, deep_recursion
 from .state import CORROSION, FIRE
+from .targets import target_figures
+from .tidy import tidy, tidy_rounds, tidy_targets
 
 __all__ = ["exact_result", "propagate", "propagate_rounds"]
 
@@ -69,7 +68,10 @@ def propagate_rounds(engine: Engine, visit=None):
     rounds : dict
         ``maintenance_kill_weights`` (per round), ``effect_weights`` (per round, effect
         and ``EFFECT_*`` column) and ``destroyed_weights`` (models destroyed at the end), as
-        in :class:`~mathhammer.result.Result`.
+        in :class:`~mathhammer.result.Result`; several targets
+        (:class:`~mathhammer.exact.targets.Targets`): also ``target_kill_weights``,
+        ``target_damage_weights`` and ``target_destroyed_weights``. A kill is then every
+        target destroyed, and the damage and models destroyed are summed over the targets.
     cards : dict
         Grids and spirals: ``cripple_weights`` and ``box_weights`` as in
         :class:`~mathhammer.result.Result`, ``cripple_end`` (per letter, crippled at the
@@ -79,7 +81,11 @@ def propagate_rounds(engine: Engine, visit=None):
     """
     setup = engine.setup
     card = setup.card
-    boxes, n, turns = setup.boxes, setup.n, setup.turns
+    n, turns = setup.n, setup.turns
+    several = setup.several
+    # several targets: per target and round, the probability it is destroyed then (the
+    # state moves on to the next target, or to the kill for the last one)
+    target_kill = np.zeros((len(setup.parts) if several else 1, turns))
     start = np.zeros(setup.size)
     start[0] = 1.0  # no damage marked (the empty card)
     dist = {setup.start: start}
@@ -113,6 +119,8 @@ def propagate_rounds(engine: Engine, visit=None):
                 for pc in engine.edges(e, state, batch):
                     mass = v[pc.src] * pc.p
                     total = mass.sum()
+                    if several and (pc.state is None or pc.state.target != state.target):
+                        target_kill[state.target, t] += total
                     if attack:
                         i = ev.slot
                         slot_weights[i] += total * np.asarray(pc.counts)
@@ -157,19 +165,26 @@ def propagate_rounds(engine: Engine, visit=None):
                     if state.cont & bit:
                         effects[t, k, EFFECT_AFTER] += v.sum()
     killed = kill_weights.sum() + maintenance.sum()
-    # a unit: the damage on the whole unit (a destroyed model counts all its boxes)
+    # a unit: the damage on the whole unit (a destroyed model counts all its boxes); several
+    # targets: on all of them (those before the one under attack are destroyed)
     unit_boxes = setup.unit_boxes
     damage_weights = np.zeros(unit_boxes + 1)
     destroyed_weights = np.zeros(setup.models + 1)
     for state, v in dist.items():
+        part = setup.part(state)
+        boxes_before, models_before = setup.before(state)
+        v = v[: part.size] if several else v
         idx = np.arange(v.size)
-        elsewhere = state.destroyed * boxes + sum(m for m, _ in state.others)
-        damage_weights += np.bincount(setup.count(idx) + elsewhere, weights=v, minlength=unit_boxes + 1)
-        destroyed_weights[state.destroyed] += v.sum()
+        elsewhere = state.destroyed * part.boxes + sum(m for m, _ in state.others) + boxes_before
+        damage_weights += np.bincount(part.count(idx) + elsewhere, weights=v, minlength=unit_boxes + 1)
+        destroyed_weights[state.destroyed + models_before] += v.sum()
     damage_weights[unit_boxes] = killed
     destroyed_weights[setup.models] = killed
     rounds = {"maintenance_kill_weights": maintenance, "effect_weights": effects,
               "destroyed_weights": destroyed_weights}
+    if several:
+        rounds["target_damage_weights"], rounds["target_destroyed_weights"] = target_figures(setup, dist, killed)
+        rounds["target_kill_weights"] = target_kill
     cards = {}
     if card is not None:
         box_weights = [killed + np.zeros(n_rows) for n_rows in card.lengths]
@@ -246,6 +261,13 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     there, not in their slot's ``SLOT_DAMAGE``; nor do the focus a power field spends on
     them or a Tough save they cause count in ``SLOT_TARGET_SPENT`` / ``SLOT_TOUGH``).
 
+    Several targets (docs/units.md; :mod:`~mathhammer.exact.targets`): the state also
+    holds the target under attack, the first standing; an attack none of whose targets
+    stands is not made. The kill (``kill_weights``, the maintenance kills) is every target
+    destroyed, ``damage_weights`` and ``destroyed_weights`` are over the whole scenario's
+    boxes and models, and ``target_damage_weights``, ``target_destroyed_weights`` and
+    ``target_kill_weights`` (per target and round) hold each target's.
+
     ``slots``: the scenario's attack sequence, when already built.
 
     Raises
@@ -287,8 +309,8 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
         damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards = propagate_rounds(engine)
     slot_round = tuple(info.round for info in setup.slots)
     maintenance = rounds["maintenance_kill_weights"]
-    damage_weights, slot_weights, kill_weights = _tidy(damage_weights, slot_weights, kill_weights)
-    kill_weights, maintenance = _tidy_rounds(kill_weights, maintenance, slot_round)
+    damage_weights, slot_weights, kill_weights = tidy(damage_weights, slot_weights, kill_weights)
+    kill_weights, maintenance = tidy_rounds(kill_weights, maintenance, slot_round)
     extra = {"slot_damage_sq": slot_damage_sq}
     extra_fields = {}
     if cards:
@@ -299,6 +321,11 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
         }
         if setup.round_end:  # after the last round's end; else the last slot row's
             extra_fields["cripple_end_weights"] = np.clip(cards["cripple_end"], 0.0, 1.0)
+    if setup.several:
+        damage, destroyed, kills = tidy_targets(rounds["target_damage_weights"],
+                                                rounds["target_destroyed_weights"], rounds["target_kill_weights"])
+        extra_fields.update(target_damage_weights=damage, target_destroyed_weights=destroyed,
+                            target_kill_weights=kills)  # the names: scenario_names
     effect_weights = None
     if scenario.continuous:
         effect_weights = np.clip(rounds["effect_weights"], 0.0, None)
@@ -327,54 +354,3 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
         **scenario_names(scenario),
         **extra_fields,
     )
-
-
-def _at_most_one(w: np.ndarray) -> np.ndarray:
-    """Clip ``w`` at 0 and take any excess of its sum over 1 (rounding) off its largest entry.
-
-    Both summation orders used downstream are checked: ``sum`` (pairwise) and ``cumsum``
-    (sequential, for running totals such as ``kill_after``).
-    """
-    w = np.clip(w, 0.0, None)
-    for _ in range(8):
-        excess = max(float(w.sum()), float(np.cumsum(w)[-1])) - 1.0
-        if excess <= 0.0:
-            break
-        i = int(np.argmax(w))
-        w[i] = max(0.0, w[i] - max(excess, np.spacing(w[i])))
-    return w
-
-
-def _tidy_rounds(kill_weights: np.ndarray, maintenance: np.ndarray, slot_round) -> tuple:
-    """Kills in attacks and in maintenance phases together: at least 0, and every total
-    reports make of them (:attr:`Result.kill`, :attr:`Result.kill_by_turn`) at most 1."""
-    maintenance = np.clip(maintenance, 0.0, None)
-    if not maintenance.any():
-        return kill_weights, maintenance
-    kill_weights = kill_weights.copy()
-    rounds = np.asarray(slot_round, dtype=np.int64)
-    for _ in range(16):
-        per = np.zeros(maintenance.size)
-        np.add.at(per, rounds, kill_weights)
-        per += maintenance
-        excess = max(float(kill_weights.sum() + maintenance.sum()), float(np.cumsum(per)[-1]),
-                     float(np.cumsum(kill_weights)[-1] + np.cumsum(maintenance)[-1])) - 1.0
-        if excess <= 0.0:
-            break
-        both = np.concatenate([kill_weights, maintenance])
-        j = int(np.argmax(both))
-        both[j] = max(0.0, both[j] - max(excess, np.spacing(both[j])))
-        kill_weights, maintenance = both[: kill_weights.size], both[kill_weights.size:]
-    return kill_weights, maintenance
-
-
-def _tidy(damage_weights, slot_weights, kill_weights):
-    """Remove floating-point noise (a few ulps) that would break the invariants reports rely
-    on: probabilities in [0, 1], sums at most 1, critical <= hit <= made, counts >= 0."""
-    damage_weights = _at_most_one(damage_weights)
-    kill_weights = _at_most_one(kill_weights)
-    sw = np.clip(slot_weights, 0.0, None)
-    sw[:, SLOT_MADE] = np.minimum(sw[:, SLOT_MADE], 1.0)
-    sw[:, SLOT_HIT] = np.minimum(sw[:, SLOT_HIT], sw[:, SLOT_MADE])
-    sw[:, SLOT_CRIT] = np.minimum(sw[:, SLOT_CRIT], sw[:, SLOT_HIT])
-    return damage_weights, sw, kill_weights

@@ -33,10 +33,11 @@ from ..rules import Scenario
 from ..rules.scenario import check_objective
 from .attack import attack_edges
 from .bounds import MAX_CARD_INDUCTION_EDGES, prepare
-from .edges import Decisions, Piece, merge
+from .edges import Decisions, Piece, merge, slot_counts
 from .rounds import round_edges
 from .setup import Setup
 from .state import State
+from .targets import Targets
 
 __all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CONFIG_BATCH", "UNIT_TIEBREAK"]
 
@@ -49,6 +50,7 @@ CONFIG_BATCH = 1024
 #: Weight of the fraction of a unit's models destroyed added to the kill objective (every
 #: model destroyed), so best play against a unit kills as many as it can where clearing it is
 #: out of reach (docs/units.md); decisions it changes differ in the kill by less than this.
+#: With several targets: the fraction of all their models.
 UNIT_TIEBREAK = 1e-10
 
 
@@ -58,7 +60,10 @@ class Engine:
 
     Parameters
     ----------
-    setup : Setup
+    setup : Setup or Targets
+        One target's, or several targets' (:class:`~mathhammer.exact.targets.Targets`:
+        each state's target is the one under attack; values run across targets, and the
+        kill is every target destroyed).
     best : frozenset of int, optional
         Attackers that play their best (see :class:`~mathhammer.exact.edges.Decisions`);
         by default those whose policy is ``"best"`` (with points to spend).
@@ -81,7 +86,7 @@ class Engine:
     effects); the value after the last is the terminal one.
     """
 
-    def __init__(self, setup: Setup, best: frozenset | None = None, objective: str = "kill",
+    def __init__(self, setup: Setup | Targets, best: frozenset | None = None, objective: str = "kill",
                  record=None, edge_budget: int | None = None, tiebreak: float = 0.0):
         self.setup = setup
         self.edge_budget = edge_budget
@@ -120,20 +125,25 @@ class Engine:
     def terminal(self, idx: np.ndarray, state: State) -> np.ndarray:
         """Value after the last event at the damage marked (configurations) ``idx`` of a
         target left standing in ``state`` (a unit: damage on the whole unit, a destroyed
-        model counting all its boxes)."""
+        model counting all its boxes; several targets: and all the boxes and models of the
+        targets destroyed before it)."""
         setup = self.setup
-        marked = setup.count(idx) + state.destroyed * setup.boxes + sum(m for m, _ in state.others)
+        part = setup.part(state)
+        boxes_before, models_before = setup.before(state)
+        marked = (part.count(idx) + state.destroyed * part.boxes + sum(m for m, _ in state.others)
+                  + boxes_before)
+        destroyed = state.destroyed + models_before
         extra = 0.0
         if self.tiebreak:
             extra = self.tiebreak * marked / setup.unit_boxes
         if self.unit_tiebreak:
-            extra = extra + self.unit_tiebreak * state.destroyed / setup.models
+            extra = extra + self.unit_tiebreak * destroyed / setup.models
         if self.objective == "kill":
             return np.zeros(idx.size) + extra
         if self.objective == "damage":
             return marked.astype(np.float64) + extra
         if self.objective == "destroyed":  # the models destroyed (a kill: every one)
-            return np.full(idx.size, float(state.destroyed)) + extra
+            return np.full(idx.size, float(destroyed)) + extra
         return ((self.setup.card.crip[idx] & self._cripple_bit) > 0).astype(np.float64) + extra
 
     def edges(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
@@ -145,8 +155,13 @@ class Engine:
         edges of an attack depend only on its signature and ``state`` and are kept for the
         later attacks of that signature. With look-ahead the decisions read the values of
         the next event (memoised), and the edges are rebuilt when asked again rather than
-        kept.
+        kept. An attack none of whose targets stands (several targets) is not made: one
+        piece, nothing counted.
         """
+        ev = self.events[e]
+        if self.setup.several and ev.kind == "attack" and self.setup.skips(ev.slot, state):
+            marks = self.setup.part(state).marks
+            return [Piece(state, marks, marks, np.ones(marks.size), slot_counts({}))]
         if self.on_card:
             return self._build(e, state, src)
         sig = self._sig[e]
@@ -170,14 +185,15 @@ class Engine:
 
     def _build(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
         ev = self.events[e]
+        setup = self.setup.part(state)  # the target under attack's
         dec = Decisions(self.best, kill_value=self.kill_value, event=e, record=self.record,
                         row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.value(e + 1, s, idx)
         if ev.kind == "attack":
-            out = merge(attack_edges(self.setup, ev.slot, state, dec, src))
+            out = merge(attack_edges(setup, ev.slot, state, dec, src))
         else:
-            out = merge(round_edges(self.setup, ev, state, self.setup.marks if src is None else src, dec))
+            out = merge(round_edges(setup, ev, state, setup.marks if src is None else src, dec))
         if self.edge_budget is not None and self.looks_ahead and self.on_card:
             self.built += sum(pc.p.size for pc in out)
             if self.built > self.edge_budget:
@@ -221,7 +237,7 @@ class Engine:
         key = (e, state)
         out = self._values.get(key)
         if out is None:
-            boxes = self.setup.boxes
+            boxes = self.setup.part(state).boxes
             out = np.zeros(boxes)
             for pc in self.edges(e, state):
                 lead = self.kill_value if pc.state is None else self.value(e + 1, pc.state, pc.dst)
@@ -265,7 +281,9 @@ def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
     objective : {"kill", "damage", "cripple:X"}
         Maximise the kill probability, the expected damage marked at the end (a kill
         counts as every box), or the probability that system / aspect X of the target's
-        grid or spiral ends crippled (a kill cripples every one).
+        grid or spiral ends crippled (a kill cripples every one). Several targets: the
+        kill is every target destroyed, the damage summed over them (``destroyed``: the
+        expected models destroyed).
 
     Returns
     -------

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..rules import Scenario, Weapon
 from .card import Card
+from .relaxation import TrackRelaxation
 from .state import CORROSION, EFFECT_BIT, FIRE, Event, SlotInfo, State
 
 __all__ = ["Setup"]
@@ -32,7 +33,7 @@ def _slot_info(slot, first: bool, index: int, round_: int, row: int) -> SlotInfo
     return SlotInfo(slot, first, slot.weapon.skill + bonus, pow_, index, round_, row)
 
 
-class Setup:
+class Setup(TrackRelaxation):
     """What the engine reads from a scenario once.
 
     Parameters
@@ -57,11 +58,23 @@ class Setup:
         With a mark stack (Rapid Healing >= 2): the marks the stack keeps entering each
         attack (and after the last): ``(rapid_healing - 1)`` per attack left that deals
         damage, the most those attacks can heal beyond their own marks.
+    index : int
+        Several targets: which target of the scenario this setup is (0 alone); set by
+        :class:`~mathhammer.exact.targets.Targets`.
+    then : callable or None
+        Several targets: ``then(after)`` is where the destruction of this target's last
+        model leaves the sequence (the next target, fresh); None: a kill.
     """
+
+    #: One target: the setup is its own part (:class:`~mathhammer.exact.targets.Targets`
+    #: holds one setup per target).
+    several = False
 
     def __init__(self, scenario: Scenario, slots=None):
         self.scenario = scenario
         self.target = t = scenario.target
+        self.index = 0
+        self.then = None
         base = tuple(scenario.attack_sequence() if slots is None else slots)
         #: Attacks of one round, rounds with an attack phase, rounds in all.
         self.n0 = len(base)
@@ -122,7 +135,7 @@ class Setup:
             earth=self.earth_possible,
             others=((0, "knocked_down" in t.state),) * (self.models - 1) if self.blast else (),
         )
-        self.events = self._events()
+        self.events = self.events_for(self.possible, self.earth_possible)
 
     def _continuous_setup(self):
         """What continuous effects and hazards can do (docs/activation.md, "Continuous
@@ -156,8 +169,11 @@ class Setup:
             self._sets[key] = out
         return out
 
-    def _events(self) -> tuple[Event, ...]:
-        """Attacks and round-end steps of every round, in order."""
+    def events_for(self, possible: int, earth: bool) -> tuple[Event, ...]:
+        """Attacks and round-end steps of every round, in order, with the continuous
+        effects ``possible`` (bits) and a burning earth (``earth``) possible: on this
+        target, or, with several targets, on any of them (a step that cannot happen on this
+        one leaves its states as they are)."""
         out = []
         n0, n = self.n0, len(self.slots)
         for r in range(self.turns):
@@ -166,11 +182,11 @@ class Setup:
             if not self.round_end:
                 continue
             nxt = (r + 1) * n0 if r + 1 < self.rounds else n
-            if self.earth_possible:
+            if earth:
                 out.append(Event("earth", r, nxt))
-            if self.possible & FIRE:
+            if possible & FIRE:
                 out.append(Event("fire", r, nxt))
-            if self.possible & CORROSION:
+            if possible & CORROSION:
                 out.append(Event("corrosion", r, nxt))
             out.append(Event("activation", r, nxt))
         return tuple(out)
@@ -191,9 +207,11 @@ class Setup:
         model of the unit and its damage marked (spill-over: the points left over are lost).
         The attacker's points go on; the next model stands as the unit's starting state says
         (a Dispel of the unit's upkeep spells holds for every model), with the damage and
-        knockdown a blast left on it (:attr:`State.others`; none without a blast)."""
+        knockdown a blast left on it (:attr:`State.others`; none without a blast). With
+        several targets, the last model of a target but the last gives way to the next
+        target, fresh (:attr:`then`)."""
         if after.destroyed + 1 >= self.models:
-            return None, 0
+            return (None, 0) if self.then is None else self.then(after)
         s = self.start
         marked, down = after.others[0] if after.others else (0, s.down)
         return after._replace(down=down, still=s.still, grievous=False, effects=frozenset(),
@@ -254,59 +272,18 @@ class Setup:
         self.feedback_mask = sum(1 << lt.index(x) for x in self.feedback)
         self.cortex_bit = (1 << lt.index("C")) if self.cortex else 0
 
-    def cripple_from(self, share: dict) -> None:
-        """A damage track standing for a grid (the relaxation of best play,
-        :mod:`mathhammer.play.relax`): ``share[X][m]`` is the chance that grid system ``X``
-        is crippled when ``m`` boxes are marked (nondecreasing); marking ``m`` to ``m'``
-        cripples a system not yet crippled with chance ``(share[m'] - share[m]) / (1 -
-        share[m])``, and a crippled system feeds back as on the grid (DEF, ARM, power field;
-        the Cortex ``"C"`` takes the target's points) and stays crippled."""
-        if self.card is not None:
-            raise ValueError("cripple_from is for a damage track")
-        share = {x: np.asarray(v, dtype=np.float64) for x, v in share.items()}
-        self.feedback = frozenset(x for x in share if x != "C")
-        self.cortex = "C" in share and self.target.power_points > 0
-        self.track_lost = self.cortex and self.turns > 1
-        self.track_cripple = {x: v for x, v in share.items() if x != "C" or self.cortex} or None
+    def part(self, state: State) -> Setup:
+        """The setup of the target under attack in ``state``: this one (one target)."""
+        return self
 
-    def track_split(self, state: State, src: np.ndarray, dst: np.ndarray):
-        """The relaxation's crippling when ``src`` boxes marked become ``dst``:
-        ``[(state after, probability per entry)]`` (the probability 1.0 without crippling:
-        every track but a relaxed grid's)."""
-        out = [(state, 1.0)]
-        if self.track_cripple is None:
-            return out
-        for x, share in self.track_cripple.items():
-            if x == "C":
-                if state.target_points == 0 and not (self.track_lost and not state.lost):
-                    continue
-            elif x in state.crippled:
-                continue
-            top = share.size - 1
-            lo, hi = share[np.minimum(src, top)], share[np.minimum(dst, top)]
-            q = np.where(lo < 1, np.clip((hi - lo) / np.maximum(1 - lo, 1e-12), 0, 1), 0.0)
-            if not q.any():
-                continue
-            nxt = []
-            for st, p in out:
-                if x == "C":
-                    hit = st._replace(target_points=0, lost=st.lost or self.track_lost)
-                else:
-                    hit = st._replace(crippled=st.crippled | {x})
-                nxt += [(st, p * (1 - q)), (hit, p * q)]
-            out = nxt
-        return out
+    def skips(self, i: int, state: State) -> bool:
+        """Whether attack ``i`` is not made from ``state`` for want of a target standing
+        among its targets: never with one target."""
+        return False
 
-    def track_weight(self, crippled: frozenset, m: np.ndarray) -> np.ndarray:
-        """Chance of the feedback systems ``crippled`` (and no other) at ``m`` boxes marked on
-        the relaxation's track."""
-        w = np.ones(np.shape(m))
-        for x, share in (self.track_cripple or {}).items():
-            if x == "C":
-                continue
-            p = share[np.minimum(m, share.size - 1)]
-            w = w * (p if x in crippled else 1 - p)
-        return w
+    def before(self, state: State) -> tuple[int, int]:
+        """Boxes and models of the targets destroyed before the one under attack: none."""
+        return (0, 0)
 
     # ----------------------------------------------------------------- the index
     @property

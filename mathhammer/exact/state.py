@@ -66,6 +66,10 @@ class State(NamedTuple):
     #: living model after the one under attack, in order (empty otherwise: the next model
     #: is fresh).
     others: tuple = ()
+    #: Several targets (docs/units.md): the index of the target under attack, the first one
+    #: standing; the rest of the state is its own (and the attacker's points), the targets
+    #: after it are fresh and those before it destroyed (:mod:`~mathhammer.exact.targets`).
+    target: int = 0
 
 
 #: Bits of :attr:`State.cont`, in the order the maintenance phase resolves them.

@@ -62,6 +62,8 @@ class TableReader:
 
     def __init__(self, source: str):
         self.source = source
+        #: attackers and weapons (their key prefixes) that named one target with ``target``
+        self.one_target: set[str] = set()
 
     def error(self, key: str, value: object, reason: str) -> ScenarioFileError:
         return ScenarioFileError(self.source, key, value, reason)
@@ -278,6 +280,7 @@ class TableReader:
                 raise self.error(f"{prefix}.target", name, "must be the name of a target; "
                                  "several in order are targets = [...]")
             kwargs["targets"] = (name,)
+            self.one_target.add(prefix)
         elif "targets" in table:
             kwargs["targets"] = table["targets"]
 
@@ -365,12 +368,16 @@ class TableReader:
         kwargs = self.simulation(data)
         kwargs.update(self.settings(data))
         targets = self.targets(data)
-        if "objective" in kwargs:
+        if "objective" in kwargs and len(targets) == 1:  # several: Scenario says why not
             self.objective(kwargs["objective"], targets[0])
         attackers = self.attackers(data)
         try:
             return Scenario(targets, attackers, **kwargs)
         except InputError as err:
+            # a route naming no target: the key the file wrote (``target``, or ``targets[k]``)
+            where = err.key.rsplit(".targets[0]", 1)[0]
+            if err.key.endswith(".targets[0]") and where in self.one_target:
+                raise self.error(f"{where}.target", err.value, err.reason) from None
             raise self.wrap(err) from None
 
 

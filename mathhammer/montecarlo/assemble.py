@@ -33,9 +33,9 @@ def assemble(scenario: Scenario, enc: Encoded, counts: Counts, trials: int, seed
         damage_weights=counts.damage_hist.astype(float),
         slot_weights=counts.attack_counts.astype(float),
         kill_weights=counts.kill_at.astype(float),
-        boxes=scenario.target.boxes * scenario.target.models,
-        models=scenario.target.models,
-        destroyed_weights=counts.destroyed_hist.astype(float) if scenario.target.unit else None,
+        boxes=scenario.total_boxes,
+        models=scenario.total_models,
+        destroyed_weights=counts.destroyed_hist.astype(float) if scenario.total_models > 1 else None,
         chunk_damage_weights=counts.chunk_damage.astype(float),
         chunk_destroyed_weights=counts.chunk_destroyed.astype(float),
         stride=stride,
@@ -43,7 +43,21 @@ def assemble(scenario: Scenario, enc: Encoded, counts: Counts, trials: int, seed
         **scenario_names(scenario),
         **_card_figures(scenario, enc, counts),
         **_round_figures(scenario, enc, counts),
+        **_target_figures(scenario, counts),
     )
+
+
+def _target_figures(scenario: Scenario, counts: Counts) -> dict:
+    """Several targets: each one's damage, models destroyed and destruction by round."""
+    if not scenario.several:
+        return {}
+    return {
+        "target_damage_weights": tuple(counts.target_damage[g, : t.boxes * t.models + 1].astype(float)
+                                       for g, t in enumerate(scenario.targets)),
+        "target_destroyed_weights": tuple(counts.target_destroyed[g, : t.models + 1].astype(float)
+                                          for g, t in enumerate(scenario.targets)),
+        "target_kill_weights": counts.target_kills.astype(float),
+    }
 
 
 def _round_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
@@ -60,7 +74,7 @@ def _round_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
 def _card_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
     """``letters``, ``cripple_weights`` and ``box_weights`` of a grid or spiral from the
     kernel's histograms of crippled sets (per slot) and of marked rows (per column)."""
-    target = scenario.target
+    target = scenario.card_target
     if target.card is None:
         return {}
     sets = np.arange(counts.cripple_hist.shape[1])

@@ -34,6 +34,7 @@ def is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bo
         and tvec[L.T_EFFECTS] == 0
         and tvec[L.T_HAZARDS] == 0
         and tvec[L.T_MODELS] == 1
+        and tvec[L.T_TARGETS] == 1
     )
 
 
@@ -41,13 +42,14 @@ def _pairs(n_dice: np.ndarray) -> np.ndarray:
     return (np.maximum(1, n_dice) + 1) // 2
 
 
-def max_draws(attacks: np.ndarray, n_slots: int) -> int:
+def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     """Most buffer entries one trial can read: every attack rolled with a paid boost and
     rerolled, every damage roll made with Brutal Damage, a paid boost and a reroll, and a
     Tough roll after each attack (and each blast damage roll on a unit's other models); a
     roll of n dice reads ``(n + 1) // 2`` pairs. A bought
     attack with a choice of weapons (rows after the first ``n_slots``) reads as many as
-    the hungriest of them.
+    the hungriest of them. With several targets (a block of rows per target) each slot
+    reads as many as its hungriest block.
 
     The kernel refills its dice buffer between trials whenever fewer than this are left.
     """
@@ -64,9 +66,14 @@ def max_draws(attacks: np.ndarray, n_slots: int) -> int:
     caught = np.where((flags & L.F_BLAST) != 0,
                       np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]), 0)
     per_row = attack + damage + 1 + 2 * caught
-    per_slot = per_row[:n_slots].copy()
-    for i in range(n_slots):
-        first, k = attacks[i, L.A_CHOICE_ROW], attacks[i, L.A_CHOICES]
-        if k:
-            per_slot[i] = max(per_slot[i], per_row[first: first + k].max())
+    block = len(attacks) // n_targets
+    per_slot = np.zeros(n_slots, dtype=np.int64)
+    for g in range(n_targets):
+        for i in range(n_slots):
+            r = g * block + i
+            need = per_row[r]
+            first, k = attacks[r, L.A_CHOICE_ROW], attacks[r, L.A_CHOICES]
+            if k:
+                need = max(need, per_row[first: first + k].max())
+            per_slot[i] = max(per_slot[i], need)
     return int(per_slot.sum())

@@ -139,12 +139,14 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
     row[L.A_EFFECT_ON] = L.CRIT if weapon.effect_on == "critical" else L.HIT
     row[L.A_ORIGIN] = L.ORIGIN_BOUGHT if slot.bought else L.ORIGIN_INITIAL
     row[L.A_COST] = slot.cost if slot.bought else 0
-    if weapon.blasts and target.unit:  # docs/units.md: blast damage on the unit's other models
+    if weapon.blasts and (target.unit or weapon.blast_on_miss):
+        # docs/units.md: blast damage on the unit's other models, and on a miss on the models
+        # it still catches (a single model's too)
         flags |= L.F_BLAST
         row[L.A_FLAGS] = flags
         row[L.A_BLAST_POW] = weapon.blast_pow
         row[L.A_BLAST_DICE] = weapon.blast_dice_against(target.resist)
-        row[L.A_BLAST_MODELS] = weapon.blast_models
+        row[L.A_BLAST_MODELS] = weapon.blast_models if target.unit else 0
         row[L.A_BLAST_MISS] = weapon.blast_on_miss
     if slot.bought and not slot.stops:
         row[L.A_FLAGS] |= L.F_DECLINE_SKIPS
@@ -290,7 +292,8 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     >>> len(enc.attacks), int(enc.attacks[0, L.A_DEF]), int(enc.attacks[0, L.A_DEF5])
     (2, 16, 9)
     """
-    target = scenario.target
+    targets = scenario.targets
+    card_target = scenario.card_target
     if sequence is None:
         sequence = scenario.attack_sequence()
     brutal_on_hit = scenario.brutal_damage == "hit"
@@ -303,15 +306,13 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
         if slot.choices:
             choice_row[i] = len(rows)
             rows += [slot.with_weapon(wi) for wi in slot.choices]
-    attacks = np.zeros((len(rows), L.A_NFIELDS), dtype=np.int64)
+    # several targets: a block of those rows per target, each against its target
+    block = len(rows)
+    attacks = np.zeros((block * len(targets), L.A_NFIELDS), dtype=np.int64)
     seen_attackers = set()
     for i, slot in enumerate(rows):
-        attacks[i] = _attack_row(slot, target, brutal_on_hit)
-        attacks[i, L.A_ATTACKER] = slot.attacker_index
-        if i in choice_row:
-            attacks[i, L.A_CHOICES] = len(slot.choices)
-            attacks[i, L.A_CHOICE_ROW] = choice_row[i]
         w = slot.weapon
+        bit = 0
         if w.has_effect:
             # same-named effects do not stack: the effect is known by its weapon's name and size
             ident = (w.name, w.def_minus, w.arm_minus)
@@ -320,29 +321,47 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
                     raise InputError("attackers", len(effect_bit) + 1,
                                      f"at most {MAX_EFFECTS} different -DEF/-ARM effects")
                 effect_bit[ident] = 1 << len(effect_bit)
-            attacks[i, L.A_EFFECT_BIT] = effect_bit[ident]
-        if i < len(sequence) and slot.actor not in seen_attackers:
+            bit = effect_bit[ident]
+        first = i < len(sequence) and slot.actor not in seen_attackers
+        if first:
             seen_attackers.add(slot.actor)
-            attacks[i, L.A_FLAGS] |= L.F_FIRST
+        for g, target in enumerate(targets):
+            r = g * block + i
+            attacks[r] = _attack_row(slot, target, brutal_on_hit)
+            attacks[r, L.A_ATTACKER] = slot.attacker_index
+            if i in choice_row:
+                attacks[r, L.A_CHOICES] = len(slot.choices)
+                attacks[r, L.A_CHOICE_ROW] = g * block + choice_row[i]
+            attacks[r, L.A_EFFECT_BIT] = bit
+            if first:
+                attacks[r, L.A_FLAGS] |= L.F_FIRST
     attackers = np.stack([_attacker_row(a, table) for a in scenario.attackers])
-    tvec = _target_vector(target, table)
-    tvec[L.T_TURNS] = scenario.turns
-    tvec[L.T_SLOTS] = len(sequence)
-    tvec[L.T_ATTACK_ROUNDS] = scenario.attack_rounds
-    col_full, letter_mask, letters_done = _card_tables(target)
-    card = target.card is not None
+    groups = np.stack([_target_vector(t, table if g == 0 else None) for g, t in enumerate(targets)])
+    groups[:, L.T_FIRST_MODEL] = np.cumsum([0] + [t.models for t in targets])[:-1]
+    groups[:, L.T_TARGETS] = len(targets)
+    groups[:, L.T_TURNS] = scenario.turns
+    groups[:, L.T_SLOTS] = len(sequence)
+    groups[:, L.T_ATTACK_ROUNDS] = scenario.attack_rounds
+    tvec = groups[0].copy()
+    routes = np.full((max(1, len(sequence)), len(targets)), -1, dtype=np.int64)
+    for i, slot in enumerate(sequence):
+        route = slot.route or tuple(range(len(targets)))
+        routes[i, : len(route)] = route
+    col_full, letter_mask, letters_done = _card_tables(card_target)
+    card = card_target.card is not None
     # per round: the attacks (a column d6 each on a card; a quicksand point's column and
     # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
     # corrosion (expiry, column, Tough)
     n = len(sequence)
-    per_attack_round = (max_draws(attacks, n) + (n if card else 0)
-                        + (2 * n if "quicksand" in target.hazards else 0))
-    upkeep = 2 + (4 + 3) * target.models  # every model of a unit has its own effects
+    per_attack_round = (max_draws(attacks, n, len(targets)) + (n if card else 0)
+                        + (2 * n if "quicksand" in card_target.hazards else 0))
+    upkeep = 2 + (4 + 3) * scenario.total_models  # every model of a unit has its own effects
     draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep
     rounds = scenario.attack_rounds
-    tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done, *_play_tables(table))
+    tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done,
+                      *_play_tables(table), groups, routes)
     return Encoded(
-        tables, draws, is_plain(attacks, attackers, tvec), tuple(_alphabet(target)),
+        tables, draws, is_plain(attacks, attackers, tvec), tuple(_alphabet(card_target)),
         n_slots=len(sequence),
         slot_labels=round_labels([slot.label for slot in sequence], rounds),
         slot_attacker=tuple(slot.attacker_index for slot in sequence) * rounds,

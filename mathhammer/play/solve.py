@@ -242,10 +242,13 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
     Raises
     ------
     ExactNotApplicable
-        Neither the scenario nor its relaxation is within the exact engine's limits, or the
-        tables would exceed :data:`MAX_TABLE_BYTES`.
+        Neither the scenario nor its relaxation is within the exact engine's limits, the
+        tables would exceed :data:`MAX_TABLE_BYTES`, or the scenario has several targets.
     """
     began = time.perf_counter()
+    if scenario.several:  # the tables key one target's state
+        raise ExactNotApplicable("best play's decision tables are solved for one target, not several: "
+                                 "use the Monte Carlo method")
     t = scenario.target
     if relax == "never":
         setup = prepare(scenario, slots, induction=True)

@@ -13,6 +13,8 @@ matplotlib call (``bar``, ``imshow``, ``plot``).
 - :func:`plot_kill_by_turn`: kill probability by the end of each round.
 - :func:`plot_models_destroyed`: a unit as the target, P(exactly k models destroyed) bars and
   the "k or more" curve.
+- :func:`plot_targets`: several targets, the probability each one (and every one) ends
+  destroyed.
 - :func:`main_figure` / :func:`save_figure`: the figure ``mathhammer run --plot FILE`` writes.
 
 Exact results have no sampling error: they are drawn without bands (zero-width error bars).
@@ -24,6 +26,7 @@ from .figure import main_figure, save_figure, write_main_figure
 from .matrix import plot_matrix
 from .sweep import plot_kill_heatmap, plot_kill_vs
 from .turns import plot_kill_by_turn
+from .targets import plot_targets
 from .units import plot_models_destroyed
 
 __all__ = [
@@ -36,6 +39,7 @@ __all__ = [
     "plot_kill_vs",
     "plot_matrix",
     "plot_models_destroyed",
+    "plot_targets",
     "save_figure",
     "write_main_figure",
 ]

@@ -24,6 +24,8 @@ def _panels(result) -> list[list[str]]:
     unit when its models have several boxes) and rounds on top, card (and cripple) below."""
     unit = result.models > 1
     first = (["models"] + (["damage"] if result.boxes > result.models else [])) if unit else ["damage"]
+    if result.several:
+        first = ["targets"] + first
     top = first + (["kill_by_turn"] if result.turns > 1 else [])
     bottom = (["card"] if result.card else []) + (["cripple"] if result.letters else [])
     rows = [r for r in (top, bottom) if r]
@@ -35,7 +37,8 @@ def _panels(result) -> list[list[str]]:
 def main_figure(result) -> Figure:
     """The figure ``mathhammer run --plot FILE`` writes.
 
-    Panels (Axes labelled with these names): ``"models"`` (:func:`plot_models_destroyed`, a
+    Panels (Axes labelled with these names): ``"targets"`` (:func:`plot_targets`, several
+    targets), ``"models"`` (:func:`plot_models_destroyed`, a
     unit as the target), ``"damage"`` (:func:`plot_damage`, but for a unit of one-box models),
     ``"kill_by_turn"`` (:func:`plot_kill_by_turn`, when ``result.turns > 1``), ``"card"``
     (:func:`plot_card`, when the target has a grid or spiral; a polar ring for a spiral) and
@@ -45,6 +48,7 @@ def main_figure(result) -> Figure:
     from .card import plot_card, plot_cripple
     from .damage import plot_damage
     from .turns import plot_kill_by_turn
+    from .targets import plot_targets
     from .units import plot_models_destroyed
 
     mosaic = _panels(result)
@@ -55,6 +59,8 @@ def main_figure(result) -> Figure:
     axes = fig.subplot_mosaic(mosaic, per_subplot_kw=extra)
     for name, ax in axes.items():
         ax.set_label(name)
+    if "targets" in axes:
+        plot_targets(result, ax=axes["targets"])
     if "models" in axes:
         plot_models_destroyed(result, ax=axes["models"])
     if "damage" in axes:
@@ -71,7 +77,11 @@ def main_figure(result) -> Figure:
     if play:  # say how the points were spent
         what += "; best play" + ("" if play == "exact" else " (relaxed)" if play.startswith("relaxed")
                                  else " (not solved: default policy)")
-    if result.models > 1:
+    if result.several:
+        fig.suptitle(f"{name}: every target destroyed {100 * result.kill:.2f}%, "
+                     f"{result.models_destroyed_mean:.2f} of {result.models} models destroyed on "
+                     f"average\n({what})")
+    elif result.models > 1:
         fig.suptitle(f"{name}, {result.models} models: all destroyed {100 * result.kill:.2f}%, "
                      f"{result.models_destroyed_mean:.2f} destroyed on average\n({what})")
     else:

@@ -12,12 +12,14 @@ file name          builder                         one row per
 =================  ==============================  ========================================
 ``summary``        :func:`summary_frame`           headline figure (metric, value, interval)
 ``damage``         :func:`damage_frame`            damage value k = 0 .. boxes
+``destroyed``      :func:`destroyed_frame`         models destroyed k = 0 .. models (units)
 ``attacks``        :func:`attack_frame`            attack slot, in sequence order
 ``cripple``        :func:`cripple_frame`           system / aspect letter, at the end
 ``cripple_after``  :func:`cripple_after_frame`     attack slot and letter
 ``by_turn``        :func:`turn_frame`              round (kill by its end); several rounds
 ``effects``        :func:`effect_frame`            continuous effect / hazard and round
 ``boxes``          :func:`box_frame`               box of the damage grid or life spiral
+``targets``        :func:`targets_frame`           target and metric; several targets
 =================  ==============================  ========================================
 """
 
@@ -41,20 +43,9 @@ from .metrics import SUMMARY_COLUMNS
 if TYPE_CHECKING:  # pragma: no cover
     from .core import Result
 
-__all__ = [
-    "COLUMNS",
-    "summary_frame",
-    "damage_frame",
-    "destroyed_frame",
-    "attack_frame",
-    "cripple_frame",
-    "cripple_after_frame",
-    "turn_frame",
-    "effect_frame",
-    "box_frame",
-    "tables",
-    "table_names",
-]
+__all__ = ["COLUMNS", "summary_frame", "damage_frame", "destroyed_frame", "attack_frame",
+           "cripple_frame", "cripple_after_frame", "turn_frame", "effect_frame", "box_frame",
+           "targets_frame", "tables", "table_names"]
 
 #: Columns and dtypes of every table, keyed by its file-friendly name (the order of
 #: :func:`tables`).
@@ -78,6 +69,7 @@ COLUMNS: dict[str, dict[str, str]] = {
     "effects": {"effect": "str", "turn": "int64", "present": "float64", "applied": "float64",
                 "damage_mean": "float64", "kill": "float64", "burning_after": "float64"},
     "boxes": {"column": "int64", "row": "int64", "letter": "str", "probability": "float64"},
+    "targets": {"target": "str", **dict(zip(SUMMARY_COLUMNS, ("str", "float64", "float64", "float64")))},
 }
 
 _NAN = float("nan")
@@ -113,6 +105,8 @@ def summary_frame(result: Result) -> pd.DataFrame:
 
     - ``kill`` (Wilson interval; a unit: every model destroyed), ``damage_mean`` (normal
       interval), ``damage_sd`` and ``damage_median`` (the lower median; no interval);
+    - several targets: ``all_destroyed`` (the kill), then ``kill:NAME`` and ``destroyed:NAME``
+      per target (its destruction, its models destroyed);
     - a unit as the target: ``destroyed`` (expected models destroyed, normal interval) and
       ``destroyed_at_least:K`` for K = 1 .. models (Wilson intervals);
     - ``kill_by_turn:T`` for each round T = 1 .. turns, when there are several rounds
@@ -148,6 +142,11 @@ def summary_frame(result: Result) -> pd.DataFrame:
     add("damage_mean", result.damage_mean, result.damage_mean_ci95)
     add("damage_sd", result.damage_sd, (_NAN, _NAN))
     add("damage_median", _damage_median(result), (_NAN, _NAN))
+    if result.several:
+        add("all_destroyed", result.kill, result.kill_ci95)
+        for name, f in result.targets.items():
+            add(f"kill:{name}", f["kill"], f["kill_ci95"])
+            add(f"destroyed:{name}", f["models_destroyed_mean"], f["models_destroyed_ci95"])
     if result.models > 1:
         add("destroyed", result.models_destroyed_mean, result.models_destroyed_ci95)
         cis = result.models_destroyed_at_least_ci95
@@ -329,6 +328,21 @@ def box_frame(result: Result) -> pd.DataFrame:
     return _frame("boxes", data)
 
 
+def targets_frame(result: Result) -> pd.DataFrame:
+    """Several targets, one row per target and metric (``kill``, ``damage_mean``, ``destroyed``,
+    ``kill_by_turn:T``): ``target``, ``metric``, ``value``, ``ci_low``, ``ci_high``."""
+    if not result.several:
+        return _frame("targets")
+    rows = []
+    for name, f in result.targets.items():
+        rows += [(name, "kill", f["kill"], *f["kill_ci95"]),
+                 (name, "damage_mean", f["damage_mean"], *f["damage_mean_ci95"]),
+                 (name, "destroyed", f["models_destroyed_mean"], *f["models_destroyed_ci95"])]
+        if result.turns > 1:
+            rows += [(name, f"kill_by_turn:{t + 1}", p, _NAN, _NAN) for t, p in enumerate(f["kill_by_turn"])]
+    return _frame("targets", {c: [r[i] for r in rows] for i, c in enumerate(COLUMNS["targets"])})
+
+
 _BUILDERS = {
     "summary": summary_frame,
     "damage": damage_frame,
@@ -339,14 +353,15 @@ _BUILDERS = {
     "by_turn": turn_frame,
     "effects": effect_frame,
     "boxes": box_frame,
+    "targets": targets_frame,
 }
 
 
 def tables(result: Result) -> dict[str, pd.DataFrame]:
     """Every table that applies to ``result``, keyed by its file-friendly name, in the order
     ``summary``, ``damage``, ``destroyed`` (a unit as the target), ``attacks``, ``cripple``,
-    ``cripple_after``, ``by_turn``, ``effects``, ``boxes`` (tables that do not apply are left
-    out).
+    ``cripple_after``, ``by_turn``, ``effects``, ``boxes``, ``targets`` (several targets;
+    tables that do not apply are left out).
 
     Examples
     --------
@@ -367,10 +382,10 @@ def tables(result: Result) -> dict[str, pd.DataFrame]:
 def table_names(scenario) -> list[str]:
     """Names of the tables :func:`tables` gives for a result of ``scenario``, known before
     simulating it (the command line checks for files it would overwrite first)."""
-    t = scenario.target
+    t = scenario.card_target
     card = t.card is not None
     letters = bool(card and t.letters)
-    applies = {"summary": True, "damage": True, "destroyed": t.unit, "attacks": True, "cripple": letters,
-               "cripple_after": letters, "by_turn": scenario.turns > 1,
-               "effects": scenario.continuous, "boxes": card}
+    applies = {"summary": True, "damage": True, "destroyed": scenario.total_models > 1, "attacks": True,
+               "cripple": letters, "cripple_after": letters, "by_turn": scenario.turns > 1,
+               "effects": scenario.continuous, "boxes": card, "targets": scenario.several}
     return [name for name in COLUMNS if applies[name]]

@@ -84,10 +84,17 @@ class TableMethods:
 
         return box_frame(self)
 
+    def targets_table(self):
+        """Several targets: one row per target and metric (``target``, ``metric``, ``value``,
+        ``ci_low``, ``ci_high``; see :func:`mathhammer.result.frames.targets_frame`)."""
+        from .frames import targets_frame
+
+        return targets_frame(self)
+
     def tables(self) -> dict:
         """Every table that applies, keyed by file-friendly name (``summary``, ``damage``,
         ``destroyed``, ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``, ``effects``,
-        ``boxes``)."""
+        ``boxes``, ``targets``)."""
         from .frames import tables
 
         return tables(self)

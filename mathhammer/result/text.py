@@ -69,7 +69,16 @@ def _distribution_rows(result: Result) -> list[list[str]]:
 
 
 def _describe_scenario(scenario: Scenario) -> list[str]:
-    t = scenario.target
+    if scenario.several:
+        lines = [("Targets:   " if g == 0 else "           ") + f"{g + 1}. " + _describe_target(t)
+                 for g, t in enumerate(scenario.targets)]
+    else:
+        lines = ["Target:    " + _describe_target(scenario.target)]
+    return lines + _describe_attackers(scenario)
+
+
+def _describe_target(t) -> str:
+    """One target: its name, and its figures and rules in brackets."""
     size = f"{t.boxes} box" + ("es" if t.boxes != 1 else "")
     if t.capacity != "track":
         size = f"{'damage grid' if t.capacity == 'grid' else 'life spiral'} of {size}"
@@ -96,7 +105,11 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
         bits.append(f"{kind} {t.focus or t.fury} (power field: {t.power_field})")
     if t.rapid_healing:
         bits.append(f"Rapid Healing {t.rapid_healing}")
-    lines = [f"Target:    {t.name} ({'; '.join(bits)})"]
+    return f"{t.name} ({'; '.join(bits)})"
+
+
+def _describe_attackers(scenario: Scenario) -> list[str]:
+    lines = []
     for i, a in enumerate(scenario.attackers):
         head = "Attackers: " if i == 0 else "           "
         weapons = []
@@ -114,6 +127,8 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
             extras.extend(sorted(w.rules))
             if w.crippled:
                 extras.append("crippled")
+            if w.targets:
+                extras.append("at " + ", then ".join(w.targets))
             if extras:
                 desc += ", " + ", ".join(extras)
             weapons.append(desc + ")")
@@ -124,6 +139,8 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
             notes.append(f"{a.resource} {a.points} ({policy})")
         if a.charge:
             notes.append("charging")
+        if a.targets:
+            notes.append("attacks " + ", then ".join(a.targets))
         if a.models > 1:
             sizes = sorted(set(a.groups), reverse=True)
             notes.append(f"unit of {a.models}" + (
@@ -138,20 +155,27 @@ def _describe_scenario(scenario: Scenario) -> list[str]:
 
 
 def _unit_lines(result: Result) -> list[str]:
-    """A unit as the target: every model destroyed, models destroyed on average, and the
-    table of k models destroyed."""
+    """A unit as the target (or several targets): every model destroyed, models destroyed on
+    average, and the table of k models destroyed."""
     n = result.models
     mean = result.models_destroyed_mean
+    every = "Every target destroyed" if result.several else f"All {n} destroyed"
     if result.exact:
-        lines = [f"All {n} destroyed: {_pct(result.kill)}",
+        lines = [f"{every}: {_pct(result.kill)}",
                  f"Models destroyed: {mean:.3f} of {n} on average (sd {result.models_destroyed_sd:.3f})"]
     else:
         lo, hi = result.kill_ci95
         mlo, mhi = result.models_destroyed_ci95
-        lines = [f"All {n} destroyed: {_pct(result.kill)}  (95% CI {_pct(lo)} - {_pct(hi)})",
+        lines = [f"{every}: {_pct(result.kill)}  (95% CI {_pct(lo)} - {_pct(hi)})",
                  f"Models destroyed: {mean:.3f} of {n} on average  (95% CI {mlo:.3f} - {mhi:.3f}; "
                  f"sd {result.models_destroyed_sd:.3f})"]
-    lines += ["", f"Models destroyed (of {n}):"]
+    if result.several:
+        lines += ["", "Each target:"] + _table(
+            ["target", "destroyed", "" if result.exact else "95% CI", "models destroyed", "damage"],
+            [[name, _pct(f["kill"]), "" if result.exact else f"{_pct(f['kill_ci95'][0])} - "
+              f"{_pct(f['kill_ci95'][1])}", f"{f['models_destroyed_mean']:.3f} of {f['models']}",
+              f"{f['damage_mean']:.3f}"] for name, f in result.targets.items()], "lrrrr")
+    lines += ["", f"Models destroyed (of {n}{' in all' if result.several else ''}):"]
     pmf, at_least = result.models_destroyed_pmf, result.models_destroyed_at_least
     rows = [[str(k) + (" (all)" if k == n else ""), _pct(float(pmf[k])), _pct(float(at_least[k]))]
             for k in range(n + 1)]
@@ -162,7 +186,7 @@ def _unit_lines(result: Result) -> list[str]:
 
 def _card_lines(scenario: Scenario, result: Result) -> list[str]:
     """Cripple odds per system or aspect, and the card drawn with each box's mark odds."""
-    t = scenario.target
+    t = scenario.card_target
     names = GRID_SYSTEM_NAMES if t.capacity == "grid" else SPIRAL_ASPECT_NAMES
     kind = "system" if t.capacity == "grid" else "aspect"
     lines = [f"Crippled at the end ({kind}s on the card):"]
@@ -282,11 +306,12 @@ def format_report(scenario: Scenario, result: Result) -> str:
         lines.append(f"Damage marked (target has {result.boxes} box{'es' if result.boxes != 1 else ''}):")
     if result.models == 1 or result.boxes > result.models:  # one-box models: the table above
         if result.models > 1:
-            lines.append(f"Damage marked on the unit ({result.boxes} boxes in all):")
+            where = "every target" if result.several else "the unit"
+            lines.append(f"Damage marked on {where} ({result.boxes} boxes in all):")
         lines += _table(["damage k", "P(=k)", "P(>=k)"], _distribution_rows(result), "lrr")
         lines.append("")
 
-    if result.letters or scenario.target.card is not None:
+    if result.letters or scenario.card_target.card is not None:
         lines += _card_lines(scenario, result)
         lines.append("")
 
@@ -334,7 +359,11 @@ def format_report(scenario: Scenario, result: Result) -> str:
         rows.append(row)
     lines += _table(headers, rows, "ll" + "r" * (len(headers) - 2))
     lines.append("")
-    lines.append("made: the target was still standing (and, for bought attacks, a point was left);")
+    if result.several:
+        lines.append("made: one of its targets was still standing (and, for bought attacks, a point")
+        lines.append("was left);")
+    else:
+        lines.append("made: the target was still standing (and, for bought attacks, a point was left);")
     lines.append("hit and crit count attacks made and hitting;")
     lines.append("mean dmg: damage points the attack marked, averaged over all trials.")
     if unit:

@@ -191,11 +191,11 @@ class Scenario:
         check_choice("settings.brutal_damage", self.brutal_damage, BRUTAL_DAMAGE_ON)
         check_int("simulation.turns", self.turns, 1, MAX_TURNS)
         check_choice("simulation.attack_turns", self.attack_turns, ATTACK_TURNS)
-        check_objective("simulation.objective", self.objective, self.target)
-        if self.several and self.objective.startswith("cripple:"):
+        if self.several and isinstance(self.objective, str) and self.objective.startswith("cripple:"):
             raise InputError("simulation.objective", self.objective,
                              "cripple:X is for one target (with several, best play aims at "
                              "kill, damage or destroyed)")
+        check_objective("simulation.objective", self.objective, self.target)
         self._check_routes()
         n = self.n_attacks
         if n == 0:
@@ -258,6 +258,22 @@ class Scenario:
     def several(self) -> bool:
         """Whether there are several targets."""
         return len(self.targets) > 1
+
+    @property
+    def card_target(self) -> Target:
+        """The target whose damage grid or life spiral the card figures are about (at most
+        one of several has one), else the first."""
+        return next((t for t in self.targets if t.card is not None), self.target)
+
+    @property
+    def total_boxes(self) -> int:
+        """Boxes of every model of every target (the whole scenario's damage capacity)."""
+        return sum(t.boxes * t.models for t in self.targets)
+
+    @property
+    def total_models(self) -> int:
+        """Models of every target."""
+        return sum(t.models for t in self.targets)
 
     def route_of(self, attacker: Attacker, weapon: Weapon) -> tuple[int, ...]:
         """The targets (indices) an attack of ``weapon`` by ``attacker`` goes to, in order:

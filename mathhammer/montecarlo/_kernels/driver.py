@@ -53,7 +53,8 @@ def _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, tables, 
     rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
     row = Counters(counters.damage_hist[c], counters.attack_counts[c], counters.kill_at[c],
                    counters.cripple_delta[c], counters.mask_hist[c], counters.effect_counts[c],
-                   counters.destroyed_hist[c])
+                   counters.destroyed_hist[c], counters.target_damage[c],
+                   counters.target_destroyed[c], counters.target_kills[c])
     if plain:
         run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, row)
     else:
@@ -89,6 +90,9 @@ class Counts:
     destroyed_hist: np.ndarray  # int64[models + 1]: trials ending with k models destroyed
     chunk_destroyed: np.ndarray  # int64[n_chunks, models + 1]: destroyed_hist per chunk (a unit
     #                              target's; a single model: [trials - kills, kills] per chunk)
+    target_damage: np.ndarray  # int64[n_targets, boxes + 1]: several targets, each one's damage
+    target_destroyed: np.ndarray  # int64[n_targets, models + 1]: ... its models destroyed
+    target_kills: np.ndarray   # int64[n_targets, turns]: ... destroyed in each round
 
 
 def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
@@ -114,13 +118,24 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     turns = int(enc.target[T_TURNS])
     rounds = int(enc.target[T_ATTACK_ROUNDS])
     n_attacks = rounds * n_slots  # counter rows: each slot of each round with attacks
-    models = int(enc.target[T_MODELS])
-    boxes = int(enc.target[T_BOXES]) * models  # a unit: the damage on the whole unit
+    groups = enc.tables.groups
+    n_targets = len(groups)
+    # a unit: the damage on the whole unit; several targets: on all of them
+    models = int(groups[:, T_MODELS].sum())
+    boxes = int((groups[:, T_BOXES] * groups[:, T_MODELS]).sum())
+    t_boxes = int((groups[:, T_BOXES] * groups[:, T_MODELS]).max()) if n_targets > 1 else 0
+    t_models = int(groups[:, T_MODELS].max()) if n_targets > 1 else 0
+    t_shape = (n_targets, t_boxes + 1) if n_targets > 1 else (1, 1)
+    td_shape = (n_targets, t_models + 1) if n_targets > 1 else (1, 1)
+    tk_shape = (n_targets, turns) if n_targets > 1 else (1, 1)
+    target_damage = np.zeros(t_shape, dtype=np.int64)
+    target_destroyed = np.zeros(td_shape, dtype=np.int64)
+    target_kills = np.zeros(tk_shape, dtype=np.int64)
     destroyed_total = np.zeros(models + 1, dtype=np.int64)
     damage_total = np.zeros(boxes + 1, dtype=np.int64)
     attack_total = np.zeros((n_attacks, C_NFIELDS), dtype=np.int64)
     kill_total = np.zeros(n_attacks, dtype=np.int64)
-    n_letters = int(enc.target[T_NLETTERS])
+    n_letters = int(groups[:, T_NLETTERS].max())  # the one target with a card
     on_card = bool(enc.col_full.any())
     cripple_shape = (n_attacks + 1, 1 << n_letters) if on_card else (1, 1)
     mask_shape = (N_COLUMNS, 1 << MAX_ROWS) if on_card else (1, 1)
@@ -141,6 +156,9 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
             mask_hist=np.zeros((k,) + mask_shape, dtype=np.int64),
             effect_counts=np.zeros((k, turns + 1, N_EFFECTS, E_NFIELDS), dtype=np.int64),
             destroyed_hist=np.zeros((k, models + 1 + PAD), dtype=np.int64),
+            target_damage=np.zeros((k,) + t_shape, dtype=np.int64),
+            target_destroyed=np.zeros((k,) + td_shape, dtype=np.int64),
+            target_kills=np.zeros((k,) + tk_shape, dtype=np.int64),
         )
         run = _run_serial if k == 1 else _run_parallel
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
@@ -155,6 +173,9 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         effect_total += counters.effect_counts[:, :turns].sum(axis=0)
         chunk_destroyed[first:first + k] = counters.destroyed_hist[:, : models + 1]
         destroyed_total += counters.destroyed_hist[:, : models + 1].sum(axis=0)
+        target_damage += counters.target_damage.sum(axis=0)
+        target_destroyed += counters.target_destroyed.sum(axis=0)
+        target_kills += counters.target_kills.sum(axis=0)
         if on_batch is not None:
             on_batch(min(trials, (first + k) * chunk) - first * chunk)
     maintenance = effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]
@@ -166,14 +187,16 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         destroyed_total[:] = (trials - killed, killed)
         chunk_destroyed[:, 0] = chunk_damage.sum(axis=1) - chunk_damage[:, -1]
         chunk_destroyed[:, 1] = chunk_damage[:, -1]
-    initial = np.tile(enc.attacks[:n_slots, A_ORIGIN] == ORIGIN_INITIAL, rounds)
-    made = made_counts(kill_total, trials, maintenance, n_slots)
-    attack_total[initial, C_MADE] = made[initial]
+    if n_targets == 1:  # several targets: the kernel counts every attack made
+        initial = np.tile(enc.attacks[:n_slots, A_ORIGIN] == ORIGIN_INITIAL, rounds)
+        made = made_counts(kill_total, trials, maintenance, n_slots)
+        attack_total[initial, C_MADE] = made[initial]
     if on_card:  # every trial starts with nothing crippled; slots change that
         cripple_total[0, 0] += trials
         cripple_total = np.cumsum(cripple_total, axis=0)
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
-                  effect_total, chunk_damage, destroyed_total, chunk_destroyed)
+                  effect_total, chunk_damage, destroyed_total, chunk_destroyed, target_damage,
+                  target_destroyed, target_kills)
 
 
 def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:

@@ -140,7 +140,9 @@ T_ARM_BASE = 19     # ARM against non-attack damage: base ARM + spell ARM (shiel
 T_UPKEEP_ARM = 20   # ARM from upkeep spells (lost while dispelled)
 T_SLOTS = 21        # attack slots of a round: the attacks table's first rows (alternatives follow)
 T_MODELS = 22       # models of the target (a unit, docs/units.md; 1 for a single model)
-T_NFIELDS = 23
+T_FIRST_MODEL = 23  # several targets: index of its first model among every target's models
+T_TARGETS = 24      # targets of the scenario (the first target's vector: 1, or several)
+T_NFIELDS = 25
 
 # continuous effects (bit = index in the maintenance order: result.fields.EFFECT_NAMES)
 CE_FIRE = EFFECT_NAMES.index("fire")
@@ -265,6 +267,10 @@ class Tables(NamedTuple):
     play_field: np.ndarray    # int8[field rows, keys, boxes, K_DAMAGE]: target's points spent
     play_columns: np.ndarray  # int64[N_COLUMNS, masks]: a column mask's share of a card code
     play_index: np.ndarray    # int32[codes]: configuration index of a card code (-1: unmet)
+    groups: np.ndarray        # int64[n_targets, T_NFIELDS]: every target's vector (several targets;
+    #                           row 0 is ``target``), the attacks table a block of rows per target
+    routes: np.ndarray        # int64[n_slots, n_targets]: per slot the targets it goes to in order
+    #                           (the first still standing), -1 after the last
 
 
 class Counters(NamedTuple):
@@ -278,3 +284,6 @@ class Counters(NamedTuple):
     mask_hist: np.ndarray      # int64[N_COLUMNS, 2 ** MAX_ROWS] (cards; else 1 x 1)
     effect_counts: np.ndarray  # int64[turns + 1, N_EFFECTS, E_NFIELDS]
     destroyed_hist: np.ndarray  # int64[>= models + 1]: models of the target destroyed at the end
+    target_damage: np.ndarray  # int64[n_targets, >= boxes + 1]: several targets, each one's damage
+    target_destroyed: np.ndarray  # int64[n_targets, >= models + 1]: ... each one's models destroyed
+    target_kills: np.ndarray   # int64[n_targets, turns]: ... each one destroyed in each round

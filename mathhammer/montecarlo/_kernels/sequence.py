@@ -166,6 +166,7 @@ from .layout import (
     T_CAPACITY,
     T_EFFECTS,
     T_HAZARDS,
+    T_FIRST_MODEL,
     T_MODELS,
     T_NLETTERS,
     T_POINTS,
@@ -177,6 +178,7 @@ from .layout import (
     T_SLOTS,
     T_STATE,
     T_SUFFERS,
+    T_TARGETS,
     T_TURNS,
     T_UPKEEP_ARM,
     T_TOUGH,
@@ -210,15 +212,19 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
     return _trials(n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
                    tables.attackers, tables.target, tables.col_full, tables.letter_mask,
                    tables.letters_done, tables.play_keys, tables.play_attack, tables.play_field,
-                   tables.play_columns, tables.play_index, counters.damage_hist, counters.attack_counts, counters.kill_at,
-                   counters.cripple_delta, counters.mask_hist, counters.effect_counts, counters.destroyed_hist)
+                   tables.play_columns, tables.play_index, tables.groups, tables.routes,
+                   counters.damage_hist, counters.attack_counts, counters.kill_at,
+                   counters.cripple_delta, counters.mask_hist, counters.effect_counts,
+                   counters.destroyed_hist, counters.target_damage, counters.target_destroyed,
+                   counters.target_kills)
 
 
 @jit()
 def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
             col_full, letter_mask, letters_done, play_keys, play_attack, play_field, play_columns,
-            play_index, damage_hist, attack_counts, kill_at, cripple_delta, mask_hist, effect_counts,
-            destroyed_hist):
+            play_index, groups, routes, damage_hist, attack_counts, kill_at, cripple_delta,
+            mask_hist, effect_counts, destroyed_hist, target_damage, target_destroyed,
+            target_kills):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -264,11 +270,25 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         A unit target (``T_MODELS`` > 1): incremented at the models destroyed at the end.
         ``C_DESTROYED`` and ``E_DESTROYED`` count the models destroyed but the last, whose
         destruction is the kill (``kill_at``, ``E_KILL``): the driver adds those.
+    groups, routes : several targets (``T_TARGETS`` > 1): every target's vector, and per
+        slot the targets it goes to in order (:mod:`.layout`); the attacks table then has a
+        block of rows per target.
+    target_damage, target_destroyed, target_kills : several targets: per target, incremented
+        at its damage and models destroyed at the end, and at the round it was destroyed in.
+        ``damage_hist`` and ``destroyed_hist`` are then over every target's, ``kill_at`` and
+        ``E_KILL`` count the destruction of the last target standing (every target
+        destroyed), and every attack made counts ``C_MADE``.
 
     Against a unit the trial's target state is the model under attack's; the other models'
     (damage marked, situation, effects, continuous effects) wait in per-model arrays. When
     the model under attack is destroyed, the next living one takes its place (spill-over);
     the maintenance phase and the target's activation visit every living model in turn.
+
+    Several targets are the models of every target one after the other in those arrays.
+    The trial's locals hold the target under attack (its figures, read from ``groups`` when
+    an attack's route leads to another: the locals of the one left wait in per-target
+    arrays) and its model under attack. A target destroyed leaves the sequence going on
+    until every target is.
 
     ``attack_counts``, ``kill_at`` and ``cripple_delta`` have a row per attack slot per round
     with attacks (round-major); ``cripple_delta`` has one more, the end of the last round.
@@ -304,7 +324,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = target[T_SLOTS]
-    n_alt = attacks.shape[0] - n_attacks  # other weapons of bought attacks (best play's choice)
+    n_targets = target[T_TARGETS]
+    multi = n_targets > 1
+    block = attacks.shape[0] // n_targets  # rows per target: the slots', then the others
+    n_alt = block - n_attacks  # other weapons of bought attacks (best play's choice)
     turns = target[T_TURNS]
     attack_rounds = target[T_ATTACK_ROUNDS]
     n_rows = attack_rounds * n_attacks
@@ -314,16 +337,26 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     # whether any continuous effect or hazard can happen (else no maintenance to resolve,
     # and no attack puts an effect on the target or knocks it down in quicksand)
     continuous = start_effects != 0 or hazards != 0
+    for gg in range(n_targets):
+        continuous |= groups[gg, T_EFFECTS] != 0
     for j in range(attacks.shape[0]):
         continuous |= (attacks[j, A_FLAGS] & _SETS_EFFECT) != 0
     quicksand = (hazards & HZ_QUICKSAND) != 0
     on_card = target[T_CAPACITY] != CAP_TRACK
     feedback = target[T_CAPACITY] == CAP_GRID
-    n_letters = target[T_NLETTERS]
+    # several targets: at most one has a grid or spiral (its card tables are these)
+    any_card = False
+    n_letters = 0
+    card_boxes = 1
+    for gg in range(n_targets):
+        if groups[gg, T_CAPACITY] != CAP_TRACK:
+            any_card = True
+            n_letters = groups[gg, T_NLETTERS]
+            card_boxes = groups[gg, T_BOXES]
     # per-trial scratch of grids and spirals: marked rows per column and the order boxes
     # were marked in (healing removes the last first)
     colmask = np.zeros(N_COLUMNS, dtype=np.int64)
-    order = np.zeros(max(1, boxes), dtype=np.int64)
+    order = np.zeros(max(1, card_boxes), dtype=np.int64)
     heals = tough != TOUGH_NONE or rapid > 0
     # letters on the card: the crippled set is the AND over columns of letters_done
     present = 0
@@ -336,17 +369,81 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     # sums) and continuous effects of each, and whether it stands; the model under attack's
     # live in the trial's locals, the arrays hold the others'
     n_models = target[T_MODELS]
-    unit = n_models > 1
-    m_marked = np.zeros(n_models, dtype=np.int64)
-    m_state = np.zeros(n_models, dtype=np.int64)
-    m_effects = np.zeros(n_models, dtype=np.int64)
-    m_def_minus = np.zeros(n_models, dtype=np.int64)
-    m_arm_minus = np.zeros(n_models, dtype=np.int64)
-    m_cont = np.zeros(n_models, dtype=np.int64)
+    all_models = 0
+    for gg in range(n_targets):
+        all_models += groups[gg, T_MODELS]
+    unit = all_models > 1
+    m_marked = np.zeros(all_models, dtype=np.int64)
+    m_state = np.zeros(all_models, dtype=np.int64)
+    m_effects = np.zeros(all_models, dtype=np.int64)
+    m_def_minus = np.zeros(all_models, dtype=np.int64)
+    m_arm_minus = np.zeros(all_models, dtype=np.int64)
+    m_cont = np.zeros(all_models, dtype=np.int64)
     # stamps, so that no array is reset per trial: the trial in which a model's state was
     # stored (else it is fresh, as the unit starts) and in which it was destroyed
-    m_stamp = np.zeros(n_models, dtype=np.int64)
-    m_gone = np.zeros(n_models, dtype=np.int64)
+    m_stamp = np.zeros(all_models, dtype=np.int64)
+    m_gone = np.zeros(all_models, dtype=np.int64)
+    # how each model starts (its target's starting situation and continuous effects)
+    m_start_state = np.zeros(all_models, dtype=np.int64)
+    m_start_effects = np.zeros(all_models, dtype=np.int64)
+    for gg in range(n_targets):
+        lo = groups[gg, T_FIRST_MODEL]
+        for j in range(lo, lo + groups[gg, T_MODELS]):
+            m_start_state[j] = groups[gg, T_STATE]
+            m_start_effects[j] = groups[gg, T_EFFECTS]
+    # several targets: the target under attack (g, its first model m_lo), and the locals of
+    # the others while they wait (stamped per trial as the models'), and when each fell
+    g = 0
+    m_lo = 0
+    g_stamp = np.zeros(n_targets, dtype=np.int64)
+    g_dead = np.zeros(n_targets, dtype=np.int64)
+    g_tpoints = np.zeros(n_targets, dtype=np.int64)
+    g_crippled = np.zeros(n_targets, dtype=np.int64)
+    g_marks = np.zeros(n_targets, dtype=np.int64)
+    g_shield = np.zeros(n_targets, dtype=np.int64)
+    g_lost = np.zeros(n_targets, dtype=np.bool_)
+    g_blocked = np.zeros(n_targets, dtype=np.bool_)
+    g_destroyed = np.zeros(n_targets, dtype=np.int64)
+    g_dispelled = np.zeros(n_targets, dtype=np.int64)
+
+    def figures(gg):
+        """What target ``gg`` is (its vector of ``groups``), as the trial's locals hold it."""
+        kind = groups[gg, T_CAPACITY]
+        tgh = groups[gg, T_TOUGH]
+        rap = groups[gg, T_RAPID_HEAL]
+        return (groups[gg, T_BOXES], groups[gg, T_STATE], groups[gg, T_POINTS],
+                groups[gg, T_SHIELD_ARM], groups[gg, T_POWER_KIND] == PK_FOCUS,
+                groups[gg, T_POWER_POLICY] == PF_LETHAL, groups[gg, T_POWER_POLICY] == PF_BEST,
+                tgh, rap, groups[gg, T_EFFECTS], kind != CAP_TRACK, kind == CAP_GRID,
+                tgh != TOUGH_NONE or rap > 0, groups[gg, T_MODELS], groups[gg, T_FIRST_MODEL])
+
+    def park(gg, tr, tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
+             destroyed, state):
+        """Target ``gg`` leaves the trial's locals (trial ``tr``): what it keeps while others
+        are attacked (a Dispel of its upkeep spells, in ``state``, holds for its models)."""
+        g_stamp[gg] = tr
+        g_tpoints[gg] = tpoints
+        g_crippled[gg] = crippled
+        g_marks[gg] = n_marks
+        g_shield[gg] = shield_now
+        g_lost[gg] = cortex_lost
+        g_blocked[gg] = power_blocked
+        g_destroyed[gg] = destroyed
+        g_dispelled[gg] = state & ST_DISPELLED
+
+    def unpark(gg, tr):
+        """Target ``gg`` takes the trial's locals: as parked, or as it starts."""
+        if g_stamp[gg] != tr:
+            return (groups[gg, T_POINTS], np.int64(0), np.int64(0), groups[gg, T_SHIELD_ARM],
+                    False, False, np.int64(0), np.int64(0))
+        return (g_tpoints[gg], g_crippled[gg], g_marks[gg], g_shield[gg], g_lost[gg],
+                g_blocked[gg], g_destroyed[gg], g_dispelled[gg])
+
+    def fell(gg, t, tr, alive):
+        """Several targets: target ``gg`` is destroyed in round ``t``; the targets left."""
+        g_dead[gg] = tr
+        target_kills[gg, t] += 1
+        return alive - 1
 
     def store(j, tr, marked, state, effects, def_minus, arm_minus, cont):
         """Model ``j`` of a unit leaves the trial's locals (trial ``tr``)."""
@@ -363,14 +460,15 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         spells, in ``state``, holds for every model)."""
         dispelled = state & ST_DISPELLED
         if m_stamp[j] != tr:  # untouched this trial: as the unit starts
-            return np.int64(0), start_state | dispelled, np.int64(0), np.int64(0), np.int64(0), start_effects
+            return (np.int64(0), m_start_state[j] | dispelled, np.int64(0), np.int64(0),
+                    np.int64(0), m_start_effects[j])
         return (m_marked[j], m_state[j] | dispelled, m_effects[j], m_def_minus[j],
                 m_arm_minus[j], m_cont[j])
 
     def first_alive(frm, tr):
         """The unit's model under attack: the first still standing from ``frm`` on (every
         model before the one under attack is destroyed; -1: none)."""
-        for j in range(frm, n_models):
+        for j in range(frm, m_lo + n_models):
             if m_gone[j] != tr:
                 return j
         return -1
@@ -562,7 +660,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 shield_now = shield
                 for k in range(4):
                     if (crippled >> _SHIELD_LETTER[k]) & 1:
-                        shield_now -= target[T_SHIELD_LOC + k]
+                        shield_now -= groups[g, T_SHIELD_LOC + k]
                 if (crippled >> GL_M) & 1:
                     state |= ST_MOVE_CRIPPLED
                 else:
@@ -583,6 +681,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             fill_pairs(rs, dice, size)
             pos = 0
         start = pos + stride
+        if multi:  # the first target is under attack first
+            g = 0
+            (boxes, start_state, start_tpoints, shield, power_focus, power_lethal, power_best,
+             tough, rapid, start_effects, on_card, feedback, heals, n_models, m_lo) = figures(g)
+        alive = n_targets  # targets standing
         state = start_state
         marked = 0
         points = 0
@@ -603,7 +706,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         cur = 0
         tr += 1
         stored = False  # a unit: whether any model's state left the locals this trial
-        if on_card:
+        if any_card:
             for c in range(N_COLUMNS):
                 colmask[c] = 0
         for t in range(turns):
@@ -616,11 +719,14 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             arm_minus = 0
             tpoints = 0 if cortex_lost else start_tpoints
             if stored:
-                for j in range(n_models):
-                    m_state[j] = start_state
+                for j in range(all_models):
+                    m_state[j] = m_start_state[j] | (m_state[j] & ST_MOVE_CRIPPLED)
                     m_effects[j] = 0
                     m_def_minus[j] = 0
                     m_arm_minus[j] = 0
+                for gg in range(n_targets):  # the targets waiting: as the current one
+                    g_dispelled[gg] = 0
+                    g_tpoints[gg] = 0 if g_lost[gg] else groups[gg, T_POINTS]
             for i in range(n_attacks if t < attack_rounds else 0):
                 row = t * n_attacks + i
                 flags = attacks[i, A_FLAGS]
@@ -632,6 +738,36 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     boost_att_at = attackers[a, P_BOOST_ATT_AT]
                     boost_dmg = attackers[a, P_BOOST_DMG]
                     best = attackers[a, P_BEST]
+                w = i  # the row of the weapon it is made with
+                if multi:
+                    # --- several targets: the first of its route still standing
+                    to = -1
+                    for k in range(n_targets):
+                        gg = routes[i, k]
+                        if gg < 0:
+                            break
+                        if g_dead[gg] != tr:
+                            to = gg
+                            break
+                    if to < 0:
+                        continue  # none left: the attack is not made
+                    if to != g:
+                        if g >= 0:
+                            store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                            park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost,
+                                 power_blocked, destroyed, state)
+                        g = to
+                        (boxes, start_state, start_tpoints, shield, power_focus, power_lethal,
+                         power_best, tough, rapid, start_effects, on_card, feedback, heals,
+                         n_models, m_lo) = figures(g)
+                        (tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
+                         destroyed, disp) = unpark(g, tr)
+                        cur, marked, state, effects, def_minus, arm_minus, cont = take_place(m_lo, tr, disp)
+                        stored = True
+                    w = g * block + i
+                    flags = attacks[w, A_FLAGS]
+                    if attacks[w, A_ORIGIN] != ORIGIN_BOUGHT:
+                        attack_counts[row, C_MADE] += 1  # several targets: counted here
                 spent = 0
                 # best play: the decisions of this state (mathhammer.play.codes)
                 dec = 0
@@ -643,14 +779,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         pkey = play_key(points, tpoints, state, effects, cont, earth_lit,
                                         cortex_lost, False, destroyed)
                         dec = play_attack[row, pkey, m]
-                w = i  # the row of the weapon it is made with
                 prow = row  # its row of the decision tables
-                if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
+                if attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
                     if (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
                         if flags & F_DECLINE_SKIPS:
                             continue  # best play does not cast the spell this time
                         points = 0  # best play stops buying here
-                    cost = attacks[i, A_COST]
+                    cost = attacks[w, A_COST]
                     if points < cost:
                         continue
                     points -= cost
@@ -658,11 +793,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     # only bought attacks count C_MADE: an initial attack is made whenever no
                     # earlier attack killed, which the driver works out from kill_at
                     attack_counts[row, C_MADE] += 1
-                    if (dec & D_BUY) != 0 and attacks[i, A_CHOICES] > 0:
+                    if (dec & D_BUY) != 0 and attacks[w, A_CHOICES] > 0:
                         # best play's weapon: another melee weapon where its row says so
-                        for j in range(attacks[i, A_CHOICES]):
-                            r = attacks[i, A_CHOICE_ROW] + j
-                            pr = n_rows + t * n_alt + r - n_attacks
+                        for j in range(attacks[w, A_CHOICES]):
+                            r = attacks[w, A_CHOICE_ROW] + j
+                            pr = n_rows + t * n_alt + r - (w - i) - n_attacks
                             alt = play_attack[pr, pkey, m]
                             if (alt & D_BUY) != 0:
                                 w = r
@@ -804,7 +939,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                  power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked, tpoints,
                                                crippled, n_marks, pos, state, shield_now,
                                                cortex_lost, power_blocked, fkey, prow,
-                                               destroyed + 1 >= n_models)
+                                               destroyed + 1 >= n_models and alive == 1)
                 n_caught = 0
                 if (flags & F_BLAST) != 0:
                     n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
@@ -815,14 +950,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     if dead:
                         destroyed += 1
                         m_gone[cur] = tr
-                        if destroyed >= n_models:
-                            break
-                        dead = False
+                        if destroyed < n_models:
+                            dead = False
                     else:
                         store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
                     stored = True
-                    for j in range(cur, n_models):
-                        if n_caught == 0:
+                    for j in range(cur, m_lo + n_models):
+                        if n_caught == 0 or dead:
                             break
                         if m_gone[j] == tr or (hit == 1 and j == cur):
                             continue
@@ -846,7 +980,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                          power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked,
                                                        tpoints, crippled, n_marks, pos, state,
                                                        shield_now, cortex_lost, power_blocked, 0,
-                                                       prow, destroyed + 1 >= n_models)
+                                                       prow, destroyed + 1 >= n_models and alive == 1)
                         if dead:
                             destroyed += 1
                             m_gone[j] = tr
@@ -855,7 +989,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             dead = False
                         else:
                             store(j, tr, marked, state, effects, def_minus, arm_minus, cont)
-                    if dead:
+                    if dead:  # the whole target destroyed
+                        if multi:
+                            alive = fell(g, t, tr, alive)
+                            if alive > 0:  # several targets: the others stand
+                                g = -1
+                                dead = False
+                                continue
                         break
                     # the model hit, or when it is gone the next one, for the next attack
                     cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
@@ -868,6 +1008,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
                         dead = False
                         continue
+                    if multi:
+                        m_gone[cur] = tr
+                        alive = fell(g, t, tr, alive)
+                        if alive > 0:  # several targets: the next attack goes to another
+                            g = -1
+                            dead = False
+                            continue
                     break
 
                 # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
@@ -896,7 +1043,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                      power_blocked, dead) = suffer(CE_QUICKSAND, 1, w, row, row, t, marked,
                                                    tpoints, crippled, n_marks, pos, state,
                                                    shield_now, cortex_lost, power_blocked, fkey,
-                                                   k_rows + prow, destroyed + 1 >= n_models)
+                                                   k_rows + prow, destroyed + 1 >= n_models and alive == 1)
                     if dead:
                         destroyed += 1
                         if destroyed < n_models:
@@ -904,6 +1051,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
                             dead = False
                             continue
+                        if multi:
+                            m_gone[cur] = tr
+                            alive = fell(g, t, tr, alive)
+                            if alive > 0:
+                                g = -1
+                                dead = False
+                                continue
                         break
             if dead:
                 break
@@ -915,54 +1069,82 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 earth_lit = die_of(np.int64(dice[pos]), 0) > 2
                 pos += 1
             next_row = (t + 1) * n_attacks if t + 1 < attack_rounds else n_rows
-            # a unit: every living model in turn (the one under attack leaves the locals)
-            if unit:
+            if multi and g >= 0:  # several targets: each in turn, from what it kept
                 store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
-                stored = True
-            for mj in range(cur, n_models):
+                park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
+                     destroyed, state)
+            for gg in range(n_targets):
+                if multi:
+                    if g_dead[gg] == tr:
+                        continue
+                    g = gg
+                    (boxes, start_state, start_tpoints, shield, power_focus, power_lethal,
+                     power_best, tough, rapid, start_effects, on_card, feedback, heals, n_models,
+                     m_lo) = figures(g)
+                    (tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
+                     destroyed, disp) = unpark(g, tr)
+                    cur, marked, state, effects, def_minus, arm_minus, cont = take_place(m_lo, tr, disp)
+                # a unit: every living model in turn (the one under attack leaves the locals)
                 if unit:
-                    if m_gone[mj] == tr:
-                        continue
-                    marked, state, effects, def_minus, arm_minus, cont = load(mj, tr, state)
-                for k in range(2):
-                    if ((cont >> k) & 1) == 0:
-                        continue
-                    effect_counts[t, k, E_PRESENT] += 1
-                    expires = die_of(np.int64(dice[pos]), 0) <= 2
-                    pos += 1
-                    if expires:
-                        cont &= ~(1 << k)
-                        continue
-                    effect_counts[t, k, E_APPLIED] += 1
-                    if k == CE_FIRE:
-                        arm = target[T_ARM_BASE] + shield_now - arm_minus
-                        if (state & ST_DISPELLED) == 0:
-                            arm += target[T_UPKEEP_ARM]
-                        dealt = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
+                    store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                    stored = True
+                for mj in range(cur, m_lo + n_models):
+                    if unit:
+                        if m_gone[mj] == tr:
+                            continue
+                        marked, state, effects, def_minus, arm_minus, cont = load(mj, tr, state)
+                    for k in range(2):
+                        if ((cont >> k) & 1) == 0:
+                            continue
+                        effect_counts[t, k, E_PRESENT] += 1
+                        expires = die_of(np.int64(dice[pos]), 0) <= 2
                         pos += 1
-                    else:
-                        dealt = 1
-                    fkey = 0
-                    if power_best and tpoints > 0:
-                        # no attacker is acting: its points are not part of the state
-                        fkey = play_key(0, tpoints, state, effects, cont, earth_lit, cortex_lost,
-                                        (state & ST_PRONE) != 0, destroyed)
-                    (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
-                     power_blocked, dead) = suffer(k, dealt, 0, next_row, next_row, t, marked,
-                                                   tpoints, crippled, n_marks, pos, state,
-                                                   shield_now, cortex_lost, power_blocked, fkey,
-                                                   2 * k_rows + 2 * t + k,
-                                                   destroyed + 1 >= n_models)
+                        if expires:
+                            cont &= ~(1 << k)
+                            continue
+                        effect_counts[t, k, E_APPLIED] += 1
+                        if k == CE_FIRE:
+                            arm = groups[g, T_ARM_BASE] + shield_now - arm_minus
+                            if (state & ST_DISPELLED) == 0:
+                                arm += groups[g, T_UPKEEP_ARM]
+                            dealt = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
+                            pos += 1
+                        else:
+                            dealt = 1
+                        fkey = 0
+                        if power_best and tpoints > 0:
+                            # no attacker is acting: its points are not part of the state
+                            fkey = play_key(0, tpoints, state, effects, cont, earth_lit, cortex_lost,
+                                            (state & ST_PRONE) != 0, destroyed)
+                        (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                         power_blocked, dead) = suffer(k, dealt, 0, next_row, next_row, t, marked,
+                                                       tpoints, crippled, n_marks, pos, state,
+                                                       shield_now, cortex_lost, power_blocked, fkey,
+                                                       2 * k_rows + 2 * t + k,
+                                                       destroyed + 1 >= n_models and alive == 1)
+                        if dead:
+                            break
                     if dead:
-                        break
-                if dead:
-                    destroyed += 1
-                    if destroyed >= n_models:
-                        break
-                    m_gone[mj] = tr  # one model of the unit: the others go on
-                    dead = False
-                elif unit:
-                    store(mj, tr, marked, state, effects, def_minus, arm_minus, cont)
+                        destroyed += 1
+                        m_gone[mj] = tr
+                        if destroyed >= n_models:
+                            break
+                        dead = False  # one model of the unit: the others go on
+                    elif unit:
+                        store(mj, tr, marked, state, effects, def_minus, arm_minus, cont)
+                if dead:  # the whole target destroyed
+                    if multi:
+                        alive = fell(g, t, tr, alive)
+                        if alive > 0:  # several targets: the others stand
+                            g = -1
+                            dead = False
+                            continue
+                    break
+                if multi:  # its models are stored: what the target keeps
+                    park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost,
+                         power_blocked, destroyed, state)
+            if multi:
+                g = -1  # every target waits: the next attack's route picks one
             if dead:
                 break
             # --- the target's activation (hazards), then the end of its turn: every model
@@ -975,17 +1157,45 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 earth_lit = die_of(np.int64(dice[pos]), 0) > 2
                 pos += 1
             if unit:  # every living model was stored by the maintenance phase
-                for j in range(cur, n_models):
+                for j in range(0 if multi else cur, all_models if multi else n_models):
                     if m_gone[j] != tr:
                         m_cont[j] |= gives
                         effect_counts[t, CE_FIRE, E_AFTER] += m_cont[j] & 1
                         effect_counts[t, CE_CORROSION, E_AFTER] += (m_cont[j] >> 1) & 1
-                cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
+                if not multi:
+                    cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
             else:
                 cont |= gives
                 effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
                 effect_counts[t, CE_CORROSION, E_AFTER] += (cont >> 1) & 1
-        if unit:
+        if multi:
+            # several targets: each one's damage and models destroyed, and their sums
+            if g >= 0:
+                store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
+                     destroyed, state)
+            total = 0
+            down = 0
+            for gg in range(n_targets):
+                bx = groups[gg, T_BOXES]
+                nm = groups[gg, T_MODELS]
+                if g_dead[gg] == tr:
+                    dd = nm
+                    dmg = nm * bx
+                else:
+                    dd = g_destroyed[gg] if g_stamp[gg] == tr else 0
+                    dmg = dd * bx
+                    lo = groups[gg, T_FIRST_MODEL]
+                    for j in range(lo, lo + nm):
+                        if m_gone[j] != tr and m_stamp[j] == tr:
+                            dmg += m_marked[j]
+                target_damage[gg, dmg] += 1
+                target_destroyed[gg, dd] += 1
+                total += dmg
+                down += dd
+            damage_hist[total] += 1
+            destroyed_hist[down] += 1
+        elif unit:
             # the damage on the whole unit: a destroyed model counts all its boxes
             total = destroyed * boxes
             if destroyed < n_models:
@@ -998,7 +1208,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             destroyed_hist[destroyed] += 1
         else:
             damage_hist[marked] += 1
-        if on_card:
+        if any_card:
             for c in range(N_COLUMNS):
                 mask_hist[c, colmask[c]] += 1
     return pos
