@@ -536,6 +536,13 @@ NEW_KEYS = [
     ("weapon-blast-models", "ranged_weapon", "blast_pow = 8\nblast_models = 3\nblast_on_miss = 1",
      lambda s: (s.attackers[0].weapons[0].blast_models, s.attackers[0].weapons[0].blast_on_miss), (3, 1)),
     ("target-models", "target", "models = 10", lambda s: (s.target.models, s.target.unit), (10, True)),
+    # routes (several targets, docs/units.md): with one target they name it
+    ("attacker-target", "attacker", 'target = "Target"', lambda s: s.attackers[0].targets, ("Target",)),
+    ("attacker-targets", "attacker", 'targets = ["Target"]',
+     lambda s: (s.attackers[0].targets, s.attack_sequence()[0].route), (("Target",), ())),
+    ("weapon-target", "weapon", 'target = "Target"', lambda s: s.attackers[0].weapons[0].targets, ("Target",)),
+    ("weapon-targets", "weapon", 'targets = ["Target"]', lambda s: s.attackers[0].weapons[0].targets,
+     ("Target",)),
     ("attacker-buy-weapon", "attacker", 'buy_weapon = "Fist"', lambda s: s.attackers[0].buy_weapon, "Fist"),
     ("spend-boost-attack", "spend", 'boost_attack = "always"', lambda s: s.attackers[0].spend,
      Spend(boost_attack="always")),
@@ -1093,16 +1100,18 @@ def test_format_doc_example_parses():
     text = doc.split("```toml\n", 1)[1].split("```", 1)[0]
     scen = loads_scenario(text, "docstring.toml")
     data = tomllib.loads(text)
-    assert set(data) == set(TOP_KEYS)
+    assert set(data) == set(TOP_KEYS) - {"targets"}  # several targets: [[targets]] ("Several
+    # targets" below)
     assert set(data["simulation"]) == set(SIMULATION_KEYS)
     assert set(data["settings"]) == set(SETTINGS_KEYS)
     assert set(data["target"]) == set(TARGET_KEYS) - {"spiral", "models"}  # a grid or a spiral; a
     # unit's models have damage tracks (docs/scenario-format.md, "Units")
-    assert set(data["attackers"][0]) == set(ATTACKER_KEYS) - {"fury", "force"}  # one of the three
+    assert set(data["attackers"][0]) == set(ATTACKER_KEYS) - {"fury", "force", "target", "targets"}
+    # one of the three points; routes are for several targets
     assert set(data["attackers"][0]["spend"]) == set(SPEND_KEYS)
     assert set(WEAPON_KEYS) - set(data["attackers"][0]["weapons"][0]) <= {
         "boosted_attack", "boosted_damage", "damage_type", "extra_attack_dice", "extra_damage_dice",
-        "crippled", "location", "blast_pow", "blast_models", "blast_on_miss"}
+        "crippled", "location", "blast_pow", "blast_models", "blast_on_miss", "target", "targets"}
     assert scen.target.focus == 3 and scen.attackers[0].focus == 3
     assert scen.target.capacity == "grid" and scen.target.boxes == 30
     assert scen.attackers[0].weapons[0].damage_to == "M"

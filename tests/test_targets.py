@@ -218,3 +218,17 @@ def test_bad_routes_name_the_key():
     with pytest.raises(InputError, match="cripple:X is for one target"):
         Scenario([Target(name="A", defense=10, arm=10), Target(name="B", defense=10, arm=10)],
                  [Attacker("X", [Weapon("Gun", "ranged", 5, 10)])], objective="cripple:A")
+
+
+def test_the_format_docs_several_targets_example_runs_as_written():
+    """The "Several targets" block of docs/scenario-format.md reads as it says and runs."""
+    from pathlib import Path
+
+    fmt = (Path(__file__).resolve().parents[1] / "docs" / "scenario-format.md").read_text()
+    text = fmt.split("### Several targets", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    scen = loads_scenario(text, "targets.toml")
+    assert [t.name for t in scen.targets] == ["Bodyguard", "Warcaster"]
+    assert scen.attackers[1].targets == ("Warcaster",)
+    assert [s.route for s in scen.attack_sequence()][-2:] == [(1,), (1,)]
+    res = simulate(scen, method="monte_carlo", trials=20_000, seed=1)
+    assert set(res.targets) == {"Bodyguard", "Warcaster"}

@@ -16,8 +16,9 @@ import pytest
 
 from mathhammer import ExactNotApplicable, simulate
 from mathhammer.exact import check_exact_applicable, exact_result, optimal_value
-from mathhammer.rules import Attacker, Scenario, Target, Weapon
+from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
 from naive_units import bf_units
+from test_mc_vs_exact import N, SEED, compare, prob_ok
 
 TOL = 1e-12
 
@@ -198,6 +199,10 @@ def test_best_play_across_targets():
     assert best.kill > fixed.kill + 0.01
     # the value includes the unit tie-break (1e-10 x the share of models destroyed)
     assert optimal_value(Scenario(targets, [jack])) == pytest.approx(best.kill, abs=1e-9)
+    # the second target's power field plays its best too (a zero-sum game across targets)
+    guarded = [targets[0], dataclasses.replace(targets[1], focus=3)]
+    assert optimal_value(Scenario(guarded, [jack])) == pytest.approx(exact_result(Scenario(guarded, [jack])).kill,
+                                                                     abs=1e-9)
     most = exact_result(Scenario(targets, [jack], objective="destroyed"))
     assert optimal_value(Scenario(targets, [jack]), "destroyed") == pytest.approx(most.models_destroyed_mean, abs=TOL)
     assert most.models_destroyed_mean >= best.models_destroyed_mean - TOL
@@ -217,6 +222,42 @@ def test_only_the_first_target_may_start_with_effects():
     np.testing.assert_allclose(both.target_damage_weights[1], [1, 0, 0], atol=TOL, rtol=0)
     np.testing.assert_allclose(both.target_kill_weights[0], np.diff(np.concatenate([[0], alone.kill_by_turn])),
                                atol=TOL, rtol=0)
+
+
+MC_CASES = [
+    ("fire_over_two_rounds_and_a_route",
+     Scenario([Target(defense=12, arm=12, boxes=2, models=2, name="A"),
+               Target(defense=12, arm=13, boxes=4, name="B")],
+              [Attacker("Burners", [FLAMER], models=2), Attacker("Rifleman", [RIFLE], targets=("A",))],
+              turns=2)),
+    ("burning_first_target_fixed_boosts",
+     Scenario([Target(defense=12, arm=12, boxes=3, effects={"fire"}, name="A"),
+               Target(defense=13, arm=12, boxes=3, rules={"tough"}, name="B")],
+              [Attacker("Jack", [Weapon("Fist", "melee", 6, 12, attacks=2)], focus=2, policy="fixed",
+                        spend=Spend(boost_attack="always"))], turns=2)),
+    ("power_field_of_the_second_target",
+     Scenario([Target(defense=12, arm=12, boxes=2, models=2, name="A"),
+               Target(defense=13, arm=13, boxes=5, focus=3, power_field="lethal", name="B")],
+              [Attacker("Riflemen", [Weapon("Rifle", "ranged", 6, 12)], models=5),
+               Attacker("Jack", [FIST], focus=2, policy="fixed")], turns=2)),
+]
+
+
+@pytest.mark.parametrize("name,scen", MC_CASES, ids=[c[0] for c in MC_CASES])
+def test_monte_carlo_within_five_standard_errors_of_exact(name, scen):
+    """Over rounds, with fire (beyond the oracle): the kernel's figures, the scenario's and
+    each target's (destroyed, models destroyed, destroyed by the end of each round)."""
+    mc = simulate(scen, trials=N, seed=SEED)
+    ex = simulate(scen, method="exact")
+    bad = compare(mc, ex, N)
+    for t in ex.names:
+        a, b = mc.targets[t], ex.targets[t]
+        for key in ("models_destroyed_pmf", "kill_by_turn"):
+            for k, (x, y) in enumerate(zip(a[key], b[key], strict=True)):
+                ok, why = prob_ok(x, y, N)
+                if not ok:
+                    bad.append(f"{t} {key}[{k}]: mc={x:.6g} exact={y:.6g} ({why})")
+    assert not bad, "\n".join(bad)
 
 
 # --- the scope --------------------------------------------------------------------------
@@ -253,3 +294,16 @@ def test_the_states_of_every_target_count_in_the_bound():
     many = [dataclasses.replace(big, name=x) for x in "ABCD"]  # 4 x 576,000 > 2,000,000
     with pytest.raises(ExactNotApplicable, match="states"):
         check_exact_applicable(Scenario(many, [jack]))
+
+
+def test_docs_several_targets_example_runs_as_written(capsys):
+    """The Python block of docs/units.md, "Several targets: the exact engine", runs and
+    prints the figures its comments work out."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "units.md").read_text()
+    part = text.split("## Several targets: the exact engine", 1)[1]
+    code = part.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "docs/units.md", "exec"), {})
+    assert capsys.readouterr().out.split("\n")[:3] == [
+        "25 in 36: both destroyed", "215 in 216: A destroyed", "1 in 36: the sniper shoots"]

@@ -12,6 +12,10 @@ kernel, so that each can check the other. Modules, in pipeline order:
   attack to attack, the events of the scenario and the numbers each attack's rolls use;
 * :mod:`~mathhammer.exact.setup`: the :class:`~mathhammer.exact.setup.Setup`, what is read
   once from the scenario (the attacks of every round, the target's card, DEF and ARM);
+* :mod:`~mathhammer.exact.relaxation`: the relaxation of best play on a grid as a track
+  (systems crippled at random), a part of the setup;
+* :mod:`~mathhammer.exact.targets`: several targets, one setup per target chained in order
+  (docs/units.md, "Several targets: the exact engine");
 * :mod:`~mathhammer.exact.bounds`: bounds on the states and card configurations a sequence
   may reach, the engine's limits, and :func:`check_exact_applicable`;
 * :mod:`~mathhammer.exact.edges`: the :class:`~mathhammer.exact.edges.Piece` edges of a
@@ -29,7 +33,8 @@ kernel, so that each can check the other. Modules, in pipeline order:
 * :mod:`~mathhammer.exact.induction`: backward induction: best play of attackers (``policy = "best"``)
   and targets (``power_field = "best"``), :func:`optimal_value`;
 * :mod:`~mathhammer.exact.forward`: forward propagation into a
-  :class:`~mathhammer.result.Result` (:func:`exact_result`).
+  :class:`~mathhammer.result.Result` (:func:`exact_result`), its weights tidied of rounding
+  noise by :mod:`~mathhammer.exact.tidy`.
 
 The state is a dict ``State -> vector over damage marked``, so one NumPy operation moves
 every amount of damage at once: damage tracks of hundreds of boxes and sequences of

@@ -192,11 +192,9 @@ class TableReader:
             raise self.error("targets", "[[targets]]", "give [target] (one target) or [[targets]] "
                              "(several), not both")
         raw = data["targets"]
-        if isinstance(raw, Mapping):
-            raise self.error("targets", raw, "must be an array of tables ([[targets]]), not a "
-                             "table; one target is [target]")
         if not isinstance(raw, list) or not raw:
-            raise self.error("targets", raw, "must be an array of tables ([[targets]]), at least one")
+            raise self.error("targets", raw, "must be an array of tables ([[targets]]), at least "
+                             "one; one target is [target]")
         out = []
         for g, item in enumerate(raw):
             prefix = f"targets[{g}]"

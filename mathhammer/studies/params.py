@@ -6,6 +6,7 @@ A *parameter path* names one key of a scenario file, its tables joined by dots:
 path                                        key
 ==========================================  ================================================
 ``target.arm``, ``target.def``, ...          a key of ``[target]``
+``targets.0.arm``, ``targets.Officer.arm``   a key of one of several ``[[targets]]``
 ``simulation.turns``                         a key of ``[simulation]``
 ``settings.brutal_damage``                   a key of ``[settings]``
 ``attackers.0.focus``                        a key of the first ``[[attackers]]``
@@ -219,6 +220,13 @@ def resolve(scenario: Scenario | dict, path: str) -> Param:
         return Param(path, tuple(keys) + (seg,), seg in _LIST_KEYS.get(kind, ()))
 
     top = segs[0]
+    if top == "target" and "targets" in data:
+        names = ", ".join(repr(t.get("name", "")) for t in data["targets"])
+        raise bad_path(path, f"the scenario has several targets ({names}): name one, e.g. "
+                       f"'targets.0.{segs[1] if len(segs) > 1 else 'arm'}'")
+    if top == "targets" and "targets" in data:
+        g, n = _pick(data["targets"], segs, 1, "target", path, "targets", TARGET_KEYS)
+        return leaf(["targets", g], "target", TARGET_KEYS, 1 + n, "target")
     if top in _TABLES:
         return leaf([top], top, _TABLES[top], 1, top)
     if top == "attackers":

@@ -481,7 +481,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         return j, marked, state, effects, def_minus, arm_minus, cont
 
     def play_key(points, tpoints, state, effects, cont, earth, lost, down_before, destroyed):
-        """The state key of best play (:meth:`mathhammer.play.codes.KeySpace.key`)."""
+        """The state key of best play (:meth:`mathhammer.play.codes.KeySpace.key`);
+        ``destroyed``: models destroyed so far, of every target (with several, they are
+        solved when attacks go down the list: those of the targets before the one under
+        attack are all destroyed)."""
         if key_is_points:
             return np.int64(points)
         down = (state & ST_PRONE) != 0
@@ -777,7 +780,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     m = play_m(marked)
                     if m >= 0:
                         pkey = play_key(points, tpoints, state, effects, cont, earth_lit,
-                                        cortex_lost, False, destroyed)
+                                        cortex_lost, False, m_lo + destroyed)
                         dec = play_attack[row, pkey, m]
                 prow = row  # its row of the decision tables
                 if attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
@@ -934,7 +937,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     fkey = play_key(points, tpoints,
                                     state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
                                     effects | (bit if lands else 0), cont | sets, earth_lit,
-                                    cortex_lost, (state & ST_PRONE) != 0, destroyed)
+                                    cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed)
                 (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                  power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked, tpoints,
                                                crippled, n_marks, pos, state, shield_now,
@@ -1038,7 +1041,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     fkey = 0
                     if power_best and tpoints > 0:
                         fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
-                                        cortex_lost, (state & ST_PRONE) != 0, destroyed)
+                                        cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed)
                     (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                      power_blocked, dead) = suffer(CE_QUICKSAND, 1, w, row, row, t, marked,
                                                    tpoints, crippled, n_marks, pos, state,
@@ -1115,7 +1118,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         if power_best and tpoints > 0:
                             # no attacker is acting: its points are not part of the state
                             fkey = play_key(0, tpoints, state, effects, cont, earth_lit, cortex_lost,
-                                            (state & ST_PRONE) != 0, destroyed)
+                                            (state & ST_PRONE) != 0, m_lo + destroyed)
                         (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                          power_blocked, dead) = suffer(k, dealt, 0, next_row, next_row, t, marked,
                                                        tpoints, crippled, n_marks, pos, state,
