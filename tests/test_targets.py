@@ -232,3 +232,36 @@ def test_the_format_docs_several_targets_example_runs_as_written():
     assert [s.route for s in scen.attack_sequence()][-2:] == [(1,), (1,)]
     res = simulate(scen, method="monte_carlo", trials=20_000, seed=1)
     assert set(res.targets) == {"Bodyguard", "Warcaster"}
+
+
+def test_monte_carlo_best_play_across_targets_follows_the_exact_solve():
+    """Best play with several targets (attacks down the list): the kernel reads the decision
+    tables the exact engine solved across the targets (keyed by the models destroyed over
+    all of them), so its kill is the exact one within 5 standard errors, and best play beats
+    the fixed policy; the caster's power field is best play's too."""
+    jack = Attacker("Jack", [Weapon("Fist", "melee", 7, 14, attacks=2)], focus=3)
+    targets = [Target(name="Guard", defense=12, arm=15, boxes=5, models=2),
+               Target(name="Caster", defense=14, arm=15, boxes=8, focus=2)]
+    scen = Scenario(targets, [jack])
+    exact = simulate(scen, method="exact")
+    mc = simulate(scen, method="monte_carlo", trials=TRIALS, seed=3)
+    assert mc.extra["best_play"]["solved_on"] == "exact"
+    assert abs(mc.kill - exact.kill) <= 5 * math.sqrt(exact.kill * (1 - exact.kill) / TRIALS)
+    for name, f in exact.targets.items():
+        p = f["kill"]
+        assert abs(mc.targets[name]["kill"] - p) <= _tol(p, TRIALS), name
+    fixed = simulate(Scenario(targets, [Attacker("Jack", jack.weapons, focus=3, policy="fixed")]),
+                     method="exact")
+    assert exact.kill > fixed.kill and exact.models_destroyed_mean >= fixed.models_destroyed_mean
+
+
+def test_best_play_beyond_the_exact_engine_says_it_fell_back():
+    """A route that is not down the list (the sniper aims at the second target first) is
+    beyond the exact engine: best play is not solved, and the result says the default fixed
+    policy spent the points."""
+    scen = Scenario([Target(name="A", defense=12, arm=13, boxes=3), Target(name="B", defense=13, arm=13, boxes=3)],
+                    [Attacker("Sniper", [Weapon("Rifle", "ranged", 6, 12, attacks=2)], focus=2,
+                              targets=("B", "A"))])
+    res = simulate(scen, method="monte_carlo", trials=20_000, seed=1)
+    assert res.extra["best_play"]["solved_on"].startswith("not solved")
+    assert "default fixed policy" in res.extra["best_play"]["fallback"]

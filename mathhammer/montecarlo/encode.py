@@ -336,7 +336,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
             if first:
                 attacks[r, L.A_FLAGS] |= L.F_FIRST
     attackers = np.stack([_attacker_row(a, table) for a in scenario.attackers])
-    groups = np.stack([_target_vector(t, table if g == 0 else None) for g, t in enumerate(targets)])
+    groups = np.stack([_target_vector(t, table) for t in targets])
     groups[:, L.T_FIRST_MODEL] = np.cumsum([0] + [t.models for t in targets])[:-1]
     groups[:, L.T_TARGETS] = len(targets)
     groups[:, L.T_TURNS] = scenario.turns

@@ -134,23 +134,30 @@ def field_row(rows: int, kind: str, row: int) -> int:
 
 def needs_play(scenario: Scenario) -> bool:
     """Whether best play decides anything: an attacker with ``policy = "best"`` and points, or
-    a target with points and ``power_field = "best"``."""
-    t = scenario.target
-    return any(a.plays_best for a in scenario.attackers) or (
-        t.power_field == "best" and t.power_points > 0)
+    a target (any of several) with points and ``power_field = "best"``."""
+    return any(a.plays_best for a in scenario.attackers) or any(
+        t.power_field == "best" and t.power_points > 0 for t in scenario.targets)
 
 
 def _keyspace(setup) -> KeySpace:
+    """The digits of the state key; several targets (attacks down the list): what any of them
+    can vary, and the models destroyed so far over all of them."""
+    parts = getattr(setup, "parts", (setup,))
     slots = setup.slots
-    down, still, dispelled, grievous = situations_varying(setup)
-    varying = (down, still, dispelled, grievous, down and (setup.tough or setup.quicksand))
+    varying = [False] * 5
+    for part in parts:
+        down, still, dispelled, grievous = situations_varying(part)
+        for j, v in enumerate((down, still, dispelled, grievous,
+                               down and (part.tough or part.quicksand))):
+            varying[j] |= bool(v)
     # the effects in order of first appearance, as the encoder gives them their bits
-    idents = tuple(setup.minus)
+    idents = tuple(parts[0].minus)
     points = max((info.attacker.points for info in slots), default=0) + 1
-    return KeySpace(points=points, target_points=setup.target.power_points + 1, varying=varying,
-                    effects=idents, cont=4 if setup.possible else 1,
-                    earth=2 if setup.earth_possible else 1, lost=2 if setup.track_lost else 1,
-                    destroyed=setup.models)
+    return KeySpace(points=points, target_points=max(p.target.power_points for p in parts) + 1,
+                    varying=tuple(varying), effects=idents,
+                    cont=4 if any(p.possible for p in parts) else 1,
+                    earth=2 if any(p.earth_possible for p in parts) else 1,
+                    lost=2 if any(p.track_lost for p in parts) else 1, destroyed=setup.models)
 
 
 class _Recorder:
@@ -158,7 +165,8 @@ class _Recorder:
 
     def __init__(self, setup, keys: KeySpace):
         self.setup, self.keys = setup, keys
-        self.mixed = Averaged(setup) if setup.track_cripple is not None else None
+        # the relaxation's crippling (one target's damage track standing for its grid)
+        self.mixed = Averaged(setup) if getattr(setup, "track_cripple", None) is not None else None
         self.bit = {ident: 1 << k for k, ident in enumerate(keys.effects)}
         self.plain: list = []   # (row, key, bit, known, m, best)
         self.damage: list = []  # (row, key, paid, critical, m, best)
@@ -170,9 +178,12 @@ class _Recorder:
         if out is None:
             ks = self.keys
             effects = sum(self.bit[e] for e in state.effects)
+            # several targets: the models destroyed so far over every target (those before
+            # the one under attack are all destroyed), as the kernel keys them
+            destroyed = self.setup.before(state)[1] + state.destroyed
             out = ks.key(state.points, state.target_points, state.down, state.still,
                          state.dispelled, state.grievous, effects, state.cont, state.earth, state.lost,
-                         down_before, state.destroyed)
+                         down_before, destroyed)
             self._keys[(state, down_before)] = out
         return out
 
@@ -242,14 +253,16 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
     Raises
     ------
     ExactNotApplicable
-        Neither the scenario nor its relaxation is within the exact engine's limits, the
-        tables would exceed :data:`MAX_TABLE_BYTES`, or the scenario has several targets.
+        Neither the scenario nor its relaxation is within the exact engine's limits, or the
+        tables would exceed :data:`MAX_TABLE_BYTES`. Several targets are solved exactly
+        (attacks down the list, damage tracks: :mod:`mathhammer.exact.targets`), without the
+        reach (the "how to play it" report is for one target), or not at all.
     """
     began = time.perf_counter()
-    if scenario.several:  # the tables key one target's state
-        raise ExactNotApplicable("best play's decision tables are solved for one target, not several: "
-                                 "use the Monte Carlo method")
     t = scenario.target
+    if scenario.several:
+        setup = prepare(scenario, slots, induction=True)
+        return _solve(setup, scenario.objective, "exact", began, False)
     if relax == "never":
         setup = prepare(scenario, slots, induction=True)
         return _solve(setup, scenario.objective, "exact", began, reach, MAX_CARD_INDUCTION_EDGES)
@@ -285,7 +298,7 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
         value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0])
     rec.finish()
     card = setup.card
-    width = setup.boxes if card is None else card.size
+    width = setup.size  # the boxes of a track (the largest of several), or the card's configurations
     attack_bytes = rows * keys.size * width
     damage = 1 + max((int(x.max()) for *_, x, _ in rec.field if x.size), default=0)
     field_rows = 2 * rows + 2 * setup.turns
@@ -345,7 +358,7 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
             reach = _widen(reach, width)
         left = setup.boxes - card.count[:width]
     else:
-        left = setup.boxes - np.arange(setup.boxes)
+        left = width - np.arange(width)  # several targets: the largest's
     seconds = time.perf_counter() - began
     return DecisionTable(keys, attack, field, rows, value, how, objective, seconds, columns, index,
                          reach, left, tuple(info.slot.attacker_index for info in setup.all_infos),
