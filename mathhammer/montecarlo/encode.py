@@ -343,10 +343,13 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     groups[:, L.T_SLOTS] = len(sequence)
     groups[:, L.T_ATTACK_ROUNDS] = scenario.attack_rounds
     tvec = groups[0].copy()
+    # a matrix with several targets, a vector (unread) for one: the kernel compiles each apart
     routes = np.full((max(1, len(sequence)), len(targets)), -1, dtype=np.int64)
     for i, slot in enumerate(sequence):
         route = slot.route or tuple(range(len(targets)))
         routes[i, : len(route)] = route
+    if len(targets) == 1:
+        routes = routes[:, 0].copy()
     col_full, letter_mask, letters_done = _card_tables(card_target)
     card = card_target.card is not None
     # per round: the attacks (a column d6 each on a card; a quicksand point's column and

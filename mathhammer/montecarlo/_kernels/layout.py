@@ -270,7 +270,8 @@ class Tables(NamedTuple):
     groups: np.ndarray        # int64[n_targets, T_NFIELDS]: every target's vector (several targets;
     #                           row 0 is ``target``), the attacks table a block of rows per target
     routes: np.ndarray        # int64[n_slots, n_targets]: per slot the targets it goes to in order
-    #                           (the first still standing), -1 after the last
+    #                           (the first still standing), -1 after the last; one target:
+    #                           int64[n_slots], unread (the kernel compiles without routes)
 
 
 class Counters(NamedTuple):

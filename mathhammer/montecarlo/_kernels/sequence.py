@@ -325,7 +325,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     rapid = target[T_RAPID_HEAL]
     n_attacks = target[T_SLOTS]
     n_targets = target[T_TARGETS]
-    multi = n_targets > 1
+    # several targets: known when compiling (the encoder hands ``routes`` as a matrix then, a
+    # vector for one target), so the single-target kernel compiles without their paths
+    multi = routes.ndim > 1
+    flat_routes = routes.ravel()
     block = attacks.shape[0] // n_targets  # rows per target: the slots', then the others
     n_alt = block - n_attacks  # other weapons of bought attacks (best play's choice)
     turns = target[T_TURNS]
@@ -688,7 +691,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             g = 0
             (boxes, start_state, start_tpoints, shield, power_focus, power_lethal, power_best,
              tough, rapid, start_effects, on_card, feedback, heals, n_models, m_lo) = figures(g)
-        alive = n_targets  # targets standing
+        alive = n_targets if multi else 1  # targets standing
         state = start_state
         marked = 0
         points = 0
@@ -727,7 +730,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     m_effects[j] = 0
                     m_def_minus[j] = 0
                     m_arm_minus[j] = 0
-                for gg in range(n_targets):  # the targets waiting: as the current one
+                for gg in range(n_targets if multi else 0):  # the targets waiting: as the current one
                     g_dispelled[gg] = 0
                     g_tpoints[gg] = 0 if g_lost[gg] else groups[gg, T_POINTS]
             for i in range(n_attacks if t < attack_rounds else 0):
@@ -746,7 +749,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     # --- several targets: the first of its route still standing
                     to = -1
                     for k in range(n_targets):
-                        gg = routes[i, k]
+                        gg = flat_routes[i * n_targets + k]
                         if gg < 0:
                             break
                         if g_dead[gg] != tr:
@@ -1076,7 +1079,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
                 park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
                      destroyed, state)
-            for gg in range(n_targets):
+            for gg in range(n_targets if multi else 1):
                 if multi:
                     if g_dead[gg] == tr:
                         continue
