@@ -73,6 +73,10 @@ def main() -> None:
     plot_models_destroyed(smash, ax=right)
     right.set_title("A heavy warjack (3 focus, best play) against five Tough heavy infantry")
     save_figure(fig, OUT / "units.png")
+
+    # 5. several targets (docs/units.md): a unit of six, then its officer
+    several = mh.load_scenario(Path(__file__).resolve().parents[1] / "examples" / "several_targets.toml")
+    save_figure(main_figure(mh.simulate(several, trials=trials, seed=SEED)), OUT / "targets.png")
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 
 

@@ -348,10 +348,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     on_card = target[T_CAPACITY] != CAP_TRACK
     feedback = target[T_CAPACITY] == CAP_GRID
     # several targets: at most one has a grid or spiral (its card tables are these)
-    any_card = False
-    n_letters = 0
-    card_boxes = 1
-    for gg in range(n_targets):
+    any_card = on_card
+    n_letters = target[T_NLETTERS]
+    card_boxes = boxes
+    for gg in range(n_targets if multi else 0):
         if groups[gg, T_CAPACITY] != CAP_TRACK:
             any_card = True
             n_letters = groups[gg, T_NLETTERS]
@@ -666,7 +666,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 shield_now = shield
                 for k in range(4):
                     if (crippled >> _SHIELD_LETTER[k]) & 1:
-                        shield_now -= groups[g, T_SHIELD_LOC + k]
+                        shield_now -= groups[g, T_SHIELD_LOC + k] if multi else target[T_SHIELD_LOC + k]
                 if (crippled >> GL_M) & 1:
                     state |= ST_MOVE_CRIPPLED
                 else:
@@ -1110,9 +1110,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             continue
                         effect_counts[t, k, E_APPLIED] += 1
                         if k == CE_FIRE:
-                            arm = groups[g, T_ARM_BASE] + shield_now - arm_minus
+                            arm = (groups[g, T_ARM_BASE] if multi else target[T_ARM_BASE]) + shield_now - arm_minus
                             if (state & ST_DISPELLED) == 0:
-                                arm += groups[g, T_UPKEEP_ARM]
+                                arm += groups[g, T_UPKEEP_ARM] if multi else target[T_UPKEEP_ARM]
                             dealt = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
                             pos += 1
                         else:
