@@ -18,7 +18,9 @@ Measured in one run (benchmarks/README.md, "Units"):
    attacks: best play would stop buying against a model it cannot kill), against a
    five-model unit of 5-box DEF 12 ARM 16 models; its baseline is the same activation against
    a single model of 100 boxes (more than five attacks can deal). ``jack_best``: the same
-   against the unit with best play (no baseline: its decisions differ).
+   against the unit with best play (no baseline: its decisions differ). ``two_targets``
+   (several targets): the ten riflemen down a list of two, a five-model unit of one-box
+   infantry then a 5-box officer; its baseline is the riflemen's.
    Each in ns per trial on every core (2 here), with its ratio to the baseline and its
    agreement with the exact engine (kill and models destroyed, in standard errors).
 3. The single-target workloads of bench_kernel.py (one attack; three attacks; the 3-focus
@@ -64,12 +66,16 @@ def unit_workloads():
     jack = Attacker("Jack", fists, focus=3)
     heavies = Target(defense=12, arm=16, boxes=5, models=5, name="Heavy infantry")
     big = Target(defense=12, arm=16, boxes=100, name="One model")
+    squad = Target(defense=13, arm=13, boxes=1, models=5, name="Squad")
+    officer = Target(defense=13, arm=14, boxes=5, name="Officer")
     return {
         "riflemen": ("10 riflemen, 1 shot each, vs 10 one-box infantry",
                      Scenario(infantry, [riflemen]), Scenario(one_model, [riflemen])),
         "jack_vs_unit": ("3-focus heavy warjack, 5 attacks, vs 5 models of 5 boxes",
                          Scenario(heavies, [buyer]), Scenario(big, [buyer])),
         "jack_best": ("the same with best play (the unit only)", Scenario(heavies, [jack]), None),
+        "two_targets": ("10 riflemen down the list: 5 one-box infantry, then a 5-box officer",
+                        Scenario([squad, officer], [riflemen]), Scenario(one_model, [riflemen])),
     }
 
 
