@@ -448,11 +448,6 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         target_kills[gg, t] += 1
         return alive - 1
 
-    # the first target's figures, never reassigned (what the closures read with one target)
-    boxes_1, lethal_1, best_1, focus_1, card_1, feedback_1 = (boxes, power_lethal, power_best,
-                                                              power_focus, on_card, feedback)
-    tough_1, rapid_1, heals_1, shield_1 = tough, rapid, heals, shield
-
     def store(j, tr, marked, state, effects, def_minus, arm_minus, cont):
         """Model ``j`` of a unit leaves the trial's locals (trial ``tr``)."""
         m_stamp[j] = tr
@@ -538,19 +533,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         A closure, inlined at each call (Numba inlines closures), so it reads the scenario's
         tables and constants without taking them as arguments.
         """
-        # the target's figures: with several targets the trial's locals (they change with the
-        # target under attack), with one its own, which the compiler then reads as constants
-        if multi:
-            bx, p_lethal, p_best, p_focus, carded, fed = (boxes, power_lethal, power_best,
-                                                         power_focus, on_card, feedback)
-            tgh, rap, hl, sh = tough, rapid, heals, shield
-        else:
-            bx, p_lethal, p_best, p_focus, carded, fed = (boxes_1, lethal_1, best_1, focus_1,
-                                                         card_1, feedback_1)
-            tgh, rap, hl, sh = tough_1, rapid_1, heals_1, shield_1
-        remaining = bx - marked
-        lethal = p_lethal
-        if p_best and tpoints > 0 and dealt > 0 and not power_blocked:
+        remaining = boxes - marked
+        lethal = power_lethal
+        if power_best and tpoints > 0 and dealt > 0 and not power_blocked:
             k = np.int64(-1)
             m = play_m(marked)
             if dealt < k_damage and m >= 0:
@@ -559,12 +544,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 lethal = True  # unsolved here: the "lethal" rule
             elif k > 0:
                 tpoints -= k
-                dealt = max(0, dealt - 5 * k) if p_focus else 0
+                dealt = max(0, dealt - 5 * k) if power_focus else 0
                 if source == SRC_ATTACK:
                     attack_counts[row, C_TARGET_SPENT] += k
         if (lethal and tpoints > 0 and dealt >= remaining and not power_blocked
-                and (p_focus or source == SRC_ATTACK)):
-            if p_focus:
+                and (power_focus or source == SRC_ATTACK)):
+            if power_focus:
                 need = (dealt - remaining + 5) // 5
                 if need <= tpoints:
                     tpoints -= need
@@ -576,15 +561,15 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 dealt = 0
                 attack_counts[row, C_TARGET_SPENT] += 1
         was_crippled = crippled
-        if not carded:
-            taken = mark_track(marked, bx, dealt)
+        if not on_card:
+            taken = mark_track(marked, boxes, dealt)
             marked += taken
         else:
             # --- damage grid / life spiral (docs/activation.md, docs/rules.md 3): a column's
             # boxes are marked in one step, topmost unmarked first
             taken = 0
             if dealt > 0:
-                want = min(dealt, bx - marked)
+                want = min(dealt, boxes - marked)
                 c = -1
                 first = 0  # the box "damage to X" marks before the others
                 x = attacks[i, A_DAMAGE_TO] if source == SRC_ATTACK else -1
@@ -622,7 +607,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     colmask[c] = was | take
                     taken += k
                     newly_done |= letters_done[c, was | take] != letters_done[c, was]
-                    if hl:
+                    if heals:
                         rest = take
                         while rest != 0:
                             order[n_marks] = c * 16 + LOWEST[rest]
@@ -639,10 +624,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             effect_counts[t, source, E_DAMAGE] += taken
         heal = 0
         killed = False
-        if marked >= bx:
+        if marked >= boxes:
             saved = False
-            if (tgh != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
-                    and ((state & ST_PRONE) == 0 or tgh == TOUGH_STEADY)):
+            if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
+                    and ((state & ST_PRONE) == 0 or tough == TOUGH_STEADY)):
                 saved = die_of(np.int64(dice[pos]), 0) >= 5
                 pos += 1
             if saved:
@@ -662,10 +647,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         attack_counts[row, C_DESTROYED] += 1
                     if source >= 0:
                         effect_counts[t, source, E_DESTROYED] += 1
-        elif rap > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
-            heal = min(rap, marked)
+        elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
+            heal = min(rapid, marked)
         if heal > 0:
-            if not carded:
+            if not on_card:
                 marked -= heal
             else:
                 for _h in range(heal):
@@ -678,9 +663,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         if crippled != was_crippled:
             cripple_delta[drow, was_crippled] -= 1
             cripple_delta[drow, crippled] += 1
-            if fed:
+            if feedback:
                 # what the target's crippled systems change from the next attack on
-                shield_now = sh
+                shield_now = shield
                 for k in range(4):
                     if (crippled >> _SHIELD_LETTER[k]) & 1:
                         shield_now -= groups[g, T_SHIELD_LOC + k] if multi else target[T_SHIELD_LOC + k]
