@@ -177,14 +177,7 @@ class Scenario:
         self._check_targets()
         if not isinstance(self.attackers, tuple) or not self.attackers:
             raise InputError("attackers", self.attackers, "at least one attacker is needed")
-        names = set()
-        for i, a in enumerate(self.attackers):
-            if not isinstance(a, Attacker):
-                raise InputError(f"attackers[{i}]", a, "must be an Attacker")
-            if a.name in names:
-                raise InputError(f"attackers[{i}].name", a.name,
-                                 "two attackers have this name: figures are reported by name")
-            names.add(a.name)
+        _distinct("attackers", self.attackers, Attacker, "figures are reported by name")
         check_int("simulation.trials", self.trials, 1, MAX_TRIALS)
         if self.seed is not None:
             check_int("simulation.seed", self.seed, 0, MAX_SEED)
@@ -223,15 +216,9 @@ class Scenario:
             object.__setattr__(self, "targets", (self.target,) + self.targets[1:])
         if len(self.targets) > MAX_TARGETS:
             raise InputError("targets", len(self.targets), f"at most {MAX_TARGETS} targets")
-        names: set[str] = set()
+        _distinct("targets", self.targets, Target, "attacks and figures name them")
         cards = []
         for g, t in enumerate(self.targets):
-            if not isinstance(t, Target):
-                raise InputError(f"targets[{g}]", t, "must be a Target")
-            if t.name in names:
-                raise InputError(f"targets[{g}].name", t.name,
-                                 "two targets have this name: attacks and figures name them")
-            names.add(t.name)
             if t.card is not None:
                 cards.append(g)
             if len(self.targets) > 1 and t.hazards:
@@ -333,6 +320,17 @@ class Scenario:
     def n_attacks(self) -> int:
         """Slots of :meth:`attack_sequence` (initial attacks and attacks that may be bought)."""
         return sum((a.attack_count + a.paid_count) * len(a.groups) for a in self.attackers)
+
+
+def _distinct(key: str, items: tuple, kind: type, why: str) -> None:
+    """Each of ``items`` is a ``kind``, and no two have the same name (``why`` they must not)."""
+    names: set[str] = set()
+    for i, x in enumerate(items):
+        if not isinstance(x, kind):
+            raise InputError(f"{key}[{i}]", x, f"must be a {kind.__name__}")
+        if x.name in names:
+            raise InputError(f"{key}[{i}].name", x.name, f"two {key} have this name: {why}")
+        names.add(x.name)
 
 
 def _combat_action(ai: int, a: Attacker, g: int, size: int) -> list[AttackSlot]:

@@ -443,10 +443,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 g_blocked[gg], g_destroyed[gg], g_dispelled[gg])
 
     def fell(gg, t, tr, alive):
-        """Several targets: target ``gg`` is destroyed in round ``t``; the targets left."""
+        """Several targets: target ``gg`` is destroyed in round ``t``. Returns the targets
+        left, the target under attack (-1: none, until an attack's route picks one) and
+        whether every target is destroyed (the kill)."""
         g_dead[gg] = tr
         target_kills[gg, t] += 1
-        return alive - 1
+        return alive - 1, (np.int64(-1) if alive > 1 else np.int64(gg)), alive <= 1
 
     def store(j, tr, marked, state, effects, def_minus, arm_minus, cont):
         """Model ``j`` of a unit leaves the trial's locals (trial ``tr``)."""
@@ -997,13 +999,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             dead = False
                         else:
                             store(j, tr, marked, state, effects, def_minus, arm_minus, cont)
-                    if dead:  # the whole target destroyed
-                        if multi:
-                            alive = fell(g, t, tr, alive)
-                            if alive > 0:  # several targets: the others stand
-                                g = -1
-                                dead = False
-                                continue
+                    if dead and multi:  # the whole target destroyed: the others may stand
+                        alive, g, dead = fell(g, t, tr, alive)
+                        if not dead:
+                            continue
+                    if dead:
                         break
                     # the model hit, or when it is gone the next one, for the next attack
                     cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
@@ -1016,12 +1016,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
                         dead = False
                         continue
-                    if multi:
+                    if multi:  # several targets: the next attack may go to another
                         m_gone[cur] = tr
-                        alive = fell(g, t, tr, alive)
-                        if alive > 0:  # several targets: the next attack goes to another
-                            g = -1
-                            dead = False
+                        alive, g, dead = fell(g, t, tr, alive)
+                        if not dead:
                             continue
                     break
 
@@ -1061,10 +1059,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             continue
                         if multi:
                             m_gone[cur] = tr
-                            alive = fell(g, t, tr, alive)
-                            if alive > 0:
-                                g = -1
-                                dead = False
+                            alive, g, dead = fell(g, t, tr, alive)
+                            if not dead:
                                 continue
                         break
             if dead:
@@ -1140,13 +1136,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         dead = False  # one model of the unit: the others go on
                     elif unit:
                         store(mj, tr, marked, state, effects, def_minus, arm_minus, cont)
-                if dead:  # the whole target destroyed
-                    if multi:
-                        alive = fell(g, t, tr, alive)
-                        if alive > 0:  # several targets: the others stand
-                            g = -1
-                            dead = False
-                            continue
+                if dead and multi:  # the whole target destroyed: the others may stand
+                    alive, g, dead = fell(g, t, tr, alive)
+                    if not dead:
+                        continue
+                if dead:
                     break
                 if multi:  # its models are stored: what the target keeps
                     park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost,
