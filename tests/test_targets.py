@@ -265,3 +265,21 @@ def test_best_play_beyond_the_exact_engine_says_it_fell_back():
     res = simulate(scen, method="monte_carlo", trials=20_000, seed=1)
     assert res.extra["best_play"]["solved_on"].startswith("not solved")
     assert "default fixed policy" in res.extra["best_play"]["fallback"]
+
+
+def test_command_line_several_targets():
+    """``run --json`` of the bundled example has a ``targets`` object; ``--target CARD`` on a
+    file with several targets is refused in one line (exit status 2)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[1]
+    cmd = [sys.executable, "-m", "mathhammer", "run", "examples/several_targets.toml"]
+    proc = subprocess.run(cmd + ["--json", "--trials", "5000"], cwd=repo, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert list(data["targets"]) == ["Infantry", "Officer"] and data["all_destroyed"] == data["kill"]
+    proc = subprocess.run(cmd + ["--target", "solo"], cwd=repo, capture_output=True, text=True)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    assert "--target solo" in proc.stderr and "several targets" in proc.stderr

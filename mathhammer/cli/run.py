@@ -146,6 +146,9 @@ def _from_cards(args: argparse.Namespace):
     scenario = load_scenario(args.scenario, cards=dirs)
     if not args.attacker and not args.target:
         return scenario
+    if args.target and scenario.several:
+        raise UsageError(f"--target {args.target}: {args.scenario} has several targets "
+                         "([[targets]]); --target replaces the one target of a file")
     data = scenario_to_dict(scenario)
     if args.target:
         data["target"] = {"card": args.target}
