@@ -102,8 +102,9 @@ def play(scenario, rolls) -> Played:
     t_damage = np.zeros((k, max(t.boxes * t.models for t in scenario.targets) + 1), dtype=np.int64)
     t_destroyed = np.zeros((k, max(t.models for t in scenario.targets) + 1), dtype=np.int64)
     t_kills = np.zeros((k, scenario.turns), dtype=np.int64)
+    t_made = np.zeros((max(1, rows), k), dtype=np.int64)
     counters = Counters(hist, counts, kill_at, cripple_hist, mask_hist, effect_counts, destroyed_hist,
-                        t_damage, t_destroyed, t_kills)
+                        t_damage, t_destroyed, t_kills, t_made)
     pos = run_trials(1, rs, buf, 0, size, enc.max_draws, 0, enc.tables, counters)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"

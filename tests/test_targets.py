@@ -85,12 +85,31 @@ def test_monte_carlo_matches_the_oracle(runs, name):
         assert abs(res.made[i] - float(p)) <= _tol(float(p), TRIALS), (i, res.made)
     for i, p in enumerate(want["kill_after"]):
         assert abs(res.kill_after[i] - float(p)) <= _tol(float(p), TRIALS), (i, res.kill_after)
+    for i, shares in enumerate(want["target_of"]):  # which target each attack was made against
+        got = res.attacks[i]["made_against"]
+        for tname, p in shares.items():
+            assert abs(got[tname] - float(p)) <= _tol(float(p), TRIALS), (i, tname, got)
     # the scenario-wide figures are the sums over the targets
     total_models = sum(t.models for t in CASES[name].targets)
     assert res.models == total_models and len(res.models_destroyed_pmf) == total_models + 1
     mean = sum(f["models_destroyed_mean"] for f in figures.values())
     assert res.models_destroyed_mean == pytest.approx(mean, abs=1e-12)
     assert res.damage_mean == pytest.approx(sum(f["damage_mean"] for f in figures.values()), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_exact_made_against_each_target_equals_the_oracle(name):
+    """Which target each attack is made against, exactly (where the exact engine applies)."""
+    from mathhammer.errors import ExactNotApplicable
+
+    want = bf_units(CASES[name])
+    try:
+        res = simulate(CASES[name], method="exact")
+    except ExactNotApplicable:
+        pytest.skip("routes not down the list: Monte Carlo only")
+    for i, shares in enumerate(want["target_of"]):
+        for tname, p in shares.items():
+            assert res.attacks[i]["made_against"][tname] == pytest.approx(float(p), abs=1e-12)
 
 
 def test_same_seed_same_figures_on_any_thread_count():

@@ -28,6 +28,7 @@ from ..result.fields import (
     EFFECT_PRESENT,
     SLOT_DAMAGE,
     SLOT_FIELDS,
+    SLOT_MADE,
 )
 from ..result.naming import scenario_names
 from ..rules import Scenario
@@ -86,6 +87,7 @@ def propagate_rounds(engine: Engine, visit=None):
     # several targets: per target and round, the probability it is destroyed then (the
     # state moves on to the next target, or to the kill for the last one)
     target_kill = np.zeros((len(setup.parts) if several else 1, turns))
+    slot_target = np.zeros((n, len(setup.parts) if several else 1))
     start = np.zeros(setup.size)
     start[0] = 1.0  # no damage marked (the empty card)
     dist = {setup.start: start}
@@ -124,6 +126,8 @@ def propagate_rounds(engine: Engine, visit=None):
                     if attack:
                         i = ev.slot
                         slot_weights[i] += total * np.asarray(pc.counts)
+                        if several:  # which target the attack was made against
+                            slot_target[i, state.target] += total * pc.counts[SLOT_MADE]
                         if pc.marked is not None:
                             slot_weights[i, SLOT_DAMAGE] += mass @ pc.marked
                             slot_damage_sq[i] += mass @ np.square(pc.marked)
@@ -185,6 +189,7 @@ def propagate_rounds(engine: Engine, visit=None):
     if several:
         rounds["target_damage_weights"], rounds["target_destroyed_weights"] = target_figures(setup, dist, killed)
         rounds["target_kill_weights"] = target_kill
+        rounds["slot_target_weights"] = slot_target
     cards = {}
     if card is not None:
         box_weights = [killed + np.zeros(n_rows) for n_rows in card.lengths]
@@ -325,7 +330,8 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
         damage, destroyed, kills = tidy_targets(rounds["target_damage_weights"],
                                                 rounds["target_destroyed_weights"], rounds["target_kill_weights"])
         extra_fields.update(target_damage_weights=damage, target_destroyed_weights=destroyed,
-                            target_kill_weights=kills)  # the names: scenario_names
+                            target_kill_weights=kills,  # the names: scenario_names
+                            slot_target_weights=np.clip(rounds["slot_target_weights"], 0.0, 1.0))
     effect_weights = None
     if scenario.continuous:
         effect_weights = np.clip(rounds["effect_weights"], 0.0, None)

@@ -57,6 +57,7 @@ def _target_figures(scenario: Scenario, counts: Counts) -> dict:
         "target_destroyed_weights": tuple(counts.target_destroyed[g, : t.models + 1].astype(float)
                                           for g, t in enumerate(scenario.targets)),
         "target_kill_weights": counts.target_kills.astype(float),
+        "slot_target_weights": counts.target_made.astype(float),
     }
 
 

@@ -128,6 +128,8 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
         Several targets: per target, the weight of exactly k of its models destroyed.
     target_kill_weights : ndarray, shape (n_targets, turns), or None
         Several targets: the weight of each target being destroyed in each round.
+    slot_target_weights : ndarray, shape (n_attacks, n_targets), or None
+        Several targets: the weight of each attack being made against each target.
     """
 
     method: str
@@ -163,6 +165,7 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
     target_damage_weights: tuple[np.ndarray, ...] = ()
     target_destroyed_weights: tuple[np.ndarray, ...] = ()
     target_kill_weights: np.ndarray | None = None
+    slot_target_weights: np.ndarray | None = None
 
     # ------------------------------------------------------------ headline
     @property
@@ -326,6 +329,9 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
                 **({"cripple_after": {x: float(self.cripple_after[i, j])
                                       for j, x in enumerate(self.letters)}}
                    if self.letters else {}),
+                **({"made_against": {name: float(self.slot_target_weights[i, g] / self.total)
+                                     for g, name in enumerate(self.target_names)}}
+                   if self.slot_target_weights is not None else {}),
             }
             for i, label in enumerate(self.slot_labels)
         ]

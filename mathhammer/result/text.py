@@ -337,6 +337,8 @@ def format_report(scenario: Scenario, result: Result) -> str:
     unit = result.models > 1
     if unit:
         headers += ["destroyed after"]
+    if result.several:
+        headers += ["made against"]
     rows = []
     for a in result.attacks:
         row = [
@@ -356,12 +358,16 @@ def format_report(scenario: Scenario, result: Result) -> str:
             row += [_pct(a["tough_saves"], 1)]
         if unit:
             row += [f"{a['destroyed_mean_after']:.3f}"]
+        if result.several:
+            row += [", ".join(f"{name} {_pct(p, 0)}" for name, p in a["made_against"].items()
+                              if p >= 0.005) or "-"]
         rows.append(row)
-    lines += _table(headers, rows, "ll" + "r" * (len(headers) - 2))
+    align = "ll" + "r" * (len(headers) - 2)
+    lines += _table(headers, rows, align[:-1] + "l" if result.several else align)
     lines.append("")
     if result.several:
         lines.append("made: one of its targets was still standing (and, for bought attacks, a point")
-        lines.append("was left);")
+        lines.append("was left); made against: how often it was made against each target;")
     else:
         lines.append("made: the target was still standing (and, for bought attacks, a point was left);")
     lines.append("hit and crit count attacks made and hitting;")

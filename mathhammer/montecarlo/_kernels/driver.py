@@ -54,7 +54,7 @@ def _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, tables, 
     row = Counters(counters.damage_hist[c], counters.attack_counts[c], counters.kill_at[c],
                    counters.cripple_delta[c], counters.mask_hist[c], counters.effect_counts[c],
                    counters.destroyed_hist[c], counters.target_damage[c],
-                   counters.target_destroyed[c], counters.target_kills[c])
+                   counters.target_destroyed[c], counters.target_kills[c], counters.target_made[c])
     if plain:
         run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, row)
     else:
@@ -93,6 +93,7 @@ class Counts:
     target_damage: np.ndarray  # int64[n_targets, boxes + 1]: several targets, each one's damage
     target_destroyed: np.ndarray  # int64[n_targets, models + 1]: ... its models destroyed
     target_kills: np.ndarray   # int64[n_targets, turns]: ... destroyed in each round
+    target_made: np.ndarray    # int64[n_attacks, n_targets]: ... each attack made against each
 
 
 def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
@@ -131,6 +132,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     target_damage = np.zeros(t_shape, dtype=np.int64)
     target_destroyed = np.zeros(td_shape, dtype=np.int64)
     target_kills = np.zeros(tk_shape, dtype=np.int64)
+    tm_shape = (n_attacks, n_targets) if n_targets > 1 else (1, 1)
+    target_made = np.zeros(tm_shape, dtype=np.int64)
     destroyed_total = np.zeros(models + 1, dtype=np.int64)
     damage_total = np.zeros(boxes + 1, dtype=np.int64)
     attack_total = np.zeros((n_attacks, C_NFIELDS), dtype=np.int64)
@@ -159,6 +162,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
             target_damage=np.zeros((k,) + t_shape, dtype=np.int64),
             target_destroyed=np.zeros((k,) + td_shape, dtype=np.int64),
             target_kills=np.zeros((k,) + tk_shape, dtype=np.int64),
+            target_made=np.zeros((k, tm_shape[0] + _PAD_ROWS, tm_shape[1]), dtype=np.int64),
         )
         run = _run_serial if k == 1 else _run_parallel
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
@@ -176,6 +180,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         target_damage += counters.target_damage.sum(axis=0)
         target_destroyed += counters.target_destroyed.sum(axis=0)
         target_kills += counters.target_kills.sum(axis=0)
+        target_made += counters.target_made[:, : tm_shape[0]].sum(axis=0)
         if on_batch is not None:
             on_batch(min(trials, (first + k) * chunk) - first * chunk)
     maintenance = effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]
@@ -196,7 +201,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         cripple_total = np.cumsum(cripple_total, axis=0)
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
                   effect_total, chunk_damage, destroyed_total, chunk_destroyed, target_damage,
-                  target_destroyed, target_kills)
+                  target_destroyed, target_kills, target_made)
 
 
 def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:

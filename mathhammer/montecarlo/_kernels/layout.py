@@ -288,3 +288,4 @@ class Counters(NamedTuple):
     target_damage: np.ndarray  # int64[n_targets, >= boxes + 1]: several targets, each one's damage
     target_destroyed: np.ndarray  # int64[n_targets, >= models + 1]: ... each one's models destroyed
     target_kills: np.ndarray   # int64[n_targets, turns]: ... each one destroyed in each round
+    target_made: np.ndarray    # int64[>= n_rows, n_targets]: ... each attack made against each

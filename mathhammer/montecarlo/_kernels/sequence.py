@@ -216,7 +216,7 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
                    counters.damage_hist, counters.attack_counts, counters.kill_at,
                    counters.cripple_delta, counters.mask_hist, counters.effect_counts,
                    counters.destroyed_hist, counters.target_damage, counters.target_destroyed,
-                   counters.target_kills)
+                   counters.target_kills, counters.target_made)
 
 
 @jit()
@@ -224,7 +224,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             col_full, letter_mask, letters_done, play_keys, play_attack, play_field, play_columns,
             play_index, groups, routes, damage_hist, attack_counts, kill_at, cripple_delta,
             mask_hist, effect_counts, destroyed_hist, target_damage, target_destroyed,
-            target_kills):
+            target_kills, target_made):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -273,8 +273,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     groups, routes : several targets (``T_TARGETS`` > 1): every target's vector, and per
         slot the targets it goes to in order (:mod:`.layout`); the attacks table then has a
         block of rows per target.
-    target_damage, target_destroyed, target_kills : several targets: per target, incremented
-        at its damage and models destroyed at the end, and at the round it was destroyed in.
+    target_damage, target_destroyed, target_kills, target_made : several targets: per target,
+        incremented at its damage and models destroyed at the end, at the round it was
+        destroyed in, and per attack row at each attack made against it.
         ``damage_hist`` and ``destroyed_hist`` are then over every target's, ``kill_at`` and
         ``E_KILL`` count the destruction of the last target standing (every target
         destroyed), and every attack made counts ``C_MADE``.
@@ -778,6 +779,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     flags = attacks[w, A_FLAGS]
                     if attacks[w, A_ORIGIN] != ORIGIN_BOUGHT:
                         attack_counts[row, C_MADE] += 1  # several targets: counted here
+                        target_made[row, g] += 1
                 spent = 0
                 # best play: the decisions of this state (mathhammer.play.codes)
                 dec = 0
@@ -803,6 +805,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     # only bought attacks count C_MADE: an initial attack is made whenever no
                     # earlier attack killed, which the driver works out from kill_at
                     attack_counts[row, C_MADE] += 1
+                    if multi:
+                        target_made[row, g] += 1
                     if (dec & D_BUY) != 0 and attacks[w, A_CHOICES] > 0:
                         # best play's weapon: another melee weapon where its row says so
                         for j in range(attacks[w, A_CHOICES]):
