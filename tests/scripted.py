@@ -59,6 +59,7 @@ class Played:
     models_destroyed: int     # models of the target destroyed at the end (of every target)
     target_destroyed: list[int]  # several targets: each one's models destroyed at the end
     target_marked: list[int]  # ... each one's damage marked at the end
+    mask_hist: np.ndarray     # per column, models with each set of marked rows at the end
 
 
 def _entries(roll: tuple[int, ...]) -> list[int]:
@@ -141,6 +142,7 @@ def play(scenario, rolls) -> Played:
         models_destroyed=int(np.flatnonzero(destroyed_hist)[0]) if models > 1 else int(killed.size > 0),
         target_destroyed=[int(np.flatnonzero(row)[0]) for row in t_destroyed] if scenario.several else [],
         target_marked=[int(np.flatnonzero(row)[0]) for row in t_damage] if scenario.several else [],
+        mask_hist=mask_hist.copy(),
         crippled_after=after[:-1],
         crippled=after[-1] if after else set(),
         marks=marks,

@@ -483,8 +483,9 @@ EXACT_CASES = [
     ("target-models-focus", in_target("models = 5\nfocus = 2"),
      "target.focus: a unit target has no focus or fury to spend against damage (power_field is for a "
      "single model) (got 2)"),
-    ("target-models-grid", in_target('models = 2\ngrid = ["..", "..", "..", "..", "..", ".."]'),
-     "target.models: a unit's models have damage tracks (boxes), not a grid: give one model a grid (got 2)"),
+    ("target-models-grid-fury", in_target('models = 2\nfury = 2\ngrid = ["..", "..", "..", "..", "..", ".."]'),
+     "target.fury: a unit target has no focus or fury to spend against damage (power_field is for a "
+     "single model) (got 2)"),
     ("attacker-buy-weapon-unknown", BASE + MELEE_SECOND_ATTACKER.replace('name = "Gunner"',
                                                                          'name = "Gunner"\nbuy_weapon = "Gun"'),
      "attackers[1].buy_weapon: must name one of its melee weapons: Fist (got 'Gun')"),

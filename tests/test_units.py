@@ -169,7 +169,8 @@ def test_objective_destroyed_trades_clearing_the_unit_for_models_destroyed():
     (lambda: Attacker("A", [Weapon("G", "ranged", 5, 10)], models=0), "models", 0),
     (lambda: Attacker("A", [Weapon("G", "ranged", 5, 10)], models=3, combined=4), "combined", 4),
     (lambda: Target(defense=12, arm=12, models=3, focus=2), "focus", 2),
-    (lambda: Target(defense=12, arm=12, models=2, grid=["..", "..", "..", "..", "..", ".."]), "models", 2),
+    (lambda: Target(defense=12, arm=12, models=2, fury=3, spiral=["BB", "MM", "SS", "BB", "MM", "SS"]),
+     "fury", 3),  # a unit of models with a spiral: each its own, but no fury to spend
 ])
 def test_bad_unit_input_names_the_key_and_value(make, key, value):
     with pytest.raises(InputError) as err:

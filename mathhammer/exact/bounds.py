@@ -227,6 +227,10 @@ def _part_states(setup: Setup, induction: bool) -> int:
     """The checks of one target's setup; the bound on its states (0 on a card: checked by
     :func:`_check_card`)."""
     t = setup.target
+    if t.unit and t.card is not None:
+        raise ExactNotApplicable(
+            f"a unit of {t.models} models with a damage {t.capacity} each (every model's card "
+            "at once) is beyond the exact engine: use the Monte Carlo method")
     spread = t.effects or (t.hazards & {"acid_bath", "burning_earth"})
     if t.unit and spread:
         # each model of the unit would carry its own continuous effects: the state holds

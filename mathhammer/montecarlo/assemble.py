@@ -79,14 +79,16 @@ def _card_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
     if target.card is None:
         return {}
     sets = np.arange(counts.cripple_hist.shape[1])
-    cripple = np.stack(
+    # a unit of models with a card: counted over its models, each figure is their share
+    share = 1.0 / target.models
+    cripple = share * np.stack(
         [counts.cripple_hist[:, (sets >> enc.letters.index(x)) & 1 == 1].sum(axis=1)
          for x in target.letters], axis=1).astype(float)
     cripple, end = cripple[:-1], cripple[-1]  # the last row: after the last round
     masks = np.arange(counts.mask_hist.shape[1])
     boxes = tuple(
-        np.array([counts.mask_hist[c, (masks >> r) & 1 == 1].sum() for r in range(len(col))],
-                 dtype=float)
+        share * np.array([counts.mask_hist[c, (masks >> r) & 1 == 1].sum() for r in range(len(col))],
+                         dtype=float)
         for c, col in enumerate(target.card))
     return {"letters": target.letters, "cripple_weights": cripple, "box_weights": boxes,
-            "cripple_end_weights": end}
+            "cripple_end_weights": end, "card_models": target.models}

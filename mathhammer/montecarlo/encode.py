@@ -356,7 +356,9 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
     # corrosion (expiry, column, Tough)
     n = len(sequence)
-    per_attack_round = (max_draws(attacks, n, len(targets)) + (n if card else 0)
+    # a column d6 for each model a blast catches too (a unit of models with a card)
+    caught = np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]).max(initial=0)
+    per_attack_round = (max_draws(attacks, n, len(targets)) + (n * (1 + caught) if card else 0)
                         + (2 * n if "quicksand" in card_target.hazards else 0))
     upkeep = 2 + (4 + 3) * scenario.total_models  # every model of a unit has its own effects
     draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep

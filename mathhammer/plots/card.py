@@ -59,7 +59,10 @@ def plot_cripple(result, *, ax: Axes | None = None, **kwargs) -> Axes:
     ax.set_ylim(0, 1.08)
     percent_axis(ax.yaxis)
     what = "aspect" if result.card_kind == "spiral" else "system"
-    ax.set_ylabel(f"P({what} crippled at the end)")
+    if result.card_models > 1:  # a unit of models with a card: the share of its models
+        ax.set_ylabel(f"share of the {result.card_models} models\nwith the {what} crippled at the end")
+    else:
+        ax.set_ylabel(f"P({what} crippled at the end)")
     ax.set_title(f"{target_title(result, 'Crippled')} ({method_note(result)})")
     return ax
 
@@ -98,11 +101,13 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
         _draw_ring(ax, result.card, probs, cmap, norm, annotate, kwargs)
     else:
         _draw_table(ax, result.card, probs, cmap, norm, annotate, kwargs, rows=spiral)
-    cbar = ax.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.8,
-                              label="P(box marked)")
+    what = "P(box marked)" if result.card_models == 1 else f"share of the {result.card_models} models"
+    cbar = ax.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.8, label=what)
     percent_axis(cbar.ax.yaxis, decimals=0)
     kind = "life spiral" if spiral else "damage grid"
-    ax.set_title(f"{target_title(result, kind.capitalize())}\nP(box marked at the end)")
+    ax.set_title(f"{target_title(result, kind.capitalize())}\n{what} marked at the end"
+                 if result.card_models > 1 else
+                 f"{target_title(result, kind.capitalize())}\nP(box marked at the end)")
     return ax
 
 

@@ -25,7 +25,10 @@ class CardFigures:
 
     @property
     def cripple(self) -> dict[str, float]:
-        """Probability each system or aspect on the card is crippled at the end."""
+        """Probability each system or aspect on the card is crippled at the end (a unit of
+        models with a card, ``card_models`` > 1: the share of its models, a destroyed one
+        counting as crippled; its interval, Wilson's on the trials, is then conservative: a
+        share in [0, 1] varies at most as a proportion)."""
         if not self.letters:
             return {}
         last = self._cripple_end() / self.total

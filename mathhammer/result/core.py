@@ -130,6 +130,11 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
         Several targets: the weight of each target being destroyed in each round.
     slot_target_weights : ndarray, shape (n_attacks, n_targets), or None
         Several targets: the weight of each attack being made against each target.
+    card_models : int
+        Models with the card (1; a unit of models with a grid or spiral: its models). For a
+        unit, the card figures (``cripple_weights``, ``box_weights``, ``cripple_end_weights``)
+        are the share of its models with the system crippled or the box marked, a destroyed
+        model counting as all marked (Monte Carlo only).
     """
 
     method: str
@@ -166,6 +171,7 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
     target_destroyed_weights: tuple[np.ndarray, ...] = ()
     target_kill_weights: np.ndarray | None = None
     slot_target_weights: np.ndarray | None = None
+    card_models: int = 1
 
     # ------------------------------------------------------------ headline
     @property

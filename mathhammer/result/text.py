@@ -189,7 +189,9 @@ def _card_lines(scenario: Scenario, result: Result) -> list[str]:
     t = scenario.card_target
     names = GRID_SYSTEM_NAMES if t.capacity == "grid" else SPIRAL_ASPECT_NAMES
     kind = "system" if t.capacity == "grid" else "aspect"
-    lines = [f"Crippled at the end ({kind}s on the card):"]
+    lines = [f"Crippled at the end ({kind}s on the card):" if t.models == 1 else
+             f"Crippled at the end, share of the {t.models} models ({kind}s on each card; a "
+             "destroyed model counts as crippled):"]
     rows = []
     ci = result.cripple_ci95
     for x, p in result.cripple.items():
@@ -198,7 +200,8 @@ def _card_lines(scenario: Scenario, result: Result) -> list[str]:
     lines += _table(["", kind, "P", "" if result.exact else "95% CI"], rows, "llrr")
     lines.append("")
     what = "column" if t.capacity == "grid" else "branch"
-    lines.append(f"Probability each box is marked ({what}s 1-6 left to right, "
+    lines.append(f"{'Probability' if t.models == 1 else 'Share of the models with'} each box "
+                 f"{'is ' if t.models == 1 else ''}marked ({what}s 1-6 left to right, "
                  f"{'top' if t.capacity == 'grid' else 'outermost'} box first):")
     depth = max(len(c) for c in t.card)
     cells = []

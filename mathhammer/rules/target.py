@@ -96,7 +96,8 @@ class Target:
         Tough roll, knockdown, -DEF / -ARM effects and continuous effects; its ``state`` and
         terrain apply to every model. Attacks go to the model under attack until it is
         destroyed, then to the next (spill-over: the points left over are lost). A unit has
-        no focus or fury to spend, and its models have damage tracks (docs/units.md).
+        no focus or fury to spend; a grid or spiral gives each model its own card
+        (docs/units.md).
 
     With a grid or a spiral, ``boxes`` is their number of boxes (give it as 1, the default,
     or that number).
@@ -196,9 +197,6 @@ class Target:
             object.__setattr__(self, "boxes", total)
         check_int("models", self.models, 1, MAX_MODELS)
         if self.models > 1:
-            if self.card is not None:
-                raise InputError("models", self.models, f"a unit's models have damage tracks "
-                                 f"(boxes), not a {self.capacity}: give one model a {self.capacity}")
             for key in ("focus", "fury"):
                 if getattr(self, key):
                     raise InputError(key, getattr(self, key), "a unit target has no focus or fury "

@@ -21,6 +21,7 @@ from ..._core.jit import jit
 from .layout import (
     A_ORIGIN,
     C_DESTROYED,
+    CAP_TRACK,
     C_MADE,
     C_NFIELDS,
     CE_CORROSION,
@@ -34,6 +35,7 @@ from .layout import (
     ORIGIN_INITIAL,
     T_ATTACK_ROUNDS,
     T_BOXES,
+    T_CAPACITY,
     T_MODELS,
     T_NLETTERS,
     T_TURNS,
@@ -196,8 +198,10 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         initial = np.tile(enc.attacks[:n_slots, A_ORIGIN] == ORIGIN_INITIAL, rounds)
         made = made_counts(kill_total, trials, maintenance, n_slots)
         attack_total[initial, C_MADE] = made[initial]
-    if on_card:  # every trial starts with nothing crippled; slots change that
-        cripple_total[0, 0] += trials
+    if on_card:  # every trial starts with nothing crippled; slots change that (every model's
+        # of a unit of models with a card)
+        cards = groups[groups[:, T_CAPACITY] != CAP_TRACK]
+        cripple_total[0, 0] += trials * int(cards[0, T_MODELS])
         cripple_total = np.cumsum(cripple_total, axis=0)
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
                   effect_total, chunk_damage, destroyed_total, chunk_destroyed, target_damage,

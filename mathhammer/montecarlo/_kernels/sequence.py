@@ -390,11 +390,25 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     # how each model starts (its target's starting situation and continuous effects)
     m_start_state = np.zeros(all_models, dtype=np.int64)
     m_start_effects = np.zeros(all_models, dtype=np.int64)
+    m_start_shield = np.zeros(all_models, dtype=np.int64)
+    # the models with a grid or spiral (a unit of them, or one of several targets): each
+    # one's marked rows per column, mark order (healing), crippled set and Shield ARM wait
+    # here while another model is under attack
+    m_card = np.zeros(all_models, dtype=np.bool_)
     for gg in range(n_targets):
         lo = groups[gg, T_FIRST_MODEL]
         for j in range(lo, lo + groups[gg, T_MODELS]):
             m_start_state[j] = groups[gg, T_STATE]
             m_start_effects[j] = groups[gg, T_EFFECTS]
+            m_start_shield[j] = groups[gg, T_SHIELD_ARM]
+            m_card[j] = groups[gg, T_CAPACITY] != CAP_TRACK and all_models > 1
+    n_card = 0
+    for j in range(all_models):
+        n_card += m_card[j]
+    m_col = np.zeros((max(1, n_card and all_models), N_COLUMNS), dtype=np.int64)
+    m_order = np.zeros((max(1, n_card and all_models), max(1, card_boxes)), dtype=np.int64)
+    m_crippled = np.zeros(all_models, dtype=np.int64)
+    m_shield = np.zeros(all_models, dtype=np.int64)
     # several targets: the target under attack (g, its first model m_lo), and the locals of
     # the others while they wait (stamped per trial as the models'), and when each fell
     g = 0
@@ -451,8 +465,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         target_kills[gg, t] += 1
         return alive - 1, (np.int64(-1) if alive > 1 else np.int64(gg)), alive <= 1
 
-    def store(j, tr, marked, state, effects, def_minus, arm_minus, cont):
-        """Model ``j`` of a unit leaves the trial's locals (trial ``tr``)."""
+    def store(j, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now):
+        """Model ``j`` of a unit leaves the trial's locals (trial ``tr``); a model with a
+        grid or spiral takes its card along (the scratch arrays, its crippled set and Shield
+        ARM: it is the model under attack)."""
         m_stamp[j] = tr
         m_marked[j] = marked
         m_state[j] = state
@@ -460,18 +476,41 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         m_def_minus[j] = def_minus
         m_arm_minus[j] = arm_minus
         m_cont[j] = cont
+        if m_card[j]:
+            for c in range(N_COLUMNS):
+                m_col[j, c] = colmask[c]
+            for k in range(marked if heals else 0):  # a card's marks are its boxes marked
+                m_order[j, k] = order[k]
+            m_crippled[j] = crippled
+            m_shield[j] = shield_now
 
-    def load(j, tr, state):
+    def load(j, tr, state, crippled, n_marks, shield_now):
         """Model ``j`` of a unit takes the trial's locals (a Dispel of the unit's upkeep
-        spells, in ``state``, holds for every model)."""
+        spells, in ``state``, holds for every model): its damage marked, situation, effects
+        and continuous effects, and its card's crippled set, marks and Shield ARM (a damage
+        track's model: the locals' as they are)."""
         dispelled = state & ST_DISPELLED
-        if m_stamp[j] != tr:  # untouched this trial: as the unit (its target) starts
+        fresh = m_stamp[j] != tr  # untouched this trial: as the unit (its target) starts
+        if not m_card[j]:  # a damage track: the card's locals are as they are
+            cards = (crippled, n_marks, shield_now)
+        elif fresh:
+            for c in range(N_COLUMNS):
+                colmask[c] = 0
+            cards = (np.int64(0), np.int64(0), m_start_shield[j])
+        else:
+            for c in range(N_COLUMNS):
+                colmask[c] = m_col[j, c]
+            for k in range(m_marked[j] if heals else 0):
+                order[k] = m_order[j, k]
+            cards = (m_crippled[j], m_marked[j], m_shield[j])
+        if fresh:
             if multi:
                 return (np.int64(0), m_start_state[j] | dispelled, np.int64(0), np.int64(0),
-                        np.int64(0), m_start_effects[j])
-            return np.int64(0), start_state | dispelled, np.int64(0), np.int64(0), np.int64(0), start_effects
+                        np.int64(0), m_start_effects[j]) + cards
+            return (np.int64(0), start_state | dispelled, np.int64(0), np.int64(0), np.int64(0),
+                    start_effects) + cards
         return (m_marked[j], m_state[j] | dispelled, m_effects[j], m_def_minus[j],
-                m_arm_minus[j], m_cont[j])
+                m_arm_minus[j], m_cont[j]) + cards
 
     def first_alive(frm, tr):
         """The unit's model under attack: the first still standing from ``frm`` on (every
@@ -481,12 +520,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 return j
         return -1
 
-    def take_place(frm, tr, state):
+    def take_place(frm, tr, state, crippled, n_marks, shield_now):
         """Spill-over: the first living model from ``frm`` on becomes the one under attack;
         returns its index and its locals (:func:`load`)."""
         j = first_alive(frm, tr)
-        marked, state, effects, def_minus, arm_minus, cont = load(j, tr, state)
-        return j, marked, state, effects, def_minus, arm_minus, cont
+        out = load(j, tr, state, crippled, n_marks, shield_now)
+        return (j,) + out
 
     def play_key(points, tpoints, state, effects, cont, earth, lost, down_before, destroyed):
         """The state key of best play (:meth:`mathhammer.play.codes.KeySpace.key`);
@@ -764,7 +803,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         continue  # none left: the attack is not made
                     if to != g:
                         if g >= 0:
-                            store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                            store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
                             park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost,
                                  power_blocked, destroyed, state)
                         g = to
@@ -773,7 +812,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                          n_models, m_lo) = figures(g)
                         (tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
                          destroyed, disp) = unpark(g, tr)
-                        cur, marked, state, effects, def_minus, arm_minus, cont = take_place(m_lo, tr, disp)
+                        (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                         shield_now) = take_place(m_lo, tr, disp, crippled, n_marks, shield_now)
                         stored = True
                     w = g * block + i
                     flags = attacks[w, A_FLAGS]
@@ -967,7 +1007,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         if destroyed < n_models:
                             dead = False
                     else:
-                        store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                        store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
                     stored = True
                     for j in range(cur, m_lo + n_models):
                         if n_caught == 0 or dead:
@@ -975,7 +1015,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         if m_gone[j] == tr or (hit == 1 and j == cur):
                             continue
                         n_caught -= 1
-                        marked, state, effects, def_minus, arm_minus, cont = load(j, tr, state)
+                        (marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                         shield_now) = load(j, tr, state, crippled, n_marks, shield_now)
                         arm = attacks[w, A_ARM] - arm_minus
                         if (state & ST_DISPELLED) == 0:
                             arm += attacks[w, A_UPKEEP_ARM]
@@ -1002,7 +1043,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                                 break
                             dead = False
                         else:
-                            store(j, tr, marked, state, effects, def_minus, arm_minus, cont)
+                            store(j, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
                     if dead and multi:  # the whole target destroyed: the others may stand
                         alive, g, dead = fell(g, t, tr, alive)
                         if not dead:
@@ -1010,14 +1051,16 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     if dead:
                         break
                     # the model hit, or when it is gone the next one, for the next attack
-                    cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
+                    (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                     shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
                     if cur != hit_model:
                         continue
                 elif dead:
                     destroyed += 1
                     if destroyed < n_models:  # spill-over: the next model, from the next attack
                         m_gone[cur] = tr
-                        cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
+                        (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                         shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
                         dead = False
                         continue
                     if multi:  # several targets: the next attack may go to another
@@ -1058,7 +1101,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         destroyed += 1
                         if destroyed < n_models:
                             m_gone[cur] = tr
-                            cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
+                            (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                             shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
                             dead = False
                             continue
                         if multi:
@@ -1078,7 +1122,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 pos += 1
             next_row = (t + 1) * n_attacks if t + 1 < attack_rounds else n_rows
             if multi and g >= 0:  # several targets: each in turn, from what it kept
-                store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
                 park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
                      destroyed, state)
             for gg in range(n_targets if multi else 1):
@@ -1091,16 +1135,18 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                      m_lo) = figures(g)
                     (tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
                      destroyed, disp) = unpark(g, tr)
-                    cur, marked, state, effects, def_minus, arm_minus, cont = take_place(m_lo, tr, disp)
+                    (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                     shield_now) = take_place(m_lo, tr, disp, crippled, n_marks, shield_now)
                 # a unit: every living model in turn (the one under attack leaves the locals)
                 if unit:
-                    store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                    store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
                     stored = True
                 for mj in range(cur, m_lo + n_models):
                     if unit:
                         if m_gone[mj] == tr:
                             continue
-                        marked, state, effects, def_minus, arm_minus, cont = load(mj, tr, state)
+                        (marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                         shield_now) = load(mj, tr, state, crippled, n_marks, shield_now)
                     for k in range(2):
                         if ((cont >> k) & 1) == 0:
                             continue
@@ -1139,7 +1185,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             break
                         dead = False  # one model of the unit: the others go on
                     elif unit:
-                        store(mj, tr, marked, state, effects, def_minus, arm_minus, cont)
+                        store(mj, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
                 if dead and multi:  # the whole target destroyed: the others may stand
                     alive, g, dead = fell(g, t, tr, alive)
                     if not dead:
@@ -1169,7 +1215,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         effect_counts[t, CE_FIRE, E_AFTER] += m_cont[j] & 1
                         effect_counts[t, CE_CORROSION, E_AFTER] += (m_cont[j] >> 1) & 1
                 if not multi:
-                    cur, marked, state, effects, def_minus, arm_minus, cont = take_place(cur, tr, state)
+                    (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                     shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
             else:
                 cont |= gives
                 effect_counts[t, CE_FIRE, E_AFTER] += cont & 1
@@ -1177,7 +1224,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         if multi:
             # several targets: each one's damage and models destroyed, and their sums
             if g >= 0:
-                store(cur, tr, marked, state, effects, def_minus, arm_minus, cont)
+                store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
                 park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
                      destroyed, state)
             total = 0
@@ -1214,7 +1261,24 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             destroyed_hist[destroyed] += 1
         else:
             damage_hist[marked] += 1
-        if any_card:
+        if any_card and n_card == 0:
             for c in range(N_COLUMNS):
                 mask_hist[c, colmask[c]] += 1
+        elif any_card:
+            # a unit of models with a card: every model's marks (a destroyed one's all; the
+            # one under attack's in the scratch arrays, with several targets stored above)
+            for j in range(all_models):
+                if not m_card[j]:
+                    continue
+                gone = m_gone[j] == tr or (not multi and destroyed >= n_models)
+                for c in range(N_COLUMNS):
+                    if gone:
+                        mask = col_full[c]
+                    elif not multi and j == cur:
+                        mask = colmask[c]
+                    elif m_stamp[j] == tr:
+                        mask = m_col[j, c]
+                    else:
+                        mask = 0
+                    mask_hist[c, mask] += 1
     return pos
