@@ -94,3 +94,20 @@ def test_the_exact_engine_refuses_a_unit_of_card_models():
     res = simulate(Scenario(spiral, scen.attackers), method="monte_carlo", trials=20_000, seed=1)
     assert res.card_models == 2 and set(res.cripple) == {"B", "M", "S"}
     assert np.isclose(res.models_destroyed_pmf.sum(), 1.0)
+
+
+def test_a_grid_target_behind_a_unit_among_several_targets():
+    """Several targets, the second with a grid (no feedback): its card waits while the unit
+    in front is attacked; destruction figures equal the exact engine's with a 7-box track."""
+    shooters = [Attacker("Gunners", [Weapon("Gun", "ranged", 6, 12, attacks=2)], models=3)]
+    squad = Target(name="Squad", defense=12, arm=12, boxes=1, models=2)
+    jack = dict(name="Jack", defense=12, arm=14, rules={"tough"})
+    mc = simulate(Scenario([squad, Target(grid=NO_FEEDBACK, **jack)], shooters), method="monte_carlo",
+                  trials=TRIALS, seed=4)
+    ex = simulate(Scenario([squad, Target(boxes=7, **jack)], shooters), method="exact")
+    assert mc.card_models == 1 and set(mc.cripple) == {"A", "L"}
+    for name in ("Squad", "Jack"):
+        p = ex.targets[name]["kill"]
+        assert abs(mc.targets[name]["kill"] - p) <= _tol(p, TRIALS), name
+        for got, want in zip(mc.targets[name]["damage_pmf"], ex.targets[name]["damage_pmf"]):
+            assert abs(got - want) <= _tol(want, TRIALS), name
