@@ -53,10 +53,11 @@ class Encoded:
     ``tables`` (:class:`~mathhammer.montecarlo._kernels.layout.Tables`, laid out as
     :mod:`~mathhammer.montecarlo._kernels.layout` says): ``attacks`` has one row per attack
     slot (initial and bought, weapon and target figures copied in), then one per other weapon
-    best play may make a bought attack with, ``attackers`` one row per
-    attacker (points and spending policy), ``target`` the target's figures and starting
-    situation bits; ``col_full``, ``letter_mask`` and ``letters_done`` describe the target's
-    grid or spiral. ``max_draws`` is the most entries (pairs of dice) one trial can read from
+    best play may make a bought attack with (with several targets, a block of those rows per
+    target), ``attackers`` one row per attacker (points and spending policy), ``target`` the
+    (first) target's figures and starting situation bits, ``groups`` every target's and
+    ``routes`` the targets of each slot; ``col_full``, ``letter_mask`` and ``letters_done``
+    describe the grid or spiral of the target that has one. ``max_draws`` is the most entries (pairs of dice) one trial can read from
     the dice buffer (with a grid or spiral, one more per attack for the column roll);
     ``plain`` says the scenario can take the fast kernel
     (:mod:`mathhammer.montecarlo._kernels.plain`); ``letters`` is the card's alphabet in
