@@ -1,4 +1,5 @@
-"""Trials of one chunk: every attack slot of the sequence in order against one target.
+"""Trials of one chunk: every attack slot of the sequence in order against the target (a
+single model, a unit, or several targets).
 
 This file is over 400 lines on purpose (the package's limit for a module, tests/
 test_architecture.py): the trial loop, the attack loop and the suffering closure must stay
@@ -260,9 +261,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         Grids and spirals: when slot i changes the set of crippled letters (a bit each) from
         A to B, ``[i, A]`` loses one and ``[i, B]`` gains one; every trial starts with none
         crippled, so the driver's running sum over slots gives, per slot, how many trials
-        have each set once it is resolved (a change is rare: no count per slot and trial).
+        have each set once it is resolved (a change is rare: no count per slot and trial). A
+        unit of models with a card counts every model's changes (the driver starts each
+        trial with all of them at none).
     mask_hist : int64[N_COLUMNS, 2 ** MAX_ROWS]
-        Grids and spirals: per column, incremented at the set of marked boxes at the end.
+        Grids and spirals: per column, incremented at the set of marked boxes at the end (of
+        every model, for a unit of models with a card).
     effect_counts : int64[turns, N_EFFECTS, E_NFIELDS]
         Per round and continuous effect (fire, corrosion; quicksand's points), the ``E_*``
         counters.
