@@ -782,7 +782,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         combined = a.combined if a.combined >= 2 else 0
         skill = w.skill + combined
         points = st["points"] - buy
-        if w.type == "melee" and (st["down"] or st["still"]):
+        if getattr(w, "auto_hit", False) or (w.type == "melee" and (st["down"] or st["still"])):
             return hit(i, st, False, points, {"made": 1, "hit": 1, "spent": buy, "weapon": w})
         DEF = defense(w, st)
         need = DEF - skill

@@ -16,7 +16,8 @@ Rules read (docs/rules.md 1, 2, 5 and the unit features' brief):
 
 - Attack roll: 2d6 + skill (+ the group's combined bonus) vs DEF; all 1s miss, all 6s hit;
   a hit with two equal dice is critical. A melee attack on a knocked-down model hits
-  automatically (never critical); other attacks on it have base DEF 5.
+  automatically (never critical), and so does every attack of a weapon with ``auto_hit``;
+  other attacks on it have base DEF 5.
 - Damage roll: 2d6 + POW (+ combined bonus) vs ARM, ``max(0, roll - ARM)`` points; POW None
   rolls none. A model is destroyed when its marked points reach its boxes; the excess is lost.
 - Tough: a model that would be destroyed and is not knocked down (before the attack that
@@ -268,7 +269,7 @@ def bf_units(scenario, *, combined_blast: bool = False) -> dict:
             models = state[ti]
             m = living(models)[0]
             down = models[m][1]
-            if w.type == "melee" and down:
+            if _attr(w, "auto_hit", False) or (w.type == "melee" and down):
                 p_miss, p_hit, p_crit = Fraction(0), Fraction(1), Fraction(0)
             else:
                 p_miss, p_hit, p_crit = attack_outcomes(w.skill + g, 5 if down else targets[ti].defense)

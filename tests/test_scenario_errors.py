@@ -736,6 +736,8 @@ EXACT_CASES = [
      "(got 'corrosive')"),
     ("weapon-effects-key", in_weapon('effects = ["fire"]'),
      f"{W1}.effects: unknown key; did you mean 'rules'? (got ['fire'])"),
+    ("weapon-auto-hit-string", in_weapon('auto_hit = "yes"'),
+     f"{W1}.auto_hit: must be true or false (got 'yes')"),
     # --- several targets: target / targets on attackers and weapons (docs/units.md)
     ("attacker-target-unknown", in_attacker('target = "Caster"'),
      "attackers[0].target: names no target: the targets are 'Heavy warjack' (got 'Caster')"),

@@ -98,8 +98,9 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
     """Step 2, the attack roll (with its paid boost and reroll), then the hit."""
     w = info.weapon
     points = state.points - buy
-    if w.type == "melee" and (state.down or state.still):
-        # Automatic hit: no roll, no boost, never critical.
+    if w.auto_hit or (w.type == "melee" and (state.down or state.still)):
+        # Automatic hit (the weapon's, or melee on a still target): no roll, no boost,
+        # never critical.
         return _hit(setup, info, state, m, False, points, buy, 0, dec, by_src)
     need = setup.defense(info, state) - info.skill
     # a paid boost must add a die: not with a free boost, nor when the floor of one die

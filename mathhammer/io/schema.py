@@ -118,6 +118,7 @@ WEAPON_KEYS = (
     "blast_on_miss",
     "target",
     "targets",
+    "auto_hit",
 )
 
 #: Key of a ``[target]`` table or ``[[attackers]]`` entry naming a library card

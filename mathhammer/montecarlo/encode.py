@@ -130,6 +130,8 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
     row[L.A_DEF] = target.defense_against(weapon.type, base_def_5=target.starts_base_def_5)
     row[L.A_DEF5] = target.defense_against(weapon.type, base_def_5=True)
     row[L.A_AUTOHIT_ON] = L.ST_MELEE_AUTOHIT if weapon.type == "melee" else 0
+    if weapon.auto_hit:  # docs/rules.md 1: an automatic hit, whatever the target's state
+        row[L.A_AUTOHIT_ON] = L.ST_ALWAYS
     row[L.A_SPELL_DEF] = 0 if blessed else target.spell_def
     row[L.A_UPKEEP_DEF] = 0 if blessed else target.upkeep_def
     row[L.A_ARM] = (target.base_arm("armor_piercing" in rules) + target.arm_modifier(weapon.type)
@@ -207,7 +209,7 @@ def _attacker_row(attacker: Attacker, table) -> np.ndarray:
 def _target_vector(target: Target, table) -> np.ndarray:
     tvec = np.zeros(L.T_NFIELDS, dtype=np.int64)
     tvec[L.T_BOXES] = target.boxes
-    state = 0
+    state = L.ST_ALWAYS  # what a weapon with auto_hit hits on: every state
     if target.starts_base_def_5:
         state |= L.ST_BASE_DEF_5
     if target.starts_melee_auto_hit:

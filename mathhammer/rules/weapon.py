@@ -84,6 +84,9 @@ class Weapon:
     blast_on_miss : int
         Models of the unit a missed AOE still catches where it deviates to (default 0: a
         setting, the deviation's geometry is not modelled; docs/units.md).
+    auto_hit : bool
+        Its attacks hit automatically (docs/rules.md 1, "Automatic hits"): no attack roll,
+        so no attack boost and never a critical hit; the damage roll as usual.
     targets : tuple of str
         Several targets (docs/units.md): the names of the targets this weapon's attacks go
         to, the first of them still standing; empty (the default): the attacker's
@@ -123,6 +126,7 @@ class Weapon:
     blast_models: int = 1
     blast_on_miss: int = 0
     targets: tuple[str, ...] = ()
+    auto_hit: bool = False
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -134,6 +138,7 @@ class Weapon:
         check_int("attacks", self.attacks, 0, MAX_ATTACKS)
         check_bool("boosted_attack", self.boosted_attack)
         check_bool("boosted_damage", self.boosted_damage)
+        check_bool("auto_hit", self.auto_hit)
         object.__setattr__(self, "damage_type", check_choices("damage_type", self.damage_type, DAMAGE_TYPES))
         object.__setattr__(self, "rules", check_choices("rules", self.rules, WEAPON_RULES))
         check_int("extra_attack_dice", self.extra_attack_dice, -MAX_EXTRA_DICE, MAX_EXTRA_DICE)

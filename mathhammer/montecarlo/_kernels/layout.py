@@ -55,7 +55,8 @@ A_DEF = 5           # DEF at the target's starting base DEF, terrain included, s
 A_DEF5 = 6          # DEF at base DEF 5, terrain included, spells not
 A_ATTACKER = 7      # index of the attacker making it (row of the attackers table)
 A_ORIGIN = 8        # ORIGIN_INITIAL | ORIGIN_BOUGHT
-A_AUTOHIT_ON = 9    # situation bits under which it hits automatically (ST_MELEE_AUTOHIT for melee)
+A_AUTOHIT_ON = 9    # situation bits under which it hits automatically (ST_MELEE_AUTOHIT for
+#                     melee; ST_ALWAYS for a weapon with auto_hit)
 A_SPELL_DEF = 10    # DEF from spells Dispel does not end (0 for Blessed weapons)
 A_UPKEEP_DEF = 11   # DEF from upkeep spells, lost once dispelled (0 for Blessed weapons)
 A_ARM = 12          # base ARM (halved for Armor-Piercing) + Unyielding/Carapace + spell ARM
@@ -229,6 +230,7 @@ ST_PRONE = 1 << 2          # knocked down as such (a knocked-down model cannot m
 ST_DISPELLED = 1 << 3      # its upkeep spells have ended
 ST_GRIEVOUS = 1 << 4       # hit by Grievous Wounds: no Tough, no healing
 ST_MOVE_CRIPPLED = 1 << 5  # crippled Movement: base DEF 5 (melee attacks still roll)
+ST_ALWAYS = 1 << 6         # set in every state: the A_AUTOHIT_ON of a weapon that always hits
 ST_STATIONARY = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT
 ST_KNOCKED_DOWN = ST_STATIONARY | ST_PRONE
 
