@@ -559,6 +559,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         situations.add(_TERRAIN_GIVES[name])
     tough = "tough" in t.rules or "tough_steady" in t.rules
     steady = "tough_steady" in t.rules
+    tough_on = getattr(t, "tough_on", 5)  # the d6 Tough needs (a setting; 5: 5 or 6)
     field_points = 0 if inert else t.focus + t.fury
     field_kind = "focus" if t.focus else "fury"
     field = t.power_field
@@ -712,7 +713,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
                 return then(dict(st, marked=st["marked"] + d), d)
             branches = []
             for face in FACES:
-                if can_save and face >= 5:
+                if can_save and face >= tough_on:
                     branches.append((Fraction(1, 6), then(dict(st, marked=boxes - 1, down=True), d)))
                 else:
                     branches.append((Fraction(1, 6), then(None, d)))
@@ -724,7 +725,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             order = card.mark(st["card"], column - 1, d)
             if len(order) == boxes:
                 for face in FACES:
-                    if can_save and face >= 5:
+                    if can_save and face >= tough_on:
                         saved = settle(dict(st, down=True), order[:-1])
                         branches.append((Fraction(1, 36), then(saved, d)))
                     else:
@@ -919,7 +920,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             can_save = tough and not grievous and (not st["down"] or steady)
             branches = []
             for face in FACES:
-                if can_save and face >= 5:
+                if can_save and face >= tough_on:
                     saved = dict(nxt, marked=boxes - 1, down=True)
                     branches.append((Fraction(1, 6), leaf(i, dict(local, tough=1), go_next(i, saved))))
                 else:
@@ -947,7 +948,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             if len(order) == boxes:
                 can_save = tough and not grievous and (not st["down"] or steady)
                 for face in FACES:
-                    if can_save and face >= 5:
+                    if can_save and face >= tough_on:
                         saved = settle(dict(nxt, down=True), order[:-1])
                         branches.append((q / 6, leaf(i, dict(local, tough=1), go_next(i, saved))))
                     else:

@@ -44,7 +44,6 @@ from fractions import Fraction
 __all__ = ["bf_units", "unit_groups", "attack_outcomes", "damage_points"]
 
 FACES = (1, 2, 3, 4, 5, 6)
-_TOUGH_SAVE = Fraction(sum(1 for f in FACES if f >= 5), len(FACES))  # 5 or 6 on a d6
 
 _TARGET_UNSUPPORTED = ("terrain", "focus", "fury", "effects", "resist", "shield", "buckler",
                        "upkeep_def", "upkeep_arm", "spell_def", "spell_arm", "rapid_healing",
@@ -205,7 +204,8 @@ def bf_units(scenario, *, combined_blast: bool = False) -> dict:
         if marked + points < boxes:
             return [(Fraction(1), (marked + points, down, False))]
         if tough[ti] and not down:
-            return [(_TOUGH_SAVE, (boxes - 1, True, False)), (1 - _TOUGH_SAVE, dead(ti))]
+            save = Fraction(sum(1 for f in FACES if f >= _attr(targets[ti], "tough_on", 5)), len(FACES))
+            return [(save, (boxes - 1, True, False)), (1 - save, dead(ti))]
         return [(Fraction(1), dead(ti))]
 
     def roll_on(ti, models, m, pow_):

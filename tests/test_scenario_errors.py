@@ -736,6 +736,8 @@ EXACT_CASES = [
      "(got 'corrosive')"),
     ("weapon-effects-key", in_weapon('effects = ["fire"]'),
      f"{W1}.effects: unknown key; did you mean 'rules'? (got ['fire'])"),
+    ("target-tough-on-without-tough", in_target("tough_on = 4"),
+     "target.tough_on: is the roll Tough needs: give rules = [\"tough\"] (or \"tough_steady\") (got 4)"),
     ("weapon-auto-hit-string", in_weapon('auto_hit = "yes"'),
      f"{W1}.auto_hit: must be true or false (got 'yes')"),
     # --- several targets: target / targets on attackers and weapons (docs/units.md)

@@ -68,8 +68,8 @@ def _outcomes(setup: Setup, info: SlotInfo, marked: int, down: bool, state: Stat
         taken = min(int(x), boxes - marked)
         if marked + taken >= boxes:
             if tough:
-                out.append((q / 3, (boxes - 1, True), 1, taken))
-                out.append((q * 2 / 3, None, 0, taken))
+                out.append((setup.saved(q), (boxes - 1, True), 1, taken))
+                out.append((setup.failed(q), None, 0, taken))
             else:
                 out.append((q, None, 0, taken))
             continue

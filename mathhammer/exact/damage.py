@@ -124,8 +124,8 @@ class DamageRoll:
         gone, at = setup.killed(after)  # destroyed: the kill, or the unit's next model
         if self.tough:
             for st, q in setup.track_split(after._replace(down=True), cells.src, setup.boxes - 1):
-                add(st, disabled, setup.boxes - 1, cells.p * q / 3, tough=1)
-            add(gone, disabled, at, cells.p * (2 / 3), destroyed=1)
+                add(st, disabled, setup.boxes - 1, setup.saved(cells.p * q), tough=1)
+            add(gone, disabled, at, setup.failed(cells.p), destroyed=1)
         else:
             add(gone, disabled, at, cells.p, destroyed=1)
         if self.quick:
@@ -158,7 +158,7 @@ class DamageRoll:
         tg = None if tag is None else tag[pos]
         disabled = mk >= rem
         # Killed: the column does not matter.
-        kill_p = p * (2 / 3) if self.tough else p
+        kill_p = self.setup.failed(p) if self.tough else p
         if disabled.any():
             out.append(Piece(None, src[disabled], src[disabled], kill_p[disabled],
                              slot_counts(dict(counts, destroyed=1)), mk[disabled],
@@ -169,7 +169,7 @@ class DamageRoll:
         sel, start, first_x, q, xi = card.landing(src[go], self.info.weapon.damage_to)
         rows = np.flatnonzero(go)[sel]
         s_src, s_mk, s_dis = src[rows], mk[rows], disabled[rows]
-        s_p = np.where(s_dis, p[rows] / 3, p[rows]) * q
+        s_p = np.where(s_dis, self.setup.saved(p[rows]), p[rows]) * q
         # Healing, last marked first: a Tough save removes 1 (the disabling attack marked at
         # least one), Rapid Healing up to its points (never below none marked).
         heal = np.where(s_dis, 1, np.minimum(self.heals, setup.count(s_src) + s_mk))

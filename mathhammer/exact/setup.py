@@ -110,6 +110,8 @@ class Setup(TrackRelaxation):
         self.marks = np.arange(self.boxes)
         self.tough = bool(t.rules & {"tough", "tough_steady"})
         self.steady = "tough_steady" in t.rules
+        #: Tough's save: a d6 of ``tough_on`` or more (docs/rules.md 3)
+        self.tough_on = int(t.tough_on)
         self.rapid_healing = int(t.rapid_healing)
         #: Whether Dispel / Grievous Wounds can change anything (if not, the state ignores them).
         self.dispellable = bool(t.upkeep_def or t.upkeep_arm)
@@ -218,6 +220,15 @@ class Setup(TrackRelaxation):
                               target_points=s.target_points, crippled=frozenset(), cont=s.cont,
                               lost=False, destroyed=after.destroyed + 1,
                               others=after.others[1:]), marked
+
+    def saved(self, p):
+        """``p`` times the chance a Tough roll saves (1/3: a d6 of 5 or 6, computed as
+        before the setting; else ``(7 - tough_on) / 6``)."""
+        return p / 3 if self.tough_on == 5 else p * ((7 - self.tough_on) / 6)
+
+    def failed(self, p):
+        """``p`` times the chance a Tough roll fails."""
+        return p * (2 / 3) if self.tough_on == 5 else p * ((self.tough_on - 1) / 6)
 
     def fire_armor(self, state: State) -> int:
         """ARM against fire's damage roll (not an attack): base ARM, Shield and Buckler

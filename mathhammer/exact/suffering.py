@@ -146,15 +146,15 @@ def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, 
         gone, at = setup.killed(state)  # destroyed: the kill, or the unit's next model
         if tough:
             for st, q in setup.track_split(state._replace(down=True), cur, boxes - 1):
-                add(st, disabled, boxes - 1, p * q / 3, 1)
-            add(gone, disabled, at, p * (2 / 3), destroyed=1)
+                add(st, disabled, boxes - 1, setup.saved(p * q), 1)
+            add(gone, disabled, at, setup.failed(p), destroyed=1)
         else:
             add(gone, disabled, at, p, destroyed=1)
         return out
     card = setup.card
     zero = taken == 0
     add(state, zero, cur, p)
-    add(None, disabled, cur, p * (2 / 3) if tough else p, destroyed=1)
+    add(None, disabled, cur, setup.failed(p) if tough else p, destroyed=1)
     go = ~zero & (~disabled | tough)
     if not go.any():
         return out
@@ -162,7 +162,7 @@ def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, 
     sel, start, _, q, _ = card.landing(cur[pos], None)
     at = pos[sel]
     dis = disabled[at]
-    s_p = np.where(dis, p[at] / 3, p[at]) * q
+    s_p = np.where(dis, setup.saved(p[at]), p[at]) * q
     dst = card.move(cur[at], start, None, None, taken[at], dis.astype(np.int64), window)
     bits = card.crip[dst]
     key = (bits & setup.feedback_mask) * 4 + ((bits & setup.cortex_bit) > 0) * 2 + dis

@@ -72,6 +72,7 @@ TARGET_KEYS = (
     "grid",
     "spiral",
     "models",
+    "tough_on",
 )
 ATTACKER_KEYS = (
     "name",
@@ -129,7 +130,7 @@ ACTION_KEY = "action"
 #: Target keys (other than ``def``, ``arm`` and the lists) passed to Target as they are.
 TARGET_PLAIN = (
     "name", "boxes", "base", "upkeep_def", "upkeep_arm", "spell_def", "spell_arm",
-    "focus", "fury", "power_field", "rapid_healing", "grid", "spiral", "models",
+    "focus", "fury", "power_field", "rapid_healing", "grid", "spiral", "models", "tough_on",
 )
 #: Target keys holding lists of names, and the names each may hold.
 TARGET_LISTS = {

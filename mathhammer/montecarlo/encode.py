@@ -242,6 +242,7 @@ def _target_vector(target: Target, table) -> np.ndarray:
     elif "tough" in target.rules:
         tvec[L.T_TOUGH] = L.TOUGH
     tvec[L.T_RAPID_HEAL] = target.rapid_healing
+    tvec[L.T_TOUGH_ON] = target.tough_on
     tvec[L.T_MODELS] = target.models
     return tvec
 

@@ -81,6 +81,9 @@ class Target:
         what minimises the attackers' objective, docs/best-play.md; ``"optimal"`` is read as
         ``"best"``); never; or only to survive a hit, the fewest points that do
         (``"lethal"``).
+    tough_on : int
+        The d6 roll Tough needs to save (default 5: 5 or 6; a setting for effects that
+        change it, docs/rules.md 3).
     rapid_healing : int
         After an attack that damages it without disabling it, the target removes this many
         damage points (a documented setting: docs/rules.md does not define Rapid Healing).
@@ -134,6 +137,7 @@ class Target:
     spiral: tuple[str, ...] | None = None
     effects: frozenset[str] = field(default_factory=frozenset)
     models: int = 1
+    tough_on: int = 5
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -150,6 +154,10 @@ class Target:
         for effect in sorted(self.effects & self.resist):
             raise InputError("effects", effect, f"a {effect}-resistant target never suffers it")
         object.__setattr__(self, "rules", check_choices("rules", self.rules, TARGET_RULES))
+        check_int("tough_on", self.tough_on, 2, 6)
+        if self.tough_on != 5 and not self.rules & {"tough", "tough_steady"}:
+            raise InputError("tough_on", self.tough_on,
+                             'is the roll Tough needs: give rules = ["tough"] (or "tough_steady")')
         for key in ("shield", "buckler"):
             value = getattr(self, key)
             check_choices(key, value, WEAPON_LOCATIONS)

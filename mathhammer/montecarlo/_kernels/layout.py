@@ -143,7 +143,8 @@ T_SLOTS = 21        # attack slots of a round: the attacks table's first rows (a
 T_MODELS = 22       # models of the target (a unit, docs/units.md; 1 for a single model)
 T_FIRST_MODEL = 23  # several targets: index of its first model among every target's models
 T_TARGETS = 24      # targets of the scenario (the first target's vector: 1, or several)
-T_NFIELDS = 25
+T_TOUGH_ON = 25     # the d6 roll Tough needs (5: 5 or 6)
+T_NFIELDS = 26
 
 # continuous effects (bit = index in the maintenance order: result.fields.EFFECT_NAMES)
 CE_FIRE = EFFECT_NAMES.index("fire")

@@ -183,6 +183,7 @@ from .layout import (
     T_TURNS,
     T_UPKEEP_ARM,
     T_TOUGH,
+    T_TOUGH_ON,
     TOUGH_NONE,
     TOUGH_STEADY,
 )
@@ -674,7 +675,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             saved = False
             if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
                     and ((state & ST_PRONE) == 0 or tough == TOUGH_STEADY)):
-                saved = die_of(np.int64(dice[pos]), 0) >= 5
+                saved = die_of(np.int64(dice[pos]), 0) >= (groups[g, T_TOUGH_ON] if multi
+                                                            else target[T_TOUGH_ON])
                 pos += 1
             if saved:
                 heal = 1
