@@ -597,7 +597,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         spells = 0
         if "blessed" not in w.rules:
             spells = t.spell_def + (0 if st["dispelled"] else t.upkeep_def)
-        return base + mod + spells - minus(st["effects"], "def")
+        feat = getattr(t, "feat_def", 0)  # a feat: no spell, neither Dispel nor Blessed ends it
+        return base + mod + spells + feat - minus(st["effects"], "def")
 
     def shields(crippled):
         if inert:
@@ -606,6 +607,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
 
     def armor(w, dispelled, effects, crippled=frozenset()):
         arm = (t.arm + 1) // 2 if "armor_piercing" in w.rules else t.arm
+        arm += getattr(t, "feat_arm", 0)  # a feat's ARM: no spell, against every attack
         if w.type == "melee" and "unyielding" in t.rules:
             arm += 2
         if w.type == "ranged" and "carapace" in t.rules:
@@ -618,7 +620,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
 
     def fire_armor(st):
         """ARM against fire (not an attack: no Unyielding, Carapace, Armor-Piercing)."""
-        arm = t.arm + t.spell_arm + (0 if st["dispelled"] else t.upkeep_arm)
+        arm = t.arm + t.spell_arm + getattr(t, "feat_arm", 0) + (0 if st["dispelled"] else t.upkeep_arm)
         return arm + shields(crippled_now(st)) - minus(st["effects"], "arm")
 
     def freeze(st):

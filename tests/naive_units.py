@@ -47,7 +47,7 @@ FACES = (1, 2, 3, 4, 5, 6)
 
 _TARGET_UNSUPPORTED = ("terrain", "focus", "fury", "effects", "resist", "shield", "buckler",
                        "upkeep_def", "upkeep_arm", "spell_def", "spell_arm", "rapid_healing",
-                       "hazards")
+                       "hazards", "feat_def", "feat_arm")
 _WEAPON_UNSUPPORTED = ("boosted_attack", "boosted_damage", "extra_attack_dice",
                        "extra_damage_dice", "cost", "crippled", "def_minus", "arm_minus")
 _ATTACKER_UNSUPPORTED = ("focus", "fury", "force", "charge", "crippled")

@@ -536,6 +536,8 @@ NEW_KEYS = [
     ("weapon-blast-models", "ranged_weapon", "blast_pow = 8\nblast_models = 3\nblast_on_miss = 1",
      lambda s: (s.attackers[0].weapons[0].blast_models, s.attackers[0].weapons[0].blast_on_miss), (3, 1)),
     ("target-models", "target", "models = 10", lambda s: (s.target.models, s.target.unit), (10, True)),
+    ("target-feat", "target", "feat_def = 2\nfeat_arm = 3", lambda s: (s.target.feat_def, s.target.feat_arm),
+     (2, 3)),
     ("target-tough-on", "target", 'rules = ["tough"]\ntough_on = 4', lambda s: s.target.tough_on, 4),
     ("weapon-auto-hit", "weapon", "auto_hit = true", lambda s: s.attackers[0].weapons[0].auto_hit, True),
     # routes (several targets, docs/units.md): with one target they name it

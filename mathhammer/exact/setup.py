@@ -235,7 +235,7 @@ class Setup(TrackRelaxation):
         (unless their location is crippled), spell and upkeep ARM (unless dispelled), less
         the active -ARM effects; no Unyielding, Carapace or Armor-Piercing."""
         t = self.target
-        arm = t.arm + t.spell_arm + (0 if state.dispelled else t.upkeep_arm)
+        arm = t.arm + t.spell_arm + t.feat_arm + (0 if state.dispelled else t.upkeep_arm)
         if t.shield_arm:
             arm += (2 * sum(x not in state.crippled for x in t.shield)
                     + sum(x not in state.crippled for x in t.buckler))

@@ -73,6 +73,8 @@ TARGET_KEYS = (
     "spiral",
     "models",
     "tough_on",
+    "feat_def",
+    "feat_arm",
 )
 ATTACKER_KEYS = (
     "name",
@@ -131,6 +133,7 @@ ACTION_KEY = "action"
 TARGET_PLAIN = (
     "name", "boxes", "base", "upkeep_def", "upkeep_arm", "spell_def", "spell_arm",
     "focus", "fury", "power_field", "rapid_healing", "grid", "spiral", "models", "tough_on",
+    "feat_def", "feat_arm",
 )
 #: Target keys holding lists of names, and the names each may hold.
 TARGET_LISTS = {

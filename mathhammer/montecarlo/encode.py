@@ -229,7 +229,7 @@ def _target_vector(target: Target, table) -> np.ndarray:
     tvec[L.T_HAZARDS] = (L.HZ_ACID * ("acid_bath" in target.hazards)
                          | L.HZ_EARTH * ("burning_earth" in target.hazards)
                          | L.HZ_QUICKSAND * ("quicksand" in target.hazards))
-    tvec[L.T_ARM_BASE] = target.arm + target.spell_arm
+    tvec[L.T_ARM_BASE] = target.arm + target.spell_arm + target.feat_arm
     tvec[L.T_UPKEEP_ARM] = target.upkeep_arm
     tvec[L.T_POINTS] = target.power_points
     kind = target.power_kind

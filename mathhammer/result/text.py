@@ -97,7 +97,8 @@ def _describe_target(t) -> str:
         if getattr(t, key):
             bits.append(f"{bonus} ({', '.join(getattr(t, key))})")
     for key, label in (("spell_def", "spell DEF"), ("upkeep_def", "upkeep DEF"),
-                       ("spell_arm", "spell ARM"), ("upkeep_arm", "upkeep ARM")):
+                       ("spell_arm", "spell ARM"), ("upkeep_arm", "upkeep ARM"),
+                       ("feat_def", "feat DEF"), ("feat_arm", "feat ARM")):
         if getattr(t, key):
             bits.append(f"+{getattr(t, key)} {label}")
     if t.focus or t.fury:

@@ -72,6 +72,9 @@ class Target:
         DEF / ARM from upkeep spells: Dispel ends them; Blessed weapons ignore them.
     spell_def, spell_arm : int
         DEF / ARM from spells that Dispel does not end; Blessed weapons ignore them too.
+    feat_def, feat_arm : int
+        DEF / ARM from a bonus that is no spell (a feat): neither Dispel nor Blessed removes
+        it; feat ARM counts against fire too.
     focus, fury : int
         Points the target may spend against damage: focus reduces one attack's damage by 5
         per point (power field), fury prevents one attack's damage per point. Lost while
@@ -138,6 +141,8 @@ class Target:
     effects: frozenset[str] = field(default_factory=frozenset)
     models: int = 1
     tough_on: int = 5
+    feat_def: int = 0
+    feat_arm: int = 0
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -165,7 +170,7 @@ class Target:
             if len(set(value)) != len(value):
                 raise InputError(key, list(value), "a location carries one of them at most")
             object.__setattr__(self, key, value)
-        for key in ("upkeep_def", "upkeep_arm", "spell_def", "spell_arm"):
+        for key in ("upkeep_def", "upkeep_arm", "spell_def", "spell_arm", "feat_def", "feat_arm"):
             check_int(key, getattr(self, key), 0, MAX_BONUS)
         check_int("focus", self.focus, 0, MAX_POINTS)
         check_int("fury", self.fury, 0, MAX_POINTS)
@@ -298,9 +303,10 @@ class Target:
         return (self.arm + 1) // 2 if armor_piercing else self.arm
 
     def arm_modifier(self, attack_type: str) -> int:
-        """ARM from Unyielding (+2 vs melee) and Carapace (+4 vs ranged, not arcane: arcane
-        attacks do not take rules that affect only ranged attacks, docs/rules.md 1)."""
-        mod = 0
+        """ARM from Unyielding (+2 vs melee), Carapace (+4 vs ranged, not arcane: arcane
+        attacks do not take rules that affect only ranged attacks, docs/rules.md 1) and a
+        feat (``feat_arm``, against every attack)."""
+        mod = self.feat_arm  # a feat's ARM, against every attack
         if attack_type == "melee" and "unyielding" in self.rules:
             mod += 2
         if attack_type == "ranged" and "carapace" in self.rules:
@@ -339,4 +345,4 @@ class Target:
         if base_def_5 is None:
             base_def_5 = self.starts_base_def_5
         base = 5 if base_def_5 else self.defense
-        return base + self.def_modifier(attack_type)
+        return base + self.def_modifier(attack_type) + self.feat_def  # a feat: no spell
