@@ -410,8 +410,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     n_card = 0
     for j in range(all_models):
         n_card += m_card[j]
-    m_col = np.zeros((max(1, n_card and all_models), N_COLUMNS), dtype=np.int64)
-    m_order = np.zeros((max(1, n_card and all_models), max(1, card_boxes)), dtype=np.int64)
+    card_rows = all_models if n_card else 1
+    m_col = np.zeros((card_rows, N_COLUMNS), dtype=np.int64)
+    m_order = np.zeros((card_rows, max(1, card_boxes)), dtype=np.int64)
     m_crippled = np.zeros(all_models, dtype=np.int64)
     m_shield = np.zeros(all_models, dtype=np.int64)
     # several targets: the target under attack (g, its first model m_lo), and the locals of
@@ -421,9 +422,6 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     g_stamp = np.zeros(n_targets, dtype=np.int64)
     g_dead = np.zeros(n_targets, dtype=np.int64)
     g_tpoints = np.zeros(n_targets, dtype=np.int64)
-    g_crippled = np.zeros(n_targets, dtype=np.int64)
-    g_marks = np.zeros(n_targets, dtype=np.int64)
-    g_shield = np.zeros(n_targets, dtype=np.int64)
     g_lost = np.zeros(n_targets, dtype=np.bool_)
     g_blocked = np.zeros(n_targets, dtype=np.bool_)
     g_destroyed = np.zeros(n_targets, dtype=np.int64)
@@ -440,15 +438,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 tgh, rap, groups[gg, T_EFFECTS], kind != CAP_TRACK, kind == CAP_GRID,
                 tgh != TOUGH_NONE or rap > 0, groups[gg, T_MODELS], groups[gg, T_FIRST_MODEL])
 
-    def park(gg, tr, tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
-             destroyed, state):
+    def park(gg, tr, tpoints, cortex_lost, power_blocked, destroyed, state):
         """Target ``gg`` leaves the trial's locals (trial ``tr``): what it keeps while others
-        are attacked (a Dispel of its upkeep spells, in ``state``, holds for its models)."""
+        are attacked (a Dispel of its upkeep spells, in ``state``, holds for its models; a
+        card's marks, crippled set and Shield ARM go with its model, :func:`store`)."""
         g_stamp[gg] = tr
         g_tpoints[gg] = tpoints
-        g_crippled[gg] = crippled
-        g_marks[gg] = n_marks
-        g_shield[gg] = shield_now
         g_lost[gg] = cortex_lost
         g_blocked[gg] = power_blocked
         g_destroyed[gg] = destroyed
@@ -457,10 +452,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     def unpark(gg, tr):
         """Target ``gg`` takes the trial's locals: as parked, or as it starts."""
         if g_stamp[gg] != tr:
-            return (groups[gg, T_POINTS], np.int64(0), np.int64(0), groups[gg, T_SHIELD_ARM],
-                    False, False, np.int64(0), np.int64(0))
-        return (g_tpoints[gg], g_crippled[gg], g_marks[gg], g_shield[gg], g_lost[gg],
-                g_blocked[gg], g_destroyed[gg], g_dispelled[gg])
+            return groups[gg, T_POINTS], False, False, np.int64(0), np.int64(0)
+        return g_tpoints[gg], g_lost[gg], g_blocked[gg], g_destroyed[gg], g_dispelled[gg]
 
     def fell(gg, t, tr, alive):
         """Several targets: target ``gg`` is destroyed in round ``t``. Returns the targets
@@ -810,16 +803,14 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     if to != g:
                         if g >= 0:
                             store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
-                            park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost,
-                                 power_blocked, destroyed, state)
+                            park(g, tr, tpoints, cortex_lost, power_blocked, destroyed, state)
                         g = to
                         (boxes, start_state, start_tpoints, shield, power_focus, power_lethal,
                          power_best, tough, rapid, start_effects, on_card, feedback, heals,
                          n_models, m_lo) = figures(g)
-                        (tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
-                         destroyed, disp) = unpark(g, tr)
+                        tpoints, cortex_lost, power_blocked, destroyed, disp = unpark(g, tr)
                         (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
-                         shield_now) = take_place(m_lo, tr, disp, crippled, n_marks, shield_now)
+                         shield_now) = take_place(m_lo, tr, disp, np.int64(0), np.int64(0), shield)
                         stored = True
                     w = g * block + i
                     flags = attacks[w, A_FLAGS]
@@ -1129,8 +1120,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             next_row = (t + 1) * n_attacks if t + 1 < attack_rounds else n_rows
             if multi and g >= 0:  # several targets: each in turn, from what it kept
                 store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
-                park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
-                     destroyed, state)
+                park(g, tr, tpoints, cortex_lost, power_blocked, destroyed, state)
             for gg in range(n_targets if multi else 1):
                 if multi:
                     if g_dead[gg] == tr:
@@ -1139,10 +1129,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     (boxes, start_state, start_tpoints, shield, power_focus, power_lethal,
                      power_best, tough, rapid, start_effects, on_card, feedback, heals, n_models,
                      m_lo) = figures(g)
-                    (tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
-                     destroyed, disp) = unpark(g, tr)
+                    tpoints, cortex_lost, power_blocked, destroyed, disp = unpark(g, tr)
                     (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
-                     shield_now) = take_place(m_lo, tr, disp, crippled, n_marks, shield_now)
+                     shield_now) = take_place(m_lo, tr, disp, np.int64(0), np.int64(0), shield)
                 # a unit: every living model in turn (the one under attack leaves the locals)
                 if unit:
                     store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
@@ -1199,8 +1188,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 if dead:
                     break
                 if multi:  # its models are stored: what the target keeps
-                    park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost,
-                         power_blocked, destroyed, state)
+                    park(g, tr, tpoints, cortex_lost, power_blocked, destroyed, state)
             if multi:
                 g = -1  # every target waits: the next attack's route picks one
             if dead:
@@ -1231,8 +1219,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             # several targets: each one's damage and models destroyed, and their sums
             if g >= 0:
                 store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
-                park(g, tr, tpoints, crippled, n_marks, shield_now, cortex_lost, power_blocked,
-                     destroyed, state)
+                park(g, tr, tpoints, cortex_lost, power_blocked, destroyed, state)
             total = 0
             down = 0
             for gg in range(n_targets):
