@@ -119,6 +119,23 @@ CASES: list[tuple[str, Scenario]] = [
                                    W("Mace", "melee", 6, 12))),
     ("decapitation", one(Target(12, 16, boxes=10), W("Vorpal", "melee", 7, 12, rules={"decapitation"},
                                                      attacks=2))),
+    # issue 17: roll modifiers and damage rules (docs/rules.md 1, 2)
+    ("jump_the_shark", one(Target(15, 16, boxes=8), W("Hook", "melee", 6, 12, rules={"jump_the_shark"}, attacks=2),
+                           focus=1)),
+    ("sanguine_fate", one(Target(13, 16, boxes=8), W("Blade", "melee", 6, 12, attacks=2,
+                                                     rules={"sanguine_fate", "critical_knockdown"}))),
+    ("discard_both", one(Target(12, 15, boxes=6), W("Gun", "ranged", 8, 12, attacks=2, extra_attack_dice=1,
+                                                    attack_discard="both", damage_discard="both",
+                                                    extra_damage_dice=1))),
+    ("trash_after_knockdown", one(Target(13, 16, boxes=10), W("Maul", "melee", 6, 12, attacks=3,
+                                                              rules={"knockdown", "trash"}))),
+    ("shatter_after_stationary", Scenario(Target(13, 16, boxes=10), [
+        Attacker("Freezer", [W("Frost", "ranged", 7, None, rules={"stationary"})]),
+        Attacker("Smasher", [W("Hammer", "melee", 6, 12, attacks=2, rules={"shatter"})])])),
+    ("critical_armor_piercing", one(Target(12, 19, boxes=8), W("Pick", "melee", 7, 12, attacks=2,
+                                                               rules={"critical_armor_piercing"}))),
+    ("decapitation_on_hit", one(Target(12, 16, boxes=10), W("Axe", "melee", 7, 12, rules={"decapitation_on_hit"},
+                                                            attacks=2))),
     # ------------------------------------------------------------------ target
     ("shield_and_buckler", one(Target(12, 13, boxes=8, shield=("L", "R"), buckler=("H",)), FIST)),
     ("unyielding_melee_and_ranged", Scenario(Target(12, 14, boxes=8, rules={"unyielding"}), [

@@ -378,16 +378,28 @@ class _BfCard:
 
 
 def _kept(faces, discard):
+    """The dice kept: "lowest" / "highest" drop one die of two or more; "both" drops the
+    lowest, then the highest, each while two or more dice are left."""
     kept = list(faces)
-    if discard != "none" and len(kept) >= 2:
-        kept.remove(min(kept) if discard == "lowest" else max(kept))
+    if discard in ("lowest", "both") and len(kept) >= 2:
+        kept.remove(min(kept))
+    if discard in ("highest", "both") and len(kept) >= 2:
+        kept.remove(max(kept))
     return kept
 
 
-def _judge(faces, discard, skill, defense):
-    """"miss", "hit" or "crit" of one attack roll."""
+def _faces(faces, shark):
+    """Jump the Shark: a die showing 1 counts as a 6."""
+    return [6 if (shark and f == 1) else f for f in faces]
+
+
+def _judge(faces, discard, skill, defense, shark=False, extra=None, crit_all=False, one_misses=False):
+    """"miss", "hit" or "crit" of one attack roll; ``extra``: Sanguine Fate's die (only for
+    doubles); ``crit_all``: the double judged on every die rolled; ``one_misses``: one kept
+    die showing 1 misses."""
+    faces = _faces(faces, shark)
     kept = _kept(faces, discard)
-    if len(kept) >= 2 and all(f == 1 for f in kept):
+    if (len(kept) >= 2 or one_misses) and all(f == 1 for f in kept):
         return "miss"
     if len(kept) >= 2 and all(f == 6 for f in kept):
         hit = True
@@ -395,33 +407,41 @@ def _judge(faces, discard, skill, defense):
         hit = sum(kept) + skill >= defense
     if not hit:
         return "miss"
-    if len(kept) >= 2 and len(set(kept)) < len(kept):
+    judged = list(faces if crit_all else kept) + _faces([] if extra is None else [extra], shark)
+    if len(judged) >= 2 and len(set(judged)) < len(judged):
         return "crit"
     return "hit"
 
 
 @functools.cache
-def _bf_attack_roll(n, discard, skill, defense, reroll):
+def _bf_attack_roll(n, discard, skill, defense, reroll, shark=False, sanguine=False, crit_all=False,
+                    one_misses=False):
     out = {"miss": Fraction(0), "hit": Fraction(0), "crit": Fraction(0)}
-    w = Fraction(1, 6**n)
-    for first in itertools.product(FACES, repeat=n):
-        res = _judge(first, discard, skill, defense)
+    m = n + (1 if sanguine else 0)
+    w = Fraction(1, 6**m)
+
+    def judge(dice):
+        return _judge(dice[:n], discard, skill, defense, shark, dice[n] if sanguine else None,
+                      crit_all, one_misses)
+
+    for first in itertools.product(FACES, repeat=m):
+        res = judge(first)
         if res == "miss" and reroll:
-            for second in itertools.product(FACES, repeat=n):
-                out[_judge(second, discard, skill, defense)] += w * w
+            for second in itertools.product(FACES, repeat=m):
+                out[judge(second)] += w * w
         else:
             out[res] += w
     return out
 
 
 @functools.cache
-def _bf_damage_roll(n, discard, pow_minus_arm, remaining, reroll, double):
-    """{points: probability} of a damage roll: discard, reroll, Decapitation."""
+def _bf_damage_roll(n, discard, pow_minus_arm, remaining, reroll, double, shark=False):
+    """{points: probability} of a damage roll: discard, reroll, Decapitation, Jump the Shark."""
     out: dict[int, Fraction] = {}
     w = Fraction(1, 6**n)
 
     def points_of(faces):
-        kept = _kept(faces, discard)
+        kept = _kept(_faces(faces, shark), discard)
         return max(0, sum(kept) + pow_minus_arm), kept
 
     for first in itertools.product(FACES, repeat=n):
@@ -605,8 +625,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             return 0
         return 2 * len([x for x in t.shield if x not in crippled]) + len([x for x in t.buckler if x not in crippled])
 
-    def armor(w, dispelled, effects, crippled=frozenset()):
-        arm = (t.arm + 1) // 2 if "armor_piercing" in w.rules else t.arm
+    def armor(w, dispelled, effects, crippled=frozenset(), crit=False):
+        piercing = "armor_piercing" in w.rules or (crit and "critical_armor_piercing" in w.rules)
+        arm = (t.arm + 1) // 2 if piercing else t.arm
         arm += getattr(t, "feat_arm", 0)  # a feat's ARM: no spell, against every attack
         if w.type == "melee" and "unyielding" in t.rules:
             arm += 2
@@ -801,7 +822,10 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         for paid in choices:
             n_dice = max(1, 2 + (1 if w.boosted_attack else 0) + paid + w.extra_attack_dice
                          - _bf_less_dice(a, w)[0])
-            roll = _bf_attack_roll(n_dice, w.attack_discard, skill, DEF, "reroll_attack" in w.rules)
+            roll = _bf_attack_roll(n_dice, w.attack_discard, skill, DEF, "reroll_attack" in w.rules,
+                                   "jump_the_shark" in w.rules, "sanguine_fate" in w.rules,
+                                   getattr(scenario, "crit_counts_discarded", False),
+                                   getattr(scenario, "single_die_one_misses", False))
             local = {"made": 1, "boost_attack": paid, "spent": buy + paid, "weapon": w}
             branches = []
             if roll["miss"]:
@@ -834,17 +858,19 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             return leaf(i, local, after_quicksand(i, dict(after, points=points), quick))
         combined = a.combined if a.combined >= 2 else 0
         POW = w.pow + combined
-        ARM = armor(w, dispelled, st["effects"], crippled_now(st))
+        late = getattr(scenario, "dispel_from_next_attack", False)  # Dispel from the next attack
+        ARM = armor(w, st["dispelled"] if late else dispelled, st["effects"], crippled_now(st), crit)
         types = set(w.damage_type) | ({"magical"} if w.type == "arcane" else set())
         brutal = "brutal_damage" in rules and (crit or scenario.brutal_damage == "hit")
         free = w.boosted_damage or slot.charge
         dice = (2 + (1 if free else 0) + ("weapon_master" in rules) + w.extra_damage_dice
-                - _bf_less_dice(a, w)[1] - (1 if types & resists else 0) + (1 if brutal else 0))
+                - _bf_less_dice(a, w)[1] - (1 if types & resists else 0) + (1 if brutal else 0)
+                + (1 if "trash" in rules and st["down"] else 0) + (1 if "shatter" in rules and st["still"] else 0))
         remaining = boxes - st["marked"]
         s = a.spend
 
         def kept_n(n_dice):
-            return n_dice - 1 if w.damage_discard != "none" and n_dice >= 2 else n_dice
+            return len(_kept([1] * n_dice, w.damage_discard))
 
         if free or dice < 1:  # free, or a paid die lost in the floor of one
             choices = [0]
@@ -861,7 +887,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         for paid in choices:
             n_dice = max(1, dice + paid)
             roll = _bf_damage_roll(n_dice, w.damage_discard, POW - ARM, remaining,
-                                   "reroll_damage" in rules, crit and "decapitation" in rules)
+                                   "reroll_damage" in rules,
+                                   "decapitation_on_hit" in rules or (crit and "decapitation" in rules),
+                                   "jump_the_shark" in rules)
             local2 = dict(local, boost_damage=paid, spent=local["spent"] + paid)
             branches = [(p, field_step(i, st, after, grievous, x, points - paid, local2, quick))
                         for x, p in roll.items()]
@@ -919,7 +947,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             return card_mark(i, st, grievous, d, nxt, local, quick)
         marked = st["marked"] + d
         if marked == boxes:
-            can_save = tough and not grievous and (not st["down"] or steady)
+            # knocked down (with knockdown_before_tough: by this hit too) stops a Tough roll
+            down = nxt["down"] if getattr(scenario, "knockdown_before_tough", False) else st["down"]
+            can_save = tough and not grievous and (not down or steady)
             branches = []
             for face in FACES:
                 if can_save and face >= tough_on:
@@ -948,7 +978,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         for q, column, first_box in landings:
             order = card.mark(st["card"], column, d, first_box)
             if len(order) == boxes:
-                can_save = tough and not grievous and (not st["down"] or steady)
+                down = nxt["down"] if getattr(scenario, "knockdown_before_tough", False) else st["down"]
+                can_save = tough and not grievous and (not down or steady)
                 for face in FACES:
                     if can_save and face >= tough_on:
                         saved = settle(dict(nxt, down=True), order[:-1])

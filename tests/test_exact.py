@@ -43,6 +43,8 @@ from mathhammer.rules.vocabulary import (
     TARGET_RULES,
     TARGET_STATES,
     TERRAIN,
+    DAMAGE_ROLL_RULES,
+    EXCLUSIVE_RULES,
     WEAPON_RULES,
 )
 
@@ -576,7 +578,8 @@ def test_cases_cover_the_contract():
     want |= {"buy:True:True", "buy:True:False", "buy:False:True"}
     want |= {"resource:focus", "resource:fury", "resource:force", "resource:None"}
     want |= {"field:focus:lethal", "field:focus:never", "field:fury:lethal", "state:inert", "state:knocked_down"}
-    want |= {f"attack_discard:{d}" for d in ("lowest", "highest")} | {f"damage_discard:{d}" for d in ("lowest", "highest")}
+    want |= {f"attack_discard:{d}" for d in ("lowest", "highest", "both")}
+    want |= {f"damage_discard:{d}" for d in ("lowest", "highest", "both")}
     want |= {"def_minus:hit", "arm_minus:critical", "type:melee", "type:ranged", "type:arcane"}
     want |= {f"target:{k}" for k in ("shield", "buckler", "upkeep_def", "upkeep_arm", "spell_def", "spell_arm",
                                       "rapid_healing", "resist")}
@@ -647,7 +650,7 @@ def test_tiny_matches_brute_force(name):
 
 
 # ------------------------------------------------------------------ random tiny scenarios
-_DAMAGE_RULES = {"weapon_master", "brutal_damage", "armor_piercing", "reroll_damage", "decapitation"}
+_DAMAGE_RULES = DAMAGE_ROLL_RULES
 
 
 @st.composite
@@ -657,7 +660,12 @@ def tiny_weapons(draw, kind, k, attacks):
     if pow_ is None:
         rules -= _DAMAGE_RULES
     if "reroll_damage" in rules:  # keep pairs of damage rolls enumerable
-        rules -= {"weapon_master", "brutal_damage"}
+        rules -= {"weapon_master", "brutal_damage", "trash", "shatter"}
+    if "sanguine_fate" in rules:  # and pairs of attack rolls
+        rules -= {"reroll_attack"}
+    for one, other in EXCLUSIVE_RULES:
+        if one in rules:
+            rules.discard(other)
     reroll_attack = "reroll_attack" in rules
     minus = draw(st.integers(0, 2))
     return Weapon(
@@ -669,8 +677,8 @@ def tiny_weapons(draw, kind, k, attacks):
         extra_attack_dice=draw(st.integers(-1, 0)),
         extra_damage_dice=draw(st.integers(-1, 0)) if pow_ is not None else 0,
         crippled=draw(st.booleans()),
-        attack_discard=draw(st.sampled_from(["none", "none", "lowest", "highest"])),
-        damage_discard=draw(st.sampled_from(["none", "none", "lowest", "highest"])) if pow_ is not None else "none",
+        attack_discard=draw(st.sampled_from(["none", "none", "lowest", "highest", "both"])),
+        damage_discard=draw(st.sampled_from(["none", "none", "lowest", "highest", "both"])) if pow_ is not None else "none",
         def_minus=minus, arm_minus=draw(st.integers(0, 2)) if minus else 0,
         effect_on=draw(st.sampled_from(["hit", "critical"])),
     )

@@ -43,6 +43,8 @@ from mathhammer.rules.vocabulary import (
     TARGET_STATES,
     TERRAIN,
     WEAPON_LOCATIONS,
+    DAMAGE_ROLL_RULES,
+    EXCLUSIVE_RULES,
     WEAPON_RULES,
 )
 from mathhammer.scenario import (
@@ -504,6 +506,9 @@ def _weapon(s):
     return s.attackers[0].weapons[0]
 
 
+#: Every weapon rule but the second of each exclusive pair (one weapon may have them all).
+_COMPATIBLE_RULES = [r for r in WEAPON_RULES if r not in {other for _, other in EXCLUSIVE_RULES}]
+
 # (id, table, line, what to read from the scenario, expected value)
 NEW_KEYS = [
     ("target-terrain", "target", 'terrain = ["forest", "hill"]', lambda s: s.target.terrain,
@@ -566,8 +571,12 @@ NEW_KEYS = [
     ("weapon-arm-minus", "weapon", "arm_minus = 3", lambda s: s.attackers[0].weapons[0].arm_minus, 3),
     ("weapon-effect-on", "weapon", 'effect_on = "critical"', lambda s: s.attackers[0].weapons[0].effect_on,
      "critical"),
-    ("weapon-every-rule", "weapon", "rules = " + json.dumps(list(WEAPON_RULES)),
-     lambda s: s.attackers[0].weapons[0].rules, frozenset(WEAPON_RULES)),
+    ("weapon-every-rule", "weapon", "rules = " + json.dumps(list(_COMPATIBLE_RULES)),
+     lambda s: s.attackers[0].weapons[0].rules, frozenset(_COMPATIBLE_RULES)),
+    ("weapon-rules-on-hit-or-critical", "weapon", 'rules = ["critical_armor_piercing", "decapitation_on_hit"]',
+     lambda s: s.attackers[0].weapons[0].rules, frozenset({"critical_armor_piercing", "decapitation_on_hit"})),
+    ("weapon-discard-both", "weapon", 'attack_discard = "both"', lambda s: s.attackers[0].weapons[0].attack_discard,
+     "both"),
     ("target-grid", "target", 'grid = ["..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM"]',
      lambda s: (s.target.grid, s.target.spiral, s.target.boxes, s.target.capacity, s.target.letters),
      (("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM"), None, 34, "grid", ("C", "H", "M", "L", "R"))),
@@ -958,7 +967,7 @@ def _dump_toml(d: dict, path: tuple[str, ...] = ()) -> str:
 
 
 _NAMES = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\x7f"), max_size=8)
-_DAMAGE_RULES = {"weapon_master", "brutal_damage", "armor_piercing", "reroll_damage", "decapitation"}
+_DAMAGE_RULES = DAMAGE_ROLL_RULES
 
 
 _CARD_LETTERS = tuple(sorted(set(GRID_LETTERS + SPIRAL_LETTERS)))
@@ -969,6 +978,7 @@ _CRIPPLE_LETTERS = {"warjack": GRID_LETTERS, "warbeast": SPIRAL_LETTERS, "other"
 def _weapons(draw, kind: str, name: str) -> Weapon:
     pow_ = draw(st.none() | st.integers(0, 40))
     rules = draw(st.frozensets(st.sampled_from(WEAPON_RULES)))  # fire, corrosion, critical_* included
+    rules -= {other for one, other in EXCLUSIVE_RULES if one in rules}
     return Weapon(
         name,
         kind,

@@ -12,6 +12,7 @@ from mathhammer import InputError, load_scenario
 from mathhammer.rules.vocabulary import HAZARDS, TERRAIN, WEAPON_RULES
 from mathhammer.scenario import (
     ATTACKER_KEYS,
+    SETTINGS_KEYS,
     SPEND_KEYS,
     TARGET_KEYS,
     WEAPON_KEYS,
@@ -563,9 +564,9 @@ EXACT_CASES = [
      "attackers[1].spend.reserve: must be between 0 and 10 (got -1)"),
     # --- [[attackers.weapons]]
     ("weapon-attack-discard-unknown", in_weapon('attack_discard = "low"'),
-     f"{W1}.attack_discard: must be one of none, lowest, highest; did you mean 'lowest'? (got 'low')"),
+     f"{W1}.attack_discard: must be one of none, lowest, highest, both; did you mean 'lowest'? (got 'low')"),
     ("weapon-damage-discard-list", in_weapon('damage_discard = ["lowest"]'),
-     f"{W1}.damage_discard: must be one of none, lowest, highest (got ['lowest'])"),
+     f"{W1}.damage_discard: must be one of none, lowest, highest, both (got ['lowest'])"),
     ("weapon-damage-discard-no-pow", sub("pow = 18", 'pow = "-"\ndamage_discard = "lowest"'),
      f'{W1}.damage_discard: needs a damage roll: the weapon has POW "-" (got \'lowest\')'),
     ("weapon-def-minus-high", in_weapon("def_minus = 11"), f"{W1}.def_minus: must be between 0 and 10 (got 11)"),
@@ -644,7 +645,7 @@ EXACT_CASES = [
      "settings.brutal_damage: must be one of critical, hit; did you mean 'critical'? (got 'crit')"),
     ("settings-not-table", "settings = 3\n" + BASE, "settings: must be a table ([settings]) (got 3)"),
     ("settings-unknown-key", in_settings("dice = 3"),
-     "settings.dice: unknown key (allowed: brutal_damage) (got 3)"),
+     "settings.dice: unknown key (allowed: " + ", ".join(SETTINGS_KEYS) + ") (got 3)"),
     ("settings-simulation-key-misplaced", in_settings('objective = "damage"'),
      "settings.objective: unknown key here; it belongs in the [simulation] table (got 'damage')"),
     ("top-level-settings-key", 'brutal_damage = "hit"\n' + BASE,
@@ -743,6 +744,17 @@ EXACT_CASES = [
      "target.tough_on: is the roll Tough needs: give rules = [\"tough\"] (or \"tough_steady\") (got 4)"),
     ("weapon-auto-hit-string", in_weapon('auto_hit = "yes"'),
      f"{W1}.auto_hit: must be true or false (got 'yes')"),
+    ("settings-reading-not-bool", in_settings('crit_counts_discarded = "yes"'),
+     "settings.crit_counts_discarded: must be true or false (got 'yes')"),
+    ("settings-reading-number", in_settings("knockdown_before_tough = 1"),
+     "settings.knockdown_before_tough: must be true or false (got 1)"),
+    ("weapon-exclusive-rules", in_weapon('rules = ["decapitation", "decapitation_on_hit"]'),
+     f"{W1}.rules: cannot be given with 'decapitation' (the same rule on a critical hit only and on any "
+     "hit) (got 'decapitation_on_hit')"),
+    ("weapon-sanguine-fate-auto-hit", in_weapon('rules = ["sanguine_fate"]\nauto_hit = true'),
+     f"{W1}.rules: needs an attack roll: the weapon has auto_hit (got 'sanguine_fate')"),
+    ("weapon-discard-both-typo", in_weapon('attack_discard = "bothh"'),
+     f"{W1}.attack_discard: must be one of none, lowest, highest, both; did you mean 'both'? (got 'bothh')"),
     # --- several targets: target / targets on attackers and weapons (docs/units.md)
     ("attacker-target-unknown", in_attacker('target = "Caster"'),
      "attackers[0].target: names no target: the targets are 'Heavy warjack' (got 'Caster')"),

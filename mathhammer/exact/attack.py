@@ -112,9 +112,12 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
     else:
         options = [int(can_pay and points > spend.reserve and spend.boosts_attack(need))]
     trees = []
+    sc = setup.scenario
+    modifiers = ("jump_the_shark" in w.rules, "sanguine_fate" in w.rules, sc.crit_counts_discarded,
+                 sc.single_die_one_misses)
     for paid in options:
         n = setup.attack_dice(info, paid)
-        miss, plain, crit = rolls.attack_roll(n, w.attack_discard, need, "reroll_attack" in w.rules)
+        miss, plain, crit = rolls.attack_roll(n, w.attack_discard, need, "reroll_attack" in w.rules, *modifiers)
         left = points - paid
         pieces = []
         if miss:
@@ -156,7 +159,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
     roll = DamageRoll(setup, info, state, after, critical, base, dec)
     spend = info.attacker.spend
     free = w.boosted_damage or info.slot.charge
-    adds_die = setup.damage_dice(info, critical) >= 1
+    adds_die = setup.damage_dice(info, critical, state) >= 1
     best = dec.plays_best(info.slot.attacker_index)
     if free or not adds_die or not (points > (0 if best else spend.reserve)):
         return roll.edges(m, 0)
@@ -171,7 +174,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
         return roll.edges(m, 1)
     # auto: the smallest unboosted roll could leave the target standing, and the largest
     # boosted roll deals damage.
-    dice = setup.damage_dice(info, critical)
+    dice = setup.damage_dice(info, critical, state)
     discard = w.damage_discard
     kept_plain = rolls.kept_count(max(1, dice), discard)
     kept_boosted = rolls.kept_count(max(1, dice + 1), discard)

@@ -103,8 +103,9 @@ def max_marks(setup: Setup, info: SlotInfo) -> int:
         return 0
     w, t = info.weapon, setup.target
     dice = max(1, setup.damage_dice(info, True) + int(info.attacker.points > 0 and not w.boosted_damage))
-    arm = setup.armor(info, True, frozenset(setup.minus), frozenset(t.shield) | frozenset(t.buckler))
-    top = max(0, 6 * dice + info.pow - arm) * (2 if "decapitation" in w.rules else 1)
+    arm = setup.armor(info, True, frozenset(setup.minus), frozenset(t.shield) | frozenset(t.buckler), True)
+    double = w.rules & {"decapitation", "decapitation_on_hit"}
+    top = max(0, 6 * dice + info.pow - arm) * (2 if double else 1)
     return min(top, setup.boxes)
 
 

@@ -32,15 +32,21 @@ class DamageRoll:
         self.setup, self.info, self.state, self.after = setup, info, state, after
         self.critical, self.base, self.dec = critical, base, dec
         # this attack's effect, and what its damage cripples, count from the next attack on
-        arm = setup.armor(info, after.dispelled, state.effects, state.crippled)
+        # (and its Dispel too, with the setting dispel_from_next_attack)
+        sc, w = setup.scenario, info.weapon
+        dispelled = state.dispelled if sc.dispel_from_next_attack else after.dispelled
+        arm = setup.armor(info, dispelled, state.effects, state.crippled, critical)
         self.shift = info.pow - arm
-        self.dice = setup.damage_dice(info, critical)
-        w = info.weapon
-        self.tough = setup.tough and not after.grievous and (not state.down or setup.steady)
+        self.dice = setup.damage_dice(info, critical, state)
+        # no Tough roll for a model knocked down (but Tough Steady); with the setting
+        # knockdown_before_tough, this hit's own knockdown counts
+        down = state.down or (sc.knockdown_before_tough and w.knocks_down(critical))
+        self.tough = setup.tough and not after.grievous and (not down or setup.steady)
         self.heals = setup.rapid_healing if not after.grievous else 0
         self.quick = in_quicksand(setup, info, state, critical)
-        self.table_args = (w.damage_discard, self.shift, "reroll_damage" in w.rules,
-                           critical and "decapitation" in w.rules)
+        double = "decapitation_on_hit" in w.rules or (critical and "decapitation" in w.rules)
+        self.table_args = (w.damage_discard, self.shift, "reroll_damage" in w.rules, double,
+                           "jump_the_shark" in w.rules)
 
     def edges(self, m: np.ndarray, paid: int) -> list[Piece]:
         """Edges from each damage marked in ``m``, with ``paid`` (0 or 1) damage boosts; an

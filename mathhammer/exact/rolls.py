@@ -56,54 +56,90 @@ def _multisets(n_dice: int) -> tuple[tuple[tuple[int, ...], int], ...]:
 
 
 def kept_count(n_dice: int, discard: str) -> int:
-    """Dice kept from a roll of ``n_dice``: one fewer with a discard and two or more dice."""
-    return n_dice - 1 if discard != "none" and n_dice >= 2 else n_dice
+    """Dice kept from a roll of ``n_dice``: one fewer for each discard made while two or more
+    dice are left (``both``: the lowest, then the highest)."""
+    if discard == "none" or n_dice < 2:
+        return n_dice
+    return n_dice - 2 if discard == "both" and n_dice >= 3 else n_dice - 1
 
 
 def _kept(faces: tuple[int, ...], discard: str) -> tuple[int, ...]:
-    """``faces`` (sorted) less the discarded die."""
+    """``faces`` (sorted) less the discarded dice."""
     if len(faces) < 2 or discard == "none":
         return faces
+    if discard == "both":
+        return faces[1:-1] if len(faces) >= 3 else faces[1:]
     return faces[1:] if discard == "lowest" else faces[:-1]
 
 
+def _shark(faces: tuple[int, ...], shark: bool) -> tuple[int, ...]:
+    """Jump the Shark: every die showing 1 counts as a 6 (sorted again)."""
+    if not shark or 1 not in faces:
+        return faces
+    return tuple(sorted(6 if f == 1 else f for f in faces))
+
+
+def _has_double(faces) -> bool:
+    return len(set(faces)) < len(faces)
+
+
 @cache
-def _attack_counts(n_dice: int, discard: str, need: int) -> tuple[int, int, int]:
+def _attack_counts(n_dice: int, discard: str, need: int, shark: bool = False, sanguine: bool = False,
+                   crit_all: bool = False, one_misses: bool = False) -> tuple[int, int, int]:
     """Ordered rolls (miss, plain hit, critical hit) of an attack needing ``need`` on the
-    kept dice (``need = DEF - skill``)."""
+    kept dice (``need = DEF - skill``), counted over ``6 ** n_dice`` rolls (``6 ** (n_dice
+    + 1)`` with Sanguine Fate's die).
+
+    ``shark``: Jump the Shark (a 1 counts as a 6, before the discard); ``sanguine``: Sanguine
+    Fate's die, never in the total, makes a double with any die the critical is judged on;
+    ``crit_all``: the critical is judged on every die rolled, discarded ones too (setting
+    ``crit_counts_discarded``); ``one_misses``: one kept die showing 1 misses too (setting
+    ``single_die_one_misses``).
+    """
     miss = plain = crit = 0
-    for faces, ways in _multisets(n_dice):
+    extras = FACES if sanguine else (None,)
+    for raw, ways in _multisets(n_dice):
+        faces = _shark(raw, shark)
         kept = _kept(faces, discard)
         several = len(kept) >= 2
-        if several and kept[-1] == 1:  # all ones (sorted: the largest is a 1)
+        if (several or one_misses) and kept[-1] == 1:  # all ones (sorted: the largest is a 1)
             hit = False
         elif several and kept[0] == 6:  # all sixes
             hit = True
         else:
             hit = sum(kept) >= need
         if not hit:
-            miss += ways
-        elif several and len(set(kept)) < len(kept):
-            crit += ways
-        else:
-            plain += ways
+            miss += ways * len(extras)
+            continue
+        judged = faces if crit_all else kept
+        for extra in extras:
+            dice = judged if extra is None else judged + (6 if shark and extra == 1 else extra,)
+            if _has_double(dice):
+                crit += ways
+            else:
+                plain += ways
     return miss, plain, crit
 
 
 @cache
-def attack_roll(n_dice: int, discard: str, need: int, reroll: bool) -> tuple[float, float, float]:
+def attack_roll(n_dice: int, discard: str, need: int, reroll: bool, shark: bool = False,
+                sanguine: bool = False, crit_all: bool = False,
+                one_misses: bool = False) -> tuple[float, float, float]:
     """(miss, plain hit, critical hit) of one attack roll (docs/activation.md step 2).
 
     Parameters
     ----------
     n_dice : int
         Dice rolled, boosts included.
-    discard : {"none", "lowest", "highest"}
+    discard : {"none", "lowest", "highest", "both"}
     need : int
         ``DEF - skill``: the kept dice must sum to at least this.
     reroll : bool
         A miss is rolled again once with the same dice (``reroll_attack``):
         ``miss' = miss**2``, ``hit' = hit * (1 + miss)``.
+    shark, sanguine, crit_all, one_misses : bool
+        Jump the Shark, Sanguine Fate and the settings ``crit_counts_discarded`` and
+        ``single_die_one_misses`` (docs/rules.md 1).
 
     Examples
     --------
@@ -112,12 +148,16 @@ def attack_roll(n_dice: int, discard: str, need: int, reroll: bool) -> tuple[flo
     True
     >>> round(attack_roll(3, "highest", 13, False)[0] * 216)  # 13 on two kept dice: only 6-6-6
     215
+    >>> # Sanguine Fate: a double among three dice (216 - 6*5*4 = 96), but for 1-1-x, a miss
+    >>> round(attack_roll(2, "none", 2, False, sanguine=True)[2] * 216)
+    90
     """
     n_dice = _check_dice(n_dice, 1)
     kept = kept_count(n_dice, discard)
     need = max(0, min(6 * kept + 1, int(need)))  # beyond these bounds nothing changes
-    miss, plain, crit = _attack_counts(n_dice, discard, need)
-    total = 6**n_dice
+    miss, plain, crit = _attack_counts(n_dice, discard, need, bool(shark), bool(sanguine), bool(crit_all),
+                                       bool(one_misses))
+    total = 6 ** (n_dice + int(bool(sanguine)))
     if not reroll:
         return miss / total, plain / total, crit / total
     again = total + miss  # a first hit, or a first miss and then this result
@@ -164,25 +204,27 @@ def attack_outcome(n_dice: int, skill: int, defense: int) -> tuple[float, float,
 
 
 @cache
-def kept_sum_counts(n_dice: int, discard: str) -> tuple[int, tuple[int, ...]]:
+def kept_sum_counts(n_dice: int, discard: str, shark: bool = False) -> tuple[int, tuple[int, ...]]:
     """(kept dice, ``counts``) of a roll: ``counts[s]`` ordered rolls whose kept dice sum to
-    ``s`` (exact integers, ``s = 0 .. 6 * kept``)."""
+    ``s`` (exact integers, ``s = 0 .. 6 * kept``); ``shark``: Jump the Shark."""
     kept = kept_count(n_dice, discard)
     counts = [0] * (6 * kept + 1)
     for faces, ways in _multisets(n_dice):
-        counts[sum(_kept(faces, discard))] += ways
+        counts[sum(_kept(_shark(faces, shark), discard))] += ways
     return kept, tuple(counts)
 
 
 @cache
-def damage_table(n_dice: int, discard: str, shift: int, reroll: bool, double: bool) -> np.ndarray:
+def damage_table(n_dice: int, discard: str, shift: int, reroll: bool, double: bool,
+                 shark: bool = False) -> np.ndarray:
     """Damage points of one damage roll, by how many boxes are left (step 4).
 
     ``points = max(0, sum(kept) + shift)`` with ``shift = POW - ARM``. With ``reroll``
     (``reroll_damage``) a roll that would not disable the target (``points < remaining``)
     and whose kept dice sum below their average (``2 * sum < 7 * kept``) is rolled once
     more and the new roll kept; the reroll test uses the points before Decapitation.
-    ``double``: a critical hit with Decapitation, the points are doubled.
+    ``double``: Decapitation, the points are doubled. ``shark``: Jump the Shark, a die
+    showing 1 counts as a 6.
 
     Returns
     -------
@@ -199,7 +241,7 @@ def damage_table(n_dice: int, discard: str, shift: int, reroll: bool, double: bo
     ((9, 8), 10, 1)
     """
     n_dice = _check_dice(n_dice, 1)
-    kept, counts = kept_sum_counts(n_dice, discard)
+    kept, counts = kept_sum_counts(n_dice, discard, bool(shark))
     total = 6**n_dice
     sums = np.arange(len(counts))
     prob = np.array(counts, dtype=np.float64) / total

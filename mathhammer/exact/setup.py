@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules import Scenario, Weapon
+from ..rules.vocabulary import STILL_STATES
 from .card import Card
 from .relaxation import TrackRelaxation
 from .state import CORROSION, EFFECT_BIT, FIRE, Event, SlotInfo, State
@@ -23,7 +24,6 @@ __all__ = ["Setup"]
 
 #: Target states that make its base DEF 5 and melee attacks against it hit automatically,
 #: other than being knocked down (which also stops Tough).
-_STILL = frozenset({"stationary", "inert", "wild", "building"})
 
 
 def _slot_info(slot, first: bool, index: int, round_: int, row: int) -> SlotInfo:
@@ -127,7 +127,7 @@ class Setup(TrackRelaxation):
         first_points = slots[0].attacker.points if slots else 0
         self.start = State(
             down="knocked_down" in t.state,
-            still=bool(t.state & _STILL),
+            still=bool(t.state & STILL_STATES),
             dispelled=False,
             grievous=False,
             effects=frozenset(),
@@ -355,25 +355,31 @@ class Setup(TrackRelaxation):
             d += t.spell_def + (0 if state.dispelled else t.upkeep_def)
         return d - sum(self.minus[e][0] for e in state.effects)
 
-    def armor(self, info: SlotInfo, dispelled: bool, effects: frozenset, crippled: frozenset = frozenset()) -> int:
+    def armor(self, info: SlotInfo, dispelled: bool, effects: frozenset, crippled: frozenset = frozenset(),
+              critical: bool = False) -> int:
         """ARM against this attack's damage roll (step 4); not floored at 0. A Shield or
-        Buckler in a ``crippled`` location gives nothing."""
+        Buckler in a ``crippled`` location gives nothing; Armor-Piercing halves the base ARM
+        (``critical_armor_piercing``: on a ``critical`` hit only)."""
         t, w = self.target, info.weapon
-        arm = t.base_arm("armor_piercing" in w.rules) + t.arm_modifier(w.type)
+        piercing = "armor_piercing" in w.rules or (critical and "critical_armor_piercing" in w.rules)
+        arm = t.base_arm(piercing) + t.arm_modifier(w.type)
         if "blessed" not in w.rules:
             arm += t.spell_arm + (0 if dispelled else t.upkeep_arm)
         if "chain_weapon" not in w.rules and t.shield_arm:
             arm += 2 * sum(x not in crippled for x in t.shield) + sum(x not in crippled for x in t.buckler)
         return arm - sum(self.minus[e][1] for e in effects)
 
-    def damage_dice(self, info: SlotInfo, critical: bool) -> int:
+    def damage_dice(self, info: SlotInfo, critical: bool, state: State | None = None) -> int:
         """Damage dice before a paid boost (may be below one; the roll has at least one):
         the attacker's dice for the weapon (crippled systems and aspects included), the
-        charge, resistance and Brutal Damage."""
+        charge, resistance, Brutal Damage, and Trash / Shatter against a target knocked down /
+        stationary in ``state`` (before the hit; None: the most dice, for bounds)."""
         w, t = info.weapon, self.target
         brutal = "brutal_damage" in w.rules and (critical or self.scenario.brutal_damage == "hit")
+        trash = "trash" in w.rules and (state is None or state.down)
+        shatter = "shatter" in w.rules and (state is None or state.still)
         return (info.attacker.damage_dice(w) + int(info.slot.charge and not w.boosted_damage)
-                - int(bool(w.damage_types & t.resist)) + int(brutal))
+                - int(bool(w.damage_types & t.resist)) + int(brutal) + int(trash) + int(shatter))
 
     def attack_dice(self, info: SlotInfo, paid: int) -> int:
         """Attack dice with ``paid`` paid boosts (0 or 1)."""

@@ -14,6 +14,7 @@ from ..rules.vocabulary import (
     CONTINUOUS_EFFECTS,
     DAMAGE_TYPES,
     HAZARDS,
+    READINGS,
     TARGET_RULES,
     TARGET_STATES,
     TERRAIN,
@@ -47,7 +48,7 @@ __all__ = [
 #: Keys each table of a scenario file may hold.
 TOP_KEYS = ("simulation", "settings", "target", "targets", "attackers")
 SIMULATION_KEYS = ("trials", "seed", "objective", "turns", "attack_turns")
-SETTINGS_KEYS = ("brutal_damage",)
+SETTINGS_KEYS = ("brutal_damage",) + READINGS
 TARGET_KEYS = (
     "name",
     "def",

@@ -13,12 +13,12 @@ import difflib
 from collections.abc import Mapping
 
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
-from .._core.validate import check_choice, check_int
+from .._core.validate import check_bool, check_choice, check_int
 from ..errors import InputError
 from ..rules import Attacker, Scenario, Spend, Target, Weapon
 from ..rules.scenario import MAX_TURNS, check_objective
 from ..rules.target import MAX_BOXES
-from ..rules.vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, DAMAGE_TYPES, WEAPON_RULES
+from ..rules.vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, DAMAGE_TYPES, READINGS, WEAPON_RULES
 from .schema import (
     ACTION_KEY,
     ATTACKER_KEYS,
@@ -52,9 +52,7 @@ def join_key(prefix: str, key: str) -> str:
 
 class TableReader:
     """Reads the tables of one document (a scenario file, a card file) into rules objects,
-    remembering the source name for its errors.
-
-    Every problem is a :class:`~mathhammer.io.schema.ScenarioFileError` naming the source,
+    remembering the source name for its errors. Every problem is a :class:`~mathhammer.io.schema.ScenarioFileError` naming the source,
     the dotted key and the value. Card references (``card = ...``) are refused here:
     :class:`~mathhammer.io.scenario_files.ScenarioReader` overrides :meth:`card_target` and
     :meth:`card_attacker` to resolve them.
@@ -158,11 +156,12 @@ class TableReader:
             return {}
         settings = self.table(data["settings"], "settings", "[settings]")
         self.check_keys(settings, "settings", SETTINGS_KEYS, "settings")
-        out = {}
+        out = {}  # brutal_damage, and the open readings (docs/rules.md, "Readings")
         try:
             if "brutal_damage" in settings:
                 out["brutal_damage"] = check_choice("settings.brutal_damage", settings["brutal_damage"],
                                                     BRUTAL_DAMAGE_ON)
+            out.update({k: check_bool(f"settings.{k}", settings[k]) for k in READINGS if k in settings})
         except InputError as err:
             raise self.wrap(err) from None
         return out

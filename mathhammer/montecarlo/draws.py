@@ -20,10 +20,11 @@ _PLAIN_FLAGS = (L.F_DAMAGE | L.F_KNOCKDOWN | L.F_CRIT_KNOCKDOWN | L.F_STATIONARY
 
 
 def is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bool:
-    """Whether nothing but knockdowns and stationary effects changes during a sequence (see
-    :mod:`mathhammer.montecarlo._kernels.plain`)."""
+    """Whether nothing but knockdowns and stationary effects changes during a sequence, and
+    every roll is plain dice (see :mod:`mathhammer.montecarlo._kernels.plain`)."""
     return bool(
         not (attacks[:, L.A_FLAGS] & ~_PLAIN_FLAGS).any()
+        and not attacks[:, [L.A_ATT_MODE, L.A_DMG_MODE]].any()
         and not attacks[:, L.A_EFFECT_BIT].any()
         and not attackers[:, L.P_POINTS].any()
         and tvec[L.T_POINTS] == 0
@@ -54,14 +55,16 @@ def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     The kernel refills its dice buffer between trials whenever fewer than this are left.
     """
     flags = attacks[:, L.A_FLAGS]
+    # most dice: a paid boost, Sanguine Fate's die; a boost, Brutal Damage, Trash / Shatter
+    attack_dice = attacks[:, L.A_ATT_DICE] + 1 + ((attacks[:, L.A_ATT_MODE] & L.R_SANGUINE) != 0)
+    damage_dice = attacks[:, L.A_DMG_DICE] + 2 + ((flags & (L.F_TRASH | L.F_SHATTER)) != 0)
     # a roll is read through one packed word of at most 10 dice (dice.roll_stats)
-    if len(attacks) and max((attacks[:, L.A_ATT_DICE] + 1).max(),
-                            (attacks[:, L.A_DMG_DICE] + 2).max()) > 10:
+    if len(attacks) and max(attack_dice.max(), damage_dice.max()) > 10:
         raise MathhammerError("a roll of more than 10 dice: outside what the kernel reads")
     attack_rolls = 1 + ((flags & L.F_REROLL_ATT) != 0)
     damage_rolls = 1 + ((flags & L.F_REROLL_DMG) != 0)
-    attack = attack_rolls * _pairs(attacks[:, L.A_ATT_DICE] + 1)
-    damage = damage_rolls * _pairs(attacks[:, L.A_DMG_DICE] + 2)
+    attack = attack_rolls * _pairs(attack_dice)
+    damage = damage_rolls * _pairs(damage_dice)
     # an AOE against a unit: a blast damage roll (two dice at most) and a Tough d6 per model
     caught = np.where((flags & L.F_BLAST) != 0,
                       np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]), 0)

@@ -15,33 +15,14 @@ import numpy as np
 from ..errors import InputError
 from ..rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
 from ..rules.scenario import round_labels
-from ..rules.vocabulary import CONTINUOUS_EFFECTS, GRID_LETTERS, SPIRAL_LETTERS
+from ..rules.vocabulary import CONTINUOUS_EFFECTS, GRID_LETTERS, SPIRAL_LETTERS, STILL_STATES
 from ._kernels import layout as L
 from .draws import is_plain, max_draws
+from .weapon_bits import roll_modes, rule_flags
 
 __all__ = ["Encoded", "encode", "MAX_EFFECTS"]
 
 _MODE = {"never": L.MODE_NEVER, "always": L.MODE_ALWAYS, "auto": L.MODE_AUTO}
-_RULE_FLAGS = {
-    "knockdown": L.F_KNOCKDOWN,
-    "critical_knockdown": L.F_CRIT_KNOCKDOWN,
-    "stationary": L.F_STATIONARY,
-    "critical_stationary": L.F_CRIT_STATIONARY,
-    "reroll_attack": L.F_REROLL_ATT,
-    "reroll_damage": L.F_REROLL_DMG,
-    "dispel": L.F_DISPEL,
-    "grievous_wounds": L.F_GRIEVOUS,
-    "chain_weapon": L.F_IGNORE_SHIELD,
-    "decapitation": L.F_DECAP,
-    "fire": L.F_FIRE,
-    "corrosion": L.F_CORROSION,
-    "critical_fire": L.F_CRIT_FIRE,
-    "critical_corrosion": L.F_CRIT_CORROSION,
-}
-#: Flags of each continuous effect: cleared on rows against a target resistant to it.
-_EFFECT_FLAGS = {"fire": L.F_FIRE | L.F_CRIT_FIRE, "corrosion": L.F_CORROSION | L.F_CRIT_CORROSION}
-_ATT_DROP = {"none": 0, "lowest": L.F_ATT_DROP_LOW, "highest": L.F_ATT_DROP_HIGH}
-_DMG_DROP = {"none": 0, "lowest": L.F_DMG_DROP_LOW, "highest": L.F_DMG_DROP_HIGH}
 #: Weapons with a -DEF / -ARM effect one scenario may hold (a bit each in an int64).
 MAX_EFFECTS = 62
 
@@ -95,25 +76,15 @@ class Encoded:
         return self.tables.col_full
 
 
-def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.ndarray:
-    """The figures of one attack slot against ``target`` (in its starting state)."""
+def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndarray:
+    """The figures of one attack slot against ``target`` (in its starting state), with the
+    scenario's settings."""
     weapon: Weapon = slot.weapon
     attacker: Attacker = slot.attacker
     rules = weapon.rules
     blessed = "blessed" in rules
     row = np.zeros(L.A_NFIELDS, dtype=np.int64)
-    flags = 0
-    for rule, bit in _RULE_FLAGS.items():
-        if rule in rules:
-            flags |= bit
-    flags |= _ATT_DROP[weapon.attack_discard] | _DMG_DROP[weapon.damage_discard]
-    for effect, bits in _EFFECT_FLAGS.items():
-        if not target.suffers(effect):
-            flags &= ~bits
-    if weapon.deals_damage:
-        flags |= L.F_DAMAGE
-    if "brutal_damage" in rules:
-        flags |= L.F_BRUTAL_HIT if brutal_on_hit else L.F_BRUTAL
+    flags = rule_flags(weapon, target, scenario)
     if weapon.boosted_attack:
         flags |= L.F_FREE_ATT_BOOST
     free_damage_boost = weapon.boosted_damage or slot.charge
@@ -127,6 +98,7 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
     row[L.A_DMG_DICE] = (attacker.damage_dice(weapon) + int(slot.charge and not weapon.boosted_damage)
                          - int(resisted))
     row[L.A_FLAGS] = flags
+    row[L.A_ATT_MODE], row[L.A_DMG_MODE] = roll_modes(weapon, row[L.A_ATT_DICE], scenario)
     row[L.A_DEF] = target.defense_against(weapon.type, base_def_5=target.starts_base_def_5)
     row[L.A_DEF5] = target.defense_against(weapon.type, base_def_5=True)
     row[L.A_AUTOHIT_ON] = L.ST_MELEE_AUTOHIT if weapon.type == "melee" else 0
@@ -137,6 +109,8 @@ def _attack_row(slot: AttackSlot, target: Target, brutal_on_hit: bool) -> np.nda
     row[L.A_ARM] = (target.base_arm("armor_piercing" in rules) + target.arm_modifier(weapon.type)
                     + (0 if blessed else target.spell_arm))
     row[L.A_UPKEEP_ARM] = 0 if blessed else target.upkeep_arm
+    if "critical_armor_piercing" in rules:  # what halving the base ARM takes off
+        row[L.A_CRIT_ARM_CUT] = target.base_arm(False) - target.base_arm(True)
     row[L.A_DEF_MINUS] = weapon.def_minus
     row[L.A_ARM_MINUS] = weapon.arm_minus
     row[L.A_EFFECT_ON] = L.CRIT if weapon.effect_on == "critical" else L.HIT
@@ -216,6 +190,8 @@ def _target_vector(target: Target, table) -> np.ndarray:
         state |= L.ST_MELEE_AUTOHIT
     if "knocked_down" in target.state:
         state |= L.ST_PRONE
+    if target.state & STILL_STATES:
+        state |= L.ST_STILL
     tvec[L.T_STATE] = state
     tvec[L.T_CAPACITY] = {"track": L.CAP_TRACK, "grid": L.CAP_GRID,
                           "spiral": L.CAP_SPIRAL}[target.capacity]
@@ -300,7 +276,6 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     card_target = scenario.card_target
     if sequence is None:
         sequence = scenario.attack_sequence()
-    brutal_on_hit = scenario.brutal_damage == "hit"
     effect_bit: dict[tuple[str, int, int], int] = {}
     # the slots' rows, then the other weapons best play may make a bought attack with (read
     # only through a decision table, but always there: max_draws is the same with or without)
@@ -331,7 +306,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
             seen_attackers.add(slot.actor)
         for g, target in enumerate(targets):
             r = g * block + i
-            attacks[r] = _attack_row(slot, target, brutal_on_hit)
+            attacks[r] = _attack_row(slot, target, scenario)
             attacks[r, L.A_ATTACKER] = slot.attacker_index
             if i in choice_row:
                 attacks[r, L.A_CHOICES] = len(slot.choices)

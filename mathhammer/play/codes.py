@@ -36,8 +36,8 @@ KNOWN_DAMAGE_CRIT = 1 << 7
 #: Field table entry never solved (the kernel spends by the "lethal" rule there).
 UNKNOWN = -1
 
-#: Situation bits of a key, in order: knocked down, stationary (and not knocked down: the
-#: two act alike), dispelled, Grievous Wounds, and, for the power field's decisions only,
+#: Situation bits of a key, in order: knocked down, stationary (knocked down or not: Shatter
+#: tells a stationary model that is knocked down from one that is not), dispelled, Grievous Wounds, and, for the power field's decisions only,
 #: knocked down *before* the damage is resolved (then no Tough roll, no knockdown in
 #: quicksand: two states alike after the hit may differ there).
 SITUATIONS = ("down", "still", "dispelled", "grievous", "down_before")
@@ -110,7 +110,6 @@ class KeySpace:
         """The key of a state (``effects``: the bits of :attr:`effects` active;
         ``down_before``: for the power field, knocked down before the damage;
         ``destroyed``: models of a unit target destroyed so far)."""
-        still = still and not down
         raw = (int(down) | int(still) << 1 | int(dispelled) << 2 | int(grievous) << 3
                | int(down_before) << 4)
         key = destroyed if self.destroyed > 1 else 0

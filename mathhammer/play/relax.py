@@ -92,8 +92,9 @@ def cripple_marks(scenario: Scenario, slots=None, runs: int | None = None) -> di
             continue
         w = info.weapon
         shift = info.pow - setup.armor(info, False, frozenset())
-        pmf = rolls.damage_table(max(1, setup.damage_dice(info, False)), w.damage_discard, shift,
-                                 "reroll_damage" in w.rules, False)[-1]
+        pmf = rolls.damage_table(max(1, setup.damage_dice(info, False, setup.start)), w.damage_discard, shift,
+                                 "reroll_damage" in w.rules, "decapitation_on_hit" in w.rules,
+                                 "jump_the_shark" in w.rules)[-1]
         if pmf.size > 1:
             hits.append((pmf, w.damage_to))
     if not hits:

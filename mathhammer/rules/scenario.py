@@ -6,9 +6,9 @@ import dataclasses
 from dataclasses import dataclass
 
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TARGETS, MAX_TRIALS
-from .._core.validate import check_choice, check_int
+from .._core.validate import check_bool, check_choice, check_int
 from ..errors import InputError
-from .vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, OBJECTIVES
+from .vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, OBJECTIVES, READINGS
 from .attacker import Attacker
 from .target import Target
 from .weapon import Weapon
@@ -152,6 +152,13 @@ class Scenario:
         Several targets (docs/units.md), ``target`` first: an attack goes to the first target
         of its route (:attr:`AttackSlot.route`) still standing, and the kill is every target
         destroyed. Given through ``target`` as a list, or here with ``target`` their first.
+    knockdown_before_tough, crit_counts_discarded, dispel_from_next_attack, \
+    single_die_one_misses : bool
+        Settings for the open readings (docs/rules.md, "Readings"; all False, today's): a
+        knockdown landing with the disabling hit already stops that hit's Tough roll; a
+        critical hit counts the dice discarded from the attack roll; Dispel ends upkeep ARM
+        from the next attack on, not on its own damage roll; one kept attack die showing 1
+        misses.
 
     Examples
     --------
@@ -170,6 +177,10 @@ class Scenario:
     turns: int = 1
     attack_turns: str = "all"
     targets: tuple[Target, ...] = ()
+    knockdown_before_tough: bool = False
+    crit_counts_discarded: bool = False
+    dispel_from_next_attack: bool = False
+    single_die_one_misses: bool = False
 
     def __post_init__(self):
         if isinstance(self.attackers, (list, tuple)):
@@ -182,6 +193,8 @@ class Scenario:
         if self.seed is not None:
             check_int("simulation.seed", self.seed, 0, MAX_SEED)
         check_choice("settings.brutal_damage", self.brutal_damage, BRUTAL_DAMAGE_ON)
+        for key in READINGS:
+            check_bool(f"settings.{key}", getattr(self, key))
         check_int("simulation.turns", self.turns, 1, MAX_TURNS)
         check_choice("simulation.attack_turns", self.attack_turns, ATTACK_TURNS)
         if self.several and isinstance(self.objective, str) and self.objective.startswith("cripple:"):

@@ -27,6 +27,8 @@ TARGET_STATES = (
 #: States that make the target's base DEF 5 and melee attacks against it hit automatically.
 BASE_DEF_5_STATES = frozenset({"knocked_down", "stationary", "inert", "wild", "building"})
 MELEE_AUTO_HIT_STATES = BASE_DEF_5_STATES
+#: States that are stationary but for being knocked down (the engines' "still"; Shatter).
+STILL_STATES = frozenset({"stationary", "inert", "wild", "building"})
 
 #: Damage types a weapon may deal and a target may resist. Arcane attacks always add "magical".
 DAMAGE_TYPES = ("fire", "cold", "corrosion", "electrical", "magical")
@@ -51,7 +53,20 @@ WEAPON_RULES = (
     "corrosion",            # a hit puts corrosion on the target (continuous effect)
     "critical_fire",        # a critical hit sets the target on fire
     "critical_corrosion",   # a critical hit puts corrosion on the target
+    "jump_the_shark",       # every die of its attack and damage rolls showing 1 counts as a 6
+    "sanguine_fate",        # one more die with the attack roll: not in the total, but a double
+    "trash",                # one more damage die against a target knocked down at the time
+    "shatter",              # one more damage die against a target stationary at the time
+    "critical_armor_piercing",  # Armor-Piercing on a critical hit only
+    "decapitation_on_hit",  # Decapitation on any hit (doubles the damage points)
 )
+
+#: Weapon rules that only make sense on a weapon that rolls damage.
+DAMAGE_ROLL_RULES = frozenset({"weapon_master", "brutal_damage", "armor_piercing", "reroll_damage", "decapitation",
+                               "trash", "shatter", "critical_armor_piercing", "decapitation_on_hit"})
+#: Weapon rules one weapon cannot have together: the same rule on any hit and on a critical
+#: hit only.
+EXCLUSIVE_RULES = (("armor_piercing", "critical_armor_piercing"), ("decapitation", "decapitation_on_hit"))
 
 #: Continuous effects (docs/rules.md 4), in the order the maintenance phase resolves them.
 CONTINUOUS_EFFECTS = ("fire", "corrosion")
@@ -64,8 +79,9 @@ HAZARDS = ("acid_bath", "burning_earth", "quicksand")
 #: When attackers attack in a several-turn scenario: every turn, or only the first.
 ATTACK_TURNS = ("all", "first")
 
-#: Which die a weapon discards after rolling (``attack_discard`` / ``damage_discard``).
-DISCARDS = ("none", "lowest", "highest")
+#: Which die a weapon discards after rolling (``attack_discard`` / ``damage_discard``); ``both``:
+#: the lowest, then the highest (each only while two or more dice are left).
+DISCARDS = ("none", "lowest", "highest", "both")
 
 #: When a weapon's -DEF / -ARM effect lands (``effect_on``).
 EFFECT_TRIGGERS = ("hit", "critical")
@@ -105,6 +121,15 @@ POWER_FIELD_ALIASES = {"optimal": "best"}
 
 #: Target special rules (docs/rules.md 9).
 TARGET_RULES = ("unyielding", "carapace", "tough", "tough_steady")
+
+#: Settings for the open readings, ``[settings]`` booleans (docs/rules.md, "Readings"); False
+#: is this project's reading, True the ChanceMachine calculator's.
+READINGS = (
+    "knockdown_before_tough",
+    "crit_counts_discarded",
+    "dispel_from_next_attack",
+    "single_die_one_misses",
+)
 
 #: Brutal Damage setting: its extra die on a critical hit (default) or on any hit.
 BRUTAL_DAMAGE_ON = ("critical", "hit")

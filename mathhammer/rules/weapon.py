@@ -9,9 +9,11 @@ from .._core.validate import check_bool, check_choice, check_choices, check_int,
 from ..errors import InputError
 from .vocabulary import (
     ATTACK_TYPES,
+    DAMAGE_ROLL_RULES,
     DAMAGE_TYPES,
     DISCARDS,
     EFFECT_TRIGGERS,
+    EXCLUSIVE_RULES,
     GRID_LETTERS,
     SPIRAL_LETTERS,
     WEAPON_LOCATIONS,
@@ -27,8 +29,7 @@ MAX_EXTRA_DICE = 3
 MAX_MINUS = 10
 MAX_COST = 10
 
-#: Rules that only make sense on a weapon that rolls damage.
-_DAMAGE_RULES = ("weapon_master", "brutal_damage", "armor_piercing", "reroll_damage", "decapitation")
+
 
 
 @dataclass(frozen=True)
@@ -57,9 +58,11 @@ class Weapon:
         The weapon's system starts crippled: one fewer attack and damage die.
     location : str or None
         Grid location of the weapon (L, R, H, F), used once damage grids cripple systems.
-    attack_discard, damage_discard : {"none", "lowest", "highest"}
-        After rolling, discard that die; the roll is the dice kept (automatic miss, hit and
-        critical are judged on them).
+    attack_discard, damage_discard : {"none", "lowest", "highest", "both"}
+        After rolling, discard that die (``both``: the lowest, then the highest; each only
+        while two or more dice are left); the roll is the dice kept (automatic miss, hit and
+        critical are judged on them; the setting ``crit_counts_discarded`` judges the
+        critical on every die rolled).
     def_minus, arm_minus : int
         A target hit (``effect_on="hit"``) or critically hit (``"critical"``) by this weapon
         suffers -X DEF / -X ARM from the next attack on. The effect of one weapon applies
@@ -141,6 +144,12 @@ class Weapon:
         check_bool("auto_hit", self.auto_hit)
         object.__setattr__(self, "damage_type", check_choices("damage_type", self.damage_type, DAMAGE_TYPES))
         object.__setattr__(self, "rules", check_choices("rules", self.rules, WEAPON_RULES))
+        for one, other in EXCLUSIVE_RULES:
+            if one in self.rules and other in self.rules:
+                raise InputError("rules", other, f"cannot be given with {one!r} (the same rule on a "
+                                 "critical hit only and on any hit)")
+        if self.auto_hit and "sanguine_fate" in self.rules:
+            raise InputError("rules", "sanguine_fate", "needs an attack roll: the weapon has auto_hit")
         check_int("extra_attack_dice", self.extra_attack_dice, -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
         check_int("extra_damage_dice", self.extra_damage_dice, -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
         check_bool("crippled", self.crippled)
@@ -176,7 +185,7 @@ class Weapon:
         if self.pow is None and self.boosted_damage:
             raise InputError("boosted_damage", True, 'cannot be set on a weapon with POW "-"')
         if self.pow is None:
-            for rule in _DAMAGE_RULES:
+            for rule in sorted(DAMAGE_ROLL_RULES):
                 if rule in self.rules:
                     raise InputError("rules", rule, 'needs a damage roll: the weapon has POW "-"')
             if self.damage_discard != "none":

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.pairs import DOUBLE_ONES, DOUBLE_SIXES, PAIR_DOUBLE, PAIR_SUM, SECOND, die_of
-from .layout import CRIT, HIT, MISS
+from .layout import CRIT, HIT, MISS, R_CRIT_ALL, R_DROP_HIGH, R_DROP_LOW, R_ONE_MISSES, R_SANGUINE, R_SHARK
 
 #: Bits of a packed face count (4 bits a face, faces 1..6) set when a face shows twice or more.
 _TWICE_MASK = 0xEEEEEE0
@@ -33,14 +33,15 @@ def two_dice_attack(p, skill, defense):
 
 
 @jit(inline=True)
-def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense):
+def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense, one_misses=False):
     """Outcome of an attack roll of ``n_dice`` dice summing to ``total``.
 
     ``ones`` / ``sixes``: dice showing 1 / 6; ``double``: two dice show the same number.
-    With two or more dice, all ones miss and all sixes hit whatever the total; a hit with a
-    double is critical (impossible with one die).
+    With two or more dice, all ones miss and all sixes hit whatever the total (``one_misses``,
+    the setting single_die_one_misses: one die showing 1 misses too); a hit with a double is
+    critical (impossible with one die, but for Sanguine Fate's die).
     """
-    if n_dice >= 2 and ones == n_dice:
+    if (n_dice >= 2 or one_misses) and ones == n_dice:
         return MISS
     if (n_dice >= 2 and sixes == n_dice) or total + skill >= defense:
         return CRIT if double else HIT
@@ -48,49 +49,77 @@ def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense):
 
 
 @jit(inline=True)
-def roll_stats(word, n_dice, drop):
+def roll_stats(word, n_dice, mode):
     """Sum, dice kept and face counts of a roll of ``n_dice`` dice.
 
     ``word`` packs the roll's pair entries six bits each (entry ``k`` at bits ``6k``), as the
-    kernel reads them off the buffer. ``drop`` is 0 (keep every die), 1 (discard the lowest)
-    or 2 (discard the highest); a die is discarded only when two or more are rolled.
+    kernel reads them off the buffer. ``mode`` holds the roll's ``R_*`` bits (layout): the
+    discards (lowest, then highest, each only while two or more dice are left), Jump the
+    Shark (a 1 counts as a 6), Sanguine Fate (die ``n_dice`` of the word, one more, counts
+    for the double only) and whether the double is judged on every die rolled.
 
-    Returns ``(total, kept, counts)`` where ``counts`` holds, four bits a face, how many kept
-    dice show each face (face f at bits ``4f``).
+    Returns ``(total, kept, counts, judged)``: ``counts`` holds, four bits a face, how many
+    kept dice show each face (face f at bits ``4f``), ``judged`` the same of the dice the
+    critical is judged on.
     """
     total = 0
     counts = 0
     lo = 7
     hi = 0
+    shark = (mode & R_SHARK) != 0
     for k in range(n_dice):
         entry = (word >> (6 * (k >> 1))) & 63
         d = die_of(entry, k)
+        if shark and d == 1:
+            d = 6
         total += d
         counts += 1 << (4 * d)
         lo = min(lo, d)
         hi = max(hi, d)
+    every = counts
     kept = n_dice
-    if drop != 0 and n_dice >= 2:
-        gone = lo if drop == 1 else hi
-        total -= gone
-        counts -= 1 << (4 * gone)
+    if (mode & R_DROP_LOW) != 0 and kept >= 2:
+        total -= lo
+        counts -= 1 << (4 * lo)
         kept -= 1
-    return total, kept, counts
+    if (mode & R_DROP_HIGH) != 0 and kept >= 2:
+        total -= hi
+        counts -= 1 << (4 * hi)
+        kept -= 1
+    judged = every if (mode & R_CRIT_ALL) != 0 else counts
+    if (mode & R_SANGUINE) != 0:
+        d = die_of((word >> (6 * (n_dice >> 1))) & 63, n_dice)
+        if shark and d == 1:
+            d = 6
+        judged += 1 << (4 * d)
+    return total, kept, counts, judged
 
 
 @jit(inline=True)
-def attack_from_stats(total, kept, counts, skill, defense):
+def attack_from_stats(total, kept, counts, judged, skill, defense, mode):
     """Outcome (MISS, HIT, CRIT) of an attack roll described by :func:`roll_stats`."""
     ones = (counts >> 4) & 15
     sixes = (counts >> 24) & 15
-    double = (counts & _TWICE_MASK) != 0
-    return classify_attack_roll(kept, total, ones, sixes, double, skill, defense)
+    double = (judged & _TWICE_MASK) != 0
+    return classify_attack_roll(kept, total, ones, sixes, double, skill, defense, (mode & R_ONE_MISSES) != 0)
+
+
+@jit(inline=True)
+def kept_of(n_dice, mode):
+    """Dice kept from a roll of ``n_dice`` with the discards of ``mode``."""
+    kept = n_dice
+    if (mode & R_DROP_LOW) != 0 and kept >= 2:
+        kept -= 1
+    if (mode & R_DROP_HIGH) != 0 and kept >= 2:
+        kept -= 1
+    return kept
 
 
 @jit(inline=True)
 def read_word(dice, pos, n_dice):
     """The pair entries of a roll of ``n_dice`` dice starting at ``dice[pos]``, packed six bits
-    each for :func:`roll_stats` (the roll reads ``(n_dice + 1) // 2`` entries)."""
+    each for :func:`roll_stats` (the roll reads ``(n_dice + 1) // 2`` entries; with Sanguine
+    Fate's die, ``n_dice`` counts it)."""
     word = 0
     for k in range((n_dice + 1) >> 1):
         word |= np.int64(dice[pos + k]) << (6 * k)
@@ -100,7 +129,7 @@ def read_word(dice, pos, n_dice):
 @jit(inline=True)
 def sum_of_three_or_four(dice, pos, n_dice):
     """Sum of a roll of ``n_dice`` = 3 or 4 dice starting at ``dice[pos]``, every die kept
-    (what :func:`roll_stats` gives as ``total`` with ``drop = 0``): two pair sums, less the
+    (what :func:`roll_stats` gives as ``total`` with ``mode = 0``): two pair sums, less the
     second die of the second entry for three dice. Branch-free and without a loop."""
     second = np.int64(dice[pos + 1])
     return PAIR_SUM[np.int64(dice[pos])] + PAIR_SUM[second] - (4 - n_dice) * SECOND[second]

@@ -73,7 +73,18 @@ A_BLAST_POW = 22    # an AOE against a unit (F_BLAST): POW of its blast damage r
 A_BLAST_DICE = 23   # ... their dice (2, one fewer where the type is resisted)
 A_BLAST_MODELS = 24  # ... other models of the unit a hit catches
 A_BLAST_MISS = 25   # ... models a miss catches (the one aimed at first)
-A_NFIELDS = 26
+A_ATT_MODE = 26     # R_* bits of its attack roll (0: two dice read as a pair, the fast path)
+A_DMG_MODE = 27     # R_* bits of its damage roll (R_DROP_*, R_SHARK)
+A_CRIT_ARM_CUT = 28  # Armor-Piercing on a critical hit only: the ARM a critical hit takes off
+A_NFIELDS = 29
+
+# R_* bits of a roll's mode (A_ATT_MODE, A_DMG_MODE; dice.roll_stats, docs/rules.md 1 and 2)
+R_DROP_LOW = 1 << 0     # discard the lowest die (while two or more are left)
+R_DROP_HIGH = 1 << 1    # discard the highest die (after the lowest: while two or more are left)
+R_SHARK = 1 << 2        # Jump the Shark: a die showing 1 counts as a 6
+R_SANGUINE = 1 << 3     # Sanguine Fate: one more die, never in the total, that can make a double
+R_CRIT_ALL = 1 << 4     # setting crit_counts_discarded: the double is judged on every die rolled
+R_ONE_MISSES = 1 << 5   # setting single_die_one_misses: one kept die showing 1 misses
 
 ORIGIN_INITIAL = 0
 ORIGIN_BOUGHT = 1
@@ -89,10 +100,10 @@ F_BRUTAL = 1 << 7            # one more damage die on a critical hit
 F_BRUTAL_HIT = 1 << 8        # one more damage die on any hit (setting)
 F_REROLL_ATT = 1 << 9        # reroll a missed attack roll once
 F_REROLL_DMG = 1 << 10       # reroll a low, non-disabling damage roll once
-F_ATT_DROP_LOW = 1 << 11     # attack roll discards its lowest die
-F_ATT_DROP_HIGH = 1 << 12    # attack roll discards its highest die
-F_DMG_DROP_LOW = 1 << 13     # damage roll discards its lowest die
-F_DMG_DROP_HIGH = 1 << 14    # damage roll discards its highest die
+F_TRASH = 1 << 11            # one more damage die against a target knocked down at the time
+F_SHATTER = 1 << 12          # one more damage die against a target stationary at the time
+F_CRIT_AP = 1 << 13          # Armor-Piercing on a critical hit only (A_CRIT_ARM_CUT)
+F_DECAP_HIT = 1 << 14        # Decapitation on any hit: the damage points doubled
 F_DISPEL = 1 << 15           # a hit ends upkeep spells at once
 F_GRIEVOUS = 1 << 16         # a hit stops Tough and healing
 F_IGNORE_SHIELD = 1 << 17    # Chain Weapon: no Shield/Buckler ARM
@@ -105,6 +116,8 @@ F_CRIT_CORROSION = 1 << 23   # a critical hit puts corrosion on it
 F_DECLINE_SKIPS = 1 << 24    # bought slot: best play not buying it skips it (a spell's cast)
 #                              rather than ending the attacker's buying
 F_BLAST = 1 << 25            # an AOE against a unit: blast damage on its other models
+F_DISPEL_LATE = 1 << 26      # setting dispel_from_next_attack: its Dispel after its damage roll
+F_KD_STOPS_TOUGH = 1 << 27   # setting knockdown_before_tough: its knockdown stops this hit's Tough
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation
@@ -232,8 +245,9 @@ ST_DISPELLED = 1 << 3      # its upkeep spells have ended
 ST_GRIEVOUS = 1 << 4       # hit by Grievous Wounds: no Tough, no healing
 ST_MOVE_CRIPPLED = 1 << 5  # crippled Movement: base DEF 5 (melee attacks still roll)
 ST_ALWAYS = 1 << 6         # set in every state: the A_AUTOHIT_ON of a weapon that always hits
-ST_STATIONARY = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT
-ST_KNOCKED_DOWN = ST_STATIONARY | ST_PRONE
+ST_STILL = 1 << 7          # stationary as such (or inert, wild, a building): Shatter's extra die
+ST_STATIONARY = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT | ST_STILL
+ST_KNOCKED_DOWN = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT | ST_PRONE
 
 # --- counters --------------------------------------------------------------------------
 # attack_counts[chunk, attack, C_*]: the SLOT_* columns of result.fields (Result.slot_weights)

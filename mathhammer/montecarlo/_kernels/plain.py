@@ -99,8 +99,8 @@ def run_plain_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, c
                     outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
                 else:
                     word = read_word(dice, pos, n)
-                    total, kept, counts = roll_stats(word, n, 0)
-                    outcome = attack_from_stats(total, kept, counts, skill, defense)
+                    total, kept, counts, judged = roll_stats(word, n, 0)
+                    outcome = attack_from_stats(total, kept, counts, judged, skill, defense, 0)
                 pos += (n + 1) >> 1
             # branch-free from here: a miss is as likely as not to be mispredicted, and the
             # damage roll below is read either way but only consumed (and counted) on a hit

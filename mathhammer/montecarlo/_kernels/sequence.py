@@ -31,11 +31,14 @@ from ..._core.jit import jit
 from ..._core.pairs import PAIR_SUM, die_of
 from ..._core.rng import fill_pairs
 from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
-from .dice import attack_from_stats, read_word, roll_stats, sum_of_three_or_four, two_dice_attack
+from .dice import attack_from_stats, kept_of, read_word, roll_stats, sum_of_three_or_four, two_dice_attack
 from .layout import (
     A_ARM,
     A_ARM_MINUS,
     A_ATT_DICE,
+    A_ATT_MODE,
+    A_CRIT_ARM_CUT,
+    A_DMG_MODE,
     A_ATTACKER,
     A_BLAST_POW,
     A_BLAST_MODELS,
@@ -89,8 +92,6 @@ from .layout import (
     E_DESTROYED,
     E_KILL,
     E_PRESENT,
-    F_ATT_DROP_HIGH,
-    F_ATT_DROP_LOW,
     F_BLAST,
     F_BRUTAL,
     F_BRUTAL_HIT,
@@ -100,11 +101,15 @@ from .layout import (
     F_CRIT_KNOCKDOWN,
     F_CRIT_STATIONARY,
     F_DAMAGE,
+    F_CRIT_AP,
     F_DECAP,
+    F_DECAP_HIT,
+    F_DISPEL_LATE,
+    F_KD_STOPS_TOUGH,
+    F_SHATTER,
+    F_TRASH,
     F_DECLINE_SKIPS,
     F_DISPEL,
-    F_DMG_DROP_HIGH,
-    F_DMG_DROP_LOW,
     F_FIRE,
     F_FIRST,
     FIRE_POW,
@@ -153,14 +158,15 @@ from .layout import (
     PF_BEST,
     PF_LETHAL,
     PK_FOCUS,
+    R_SANGUINE,
     ST_BASE_DEF_5,
     ST_DISPELLED,
     ST_GRIEVOUS,
     ST_KNOCKED_DOWN,
-    ST_MELEE_AUTOHIT,
     ST_MOVE_CRIPPLED,
     ST_PRONE,
     ST_STATIONARY,
+    ST_STILL,
     T_ARM_BASE,
     T_ATTACK_ROUNDS,
     T_BOXES,
@@ -195,12 +201,6 @@ _SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
 
 #: Grid letters of the Shield/Buckler locations L, R, H, F (order of T_SHIELD_LOC).
 _SHIELD_LETTER = np.array([GL_L, GL_R, GL_H, GL_F], dtype=np.int64)
-
-
-@jit(inline=True)
-def _kept(n_dice, drop):
-    """Dice kept from a roll of ``n_dice`` with a discard (``drop`` != 0) or without."""
-    return n_dice - 1 if drop != 0 and n_dice >= 2 else n_dice
 
 
 @jit()
@@ -533,7 +533,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         if key_is_points:
             return np.int64(points)
         down = (state & ST_PRONE) != 0
-        still = (state & ST_MELEE_AUTOHIT) != 0 and not down
+        still = (state & ST_STILL) != 0  # stationary (Shatter's), knocked down or not
         raw = (np.int64(down) | np.int64(still) << 1 | np.int64((state & ST_DISPELLED) != 0) << 2
                | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4)
         key = np.int64(destroyed) if k_destroyed > 1 else 0
@@ -559,7 +559,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         return np.int64(play_index[code])
 
     def suffer(source, dealt, i, row, drow, t, marked, tpoints, crippled, n_marks, pos, state,
-               shield_now, cortex_lost, power_blocked, fkey, frow, last):
+               shield_now, cortex_lost, power_blocked, fkey, frow, last, felled=False):
         """The target suffers ``dealt`` points (docs/activation.md, step 4 of an attack and
         "Suffering points"): power field, marking, Tough, healing, crippling and its feedback.
 
@@ -567,8 +567,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         (CE_*) of round ``t`` dealing them; ``drow``: the row of ``cripple_delta`` a change of
         the crippled set counts at; ``fkey``, ``frow``: the state key and row of the field
         table of best play; ``last``: the model is the target's last standing (its
-        destruction is the kill). Returns the state it leaves and whether the model was
-        destroyed.
+        destruction is the kill); ``felled``: the attack's knockdown already stops its Tough
+        roll (setting knockdown_before_tough). Returns the state it leaves and whether the
+        model was destroyed.
 
         A closure, inlined at each call (Numba inlines closures), so it reads the scenario's
         tables and constants without taking them as arguments.
@@ -667,7 +668,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         if marked >= boxes:
             saved = False
             if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
-                    and ((state & ST_PRONE) == 0 or tough == TOUGH_STEADY)):
+                    and (((state & ST_PRONE) == 0 and not felled) or tough == TOUGH_STEADY)):
                 saved = die_of(np.int64(dice[pos]), 0) >= (groups[g, T_TOUGH_ON] if multi
                                                             else target[T_TOUGH_ON])
                 pos += 1
@@ -883,20 +884,22 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         n += 1
                         attack_counts[row, C_BOOST_ATT] += 1
                     n = max(1, n)
-                    drop = ((flags & F_ATT_DROP_LOW) != 0) + 2 * ((flags & F_ATT_DROP_HIGH) != 0)
-                    if n == 2 and drop == 0:
+                    mode = attacks[w, A_ATT_MODE]  # discards, Jump the Shark, Sanguine Fate
+                    if n == 2 and mode == 0:
                         outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
                         pos += 1
                     else:
-                        word = read_word(dice, pos, n)
-                        pos += (n + 1) >> 1
-                        total, kept, counts = roll_stats(word, n, drop)
-                        outcome = attack_from_stats(total, kept, counts, skill, defense)
+                        nd = n + ((mode & R_SANGUINE) != 0)  # Sanguine Fate's die read last
+                        word = read_word(dice, pos, nd)
+                        pos += (nd + 1) >> 1
+                        total, kept, counts, judged = roll_stats(word, n, mode)
+                        outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
                     if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
-                        word = read_word(dice, pos, n)
-                        pos += (n + 1) >> 1
-                        total, kept, counts = roll_stats(word, n, drop)
-                        outcome = attack_from_stats(total, kept, counts, skill, defense)
+                        nd = n + ((mode & R_SANGUINE) != 0)
+                        word = read_word(dice, pos, nd)
+                        pos += (nd + 1) >> 1
+                        total, kept, counts, judged = roll_stats(word, n, mode)
+                        outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
 
                 # branch-free from here on the common path: a miss is as likely as not to be
                 # mispredicted, so the damage roll is read either way and consumed (and counted)
@@ -906,7 +909,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 attack_counts[row, C_HIT] += hit
                 attack_counts[row, C_CRIT] += crit
                 if (flags & (F_DISPEL | F_GRIEVOUS)) != 0 and hit == 1:
-                    if flags & F_DISPEL:
+                    if (flags & F_DISPEL) != 0 and (flags & F_DISPEL_LATE) == 0:
                         state |= ST_DISPELLED
                     if flags & F_GRIEVOUS:
                         state |= ST_GRIEVOUS
@@ -923,7 +926,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     remaining = boxes - marked
                     n = attacks[w, A_DMG_DICE]
                     n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
-                    drop = ((flags & F_DMG_DROP_LOW) != 0) + 2 * ((flags & F_DMG_DROP_HIGH) != 0)
+                    if (flags & (F_TRASH | F_SHATTER | F_CRIT_AP)) != 0:
+                        # Trash / Shatter: one more die against a target knocked down /
+                        # stationary at the time; Armor-Piercing on a critical hit only
+                        n += (((flags & F_TRASH) != 0) & ((state & ST_PRONE) != 0)) + (
+                            ((flags & F_SHATTER) != 0) & ((state & ST_STILL) != 0))
+                        arm -= crit * attacks[w, A_CRIT_ARM_CUT]
+                    drop = attacks[w, A_DMG_MODE]  # discards, Jump the Shark
                     boost = 0
                     # best play's decision where solved (for a hit or a critical hit), else
                     # the fixed rule
@@ -932,8 +941,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         want = (dec & (D_BOOST_DAMAGE_CRIT if crit == 1 else D_BOOST_DAMAGE_HIT)) != 0
                     else:
                         want = boost_dmg == MODE_ALWAYS or (
-                            boost_dmg == MODE_AUTO and _kept(max(1, n), drop) + pow_ - arm < remaining
-                            and 6 * _kept(max(1, n + 1), drop) + pow_ - arm > 0)
+                            boost_dmg == MODE_AUTO and kept_of(max(1, n), drop) + pow_ - arm < remaining
+                            and 6 * kept_of(max(1, n + 1), drop) + pow_ - arm > 0)
                     if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and want:
                         boost = hit
                     points -= boost
@@ -954,16 +963,18 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     else:
                         word = read_word(dice, pos, n)
                         pos += hit * ((n + 1) >> 1)
-                        total, kept, counts = roll_stats(word, n, drop)
+                        total, kept, counts, judged = roll_stats(word, n, drop)
                     dealt = hit * max(0, total + pow_ - arm)
                     if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
                             and 2 * total < 7 * kept):
                         word = read_word(dice, pos, n)
                         pos += (n + 1) >> 1
-                        total, kept, counts = roll_stats(word, n, drop)
+                        total, kept, counts, judged = roll_stats(word, n, drop)
                         dealt = max(0, total + pow_ - arm)
-                    if (flags & F_DECAP) != 0:
-                        dealt *= 1 + crit
+                    if (flags & (F_DECAP | F_DECAP_HIT)) != 0:  # on a critical hit / on any hit
+                        dealt *= 1 + (crit | np.int64((flags & F_DECAP_HIT) != 0))
+                if (flags & F_DISPEL_LATE) != 0 and hit == 1:  # from the next attack on (setting)
+                    state |= ST_DISPELLED
                 if spent:  # points paid for the attack: buying it and its boosts
                     attack_counts[row, C_SPENT] += spent
                 knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
@@ -990,7 +1001,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                  power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked, tpoints,
                                                crippled, n_marks, pos, state, shield_now,
                                                cortex_lost, power_blocked, fkey, prow,
-                                               destroyed + 1 >= n_models and alive == 1)
+                                               destroyed + 1 >= n_models and alive == 1,
+                                               knocks == 1 and (flags & F_KD_STOPS_TOUGH) != 0)
                 n_caught = 0
                 if (flags & F_BLAST) != 0:
                     n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
@@ -1026,7 +1038,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         else:
                             word = read_word(dice, pos, n)
                             pos += (n + 1) >> 1
-                            total, kept, counts = roll_stats(word, n, 0)
+                            total, kept, counts, judged = roll_stats(word, n, 0)
                         dealt = max(0, total + attacks[w, A_BLAST_POW] - arm)
                         (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                          power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked,
