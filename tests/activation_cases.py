@@ -134,6 +134,16 @@ CASES: list[tuple[str, Scenario]] = [
         Attacker("Smasher", [W("Hammer", "melee", 6, 12, attacks=2, rules={"shatter"})])])),
     ("critical_armor_piercing", one(Target(12, 19, boxes=8), W("Pick", "melee", 7, 12, attacks=2,
                                                                rules={"critical_armor_piercing"}))),
+    ("ice_cage_then_melee", Scenario(Target(15, 15, boxes=8), [
+        Attacker("Freezer", [W("Frost", "ranged", 6, 10, attacks=2, rules={"ice_cage"})]),
+        Attacker("Smasher", [W("Axe", "melee", 5, 12, attacks=2)])])),
+    ("critical_ice_cage", one(Target(14, 15, boxes=8), W("Frost", "ranged", 7, 11, attacks=3,
+                                                         rules={"critical_ice_cage"}), focus=1)),
+    ("paralysis_then_melee", Scenario(Target(16, 15, boxes=8), [
+        Attacker("Venom", [W("Spit", "ranged", 7, None, rules={"paralysis"})]),
+        Attacker("Biter", [W("Jaws", "melee", 5, 12, attacks=2)])])),
+    ("critical_paralysis", one(Target(15, 15, boxes=8), W("Sting", "melee", 7, 11, attacks=3,
+                                                          rules={"critical_paralysis"}))),
     ("decapitation_on_hit", one(Target(12, 16, boxes=10), W("Axe", "melee", 7, 12, rules={"decapitation_on_hit"},
                                                             attacks=2))),
     # ------------------------------------------------------------------ target

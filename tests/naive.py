@@ -600,7 +600,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         return total
 
     def defense(w, st):
-        base = 5 if (st["down"] or st["still"] or "M" in crippled_now(st)) else t.defense
+        # knocked down, stationary (an Ice Cage from its second stack too), paralyzed, crippled M
+        base = 5 if (st["down"] or st["still"] or st.get("paralyzed") or "M" in crippled_now(st)) else t.defense
         mod = 0
         if w.type in ("ranged", "arcane"):
             if t.base != "huge":
@@ -618,7 +619,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         if "blessed" not in w.rules:
             spells = t.spell_def + (0 if st["dispelled"] else t.upkeep_def)
         feat = getattr(t, "feat_def", 0)  # a feat: no spell, neither Dispel nor Blessed ends it
-        return base + mod + spells + feat - minus(st["effects"], "def")
+        return base + mod + spells + feat - minus(st["effects"], "def") - 2 * st.get("ice", 0)
 
     def shields(crippled):
         if inert:
@@ -850,9 +851,13 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         fire = st["fire"] or (("fire" in rules or (crit and "critical_fire" in rules)) and "fire" not in resists)
         corrosion = st["corrosion"] or (("corrosion" in rules or (crit and "critical_corrosion" in rules))
                                         and "corrosion" not in resists)
+        # Ice Cage: a stack a hit (-2 DEF each, at most 15), stationary from the second
+        ice = min(15, st.get("ice", 0) + int("ice_cage" in rules or (crit and "critical_ice_cage" in rules)))
+        paralyzed = st.get("paralyzed", False) or "paralysis" in rules or (crit and "critical_paralysis" in rules)
         after = dict(st, dispelled=dispelled, grievous=grievous, effects=frozenset(effects),
-                     down=st["down"] or knocks, fire=fire, corrosion=corrosion,
-                     still=st["still"] or "stationary" in rules or (crit and "critical_stationary" in rules))
+                     down=st["down"] or knocks, fire=fire, corrosion=corrosion, ice=ice, paralyzed=paralyzed,
+                     still=st["still"] or "stationary" in rules or (crit and "critical_stationary" in rules)
+                     or ice >= 2)
         quick = "quicksand" in hazards and knocks and not st["down"]
         if w.pow is None:
             return leaf(i, local, after_quicksand(i, dict(after, points=points), quick))
@@ -1066,7 +1071,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
                 out.cripple_end = {x: Fraction(1) for x in card.crippled(st["card"])}
         else:
             new = dict(st, down="knocked_down" in t.state, still=bool(set(t.state) & _STILL_STATES),
-                       dispelled=False, grievous=False, effects=frozenset(),
+                       dispelled=False, grievous=False, effects=frozenset(), ice=0, paralyzed=False,
                        target_points=0 if st["lost"] else field_points, points=0)
             if rnd + 1 < rounds:
                 new["points"] = _bf_points(slots[(rnd + 1) * n0].attacker_obj)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import secrets
 
-__all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "MAX_MODELS", "MAX_TARGETS", "fresh_seed"]
+__all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "MAX_MODELS", "MAX_TARGETS", "MAX_ICE_STACKS",
+           "fresh_seed"]
 
 #: Monte Carlo sample size when none is given.
 DEFAULT_TRIALS = 1_000_000
@@ -16,6 +17,8 @@ MAX_SEED = 2**63 - 1
 MAX_MODELS = 20
 #: Most targets of one scenario (``[[targets]]``).
 MAX_TARGETS = 8
+#: Most Ice Cage stacks counted on a model in one round (-2 DEF each); more hits add none.
+MAX_ICE_STACKS = 15
 
 
 def fresh_seed() -> int:

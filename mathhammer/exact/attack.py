@@ -35,6 +35,7 @@ import dataclasses
 
 import numpy as np
 
+from .._core.limits import MAX_ICE_STACKS
 from . import rolls
 from .blast import blast
 from .damage import DamageRoll
@@ -141,9 +142,12 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
     effects = state.effects
     if w.has_effect and (w.effect_on == "hit" or critical):
         effects = effects | {info.ident}
+    ice = min(MAX_ICE_STACKS, state.ice + int(w.ices(critical)))  # Ice Cage: stationary from two
     after = state._replace(
         down=state.down or w.knocks_down(critical),
-        still=state.still or w.makes_stationary(critical),
+        still=state.still or w.makes_stationary(critical) or ice >= 2,
+        ice=ice,
+        paralyzed=state.paralyzed or w.paralyzes(critical),
         dispelled=state.dispelled or ("dispel" in w.rules and setup.dispellable),
         grievous=state.grievous or ("grievous_wounds" in w.rules and setup.woundable),
         effects=effects,

@@ -56,24 +56,25 @@ MAX_INDUCTION_SLOTS = 200
 MAX_CARD_INDUCTION_EDGES = 30_000_000
 
 
-def situations_varying(setup: Setup) -> tuple[bool, bool, bool, bool]:
-    """Whether the sequence can change the target's knocked-down, stationary, dispelled and
-    Grievous Wounds state (else each stays as it starts)."""
+def situations_varying(setup: Setup) -> tuple[bool, bool, bool, bool, bool]:
+    """Whether the sequence can change the target's knocked-down, stationary, dispelled,
+    Grievous Wounds and paralyzed state (else each stays as it starts)."""
     weapons = [info.weapon for info in setup.all_infos]
 
     def any_rule(*names):
         return any(w.rules & set(names) for w in weapons)
 
     return (bool(any_rule("knockdown", "critical_knockdown") or setup.tough),
-            bool(any_rule("stationary", "critical_stationary")),
+            bool(any_rule("stationary", "critical_stationary") or setup.ice_stacks >= 2),
             bool(any_rule("dispel") and setup.dispellable),
-            bool(any_rule("grievous_wounds") and setup.woundable))
+            bool(any_rule("grievous_wounds") and setup.woundable),
+            bool(any_rule("paralysis", "critical_paralysis")))
 
 
 def _other_states(setup: Setup) -> int:
     """States of everything but the damage marked the sequence may reach (a bound)."""
     t = setup.target
-    down, still, dispelled, grievous = (2 if v else 1 for v in situations_varying(setup))
+    down, still, dispelled, grievous, paralyzed = (2 if v else 1 for v in situations_varying(setup))
     effects = 2 ** len(setup.minus)
     target_points = t.power_points + 1
     points = max((info.attacker.points for info in setup.slots), default=0) + 1
@@ -82,8 +83,8 @@ def _other_states(setup: Setup) -> int:
     lost = 2 if setup.track_lost else 1
     # a unit: the models destroyed; with an AOE, each other model's damage and knockdown
     others = (2 * setup.boxes) ** (setup.models - 1) if setup.blast else 1
-    return prod((down, still, dispelled, grievous, effects, target_points, points, cont, earth, lost,
-                 setup.models, others))
+    return prod((down, still, dispelled, grievous, paralyzed, setup.ice_stacks + 1, effects, target_points,
+                 points, cont, earth, lost, setup.models, others))
 
 
 def state_bound(setup: Setup) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.limits import MAX_ICE_STACKS
 from ..rules import Scenario, Weapon
 from ..rules.vocabulary import STILL_STATES
 from .card import Card
@@ -116,6 +117,10 @@ class Setup(TrackRelaxation):
         #: Whether Dispel / Grievous Wounds can change anything (if not, the state ignores them).
         self.dispellable = bool(t.upkeep_def or t.upkeep_arm)
         self.woundable = self.tough or self.rapid_healing > 0
+        #: Most Ice Cage stacks a round can put on it (a bound: each attack of a round).
+        self.ice_stacks = min(MAX_ICE_STACKS, sum(
+            info.round == 0 and bool(info.weapon.rules & {"ice_cage", "critical_ice_cage"})
+            for info in self.all_infos))
         self.power_kind = t.power_kind  # "focus", "fury" or None (none, or inert / wild)
         self.field = t.power_field if self.power_kind else "never"
         #: -DEF / -ARM of each weapon that has an effect, by identity.
@@ -200,7 +205,7 @@ class Setup(TrackRelaxation):
         continuous effects stay."""
         return state._replace(
             down=self.start.down, still=self.start.still, dispelled=False, grievous=False,
-            effects=frozenset(), target_points=0 if state.lost else self.target.power_points,
+            effects=frozenset(), ice=0, paralyzed=False, target_points=0 if state.lost else self.target.power_points,
             points=0, others=tuple((m, self.start.down) for m, _ in state.others))
 
     def killed(self, after: State) -> tuple[State | None, int]:
@@ -216,7 +221,8 @@ class Setup(TrackRelaxation):
             return (None, 0) if self.then is None else self.then(after)
         s = self.start
         marked, down = after.others[0] if after.others else (0, s.down)
-        return after._replace(down=down, still=s.still, grievous=False, effects=frozenset(),
+        return after._replace(down=down, still=s.still, grievous=False, effects=frozenset(), ice=0,
+                              paralyzed=False,
                               target_points=s.target_points, crippled=frozenset(), cont=s.cont,
                               lost=False, destroyed=after.destroyed + 1,
                               others=after.others[1:]), marked
@@ -350,10 +356,11 @@ class Setup(TrackRelaxation):
         """``DEF = base + terrain + spells - effects`` against this attack (step 2); a
         crippled Movement system makes the base 5."""
         t, w = self.target, info.weapon
-        d = t.defense_against(w.type, base_def_5=state.down or state.still or "M" in state.crippled)
+        d = t.defense_against(w.type, base_def_5=state.down or state.still or state.paralyzed
+                              or "M" in state.crippled)
         if "blessed" not in w.rules:
             d += t.spell_def + (0 if state.dispelled else t.upkeep_def)
-        return d - sum(self.minus[e][0] for e in state.effects)
+        return d - sum(self.minus[e][0] for e in state.effects) - 2 * state.ice
 
     def armor(self, info: SlotInfo, dispelled: bool, effects: frozenset, crippled: frozenset = frozenset(),
               critical: bool = False) -> int:

@@ -70,6 +70,10 @@ class State(NamedTuple):
     #: standing; the rest of the state is its own (and the attacker's points), the targets
     #: after it are fresh and those before it destroyed (:mod:`~mathhammer.exact.targets`).
     target: int = 0
+    #: Ice Cage stacks this round (-2 DEF each; from two the target is stationary: ``still``).
+    ice: int = 0
+    #: Paralysis: base DEF 5 this round (melee attacks still roll).
+    paralyzed: bool = False
 
 
 #: Bits of :attr:`State.cont`, in the order the maintenance phase resolves them.

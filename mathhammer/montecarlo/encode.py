@@ -230,7 +230,7 @@ def _play_tables(table) -> tuple:
     columns = np.full((1, 1), -1, dtype=np.int64)
     index = np.full(1, -1, dtype=np.int32)
     if table is None:
-        keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED]] = 1
+        keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED, L.K_ICE]] = 1
         return (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
                 columns, index)
     ks = table.keys
@@ -242,9 +242,10 @@ def _play_tables(table) -> tuple:
     keys[L.K_EARTH] = ks.earth
     keys[L.K_LOST] = ks.lost
     keys[L.K_DESTROYED] = ks.destroyed
+    keys[L.K_ICE] = ks.ice
     keys[L.K_DAMAGE] = table.field.shape[3]
     keys[L.K_ROWS] = table.rows
-    keys[L.K_SITUATION_INDEX: L.K_SITUATION_INDEX + 32] = ks.situation_table()
+    keys[L.K_SITUATION_INDEX: L.K_SITUATION_INDEX + 64] = ks.situation_table()
     if table.card_index is not None:
         keys[L.K_CARD] = 1
         columns = np.full((L.N_COLUMNS, 1 << L.MAX_ROWS), -1, dtype=np.int64)

@@ -28,6 +28,10 @@ _RULE_FLAGS = {
     "corrosion": L.F_CORROSION,
     "critical_fire": L.F_CRIT_FIRE,
     "critical_corrosion": L.F_CRIT_CORROSION,
+    "ice_cage": L.F_ICE,
+    "critical_ice_cage": L.F_CRIT_ICE,
+    "paralysis": L.F_PARALYSIS,
+    "critical_paralysis": L.F_CRIT_PARALYSIS,
 }
 #: Flags of each continuous effect: cleared on rows against a target resistant to it.
 _EFFECT_FLAGS = {"fire": L.F_FIRE | L.F_CRIT_FIRE, "corrosion": L.F_CORROSION | L.F_CRIT_CORROSION}

@@ -144,11 +144,11 @@ def _keyspace(setup) -> KeySpace:
     can vary, and the models destroyed so far over all of them."""
     parts = getattr(setup, "parts", (setup,))
     slots = setup.slots
-    varying = [False] * 5
+    varying = [False] * 6
     for part in parts:
-        down, still, dispelled, grievous = situations_varying(part)
+        down, still, dispelled, grievous, paralyzed = situations_varying(part)
         for j, v in enumerate((down, still, dispelled, grievous,
-                               down and (part.tough or part.quicksand))):
+                               down and (part.tough or part.quicksand), paralyzed)):
             varying[j] |= bool(v)
     # the effects in order of first appearance, as the encoder gives them their bits
     idents = tuple(parts[0].minus)
@@ -157,7 +157,8 @@ def _keyspace(setup) -> KeySpace:
                     varying=tuple(varying), effects=idents,
                     cont=4 if any(p.possible for p in parts) else 1,
                     earth=2 if any(p.earth_possible for p in parts) else 1,
-                    lost=2 if any(p.track_lost for p in parts) else 1, destroyed=setup.models)
+                    lost=2 if any(p.track_lost for p in parts) else 1, destroyed=setup.models,
+                    ice=max(p.ice_stacks for p in parts) + 1)
 
 
 class _Recorder:
@@ -183,7 +184,7 @@ class _Recorder:
             destroyed = self.setup.before(state)[1] + state.destroyed
             out = ks.key(state.points, state.target_points, state.down, state.still,
                          state.dispelled, state.grievous, effects, state.cont, state.earth, state.lost,
-                         down_before, destroyed)
+                         down_before, destroyed, state.paralyzed, state.ice)
             self._keys[(state, down_before)] = out
         return out
 

@@ -59,6 +59,10 @@ WEAPON_RULES = (
     "shatter",              # one more damage die against a target stationary at the time
     "critical_armor_piercing",  # Armor-Piercing on a critical hit only
     "decapitation_on_hit",  # Decapitation on any hit (doubles the damage points)
+    "ice_cage",             # a hit: -2 DEF, cumulative; from two, the target is stationary
+    "critical_ice_cage",    # the same on a critical hit
+    "paralysis",            # a hit: the target's base DEF is 5 (melee attacks still roll)
+    "critical_paralysis",   # the same on a critical hit
 )
 
 #: Weapon rules that only make sense on a weapon that rolls damage.

@@ -240,6 +240,14 @@ class Weapon:
                 out.add(effect)
         return frozenset(out)
 
+    def ices(self, critical: bool) -> bool:
+        """Whether a hit (critical or not) puts an Ice Cage stack on the target."""
+        return "ice_cage" in self.rules or (critical and "critical_ice_cage" in self.rules)
+
+    def paralyzes(self, critical: bool) -> bool:
+        """Whether a hit (critical or not) paralyzes the target (base DEF 5)."""
+        return "paralysis" in self.rules or (critical and "critical_paralysis" in self.rules)
+
     def makes_stationary(self, critical: bool) -> bool:
         """Whether a hit (critical or not) makes the target stationary."""
         return "stationary" in self.rules or (critical and "critical_stationary" in self.rules)

@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..._core.limits import MAX_ICE_STACKS
 from ...play import codes as _play
 from ...result.fields import (
     EFFECT_AFTER,
@@ -118,6 +119,11 @@ F_DECLINE_SKIPS = 1 << 24    # bought slot: best play not buying it skips it (a 
 F_BLAST = 1 << 25            # an AOE against a unit: blast damage on its other models
 F_DISPEL_LATE = 1 << 26      # setting dispel_from_next_attack: its Dispel after its damage roll
 F_KD_STOPS_TOUGH = 1 << 27   # setting knockdown_before_tough: its knockdown stops this hit's Tough
+F_ICE = 1 << 28              # Ice Cage: a hit gives -2 DEF, cumulative (ST_ICE_ONE); from two, stationary
+F_CRIT_ICE = 1 << 29         # ... a critical hit
+F_PARALYSIS = 1 << 30        # Paralysis: a hit makes the base DEF 5 (ST_PARALYZED)
+F_CRIT_PARALYSIS = 1 << 31   # ... a critical hit
+F_LASTING = F_ICE | F_CRIT_ICE | F_PARALYSIS | F_CRIT_PARALYSIS  # effects kept in the state bits
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation
@@ -216,11 +222,12 @@ K_CONT = 4         # radix of the continuous effects (4 or 1)
 K_EARTH = 5        # radix of a burning earth (2 or 1)
 K_DAMAGE = 6       # damage rolls the field table holds (0 .. K_DAMAGE - 1)
 K_ROWS = 7         # attack rows of the tables, alternatives' included (field rows: quicksand, fire, corrosion after)
-K_SITUATION_INDEX = 8  # 32 entries: compact index of raw bits down | still << 1 | ...
-K_LOST = 40        # radix of "its Cortex was crippled" (2 or 1)
-K_CARD = 41        # 1: the tables' damage index is a card configuration (play_columns, play_index)
-K_DESTROYED = 42   # radix of the models of a unit target destroyed so far (models, or 1)
-K_NFIELDS = 43
+K_SITUATION_INDEX = 8  # 64 entries: compact index of raw bits down | still << 1 | ...
+K_LOST = 72        # radix of "its Cortex was crippled" (2 or 1)
+K_CARD = 73        # 1: the tables' damage index is a card configuration (play_columns, play_index)
+K_DESTROYED = 74   # radix of the models of a unit target destroyed so far (models, or 1)
+K_ICE = 75         # radix of the Ice Cage stacks (most stacks + 1, or 1)
+K_NFIELDS = 76
 
 # decision bits of play_attack and the unsolved field entry (mathhammer.play.codes)
 D_BUY = _play.BUY
@@ -246,6 +253,10 @@ ST_GRIEVOUS = 1 << 4       # hit by Grievous Wounds: no Tough, no healing
 ST_MOVE_CRIPPLED = 1 << 5  # crippled Movement: base DEF 5 (melee attacks still roll)
 ST_ALWAYS = 1 << 6         # set in every state: the A_AUTOHIT_ON of a weapon that always hits
 ST_STILL = 1 << 7          # stationary as such (or inert, wild, a building): Shatter's extra die
+ST_PARALYZED = 1 << 8      # Paralysis: base DEF 5 (melee attacks still roll)
+ST_ICE_SHIFT = 10          # bits 10..13: Ice Cage stacks this round (their -2 DEF each is in the
+ST_ICE_ONE = 1 << ST_ICE_SHIFT  # running -DEF sum); at most MAX_ICE
+MAX_ICE = MAX_ICE_STACKS   # 15: four bits
 ST_STATIONARY = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT | ST_STILL
 ST_KNOCKED_DOWN = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT | ST_PRONE
 

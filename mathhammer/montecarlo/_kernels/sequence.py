@@ -106,6 +106,11 @@ from .layout import (
     F_DECAP_HIT,
     F_DISPEL_LATE,
     F_KD_STOPS_TOUGH,
+    F_CRIT_ICE,
+    F_CRIT_PARALYSIS,
+    F_ICE,
+    F_LASTING,
+    F_PARALYSIS,
     F_SHATTER,
     F_TRASH,
     F_DECLINE_SKIPS,
@@ -136,6 +141,7 @@ from .layout import (
     K_CONT,
     K_DAMAGE,
     K_DESTROYED,
+    K_ICE,
     K_EARTH,
     K_EFFECTS,
     K_LOST,
@@ -167,6 +173,10 @@ from .layout import (
     ST_PRONE,
     ST_STATIONARY,
     ST_STILL,
+    ST_ICE_ONE,
+    ST_ICE_SHIFT,
+    ST_PARALYZED,
+    MAX_ICE,
     T_ARM_BASE,
     T_ATTACK_ROUNDS,
     T_BOXES,
@@ -201,6 +211,23 @@ _SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
 
 #: Grid letters of the Shield/Buckler locations L, R, H, F (order of T_SHIELD_LOC).
 _SHIELD_LETTER = np.array([GL_L, GL_R, GL_H, GL_F], dtype=np.int64)
+
+
+@jit(inline=True)
+def _lasting(state, flags, crit):
+    """The state bits after a hit of a weapon with Ice Cage or Paralysis (docs/rules.md 6),
+    and the DEF it takes off: Ice Cage -2 DEF a hit, cumulative, stationary from the second;
+    Paralysis makes the base DEF 5 (melee attacks still roll)."""
+    minus = 0
+    if (flags & F_ICE) != 0 or (crit == 1 and (flags & F_CRIT_ICE) != 0):
+        if ((state >> ST_ICE_SHIFT) & MAX_ICE) < MAX_ICE:  # MAX_ICE stacks at most
+            state += ST_ICE_ONE
+            minus = 2
+        if ((state >> ST_ICE_SHIFT) & MAX_ICE) >= 2:
+            state |= ST_STATIONARY
+    if (flags & F_PARALYSIS) != 0 or (crit == 1 and (flags & F_CRIT_PARALYSIS) != 0):
+        state |= ST_PARALYZED
+    return state, minus
 
 
 @jit()
@@ -323,10 +350,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     k_lost = play_keys[K_LOST]
     k_card = play_keys[K_CARD] != 0
     k_destroyed = play_keys[K_DESTROYED]
-    situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 32]
+    k_ice = play_keys[K_ICE]
+    situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 64]
     # the key is the attacker's points left alone when nothing else can change
     key_is_points = (k_tpoints == 1 and k_situations == 1 and k_effects == 0 and k_cont == 1
-                     and k_earth == 1 and k_lost == 1 and k_destroyed == 1)
+                     and k_earth == 1 and k_lost == 1 and k_destroyed == 1 and k_ice == 1)
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = target[T_SLOTS]
@@ -535,8 +563,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         down = (state & ST_PRONE) != 0
         still = (state & ST_STILL) != 0  # stationary (Shatter's), knocked down or not
         raw = (np.int64(down) | np.int64(still) << 1 | np.int64((state & ST_DISPELLED) != 0) << 2
-               | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4)
-        key = np.int64(destroyed) if k_destroyed > 1 else 0
+               | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4
+               | np.int64((state & ST_PARALYZED) != 0) << 5)
+        key = ((state >> ST_ICE_SHIFT) & MAX_ICE) if k_ice > 1 else 0
+        key = key * k_destroyed + (np.int64(destroyed) if k_destroyed > 1 else 0)
         key = key * k_lost + (np.int64(lost) if k_lost > 1 else 0)
         key = key * k_earth + (np.int64(earth) if k_earth > 1 else 0)
         key = key * k_cont + (cont if k_cont > 1 else 0)
@@ -863,7 +893,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 if (state & attacks[w, A_AUTOHIT_ON]) != 0:
                     outcome = HIT  # automatic hit: no roll, so never critical
                 else:
-                    if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED)) != 0:
+                    if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED | ST_PARALYZED)) != 0:
                         defense = attacks[w, A_DEF5]
                     else:
                         defense = attacks[w, A_DEF]
@@ -993,8 +1023,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         if (flags & F_CORROSION) != 0 or (
                                 crit == 1 and (flags & F_CRIT_CORROSION) != 0):
                             sets |= 1 << CE_CORROSION
-                    fkey = play_key(points, tpoints,
-                                    state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
+                    after = state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
+                    if (flags & F_LASTING) != 0 and hit == 1:
+                        after = _lasting(after, flags, crit)[0]
+                    fkey = play_key(points, tpoints, after,
                                     effects | (bit if lands else 0), cont | sets, earth_lit,
                                     cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed)
                 (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
@@ -1091,6 +1123,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             cont |= 1 << CE_CORROSION
                     quick = quicksand and knocks == 1 and (state & ST_PRONE) == 0
                 state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
+                if (flags & F_LASTING) != 0 and hit == 1:  # Ice Cage, Paralysis
+                    state, ice_def = _lasting(state, flags, crit)
+                    def_minus += ice_def
                 if bit != 0 and (effects & bit) == 0 and outcome >= attacks[w, A_EFFECT_ON]:
                     effects |= bit
                     def_minus += attacks[w, A_DEF_MINUS]
