@@ -144,6 +144,10 @@ CASES: list[tuple[str, Scenario]] = [
         Attacker("Biter", [W("Jaws", "melee", 5, 12, attacks=2)])])),
     ("critical_paralysis", one(Target(15, 15, boxes=8), W("Sting", "melee", 7, 11, attacks=3,
                                                           rules={"critical_paralysis"}))),
+    ("sustained_attack", one(Target(15, 15, boxes=8), W("Claw", "melee", 6, 12, attacks=3,
+                                                        rules={"sustained_attack"}), focus=1)),
+    ("random_rof_d3", one(Target(13, 14, boxes=8), W("Chain gun", "ranged", 6, 11, attacks="d3",
+                                                     rules={"critical_knockdown"}), focus=1)),
     ("decapitation_on_hit", one(Target(12, 16, boxes=10), W("Axe", "melee", 7, 12, rules={"decapitation_on_hit"},
                                                             attacks=2))),
     # ------------------------------------------------------------------ target

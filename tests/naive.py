@@ -264,6 +264,7 @@ class _Slot:
     first: bool = False
     cost: int = 1  #: points it costs (bought attacks, reloads: 1; a spell's cast: its cost)
     stops: bool = True  #: not buying it ends the attacker's buying (a cast: skipped only)
+    number: int = 0  #: its number among its weapon's initial attacks
 
 
 def _bf_slots(scenario, every_bought) -> list[_Slot]:
@@ -279,10 +280,12 @@ def _bf_slots(scenario, every_bought) -> list[_Slot]:
                 n = min(w.attacks, _bf_points(a) // w.cost)
                 out += [_Slot(ai, wi, a, w, True, False, cost=w.cost, stops=False) for _ in range(n)]
                 continue
-            for _ in range(w.attacks):
+            # a random rate of fire: as many slots as it may give (the roll decides which are made)
+            most = {"d3": 3, "d6": 6, "2d3": 6}.get(w.attacks, w.attacks)
+            for k in range(most):
                 charge = charge_left and w.type == "melee"
                 charge_left = charge_left and not charge
-                out.append(_Slot(ai, wi, a, w, False, charge))
+                out.append(_Slot(ai, wi, a, w, False, charge, number=k))
         melee = [(wi, w) for wi, w in enumerate(a.weapons) if w.type == "melee"]
         if melee and (every_bought(ai) or a.spend.buy_attacks):
             if a.buy_weapon is not None:
@@ -301,7 +304,7 @@ def _bf_slots(scenario, every_bought) -> list[_Slot]:
                 if w.type == "ranged" and w.reload:
                     out += [_Slot(ai, wi, a, w, True, False) for _ in range(min(w.reload, _bf_points(a)))]
     return [_Slot(s.attacker, s.weapon_index, s.attacker_obj, s.weapon, s.bought, s.charge,
-                  k == 0 or out[k - 1].attacker != s.attacker, s.cost, s.stops) for k, s in enumerate(out)]
+                  k == 0 or out[k - 1].attacker != s.attacker, s.cost, s.stops, s.number) for k, s in enumerate(out)]
 
 
 def _bf_points(a) -> int:
@@ -770,8 +773,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             out = round_end(i // n0, freeze(dict(st, points=0)))
         else:
             nxt = dict(st)
-            if slots[i + 1].first:
+            if slots[i + 1].first:  # a new activation: its points, no Sustained Attack yet
                 nxt["points"] = _bf_points(slots[i + 1].attacker_obj)
+                nxt["sustained"] = False
             out = resolve(i + 1, freeze(nxt))
         out = mix([(Fraction(1), out)])
         if card is not None:
@@ -799,6 +803,18 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
                 others = [attack(i, st, slot.cost, w) for w in a.weapons
                           if w.type == "melee" and w is not slot.weapon]
             return best([stop, bought, *others], True, objective)
+        if isinstance(slot.weapon.attacks, str):  # a random rate of fire
+            if slot.number == 0:  # rolled before its first attack
+                odds = {"d3": {k: Fraction(1, 3) for k in (1, 2, 3)},
+                        "d6": {k: Fraction(1, 6) for k in range(1, 7)},
+                        "2d3": {a + b: 0 for a in (1, 2, 3) for b in (1, 2, 3)}}[slot.weapon.attacks]
+                if slot.weapon.attacks == "2d3":
+                    for a in (1, 2, 3):
+                        for b in (1, 2, 3):
+                            odds[a + b] += Fraction(1, 9)
+                return mix([(q, attack(i, dict(st, shots=k), 0)) for k, q in odds.items()])
+            if slot.number >= st["shots"]:
+                return leaf(i, {}, go_next(i, st))  # not made
         return attack(i, st, 0)
 
     def attack(i, st, buy, weapon=None):
@@ -807,7 +823,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         combined = a.combined if a.combined >= 2 else 0
         skill = w.skill + combined
         points = st["points"] - buy
-        if getattr(w, "auto_hit", False) or (w.type == "melee" and (st["down"] or st["still"])):
+        sustained = "sustained_attack" in w.rules and st.get("sustained", False)
+        if getattr(w, "auto_hit", False) or sustained or (w.type == "melee" and (st["down"] or st["still"])):
             return hit(i, st, False, points, {"made": 1, "hit": 1, "spent": buy, "weapon": w})
         DEF = defense(w, st)
         need = DEF - skill
@@ -856,6 +873,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         paralyzed = st.get("paralyzed", False) or "paralysis" in rules or (crit and "critical_paralysis" in rules)
         after = dict(st, dispelled=dispelled, grievous=grievous, effects=frozenset(effects),
                      down=st["down"] or knocks, fire=fire, corrosion=corrosion, ice=ice, paralyzed=paralyzed,
+                     sustained=st.get("sustained", False) or "sustained_attack" in rules,
                      still=st["still"] or "stationary" in rules or (crit and "critical_stationary" in rules)
                      or ice >= 2)
         quick = "quicksand" in hazards and knocks and not st["down"]
@@ -1072,6 +1090,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         else:
             new = dict(st, down="knocked_down" in t.state, still=bool(set(t.state) & _STILL_STATES),
                        dispelled=False, grievous=False, effects=frozenset(), ice=0, paralyzed=False,
+                       sustained=False,
                        target_points=0 if st["lost"] else field_points, points=0)
             if rnd + 1 < rounds:
                 new["points"] = _bf_points(slots[(rnd + 1) * n0].attacker_obj)

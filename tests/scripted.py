@@ -12,13 +12,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from mathhammer._core.pairs import pair_entry
-from mathhammer.montecarlo._kernels.driver import made_counts
+from mathhammer.montecarlo._kernels.driver import derived_rows, made_counts
 from mathhammer.montecarlo._kernels.layout import (
     E_KILL,
     E_NFIELDS,
     N_EFFECTS,
-    A_ORIGIN,
-    ORIGIN_INITIAL,
     C_BOOST_ATT,
     C_BOOST_DMG,
     C_CRIT,
@@ -121,7 +119,7 @@ def play(scenario, rolls) -> Played:
         for c, col in enumerate(scenario.target.card):
             m = int(np.flatnonzero(mask_hist[c])[0])
             marks.append([(m >> r) & 1 for r in range(len(col))])
-    initial = np.tile(enc.attacks[:n, A_ORIGIN] == ORIGIN_INITIAL, scenario.attack_rounds)
+    initial = derived_rows(enc.attacks, n, scenario.attack_rounds)
     maintenance = effect_counts[:, 0, E_KILL] + effect_counts[:, 1, E_KILL]
     made = counts[:, C_MADE] if scenario.several else np.where(
         initial, made_counts(kill_at, 1, maintenance, n), counts[:, C_MADE])

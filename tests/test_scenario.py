@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import tomllib
 from importlib.resources import files
@@ -984,7 +986,8 @@ def _weapons(draw, kind: str, name: str) -> Weapon:
         kind,
         draw(st.integers(0, 30)),
         pow_,
-        attacks=draw(st.integers(0, 3)),
+        attacks=(draw(st.sampled_from(["d3", "d6", "2d3"])) if kind == "ranged" and draw(st.booleans())
+                 else draw(st.integers(0, 3))),
         boosted_attack=draw(st.booleans()),
         boosted_damage=pow_ is not None and draw(st.booleans()),
         damage_type=draw(st.frozensets(st.sampled_from(DAMAGE_TYPES))),
@@ -1012,6 +1015,8 @@ def _attackers(draw, name: str) -> Attacker:
     kinds = ["melee"] if kind == "melee" else ["ranged", "arcane"]
     names = draw(st.lists(_NAMES, min_size=1, max_size=3, unique=True))
     weapons = [draw(_weapons(draw(st.sampled_from(kinds)), n)) for n in names]
+    # one weapon of an attacker may have Sustained Attack
+    weapons = weapons[:1] + [dataclasses.replace(w, rules=w.rules - {"sustained_attack"}) for w in weapons[1:]]
     resource = draw(st.sampled_from(["focus", "fury", "force"]))
     model = draw(st.sampled_from(ATTACKER_MODELS))
     crippled = draw(st.frozensets(st.sampled_from(_CRIPPLE_LETTERS[model]))) if model != "other" else frozenset()

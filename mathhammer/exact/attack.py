@@ -36,6 +36,7 @@ import dataclasses
 import numpy as np
 
 from .._core.limits import MAX_ICE_STACKS
+from ..rules.weapon import rof_odds
 from . import rolls
 from .blast import blast
 from .damage import DamageRoll
@@ -73,6 +74,19 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
     info = setup.slots[i]
     if m is None:
         m = setup.marks
+    if info.rof is not None:
+        # a random rate of fire (docs/rules.md 5): rolled before its first attack, which is
+        # always made; a later one is made while its number is below the roll
+        if info.slot.number == 0:
+            return [pc.scaled(q) for k, q in rof_odds(info.rof)
+                    for pc in _made(setup, info, state._replace(shots=k), dec, m)]
+        if info.slot.number >= state.shots:
+            return [Piece(state, m, m, np.ones(m.size), slot_counts({}))]
+    return _made(setup, info, state, dec, m)
+
+
+def _made(setup: Setup, info: SlotInfo, state: State, dec: Decisions, m: np.ndarray) -> list[Piece]:
+    """Attack ``info`` as made (or, a bought one, as bought or not)."""
     by_src = _BySrc(m)
     if not info.slot.bought:
         return _attack(setup, info, state, m, 0, dec, by_src)
@@ -99,9 +113,10 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
     """Step 2, the attack roll (with its paid boost and reroll), then the hit."""
     w = info.weapon
     points = state.points - buy
-    if w.auto_hit or (w.type == "melee" and (state.down or state.still)):
-        # Automatic hit (the weapon's, or melee on a still target): no roll, no boost,
-        # never critical.
+    sustained = state.sustained and "sustained_attack" in w.rules
+    if w.auto_hit or sustained or (w.type == "melee" and (state.down or state.still)):
+        # Automatic hit (the weapon's, its Sustained Attack's, or melee on a still target):
+        # no roll, no boost, never critical.
         return _hit(setup, info, state, m, False, points, buy, 0, dec, by_src)
     need = setup.defense(info, state) - info.skill
     # a paid boost must add a die: not with a free boost, nor when the floor of one die
@@ -148,6 +163,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
         still=state.still or w.makes_stationary(critical) or ice >= 2,
         ice=ice,
         paralyzed=state.paralyzed or w.paralyzes(critical),
+        sustained=state.sustained or "sustained_attack" in w.rules,
         dispelled=state.dispelled or ("dispel" in w.rules and setup.dispellable),
         grievous=state.grievous or ("grievous_wounds" in w.rules and setup.woundable),
         effects=effects,

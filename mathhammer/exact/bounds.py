@@ -83,8 +83,9 @@ def _other_states(setup: Setup) -> int:
     lost = 2 if setup.track_lost else 1
     # a unit: the models destroyed; with an AOE, each other model's damage and knockdown
     others = (2 * setup.boxes) ** (setup.models - 1) if setup.blast else 1
-    return prod((down, still, dispelled, grievous, paralyzed, setup.ice_stacks + 1, effects, target_points,
-                 points, cont, earth, lost, setup.models, others))
+    sustained = 2 if any("sustained_attack" in info.weapon.rules for info in setup.all_infos) else 1
+    return prod((down, still, dispelled, grievous, paralyzed, sustained, setup.ice_stacks + 1,
+                 setup.most_shots + 1, effects, target_points, points, cont, earth, lost, setup.models, others))
 
 
 def state_bound(setup: Setup) -> int:

@@ -19,7 +19,7 @@ from ..rules import Scenario, Weapon
 from ..rules.vocabulary import STILL_STATES
 from .card import Card
 from .relaxation import TrackRelaxation
-from .state import CORROSION, EFFECT_BIT, FIRE, Event, SlotInfo, State
+from .state import CORROSION, EFFECT_BIT, FIRE, ROUND_FRESH, Event, SlotInfo, State
 
 __all__ = ["Setup"]
 
@@ -117,10 +117,11 @@ class Setup(TrackRelaxation):
         #: Whether Dispel / Grievous Wounds can change anything (if not, the state ignores them).
         self.dispellable = bool(t.upkeep_def or t.upkeep_arm)
         self.woundable = self.tough or self.rapid_healing > 0
+        #: Most attacks of a random rate of fire (0 without one).
+        self.most_shots = max((info.weapon.initial_attacks for info in self.all_infos if info.rof), default=0)
         #: Most Ice Cage stacks a round can put on it (a bound: each attack of a round).
-        self.ice_stacks = min(MAX_ICE_STACKS, sum(
-            info.round == 0 and bool(info.weapon.rules & {"ice_cage", "critical_ice_cage"})
-            for info in self.all_infos))
+        self.ice_stacks = min(MAX_ICE_STACKS, sum(info.round == 0 and bool(info.weapon.rules & {
+            "ice_cage", "critical_ice_cage"}) for info in self.all_infos))
         self.power_kind = t.power_kind  # "focus", "fury" or None (none, or inert / wild)
         self.field = t.power_field if self.power_kind else "never"
         #: -DEF / -ARM of each weapon that has an effect, by identity.
@@ -203,10 +204,9 @@ class Setup(TrackRelaxation):
         its starting state says, -DEF / -ARM effects, Dispel and Grievous Wounds end, its
         focus or fury is back unless its Cortex was crippled; damage, crippled systems and
         continuous effects stay."""
-        return state._replace(
-            down=self.start.down, still=self.start.still, dispelled=False, grievous=False,
-            effects=frozenset(), ice=0, paralyzed=False, target_points=0 if state.lost else self.target.power_points,
-            points=0, others=tuple((m, self.start.down) for m, _ in state.others))
+        return state._replace(down=self.start.down, still=self.start.still, **ROUND_FRESH,
+                              target_points=0 if state.lost else self.target.power_points, points=0,
+                              others=tuple((m, self.start.down) for m, _ in state.others))
 
     def killed(self, after: State) -> tuple[State | None, int]:
         """Where a model's destruction leaves the sequence, from the state ``after`` the
@@ -221,15 +221,13 @@ class Setup(TrackRelaxation):
             return (None, 0) if self.then is None else self.then(after)
         s = self.start
         marked, down = after.others[0] if after.others else (0, s.down)
-        return after._replace(down=down, still=s.still, grievous=False, effects=frozenset(), ice=0,
-                              paralyzed=False,
-                              target_points=s.target_points, crippled=frozenset(), cont=s.cont,
-                              lost=False, destroyed=after.destroyed + 1,
+        fresh = dict(ROUND_FRESH, dispelled=after.dispelled)  # a Dispel holds for every model
+        return after._replace(down=down, still=s.still, **fresh, target_points=s.target_points,
+                              crippled=frozenset(), cont=s.cont, lost=False, destroyed=after.destroyed + 1,
                               others=after.others[1:]), marked
 
     def saved(self, p):
-        """``p`` times the chance a Tough roll saves (1/3: a d6 of 5 or 6, computed as
-        before the setting; else ``(7 - tough_on) / 6``)."""
+        """``p`` times the chance a Tough roll saves (1/3 for 5+, as before the setting)."""
         return p / 3 if self.tough_on == 5 else p * ((7 - self.tough_on) / 6)
 
     def failed(self, p):
@@ -253,7 +251,7 @@ class Setup(TrackRelaxation):
         ev = self.events[e] if e < len(self.events) else None
         if ev is not None and ev.kind == "attack":
             return self.enter(ev.slot, state)
-        return state._replace(points=0) if state.points else state
+        return _end_activation(state._replace(points=0) if state.points else state)
 
     def _card_setup(self):
         t = self.target
@@ -345,10 +343,14 @@ class Setup(TrackRelaxation):
         """``state`` as attack ``i`` finds it: an attacker starts with all of its points,
         and what the previous one left is lost. Past the last attack, points are dropped."""
         if i >= self.n:
-            return state._replace(points=0) if state.points else state
+            return _end_activation(state._replace(points=0) if state.points else state)
         info = self.slots[i]
-        if info.first and state.points != info.attacker.points:
-            return state._replace(points=info.attacker.points)
+        if info.first:  # a new activation: its points, no Sustained Attack yet
+            state = _end_activation(state)
+            if state.points != info.attacker.points:
+                state = state._replace(points=info.attacker.points)
+        if state.shots and not (info.rof and info.slot.number > 0):  # a volley has ended
+            state = state._replace(shots=0)
         return state
 
     # ----------------------------------------------------------------- the rolls
@@ -391,3 +393,8 @@ class Setup(TrackRelaxation):
     def attack_dice(self, info: SlotInfo, paid: int) -> int:
         """Attack dice with ``paid`` paid boosts (0 or 1)."""
         return max(1, info.attacker.attack_dice(info.weapon) + paid)
+
+
+def _end_activation(state: State) -> State:
+    """``state`` once an attacker's activation is over: no Sustained Attack, no volley."""
+    return state._replace(sustained=False, shots=0) if state.sustained or state.shots else state

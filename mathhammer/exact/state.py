@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from ..rules import Attacker, AttackSlot, Weapon
 
-__all__ = ["State", "Event", "SlotInfo", "FIRE", "CORROSION", "EFFECT_BIT", "FIRE_POW"]
+__all__ = ["State", "Event", "SlotInfo", "FIRE", "CORROSION", "EFFECT_BIT", "FIRE_POW", "ROUND_FRESH"]
 
 #: POW of fire's damage roll (docs/rules.md 4).
 FIRE_POW = 12
@@ -74,7 +74,16 @@ class State(NamedTuple):
     ice: int = 0
     #: Paralysis: base DEF 5 this round (melee attacks still roll).
     paralyzed: bool = False
+    #: The current attacker's Sustained Attack weapon has hit the target this activation.
+    sustained: bool = False
+    #: A random rate of fire's roll, within its volley (0 elsewhere).
+    shots: int = 0
 
+
+#: What a new round (and a unit's next model) starts without: Dispel, Grievous Wounds, the
+#: -DEF / -ARM effects, Ice Cage, Paralysis, an attacker's Sustained Attack and volley.
+ROUND_FRESH = dict(dispelled=False, grievous=False, effects=frozenset(), ice=0, paralyzed=False,
+                   sustained=False, shots=0)
 
 #: Bits of :attr:`State.cont`, in the order the maintenance phase resolves them.
 FIRE = 1
@@ -116,6 +125,11 @@ class SlotInfo:
     row: int = 0
 
     @property
+    def rof(self) -> str | None:
+        """Its random rate of fire (an initial attack of such a weapon), or None."""
+        return None if self.slot.bought else self.slot.weapon.random_rof
+
+    @property
     def weapon(self) -> Weapon:
         return self.slot.weapon
 
@@ -137,4 +151,4 @@ class SlotInfo:
         a = self.attacker
         ident = self.ident if self.weapon.has_effect else None
         return (self.weapon, a.spend, self.slot.combined_bonus, self.slot.bought, self.slot.charge, ident,
-                self.slot.choices)
+                self.slot.choices, self.slot.number if self.rof else None)

@@ -68,7 +68,8 @@ def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     # an AOE against a unit: a blast damage roll (two dice at most) and a Tough d6 per model
     caught = np.where((flags & L.F_BLAST) != 0,
                       np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]), 0)
-    per_row = attack + damage + 1 + 2 * caught
+    rof = (flags & L.F_ROF) != 0  # a random rate of fire's roll: one pair entry
+    per_row = attack + damage + 1 + 2 * caught + rof
     block = len(attacks) // n_targets
     per_slot = np.zeros(n_slots, dtype=np.int64)
     for g in range(n_targets):

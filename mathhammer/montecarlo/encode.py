@@ -104,6 +104,12 @@ def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndar
     row[L.A_AUTOHIT_ON] = L.ST_MELEE_AUTOHIT if weapon.type == "melee" else 0
     if weapon.auto_hit:  # docs/rules.md 1: an automatic hit, whatever the target's state
         row[L.A_AUTOHIT_ON] = L.ST_ALWAYS
+    if "sustained_attack" in rules:  # and once it has hit the target this activation
+        row[L.A_AUTOHIT_ON] |= L.ST_SUSTAINED
+    row[L.A_NUMBER] = slot.number
+    if weapon.random_rof and not slot.bought:  # docs/rules.md 5: rolled before the first
+        row[L.A_FLAGS] |= L.F_ROF
+        row[L.A_ROF] = {"d3": L.ROF_D3, "d6": L.ROF_D6, "2d3": L.ROF_2D3}[weapon.random_rof]
     row[L.A_SPELL_DEF] = 0 if blessed else target.spell_def
     row[L.A_UPKEEP_DEF] = 0 if blessed else target.upkeep_def
     row[L.A_ARM] = (target.base_arm("armor_piercing" in rules) + target.arm_modifier(weapon.type)
@@ -230,7 +236,8 @@ def _play_tables(table) -> tuple:
     columns = np.full((1, 1), -1, dtype=np.int64)
     index = np.full(1, -1, dtype=np.int32)
     if table is None:
-        keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED, L.K_ICE]] = 1
+        keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED, L.K_ICE,
+              L.K_SHOTS]] = 1
         return (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
                 columns, index)
     ks = table.keys
@@ -243,9 +250,10 @@ def _play_tables(table) -> tuple:
     keys[L.K_LOST] = ks.lost
     keys[L.K_DESTROYED] = ks.destroyed
     keys[L.K_ICE] = ks.ice
+    keys[L.K_SHOTS] = ks.shots
     keys[L.K_DAMAGE] = table.field.shape[3]
     keys[L.K_ROWS] = table.rows
-    keys[L.K_SITUATION_INDEX: L.K_SITUATION_INDEX + 64] = ks.situation_table()
+    keys[L.K_SITUATION_INDEX: L.K_SITUATION_INDEX + 128] = ks.situation_table()
     if table.card_index is not None:
         keys[L.K_CARD] = 1
         columns = np.full((L.N_COLUMNS, 1 << L.MAX_ROWS), -1, dtype=np.int64)

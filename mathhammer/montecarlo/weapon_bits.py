@@ -32,6 +32,7 @@ _RULE_FLAGS = {
     "critical_ice_cage": L.F_CRIT_ICE,
     "paralysis": L.F_PARALYSIS,
     "critical_paralysis": L.F_CRIT_PARALYSIS,
+    "sustained_attack": L.F_SUSTAIN,
 }
 #: Flags of each continuous effect: cleared on rows against a target resistant to it.
 _EFFECT_FLAGS = {"fire": L.F_FIRE | L.F_CRIT_FIRE, "corrosion": L.F_CORROSION | L.F_CRIT_CORROSION}

@@ -40,7 +40,7 @@ UNKNOWN = -1
 #: tells a stationary model that is knocked down from one that is not), dispelled, Grievous Wounds, and, for the power field's decisions only,
 #: knocked down *before* the damage is resolved (then no Tough roll, no knockdown in
 #: quicksand: two states alike after the hit may differ there).
-SITUATIONS = ("down", "still", "dispelled", "grievous", "down_before", "paralyzed")
+SITUATIONS = ("down", "still", "dispelled", "grievous", "down_before", "paralyzed", "sustained")
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,8 @@ class KeySpace:
         Radix of the models of a unit target destroyed so far (its models, or 1).
     ice : int
         Radix of the Ice Cage stacks on the target (most stacks + 1, or 1).
+    shots : int
+        Radix of a random rate of fire's roll, within its volley (most attacks + 1, or 1).
 
     Examples
     --------
@@ -84,6 +86,7 @@ class KeySpace:
     lost: int
     destroyed: int = 1
     ice: int = 1
+    shots: int = 1
 
     @property
     def situation_count(self) -> int:
@@ -99,24 +102,27 @@ class KeySpace:
         return out
 
     def situation_table(self) -> list[int]:
-        """:meth:`situation_index` of each of the 64 raw bit patterns (the kernel's lookup)."""
+        """:meth:`situation_index` of each of the 128 raw bit patterns (the kernel's lookup)."""
         return [self.situation_index(b) for b in range(1 << len(SITUATIONS))]
 
     @property
     def size(self) -> int:
         return (self.points * self.target_points * self.situation_count * (1 << len(self.effects))
-                * self.cont * self.earth * self.lost * self.destroyed * self.ice)
+                * self.cont * self.earth * self.lost * self.destroyed * self.ice * self.shots)
 
     def key(self, points: int, target_points: int, down: bool, still: bool, dispelled: bool,
             grievous: bool, effects: int, cont: int, earth: bool, lost: bool,
-            down_before: bool = False, destroyed: int = 0, paralyzed: bool = False, ice: int = 0) -> int:
+            down_before: bool = False, destroyed: int = 0, paralyzed: bool = False, ice: int = 0,
+            sustained: bool = False, shots: int = 0) -> int:
         """The key of a state (``effects``: the bits of :attr:`effects` active;
         ``down_before``: for the power field, knocked down before the damage;
         ``destroyed``: models of a unit target destroyed so far; ``paralyzed``, ``ice``:
-        Paralysis and the Ice Cage stacks on it)."""
+        Paralysis and the Ice Cage stacks on it; ``sustained``: the attacker's Sustained
+        Attack has hit it; ``shots``: a random rate of fire's roll, within its volley)."""
         raw = (int(down) | int(still) << 1 | int(dispelled) << 2 | int(grievous) << 3
-               | int(down_before) << 4 | int(paralyzed) << 5)
-        key = ice if self.ice > 1 else 0
+               | int(down_before) << 4 | int(paralyzed) << 5 | int(sustained) << 6)
+        key = shots if self.shots > 1 else 0
+        key = key * self.ice + (ice if self.ice > 1 else 0)
         key = key * self.destroyed + (destroyed if self.destroyed > 1 else 0)
         key = key * self.lost + (int(lost) if self.lost > 1 else 0)
         key = key * self.earth + (int(earth) if self.earth > 1 else 0)

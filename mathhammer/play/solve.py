@@ -144,11 +144,12 @@ def _keyspace(setup) -> KeySpace:
     can vary, and the models destroyed so far over all of them."""
     parts = getattr(setup, "parts", (setup,))
     slots = setup.slots
-    varying = [False] * 6
+    varying = [False] * 7
     for part in parts:
         down, still, dispelled, grievous, paralyzed = situations_varying(part)
+        sustained = any("sustained_attack" in info.weapon.rules for info in part.all_infos)
         for j, v in enumerate((down, still, dispelled, grievous,
-                               down and (part.tough or part.quicksand), paralyzed)):
+                               down and (part.tough or part.quicksand), paralyzed, sustained)):
             varying[j] |= bool(v)
     # the effects in order of first appearance, as the encoder gives them their bits
     idents = tuple(parts[0].minus)
@@ -158,7 +159,7 @@ def _keyspace(setup) -> KeySpace:
                     cont=4 if any(p.possible for p in parts) else 1,
                     earth=2 if any(p.earth_possible for p in parts) else 1,
                     lost=2 if any(p.track_lost for p in parts) else 1, destroyed=setup.models,
-                    ice=max(p.ice_stacks for p in parts) + 1)
+                    ice=max(p.ice_stacks for p in parts) + 1, shots=max(p.most_shots for p in parts) + 1)
 
 
 class _Recorder:
@@ -184,7 +185,7 @@ class _Recorder:
             destroyed = self.setup.before(state)[1] + state.destroyed
             out = ks.key(state.points, state.target_points, state.down, state.still,
                          state.dispelled, state.grievous, effects, state.cont, state.earth, state.lost,
-                         down_before, destroyed, state.paralyzed, state.ice)
+                         down_before, destroyed, state.paralyzed, state.ice, state.sustained, state.shots)
             self._keys[(state, down_before)] = out
         return out
 

@@ -75,6 +75,10 @@ class Attacker:
         types = [w.type for w in self.weapons]
         if "melee" in types and any(t in RANGED_TYPES for t in types):
             raise InputError("weapons", types, "a combat action never mixes melee and ranged weapons")
+        sustained = [w.name for w in self.weapons if "sustained_attack" in w.rules]
+        if len(sustained) > 1:
+            raise InputError("weapons", sustained, "at most one weapon of an attacker has sustained_attack "
+                             "(the engines keep one Sustained Attack per activation)")
         for key in ("focus", "fury", "force"):
             check_int(key, getattr(self, key), 0, MAX_POINTS)
         kinds = [k for k in ("focus", "fury", "force") if getattr(self, k)]
@@ -126,7 +130,7 @@ class Attacker:
     @property
     def attack_count(self) -> int:
         """Initial attacks of its combat action (a spell's casts are paid: not counted)."""
-        return sum(w.attacks for w in self.weapons if not w.cost)
+        return sum(w.initial_attacks for w in self.weapons if not w.cost)
 
     @property
     def casts(self) -> tuple[tuple[int, int], ...]:

@@ -202,6 +202,12 @@ class Scenario:
                              "cripple:X is for one target (with several, best play aims at "
                              "kill, damage or destroyed)")
         check_objective("simulation.objective", self.objective, self.target)
+        if self.several:
+            for i, a in enumerate(self.attackers):
+                for j, w in enumerate(a.weapons):
+                    if "sustained_attack" in w.rules:
+                        raise InputError(f"attackers[{i}].weapons[{j}].rules", "sustained_attack",
+                                         "is modelled against one target (not yet with several)")
         self._check_routes()
         n = self.n_attacks
         if n == 0:
@@ -360,7 +366,7 @@ def _combat_action(ai: int, a: Attacker, g: int, size: int) -> list[AttackSlot]:
             out.extend(AttackSlot(ai, wi, k, a, w, bought=True, cost=w.cost, stops=False, **who)
                        for k in range(casts.get(wi, 0)))
             continue
-        for k in range(w.attacks):
+        for k in range(w.initial_attacks):  # a random rate of fire: the most it gives
             out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0), **who))
     bought = a.bought_weapon
     if a.max_bought:

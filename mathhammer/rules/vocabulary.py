@@ -63,6 +63,7 @@ WEAPON_RULES = (
     "critical_ice_cage",    # the same on a critical hit
     "paralysis",            # a hit: the target's base DEF is 5 (melee attacks still roll)
     "critical_paralysis",   # the same on a critical hit
+    "sustained_attack",     # once it has hit the target, its later attacks on it hit automatically
 )
 
 #: Weapon rules that only make sense on a weapon that rolls damage.
@@ -82,6 +83,10 @@ HAZARDS = ("acid_bath", "burning_earth", "quicksand")
 
 #: When attackers attack in a several-turn scenario: every turn, or only the first.
 ATTACK_TURNS = ("all", "first")
+
+#: Random rates of fire (``attacks = "d3"`` ...) of a ranged weapon: the most attacks each
+#: gives. The roll is made once, before the first of them (docs/rules.md 5).
+RANDOM_ROF = {"d3": 3, "d6": 6, "2d3": 6}
 
 #: Which die a weapon discards after rolling (``attack_discard`` / ``damage_discard``); ``both``:
 #: the lowest, then the highest (each only while two or more dice are left).

@@ -15,12 +15,13 @@ from .vocabulary import (
     EFFECT_TRIGGERS,
     EXCLUSIVE_RULES,
     GRID_LETTERS,
+    RANDOM_ROF,
     SPIRAL_LETTERS,
     WEAPON_LOCATIONS,
     WEAPON_RULES,
 )
 
-__all__ = ["Weapon"]
+__all__ = ["Weapon", "rof_odds"]
 
 MAX_SKILL = 30
 MAX_POW = 40
@@ -30,6 +31,20 @@ MAX_MINUS = 10
 MAX_COST = 10
 
 
+
+
+def rof_odds(rof: str) -> tuple[tuple[int, float], ...]:
+    """The attacks a random rate of fire gives and their chances: d3 (a d6 halved, rounding
+    up), d6, or 2d3.
+
+    >>> [(k, round(p * 9)) for k, p in rof_odds("2d3")]
+    [(2, 1), (3, 2), (4, 3), (5, 2), (6, 1)]
+    """
+    if rof == "d3":
+        return tuple((k, 1 / 3) for k in (1, 2, 3))
+    if rof == "d6":
+        return tuple((k, 1 / 6) for k in range(1, 7))
+    return tuple((k, (3 - abs(k - 4)) / 9) for k in range(2, 7))
 
 
 @dataclass(frozen=True)
@@ -44,8 +59,9 @@ class Weapon:
         MAT for melee weapons, RAT for ranged and arcane attacks.
     pow : int or None
         POW of the damage roll; ``None`` for a POW of "-" (the weapon deals no damage).
-    attacks : int
-        Initial attacks in one combat action (ROF for ranged weapons).
+    attacks : int or {"d3", "d6", "2d3"}
+        Initial attacks in one combat action (ROF for ranged weapons); a random rate of fire
+        (ranged weapons): that many, rolled once before the first (docs/rules.md 5).
     boosted_attack, boosted_damage : bool
         Every attack (damage) roll of this weapon is boosted, at no cost.
     damage_type : set of str
@@ -108,7 +124,7 @@ class Weapon:
     type: str
     skill: int
     pow: int | None
-    attacks: int = 1
+    attacks: int | str = 1
     boosted_attack: bool = False
     boosted_damage: bool = False
     damage_type: frozenset[str] = field(default_factory=frozenset)
@@ -138,7 +154,13 @@ class Weapon:
         check_int("skill", self.skill, 0, MAX_SKILL)
         if self.pow is not None:
             check_int("pow", self.pow, 0, MAX_POW)
-        check_int("attacks", self.attacks, 0, MAX_ATTACKS)
+        if isinstance(self.attacks, str):
+            check_choice("attacks", self.attacks, tuple(RANDOM_ROF))
+            if self.type != "ranged":
+                raise InputError("attacks", self.attacks,
+                                 f"a random rate of fire is for ranged weapons (type is {self.type!r})")
+        else:
+            check_int("attacks", self.attacks, 0, MAX_ATTACKS)
         check_bool("boosted_attack", self.boosted_attack)
         check_bool("boosted_damage", self.boosted_damage)
         check_bool("auto_hit", self.auto_hit)
@@ -193,6 +215,20 @@ class Weapon:
                                  'needs a damage roll: the weapon has POW "-"')
 
     # ----------------------------------------------------------------- derived
+    @property
+    def initial_attacks(self) -> int:
+        """Initial attacks it may make: ``attacks``, or the most a random rate of fire gives.
+
+        >>> Weapon("Gun", "ranged", 5, 10, attacks="d3").initial_attacks
+        3
+        """
+        return RANDOM_ROF[self.attacks] if isinstance(self.attacks, str) else self.attacks
+
+    @property
+    def random_rof(self) -> str | None:
+        """The random rate of fire (``"d3"``, ``"d6"``, ``"2d3"``), or None."""
+        return self.attacks if isinstance(self.attacks, str) else None
+
     @property
     def damage_types(self) -> frozenset[str]:
         """Damage types of its damage rolls: arcane attacks deal magical damage (docs/rules.md 2)."""

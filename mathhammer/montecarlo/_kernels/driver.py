@@ -19,6 +19,7 @@ from numba import prange
 from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_chunk
 from ..._core.jit import jit
 from .layout import (
+    A_FLAGS,
     A_ORIGIN,
     C_DESTROYED,
     CAP_TRACK,
@@ -29,6 +30,7 @@ from .layout import (
     E_DESTROYED,
     E_KILL,
     E_NFIELDS,
+    F_ROF,
     MAX_ROWS,
     N_COLUMNS,
     N_EFFECTS,
@@ -195,7 +197,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         chunk_destroyed[:, 0] = chunk_damage.sum(axis=1) - chunk_damage[:, -1]
         chunk_destroyed[:, 1] = chunk_damage[:, -1]
     if n_targets == 1:  # several targets: the kernel counts every attack made
-        initial = np.tile(enc.attacks[:n_slots, A_ORIGIN] == ORIGIN_INITIAL, rounds)
+        initial = derived_rows(enc.attacks, n_slots, rounds)
         made = made_counts(kill_total, trials, maintenance, n_slots)
         attack_total[initial, C_MADE] = made[initial]
     if on_card:  # every trial starts with nothing crippled; slots change that (every model's
@@ -206,6 +208,14 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
                   effect_total, chunk_damage, destroyed_total, chunk_destroyed, target_damage,
                   target_destroyed, target_kills, target_made)
+
+
+def derived_rows(attacks: np.ndarray, n_slots: int, rounds: int) -> np.ndarray:
+    """Counter rows (each slot of each round) whose attacks made :func:`made_counts` derives
+    from the kills: the initial attacks, but a random rate of fire's (the kernel counts those,
+    as it counts bought ones)."""
+    rows = attacks[:n_slots]
+    return np.tile((rows[:, A_ORIGIN] == ORIGIN_INITIAL) & ((rows[:, A_FLAGS] & F_ROF) == 0), rounds)
 
 
 def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:

@@ -77,7 +77,13 @@ A_BLAST_MISS = 25   # ... models a miss catches (the one aimed at first)
 A_ATT_MODE = 26     # R_* bits of its attack roll (0: two dice read as a pair, the fast path)
 A_DMG_MODE = 27     # R_* bits of its damage roll (R_DROP_*, R_SHARK)
 A_CRIT_ARM_CUT = 28  # Armor-Piercing on a critical hit only: the ARM a critical hit takes off
-A_NFIELDS = 29
+A_NUMBER = 29       # its number among its weapon's initial attacks (0 first)
+A_ROF = 30          # a random rate of fire (F_ROF): ROF_D3 | ROF_D6 | ROF_2D3
+A_NFIELDS = 31
+
+ROF_D3 = 1
+ROF_D6 = 2
+ROF_2D3 = 3
 
 # R_* bits of a roll's mode (A_ATT_MODE, A_DMG_MODE; dice.roll_stats, docs/rules.md 1 and 2)
 R_DROP_LOW = 1 << 0     # discard the lowest die (while two or more are left)
@@ -124,6 +130,8 @@ F_CRIT_ICE = 1 << 29         # ... a critical hit
 F_PARALYSIS = 1 << 30        # Paralysis: a hit makes the base DEF 5 (ST_PARALYZED)
 F_CRIT_PARALYSIS = 1 << 31   # ... a critical hit
 F_LASTING = F_ICE | F_CRIT_ICE | F_PARALYSIS | F_CRIT_PARALYSIS  # effects kept in the state bits
+F_ROF = 1 << 32              # an initial attack of a random rate of fire: made while A_NUMBER < the roll
+F_SUSTAIN = 1 << 33          # Sustained Attack: a hit sets ST_SUSTAINED (its A_AUTOHIT_ON holds it)
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation
@@ -222,12 +230,13 @@ K_CONT = 4         # radix of the continuous effects (4 or 1)
 K_EARTH = 5        # radix of a burning earth (2 or 1)
 K_DAMAGE = 6       # damage rolls the field table holds (0 .. K_DAMAGE - 1)
 K_ROWS = 7         # attack rows of the tables, alternatives' included (field rows: quicksand, fire, corrosion after)
-K_SITUATION_INDEX = 8  # 64 entries: compact index of raw bits down | still << 1 | ...
-K_LOST = 72        # radix of "its Cortex was crippled" (2 or 1)
-K_CARD = 73        # 1: the tables' damage index is a card configuration (play_columns, play_index)
-K_DESTROYED = 74   # radix of the models of a unit target destroyed so far (models, or 1)
-K_ICE = 75         # radix of the Ice Cage stacks (most stacks + 1, or 1)
-K_NFIELDS = 76
+K_SITUATION_INDEX = 8  # 128 entries: compact index of raw bits down | still << 1 | ...
+K_LOST = 136       # radix of "its Cortex was crippled" (2 or 1)
+K_CARD = 137       # 1: the tables' damage index is a card configuration (play_columns, play_index)
+K_DESTROYED = 138  # radix of the models of a unit target destroyed so far (models, or 1)
+K_ICE = 139        # radix of the Ice Cage stacks (most stacks + 1, or 1)
+K_SHOTS = 140      # radix of a random rate of fire's roll (most attacks + 1, or 1)
+K_NFIELDS = 141
 
 # decision bits of play_attack and the unsolved field entry (mathhammer.play.codes)
 D_BUY = _play.BUY
@@ -257,6 +266,7 @@ ST_PARALYZED = 1 << 8      # Paralysis: base DEF 5 (melee attacks still roll)
 ST_ICE_SHIFT = 10          # bits 10..13: Ice Cage stacks this round (their -2 DEF each is in the
 ST_ICE_ONE = 1 << ST_ICE_SHIFT  # running -DEF sum); at most MAX_ICE
 MAX_ICE = MAX_ICE_STACKS   # 15: four bits
+ST_SUSTAINED = 1 << 14     # the attacker's Sustained Attack weapon has hit it this activation
 ST_STATIONARY = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT | ST_STILL
 ST_KNOCKED_DOWN = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT | ST_PRONE
 

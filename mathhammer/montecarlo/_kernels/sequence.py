@@ -37,6 +37,8 @@ from .layout import (
     A_ARM_MINUS,
     A_ATT_DICE,
     A_ATT_MODE,
+    A_NUMBER,
+    A_ROF,
     A_CRIT_ARM_CUT,
     A_DMG_MODE,
     A_ATTACKER,
@@ -110,6 +112,8 @@ from .layout import (
     F_CRIT_PARALYSIS,
     F_ICE,
     F_LASTING,
+    F_ROF,
+    F_SUSTAIN,
     F_PARALYSIS,
     F_SHATTER,
     F_TRASH,
@@ -142,6 +146,7 @@ from .layout import (
     K_DAMAGE,
     K_DESTROYED,
     K_ICE,
+    K_SHOTS,
     K_EARTH,
     K_EFFECTS,
     K_LOST,
@@ -176,6 +181,9 @@ from .layout import (
     ST_ICE_ONE,
     ST_ICE_SHIFT,
     ST_PARALYZED,
+    ST_SUSTAINED,
+    ROF_D3,
+    ROF_D6,
     MAX_ICE,
     T_ARM_BASE,
     T_ATTACK_ROUNDS,
@@ -351,10 +359,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     k_card = play_keys[K_CARD] != 0
     k_destroyed = play_keys[K_DESTROYED]
     k_ice = play_keys[K_ICE]
-    situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 64]
+    k_shots = play_keys[K_SHOTS]
+    situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 128]
     # the key is the attacker's points left alone when nothing else can change
     key_is_points = (k_tpoints == 1 and k_situations == 1 and k_effects == 0 and k_cont == 1
-                     and k_earth == 1 and k_lost == 1 and k_destroyed == 1 and k_ice == 1)
+                     and k_earth == 1 and k_lost == 1 and k_destroyed == 1 and k_ice == 1
+                     and k_shots == 1)
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = target[T_SLOTS]
@@ -553,19 +563,21 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         out = load(j, tr, state, crippled, n_marks, shield_now)
         return (j,) + out
 
-    def play_key(points, tpoints, state, effects, cont, earth, lost, down_before, destroyed):
+    def play_key(points, tpoints, state, effects, cont, earth, lost, down_before, destroyed, shots=0):
         """The state key of best play (:meth:`mathhammer.play.codes.KeySpace.key`);
         ``destroyed``: models destroyed so far, of every target (with several, they are
         solved when attacks go down the list: those of the targets before the one under
-        attack are all destroyed)."""
+        attack are all destroyed); ``shots``: a random rate of fire's roll, within its
+        volley (else 0)."""
         if key_is_points:
             return np.int64(points)
         down = (state & ST_PRONE) != 0
         still = (state & ST_STILL) != 0  # stationary (Shatter's), knocked down or not
         raw = (np.int64(down) | np.int64(still) << 1 | np.int64((state & ST_DISPELLED) != 0) << 2
                | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4
-               | np.int64((state & ST_PARALYZED) != 0) << 5)
-        key = ((state >> ST_ICE_SHIFT) & MAX_ICE) if k_ice > 1 else 0
+               | np.int64((state & ST_PARALYZED) != 0) << 5 | np.int64((state & ST_SUSTAINED) != 0) << 6)
+        key = np.int64(shots) if k_shots > 1 else 0
+        key = key * k_ice + (((state >> ST_ICE_SHIFT) & MAX_ICE) if k_ice > 1 else 0)
         key = key * k_destroyed + (np.int64(destroyed) if k_destroyed > 1 else 0)
         key = key * k_lost + (np.int64(lost) if k_lost > 1 else 0)
         key = key * k_earth + (np.int64(earth) if k_earth > 1 else 0)
@@ -784,6 +796,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         dead = False
         destroyed = 0
         cur = 0
+        shots = 0  # a random rate of fire's roll, for its volley
         tr += 1
         stored = False  # a unit: whether any model's state left the locals this trial
         if any_card:
@@ -818,6 +831,24 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     boost_att_at = attackers[a, P_BOOST_ATT_AT]
                     boost_dmg = attackers[a, P_BOOST_DMG]
                     best = attackers[a, P_BEST]
+                    state &= ~ST_SUSTAINED  # a new activation
+                if (flags & F_ROF) != 0:
+                    # a random rate of fire (docs/rules.md 5): rolled before its first attack,
+                    # which is always made; the later ones while their number is below the roll
+                    if attacks[i, A_NUMBER] == 0:
+                        e = np.int64(dice[pos])
+                        pos += 1
+                        r = attacks[i, A_ROF]
+                        if r == ROF_D3:
+                            shots = (die_of(e, 0) + 1) >> 1
+                        elif r == ROF_D6:
+                            shots = die_of(e, 0)
+                        else:
+                            shots = ((die_of(e, 0) + 1) >> 1) + ((die_of(e, 1) + 1) >> 1)
+                    if attacks[i, A_NUMBER] >= shots:
+                        continue  # not made
+                    if not multi:  # made (several targets: counted below)
+                        attack_counts[row, C_MADE] += 1
                 w = i  # the row of the weapon it is made with
                 if multi:
                     # --- several targets: the first of its route still standing
@@ -857,7 +888,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     m = play_m(marked)
                     if m >= 0:
                         pkey = play_key(points, tpoints, state, effects, cont, earth_lit,
-                                        cortex_lost, False, m_lo + destroyed)
+                                        cortex_lost, False, m_lo + destroyed, shots * ((flags & F_ROF) != 0))
                         dec = play_attack[row, pkey, m]
                 prow = row  # its row of the decision tables
                 if attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
@@ -938,11 +969,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 crit = np.int64(outcome == CRIT)
                 attack_counts[row, C_HIT] += hit
                 attack_counts[row, C_CRIT] += crit
-                if (flags & (F_DISPEL | F_GRIEVOUS)) != 0 and hit == 1:
+                if (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
                     if (flags & F_DISPEL) != 0 and (flags & F_DISPEL_LATE) == 0:
                         state |= ST_DISPELLED
                     if flags & F_GRIEVOUS:
                         state |= ST_GRIEVOUS
+                    if flags & F_SUSTAIN:  # its later attacks on this target hit automatically
+                        state |= ST_SUSTAINED
 
                 # --- damage roll (docs/rules.md 2)
                 dealt = 0
@@ -1028,7 +1061,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         after = _lasting(after, flags, crit)[0]
                     fkey = play_key(points, tpoints, after,
                                     effects | (bit if lands else 0), cont | sets, earth_lit,
-                                    cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed)
+                                    cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
+                                    shots * ((flags & F_ROF) != 0))
                 (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                  power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked, tpoints,
                                                crippled, n_marks, pos, state, shield_now,
@@ -1135,7 +1169,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     fkey = 0
                     if power_best and tpoints > 0:
                         fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
-                                        cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed)
+                                        cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
+                                        shots * ((flags & F_ROF) != 0))
                     (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                      power_blocked, dead) = suffer(CE_QUICKSAND, 1, w, row, row, t, marked,
                                                    tpoints, crippled, n_marks, pos, state,
