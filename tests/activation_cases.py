@@ -148,6 +148,9 @@ CASES: list[tuple[str, Scenario]] = [
                                                         rules={"sustained_attack"}), focus=1)),
     ("random_rof_d3", one(Target(13, 14, boxes=8), W("Chain gun", "ranged", 6, 11, attacks="d3",
                                                      rules={"critical_knockdown"}), focus=1)),
+    ("upkeep_tough_unyielding_dispel", one(Target(12, 13, boxes=4, upkeep_rules={"tough", "unyielding"}),
+                                           W("Null", "melee", 6, 12, attacks=3, rules={"dispel"}), focus=1)),
+    ("rapid_healing_d3", one(Target(12, 14, boxes=8, rapid_healing="d3"), W("Axe", "melee", 6, 13, attacks=3))),
     ("decapitation_on_hit", one(Target(12, 16, boxes=10), W("Axe", "melee", 7, 12, rules={"decapitation_on_hit"},
                                                             attacks=2))),
     # ------------------------------------------------------------------ target

@@ -580,8 +580,13 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         if name == "tall_grass" and t.base not in ("small", "medium"):
             continue
         situations.add(_TERRAIN_GIVES[name])
-    tough = "tough" in t.rules or "tough_steady" in t.rules
+    upkeep_rules = set(getattr(t, "upkeep_rules", ()))  # Tough / Unyielding from an upkeep spell
+    tough = "tough" in t.rules or "tough_steady" in t.rules or "tough" in upkeep_rules
     steady = "tough_steady" in t.rules
+
+    def has_tough(dispelled):
+        """Tough, unless it came from an upkeep spell a Dispel has ended."""
+        return tough and not (dispelled and "tough" in upkeep_rules and "tough" not in t.rules)
     tough_on = getattr(t, "tough_on", 5)  # the d6 Tough needs (a setting; 5: 5 or 6)
     field_points = 0 if inert else t.focus + t.fury
     field_kind = "focus" if t.focus else "fury"
@@ -589,7 +594,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
     target_objective = objective
     card = _BfCard(t) if (t.grid is not None or t.spiral is not None) else None
     on_grid = card is not None and card.grid
-    heals_possible = tough or t.rapid_healing > 0
+    heals_possible = tough or t.rapid_healing != 0
     resists = set(t.resist)
 
     def crippled_now(st):
@@ -639,6 +644,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             arm += 4
         if "blessed" not in w.rules:
             arm += t.spell_arm + (0 if dispelled else t.upkeep_arm)
+        if w.type == "melee" and "unyielding" in upkeep_rules and not dispelled:
+            arm += 2  # Unyielding from an upkeep spell: a rule, not ignored by Blessed
         if "chain_weapon" not in w.rules:
             arm += shields(crippled)
         return arm - minus(effects, "arm")
@@ -734,7 +741,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
     def suffer_mark(st, x, then):
         remaining = boxes - st["marked"]
         d = min(x, remaining)
-        can_save = tough and not st["grievous"] and (not st["down"] or steady)
+        can_save = has_tough(st["dispelled"]) and not st["grievous"] and (not st["down"] or steady)
         if card is None:
             if st["marked"] + d < boxes:
                 return then(dict(st, marked=st["marked"] + d), d)
@@ -972,7 +979,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         if marked == boxes:
             # knocked down (with knockdown_before_tough: by this hit too) stops a Tough roll
             down = nxt["down"] if getattr(scenario, "knockdown_before_tough", False) else st["down"]
-            can_save = tough and not grievous and (not down or steady)
+            can_save = has_tough(nxt["dispelled"]) and not grievous and (not down or steady)
             branches = []
             for face in FACES:
                 if can_save and face >= tough_on:
@@ -981,6 +988,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
                 else:
                     branches.append((Fraction(1, 6), leaf(i, local, None)))
             return mix(branches)
+        if d > 0 and not grievous and t.rapid_healing == "d3":  # a d3 of them: three branches
+            return mix([(Fraction(1, 3), leaf(i, local, after_quicksand(i, dict(nxt, marked=max(0, marked - h)),
+                                                                       quick))) for h in (1, 2, 3)])
         if d > 0 and not grievous and t.rapid_healing:
             marked = max(0, marked - t.rapid_healing)
         return leaf(i, local, after_quicksand(i, dict(nxt, marked=marked), quick))
@@ -1002,7 +1012,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             order = card.mark(st["card"], column, d, first_box)
             if len(order) == boxes:
                 down = nxt["down"] if getattr(scenario, "knockdown_before_tough", False) else st["down"]
-                can_save = tough and not grievous and (not down or steady)
+                can_save = has_tough(nxt["dispelled"]) and not grievous and (not down or steady)
                 for face in FACES:
                     if can_save and face >= tough_on:
                         saved = settle(dict(nxt, down=True), order[:-1])

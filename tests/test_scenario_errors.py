@@ -416,6 +416,13 @@ EXACT_CASES = [
      "target.power_field: must be one of best, never, lethal (got True)"),
     ("target-rapid-healing-high", in_target("rapid_healing = 12"),
      "target.rapid_healing: must be between 0 and 10 (got 12)"),
+    ("target-rapid-healing-d6", in_target('rapid_healing = "d6"'), "target.rapid_healing: must be an integer or \"d3\" (got 'd6')"),
+    ("target-upkeep-rules-unknown", in_target('upkeep_rules = ["carapace"]'),
+     "target.upkeep_rules[0]: must be one of tough, unyielding (got 'carapace')"),
+    ("target-upkeep-rules-twice", in_target('rules = ["tough"]\nupkeep_rules = ["tough"]'),
+     "target.upkeep_rules: the target has it already (rules) (got 'tough')"),
+    ("weapon-random-rof-melee", in_weapon('attacks = "d3"'),
+     f"{W1}.attacks: a random rate of fire is for ranged weapons (type is 'melee') (got 'd3')"),
     ("target-key-alias", in_target('shields = ["L"]'), "target.shields: unknown key; did you mean 'shield'? (got ['L'])"),
     # --- [target] grid and spiral
     ("target-grid-unknown-letter", in_target('grid = ["...L.", "..LLM", "..HCM", "..HQM", "..RRM", "...R."]'),

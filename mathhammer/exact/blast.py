@@ -60,7 +60,8 @@ def _outcomes(setup: Setup, info: SlotInfo, marked: int, down: bool, state: Stat
     grievous = state is not None and state.grievous
     arm = setup.armor(info, dispelled, effects)
     pmf = rolls.damage_pmf(w.blast_dice_against(setup.target.resist), w.blast_pow, arm)
-    tough = setup.tough and not grievous and (not down or setup.steady)
+    tough = (setup.tough and not grievous and (not down or setup.steady)
+             and not (setup.upkeep_tough and dispelled))
     heals = 0 if grievous else setup.rapid_healing
     out = []
     for x in np.flatnonzero(pmf):

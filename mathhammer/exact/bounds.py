@@ -230,6 +230,10 @@ def _part_states(setup: Setup, induction: bool) -> int:
     """The checks of one target's setup; the bound on its states (0 on a card: checked by
     :func:`_check_card`)."""
     t = setup.target
+    if t.rapid_healing == "d3" and (t.card is not None or setup.blast):
+        raise ExactNotApplicable(
+            "Rapid Healing d3 on a damage grid or life spiral, or on a unit an area-of-effect "
+            "attack blasts, is beyond the exact engine: use the Monte Carlo method")
     if t.unit and t.card is not None:
         raise ExactNotApplicable(
             f"a unit of {t.models} models with a damage {t.capacity} each (every model's card "

@@ -41,7 +41,8 @@ class DamageRoll:
         # no Tough roll for a model knocked down (but Tough Steady); with the setting
         # knockdown_before_tough, this hit's own knockdown counts
         down = state.down or (sc.knockdown_before_tough and w.knocks_down(critical))
-        self.tough = setup.tough and not after.grievous and (not down or setup.steady)
+        self.tough = (setup.tough and not after.grievous and (not down or setup.steady)
+                      and not (setup.upkeep_tough and after.dispelled))
         self.heals = setup.rapid_healing if not after.grievous else 0
         self.quick = in_quicksand(setup, info, state, critical)
         double = "decapitation_on_hit" in w.rules or (critical and "decapitation" in w.rules)
@@ -119,14 +120,18 @@ class DamageRoll:
                              marked[keep], None if tag is None else tag[keep]))
 
         standing = ~disabled
-        healed = end
-        if self.heals:
-            healed = np.where(marked > 0, np.maximum(0, end - self.heals), end)
-        if setup.track_cripple is None:  # every track but a relaxed grid's (the split's
-            add(after, standing, healed, cells.p)  # cost was 3 % of an exact run on a track)
-        else:  # the relaxation of a grid: systems crippled at random as the boxes fill
-            for st, q in setup.track_split(after, cells.src, end):
-                add(st, standing, healed, cells.p * q)
+        heals = [(self.heals, 1.0)]
+        if self.heals and setup.rapid_d3:  # Rapid Healing d3: 1, 2 or 3
+            heals = [(h, 1 / 3) for h in (1, 2, 3)]
+        for heal, share in heals:
+            healed = end
+            if heal:
+                healed = np.where(marked > 0, np.maximum(0, end - heal), end)
+            if setup.track_cripple is None:  # every track but a relaxed grid's (the split's
+                add(after, standing, healed, cells.p * share)  # cost was 3 % of an exact run)
+            else:  # the relaxation of a grid: systems crippled at random as the boxes fill
+                for st, q in setup.track_split(after, cells.src, end):
+                    add(st, standing, healed, cells.p * q * share)
         gone, at = setup.killed(after)  # destroyed: the kill, or the unit's next model
         if self.tough:
             for st, q in setup.track_split(after._replace(down=True), cells.src, setup.boxes - 1):

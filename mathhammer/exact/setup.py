@@ -109,13 +109,16 @@ class Setup(TrackRelaxation):
         #: theirs (:attr:`State.others`).
         self.blast = t.unit and any(info.weapon.blasts for info in self.all_infos)
         self.marks = np.arange(self.boxes)
-        self.tough = bool(t.rules & {"tough", "tough_steady"})
+        self.tough = bool(t.tough_rules)
+        self.upkeep_tough = "tough" in t.upkeep_rules  # a Dispel ends it
         self.steady = "tough_steady" in t.rules
         #: Tough's save: a d6 of ``tough_on`` or more (docs/rules.md 3)
         self.tough_on = int(t.tough_on)
-        self.rapid_healing = int(t.rapid_healing)
+        #: Rapid Healing: its points (a d3: at most 3, ``rapid_d3``)
+        self.rapid_d3 = t.rapid_healing == "d3"
+        self.rapid_healing = 3 if self.rapid_d3 else int(t.rapid_healing)
         #: Whether Dispel / Grievous Wounds can change anything (if not, the state ignores them).
-        self.dispellable = bool(t.upkeep_def or t.upkeep_arm)
+        self.dispellable = bool(t.upkeep_def or t.upkeep_arm or t.upkeep_rules)
         self.woundable = self.tough or self.rapid_healing > 0
         #: Most attacks of a random rate of fire (0 without one).
         self.most_shots = max((info.weapon.initial_attacks for info in self.all_infos if info.rof), default=0)
@@ -374,6 +377,7 @@ class Setup(TrackRelaxation):
         arm = t.base_arm(piercing) + t.arm_modifier(w.type)
         if "blessed" not in w.rules:
             arm += t.spell_arm + (0 if dispelled else t.upkeep_arm)
+        arm += 0 if dispelled else t.upkeep_rule_arm(w.type)  # upkeep Unyielding: a rule
         if "chain_weapon" not in w.rules and t.shield_arm:
             arm += 2 * sum(x not in crippled for x in t.shield) + sum(x not in crippled for x in t.buckler)
         return arm - sum(self.minus[e][1] for e in effects)

@@ -129,7 +129,8 @@ def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, 
     boxes = setup.boxes
     remaining = setup.remaining(cur)
     taken = np.minimum(x, remaining).astype(np.int64)
-    tough = setup.tough and not state.grievous and (not state.down or setup.steady)
+    tough = (setup.tough and not state.grievous and (not state.down or setup.steady)
+             and not (setup.upkeep_tough and state.dispelled))
     out = []
 
     def add(st, keep, dst, q, saved=0, destroyed=0):

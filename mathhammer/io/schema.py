@@ -18,6 +18,7 @@ from ..rules.vocabulary import (
     TARGET_RULES,
     TARGET_STATES,
     TERRAIN,
+    UPKEEP_RULES,
     WEAPON_LOCATIONS,
 )
 
@@ -76,6 +77,7 @@ TARGET_KEYS = (
     "tough_on",
     "feat_def",
     "feat_arm",
+    "upkeep_rules",
 )
 ATTACKER_KEYS = (
     "name",
@@ -143,6 +145,7 @@ TARGET_LISTS = {
     "terrain": tuple(TERRAIN) + HAZARDS,
     "effects": CONTINUOUS_EFFECTS,
     "rules": TARGET_RULES,
+    "upkeep_rules": UPKEEP_RULES,
     "shield": WEAPON_LOCATIONS,
     "buckler": WEAPON_LOCATIONS,
 }

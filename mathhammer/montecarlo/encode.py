@@ -114,7 +114,8 @@ def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndar
     row[L.A_UPKEEP_DEF] = 0 if blessed else target.upkeep_def
     row[L.A_ARM] = (target.base_arm("armor_piercing" in rules) + target.arm_modifier(weapon.type)
                     + (0 if blessed else target.spell_arm))
-    row[L.A_UPKEEP_ARM] = 0 if blessed else target.upkeep_arm
+    # upkeep spells' ARM (Blessed ignores it) and Unyielding (a rule: Blessed does not)
+    row[L.A_UPKEEP_ARM] = (0 if blessed else target.upkeep_arm) + target.upkeep_rule_arm(weapon.type)
     if "critical_armor_piercing" in rules:  # what halving the base ARM takes off
         row[L.A_CRIT_ARM_CUT] = target.base_arm(False) - target.base_arm(True)
     row[L.A_DEF_MINUS] = weapon.def_minus
@@ -221,9 +222,10 @@ def _target_vector(target: Target, table) -> np.ndarray:
         tvec[L.T_POWER_POLICY] = L.PF_BEST
     if "tough_steady" in target.rules:
         tvec[L.T_TOUGH] = L.TOUGH_STEADY
-    elif "tough" in target.rules:
+    elif target.tough_rules:  # its own or an upkeep spell's (T_TOUGH_UPKEEP)
         tvec[L.T_TOUGH] = L.TOUGH
-    tvec[L.T_RAPID_HEAL] = target.rapid_healing
+    tvec[L.T_RAPID_HEAL] = L.RAPID_D3 if target.rapid_healing == "d3" else target.rapid_healing
+    tvec[L.T_TOUGH_UPKEEP] = int("tough" in target.upkeep_rules)
     tvec[L.T_TOUGH_ON] = target.tough_on
     tvec[L.T_MODELS] = target.models
     return tvec

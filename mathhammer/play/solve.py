@@ -270,7 +270,7 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
         return _solve(setup, scenario.objective, "exact", began, reach, MAX_CARD_INDUCTION_EDGES)
     if relax not in ("auto", "always"):
         raise ValueError(f"relax must be auto, never or always (got {relax!r})")
-    if t.card is not None and t.rapid_healing < 2 and relax == "auto":
+    if t.card is not None and t.rapid_healing in (0, 1) and relax == "auto":
         try:
             setup = prepare(scenario, slots, induction=True)
             if card_work(setup) <= PLAY_CARD_WORK:

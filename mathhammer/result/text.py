@@ -93,6 +93,8 @@ def _describe_target(t) -> str:
         bits.append("in " + ", ".join(sorted(t.terrain)))
     if t.rules:
         bits.append(", ".join(sorted(t.rules)))
+    if t.upkeep_rules:
+        bits.append(", ".join(sorted(t.upkeep_rules)) + " (upkeep)")
     for key, bonus in (("shield", "Shield"), ("buckler", "Buckler")):
         if getattr(t, key):
             bits.append(f"{bonus} ({', '.join(getattr(t, key))})")

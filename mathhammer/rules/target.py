@@ -21,6 +21,7 @@ from .vocabulary import (
     POWER_FIELD_POLICIES,
     RANGED_TYPES,
     TARGET_RULES,
+    UPKEEP_RULES,
     TARGET_STATES,
     TERRAIN,
     WEAPON_LOCATIONS,
@@ -87,9 +88,13 @@ class Target:
     tough_on : int
         The d6 roll Tough needs to save (default 5: 5 or 6; a setting for effects that
         change it, docs/rules.md 3).
-    rapid_healing : int
+    rapid_healing : int or "d3"
         After an attack that damages it without disabling it, the target removes this many
-        damage points (a documented setting: docs/rules.md does not define Rapid Healing).
+        damage points, or a d3 of them (a documented setting: docs/rules.md does not define
+        Rapid Healing).
+    upkeep_rules : set of str
+        ``tough``, ``unyielding`` granted by an upkeep spell: as the rules of the same names,
+        until a Dispel ends them (docs/rules.md 9).
     grid : sequence of six str, optional
         Warjack damage grid, one string per column 1..6, boxes top to bottom: ``.`` a hull
         box, a letter of ``ACGHMFLR`` a system box. Columns may differ in length (0 to 10).
@@ -143,6 +148,7 @@ class Target:
     tough_on: int = 5
     feat_def: int = 0
     feat_arm: int = 0
+    upkeep_rules: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -159,8 +165,11 @@ class Target:
         for effect in sorted(self.effects & self.resist):
             raise InputError("effects", effect, f"a {effect}-resistant target never suffers it")
         object.__setattr__(self, "rules", check_choices("rules", self.rules, TARGET_RULES))
+        object.__setattr__(self, "upkeep_rules", check_choices("upkeep_rules", self.upkeep_rules, UPKEEP_RULES))
+        for rule in sorted(self.upkeep_rules & (self.rules | ({"tough"} if "tough_steady" in self.rules else set()))):
+            raise InputError("upkeep_rules", rule, "the target has it already (rules)")
         check_int("tough_on", self.tough_on, 2, 6)
-        if self.tough_on != 5 and not self.rules & {"tough", "tough_steady"}:
+        if self.tough_on != 5 and not self.tough_rules:
             raise InputError("tough_on", self.tough_on,
                              'is the roll Tough needs: give rules = ["tough"] (or "tough_steady")')
         for key in ("shield", "buckler"):
@@ -179,7 +188,10 @@ class Target:
         if isinstance(self.power_field, str) and self.power_field in POWER_FIELD_ALIASES:
             object.__setattr__(self, "power_field", POWER_FIELD_ALIASES[self.power_field])
         check_choice("power_field", self.power_field, POWER_FIELD_POLICIES)
-        check_int("rapid_healing", self.rapid_healing, 0, MAX_POINTS)
+        if isinstance(self.rapid_healing, str) and self.rapid_healing != "d3":
+            raise InputError("rapid_healing", self.rapid_healing, 'must be an integer or "d3"')
+        if self.rapid_healing != "d3":
+            check_int("rapid_healing", self.rapid_healing, 0, MAX_POINTS)
         if self.grid is not None and self.spiral is not None:
             raise InputError("spiral", list(self.spiral), "a target has a grid or a spiral, not both")
         for key, letters, what in (("grid", GRID_LETTERS + ".", "system"),
@@ -301,6 +313,16 @@ class Target:
     def base_arm(self, armor_piercing: bool = False) -> int:
         """Base ARM; halved, rounding up, against Armor-Piercing (docs/rules.md 9)."""
         return (self.arm + 1) // 2 if armor_piercing else self.arm
+
+    @property
+    def tough_rules(self) -> frozenset[str]:
+        """Its Tough rules, its own and an upkeep spell's (``tough``, ``tough_steady``)."""
+        return (self.rules | self.upkeep_rules) & {"tough", "tough_steady"}
+
+    def upkeep_rule_arm(self, attack_type: str) -> int:
+        """ARM from Unyielding granted by an upkeep spell (+2 vs melee; a Dispel ends it,
+        Blessed does not ignore it: it is no spell bonus to ARM but a rule)."""
+        return 2 if attack_type == "melee" and "unyielding" in self.upkeep_rules else 0
 
     def arm_modifier(self, attack_type: str) -> int:
         """ARM from Unyielding (+2 vs melee), Carapace (+4 vs ranged, not arcane: arcane

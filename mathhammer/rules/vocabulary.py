@@ -130,6 +130,8 @@ POWER_FIELD_ALIASES = {"optimal": "best"}
 
 #: Target special rules (docs/rules.md 9).
 TARGET_RULES = ("unyielding", "carapace", "tough", "tough_steady")
+#: Target rules an upkeep spell may grant (``upkeep_rules``): Dispel ends them.
+UPKEEP_RULES = ("tough", "unyielding")
 
 #: Settings for the open readings, ``[settings]`` booleans (docs/rules.md, "Readings"); False
 #: is this project's reading, True the ChanceMachine calculator's.

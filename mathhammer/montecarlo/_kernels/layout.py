@@ -171,7 +171,9 @@ T_MODELS = 22       # models of the target (a unit, docs/units.md; 1 for a singl
 T_FIRST_MODEL = 23  # several targets: index of its first model among every target's models
 T_TARGETS = 24      # targets of the scenario (the first target's vector: 1, or several)
 T_TOUGH_ON = 25     # the d6 roll Tough needs (5: 5 or 6)
-T_NFIELDS = 26
+T_TOUGH_UPKEEP = 26  # 1: its Tough comes from an upkeep spell (lost once dispelled)
+T_NFIELDS = 27
+RAPID_D3 = -1       # T_RAPID_HEAL of Rapid Healing d3
 
 # continuous effects (bit = index in the maintenance order: result.fields.EFFECT_NAMES)
 CE_FIRE = EFFECT_NAMES.index("fire")

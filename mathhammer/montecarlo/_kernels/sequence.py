@@ -208,6 +208,7 @@ from .layout import (
     T_UPKEEP_ARM,
     T_TOUGH,
     T_TOUGH_ON,
+    T_TOUGH_UPKEEP,
     TOUGH_NONE,
     TOUGH_STEADY,
 )
@@ -404,7 +405,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     # were marked in (healing removes the last first)
     colmask = np.zeros(N_COLUMNS, dtype=np.int64)
     order = np.zeros(max(1, card_boxes), dtype=np.int64)
-    heals = tough != TOUGH_NONE or rapid > 0
+    heals = tough != TOUGH_NONE or rapid != 0
     # letters on the card: the crippled set is the AND over columns of letters_done
     present = 0
     for x in range(n_letters):
@@ -474,7 +475,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 groups[gg, T_SHIELD_ARM], groups[gg, T_POWER_KIND] == PK_FOCUS,
                 groups[gg, T_POWER_POLICY] == PF_LETHAL, groups[gg, T_POWER_POLICY] == PF_BEST,
                 tgh, rap, groups[gg, T_EFFECTS], kind != CAP_TRACK, kind == CAP_GRID,
-                tgh != TOUGH_NONE or rap > 0, groups[gg, T_MODELS], groups[gg, T_FIRST_MODEL])
+                tgh != TOUGH_NONE or rap != 0, groups[gg, T_MODELS], groups[gg, T_FIRST_MODEL])
 
     def park(gg, tr, tpoints, cortex_lost, power_blocked, destroyed, state):
         """Target ``gg`` leaves the trial's locals (trial ``tr``): what it keeps while others
@@ -710,7 +711,9 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         if marked >= boxes:
             saved = False
             if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
-                    and (((state & ST_PRONE) == 0 and not felled) or tough == TOUGH_STEADY)):
+                    and (((state & ST_PRONE) == 0 and not felled) or tough == TOUGH_STEADY)
+                    and ((state & ST_DISPELLED) == 0 or (groups[g, T_TOUGH_UPKEEP] if multi
+                                                         else target[T_TOUGH_UPKEEP]) == 0)):
                 saved = die_of(np.int64(dice[pos]), 0) >= (groups[g, T_TOUGH_ON] if multi
                                                             else target[T_TOUGH_ON])
                 pos += 1
@@ -731,8 +734,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         attack_counts[row, C_DESTROYED] += 1
                     if source >= 0:
                         effect_counts[t, source, E_DESTROYED] += 1
-        elif rapid > 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
-            heal = min(rapid, marked)
+        elif rapid != 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
+            if rapid > 0:
+                heal = min(rapid, marked)
+            else:  # Rapid Healing d3: a d6 halved, rounding up
+                heal = min((die_of(np.int64(dice[pos]), 0) + 1) >> 1, marked)
+                pos += 1
         if heal > 0:
             if not on_card:
                 marked -= heal

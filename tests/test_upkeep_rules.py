@@ -1,0 +1,142 @@
+"""Tough and Unyielding granted by an upkeep spell (``upkeep_rules``), and Rapid Healing of a
+d3 (``rapid_healing = "d3"``), issue 17 (docs/rules.md 9).
+
+An upkeep spell's Tough and Unyielding are the rules of the same names until a Dispel ends
+them (at once, as upkeep DEF and ARM: the dispelling hit's Tough roll is already gone; with
+``dispel_from_next_attack`` its damage roll still faces the Unyielding ARM). Blessed does not
+ignore them (they are rules, not spell bonuses to DEF or ARM). Rapid Healing d3 removes a d3
+of damage points (a d6 halved, rounding up) after an attack that damaged the target without
+disabling it.
+
+Worked examples on chosen dice through the real kernel; exact against the brute-force oracle;
+Monte Carlo against exact within 5 standard errors.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from mathhammer import ExactNotApplicable, simulate
+from mathhammer.errors import InputError
+from mathhammer.io.scenario_files import loads_scenario
+from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
+from naive import bf_activation
+from scripted import play
+
+FIXED = dict(policy="fixed", spend=Spend(boost_attack="never", boost_damage="never"))
+
+
+def _scen(target, *weapons, **settings):
+    return Scenario(target, [Attacker("A", list(weapons), **FIXED)], **settings)
+
+
+def test_worked_example_upkeep_tough_ends_with_dispel():
+    """Tough from an upkeep spell saves on a 5 (the first disabling hit); a Dispel hit then
+    ends it: the next disabling hit gets no Tough roll."""
+    t = Target(defense=10, arm=12, boxes=3, upkeep_rules={"tough"})
+    axe = Weapon("Axe", "melee", 6, 12)
+    out = play(_scen(t, axe), [(4, 4), (3, 3), (5, 5)])  # 6 + 12 - 12 = 6: disabled; Tough 5
+    assert out.tough[:1] == [1] and out.killed_by is None
+    null = Weapon("Null", "melee", 6, 12, rules={"dispel"})
+    out = play(_scen(t, null), [(4, 4), (3, 3), (5, 5)])
+    assert out.tough[:1] == [0] and out.killed_by == 0
+
+
+def test_worked_example_upkeep_unyielding_and_blessed():
+    """Unyielding from an upkeep spell: +2 ARM against melee, which Blessed does not ignore
+    (a rule), and a Dispel ends (at once: the dispelling hit's own damage roll goes without)."""
+    t = Target(defense=10, arm=12, boxes=30, upkeep_rules={"unyielding"})
+    dice = [(4, 4), (5, 5)]
+    assert play(_scen(t, Weapon("Axe", "melee", 6, 12)), dice).damage[0] == 10 + 12 - 14
+    assert play(_scen(t, Weapon("Holy", "melee", 6, 12, rules={"blessed"})), dice).damage[0] == 10 + 12 - 14
+    assert play(_scen(t, Weapon("Null", "melee", 6, 12, rules={"dispel"})), dice).damage[0] == 10 + 12 - 12
+    late = _scen(t, Weapon("Null", "melee", 6, 12, rules={"dispel"}), dispel_from_next_attack=True)
+    assert play(late, dice).damage[0] == 10 + 12 - 14
+    assert play(_scen(t, Weapon("Gun", "ranged", 6, 12)), dice).damage[0] == 10 + 12 - 12  # melee only
+
+
+def test_worked_example_rapid_healing_d3():
+    """Rapid Healing d3: 5 damage points, then the d3 die shows 5 (a 3): 2 boxes stay marked,
+    so the second attack's 9 points on the 10 boxes disable it only with the first's 2."""
+    t = Target(defense=10, arm=12, boxes=10, rapid_healing="d3")
+    axe = Weapon("Axe", "melee", 6, 12, attacks=2)
+    out = play(_scen(t, axe), [(4, 4), (2, 3), (5, 5), (4, 4), (4, 5)])
+    assert out.damage[:2] == [5, 8]  # 2 marked after the heal: 8 of the 9 points fit
+    assert out.killed_by == 1
+
+
+def _cases():
+    yield "upkeep_tough_dispel", _scen_best(Target(defense=12, arm=13, boxes=3, upkeep_rules={"tough"}),
+                                            Weapon("Null", "melee", 6, 12, attacks=2, rules={"critical_knockdown"}),
+                                            Weapon("Null2", "melee", 6, 11, rules={"dispel"}))
+    yield "upkeep_unyielding", _scen_best(Target(defense=12, arm=12, boxes=3, upkeep_rules={"unyielding", "tough"},
+                                                 upkeep_arm=1),
+                                          Weapon("Null", "melee", 6, 12, attacks=2, rules={"dispel"}))
+    yield "rapid_d3", _scen_best(Target(defense=12, arm=14, boxes=4, rapid_healing="d3"),
+                                 Weapon("Axe", "melee", 6, 12, attacks=2))
+    yield "rapid_d3_tough", _scen_best(Target(defense=12, arm=14, boxes=4, rapid_healing="d3", rules={"tough"}),
+                                       Weapon("Axe", "melee", 6, 12, attacks=2, rules={"grievous_wounds"}))
+
+
+def _scen_best(target, *weapons):
+    return Scenario(target, [Attacker("A", list(weapons), focus=1)])
+
+
+CASES = dict(_cases())
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_exact_equals_the_oracle(name):
+    scen = CASES[name]
+    want = bf_activation(scen)
+    ex = simulate(scen, method="exact")
+    assert ex.kill == pytest.approx(float(want["kill"]), abs=1e-12)
+    assert list(ex.hit) == pytest.approx([float(x) for x in want["hit"]], abs=1e-12)
+    assert list(ex.damage_pmf) == pytest.approx([float(p) for p in want["damage"]], abs=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_monte_carlo_within_five_standard_errors(name):
+    import dataclasses
+    scen = CASES[name]
+    scen = dataclasses.replace(scen, target=dataclasses.replace(scen.target, boxes=10))
+    ex = simulate(scen, method="exact")
+    n = 200_000
+    mc = simulate(scen, method="monte_carlo", trials=n, seed=13)
+    assert abs(mc.kill - ex.kill) <= 5 * math.sqrt(ex.kill * (1 - ex.kill) / n) + 1e-9
+    assert abs(mc.damage_mean - ex.damage_mean) <= 5 * ex.damage_sd / math.sqrt(n) + 1e-9
+
+
+def test_errors_and_refusals():
+    with pytest.raises(InputError, match=r"upkeep_rules\[0\]: must be one of tough, unyielding \(got 'carapace'\)"):
+        Target(defense=12, arm=14, upkeep_rules={"carapace"})
+    with pytest.raises(InputError, match=r"upkeep_rules: the target has it already \(rules\) \(got 'tough'\)"):
+        Target(defense=12, arm=14, rules={"tough"}, upkeep_rules={"tough"})
+    with pytest.raises(InputError, match=r"rapid_healing: must be an integer or \"d3\" \(got 'd6'\)"):
+        Target(defense=12, arm=14, rapid_healing="d6")
+    grid = ("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM")
+    scen = _scen(Target(defense=12, arm=14, grid=grid, rapid_healing="d3"), Weapon("Axe", "melee", 6, 12))
+    with pytest.raises(ExactNotApplicable, match="Rapid Healing d3 on a damage grid"):
+        simulate(scen, method="exact")
+    assert simulate(scen, method="monte_carlo", trials=2_000, seed=1).trials == 2_000
+
+
+def test_the_file_keys():
+    text = '''
+[target]
+def = 12
+arm = 14
+upkeep_rules = ["tough", "unyielding"]
+rapid_healing = "d3"
+[[attackers]]
+name = "A"
+[[attackers.weapons]]
+name = "W"
+type = "melee"
+skill = 6
+pow = 12
+'''
+    t = loads_scenario(text).target
+    assert t.upkeep_rules == {"tough", "unyielding"} and t.rapid_healing == "d3"
