@@ -132,6 +132,7 @@ F_CRIT_PARALYSIS = 1 << 31   # ... a critical hit
 F_LASTING = F_ICE | F_CRIT_ICE | F_PARALYSIS | F_CRIT_PARALYSIS  # effects kept in the state bits
 F_ROF = 1 << 32              # an initial attack of a random rate of fire: made while A_NUMBER < the roll
 F_SUSTAIN = 1 << 33          # Sustained Attack: a hit sets ST_SUSTAINED (its A_AUTOHIT_ON holds it)
+F_AFTER_ROLL = F_LASTING | F_DISPEL_LATE  # what a hit changes once its damage is rolled
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation

@@ -112,6 +112,7 @@ from .layout import (
     F_CRIT_PARALYSIS,
     F_ICE,
     F_LASTING,
+    F_AFTER_ROLL,
     F_ROF,
     F_SUSTAIN,
     F_PARALYSIS,
@@ -1043,8 +1044,14 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         dealt = max(0, total + pow_ - arm)
                     if (flags & (F_DECAP | F_DECAP_HIT)) != 0:  # on a critical hit / on any hit
                         dealt *= 1 + (crit | np.int64((flags & F_DECAP_HIT) != 0))
-                if (flags & F_DISPEL_LATE) != 0 and hit == 1:  # from the next attack on (setting)
-                    state |= ST_DISPELLED
+                if (flags & F_AFTER_ROLL) != 0 and hit == 1:
+                    # what the hit leaves once its damage is rolled (from the next attack on):
+                    # a Dispel read so (setting), Ice Cage, Paralysis
+                    if flags & F_DISPEL_LATE:
+                        state |= ST_DISPELLED
+                    if flags & F_LASTING:
+                        state, ice_def = _lasting(state, flags, crit)
+                        def_minus += ice_def
                 if spent:  # points paid for the attack: buying it and its boosts
                     attack_counts[row, C_SPENT] += spent
                 knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
@@ -1063,10 +1070,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         if (flags & F_CORROSION) != 0 or (
                                 crit == 1 and (flags & F_CRIT_CORROSION) != 0):
                             sets |= 1 << CE_CORROSION
-                    after = state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
-                    if (flags & F_LASTING) != 0 and hit == 1:
-                        after = _lasting(after, flags, crit)[0]
-                    fkey = play_key(points, tpoints, after,
+                    fkey = play_key(points, tpoints, state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
                                     effects | (bit if lands else 0), cont | sets, earth_lit,
                                     cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
                                     shots * ((flags & F_ROF) != 0))
@@ -1164,9 +1168,6 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             cont |= 1 << CE_CORROSION
                     quick = quicksand and knocks == 1 and (state & ST_PRONE) == 0
                 state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
-                if (flags & F_LASTING) != 0 and hit == 1:  # Ice Cage, Paralysis
-                    state, ice_def = _lasting(state, flags, crit)
-                    def_minus += ice_def
                 if bit != 0 and (effects & bit) == 0 and outcome >= attacks[w, A_EFFECT_ON]:
                     effects |= bit
                     def_minus += attacks[w, A_DEF_MINUS]
