@@ -653,7 +653,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
     def fire_armor(st):
         """ARM against fire (not an attack: no Unyielding, Carapace, Armor-Piercing)."""
         arm = t.arm + t.spell_arm + getattr(t, "feat_arm", 0) + (0 if st["dispelled"] else t.upkeep_arm)
-        return arm + shields(crippled_now(st)) - minus(st["effects"], "arm")
+        return arm + shields(crippled_now(st)) - minus(st["effects"], "arm") - st.get("arm_extra", 0)
 
     def freeze(st):
         return tuple(sorted(st.items()))
@@ -869,8 +869,12 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         dispelled = st["dispelled"] or "dispel" in rules
         grievous = st["grievous"] or "grievous_wounds" in rules
         effects = set(st["effects"])
+        arm_extra = st.get("arm_extra", 0)
         if (w.def_minus or w.arm_minus) and (w.effect_on == "hit" or crit):
-            effects.add((w.name, w.def_minus, w.arm_minus))
+            ident = (w.name, w.def_minus, w.arm_minus)
+            if ident in effects and getattr(scenario, "arm_minus_stacks_same_weapon", False):
+                arm_extra = min(63, arm_extra + w.arm_minus)  # its -ARM again (setting)
+            effects.add(ident)
         knocks = "knockdown" in rules or (crit and "critical_knockdown" in rules)
         fire = st["fire"] or (("fire" in rules or (crit and "critical_fire" in rules)) and "fire" not in resists)
         corrosion = st["corrosion"] or (("corrosion" in rules or (crit and "critical_corrosion" in rules))
@@ -880,7 +884,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         paralyzed = st.get("paralyzed", False) or "paralysis" in rules or (crit and "critical_paralysis" in rules)
         after = dict(st, dispelled=dispelled, grievous=grievous, effects=frozenset(effects),
                      down=st["down"] or knocks, fire=fire, corrosion=corrosion, ice=ice, paralyzed=paralyzed,
-                     sustained=st.get("sustained", False) or "sustained_attack" in rules,
+                     sustained=st.get("sustained", False) or "sustained_attack" in rules, arm_extra=arm_extra,
                      still=st["still"] or "stationary" in rules or (crit and "critical_stationary" in rules)
                      or ice >= 2)
         quick = "quicksand" in hazards and knocks and not st["down"]
@@ -889,7 +893,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         combined = a.combined if a.combined >= 2 else 0
         POW = w.pow + combined
         late = getattr(scenario, "dispel_from_next_attack", False)  # Dispel from the next attack
-        ARM = armor(w, st["dispelled"] if late else dispelled, st["effects"], crippled_now(st), crit)
+        ARM = armor(w, st["dispelled"] if late else dispelled, st["effects"], crippled_now(st), crit) - st.get(
+            "arm_extra", 0)
         types = set(w.damage_type) | ({"magical"} if w.type == "arcane" else set())
         brutal = "brutal_damage" in rules and (crit or scenario.brutal_damage == "hit")
         free = w.boosted_damage or slot.charge
@@ -1100,7 +1105,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         else:
             new = dict(st, down="knocked_down" in t.state, still=bool(set(t.state) & _STILL_STATES),
                        dispelled=False, grievous=False, effects=frozenset(), ice=0, paralyzed=False,
-                       sustained=False,
+                       sustained=False, arm_extra=0,
                        target_points=0 if st["lost"] else field_points, points=0)
             if rnd + 1 < rounds:
                 new["points"] = _bf_points(slots[(rnd + 1) * n0].attacker_obj)

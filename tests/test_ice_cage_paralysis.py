@@ -10,13 +10,12 @@ too (its decision tables keyed by the stacks and Paralysis).
 
 from __future__ import annotations
 
-import math
+import dataclasses
 
 import pytest
 
-from mathhammer import simulate
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
-from naive import bf_activation
+from agreement import exact_matches_oracle, monte_carlo_agrees
 from scripted import play
 
 FIXED = dict(policy="fixed", spend=Spend(boost_attack="never", boost_damage="never"))
@@ -85,21 +84,11 @@ CASES = dict(_cases())
 def test_exact_equals_the_oracle(name):
     scen = CASES[name]
     for s in (scen, Scenario(scen.target, scen.attackers, turns=2)):
-        want = bf_activation(s)
-        ex = simulate(s, method="exact")
-        assert ex.kill == pytest.approx(float(want["kill"]), abs=1e-12)
-        assert list(ex.hit) == pytest.approx([float(x) for x in want["hit"]], abs=1e-12)
+        exact_matches_oracle(s, per_attack=("hit",))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_monte_carlo_within_five_standard_errors(name):
-    import dataclasses
     scen = CASES[name]
     scen = dataclasses.replace(scen, target=dataclasses.replace(scen.target, boxes=10))
-    ex = simulate(scen, method="exact")
-    n = 200_000
-    mc = simulate(scen, method="monte_carlo", trials=n, seed=7)
-    assert abs(mc.kill - ex.kill) <= 5 * math.sqrt(ex.kill * (1 - ex.kill) / n) + 1e-9
-    assert abs(mc.damage_mean - ex.damage_mean) <= 5 * ex.damage_sd / math.sqrt(n) + 1e-9
-    for p_mc, p_ex in zip(mc.hit, ex.hit):
-        assert abs(p_mc - p_ex) <= 5 * math.sqrt(p_ex * (1 - p_ex) / n) + 1e-9
+    monte_carlo_agrees(scen, seed=7, per_attack=("hit",))

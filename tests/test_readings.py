@@ -8,6 +8,8 @@ ours the default (all ``false``).
   one-attack scenario already relies on");
 - ``crit_counts_discarded``: a critical hit counts the dice discarded from the roll
   (``hasDouble``: "at least two rolled dice (before discard ...) show the same face");
+- ``arm_minus_stacks_same_weapon``: a weapon's -X ARM lands again with each hit ("-X ARM
+  ... stackable with other instances of this effect");
 - ``dispel_from_next_attack``: Dispel ends upkeep spells from the next attack on ("never
   the attack that triggered it");
 - ``single_die_one_misses``: one kept die showing 1 misses ("A to-hit roll where every die
@@ -21,7 +23,7 @@ the brute-force oracle and Monte Carlo against exact with the setting on.
 
 from __future__ import annotations
 
-import math
+import dataclasses
 
 import pytest
 
@@ -29,7 +31,7 @@ from mathhammer import simulate
 from mathhammer.exact import rolls
 from mathhammer.io.scenario_files import loads_scenario
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
-from naive import bf_activation
+from agreement import exact_matches_oracle, monte_carlo_agrees
 from scripted import play
 
 FIXED = dict(policy="fixed", spend=Spend(boost_attack="never", boost_damage="never"))
@@ -72,6 +74,17 @@ def test_worked_example_dispel_from_next_attack():
     dice = [(4, 4), (5, 5), (4, 4), (5, 5)]
     assert play(_scen(w, t), dice).damage[:2] == [10 + 12 - 14, 10 + 12 - 14]
     assert play(_scen(w, t, dispel_from_next_attack=True), dice).damage[:2] == [10 + 12 - 17, 10 + 12 - 14]
+
+
+def test_worked_example_arm_minus_stacks_same_weapon():
+    """A weapon with -2 ARM hits three times: by default its effect lands once (the second
+    and third damage rolls face ARM 14 - 2 = 12); with arm_minus_stacks_same_weapon each hit
+    lands it again (ARM 12, then 10)."""
+    w = Weapon("Acid", "melee", 6, 10, attacks=3, arm_minus=2)
+    t = Target(defense=10, arm=14, boxes=30)
+    dice = [(4, 4), (5, 5), (4, 4), (5, 5), (4, 4), (5, 5)]
+    assert play(_scen(w, t), dice).damage[:3] == [6, 8, 8]
+    assert play(_scen(w, t, arm_minus_stacks_same_weapon=True), dice).damage[:3] == [6, 8, 10]
 
 
 def test_worked_example_single_die_one_misses():
@@ -123,6 +136,9 @@ def _cases():
                                                                       extra_attack_dice=1,
                                                                       rules={"critical_knockdown"})])],
                                             crit_counts_discarded=True)
+    yield "arm_minus_stacks_same_weapon", Scenario(t, [Attacker("A", [Weapon("Acid", "melee", 6, 11, attacks=3,
+                                                                             arm_minus=2)], focus=1)],
+                                                   arm_minus_stacks_same_weapon=True)
     yield "dispel_from_next_attack", Scenario(t, [Attacker("A", [Weapon("Null", "melee", 6, 12, attacks=2,
                                                                         rules={"dispel"})], focus=1)],
                                               dispel_from_next_attack=True)
@@ -136,17 +152,11 @@ CASES = dict(_cases())
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_exact_equals_the_oracle_with_the_setting(name):
-    scen = CASES[name]
-    want = bf_activation(scen)
-    ex = simulate(scen, method="exact")
-    assert ex.kill == pytest.approx(float(want["kill"]), abs=1e-12)
-    assert list(ex.hit) == pytest.approx([float(x) for x in want["hit"]], abs=1e-12)
-    assert list(ex.crit) == pytest.approx([float(x) for x in want["crit"]], abs=1e-12)
+    exact_matches_oracle(CASES[name])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_setting_changes_the_figures(name):
-    import dataclasses
     scen = CASES[name]
     default = dataclasses.replace(scen, **{name: False})
     assert simulate(scen, method="exact").kill != pytest.approx(simulate(default, method="exact").kill, abs=1e-9)
@@ -154,19 +164,14 @@ def test_the_setting_changes_the_figures(name):
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_monte_carlo_within_five_standard_errors_with_the_setting(name):
-    import dataclasses
     scen = CASES[name]
-    scen = dataclasses.replace(scen, target=dataclasses.replace(scen.target, boxes=12))
-    ex = simulate(scen, method="exact")
-    n = 200_000
-    mc = simulate(scen, method="monte_carlo", trials=n, seed=5)
-    assert abs(mc.kill - ex.kill) <= 5 * math.sqrt(ex.kill * (1 - ex.kill) / n) + 1e-9
-    assert abs(mc.damage_mean - ex.damage_mean) <= 5 * ex.damage_sd / math.sqrt(n) + 1e-9
+    monte_carlo_agrees(dataclasses.replace(scen, target=dataclasses.replace(scen.target, boxes=12)), seed=5)
 
 
 def test_the_settings_read_from_a_file():
     text = '''
 [settings]
+arm_minus_stacks_same_weapon = true
 knockdown_before_tough = true
 crit_counts_discarded = true
 dispel_from_next_attack = true
@@ -184,4 +189,4 @@ pow = 12
 '''
     s = loads_scenario(text)
     assert (s.knockdown_before_tough, s.crit_counts_discarded, s.dispel_from_next_attack,
-            s.single_die_one_misses) == (True, True, True, True)
+            s.single_die_one_misses, s.arm_minus_stacks_same_weapon) == (True, True, True, True, True)

@@ -9,15 +9,12 @@ face by face) and Monte Carlo against the exact engine within 5 standard errors.
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
-from mathhammer import simulate
 from mathhammer.errors import InputError
 from mathhammer.exact import rolls
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
-from naive import bf_activation
+from agreement import exact_matches_oracle, monte_carlo_agrees
 from scripted import play
 
 
@@ -126,11 +123,7 @@ def _case(name, boxes=3, points=1, **extra):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_exact_equals_the_oracle(name):
     for scen in (_case(name), _case(name, boxes=2, points=0, tough=True)):
-        want = bf_activation(scen)
-        ex = simulate(scen, method="exact")
-        assert ex.kill == pytest.approx(float(want["kill"]), abs=1e-12)
-        assert list(ex.hit) == pytest.approx([float(x) for x in want["hit"]], abs=1e-12)
-        assert list(ex.crit) == pytest.approx([float(x) for x in want["crit"]], abs=1e-12)
+        exact_matches_oracle(scen)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -138,13 +131,7 @@ def test_monte_carlo_within_five_standard_errors_of_exact(name):
     w = Weapon("W", "melee", 6, 13, attacks=3, **CASES[name]["weapon"])
     scen = Scenario(Target(defense=14, arm=16, boxes=14, rules={"tough"}),
                     [Attacker("A", [w], focus=2, policy="fixed", spend=Spend(boost_attack="auto"))])
-    ex = simulate(scen, method="exact")
-    n = 200_000
-    mc = simulate(scen, method="monte_carlo", trials=n, seed=11)
-    assert abs(mc.kill - ex.kill) <= 5 * math.sqrt(ex.kill * (1 - ex.kill) / n) + 1e-9
-    assert abs(mc.damage_mean - ex.damage_mean) <= 5 * ex.damage_sd / math.sqrt(n) + 1e-9
-    for p_mc, p_ex in zip(mc.crit, ex.crit):
-        assert abs(p_mc - p_ex) <= 5 * math.sqrt(p_ex * (1 - p_ex) / n) + 1e-9
+    monte_carlo_agrees(scen, seed=11, per_attack=("crit",))
 
 
 def test_rolls_of_the_exact_engine_by_hand():

@@ -14,7 +14,7 @@ Monte Carlo against exact within 5 standard errors.
 
 from __future__ import annotations
 
-import math
+import dataclasses
 
 import pytest
 
@@ -22,7 +22,7 @@ from mathhammer import ExactNotApplicable, simulate
 from mathhammer.errors import InputError
 from mathhammer.io.scenario_files import loads_scenario
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
-from naive import bf_activation
+from agreement import exact_matches_oracle, monte_carlo_agrees
 from scripted import play
 
 FIXED = dict(policy="fixed", spend=Spend(boost_attack="never", boost_damage="never"))
@@ -89,24 +89,13 @@ CASES = dict(_cases())
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_exact_equals_the_oracle(name):
-    scen = CASES[name]
-    want = bf_activation(scen)
-    ex = simulate(scen, method="exact")
-    assert ex.kill == pytest.approx(float(want["kill"]), abs=1e-12)
-    assert list(ex.hit) == pytest.approx([float(x) for x in want["hit"]], abs=1e-12)
-    assert list(ex.damage_pmf) == pytest.approx([float(p) for p in want["damage"]], abs=1e-12)
+    exact_matches_oracle(CASES[name], per_attack=("hit",), damage=True)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_monte_carlo_within_five_standard_errors(name):
-    import dataclasses
     scen = CASES[name]
-    scen = dataclasses.replace(scen, target=dataclasses.replace(scen.target, boxes=10))
-    ex = simulate(scen, method="exact")
-    n = 200_000
-    mc = simulate(scen, method="monte_carlo", trials=n, seed=13)
-    assert abs(mc.kill - ex.kill) <= 5 * math.sqrt(ex.kill * (1 - ex.kill) / n) + 1e-9
-    assert abs(mc.damage_mean - ex.damage_mean) <= 5 * ex.damage_sd / math.sqrt(n) + 1e-9
+    monte_carlo_agrees(dataclasses.replace(scen, target=dataclasses.replace(scen.target, boxes=10)), seed=13)
 
 
 def test_errors_and_refusals():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 __all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "MAX_MODELS", "MAX_TARGETS", "MAX_ICE_STACKS",
-           "fresh_seed"]
+           "MAX_ARM_STACK", "fresh_seed"]
 
 #: Monte Carlo sample size when none is given.
 DEFAULT_TRIALS = 1_000_000
@@ -19,6 +19,9 @@ MAX_MODELS = 20
 MAX_TARGETS = 8
 #: Most Ice Cage stacks counted on a model in one round (-2 DEF each); more hits add none.
 MAX_ICE_STACKS = 15
+#: Most -ARM a weapon's effect landing again adds up to on a model in one round (the setting
+#: arm_minus_stacks_same_weapon); more adds none.
+MAX_ARM_STACK = 63
 
 
 def fresh_seed() -> int:

@@ -35,7 +35,7 @@ import dataclasses
 
 import numpy as np
 
-from .._core.limits import MAX_ICE_STACKS
+from .._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS
 from ..rules.weapon import rof_odds
 from . import rolls
 from .blast import blast
@@ -154,8 +154,10 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
     """Steps 3, 4 and 6 for a hit: Dispel and Grievous Wounds at once, the damage roll, then
     knockdown, stationary and the weapon's -DEF / -ARM effect for the next attacks."""
     w = info.weapon
-    effects = state.effects
+    effects, arm_extra = state.effects, state.arm_extra
     if w.has_effect and (w.effect_on == "hit" or critical):
+        if info.ident in effects and w.arm_minus and setup.scenario.arm_minus_stacks_same_weapon:
+            arm_extra = min(MAX_ARM_STACK, arm_extra + w.arm_minus)  # its -ARM landing again
         effects = effects | {info.ident}
     ice = min(MAX_ICE_STACKS, state.ice + int(w.ices(critical)))  # Ice Cage: stationary from two
     after = state._replace(
@@ -167,6 +169,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
         dispelled=state.dispelled or ("dispel" in w.rules and setup.dispellable),
         grievous=state.grievous or ("grievous_wounds" in w.rules and setup.woundable),
         effects=effects,
+        arm_extra=arm_extra,
         points=points,
         cont=state.cont | setup.sets_bits(w, critical),  # continuous effects (docs/rules.md 4)
     )

@@ -58,7 +58,7 @@ def _outcomes(setup: Setup, info: SlotInfo, marked: int, down: bool, state: Stat
     dispelled = state.dispelled if state is not None else False
     effects = state.effects if state is not None else frozenset()
     grievous = state is not None and state.grievous
-    arm = setup.armor(info, dispelled, effects)
+    arm = setup.armor(info, dispelled, effects, arm_extra=state.arm_extra if state is not None else 0)
     pmf = rolls.damage_pmf(w.blast_dice_against(setup.target.resist), w.blast_pow, arm)
     tough = (setup.tough and not grievous and (not down or setup.steady)
              and not (setup.upkeep_tough and dispelled))

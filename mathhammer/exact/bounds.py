@@ -85,7 +85,8 @@ def _other_states(setup: Setup) -> int:
     others = (2 * setup.boxes) ** (setup.models - 1) if setup.blast else 1
     sustained = 2 if any("sustained_attack" in info.weapon.rules for info in setup.all_infos) else 1
     return prod((down, still, dispelled, grievous, paralyzed, sustained, setup.ice_stacks + 1,
-                 setup.most_shots + 1, effects, target_points, points, cont, earth, lost, setup.models, others))
+                 setup.most_shots + 1, setup.most_arm_extra + 1, effects, target_points, points, cont, earth,
+                 lost, setup.models, others))
 
 
 def state_bound(setup: Setup) -> int:

@@ -35,7 +35,7 @@ class DamageRoll:
         # (and its Dispel too, with the setting dispel_from_next_attack)
         sc, w = setup.scenario, info.weapon
         dispelled = state.dispelled if sc.dispel_from_next_attack else after.dispelled
-        arm = setup.armor(info, dispelled, state.effects, state.crippled, critical)
+        arm = setup.armor(info, dispelled, state.effects, state.crippled, critical, state.arm_extra)
         self.shift = info.pow - arm
         self.dice = setup.damage_dice(info, critical, state)
         # no Tough roll for a model knocked down (but Tough Steady); with the setting

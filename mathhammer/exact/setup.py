@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.limits import MAX_ICE_STACKS
+from .._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS
 from ..rules import Scenario, Weapon
 from ..rules.vocabulary import STILL_STATES
 from .card import Card
@@ -120,6 +120,9 @@ class Setup(TrackRelaxation):
         #: Whether Dispel / Grievous Wounds can change anything (if not, the state ignores them).
         self.dispellable = bool(t.upkeep_def or t.upkeep_arm or t.upkeep_rules)
         self.woundable = self.tough or self.rapid_healing > 0
+        #: Most -ARM effects landing again can add in a round (arm_minus_stacks_same_weapon).
+        self.most_arm_extra = min(MAX_ARM_STACK, sum(info.weapon.arm_minus for info in self.all_infos
+                                                     if info.round == 0)) if scenario.arm_minus_stacks_same_weapon else 0
         #: Most attacks of a random rate of fire (0 without one).
         self.most_shots = max((info.weapon.initial_attacks for info in self.all_infos if info.rof), default=0)
         #: Most Ice Cage stacks a round can put on it (a bound: each attack of a round).
@@ -246,7 +249,7 @@ class Setup(TrackRelaxation):
         if t.shield_arm:
             arm += (2 * sum(x not in state.crippled for x in t.shield)
                     + sum(x not in state.crippled for x in t.buckler))
-        return arm - sum(self.minus[e][1] for e in state.effects)
+        return arm - sum(self.minus[e][1] for e in state.effects) - state.arm_extra
 
     def enter_event(self, e: int, state: State) -> State:
         """``state`` as event ``e`` finds it (:meth:`enter` for an attack; a round-end
@@ -368,7 +371,7 @@ class Setup(TrackRelaxation):
         return d - sum(self.minus[e][0] for e in state.effects) - 2 * state.ice
 
     def armor(self, info: SlotInfo, dispelled: bool, effects: frozenset, crippled: frozenset = frozenset(),
-              critical: bool = False) -> int:
+              critical: bool = False, arm_extra: int = 0) -> int:
         """ARM against this attack's damage roll (step 4); not floored at 0. A Shield or
         Buckler in a ``crippled`` location gives nothing; Armor-Piercing halves the base ARM
         (``critical_armor_piercing``: on a ``critical`` hit only)."""
@@ -380,7 +383,7 @@ class Setup(TrackRelaxation):
         arm += 0 if dispelled else t.upkeep_rule_arm(w.type)  # upkeep Unyielding: a rule
         if "chain_weapon" not in w.rules and t.shield_arm:
             arm += 2 * sum(x not in crippled for x in t.shield) + sum(x not in crippled for x in t.buckler)
-        return arm - sum(self.minus[e][1] for e in effects)
+        return arm - sum(self.minus[e][1] for e in effects) - arm_extra
 
     def damage_dice(self, info: SlotInfo, critical: bool, state: State | None = None) -> int:
         """Damage dice before a paid boost (may be below one; the roll has at least one):

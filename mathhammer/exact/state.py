@@ -78,12 +78,15 @@ class State(NamedTuple):
     sustained: bool = False
     #: A random rate of fire's roll, within its volley (0 elsewhere).
     shots: int = 0
+    #: -ARM added this round by weapons' effects landing again (setting
+    #: arm_minus_stacks_same_weapon; their first landing is in ``effects``).
+    arm_extra: int = 0
 
 
 #: What a new round (and a unit's next model) starts without: Dispel, Grievous Wounds, the
 #: -DEF / -ARM effects, Ice Cage, Paralysis, an attacker's Sustained Attack and volley.
 ROUND_FRESH = dict(dispelled=False, grievous=False, effects=frozenset(), ice=0, paralyzed=False,
-                   sustained=False, shots=0)
+                   sustained=False, shots=0, arm_extra=0)
 
 #: Bits of :attr:`State.cont`, in the order the maintenance phase resolves them.
 FIRE = 1

@@ -239,7 +239,7 @@ def _play_tables(table) -> tuple:
     index = np.full(1, -1, dtype=np.int32)
     if table is None:
         keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED, L.K_ICE,
-              L.K_SHOTS]] = 1
+              L.K_SHOTS, L.K_ARM_EXTRA]] = 1
         return (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
                 columns, index)
     ks = table.keys
@@ -253,6 +253,7 @@ def _play_tables(table) -> tuple:
     keys[L.K_DESTROYED] = ks.destroyed
     keys[L.K_ICE] = ks.ice
     keys[L.K_SHOTS] = ks.shots
+    keys[L.K_ARM_EXTRA] = ks.arm_extra
     keys[L.K_DAMAGE] = table.field.shape[3]
     keys[L.K_ROWS] = table.rows
     keys[L.K_SITUATION_INDEX: L.K_SITUATION_INDEX + 128] = ks.situation_table()

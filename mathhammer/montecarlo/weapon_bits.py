@@ -67,6 +67,8 @@ def rule_flags(weapon: Weapon, target: Target, scenario: Scenario) -> int:
         flags |= L.F_DISPEL_LATE
     if scenario.knockdown_before_tough and rules & {"knockdown", "critical_knockdown"}:
         flags |= L.F_KD_STOPS_TOUGH
+    if scenario.arm_minus_stacks_same_weapon and weapon.arm_minus:
+        flags |= L.F_ARM_STACKS
     return flags
 
 

@@ -152,13 +152,13 @@ class Scenario:
         Several targets (docs/units.md), ``target`` first: an attack goes to the first target
         of its route (:attr:`AttackSlot.route`) still standing, and the kill is every target
         destroyed. Given through ``target`` as a list, or here with ``target`` their first.
-    knockdown_before_tough, crit_counts_discarded, dispel_from_next_attack, \
-    single_die_one_misses : bool
+    knockdown_before_tough, crit_counts_discarded, arm_minus_stacks_same_weapon, \
+    dispel_from_next_attack, single_die_one_misses : bool
         Settings for the open readings (docs/rules.md, "Readings"; all False, today's): a
         knockdown landing with the disabling hit already stops that hit's Tough roll; a
-        critical hit counts the dice discarded from the attack roll; Dispel ends upkeep ARM
-        from the next attack on, not on its own damage roll; one kept attack die showing 1
-        misses.
+        critical hit counts the dice discarded from the attack roll; a weapon's -X ARM stacks
+        with itself; Dispel ends upkeep ARM from the next attack on, not on its own damage
+        roll; one kept attack die showing 1 misses.
 
     Examples
     --------
@@ -179,6 +179,7 @@ class Scenario:
     targets: tuple[Target, ...] = ()
     knockdown_before_tough: bool = False
     crit_counts_discarded: bool = False
+    arm_minus_stacks_same_weapon: bool = False
     dispel_from_next_attack: bool = False
     single_die_one_misses: bool = False
 

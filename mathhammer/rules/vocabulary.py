@@ -138,6 +138,7 @@ UPKEEP_RULES = ("tough", "unyielding")
 READINGS = (
     "knockdown_before_tough",
     "crit_counts_discarded",
+    "arm_minus_stacks_same_weapon",
     "dispel_from_next_attack",
     "single_die_one_misses",
 )

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..._core.limits import MAX_ICE_STACKS
+from ..._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS
 from ...play import codes as _play
 from ...result.fields import (
     EFFECT_AFTER,
@@ -132,7 +132,8 @@ F_CRIT_PARALYSIS = 1 << 31   # ... a critical hit
 F_LASTING = F_ICE | F_CRIT_ICE | F_PARALYSIS | F_CRIT_PARALYSIS  # effects kept in the state bits
 F_ROF = 1 << 32              # an initial attack of a random rate of fire: made while A_NUMBER < the roll
 F_SUSTAIN = 1 << 33          # Sustained Attack: a hit sets ST_SUSTAINED (its A_AUTOHIT_ON holds it)
-F_AFTER_ROLL = F_LASTING | F_DISPEL_LATE  # what a hit changes once its damage is rolled
+F_ARM_STACKS = 1 << 34       # setting arm_minus_stacks_same_weapon: its -ARM lands again (ST_ARM_*)
+F_AFTER_ROLL = F_LASTING | F_DISPEL_LATE | F_ARM_STACKS  # what a hit changes once its damage is rolled
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation
@@ -239,7 +240,8 @@ K_CARD = 137       # 1: the tables' damage index is a card configuration (play_c
 K_DESTROYED = 138  # radix of the models of a unit target destroyed so far (models, or 1)
 K_ICE = 139        # radix of the Ice Cage stacks (most stacks + 1, or 1)
 K_SHOTS = 140      # radix of a random rate of fire's roll (most attacks + 1, or 1)
-K_NFIELDS = 141
+K_ARM_EXTRA = 141  # radix of the -ARM that effects landing again added (most + 1, or 1)
+K_NFIELDS = 142
 
 # decision bits of play_attack and the unsolved field entry (mathhammer.play.codes)
 D_BUY = _play.BUY
@@ -270,6 +272,8 @@ ST_ICE_SHIFT = 10          # bits 10..13: Ice Cage stacks this round (their -2 D
 ST_ICE_ONE = 1 << ST_ICE_SHIFT  # running -DEF sum); at most MAX_ICE
 MAX_ICE = MAX_ICE_STACKS   # 15: four bits
 ST_SUSTAINED = 1 << 14     # the attacker's Sustained Attack weapon has hit it this activation
+ST_ARM_SHIFT = 16          # bits 16..21: -ARM added by effects landing again (in arm_minus too)
+MAX_ARM_EXTRA = MAX_ARM_STACK  # 63: six bits
 ST_STATIONARY = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT | ST_STILL
 ST_KNOCKED_DOWN = ST_BASE_DEF_5 | ST_MELEE_AUTOHIT | ST_PRONE
 

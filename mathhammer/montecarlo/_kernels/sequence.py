@@ -113,6 +113,7 @@ from .layout import (
     F_ICE,
     F_LASTING,
     F_AFTER_ROLL,
+    F_ARM_STACKS,
     F_ROF,
     F_SUSTAIN,
     F_PARALYSIS,
@@ -148,6 +149,7 @@ from .layout import (
     K_DESTROYED,
     K_ICE,
     K_SHOTS,
+    K_ARM_EXTRA,
     K_EARTH,
     K_EFFECTS,
     K_LOST,
@@ -183,6 +185,8 @@ from .layout import (
     ST_ICE_SHIFT,
     ST_PARALYZED,
     ST_SUSTAINED,
+    ST_ARM_SHIFT,
+    MAX_ARM_EXTRA,
     ROF_D3,
     ROF_D6,
     MAX_ICE,
@@ -362,11 +366,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     k_destroyed = play_keys[K_DESTROYED]
     k_ice = play_keys[K_ICE]
     k_shots = play_keys[K_SHOTS]
+    k_arm_extra = play_keys[K_ARM_EXTRA]
     situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 128]
     # the key is the attacker's points left alone when nothing else can change
     key_is_points = (k_tpoints == 1 and k_situations == 1 and k_effects == 0 and k_cont == 1
                      and k_earth == 1 and k_lost == 1 and k_destroyed == 1 and k_ice == 1
-                     and k_shots == 1)
+                     and k_shots == 1 and k_arm_extra == 1)
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = target[T_SLOTS]
@@ -578,7 +583,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         raw = (np.int64(down) | np.int64(still) << 1 | np.int64((state & ST_DISPELLED) != 0) << 2
                | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4
                | np.int64((state & ST_PARALYZED) != 0) << 5 | np.int64((state & ST_SUSTAINED) != 0) << 6)
-        key = np.int64(shots) if k_shots > 1 else 0
+        key = ((state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA) if k_arm_extra > 1 else 0
+        key = key * k_shots + (np.int64(shots) if k_shots > 1 else 0)
         key = key * k_ice + (((state >> ST_ICE_SHIFT) & MAX_ICE) if k_ice > 1 else 0)
         key = key * k_destroyed + (np.int64(destroyed) if k_destroyed > 1 else 0)
         key = key * k_lost + (np.int64(lost) if k_lost > 1 else 0)
@@ -831,32 +837,33 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             for i in range(n_attacks if t < attack_rounds else 0):
                 row = t * n_attacks + i
                 flags = attacks[i, A_FLAGS]
-                if flags & F_FIRST:
-                    a = attacks[i, A_ATTACKER]
-                    points = attackers[a, P_POINTS]
-                    reserve = attackers[a, P_RESERVE]
-                    boost_att = attackers[a, P_BOOST_ATT]
-                    boost_att_at = attackers[a, P_BOOST_ATT_AT]
-                    boost_dmg = attackers[a, P_BOOST_DMG]
-                    best = attackers[a, P_BEST]
-                    state &= ~ST_SUSTAINED  # a new activation
-                if (flags & F_ROF) != 0:
-                    # a random rate of fire (docs/rules.md 5): rolled before its first attack,
-                    # which is always made; the later ones while their number is below the roll
-                    if attacks[i, A_NUMBER] == 0:
-                        e = np.int64(dice[pos])
-                        pos += 1
-                        r = attacks[i, A_ROF]
-                        if r == ROF_D3:
-                            shots = (die_of(e, 0) + 1) >> 1
-                        elif r == ROF_D6:
-                            shots = die_of(e, 0)
-                        else:
-                            shots = ((die_of(e, 0) + 1) >> 1) + ((die_of(e, 1) + 1) >> 1)
-                    if attacks[i, A_NUMBER] >= shots:
-                        continue  # not made
-                    if not multi:  # made (several targets: counted below)
-                        attack_counts[row, C_MADE] += 1
+                if (flags & (F_FIRST | F_ROF)) != 0:  # rare: one test on the common path
+                    if flags & F_FIRST:
+                        a = attacks[i, A_ATTACKER]
+                        points = attackers[a, P_POINTS]
+                        reserve = attackers[a, P_RESERVE]
+                        boost_att = attackers[a, P_BOOST_ATT]
+                        boost_att_at = attackers[a, P_BOOST_ATT_AT]
+                        boost_dmg = attackers[a, P_BOOST_DMG]
+                        best = attackers[a, P_BEST]
+                        state &= ~ST_SUSTAINED  # a new activation
+                    if (flags & F_ROF) != 0:
+                        # a random rate of fire (docs/rules.md 5): rolled before its first attack,
+                        # which is always made; the later ones while their number is below the roll
+                        if attacks[i, A_NUMBER] == 0:
+                            e = np.int64(dice[pos])
+                            pos += 1
+                            r = attacks[i, A_ROF]
+                            if r == ROF_D3:
+                                shots = (die_of(e, 0) + 1) >> 1
+                            elif r == ROF_D6:
+                                shots = die_of(e, 0)
+                            else:
+                                shots = ((die_of(e, 0) + 1) >> 1) + ((die_of(e, 1) + 1) >> 1)
+                        if attacks[i, A_NUMBER] >= shots:
+                            continue  # not made
+                        if not multi:  # made (several targets: counted below)
+                            attack_counts[row, C_MADE] += 1
                 w = i  # the row of the weapon it is made with
                 if multi:
                     # --- several targets: the first of its route still standing
@@ -1052,6 +1059,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     if flags & F_LASTING:
                         state, ice_def = _lasting(state, flags, crit)
                         def_minus += ice_def
+                    if ((flags & F_ARM_STACKS) != 0 and (effects & attacks[w, A_EFFECT_BIT]) != 0
+                            and outcome >= attacks[w, A_EFFECT_ON]):
+                        # its -ARM landing again (setting; the first landing is below)
+                        extra = (state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA
+                        more = min(attacks[w, A_ARM_MINUS], MAX_ARM_EXTRA - extra)
+                        arm_minus += more
+                        state += more << ST_ARM_SHIFT
                 if spent:  # points paid for the attack: buying it and its boosts
                     attack_counts[row, C_SPENT] += spent
                 knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
@@ -1079,7 +1093,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                                                crippled, n_marks, pos, state, shield_now,
                                                cortex_lost, power_blocked, fkey, prow,
                                                destroyed + 1 >= n_models and alive == 1,
-                                               knocks == 1 and (flags & F_KD_STOPS_TOUGH) != 0)
+                                               (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1)
                 n_caught = 0
                 if (flags & F_BLAST) != 0:
                     n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
