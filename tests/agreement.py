@@ -34,3 +34,11 @@ def monte_carlo_agrees(scen, seed, n=200_000, per_attack=()):
     for key in per_attack:
         for p_mc, p_ex in zip(getattr(mc, key), getattr(ex, key)):
             assert abs(p_mc - p_ex) <= 5 * math.sqrt(p_ex * (1 - p_ex) / n) + 1e-9, key
+
+
+def small_file(settings: str = "", target: str = "", weapon: str = "", kind: str = "melee") -> str:
+    """A scenario file of one DEF 12 ARM 14 target and one attacker with one POW 12 weapon,
+    with the lines given added to ``[settings]``, ``[target]`` and the weapon."""
+    head = f"[settings]\n{settings}\n" if settings else ""
+    return (f'{head}[target]\ndef = 12\narm = 14\n{target}\n[[attackers]]\nname = "A"\n'
+            f'[[attackers.weapons]]\nname = "W"\ntype = "{kind}"\nskill = 6\npow = 12\n{weapon}\n')

@@ -31,7 +31,7 @@ from mathhammer import simulate
 from mathhammer.exact import rolls
 from mathhammer.io.scenario_files import loads_scenario
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
-from agreement import exact_matches_oracle, monte_carlo_agrees
+from agreement import exact_matches_oracle, monte_carlo_agrees, small_file
 from scripted import play
 
 FIXED = dict(policy="fixed", spend=Spend(boost_attack="never", boost_damage="never"))
@@ -169,24 +169,9 @@ def test_monte_carlo_within_five_standard_errors_with_the_setting(name):
 
 
 def test_the_settings_read_from_a_file():
-    text = '''
-[settings]
-arm_minus_stacks_same_weapon = true
-knockdown_before_tough = true
-crit_counts_discarded = true
-dispel_from_next_attack = true
-single_die_one_misses = true
-[target]
-def = 12
-arm = 14
-[[attackers]]
-name = "A"
-[[attackers.weapons]]
-name = "W"
-type = "melee"
-skill = 6
-pow = 12
-'''
+    text = small_file(settings="\n".join(f"{key} = true" for key in (
+        "arm_minus_stacks_same_weapon", "knockdown_before_tough", "crit_counts_discarded",
+        "dispel_from_next_attack", "single_die_one_misses")))
     s = loads_scenario(text)
     assert (s.knockdown_before_tough, s.crit_counts_discarded, s.dispel_from_next_attack,
             s.single_die_one_misses, s.arm_minus_stacks_same_weapon) == (True, True, True, True, True)

@@ -20,7 +20,7 @@ from mathhammer.errors import InputError
 from mathhammer.io.scenario_files import loads_scenario
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
 from mathhammer.rules.weapon import rof_odds
-from agreement import exact_matches_oracle, monte_carlo_agrees
+from agreement import exact_matches_oracle, monte_carlo_agrees, small_file
 from scripted import play
 
 FIXED = dict(policy="fixed", spend=Spend(boost_attack="never", boost_damage="never"))
@@ -118,20 +118,7 @@ def test_two_sustained_weapons_and_several_targets_are_refused():
 
 
 def test_the_file_keys():
-    text = '''
-[target]
-def = 12
-arm = 14
-[[attackers]]
-name = "G"
-[[attackers.weapons]]
-name = "Gun"
-type = "ranged"
-skill = 6
-pow = 12
-attacks = "2d3"
-rules = ["sustained_attack"]
-'''
+    text = small_file(weapon='attacks = "2d3"\nrules = ["sustained_attack"]', kind="ranged")
     w = loads_scenario(text).attackers[0].weapons[0]
     assert (w.attacks, w.initial_attacks, w.random_rof) == ("2d3", 6, "2d3")
     assert "sustained_attack" in w.rules

@@ -22,7 +22,7 @@ from mathhammer import ExactNotApplicable, simulate
 from mathhammer.errors import InputError
 from mathhammer.io.scenario_files import loads_scenario
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
-from agreement import exact_matches_oracle, monte_carlo_agrees
+from agreement import exact_matches_oracle, monte_carlo_agrees, small_file
 from scripted import play
 
 FIXED = dict(policy="fixed", spend=Spend(boost_attack="never", boost_damage="never"))
@@ -113,19 +113,6 @@ def test_errors_and_refusals():
 
 
 def test_the_file_keys():
-    text = '''
-[target]
-def = 12
-arm = 14
-upkeep_rules = ["tough", "unyielding"]
-rapid_healing = "d3"
-[[attackers]]
-name = "A"
-[[attackers.weapons]]
-name = "W"
-type = "melee"
-skill = 6
-pow = 12
-'''
+    text = small_file(target='upkeep_rules = ["tough", "unyielding"]\nrapid_healing = "d3"')
     t = loads_scenario(text).target
     assert t.upkeep_rules == {"tough", "unyielding"} and t.rapid_healing == "d3"
