@@ -4,8 +4,9 @@
 its rolls use (:class:`~mathhammer.exact.state.SlotInfo`: skill and POW with the
 combined-attack bonus, the charge, the weapon), the events of every round
 (:attr:`Setup.events`), the target's card (a :class:`~mathhammer.exact.card.Card`) and what
-its crippling feeds back, and, for the target, its DEF and ARM against each attack (and
-against fire) given a :class:`~mathhammer.exact.state.State`. The bounds on what a sequence
+its crippling feeds back; the target's DEF and ARM against each attack (and against fire)
+given a :class:`~mathhammer.exact.state.State` are its mixin's,
+:class:`~mathhammer.exact.figures.AttackFigures`. The bounds on what a sequence
 may reach, and the checks that refuse a scenario beyond the engine, are in
 :mod:`~mathhammer.exact.bounds`.
 """
@@ -18,13 +19,11 @@ from .._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS
 from ..rules import Scenario, Weapon
 from ..rules.vocabulary import STILL_STATES
 from .card import Card
+from .figures import AttackFigures
 from .relaxation import TrackRelaxation
 from .state import CORROSION, EFFECT_BIT, FIRE, ROUND_FRESH, Event, SlotInfo, State
 
 __all__ = ["Setup"]
-
-#: Target states that make its base DEF 5 and melee attacks against it hit automatically,
-#: other than being knocked down (which also stops Tough).
 
 
 def _slot_info(slot, first: bool, index: int, round_: int, row: int) -> SlotInfo:
@@ -34,7 +33,7 @@ def _slot_info(slot, first: bool, index: int, round_: int, row: int) -> SlotInfo
     return SlotInfo(slot, first, slot.weapon.skill + bonus, pow_, index, round_, row)
 
 
-class Setup(TrackRelaxation):
+class Setup(TrackRelaxation, AttackFigures):
     """What the engine reads from a scenario once.
 
     Parameters
@@ -240,17 +239,6 @@ class Setup(TrackRelaxation):
         """``p`` times the chance a Tough roll fails."""
         return p * (2 / 3) if self.tough_on == 5 else p * ((self.tough_on - 1) / 6)
 
-    def fire_armor(self, state: State) -> int:
-        """ARM against fire's damage roll (not an attack): base ARM, Shield and Buckler
-        (unless their location is crippled), spell and upkeep ARM (unless dispelled), less
-        the active -ARM effects; no Unyielding, Carapace or Armor-Piercing."""
-        t = self.target
-        arm = t.arm + t.spell_arm + t.feat_arm + (0 if state.dispelled else t.upkeep_arm)
-        if t.shield_arm:
-            arm += (2 * sum(x not in state.crippled for x in t.shield)
-                    + sum(x not in state.crippled for x in t.buckler))
-        return arm - sum(self.minus[e][1] for e in state.effects) - state.arm_extra
-
     def enter_event(self, e: int, state: State) -> State:
         """``state`` as event ``e`` finds it (:meth:`enter` for an attack; a round-end
         step drops the attacker's points)."""
@@ -358,48 +346,6 @@ class Setup(TrackRelaxation):
         if state.shots and not (info.rof and info.slot.number > 0):  # a volley has ended
             state = state._replace(shots=0)
         return state
-
-    # ----------------------------------------------------------------- the rolls
-    def defense(self, info: SlotInfo, state: State) -> int:
-        """``DEF = base + terrain + spells - effects`` against this attack (step 2); a
-        crippled Movement system makes the base 5."""
-        t, w = self.target, info.weapon
-        d = t.defense_against(w.type, base_def_5=state.down or state.still or state.paralyzed
-                              or "M" in state.crippled)
-        if "blessed" not in w.rules:
-            d += t.spell_def + (0 if state.dispelled else t.upkeep_def)
-        return d - sum(self.minus[e][0] for e in state.effects) - 2 * state.ice
-
-    def armor(self, info: SlotInfo, dispelled: bool, effects: frozenset, crippled: frozenset = frozenset(),
-              critical: bool = False, arm_extra: int = 0) -> int:
-        """ARM against this attack's damage roll (step 4); not floored at 0. A Shield or
-        Buckler in a ``crippled`` location gives nothing; Armor-Piercing halves the base ARM
-        (``critical_armor_piercing``: on a ``critical`` hit only)."""
-        t, w = self.target, info.weapon
-        piercing = "armor_piercing" in w.rules or (critical and "critical_armor_piercing" in w.rules)
-        arm = t.base_arm(piercing) + t.arm_modifier(w.type)
-        if "blessed" not in w.rules:
-            arm += t.spell_arm + (0 if dispelled else t.upkeep_arm)
-        arm += 0 if dispelled else t.upkeep_rule_arm(w.type)  # upkeep Unyielding: a rule
-        if "chain_weapon" not in w.rules and t.shield_arm:
-            arm += 2 * sum(x not in crippled for x in t.shield) + sum(x not in crippled for x in t.buckler)
-        return arm - sum(self.minus[e][1] for e in effects) - arm_extra
-
-    def damage_dice(self, info: SlotInfo, critical: bool, state: State | None = None) -> int:
-        """Damage dice before a paid boost (may be below one; the roll has at least one):
-        the attacker's dice for the weapon (crippled systems and aspects included), the
-        charge, resistance, Brutal Damage, and Trash / Shatter against a target knocked down /
-        stationary in ``state`` (before the hit; None: the most dice, for bounds)."""
-        w, t = info.weapon, self.target
-        brutal = "brutal_damage" in w.rules and (critical or self.scenario.brutal_damage == "hit")
-        trash = "trash" in w.rules and (state is None or state.down)
-        shatter = "shatter" in w.rules and (state is None or state.still)
-        return (info.attacker.damage_dice(w) + int(info.slot.charge and not w.boosted_damage)
-                - int(bool(w.damage_types & t.resist)) + int(brutal) + int(trash) + int(shatter))
-
-    def attack_dice(self, info: SlotInfo, paid: int) -> int:
-        """Attack dice with ``paid`` paid boosts (0 or 1)."""
-        return max(1, info.attacker.attack_dice(info.weapon) + paid)
 
 
 def _end_activation(state: State) -> State:
