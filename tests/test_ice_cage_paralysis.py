@@ -1,4 +1,4 @@
-"""Effects that stay on the target (issue 17; docs/rules.md 6): Ice Cage (``ice_cage``,
+"""Effects that stay on the target (issue 17; docs/rules.md 1): Ice Cage (``ice_cage``,
 ``critical_ice_cage``: -2 DEF each time it lands, cumulative; from the second stack the
 target is also stationary) and Paralysis (``paralysis``, ``critical_paralysis``: base DEF 5,
 melee attacks still roll). Both count from the next attack on and end with the round.
