@@ -92,3 +92,12 @@ def test_monte_carlo_within_five_standard_errors(name):
     scen = CASES[name]
     scen = dataclasses.replace(scen, target=dataclasses.replace(scen.target, boxes=10))
     monte_carlo_agrees(scen, seed=7, per_attack=("hit",))
+
+
+def test_worked_example_critical_paralysis_needs_a_critical_hit():
+    """critical_paralysis: a plain hit (6 + 5) leaves DEF 16 (the next ranged attack, 4 + 5 +
+    6 = 15, misses); a critical hit (5 + 5) paralyzes: base DEF 5, so 4 + 5 hits."""
+    gun = Weapon("Venom", "ranged", 6, None, attacks=2, rules={"critical_paralysis"})
+    scen = Scenario(Target(defense=16, arm=18, boxes=20), [Attacker("V", [gun], **FIXED)])
+    assert play(scen, [(6, 5), (4, 5)]).hit[:2] == [1, 0]
+    assert play(scen, [(5, 5), (4, 5)]).hit[:2] == [1, 1]

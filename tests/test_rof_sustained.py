@@ -44,6 +44,14 @@ def test_worked_example_2d3_rate_of_fire():
     assert out.made[:6] == [1, 1, 1, 1, 0, 0]
 
 
+def test_worked_example_d6_rate_of_fire():
+    """d6: the roll 5 gives 5 of its 6 attacks."""
+    gun = Weapon("Spray", "ranged", 20, None, attacks="d6")
+    scen = Scenario(Target(defense=12, arm=10, boxes=30), [Attacker("G", [gun], **FIXED)])
+    out = play(scen, [(5, 1)] + [(3, 3)] * 6)
+    assert out.made[:6] == [1, 1, 1, 1, 1, 0]
+
+
 def test_worked_example_sustained_attack():
     """Sustained Attack: the first attack misses (rolls), the second hits (4 + 4 + 6 = 14
     against DEF 14), and the third hits automatically with no attack roll: its damage roll
