@@ -48,8 +48,7 @@ def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense, one
     return MISS
 
 
-@jit(inline=True)
-def roll_stats(word, n_dice, mode):
+def _roll_stats(word, n_dice, mode):
     """Sum, dice kept and face counts of a roll of ``n_dice`` dice.
 
     ``word`` packs the roll's pair entries six bits each (entry ``k`` at bits ``6k``), as the
@@ -93,6 +92,13 @@ def roll_stats(word, n_dice, mode):
             d = 6
         judged += 1 << (4 * d)
     return total, kept, counts, judged
+
+
+#: :func:`_roll_stats` inlined into the hot loop (first rolls) ...
+roll_stats = jit(inline=True)(_roll_stats)
+#: ... and called (rerolls, blast damage: the rare paths), which keeps the kernel's compile
+#: time down (each inlined copy of the loop costs seconds of compiling).
+roll_stats_called = jit()(_roll_stats)
 
 
 @jit(inline=True)

@@ -31,7 +31,8 @@ from ..._core.jit import jit
 from ..._core.pairs import PAIR_SUM, die_of
 from ..._core.rng import fill_pairs
 from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
-from .dice import attack_from_stats, kept_of, read_word, roll_stats, sum_of_three_or_four, two_dice_attack
+from .dice import (attack_from_stats, kept_of, read_word, roll_stats, roll_stats_called, sum_of_three_or_four,
+                   two_dice_attack)
 from .layout import (
     A_ARM,
     A_ARM_MINUS,
@@ -583,10 +584,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         raw = (np.int64(down) | np.int64(still) << 1 | np.int64((state & ST_DISPELLED) != 0) << 2
                | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4
                | np.int64((state & ST_PARALYZED) != 0) << 5 | np.int64((state & ST_SUSTAINED) != 0) << 6)
-        key = ((state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA) if k_arm_extra > 1 else 0
-        key = key * k_shots + (np.int64(shots) if k_shots > 1 else 0)
-        key = key * k_ice + (((state >> ST_ICE_SHIFT) & MAX_ICE) if k_ice > 1 else 0)
-        key = key * k_destroyed + (np.int64(destroyed) if k_destroyed > 1 else 0)
+        # digits that are 0 whenever their radix is 1 (the scenario has no such rule): no test
+        key = (state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA
+        key = key * k_shots + shots
+        key = key * k_ice + ((state >> ST_ICE_SHIFT) & MAX_ICE)
+        key = key * k_destroyed + destroyed
         key = key * k_lost + (np.int64(lost) if k_lost > 1 else 0)
         key = key * k_earth + (np.int64(earth) if k_earth > 1 else 0)
         key = key * k_cont + (cont if k_cont > 1 else 0)
@@ -974,7 +976,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         nd = n + ((mode & R_SANGUINE) != 0)
                         word = read_word(dice, pos, nd)
                         pos += (nd + 1) >> 1
-                        total, kept, counts, judged = roll_stats(word, n, mode)
+                        total, kept, counts, judged = roll_stats_called(word, n, mode)
                         outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
 
                 # branch-free from here on the common path: a miss is as likely as not to be
@@ -1047,7 +1049,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             and 2 * total < 7 * kept):
                         word = read_word(dice, pos, n)
                         pos += (n + 1) >> 1
-                        total, kept, counts, judged = roll_stats(word, n, drop)
+                        total, kept, counts, judged = roll_stats_called(word, n, drop)
                         dealt = max(0, total + pow_ - arm)
                     if (flags & (F_DECAP | F_DECAP_HIT)) != 0:  # on a critical hit / on any hit
                         dealt *= 1 + (crit | np.int64((flags & F_DECAP_HIT) != 0))
@@ -1129,7 +1131,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         else:
                             word = read_word(dice, pos, n)
                             pos += (n + 1) >> 1
-                            total, kept, counts, judged = roll_stats(word, n, 0)
+                            total, kept, counts, judged = roll_stats_called(word, n, 0)
                         dealt = max(0, total + attacks[w, A_BLAST_POW] - arm)
                         (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                          power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked,
