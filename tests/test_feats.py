@@ -5,14 +5,12 @@ damage roll too. Checked on chosen dice, exact against the brute-force oracle
 
 from __future__ import annotations
 
-import math
 
 import pytest
 
-from mathhammer import simulate
 from mathhammer.errors import InputError
 from mathhammer.rules import Attacker, Scenario, Target, Weapon
-from naive import bf_activation
+from agreement import exact_matches_oracle, monte_carlo_agrees
 from scripted import play
 
 HOLY = Weapon("Holy blade", "melee", skill=6, pow=12, attacks=2, rules={"blessed", "dispel"})
@@ -36,14 +34,8 @@ def test_exact_equals_the_oracle_and_monte_carlo_the_exact(extra):
     target = dict(defense=12, arm=13, boxes=8, upkeep_def=1, feat_def=1, feat_arm=2)
     target.update(extra)
     scen = Scenario(Target(**target), [Attacker("Knight", [HOLY])], turns=2)
-    want = bf_activation(scen)
-    ex = simulate(scen, method="exact")
-    assert ex.kill == pytest.approx(float(want["kill"]), abs=1e-12)
-    assert list(ex.hit) == pytest.approx([float(x) for x in want["hit"]], abs=1e-12)
-    n = 300_000
-    mc = simulate(scen, method="monte_carlo", trials=n, seed=4)
-    assert abs(mc.kill - ex.kill) <= 5 * math.sqrt(ex.kill * (1 - ex.kill) / n) + 1e-9
-    assert abs(mc.damage_mean - ex.damage_mean) <= 5 * ex.damage_sd / math.sqrt(n) + 1e-9
+    exact_matches_oracle(scen, per_attack=("hit",))
+    monte_carlo_agrees(scen, seed=4, n=300_000)
 
 
 def test_feat_bonuses_are_checked():

@@ -1055,7 +1055,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         dealt *= 1 + (crit | np.int64((flags & F_DECAP_HIT) != 0))
                 if (flags & F_AFTER_ROLL) != 0 and hit == 1:
                     # what the hit leaves once its damage is rolled (from the next attack on):
-                    # a Dispel read so (setting), Ice Cage, Paralysis
+                    # a Dispel read so (setting), Ice Cage, Paralysis, a -ARM landing again
                     if flags & F_DISPEL_LATE:
                         state |= ST_DISPELLED
                     if flags & F_LASTING:
