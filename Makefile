@@ -15,8 +15,11 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/mathhammer demo
 
+# The kernels are compiled first, two variants side by side (scripts/warm_kernels.py), then the
+# suite runs on up to four workers, a test file each at a time.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python scripts/warm_kernels.py
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_kernel.py

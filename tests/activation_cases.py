@@ -153,6 +153,9 @@ CASES: list[tuple[str, Scenario]] = [
     ("rapid_healing_d3", one(Target(12, 14, boxes=8, rapid_healing="d3"), W("Axe", "melee", 6, 13, attacks=3))),
     ("decapitation_on_hit", one(Target(12, 16, boxes=10), W("Axe", "melee", 7, 12, rules={"decapitation_on_hit"},
                                                             attacks=2))),
+    ("shred_with_focus", one(Target(13, 16, boxes=8, rules={"tough"}), W("Claws", "melee", 7, 12, attacks=2,
+                                                                         rules={"shred", "critical_knockdown"}),
+                             focus=1)),
     # ------------------------------------------------------------------ target
     ("shield_and_buckler", one(Target(12, 13, boxes=8, shield=("L", "R"), buckler=("H",)), FIST)),
     ("unyielding_melee_and_ranged", Scenario(Target(12, 14, boxes=8, rules={"unyielding"}), [

@@ -22,6 +22,8 @@ import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
+from mathhammer.result import fields as _slots
+
 __all__ = [
     "bf_attack",
     "bf_damage",
@@ -32,6 +34,7 @@ __all__ = [
     "bf_scenario",
     "bf_activation",
     "BF_FIELDS",
+    "BF_COLUMNS",
 ]
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -248,9 +251,14 @@ _TERRAIN_GIVES = {
     "building": "cover", "hill": "elevated", "obstacle": "obstacle", "obstruction": "obstacle",
 }
 _STILL_STATES = {"stationary", "inert", "wild", "building"}
-#: Columns of the per-attack figures, in the order of mathhammer.result.SLOT_*.
+#: Columns of the per-attack figures, in the order of mathhammer.result.SLOT_* (without
+#: SLOT_DESTROYED: a unit is not brute-forced); ``shred``: the Shred attacks each led to.
 BF_FIELDS = ("made", "hit", "crit", "dmg", "boost_attack", "boost_damage", "spent",
-             "target_spent", "tough")
+             "target_spent", "tough", "shred")
+#: The column of ``Result.slot_weights`` each of :data:`BF_FIELDS` is (the layout only).
+BF_COLUMNS = (_slots.SLOT_MADE, _slots.SLOT_HIT, _slots.SLOT_CRIT, _slots.SLOT_DAMAGE,
+              _slots.SLOT_BOOST_ATTACK, _slots.SLOT_BOOST_DAMAGE, _slots.SLOT_SPENT,
+              _slots.SLOT_TARGET_SPENT, _slots.SLOT_TOUGH, _slots.SLOT_SHRED)
 
 
 @dataclass(frozen=True)
@@ -770,8 +778,16 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
 
     # ------------------------------------------------------------------ the attacks
     def go_next(i, st):
-        """Attack slot ``i`` is resolved, the target standing in ``st``."""
+        """Attack slot ``i`` is resolved, the target standing in ``st`` (or, owing a Shred
+        attack, made again with the same weapon)."""
+        if st.get("chain", 0):
+            return shred_again(i, freeze(st))
         return after_slot(i, freeze(st))
+
+    @functools.cache
+    def shred_again(i, frozen):
+        st = dict(frozen)
+        return attack(i, st, 0, st["chain_weapon"], again=True)
 
     @functools.cache
     def after_slot(i, frozen):
@@ -824,7 +840,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
                 return leaf(i, {}, go_next(i, st))  # not made
         return attack(i, st, 0)
 
-    def attack(i, st, buy, weapon=None):
+    def attack(i, st, buy, weapon=None, again=False):
+        """Slot ``i``'s attack (``again``: a Shred attack, counted as such, not as made, hit or
+        critical)."""
         slot = slots[i]
         w, a = weapon or slot.weapon, slot.attacker_obj
         combined = a.combined if a.combined >= 2 else 0
@@ -832,7 +850,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         points = st["points"] - buy
         sustained = "sustained_attack" in w.rules and st.get("sustained", False)
         if getattr(w, "auto_hit", False) or sustained or (w.type == "melee" and (st["down"] or st["still"])):
-            return hit(i, st, False, points, {"made": 1, "hit": 1, "spent": buy, "weapon": w})
+            counted = {"shred": 1} if again else {"made": 1, "hit": 1}
+            return hit(i, st, False, points, dict(counted, spent=buy, weapon=w))
         DEF = defense(w, st)
         need = DEF - skill
         raw = 2 + (1 if w.boosted_attack else 0) + w.extra_attack_dice - _bf_less_dice(a, w)[0]
@@ -851,14 +870,14 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
                                    "jump_the_shark" in w.rules, "sanguine_fate" in w.rules,
                                    getattr(scenario, "crit_counts_discarded", False),
                                    getattr(scenario, "single_die_one_misses", False))
-            local = {"made": 1, "boost_attack": paid, "spent": buy + paid, "weapon": w}
+            local = {"shred" if again else "made": 1, "boost_attack": paid, "spent": buy + paid, "weapon": w}
             branches = []
             if roll["miss"]:
-                branches.append((roll["miss"], leaf(i, local, go_next(i, dict(st, points=points - paid)))))
+                branches.append((roll["miss"], leaf(i, local, go_next(i, dict(st, points=points - paid, chain=0)))))
             for res in ("hit", "crit"):
                 if roll[res]:
-                    branches.append((roll[res], hit(i, st, res == "crit", points - paid,
-                                                    dict(local, hit=1, crit=int(res == "crit")))))
+                    counted = {} if again else {"hit": 1, "crit": int(res == "crit")}
+                    branches.append((roll[res], hit(i, st, res == "crit", points - paid, dict(local, **counted))))
             trees.append(mix(branches))
         return best(trees, True, objective) if len(trees) > 1 else trees[0]
 
@@ -882,7 +901,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         # Ice Cage: a stack a hit (-2 DEF each, at most 15), stationary from the second
         ice = min(15, st.get("ice", 0) + int("ice_cage" in rules or (crit and "critical_ice_cage" in rules)))
         paralyzed = st.get("paralyzed", False) or "paralysis" in rules or (crit and "critical_paralysis" in rules)
-        after = dict(st, dispelled=dispelled, grievous=grievous, effects=frozenset(effects),
+        # Shred: a critical hit owes one more attack with this weapon, 20 at most in a chain
+        chain = st.get("chain", 0) + 1 if crit and "shred" in rules and st.get("chain", 0) < 20 else 0
+        after = dict(st, chain=chain, chain_weapon=w if chain else None, dispelled=dispelled, grievous=grievous, effects=frozenset(effects),
                      down=st["down"] or knocks, fire=fire, corrosion=corrosion, ice=ice, paralyzed=paralyzed,
                      sustained=st.get("sustained", False) or "sustained_attack" in rules, arm_extra=arm_extra,
                      still=st["still"] or "stationary" in rules or (crit and "critical_stationary" in rules)

@@ -28,6 +28,7 @@ from mathhammer.montecarlo._kernels.layout import (
     C_TARGET_SPENT,
     C_TOUGH,
     C_DESTROYED,
+    C_SHRED,
     Counters,
 )
 from mathhammer._core.rng import FILL_SLACK, RNG_WORDS
@@ -58,6 +59,7 @@ class Played:
     target_destroyed: list[int]  # several targets: each one's models destroyed at the end
     target_marked: list[int]  # ... each one's damage marked at the end
     mask_hist: np.ndarray     # per column, models with each set of marked rows at the end
+    shred: list[int]          # Shred attacks each slot led to
 
 
 def _entries(roll: tuple[int, ...]) -> list[int]:
@@ -145,4 +147,5 @@ def play(scenario, rolls) -> Played:
         crippled=after[-1] if after else set(),
         marks=marks,
         effects=effect_counts,
+        shred=counts[:, C_SHRED].tolist(),
     )

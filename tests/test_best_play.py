@@ -22,7 +22,7 @@ from mathhammer.cli import main
 from mathhammer.exact import exact_result, optimal_value
 from mathhammer.play import solve
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
-from naive import BF_FIELDS, bf_activation
+from naive import BF_COLUMNS, BF_FIELDS, bf_activation
 
 TOL = 1e-12
 N_RANDOM = 400
@@ -101,7 +101,7 @@ def test_exact_best_play_equals_brute_force_on_random_scenarios(batch):
         assert res.n_attacks == len(bf["made"]), seed
         np.testing.assert_allclose(res.damage_pmf, _f(bf["damage"]), rtol=0, atol=TOL, err_msg=str(seed))
         np.testing.assert_allclose(res.kill_weights, _f(bf["kill_at"]), rtol=0, atol=TOL, err_msg=str(seed))
-        for col, name in enumerate(BF_FIELDS):
+        for col, name in zip(BF_COLUMNS, BF_FIELDS):
             np.testing.assert_allclose(res.slot_weights[:, col], _f(bf[name]), rtol=TOL, atol=TOL,
                                        err_msg=f"{seed} {name}")
         value = res.kill if scen.objective == "kill" else res.damage_mean

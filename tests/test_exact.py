@@ -17,7 +17,7 @@ from activation_cases import CASES, case
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from naive import (
-    BF_FIELDS,
+    BF_COLUMNS, BF_FIELDS,
     NaiveAttack,
     NaiveTarget,
     bf_activation,
@@ -508,7 +508,7 @@ def check_against_activation(scen):
     assert res.n_attacks == len(bf["made"]) == len(scen.attack_sequence())
     np.testing.assert_allclose(res.damage_pmf, _f(bf["damage"]), rtol=0, atol=TOL)
     np.testing.assert_allclose(res.kill_weights, _f(bf["kill_at"]), rtol=0, atol=TOL)
-    for col, name in enumerate(BF_FIELDS):
+    for col, name in zip(BF_COLUMNS, BF_FIELDS):
         np.testing.assert_allclose(res.slot_weights[:, col], _f(bf[name]), rtol=TOL, atol=TOL, err_msg=name)
     np.testing.assert_allclose(res.extra["slot_damage_sq"], _f(bf["sq"]), rtol=TOL, atol=TOL)
     check_activation_invariants(res, scen)

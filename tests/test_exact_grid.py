@@ -16,7 +16,7 @@ import pytest
 from grid_cases import CASES, HEAVY_GRID
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from naive import BF_FIELDS, bf_activation
+from naive import BF_COLUMNS, BF_FIELDS, bf_activation
 
 from mathhammer import ExactNotApplicable, InputError, simulate
 from mathhammer.exact import check_exact_applicable, exact_result, optimal_value
@@ -109,7 +109,7 @@ def check_against_bf(scen, **kw):
     bf = bf_activation(scen, **kw)
     np.testing.assert_allclose(res.damage_pmf, _f(bf["damage"]), rtol=0, atol=TOL)
     np.testing.assert_allclose(res.kill_weights, _f(bf["kill_at"]), rtol=0, atol=TOL)
-    for col, name in enumerate(BF_FIELDS):
+    for col, name in zip(BF_COLUMNS, BF_FIELDS):
         np.testing.assert_allclose(res.slot_weights[:, col], _f(bf[name]), rtol=TOL, atol=TOL, err_msg=name)
     np.testing.assert_allclose(res.extra["slot_damage_sq"], _f(bf["sq"]), rtol=TOL, atol=TOL)
     assert tuple(bf["letters"]) == res.letters

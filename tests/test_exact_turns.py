@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from naive import BF_EFFECTS, BF_FIELDS, bf_activation
+from naive import BF_EFFECTS, BF_COLUMNS, BF_FIELDS, bf_activation
 from turns_cases import CASES, DUD, case
 
 from mathhammer import ExactNotApplicable, simulate
@@ -141,7 +141,7 @@ def check_against_bf(scen, **kw):
     np.testing.assert_allclose(res.maintenance_kill_weights, _f(bf["mkill"]), rtol=0, atol=TOL)
     np.testing.assert_allclose(res.kill_by_turn, _f(bf["kill_by_turn"]), rtol=0, atol=TOL)
     assert res.kill == pytest.approx(float(bf["kill"]), abs=TOL)
-    for col, name in enumerate(BF_FIELDS):
+    for col, name in zip(BF_COLUMNS, BF_FIELDS):
         np.testing.assert_allclose(res.slot_weights[:, col], _f(bf[name]), rtol=TOL, atol=TOL, err_msg=name)
     np.testing.assert_allclose(res.extra["slot_damage_sq"], _f(bf["sq"]), rtol=TOL, atol=TOL)
     want = np.array([[_f(row) for row in per_round] for per_round in bf["effects"]])

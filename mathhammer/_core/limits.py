@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 __all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "MAX_MODELS", "MAX_TARGETS", "MAX_ICE_STACKS",
-           "MAX_ARM_STACK", "fresh_seed"]
+           "MAX_ARM_STACK", "MAX_SHRED", "fresh_seed"]
 
 #: Monte Carlo sample size when none is given.
 DEFAULT_TRIALS = 1_000_000
@@ -22,6 +22,10 @@ MAX_ICE_STACKS = 15
 #: Most -ARM a weapon's effect landing again adds up to on a model in one round (the setting
 #: arm_minus_stacks_same_weapon); more adds none.
 MAX_ARM_STACK = 63
+#: Most Shred attacks one attack leads to (each critical hit of the chain gives one more): a
+#: critical hit of the last one gives none. A chain that long needs 20 critical hits in a row,
+#: below 1e-7 with three dice for the double and 3e-16 with two (docs/rules.md 5).
+MAX_SHRED = 20
 
 
 def fresh_seed() -> int:

@@ -35,7 +35,7 @@ import dataclasses
 
 import numpy as np
 
-from .._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS
+from .._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS, MAX_SHRED
 from ..rules.weapon import rof_odds
 from . import rolls
 from .blast import blast
@@ -74,6 +74,12 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
     info = setup.slots[i]
     if m is None:
         m = setup.marks
+    if state.shred:
+        # a Shred attack (docs/rules.md 5): the same weapon's attack again, at once, neither
+        # bought nor counted in a volley; its boosts on the row of that weapon
+        info = setup.shred_info(i, state)
+        dec = dec if info.row == i else dataclasses.replace(dec, row=info.row)
+        return [pc.as_shred() for pc in _attack(setup, info, state, m, 0, dec, _BySrc(m))]
     if info.rof is not None:
         # a random rate of fire (docs/rules.md 5): rolled before its first attack, which is
         # always made; a later one is made while its number is below the roll
@@ -136,8 +142,8 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
         miss, plain, crit = rolls.attack_roll(n, w.attack_discard, need, "reroll_attack" in w.rules, *modifiers)
         left = points - paid
         pieces = []
-        if miss:
-            wide = [Piece(state._replace(points=left), m, m, np.full(m.size, miss),
+        if miss:  # a Shred chain ends here
+            wide = [Piece(state._replace(points=left, shred=0, shred_alt=0), m, m, np.full(m.size, miss),
                           slot_counts({"made": 1, "boost_attack": paid, "spent": buy + paid}))]
             pieces += blast(setup, info, wide, missed=True)  # an AOE that deviates
         for q, critical in ((plain, False), (crit, True)):
@@ -160,6 +166,8 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
             arm_extra = min(MAX_ARM_STACK, arm_extra + w.arm_minus)  # its -ARM landing again
         effects = effects | {info.ident}
     ice = min(MAX_ICE_STACKS, state.ice + int(w.ices(critical)))  # Ice Cage: stationary from two
+    # Shred: a critical hit owes one more attack with the weapon (none past the chain's last)
+    shred = state.shred + 1 if critical and "shred" in w.rules and state.shred < MAX_SHRED else 0
     after = state._replace(
         down=state.down or w.knocks_down(critical),
         still=state.still or w.makes_stationary(critical) or ice >= 2,
@@ -170,6 +178,8 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
         grievous=state.grievous or ("grievous_wounds" in w.rules and setup.woundable),
         effects=effects,
         arm_extra=arm_extra,
+        shred=shred,
+        shred_alt=setup.shred_number(info) if shred else 0,
         points=points,
         cont=state.cont | setup.sets_bits(w, critical),  # continuous effects (docs/rules.md 4)
     )

@@ -84,7 +84,9 @@ def _other_states(setup: Setup) -> int:
     # a unit: the models destroyed; with an AOE, each other model's damage and knockdown
     others = (2 * setup.boxes) ** (setup.models - 1) if setup.blast else 1
     sustained = 2 if any("sustained_attack" in info.weapon.rules for info in setup.all_infos) else 1
-    return prod((down, still, dispelled, grievous, paralyzed, sustained, setup.ice_stacks + 1,
+    # Shred: the attacks of a chain made so far, and with which weapon
+    shred = setup.most_shred * (1 + setup.most_alternatives) + 1
+    return prod((down, still, dispelled, grievous, paralyzed, sustained, shred, setup.ice_stacks + 1,
                  setup.most_shots + 1, setup.most_arm_extra + 1, effects, target_points, points, cont, earth,
                  lost, setup.models, others))
 
@@ -235,6 +237,11 @@ def _part_states(setup: Setup, induction: bool) -> int:
         raise ExactNotApplicable(
             "Rapid Healing d3 on a damage grid or life spiral, or on a unit an area-of-effect "
             "attack blasts, is beyond the exact engine: use the Monte Carlo method")
+    if setup.most_shred and setup.card is not None and setup.rapid_healing >= 2:
+        raise ExactNotApplicable(
+            "Shred against a damage grid or life spiral with Rapid Healing of 2 or more is beyond "
+            "the exact engine (it keeps the order of a fixed number of marks): use the Monte "
+            "Carlo method")
     if t.unit and t.card is not None:
         raise ExactNotApplicable(
             f"a unit of {t.models} models with a damage {t.capacity} each (every model's card "

@@ -27,6 +27,7 @@ from ..result.fields import (
     SLOT_DAMAGE,
     SLOT_DESTROYED,
     SLOT_FIELDS,
+    SLOT_SHRED,
     SLOT_HIT,
     SLOT_MADE,
     SLOT_SPENT,
@@ -67,6 +68,15 @@ class Piece:
 
     def scaled(self, q: float) -> Piece:
         return Piece(self.state, self.src, self.dst, self.p * q, self.counts, self.marked, self.tag,
+                     self.quick, self.quick_kill)
+
+    def as_shred(self) -> Piece:
+        """The piece of a Shred attack: what it counted, its being made, hit and critical hit
+        counted as one Shred attack instead (``SLOT_SHRED``)."""
+        counts = list(self.counts)
+        counts[SLOT_SHRED] += counts[SLOT_MADE]
+        counts[SLOT_MADE] = counts[SLOT_HIT] = counts[SLOT_CRIT] = 0.0
+        return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
                      self.quick, self.quick_kill)
 
     def where(self, keep: np.ndarray) -> Piece:
@@ -124,7 +134,8 @@ class Decisions:
 
 _COL = {"made": SLOT_MADE, "hit": SLOT_HIT, "crit": SLOT_CRIT, "dmg": SLOT_DAMAGE,
         "boost_attack": SLOT_BOOST_ATTACK, "boost_damage": SLOT_BOOST_DAMAGE, "spent": SLOT_SPENT,
-        "target_spent": SLOT_TARGET_SPENT, "tough": SLOT_TOUGH, "destroyed": SLOT_DESTROYED}
+        "target_spent": SLOT_TARGET_SPENT, "tough": SLOT_TOUGH, "destroyed": SLOT_DESTROYED,
+        "shred": SLOT_SHRED}
 
 
 def slot_counts(named: dict) -> tuple:

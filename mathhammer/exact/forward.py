@@ -103,13 +103,18 @@ def propagate_rounds(engine: Engine, visit=None):
         for state, v in dist.items():
             state = setup.enter_event(e, state)
             _add(entered, state, v)
-        if visit is not None:
-            visit(e, entered)
         dist = {}
         attack = ev.kind == "attack"
         t = ev.round
         k_eff = EFFECT_NAMES.index(ev.kind) if ev.kind in ("fire", "corrosion") else None
-        for state, v in entered.items():
+        # Shred (docs/rules.md 5): what a critical hit left owing one more attack goes through
+        # this attack again, until no chain is left (each pass one attack more)
+        again: dict = {}
+        for state, v in _passes(entered, again):
+            if state is None:  # a new pass begins: v is every state entering it
+                if visit is not None:
+                    visit(e, v)
+                continue
             if not v.any():
                 continue
             if card is None:
@@ -153,7 +158,8 @@ def propagate_rounds(engine: Engine, visit=None):
                             continue
                     if pc.state is None:
                         raise AssertionError(f"a {ev.kind} step cannot kill")
-                    _add(dist, pc.state, np.bincount(pc.dst, weights=mass, minlength=setup.size))
+                    _add(again if pc.state.shred else dist, pc.state,
+                         np.bincount(pc.dst, weights=mass, minlength=setup.size))
         engine.release(e)
         if attack and card is not None:
             i = ev.slot
@@ -203,6 +209,18 @@ def propagate_rounds(engine: Engine, visit=None):
         cards = {"cripple_weights": cripple_weights, "box_weights": box_weights, "final": dist,
                  "cripple_end": cripple_end}
     return damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards
+
+
+def _passes(entered: dict, again: dict):
+    """The states entering an event, each pass over them first announced as ``(None, dist)``;
+    then, pass after pass, those the caller put in ``again`` during the last pass (Shred
+    attacks owed), emptied for the next."""
+    todo = entered
+    while todo:
+        yield None, todo
+        yield from todo.items()
+        todo = dict(again)
+        again.clear()
 
 
 def _pad(v: np.ndarray, size: int) -> np.ndarray:

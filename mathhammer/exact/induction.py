@@ -189,7 +189,7 @@ class Engine:
         dec = Decisions(self.best, kill_value=self.kill_value, event=e, record=self.record,
                         row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
-            dec.value = lambda s, idx: self.value(e + 1, s, idx)
+            dec.value = lambda s, idx: self.after(e, s, idx)
         if ev.kind == "attack":
             out = merge(attack_edges(setup, ev.slot, state, dec, src))
         else:
@@ -203,6 +203,12 @@ class Engine:
                     "backward induction: use the Monte Carlo method (it solves a relaxation), or "
                     "fixed policies (policy = \"fixed\", power_field = \"lethal\")")
         return out
+
+    def after(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
+        """Value of ``state`` as event ``e`` leaves it: before the next event, or, owing a
+        Shred attack (:attr:`State.shred`), before event ``e`` again (a chain is finite: each
+        pass counts one more Shred attack, up to MAX_SHRED)."""
+        return self.value(e if state.shred else e + 1, state, idx)
 
     def value(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
         """Value of ``state`` before event ``e`` at each damage marked (configuration) of
@@ -226,7 +232,7 @@ class Engine:
             part = missing[lo: lo + CONFIG_BATCH]
             out = np.zeros(part.size)
             for pc in self.edges(e, state, part):
-                lead = self.kill_value if pc.state is None else self.value(e + 1, pc.state, pc.dst)
+                lead = self.kill_value if pc.state is None else self.after(e, pc.state, pc.dst)
                 out += np.bincount(np.searchsorted(part, pc.src), weights=pc.p * lead, minlength=part.size)
             vals[part] = out
             known[part] = True
@@ -240,7 +246,7 @@ class Engine:
             boxes = self.setup.part(state).boxes
             out = np.zeros(boxes)
             for pc in self.edges(e, state):
-                lead = self.kill_value if pc.state is None else self.value(e + 1, pc.state, pc.dst)
+                lead = self.kill_value if pc.state is None else self.after(e, pc.state, pc.dst)
                 out += np.bincount(pc.src, weights=pc.p * lead, minlength=boxes)
             out.setflags(write=False)
             self._values[key] = out

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS
+from .._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS, MAX_SHRED
 from ..rules import Scenario, Weapon
 from ..rules.vocabulary import STILL_STATES
 from .card import Card
@@ -124,6 +124,10 @@ class Setup(TrackRelaxation, AttackFigures):
                                                      if info.round == 0)) if scenario.arm_minus_stacks_same_weapon else 0
         #: Most attacks of a random rate of fire (0 without one).
         self.most_shots = max((info.weapon.initial_attacks for info in self.all_infos if info.rof), default=0)
+        #: Shred: the most Shred attacks one attack leads to (0 without a weapon with Shred),
+        #: and the most other weapons a bought attack may be made with (:attr:`State.shred_alt`).
+        self.most_shred = MAX_SHRED if any("shred" in info.weapon.rules for info in self.all_infos) else 0
+        self.most_alternatives = max((len(alt) for alt in alternatives), default=0)
         #: Most Ice Cage stacks a round can put on it (a bound: each attack of a round).
         self.ice_stacks = min(MAX_ICE_STACKS, sum(info.round == 0 and bool(info.weapon.rules & {
             "ice_cage", "critical_ice_cage"}) for info in self.all_infos))
@@ -213,6 +217,15 @@ class Setup(TrackRelaxation, AttackFigures):
                               target_points=0 if state.lost else self.target.power_points, points=0,
                               others=tuple((m, self.start.down) for m, _ in state.others))
 
+    def shred_number(self, info: SlotInfo) -> int:
+        """:attr:`State.shred_alt` of a Shred attack with ``info``'s weapon: 0 for its slot's,
+        k for the slot's k-th alternative weapon."""
+        return 0 if info.row == info.index else 1 + self.alternatives[info.index].index(info)
+
+    def shred_info(self, i: int, state: State) -> SlotInfo:
+        """The weapon of the Shred attack ``state`` owes attack ``i``."""
+        return self.slots[i] if state.shred_alt == 0 else self.alternatives[i][state.shred_alt - 1]
+
     def killed(self, after: State) -> tuple[State | None, int]:
         """Where a model's destruction leaves the sequence, from the state ``after`` the
         blow: ``(None, 0)`` when it was the target's last model (a kill), else the next
@@ -226,7 +239,9 @@ class Setup(TrackRelaxation, AttackFigures):
             return (None, 0) if self.then is None else self.then(after)
         s = self.start
         marked, down = after.others[0] if after.others else (0, s.down)
-        fresh = dict(ROUND_FRESH, dispelled=after.dispelled)  # a Dispel holds for every model
+        # a Dispel holds for every model; the attacker's volley and a Shred attack owed go on
+        # (the state keeps ``shred``: no ROUND_FRESH field)
+        fresh = dict(ROUND_FRESH, dispelled=after.dispelled, shots=after.shots)
         return after._replace(down=down, still=s.still, **fresh, target_points=s.target_points,
                               crippled=frozenset(), cont=s.cont, lost=False, destroyed=after.destroyed + 1,
                               others=after.others[1:]), marked
@@ -335,7 +350,11 @@ class Setup(TrackRelaxation, AttackFigures):
 
     def enter(self, i: int, state: State) -> State:
         """``state`` as attack ``i`` finds it: an attacker starts with all of its points,
-        and what the previous one left is lost. Past the last attack, points are dropped."""
+        and what the previous one left is lost. Past the last attack, points are dropped.
+        A Shred attack owed (:attr:`State.shred`) is attack ``i`` made again: it finds the
+        state as the last attack left it."""
+        if state.shred:
+            return state
         if i >= self.n:
             return _end_activation(state._replace(points=0) if state.points else state)
         info = self.slots[i]

@@ -81,6 +81,12 @@ class State(NamedTuple):
     #: -ARM added this round by weapons' effects landing again (setting
     #: arm_minus_stacks_same_weapon; their first landing is in ``effects``).
     arm_extra: int = 0
+    #: Shred (docs/rules.md 5): the Shred attacks made so far in the current attack's chain
+    #: while one more is owed (a critical hit of the weapon), else 0: the state then goes back
+    #: into the same attack, made again with the same weapon (``shred_alt``: 0, the slot's
+    #: own; k, its k-th alternative weapon, :attr:`Setup.alternatives`).
+    shred: int = 0
+    shred_alt: int = 0
 
 
 #: What a new round (and a unit's next model) starts without: Dispel, Grievous Wounds, the

@@ -110,7 +110,9 @@ class Targets:
         following = self.parts[g + 1]
 
         def then(after: State) -> tuple[State, int]:
-            return following.start._replace(points=after.points), 0
+            # the attacker's points, a volley and a Shred attack owed go on to the next target
+            return following.start._replace(points=after.points, shots=after.shots, shred=after.shred,
+                                            shred_alt=after.shred_alt), 0
 
         return then
 

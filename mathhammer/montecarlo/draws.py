@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.limits import MAX_SHRED
 from ..errors import MathhammerError
 from ._kernels import layout as L
 
-__all__ = ["is_plain", "max_draws"]
+__all__ = ["is_plain", "max_draws", "most_made"]
 
 
 #: Row flags the plain kernel handles.
@@ -43,6 +44,20 @@ def _pairs(n_dice: np.ndarray) -> np.ndarray:
     return (np.maximum(1, n_dice) + 1) // 2
 
 
+def _repeats(flags: np.ndarray) -> np.ndarray:
+    """Most times each row's attack is made: once, or with Shred once and MAX_SHRED more."""
+    return np.where((flags & L.F_SHRED) != 0, 1 + MAX_SHRED, 1)
+
+
+def most_made(attacks: np.ndarray, n_slots: int) -> int:
+    """Most attacks a round's ``n_slots`` slots make, Shred attacks included (a slot whose row
+    or any row may have Shred counts ``1 + MAX_SHRED``)."""
+    if not len(attacks):
+        return 0
+    shred = bool(((attacks[:, L.A_FLAGS] & L.F_SHRED) != 0).any())
+    return n_slots * (1 + MAX_SHRED) if shred else n_slots
+
+
 def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     """Most buffer entries one trial can read: every attack rolled with a paid boost and
     rerolled, every damage roll made with Brutal Damage, a paid boost and a reroll, and a
@@ -50,7 +65,8 @@ def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     roll of n dice reads ``(n + 1) // 2`` pairs. A bought
     attack with a choice of weapons (rows after the first ``n_slots``) reads as many as
     the hungriest of them. With several targets (a block of rows per target) each slot
-    reads as many as its hungriest block.
+    reads as many as its hungriest block. A weapon with Shred makes its attack up to
+    ``1 + MAX_SHRED`` times.
 
     The kernel refills its dice buffer between trials whenever fewer than this are left.
     """
@@ -69,7 +85,7 @@ def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     caught = np.where((flags & L.F_BLAST) != 0,
                       np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]), 0)
     rof = (flags & L.F_ROF) != 0  # a random rate of fire's roll: one pair entry
-    per_row = attack + damage + 1 + 2 * caught + rof
+    per_row = (attack + damage + 1 + 2 * caught + rof) * _repeats(flags)
     block = len(attacks) // n_targets
     per_slot = np.zeros(n_slots, dtype=np.int64)
     for g in range(n_targets):

@@ -17,7 +17,7 @@ from ..rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
 from ..rules.scenario import round_labels
 from ..rules.vocabulary import CONTINUOUS_EFFECTS, GRID_LETTERS, SPIRAL_LETTERS, STILL_STATES
 from ._kernels import layout as L
-from .draws import is_plain, max_draws
+from .draws import is_plain, max_draws, most_made
 from .weapon_bits import roll_modes, rule_flags
 
 __all__ = ["Encoded", "encode", "MAX_EFFECTS"]
@@ -239,7 +239,7 @@ def _play_tables(table) -> tuple:
     index = np.full(1, -1, dtype=np.int32)
     if table is None:
         keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED, L.K_ICE,
-              L.K_SHOTS, L.K_ARM_EXTRA]] = 1
+              L.K_SHOTS, L.K_ARM_EXTRA, L.K_SHRED]] = 1
         return (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
                 columns, index)
     ks = table.keys
@@ -254,6 +254,7 @@ def _play_tables(table) -> tuple:
     keys[L.K_ICE] = ks.ice
     keys[L.K_SHOTS] = ks.shots
     keys[L.K_ARM_EXTRA] = ks.arm_extra
+    keys[L.K_SHRED] = ks.shred
     keys[L.K_DAMAGE] = table.field.shape[3]
     keys[L.K_ROWS] = table.rows
     keys[L.K_SITUATION_INDEX: L.K_SITUATION_INDEX + 128] = ks.situation_table()
@@ -346,10 +347,10 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     # per round: the attacks (a column d6 each on a card; a quicksand point's column and
     # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
     # corrosion (expiry, column, Tough)
-    n = len(sequence)
+    n = most_made(attacks, len(sequence))  # attacks a round makes, Shred's included
     # a column d6 for each model a blast catches too (a unit of models with a card)
     caught = np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]).max(initial=0)
-    per_attack_round = (max_draws(attacks, n, len(targets)) + (n * (1 + caught) if card else 0)
+    per_attack_round = (max_draws(attacks, len(sequence), len(targets)) + (n * (1 + caught) if card else 0)
                         + (2 * n if "quicksand" in card_target.hazards else 0))
     upkeep = 2 + (4 + 3) * scenario.total_models  # every model of a unit has its own effects
     draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep

@@ -33,6 +33,7 @@ _RULE_FLAGS = {
     "paralysis": L.F_PARALYSIS,
     "critical_paralysis": L.F_CRIT_PARALYSIS,
     "sustained_attack": L.F_SUSTAIN,
+    "shred": L.F_SHRED,
 }
 #: Flags of each continuous effect: cleared on rows against a target resistant to it.
 _EFFECT_FLAGS = {"fire": L.F_FIRE | L.F_CRIT_FIRE, "corrosion": L.F_CORROSION | L.F_CRIT_CORROSION}

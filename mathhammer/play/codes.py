@@ -70,6 +70,8 @@ class KeySpace:
         Radix of a random rate of fire's roll, within its volley (most attacks + 1, or 1).
     arm_extra : int
         Radix of the -ARM effects landing again added (setting arm_minus_stacks_same_weapon).
+    shred : int
+        Radix of the Shred attacks made so far in an attack's chain (MAX_SHRED + 1, or 1).
 
     Examples
     --------
@@ -90,6 +92,7 @@ class KeySpace:
     ice: int = 1
     shots: int = 1
     arm_extra: int = 1
+    shred: int = 1
 
     @property
     def situation_count(self) -> int:
@@ -111,21 +114,24 @@ class KeySpace:
     @property
     def size(self) -> int:
         return (self.points * self.target_points * self.situation_count * (1 << len(self.effects))
-                * self.cont * self.earth * self.lost * self.destroyed * self.ice * self.shots * self.arm_extra)
+                * self.cont * self.earth * self.lost * self.destroyed * self.ice * self.shots * self.arm_extra
+                * self.shred)
 
     def key(self, points: int, target_points: int, down: bool, still: bool, dispelled: bool,
             grievous: bool, effects: int, cont: int, earth: bool, lost: bool,
             down_before: bool = False, destroyed: int = 0, paralyzed: bool = False, ice: int = 0,
-            sustained: bool = False, shots: int = 0, arm_extra: int = 0) -> int:
+            sustained: bool = False, shots: int = 0, arm_extra: int = 0, shred: int = 0) -> int:
         """The key of a state (``effects``: the bits of :attr:`effects` active;
         ``down_before``: for the power field, knocked down before the damage;
         ``destroyed``: models of a unit target destroyed so far; ``paralyzed``, ``ice``:
         Paralysis and the Ice Cage stacks on it; ``sustained``: the attacker's Sustained
         Attack has hit it; ``shots``: a random rate of fire's roll, within its volley;
-        ``arm_extra``: the -ARM effects landing again added)."""
+        ``arm_extra``: the -ARM effects landing again added; ``shred``: the Shred attacks
+        made so far in the chain of the attack)."""
         raw = (int(down) | int(still) << 1 | int(dispelled) << 2 | int(grievous) << 3
                | int(down_before) << 4 | int(paralyzed) << 5 | int(sustained) << 6)
-        key = arm_extra if self.arm_extra > 1 else 0
+        key = shred if self.shred > 1 else 0
+        key = key * self.arm_extra + (arm_extra if self.arm_extra > 1 else 0)
         key = key * self.shots + (shots if self.shots > 1 else 0)
         key = key * self.ice + (ice if self.ice > 1 else 0)
         key = key * self.destroyed + (destroyed if self.destroyed > 1 else 0)

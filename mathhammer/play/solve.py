@@ -160,7 +160,7 @@ def _keyspace(setup) -> KeySpace:
                     earth=2 if any(p.earth_possible for p in parts) else 1,
                     lost=2 if any(p.track_lost for p in parts) else 1, destroyed=setup.models,
                     ice=max(p.ice_stacks for p in parts) + 1, shots=max(p.most_shots for p in parts) + 1,
-                    arm_extra=max(p.most_arm_extra for p in parts) + 1)
+                    arm_extra=max(p.most_arm_extra for p in parts) + 1, shred=max(p.most_shred for p in parts) + 1)
 
 
 class _Recorder:
@@ -187,7 +187,7 @@ class _Recorder:
             out = ks.key(state.points, state.target_points, state.down, state.still,
                          state.dispelled, state.grievous, effects, state.cont, state.earth, state.lost,
                          down_before, destroyed, state.paralyzed, state.ice, state.sustained, state.shots,
-                         state.arm_extra)
+                         state.arm_extra, state.shred)
             self._keys[(state, down_before)] = out
         return out
 

@@ -27,6 +27,7 @@ from .fields import (
     SLOT_SPENT,
     SLOT_TARGET_SPENT,
     SLOT_TOUGH,
+    SLOT_SHRED,
 )
 from .rounds import RoundFigures
 from .tables import TableMethods
@@ -294,6 +295,13 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
         return self._slot(SLOT_TOUGH)
 
     @property
+    def shred_mean(self) -> np.ndarray:
+        """Expected Shred attacks each attack led to (docs/rules.md 5). Their damage, boosts,
+        points and Tough saves count in the attack's figures; its ``made``, ``hit`` and
+        ``crit`` are its own roll's."""
+        return self._slot(SLOT_SHRED)
+
+    @property
     def spent_by_attacker(self) -> dict[str, float]:
         """Expected points (focus, fury or forcing) each attacker spent."""
         spent = self.spent_mean
@@ -332,6 +340,7 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
                 "tough_saves": float(self.tough_saves[i]),
                 "destroyed_mean": float(self.destroyed_by_attack[i]),
                 "destroyed_mean_after": float(destroyed_after[i]),
+                "shred_mean": float(self.shred_mean[i]),
                 **({"cripple_after": {x: float(self.cripple_after[i, j])
                                       for j, x in enumerate(self.letters)}}
                    if self.letters else {}),

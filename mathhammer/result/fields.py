@@ -19,6 +19,7 @@ __all__ = [
     "SLOT_TARGET_SPENT",
     "SLOT_TOUGH",
     "SLOT_DESTROYED",
+    "SLOT_SHRED",
     "SLOT_FIELDS",
     "EFFECT_NAMES",
     "EFFECT_PRESENT",
@@ -41,7 +42,9 @@ SLOT_SPENT = 6          # attacker points paid for it (buying it + boosts)
 SLOT_TARGET_SPENT = 7   # focus or fury the target spent against it
 SLOT_TOUGH = 8          # Tough rolls it caused that saved the target
 SLOT_DESTROYED = 9      # models it destroyed (a single target: 1 at its kill)
-SLOT_FIELDS = 10
+SLOT_SHRED = 10         # Shred attacks it led to (each made again at once; the columns above
+#                         but made, hit and crit count theirs too)
+SLOT_FIELDS = 11
 
 # ``Result.effect_weights[round, effect, column]``: effects in this order (the order the
 # maintenance phase resolves fire and corrosion; quicksand's points last), then the columns.

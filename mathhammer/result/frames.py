@@ -59,7 +59,7 @@ COLUMNS: dict[str, dict[str, str]] = {
         "made": "float64", "hit": "float64", "crit": "float64", "damage_mean": "float64",
         "kill_after": "float64", "boost_attack": "float64", "boost_damage": "float64",
         "spent_mean": "float64", "target_spent_mean": "float64", "tough_saves": "float64",
-        "destroyed_mean": "float64", "destroyed_mean_after": "float64",
+        "destroyed_mean": "float64", "destroyed_mean_after": "float64", "shred_mean": "float64",
     },
     "cripple": {"letter": "str", "system": "str", "probability": "float64",
                 "ci_low": "float64", "ci_high": "float64"},
@@ -208,8 +208,10 @@ def attack_frame(result: Result) -> pd.DataFrame:
     damage roll boosted with a paid point); ``spent_mean`` (expected attacker points paid for
     it), ``target_spent_mean`` (focus or fury the target spent against it),
     ``tough_saves`` (probability it caused a successful Tough roll), ``destroyed_mean``
-    (expected models it destroyed, a unit target's; a single model's is its kill) and
-    ``destroyed_mean_after`` (expected models destroyed once it is resolved).
+    (expected models it destroyed, a unit target's; a single model's is its kill),
+    ``destroyed_mean_after`` (expected models destroyed once it is resolved) and
+    ``shred_mean`` (expected Shred attacks it led to, whose damage, boosts and points its
+    other columns but ``made``, ``hit`` and ``crit`` include).
     """
     n = result.n_attacks
     names = result.attacker_names
@@ -224,7 +226,7 @@ def attack_frame(result: Result) -> pd.DataFrame:
         "boost_attack": result.boost_attack_rate, "boost_damage": result.boost_damage_rate,
         "spent_mean": result.spent_mean, "target_spent_mean": result.target_spent_mean,
         "tough_saves": result.tough_saves, "destroyed_mean": result.destroyed_by_attack,
-        "destroyed_mean_after": result.destroyed_mean_after,
+        "destroyed_mean_after": result.destroyed_mean_after, "shred_mean": result.shred_mean,
     })
 
 

@@ -340,6 +340,8 @@ def format_report(scenario: Scenario, result: Result) -> str:
         headers += ["target spent"]
     if tough:
         headers += ["tough saves"]
+    shreds = bool(result.shred_mean.any())  # Shred attacks (their damage is in "mean dmg")
+    headers += ["shred attacks"] if shreds else []
     unit = result.models > 1
     if unit:
         headers += ["destroyed after"]
@@ -362,6 +364,7 @@ def format_report(scenario: Scenario, result: Result) -> str:
             row += [f"{a['target_spent_mean']:.3f}"]
         if tough:
             row += [_pct(a["tough_saves"], 1)]
+        row += [f"{a['shred_mean']:.3f}"] if shreds else []
         if unit:
             row += [f"{a['destroyed_mean_after']:.3f}"]
         if result.several:

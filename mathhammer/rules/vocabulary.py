@@ -64,6 +64,7 @@ WEAPON_RULES = (
     "paralysis",            # a hit: the target's base DEF is 5 (melee attacks still roll)
     "critical_paralysis",   # the same on a critical hit
     "sustained_attack",     # once it has hit the target, its later attacks on it hit automatically
+    "shred",                # a critical hit: one more attack with it, which can shred again
 )
 
 #: Weapon rules that only make sense on a weapon that rolls damage.

@@ -170,8 +170,9 @@ class Weapon:
             if one in self.rules and other in self.rules:
                 raise InputError("rules", other, f"cannot be given with {one!r} (the same rule on a "
                                  "critical hit only and on any hit)")
-        if self.auto_hit and "sanguine_fate" in self.rules:
-            raise InputError("rules", "sanguine_fate", "needs an attack roll: the weapon has auto_hit")
+        for rule in ("sanguine_fate", "shred"):
+            if self.auto_hit and rule in self.rules:
+                raise InputError("rules", rule, "needs an attack roll: the weapon has auto_hit")
         check_int("extra_attack_dice", self.extra_attack_dice, -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
         check_int("extra_damage_dice", self.extra_damage_dice, -MAX_EXTRA_DICE, MAX_EXTRA_DICE)
         check_bool("crippled", self.crippled)

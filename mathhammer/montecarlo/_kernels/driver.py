@@ -213,7 +213,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
 def derived_rows(attacks: np.ndarray, n_slots: int, rounds: int) -> np.ndarray:
     """Counter rows (each slot of each round) whose attacks made :func:`made_counts` derives
     from the kills: the initial attacks, but a random rate of fire's (the kernel counts those,
-    as it counts bought ones)."""
+    as it counts bought ones). A Shred attack counts in ``C_SHRED``, not here."""
     rows = attacks[:n_slots]
     return np.tile((rows[:, A_ORIGIN] == ORIGIN_INITIAL) & ((rows[:, A_FLAGS] & F_ROF) == 0), rounds)
 

@@ -31,6 +31,7 @@ from ...result.fields import (
     SLOT_DAMAGE,
     SLOT_DESTROYED,
     SLOT_FIELDS,
+    SLOT_SHRED,
     SLOT_HIT,
     SLOT_MADE,
     SLOT_SPENT,
@@ -134,6 +135,7 @@ F_ROF = 1 << 32              # an initial attack of a random rate of fire: made 
 F_SUSTAIN = 1 << 33          # Sustained Attack: a hit sets ST_SUSTAINED (its A_AUTOHIT_ON holds it)
 F_ARM_STACKS = 1 << 34       # setting arm_minus_stacks_same_weapon: its -ARM lands again (ST_ARM_*)
 F_AFTER_ROLL = F_LASTING | F_DISPEL_LATE | F_ARM_STACKS  # what a hit changes once its damage is rolled
+F_SHRED = 1 << 35            # Shred: a critical hit makes the attack again (up to MAX_SHRED in a chain)
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation
@@ -241,7 +243,8 @@ K_DESTROYED = 138  # radix of the models of a unit target destroyed so far (mode
 K_ICE = 139        # radix of the Ice Cage stacks (most stacks + 1, or 1)
 K_SHOTS = 140      # radix of a random rate of fire's roll (most attacks + 1, or 1)
 K_ARM_EXTRA = 141  # radix of the -ARM that effects landing again added (most + 1, or 1)
-K_NFIELDS = 142
+K_SHRED = 142      # radix of the Shred attacks made in an attack's chain (MAX_SHRED + 1, or 1)
+K_NFIELDS = 143
 
 # decision bits of play_attack and the unsolved field entry (mathhammer.play.codes)
 D_BUY = _play.BUY
@@ -289,6 +292,7 @@ C_SPENT = SLOT_SPENT
 C_TARGET_SPENT = SLOT_TARGET_SPENT
 C_TOUGH = SLOT_TOUGH
 C_DESTROYED = SLOT_DESTROYED
+C_SHRED = SLOT_SHRED
 C_NFIELDS = SLOT_FIELDS
 
 # outcome codes of an attack roll

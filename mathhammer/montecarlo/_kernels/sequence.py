@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._core.jit import jit
+from ..._core.limits import MAX_SHRED
 from ..._core.pairs import PAIR_SUM, die_of
 from ..._core.rng import fill_pairs
 from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
@@ -88,6 +89,7 @@ from .layout import (
     C_SPENT,
     C_TARGET_SPENT,
     C_TOUGH,
+    C_SHRED,
     CRIT,
     E_AFTER,
     E_APPLIED,
@@ -117,6 +119,7 @@ from .layout import (
     F_ARM_STACKS,
     F_ROF,
     F_SUSTAIN,
+    F_SHRED,
     F_PARALYSIS,
     F_SHATTER,
     F_TRASH,
@@ -151,6 +154,7 @@ from .layout import (
     K_ICE,
     K_SHOTS,
     K_ARM_EXTRA,
+    K_SHRED,
     K_EARTH,
     K_EFFECTS,
     K_LOST,
@@ -368,11 +372,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     k_ice = play_keys[K_ICE]
     k_shots = play_keys[K_SHOTS]
     k_arm_extra = play_keys[K_ARM_EXTRA]
+    k_shred = play_keys[K_SHRED]
     situation_index = play_keys[K_SITUATION_INDEX: K_SITUATION_INDEX + 128]
     # the key is the attacker's points left alone when nothing else can change
     key_is_points = (k_tpoints == 1 and k_situations == 1 and k_effects == 0 and k_cont == 1
                      and k_earth == 1 and k_lost == 1 and k_destroyed == 1 and k_ice == 1
-                     and k_shots == 1 and k_arm_extra == 1)
+                     and k_shots == 1 and k_arm_extra == 1 and k_shred == 1)
     tough = target[T_TOUGH]
     rapid = target[T_RAPID_HEAL]
     n_attacks = target[T_SLOTS]
@@ -571,12 +576,14 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         out = load(j, tr, state, crippled, n_marks, shield_now)
         return (j,) + out
 
-    def play_key(points, tpoints, state, effects, cont, earth, lost, down_before, destroyed, shots=0):
+    def play_key(points, tpoints, state, effects, cont, earth, lost, down_before, destroyed, shots=0,
+                 shred=0):
         """The state key of best play (:meth:`mathhammer.play.codes.KeySpace.key`);
         ``destroyed``: models destroyed so far, of every target (with several, they are
         solved when attacks go down the list: those of the targets before the one under
         attack are all destroyed); ``shots``: a random rate of fire's roll, within its
-        volley (else 0)."""
+        volley (else 0); ``shred``: the Shred attacks made so far in the attack's chain (after
+        a hit: those it leaves, one more owed or 0)."""
         if key_is_points:
             return np.int64(points)
         down = (state & ST_PRONE) != 0
@@ -585,7 +592,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4
                | np.int64((state & ST_PARALYZED) != 0) << 5 | np.int64((state & ST_SUSTAINED) != 0) << 6)
         # digits that are 0 whenever their radix is 1 (the scenario has no such rule): no test
-        key = (state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA
+        key = shred * k_arm_extra + ((state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA)
         key = key * k_shots + shots
         key = key * k_ice + ((state >> ST_ICE_SHIFT) & MAX_ICE)
         key = key * k_destroyed + destroyed
@@ -813,6 +820,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         destroyed = 0
         cur = 0
         shots = 0  # a random rate of fire's roll, for its volley
+        prow = 0  # the row of the decision tables of the attack being made
+        w_off = 0  # the row of its weapon (in its target's block): a Shred attack's too
         tr += 1
         stored = False  # a unit: whether any model's state left the locals this trial
         if any_card:
@@ -836,10 +845,24 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 for gg in range(n_targets if multi else 0):  # the targets waiting: as the current one
                     g_dispelled[gg] = 0
                     g_tpoints[gg] = 0 if g_lost[gg] else groups[gg, T_POINTS]
-            for i in range(n_attacks if t < attack_rounds else 0):
+            # the attacks of the round in order; Shred (docs/rules.md 5) makes attack i again
+            # while a critical hit owes one (``again``; ``shred`` of them made so far)
+            n_here = n_attacks if t < attack_rounds else 0
+            i = -1
+            shred = 0
+            again = False
+            while True:
+                if again:
+                    shred += 1
+                else:
+                    i += 1
+                    shred = 0
+                    if i >= n_here:
+                        break
+                again = False
                 row = t * n_attacks + i
                 flags = attacks[i, A_FLAGS]
-                if (flags & (F_FIRST | F_ROF)) != 0:  # rare: one test on the common path
+                if shred == 0 and (flags & (F_FIRST | F_ROF)) != 0:  # rare: one test on the common path
                     if flags & F_FIRST:
                         a = attacks[i, A_ATTACKER]
                         points = attackers[a, P_POINTS]
@@ -866,7 +889,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             continue  # not made
                         if not multi:  # made (several targets: counted below)
                             attack_counts[row, C_MADE] += 1
-                w = i  # the row of the weapon it is made with
+                w = i if shred == 0 else w_off  # the row of the weapon it is made with
                 if multi:
                     # --- several targets: the first of its route still standing
                     to = -1
@@ -891,11 +914,16 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
                          shield_now) = take_place(m_lo, tr, disp, np.int64(0), np.int64(0), shield)
                         stored = True
-                    w = g * block + i
+                    w = g * block + (i if shred == 0 else w_off)
                     flags = attacks[w, A_FLAGS]
-                    if attacks[w, A_ORIGIN] != ORIGIN_BOUGHT:
+                    if shred == 0 and attacks[w, A_ORIGIN] != ORIGIN_BOUGHT:
                         attack_counts[row, C_MADE] += 1  # several targets: counted here
                         target_made[row, g] += 1
+                if shred > 0:  # a Shred attack: made with the weapon of the last, at once
+                    attack_counts[row, C_SHRED] += 1
+                    flags = attacks[w, A_FLAGS]
+                else:
+                    prow = row  # its row of the decision tables (a Shred attack: the last's)
                 spent = 0
                 # best play: the decisions of this state (mathhammer.play.codes)
                 dec = 0
@@ -905,10 +933,10 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     m = play_m(marked)
                     if m >= 0:
                         pkey = play_key(points, tpoints, state, effects, cont, earth_lit,
-                                        cortex_lost, False, m_lo + destroyed, shots * ((flags & F_ROF) != 0))
-                        dec = play_attack[row, pkey, m]
-                prow = row  # its row of the decision tables
-                if attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
+                                        cortex_lost, False, m_lo + destroyed, shots * ((flags & F_ROF) != 0),
+                                        shred)
+                        dec = play_attack[prow, pkey, m]
+                if shred == 0 and attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
                     if (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
                         if flags & F_DECLINE_SKIPS:
                             continue  # best play does not cast the spell this time
@@ -936,6 +964,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                                 flags = attacks[w, A_FLAGS]
                                 break
 
+                w_off = w - g * block if multi else w  # its weapon's row, for a Shred attack
                 # --- attack roll (docs/rules.md 1)
                 skill = attacks[w, A_SKILL]
                 if (state & attacks[w, A_AUTOHIT_ON]) != 0:
@@ -984,8 +1013,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 # only on a hit
                 hit = np.int64(outcome != MISS)
                 crit = np.int64(outcome == CRIT)
-                attack_counts[row, C_HIT] += hit
-                attack_counts[row, C_CRIT] += crit
+                # Shred: a critical hit owes one more attack with the weapon (the chain's last none)
+                again = crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
+                shred_after = shred + 1 if again else 0
+                first = np.int64(shred == 0)  # a Shred attack's hit counts as a Shred attack
+                attack_counts[row, C_HIT] += hit & first
+                attack_counts[row, C_CRIT] += crit & first
                 if (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
                     if (flags & F_DISPEL) != 0 and (flags & F_DISPEL_LATE) == 0:
                         state |= ST_DISPELLED
@@ -1089,7 +1122,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     fkey = play_key(points, tpoints, state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
                                     effects | (bit if lands else 0), cont | sets, earth_lit,
                                     cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
-                                    shots * ((flags & F_ROF) != 0))
+                                    shots * ((flags & F_ROF) != 0), shred_after)
                 (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                  power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked, tpoints,
                                                crippled, n_marks, pos, state, shield_now,
@@ -1194,7 +1227,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     if power_best and tpoints > 0:
                         fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
                                         cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
-                                        shots * ((flags & F_ROF) != 0))
+                                        shots * ((flags & F_ROF) != 0), shred_after)
                     (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                      power_blocked, dead) = suffer(CE_QUICKSAND, 1, w, row, row, t, marked,
                                                    tpoints, crippled, n_marks, pos, state,
