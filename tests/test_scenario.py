@@ -532,6 +532,8 @@ NEW_KEYS = [
     ("target-rapid-healing-d3", "target", 'rapid_healing = "d3"', lambda s: s.target.rapid_healing, "d3"),
     ("target-upkeep-rules", "target", 'upkeep_rules = ["tough", "unyielding"]', lambda s: s.target.upkeep_rules,
      frozenset({"tough", "unyielding"})),
+    # Shield Guard names other targets (tests/test_shield_guard.py): none, with one target
+    ("target-shield-guard", "target", "shield_guard = []", lambda s: s.target.shield_guard, ()),
     ("attacker-focus", "attacker", "focus = 3", lambda s: s.attackers[0].focus, 3),
     ("attacker-fury", "attacker", "fury = 5", lambda s: s.attackers[0].fury, 5),
     ("attacker-force", "attacker", "force = 2", lambda s: s.attackers[0].force, 2),
@@ -648,7 +650,7 @@ def test_later_key_parses(tmp_path, table, line, read, expected):
     assert _round_trip(scen) == scen
     # everything else keeps its default
     base = load_scenario(write(tmp_path, MINIMAL))
-    assert scen != base or line in ("", "crippled = []", "reload = 0", "cost = 0")
+    assert scen != base or line in ("", "crippled = []", "reload = 0", "cost = 0", "shield_guard = []")
 
 
 GRID_34 = ("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM")

@@ -32,10 +32,15 @@ __all__ = ["Targets", "check_targets", "alone", "target_figures"]
 def check_targets(scenario: Scenario, slots) -> None:
     """Refuse, in one line, several targets beyond the exact engine: an attack whose targets
     are not the first targets in order, a target after the first that starts with
-    continuous effects (they would burn while it waits), a grid or spiral."""
+    continuous effects (they would burn while it waits), a grid or spiral, Shield Guard (a
+    target damaged while another is under attack)."""
     targets = scenario.targets
     names = [t.name for t in targets]
     for t in targets:
+        if t.shield_guard:
+            raise ExactNotApplicable(
+                f"target {t.name!r} has Shield Guard: the exact engine follows one target under attack "
+                "at a time, a guard takes hits meant for another (Monte Carlo handles it)")
         if t.card is not None:
             raise ExactNotApplicable(
                 f"target {t.name!r} has a damage {t.capacity}: with several targets the exact engine "

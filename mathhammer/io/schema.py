@@ -78,6 +78,7 @@ TARGET_KEYS = (
     "feat_def",
     "feat_arm",
     "upkeep_rules",
+    "shield_guard",
 )
 ATTACKER_KEYS = (
     "name",
@@ -136,7 +137,7 @@ ACTION_KEY = "action"
 TARGET_PLAIN = (
     "name", "boxes", "base", "upkeep_def", "upkeep_arm", "spell_def", "spell_arm",
     "focus", "fury", "power_field", "rapid_healing", "grid", "spiral", "models", "tough_on",
-    "feat_def", "feat_arm",
+    "feat_def", "feat_arm", "shield_guard",
 )
 #: Target keys holding lists of names, and the names each may hold.
 TARGET_LISTS = {

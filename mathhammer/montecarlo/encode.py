@@ -334,6 +334,15 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     groups[:, L.T_TURNS] = scenario.turns
     groups[:, L.T_SLOTS] = len(sequence)
     groups[:, L.T_ATTACK_ROUNDS] = scenario.attack_rounds
+    # Shield Guard (docs/rules.md 9): who guards each target; its ranged attacks may be taken
+    names = [t.name for t in targets]
+    groups[:, L.T_GUARDED_BY] = -1
+    for g, t in enumerate(targets):
+        for name in t.shield_guard:
+            groups[names.index(name), L.T_GUARDED_BY] = g
+    if (groups[:, L.T_GUARDED_BY] >= 0).any():
+        ranged = np.array([slot.weapon.type == "ranged" for slot in rows] * len(targets), dtype=bool)
+        attacks[ranged, L.A_FLAGS] |= L.F_GUARDABLE
     tvec = groups[0].copy()
     # a matrix with several targets, a vector (unread) for one: the kernel compiles each apart
     routes = np.full((max(1, len(sequence)), len(targets)), -1, dtype=np.int64)

@@ -31,10 +31,20 @@ from ..exact.edges import TIE
 from ..exact.setup import Setup
 from ..rules import Scenario
 
-__all__ = ["relaxed", "cripple_marks", "Averaged", "CRIPPLE_RUNS"]
+__all__ = ["relaxed", "unguarded", "cripple_marks", "Averaged", "CRIPPLE_RUNS"]
 
 #: Random markings of the grid :func:`cripple_marks` draws (seeded: the same every time).
 CRIPPLE_RUNS = 4000
+
+
+def unguarded(scenario: Scenario) -> tuple[Scenario, str]:
+    """Several targets: the scenario best play is solved on, and how. With Shield Guard
+    (beyond the exact engine: a guard takes hits meant for another target) the same targets
+    without it, so the decisions plan as if no hit were taken."""
+    if not any(t.shield_guard for t in scenario.targets):
+        return scenario, "exact"
+    targets = [dataclasses.replace(t, shield_guard=()) for t in scenario.targets]
+    return dataclasses.replace(scenario, target=targets[0], targets=tuple(targets)), "exact, as if without Shield Guard"
 
 
 def relaxed(scenario: Scenario) -> tuple[Scenario, str, str]:

@@ -24,7 +24,7 @@ from ..rules import Scenario
 from . import codes as K
 from .codes import KeySpace
 from .describe import decisions
-from .relax import Averaged, cripple_marks, relaxed
+from .relax import Averaged, cripple_marks, relaxed, unguarded
 
 __all__ = ["DecisionTable", "solve", "needs_play", "report", "MAX_TABLE_BYTES"]
 
@@ -265,8 +265,8 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
     began = time.perf_counter()
     t = scenario.target
     if scenario.several:
-        setup = prepare(scenario, slots, induction=True)
-        return _solve(setup, scenario.objective, "exact", began, False)
+        solved, how = unguarded(scenario)
+        return _solve(prepare(solved, slots, induction=True), scenario.objective, how, began, False)
     if relax == "never":
         setup = prepare(scenario, slots, induction=True)
         return _solve(setup, scenario.objective, "exact", began, reach, MAX_CARD_INDUCTION_EDGES)

@@ -244,10 +244,27 @@ class Scenario:
             if len(self.targets) > 1 and t.hazards:
                 raise InputError(f"targets[{g}].terrain", sorted(t.hazards),
                                  "hazards are modelled for a single target (not yet with several)")
+        self._check_guards()
         if len(cards) > 1:
             raise InputError(f"targets[{cards[1]}]", self.targets[cards[1]].name,
                              "at most one of several targets has a damage grid or life spiral "
                              f"(also {self.targets[cards[0]].name!r})")
+
+    def _check_guards(self) -> None:
+        """Shield Guard names other targets of the scenario, each guarded by one at most."""
+        names = [t.name for t in self.targets]
+        guarded: dict[str, str] = {}
+        for g, t in enumerate(self.targets):
+            for k, name in enumerate(t.shield_guard):
+                key = (f"targets[{g}]" if len(self.targets) > 1 else "target") + f".shield_guard[{k}]"
+                if len(self.targets) == 1:
+                    raise InputError(key, name, "Shield Guard guards another target: give several [[targets]]")
+                if name not in names:
+                    raise InputError(key, name, "names no target: the targets are "
+                                     + ", ".join(repr(x) for x in names))
+                if name in guarded:
+                    raise InputError(key, name, f"is guarded by {guarded[name]!r} already (one guard a target)")
+                guarded[name] = t.name
 
     def _check_routes(self) -> None:
         """Every name in an attacker's or weapon's ``targets`` is one of the targets."""

@@ -95,6 +95,11 @@ class Target:
     upkeep_rules : set of str
         ``tough``, ``unyielding`` granted by an upkeep spell: as the rules of the same names,
         until a Dispel ends them (docs/rules.md 9).
+    shield_guard : sequence of str
+        Several targets: the names of the other targets this one guards with Shield Guard
+        (docs/rules.md 9): once a round, a ranged attack that hits one of them hits this
+        model instead, automatically, while it stands and is neither knocked down nor
+        stationary (Monte Carlo only).
     grid : sequence of six str, optional
         Warjack damage grid, one string per column 1..6, boxes top to bottom: ``.`` a hull
         box, a letter of ``ACGHMFLR`` a system box. Columns may differ in length (0 to 10).
@@ -149,9 +154,18 @@ class Target:
     feat_def: int = 0
     feat_arm: int = 0
     upkeep_rules: frozenset[str] = field(default_factory=frozenset)
+    shield_guard: tuple[str, ...] = ()
 
     def __post_init__(self):
         check_str("name", self.name)
+        if isinstance(self.shield_guard, str) or not isinstance(self.shield_guard, (list, tuple)):
+            raise InputError("shield_guard", self.shield_guard, "must be a list of target names")
+        for name in self.shield_guard:
+            check_str("shield_guard", name)
+        if len(set(self.shield_guard)) != len(self.shield_guard) or self.name in self.shield_guard:
+            raise InputError("shield_guard", list(self.shield_guard),
+                             "names other targets, each once (not the guard itself)")
+        object.__setattr__(self, "shield_guard", tuple(self.shield_guard))
         check_int("def", self.defense, 0, MAX_DEF)
         check_int("arm", self.arm, 0, MAX_ARM)
         check_int("boxes", self.boxes, 1, MAX_BOXES)

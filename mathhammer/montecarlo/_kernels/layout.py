@@ -136,6 +136,7 @@ F_SUSTAIN = 1 << 33          # Sustained Attack: a hit sets ST_SUSTAINED (its A_
 F_ARM_STACKS = 1 << 34       # setting arm_minus_stacks_same_weapon: its -ARM lands again (ST_ARM_*)
 F_AFTER_ROLL = F_LASTING | F_DISPEL_LATE | F_ARM_STACKS  # what a hit changes once its damage is rolled
 F_SHRED = 1 << 35            # Shred: a critical hit makes the attack again (up to MAX_SHRED in a chain)
+F_GUARDABLE = 1 << 36        # a ranged attack: Shield Guard may take its hit (T_GUARDED_BY)
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation
@@ -176,7 +177,8 @@ T_FIRST_MODEL = 23  # several targets: index of its first model among every targ
 T_TARGETS = 24      # targets of the scenario (the first target's vector: 1, or several)
 T_TOUGH_ON = 25     # the d6 roll Tough needs (5: 5 or 6)
 T_TOUGH_UPKEEP = 26  # 1: its Tough comes from an upkeep spell (lost once dispelled)
-T_NFIELDS = 27
+T_GUARDED_BY = 27   # several targets: the target whose Shield Guard guards it (-1: none)
+T_NFIELDS = 28
 RAPID_D3 = -1       # T_RAPID_HEAL of Rapid Healing d3
 
 # continuous effects (bit = index in the maintenance order: result.fields.EFFECT_NAMES)

@@ -120,6 +120,7 @@ from .layout import (
     F_ROF,
     F_SUSTAIN,
     F_SHRED,
+    F_GUARDABLE,
     F_PARALYSIS,
     F_SHATTER,
     F_TRASH,
@@ -218,6 +219,7 @@ from .layout import (
     T_UPKEEP_ARM,
     T_TOUGH,
     T_TOUGH_ON,
+    T_GUARDED_BY,
     T_TOUGH_UPKEEP,
     TOUGH_NONE,
     TOUGH_STEADY,
@@ -477,6 +479,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     g_blocked = np.zeros(n_targets, dtype=np.bool_)
     g_destroyed = np.zeros(n_targets, dtype=np.int64)
     g_dispelled = np.zeros(n_targets, dtype=np.int64)
+    g_guarded = np.zeros(n_targets, dtype=np.int64)  # Shield Guard used: the (trial, round) stamp
 
     def figures(gg):
         """What target ``gg`` is (its vector of ``groups``), as the trial's locals hold it."""
@@ -1013,6 +1016,32 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 # only on a hit
                 hit = np.int64(outcome != MISS)
                 crit = np.int64(outcome == CRIT)
+                if multi and hit == 1 and (flags & F_GUARDABLE) != 0 and groups[g, T_GUARDED_BY] >= 0:
+                    # --- Shield Guard (docs/rules.md 9): once a round, the guard is hit instead,
+                    # automatically (never critically), while it stands and is neither knocked
+                    # down nor stationary
+                    gd = groups[g, T_GUARDED_BY]
+                    if g_dead[gd] != tr and g_guarded[gd] != tr * (turns + 1) + t + 1:
+                        jj = groups[gd, T_FIRST_MODEL]
+                        while m_gone[jj] == tr:
+                            jj += 1
+                        gstate = m_state[jj] if m_stamp[jj] == tr else m_start_state[jj]
+                        if (gstate & (ST_PRONE | ST_STILL)) == 0:
+                            g_guarded[gd] = tr * (turns + 1) + t + 1
+                            store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
+                            park(g, tr, tpoints, cortex_lost, power_blocked, destroyed, state)
+                            g = gd
+                            (boxes, start_state, start_tpoints, shield, power_focus, power_lethal,
+                             power_best, tough, rapid, start_effects, on_card, feedback, heals,
+                             n_models, m_lo) = figures(g)
+                            tpoints, cortex_lost, power_blocked, destroyed, disp = unpark(g, tr)
+                            (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                             shield_now) = take_place(m_lo, tr, disp, np.int64(0), np.int64(0), shield)
+                            stored = True
+                            w = g * block + w_off
+                            flags = attacks[w, A_FLAGS]
+                            outcome = HIT
+                            crit = np.int64(0)
                 # Shred: a critical hit owes one more attack with the weapon (the chain's last none)
                 again = crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
                 shred_after = shred + 1 if again else 0
