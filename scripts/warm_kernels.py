@@ -5,8 +5,8 @@ two minutes a variant on one core (one target, several targets: the kernel compi
 apart), so compiling the two variants side by side, each with its serial and parallel
 drivers, saves that much of a cold suite on two cores. Each process runs a small
 scenario through :func:`mathhammer.simulate`, the same path as the tests, so what it leaves
-in the cache is what they load; the first also compiles the plain kernel and the Song of
-Blades and Heroes kernels. Run again on a warm cache, it takes seconds.
+in the cache is what they load; the first also compiles the plain kernel, the second the
+Song of Blades and Heroes kernels. Run again on a warm cache, it takes seconds.
 
 Usage: ``python scripts/warm_kernels.py``
 """
@@ -22,7 +22,7 @@ SERIAL, PARALLEL = 1_000, 70_000
 
 
 def _one_target() -> str:
-    from mathhammer import Attacker, Scenario, Target, Weapon, sbh, simulate
+    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
 
     fist = Weapon("Fist", "melee", 7, 16, attacks=2)
     general = Scenario(Target(defense=12, arm=18, boxes=20), [Attacker("Jack", [fist], focus=1)])
@@ -30,21 +30,21 @@ def _one_target() -> str:
     for scen in (general, plain):
         for trials in (SERIAL, PARALLEL):
             simulate(scen, trials=trials, seed=1)
-    turn = sbh.Turn([sbh.Solo(sbh.Model(3), 2), sbh.Solo(sbh.Model(4), 3)])
-    for trials in (SERIAL, PARALLEL):
-        sbh.simulate_turn(turn, trials=trials, seed=1)
-    return "one target, plain kernel, Song of Blades and Heroes"
+    return "one target, plain kernel"
 
 
 def _several_targets() -> str:
-    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+    from mathhammer import Attacker, Scenario, Target, Weapon, sbh, simulate
 
     fist = Weapon("Fist", "melee", 7, 16, attacks=2)
     scen = Scenario([Target(defense=12, arm=14, boxes=5, name="A"), Target(defense=12, arm=18, boxes=20, name="B")],
                     [Attacker("Jack", [fist], focus=1)])
     for trials in (SERIAL, PARALLEL):
         simulate(scen, trials=trials, seed=1)
-    return "several targets"
+    turn = sbh.Turn([sbh.Solo(sbh.Model(3), 2), sbh.Solo(sbh.Model(4), 3)])
+    for trials in (SERIAL, PARALLEL):
+        sbh.simulate_turn(turn, trials=trials, seed=1)
+    return "several targets, Song of Blades and Heroes"
 
 
 def main() -> int:

@@ -342,7 +342,12 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     The trial's locals hold the target under attack (its figures, read from ``groups`` when
     an attack's route leads to another: the locals of the one left wait in per-target
     arrays) and its model under attack. A target destroyed leaves the sequence going on
-    until every target is.
+    until every target is. A ranged hit on a target another guards (``T_GUARDED_BY``) goes
+    to the guard instead, once a round (Shield Guard).
+
+    A critical hit with a weapon that has Shred makes the attack again at once, up to
+    ``MAX_SHRED`` times in a chain (the attack loop's ``again`` / ``shred``); its counts go to
+    the slot's row, a Shred attack itself to ``C_SHRED``.
 
     ``attack_counts``, ``kill_at`` and ``cripple_delta`` have a row per attack slot per round
     with attacks (round-major); ``cripple_delta`` has one more, the end of the last round.
