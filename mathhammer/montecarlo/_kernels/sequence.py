@@ -854,188 +854,62 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     g_dispelled[gg] = 0
                     g_tpoints[gg] = 0 if g_lost[gg] else groups[gg, T_POINTS]
             # the attacks of the round in order; Shred (docs/rules.md 5) makes attack i again
-            # while a critical hit owes one (``again``; ``shred`` of them made so far)
-            n_here = n_attacks if t < attack_rounds else 0
-            i = -1
-            shred = 0
-            again = False
-            while True:
-                if again:
+            # while a critical hit owes one (``again``; ``shred`` of them made so far). In the
+            # inner loop a ``continue`` ends attack i (unless a Shred attack is owed) and every
+            # ``break`` is a kill
+            for i in range(n_attacks if t < attack_rounds else 0):
+                shred = -1
+                again = True
+                while again:
+                    again = False
                     shred += 1
-                else:
-                    i += 1
-                    shred = 0
-                    if i >= n_here:
-                        break
-                again = False
-                row = t * n_attacks + i
-                flags = attacks[i, A_FLAGS]
-                if shred == 0 and (flags & (F_FIRST | F_ROF)) != 0:  # rare: one test on the common path
-                    if flags & F_FIRST:
-                        a = attacks[i, A_ATTACKER]
-                        points = attackers[a, P_POINTS]
-                        reserve = attackers[a, P_RESERVE]
-                        boost_att = attackers[a, P_BOOST_ATT]
-                        boost_att_at = attackers[a, P_BOOST_ATT_AT]
-                        boost_dmg = attackers[a, P_BOOST_DMG]
-                        best = attackers[a, P_BEST]
-                        state &= ~ST_SUSTAINED  # a new activation
-                    if (flags & F_ROF) != 0:
-                        # a random rate of fire (docs/rules.md 5): rolled before its first attack,
-                        # which is always made; the later ones while their number is below the roll
-                        if attacks[i, A_NUMBER] == 0:
-                            e = np.int64(dice[pos])
-                            pos += 1
-                            r = attacks[i, A_ROF]
-                            if r == ROF_D3:
-                                shots = (die_of(e, 0) + 1) >> 1
-                            elif r == ROF_D6:
-                                shots = die_of(e, 0)
-                            else:
-                                shots = ((die_of(e, 0) + 1) >> 1) + ((die_of(e, 1) + 1) >> 1)
-                        if attacks[i, A_NUMBER] >= shots:
-                            continue  # not made
-                        if not multi:  # made (several targets: counted below)
-                            attack_counts[row, C_MADE] += 1
-                w = i if shred == 0 else w_off  # the row of the weapon it is made with
-                if multi:
-                    # --- several targets: the first of its route still standing
-                    to = -1
-                    for k in range(n_targets):
-                        gg = flat_routes[i * n_targets + k]
-                        if gg < 0:
-                            break
-                        if g_dead[gg] != tr:
-                            to = gg
-                            break
-                    if to < 0:
-                        continue  # none left: the attack is not made
-                    if to != g:
-                        if g >= 0:
-                            store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
-                            park(g, tr, tpoints, cortex_lost, power_blocked, destroyed, state)
-                        g = to
-                        (boxes, start_state, start_tpoints, shield, power_focus, power_lethal,
-                         power_best, tough, rapid, start_effects, on_card, feedback, heals,
-                         n_models, m_lo) = figures(g)
-                        tpoints, cortex_lost, power_blocked, destroyed, disp = unpark(g, tr)
-                        (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
-                         shield_now) = take_place(m_lo, tr, disp, np.int64(0), np.int64(0), shield)
-                        stored = True
-                    w = g * block + (i if shred == 0 else w_off)
-                    flags = attacks[w, A_FLAGS]
-                    if shred == 0 and attacks[w, A_ORIGIN] != ORIGIN_BOUGHT:
-                        attack_counts[row, C_MADE] += 1  # several targets: counted here
-                        target_made[row, g] += 1
-                if shred > 0:  # a Shred attack: made with the weapon of the last, at once
-                    attack_counts[row, C_SHRED] += 1
-                    flags = attacks[w, A_FLAGS]
-                else:
-                    prow = row  # its row of the decision tables (a Shred attack: the last's)
-                spent = 0
-                # best play: the decisions of this state (mathhammer.play.codes)
-                dec = 0
-                m = -1
-                pkey = 0
-                if best != 0 and points > 0:
-                    m = play_m(marked)
-                    if m >= 0:
-                        pkey = play_key(points, tpoints, state, effects, cont, earth_lit,
-                                        cortex_lost, False, m_lo + destroyed, shots * ((flags & F_ROF) != 0),
-                                        shred)
-                        dec = play_attack[prow, pkey, m]
-                if shred == 0 and attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
-                    if (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
-                        if flags & F_DECLINE_SKIPS:
-                            continue  # best play does not cast the spell this time
-                        points = 0  # best play stops buying here
-                    cost = attacks[w, A_COST]
-                    if points < cost:
-                        continue
-                    points -= cost
-                    spent = cost
-                    # only bought attacks count C_MADE: an initial attack is made whenever no
-                    # earlier attack killed, which the driver works out from kill_at
-                    attack_counts[row, C_MADE] += 1
+                    row = t * n_attacks + i
+                    flags = attacks[i, A_FLAGS]
+                    if shred == 0 and (flags & (F_FIRST | F_ROF)) != 0:  # rare: one test on the common path
+                        if flags & F_FIRST:
+                            a = attacks[i, A_ATTACKER]
+                            points = attackers[a, P_POINTS]
+                            reserve = attackers[a, P_RESERVE]
+                            boost_att = attackers[a, P_BOOST_ATT]
+                            boost_att_at = attackers[a, P_BOOST_ATT_AT]
+                            boost_dmg = attackers[a, P_BOOST_DMG]
+                            best = attackers[a, P_BEST]
+                            state &= ~ST_SUSTAINED  # a new activation
+                        if (flags & F_ROF) != 0:
+                            # a random rate of fire (docs/rules.md 5): rolled before its first attack,
+                            # which is always made; the later ones while their number is below the roll
+                            if attacks[i, A_NUMBER] == 0:
+                                e = np.int64(dice[pos])
+                                pos += 1
+                                r = attacks[i, A_ROF]
+                                if r == ROF_D3:
+                                    shots = (die_of(e, 0) + 1) >> 1
+                                elif r == ROF_D6:
+                                    shots = die_of(e, 0)
+                                else:
+                                    shots = ((die_of(e, 0) + 1) >> 1) + ((die_of(e, 1) + 1) >> 1)
+                            if attacks[i, A_NUMBER] >= shots:
+                                continue  # not made
+                            if not multi:  # made (several targets: counted below)
+                                attack_counts[row, C_MADE] += 1
+                    w = i if shred == 0 else w_off  # the row of the weapon it is made with
                     if multi:
-                        target_made[row, g] += 1
-                    if (dec & D_BUY) != 0 and attacks[w, A_CHOICES] > 0:
-                        # best play's weapon: another melee weapon where its row says so
-                        for j in range(attacks[w, A_CHOICES]):
-                            r = attacks[w, A_CHOICE_ROW] + j
-                            pr = n_rows + t * n_alt + r - (w - i) - n_attacks
-                            alt = play_attack[pr, pkey, m]
-                            if (alt & D_BUY) != 0:
-                                w = r
-                                prow = pr
-                                dec = alt
-                                flags = attacks[w, A_FLAGS]
+                        # --- several targets: the first of its route still standing
+                        to = -1
+                        for k in range(n_targets):
+                            gg = flat_routes[i * n_targets + k]
+                            if gg < 0:
                                 break
-
-                w_off = w - g * block if multi else w  # its weapon's row, for a Shred attack
-                # --- attack roll (docs/rules.md 1)
-                skill = attacks[w, A_SKILL]
-                if (state & attacks[w, A_AUTOHIT_ON]) != 0:
-                    outcome = HIT  # automatic hit: no roll, so never critical
-                else:
-                    if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED | ST_PARALYZED)) != 0:
-                        defense = attacks[w, A_DEF5]
-                    else:
-                        defense = attacks[w, A_DEF]
-                    defense += attacks[w, A_SPELL_DEF] - def_minus
-                    if (state & ST_DISPELLED) == 0:
-                        defense += attacks[w, A_UPKEEP_DEF]
-                    n = attacks[w, A_ATT_DICE]
-                    # a boost is bought only when it adds a die (not lost in the floor of one);
-                    # best play's decision where solved, else the fixed rule
-                    if (dec & D_KNOWN_ATTACK) != 0:
-                        want = (dec & D_BOOST_ATTACK) != 0
-                    else:
-                        want = boost_att == MODE_ALWAYS or (boost_att == MODE_AUTO
-                                                            and defense - skill >= boost_att_at)
-                    if (flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1 and want:
-                        points -= 1
-                        spent += 1
-                        n += 1
-                        attack_counts[row, C_BOOST_ATT] += 1
-                    n = max(1, n)
-                    mode = attacks[w, A_ATT_MODE]  # discards, Jump the Shark, Sanguine Fate
-                    if n == 2 and mode == 0:
-                        outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
-                        pos += 1
-                    else:
-                        nd = n + ((mode & R_SANGUINE) != 0)  # Sanguine Fate's die read last
-                        word = read_word(dice, pos, nd)
-                        pos += (nd + 1) >> 1
-                        total, kept, counts, judged = roll_stats(word, n, mode)
-                        outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
-                    if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
-                        nd = n + ((mode & R_SANGUINE) != 0)
-                        word = read_word(dice, pos, nd)
-                        pos += (nd + 1) >> 1
-                        total, kept, counts, judged = roll_stats_called(word, n, mode)
-                        outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
-
-                # branch-free from here on the common path: a miss is as likely as not to be
-                # mispredicted, so the damage roll is read either way and consumed (and counted)
-                # only on a hit
-                hit = np.int64(outcome != MISS)
-                crit = np.int64(outcome == CRIT)
-                if multi and hit == 1 and (flags & F_GUARDABLE) != 0 and groups[g, T_GUARDED_BY] >= 0:
-                    # --- Shield Guard (docs/rules.md 9): once a round, the guard is hit instead,
-                    # automatically (never critically), while it stands and is neither knocked
-                    # down nor stationary
-                    gd = groups[g, T_GUARDED_BY]
-                    if g_dead[gd] != tr and g_guarded[gd] != tr * (turns + 1) + t + 1:
-                        jj = groups[gd, T_FIRST_MODEL]
-                        while m_gone[jj] == tr:
-                            jj += 1
-                        gstate = m_state[jj] if m_stamp[jj] == tr else m_start_state[jj]
-                        if (gstate & (ST_PRONE | ST_STILL)) == 0:
-                            g_guarded[gd] = tr * (turns + 1) + t + 1
-                            store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
-                            park(g, tr, tpoints, cortex_lost, power_blocked, destroyed, state)
-                            g = gd
+                            if g_dead[gg] != tr:
+                                to = gg
+                                break
+                        if to < 0:
+                            continue  # none left: the attack is not made
+                        if to != g:
+                            if g >= 0:
+                                store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
+                                park(g, tr, tpoints, cortex_lost, power_blocked, destroyed, state)
+                            g = to
                             (boxes, start_state, start_tpoints, shield, power_focus, power_lethal,
                              power_best, tough, rapid, start_effects, on_card, feedback, heals,
                              n_models, m_lo) = figures(g)
@@ -1043,244 +917,367 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
                              shield_now) = take_place(m_lo, tr, disp, np.int64(0), np.int64(0), shield)
                             stored = True
-                            w = g * block + w_off
-                            flags = attacks[w, A_FLAGS]
-                            outcome = HIT
-                            crit = np.int64(0)
-                # Shred: a critical hit owes one more attack with the weapon (the chain's last none)
-                again = crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
-                shred_after = shred + 1 if again else 0
-                first = np.int64(shred == 0)  # a Shred attack's hit counts as a Shred attack
-                attack_counts[row, C_HIT] += hit & first
-                attack_counts[row, C_CRIT] += crit & first
-                if (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
-                    if (flags & F_DISPEL) != 0 and (flags & F_DISPEL_LATE) == 0:
-                        state |= ST_DISPELLED
-                    if flags & F_GRIEVOUS:
-                        state |= ST_GRIEVOUS
-                    if flags & F_SUSTAIN:  # its later attacks on this target hit automatically
-                        state |= ST_SUSTAINED
-
-                # --- damage roll (docs/rules.md 2)
-                dealt = 0
-                if flags & F_DAMAGE:
-                    arm = attacks[w, A_ARM] - arm_minus
-                    if (state & ST_DISPELLED) == 0:
-                        arm += attacks[w, A_UPKEEP_ARM]
-                    if (flags & F_IGNORE_SHIELD) == 0:
-                        arm += shield_now
-                    pow_ = attacks[w, A_POW]
-                    remaining = boxes - marked
-                    n = attacks[w, A_DMG_DICE]
-                    n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
-                    if (flags & (F_TRASH | F_SHATTER | F_CRIT_AP)) != 0:
-                        # Trash / Shatter: one more die against a target knocked down /
-                        # stationary at the time; Armor-Piercing on a critical hit only
-                        n += (((flags & F_TRASH) != 0) & ((state & ST_PRONE) != 0)) + (
-                            ((flags & F_SHATTER) != 0) & ((state & ST_STILL) != 0))
-                        arm -= crit * attacks[w, A_CRIT_ARM_CUT]
-                    drop = attacks[w, A_DMG_MODE]  # discards, Jump the Shark
-                    boost = 0
-                    # best play's decision where solved (for a hit or a critical hit), else
-                    # the fixed rule
-                    known = D_KNOWN_DAMAGE_CRIT if crit == 1 else D_KNOWN_DAMAGE_HIT
-                    if (dec & known) != 0:
-                        want = (dec & (D_BOOST_DAMAGE_CRIT if crit == 1 else D_BOOST_DAMAGE_HIT)) != 0
+                        w = g * block + (i if shred == 0 else w_off)
+                        flags = attacks[w, A_FLAGS]
+                        if shred == 0 and attacks[w, A_ORIGIN] != ORIGIN_BOUGHT:
+                            attack_counts[row, C_MADE] += 1  # several targets: counted here
+                            target_made[row, g] += 1
+                    if shred > 0:  # a Shred attack: made with the weapon of the last, at once
+                        attack_counts[row, C_SHRED] += 1
+                        flags = attacks[w, A_FLAGS]
                     else:
-                        want = boost_dmg == MODE_ALWAYS or (
-                            boost_dmg == MODE_AUTO and kept_of(max(1, n), drop) + pow_ - arm < remaining
-                            and 6 * kept_of(max(1, n + 1), drop) + pow_ - arm > 0)
-                    if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and want:
-                        boost = hit
-                    points -= boost
-                    spent += boost
-                    n += boost
-                    attack_counts[row, C_BOOST_DMG] += boost
-                    n = max(1, n)
-                    # two dice: one pair entry; three or four (boosted rolls): two entries, no
-                    # loop (the loop of roll_stats cost the 3-focus activation benchmark 15 %)
-                    if n == 2 and drop == 0:
-                        total = PAIR_SUM[np.int64(dice[pos])]
-                        kept = 2
-                        pos += hit
-                    elif 3 <= n <= 4 and drop == 0:
-                        total = sum_of_three_or_four(dice, pos, n)
-                        kept = n
-                        pos += 2 * hit
-                    else:
-                        word = read_word(dice, pos, n)
-                        pos += hit * ((n + 1) >> 1)
-                        total, kept, counts, judged = roll_stats(word, n, drop)
-                    dealt = hit * max(0, total + pow_ - arm)
-                    if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
-                            and 2 * total < 7 * kept):
-                        word = read_word(dice, pos, n)
-                        pos += (n + 1) >> 1
-                        total, kept, counts, judged = roll_stats_called(word, n, drop)
-                        dealt = max(0, total + pow_ - arm)
-                    if (flags & (F_DECAP | F_DECAP_HIT)) != 0:  # on a critical hit / on any hit
-                        dealt *= 1 + (crit | np.int64((flags & F_DECAP_HIT) != 0))
-                if (flags & F_AFTER_ROLL) != 0 and hit == 1:
-                    # what the hit leaves once its damage is rolled (from the next attack on):
-                    # a Dispel read so (setting), Ice Cage, Paralysis, a -ARM landing again
-                    if flags & F_DISPEL_LATE:
-                        state |= ST_DISPELLED
-                    if flags & F_LASTING:
-                        state, ice_def = _lasting(state, flags, crit)
-                        def_minus += ice_def
-                    if ((flags & F_ARM_STACKS) != 0 and (effects & attacks[w, A_EFFECT_BIT]) != 0
-                            and outcome >= attacks[w, A_EFFECT_ON]):
-                        # its -ARM landing again (setting; the first landing is below)
-                        extra = (state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA
-                        more = min(attacks[w, A_ARM_MINUS], MAX_ARM_EXTRA - extra)
-                        arm_minus += more
-                        state += more << ST_ARM_SHIFT
-                if spent:  # points paid for the attack: buying it and its boosts
-                    attack_counts[row, C_SPENT] += spent
-                knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
-                    crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
-                still = hit & np.int64((flags & F_STATIONARY) != 0) | (
-                    crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
-                bit = attacks[w, A_EFFECT_BIT]
-                fkey = 0
-                if power_best and tpoints > 0 and dealt > 0:
-                    # the target's power field is decided in the state after the hit
-                    lands = bit != 0 and outcome >= attacks[w, A_EFFECT_ON]
-                    sets = 0
-                    if hit == 1:
-                        if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
-                            sets |= 1 << CE_FIRE
-                        if (flags & F_CORROSION) != 0 or (
-                                crit == 1 and (flags & F_CRIT_CORROSION) != 0):
-                            sets |= 1 << CE_CORROSION
-                    fkey = play_key(points, tpoints, state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
-                                    effects | (bit if lands else 0), cont | sets, earth_lit,
-                                    cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
-                                    shots * ((flags & F_ROF) != 0), shred_after)
-                (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
-                 power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked, tpoints,
-                                               crippled, n_marks, pos, state, shield_now,
-                                               cortex_lost, power_blocked, fkey, prow,
-                                               destroyed + 1 >= n_models and alive == 1,
-                                               (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1)
-                n_caught = 0
-                if (flags & F_BLAST) != 0:
-                    n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
-                if n_caught > 0:
-                    # --- an AOE: the other models of the unit it catches (docs/units.md),
-                    # each a blast damage roll, in order; a miss catches the one aimed at too
-                    hit_model = cur
-                    if dead:
-                        destroyed += 1
-                        m_gone[cur] = tr
-                        if destroyed < n_models:
-                            dead = False
-                    else:
-                        store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
-                    stored = True
-                    for j in range(cur, m_lo + n_models):
-                        if n_caught == 0 or dead:
-                            break
-                        if m_gone[j] == tr or (hit == 1 and j == cur):
+                        prow = row  # its row of the decision tables (a Shred attack: the last's)
+                    spent = 0
+                    # best play: the decisions of this state (mathhammer.play.codes)
+                    dec = 0
+                    m = -1
+                    pkey = 0
+                    if best != 0 and points > 0:
+                        m = play_m(marked)
+                        if m >= 0:
+                            pkey = play_key(points, tpoints, state, effects, cont, earth_lit,
+                                            cortex_lost, False, m_lo + destroyed, shots * ((flags & F_ROF) != 0),
+                                            shred)
+                            dec = play_attack[prow, pkey, m]
+                    if shred == 0 and attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
+                        if (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
+                            if flags & F_DECLINE_SKIPS:
+                                continue  # best play does not cast the spell this time
+                            points = 0  # best play stops buying here
+                        cost = attacks[w, A_COST]
+                        if points < cost:
                             continue
-                        n_caught -= 1
-                        (marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
-                         shield_now) = load(j, tr, state, crippled, n_marks, shield_now)
+                        points -= cost
+                        spent = cost
+                        # only bought attacks count C_MADE: an initial attack is made whenever no
+                        # earlier attack killed, which the driver works out from kill_at
+                        attack_counts[row, C_MADE] += 1
+                        if multi:
+                            target_made[row, g] += 1
+                        if (dec & D_BUY) != 0 and attacks[w, A_CHOICES] > 0:
+                            # best play's weapon: another melee weapon where its row says so
+                            for j in range(attacks[w, A_CHOICES]):
+                                r = attacks[w, A_CHOICE_ROW] + j
+                                pr = n_rows + t * n_alt + r - (w - i) - n_attacks
+                                alt = play_attack[pr, pkey, m]
+                                if (alt & D_BUY) != 0:
+                                    w = r
+                                    prow = pr
+                                    dec = alt
+                                    flags = attacks[w, A_FLAGS]
+                                    break
+
+                    w_off = w - g * block if multi else w  # its weapon's row, for a Shred attack
+                    # --- attack roll (docs/rules.md 1)
+                    skill = attacks[w, A_SKILL]
+                    if (state & attacks[w, A_AUTOHIT_ON]) != 0:
+                        outcome = HIT  # automatic hit: no roll, so never critical
+                    else:
+                        if (state & (ST_BASE_DEF_5 | ST_MOVE_CRIPPLED | ST_PARALYZED)) != 0:
+                            defense = attacks[w, A_DEF5]
+                        else:
+                            defense = attacks[w, A_DEF]
+                        defense += attacks[w, A_SPELL_DEF] - def_minus
+                        if (state & ST_DISPELLED) == 0:
+                            defense += attacks[w, A_UPKEEP_DEF]
+                        n = attacks[w, A_ATT_DICE]
+                        # a boost is bought only when it adds a die (not lost in the floor of one);
+                        # best play's decision where solved, else the fixed rule
+                        if (dec & D_KNOWN_ATTACK) != 0:
+                            want = (dec & D_BOOST_ATTACK) != 0
+                        else:
+                            want = boost_att == MODE_ALWAYS or (boost_att == MODE_AUTO
+                                                                and defense - skill >= boost_att_at)
+                        if (flags & F_FREE_ATT_BOOST) == 0 and points > reserve and n >= 1 and want:
+                            points -= 1
+                            spent += 1
+                            n += 1
+                            attack_counts[row, C_BOOST_ATT] += 1
+                        n = max(1, n)
+                        mode = attacks[w, A_ATT_MODE]  # discards, Jump the Shark, Sanguine Fate
+                        if n == 2 and mode == 0:
+                            outcome = two_dice_attack(np.int64(dice[pos]), skill, defense)
+                            pos += 1
+                        else:
+                            nd = n + ((mode & R_SANGUINE) != 0)  # Sanguine Fate's die read last
+                            word = read_word(dice, pos, nd)
+                            pos += (nd + 1) >> 1
+                            total, kept, counts, judged = roll_stats(word, n, mode)
+                            outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
+                        if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
+                            nd = n + ((mode & R_SANGUINE) != 0)
+                            word = read_word(dice, pos, nd)
+                            pos += (nd + 1) >> 1
+                            total, kept, counts, judged = roll_stats_called(word, n, mode)
+                            outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
+
+                    # branch-free from here on the common path: a miss is as likely as not to be
+                    # mispredicted, so the damage roll is read either way and consumed (and counted)
+                    # only on a hit
+                    hit = np.int64(outcome != MISS)
+                    crit = np.int64(outcome == CRIT)
+                    if multi and hit == 1 and (flags & F_GUARDABLE) != 0 and groups[g, T_GUARDED_BY] >= 0:
+                        # --- Shield Guard (docs/rules.md 9): once a round, the guard is hit instead,
+                        # automatically (never critically), while it stands and is neither knocked
+                        # down nor stationary
+                        gd = groups[g, T_GUARDED_BY]
+                        if g_dead[gd] != tr and g_guarded[gd] != tr * (turns + 1) + t + 1:
+                            jj = groups[gd, T_FIRST_MODEL]
+                            while m_gone[jj] == tr:
+                                jj += 1
+                            gstate = m_state[jj] if m_stamp[jj] == tr else m_start_state[jj]
+                            if (gstate & (ST_PRONE | ST_STILL)) == 0:
+                                g_guarded[gd] = tr * (turns + 1) + t + 1
+                                store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
+                                park(g, tr, tpoints, cortex_lost, power_blocked, destroyed, state)
+                                g = gd
+                                (boxes, start_state, start_tpoints, shield, power_focus, power_lethal,
+                                 power_best, tough, rapid, start_effects, on_card, feedback, heals,
+                                 n_models, m_lo) = figures(g)
+                                tpoints, cortex_lost, power_blocked, destroyed, disp = unpark(g, tr)
+                                (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                                 shield_now) = take_place(m_lo, tr, disp, np.int64(0), np.int64(0), shield)
+                                stored = True
+                                w = g * block + w_off
+                                flags = attacks[w, A_FLAGS]
+                                outcome = HIT
+                                crit = np.int64(0)
+                    # Shred: a critical hit owes one more attack with the weapon (the chain's last none)
+                    again = (crit == 1) & ((flags & F_SHRED) != 0) & (shred < MAX_SHRED)
+                    shred_after = shred + 1 if again else 0
+                    first = np.int64(shred == 0)  # a Shred attack's hit counts as a Shred attack
+                    attack_counts[row, C_HIT] += hit & first
+                    attack_counts[row, C_CRIT] += crit & first
+                    if (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
+                        if (flags & F_DISPEL) != 0 and (flags & F_DISPEL_LATE) == 0:
+                            state |= ST_DISPELLED
+                        if flags & F_GRIEVOUS:
+                            state |= ST_GRIEVOUS
+                        if flags & F_SUSTAIN:  # its later attacks on this target hit automatically
+                            state |= ST_SUSTAINED
+
+                    # --- damage roll (docs/rules.md 2)
+                    dealt = 0
+                    if flags & F_DAMAGE:
                         arm = attacks[w, A_ARM] - arm_minus
                         if (state & ST_DISPELLED) == 0:
                             arm += attacks[w, A_UPKEEP_ARM]
                         if (flags & F_IGNORE_SHIELD) == 0:
                             arm += shield_now
-                        n = attacks[w, A_BLAST_DICE]
-                        if n == 2:
+                        pow_ = attacks[w, A_POW]
+                        remaining = boxes - marked
+                        n = attacks[w, A_DMG_DICE]
+                        n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
+                        if (flags & (F_TRASH | F_SHATTER | F_CRIT_AP)) != 0:
+                            # Trash / Shatter: one more die against a target knocked down /
+                            # stationary at the time; Armor-Piercing on a critical hit only
+                            n += (((flags & F_TRASH) != 0) & ((state & ST_PRONE) != 0)) + (
+                                ((flags & F_SHATTER) != 0) & ((state & ST_STILL) != 0))
+                            arm -= crit * attacks[w, A_CRIT_ARM_CUT]
+                        drop = attacks[w, A_DMG_MODE]  # discards, Jump the Shark
+                        boost = 0
+                        # best play's decision where solved (for a hit or a critical hit), else
+                        # the fixed rule
+                        known = D_KNOWN_DAMAGE_CRIT if crit == 1 else D_KNOWN_DAMAGE_HIT
+                        if (dec & known) != 0:
+                            want = (dec & (D_BOOST_DAMAGE_CRIT if crit == 1 else D_BOOST_DAMAGE_HIT)) != 0
+                        else:
+                            want = boost_dmg == MODE_ALWAYS or (
+                                boost_dmg == MODE_AUTO and kept_of(max(1, n), drop) + pow_ - arm < remaining
+                                and 6 * kept_of(max(1, n + 1), drop) + pow_ - arm > 0)
+                        if (flags & F_FREE_DMG_BOOST) == 0 and points > reserve and n >= 1 and want:
+                            boost = hit
+                        points -= boost
+                        spent += boost
+                        n += boost
+                        attack_counts[row, C_BOOST_DMG] += boost
+                        n = max(1, n)
+                        # two dice: one pair entry; three or four (boosted rolls): two entries, no
+                        # loop (the loop of roll_stats cost the 3-focus activation benchmark 15 %)
+                        if n == 2 and drop == 0:
                             total = PAIR_SUM[np.int64(dice[pos])]
-                            pos += 1
+                            kept = 2
+                            pos += hit
+                        elif 3 <= n <= 4 and drop == 0:
+                            total = sum_of_three_or_four(dice, pos, n)
+                            kept = n
+                            pos += 2 * hit
                         else:
                             word = read_word(dice, pos, n)
+                            pos += hit * ((n + 1) >> 1)
+                            total, kept, counts, judged = roll_stats(word, n, drop)
+                        dealt = hit * max(0, total + pow_ - arm)
+                        if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
+                                and 2 * total < 7 * kept):
+                            word = read_word(dice, pos, n)
                             pos += (n + 1) >> 1
-                            total, kept, counts, judged = roll_stats_called(word, n, 0)
-                        dealt = max(0, total + attacks[w, A_BLAST_POW] - arm)
-                        (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
-                         power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked,
-                                                       tpoints, crippled, n_marks, pos, state,
-                                                       shield_now, cortex_lost, power_blocked, 0,
-                                                       prow, destroyed + 1 >= n_models and alive == 1)
-                        if dead:
-                            destroyed += 1
-                            m_gone[j] = tr
-                            if destroyed >= n_models:
-                                break
-                            dead = False
-                        else:
-                            store(j, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
-                    if dead and multi:  # the whole target destroyed: the others may stand
-                        alive, g, dead = fell(g, t, tr, alive)
-                        if not dead:
-                            continue
-                    if dead:
-                        break
-                    # the model hit, or when it is gone the next one, for the next attack
-                    (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
-                     shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
-                    if cur != hit_model:
-                        continue
-                elif dead:
-                    destroyed += 1
-                    if destroyed < n_models:  # spill-over: the next model, from the next attack
-                        m_gone[cur] = tr
-                        (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
-                         shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
-                        dead = False
-                        continue
-                    if multi:  # several targets: the next attack may go to another
-                        m_gone[cur] = tr
-                        alive, g, dead = fell(g, t, tr, alive)
-                        if not dead:
-                            continue
-                    break
-
-                # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
-                quick = False
-                if continuous:
-                    # the continuous effects the hit puts on; a knockdown in quicksand
-                    if hit == 1:
-                        if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
-                            cont |= 1 << CE_FIRE
-                        if (flags & F_CORROSION) != 0 or (
-                                crit == 1 and (flags & F_CRIT_CORROSION) != 0):
-                            cont |= 1 << CE_CORROSION
-                    quick = quicksand and knocks == 1 and (state & ST_PRONE) == 0
-                state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
-                if bit != 0 and (effects & bit) == 0 and outcome >= attacks[w, A_EFFECT_ON]:
-                    effects |= bit
-                    def_minus += attacks[w, A_DEF_MINUS]
-                    arm_minus += attacks[w, A_ARM_MINUS]
-                if quick:
-                    # knocked down in quicksand: 1 damage point, suffered at once
+                            total, kept, counts, judged = roll_stats_called(word, n, drop)
+                            dealt = max(0, total + pow_ - arm)
+                        if (flags & (F_DECAP | F_DECAP_HIT)) != 0:  # on a critical hit / on any hit
+                            dealt *= 1 + (crit | np.int64((flags & F_DECAP_HIT) != 0))
+                    if (flags & F_AFTER_ROLL) != 0 and hit == 1:
+                        # what the hit leaves once its damage is rolled (from the next attack on):
+                        # a Dispel read so (setting), Ice Cage, Paralysis, a -ARM landing again
+                        if flags & F_DISPEL_LATE:
+                            state |= ST_DISPELLED
+                        if flags & F_LASTING:
+                            state, ice_def = _lasting(state, flags, crit)
+                            def_minus += ice_def
+                        if ((flags & F_ARM_STACKS) != 0 and (effects & attacks[w, A_EFFECT_BIT]) != 0
+                                and outcome >= attacks[w, A_EFFECT_ON]):
+                            # its -ARM landing again (setting; the first landing is below)
+                            extra = (state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA
+                            more = min(attacks[w, A_ARM_MINUS], MAX_ARM_EXTRA - extra)
+                            arm_minus += more
+                            state += more << ST_ARM_SHIFT
+                    if spent:  # points paid for the attack: buying it and its boosts
+                        attack_counts[row, C_SPENT] += spent
+                    knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (
+                        crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
+                    still = hit & np.int64((flags & F_STATIONARY) != 0) | (
+                        crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
+                    bit = attacks[w, A_EFFECT_BIT]
                     fkey = 0
-                    if power_best and tpoints > 0:
-                        fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
+                    if power_best and tpoints > 0 and dealt > 0:
+                        # the target's power field is decided in the state after the hit
+                        lands = bit != 0 and outcome >= attacks[w, A_EFFECT_ON]
+                        sets = 0
+                        if hit == 1:
+                            if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
+                                sets |= 1 << CE_FIRE
+                            if (flags & F_CORROSION) != 0 or (
+                                    crit == 1 and (flags & F_CRIT_CORROSION) != 0):
+                                sets |= 1 << CE_CORROSION
+                        fkey = play_key(points, tpoints, state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
+                                        effects | (bit if lands else 0), cont | sets, earth_lit,
                                         cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
                                         shots * ((flags & F_ROF) != 0), shred_after)
                     (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
-                     power_blocked, dead) = suffer(CE_QUICKSAND, 1, w, row, row, t, marked,
-                                                   tpoints, crippled, n_marks, pos, state,
-                                                   shield_now, cortex_lost, power_blocked, fkey,
-                                                   k_rows + prow, destroyed + 1 >= n_models and alive == 1)
-                    if dead:
+                     power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked, tpoints,
+                                                   crippled, n_marks, pos, state, shield_now,
+                                                   cortex_lost, power_blocked, fkey, prow,
+                                                   destroyed + 1 >= n_models and alive == 1,
+                                                   (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1)
+                    n_caught = 0
+                    if (flags & F_BLAST) != 0:
+                        n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
+                    if n_caught > 0:
+                        # --- an AOE: the other models of the unit it catches (docs/units.md),
+                        # each a blast damage roll, in order; a miss catches the one aimed at too
+                        hit_model = cur
+                        if dead:
+                            destroyed += 1
+                            m_gone[cur] = tr
+                            if destroyed < n_models:
+                                dead = False
+                        else:
+                            store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
+                        stored = True
+                        for j in range(cur, m_lo + n_models):
+                            if n_caught == 0 or dead:
+                                break
+                            if m_gone[j] == tr or (hit == 1 and j == cur):
+                                continue
+                            n_caught -= 1
+                            (marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                             shield_now) = load(j, tr, state, crippled, n_marks, shield_now)
+                            arm = attacks[w, A_ARM] - arm_minus
+                            if (state & ST_DISPELLED) == 0:
+                                arm += attacks[w, A_UPKEEP_ARM]
+                            if (flags & F_IGNORE_SHIELD) == 0:
+                                arm += shield_now
+                            n = attacks[w, A_BLAST_DICE]
+                            if n == 2:
+                                total = PAIR_SUM[np.int64(dice[pos])]
+                                pos += 1
+                            else:
+                                word = read_word(dice, pos, n)
+                                pos += (n + 1) >> 1
+                                total, kept, counts, judged = roll_stats_called(word, n, 0)
+                            dealt = max(0, total + attacks[w, A_BLAST_POW] - arm)
+                            (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                             power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked,
+                                                           tpoints, crippled, n_marks, pos, state,
+                                                           shield_now, cortex_lost, power_blocked, 0,
+                                                           prow, destroyed + 1 >= n_models and alive == 1)
+                            if dead:
+                                destroyed += 1
+                                m_gone[j] = tr
+                                if destroyed >= n_models:
+                                    break
+                                dead = False
+                            else:
+                                store(j, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
+                        if dead and multi:  # the whole target destroyed: the others may stand
+                            alive, g, dead = fell(g, t, tr, alive)
+                            if not dead:
+                                continue
+                        if dead:
+                            break
+                        # the model hit, or when it is gone the next one, for the next attack
+                        (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                         shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
+                        if cur != hit_model:
+                            continue
+                    elif dead:
                         destroyed += 1
-                        if destroyed < n_models:
+                        if destroyed < n_models:  # spill-over: the next model, from the next attack
                             m_gone[cur] = tr
                             (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
                              shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
                             dead = False
                             continue
-                        if multi:
+                        if multi:  # several targets: the next attack may go to another
                             m_gone[cur] = tr
                             alive, g, dead = fell(g, t, tr, alive)
                             if not dead:
                                 continue
                         break
+
+                    # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
+                    quick = False
+                    if continuous:
+                        # the continuous effects the hit puts on; a knockdown in quicksand
+                        if hit == 1:
+                            if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
+                                cont |= 1 << CE_FIRE
+                            if (flags & F_CORROSION) != 0 or (
+                                    crit == 1 and (flags & F_CRIT_CORROSION) != 0):
+                                cont |= 1 << CE_CORROSION
+                        quick = quicksand and knocks == 1 and (state & ST_PRONE) == 0
+                    state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
+                    if bit != 0 and (effects & bit) == 0 and outcome >= attacks[w, A_EFFECT_ON]:
+                        effects |= bit
+                        def_minus += attacks[w, A_DEF_MINUS]
+                        arm_minus += attacks[w, A_ARM_MINUS]
+                    if quick:
+                        # knocked down in quicksand: 1 damage point, suffered at once
+                        fkey = 0
+                        if power_best and tpoints > 0:
+                            fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
+                                            cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
+                                            shots * ((flags & F_ROF) != 0), shred_after)
+                        (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                         power_blocked, dead) = suffer(CE_QUICKSAND, 1, w, row, row, t, marked,
+                                                       tpoints, crippled, n_marks, pos, state,
+                                                       shield_now, cortex_lost, power_blocked, fkey,
+                                                       k_rows + prow, destroyed + 1 >= n_models and alive == 1)
+                        if dead:
+                            destroyed += 1
+                            if destroyed < n_models:
+                                m_gone[cur] = tr
+                                (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                                 shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
+                                dead = False
+                                continue
+                            if multi:
+                                m_gone[cur] = tr
+                                alive, g, dead = fell(g, t, tr, alive)
+                                if not dead:
+                                    continue
+                            break
+                if dead:
+                    break
             if dead:
                 break
             if not continuous:
