@@ -349,7 +349,9 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     for i, slot in enumerate(sequence):
         route = slot.route or tuple(range(len(targets)))
         routes[i, : len(route)] = route
-    if len(targets) == 1:
+    # Shred's repeated attacks are in the several-target variant only (its attack loop), so
+    # a Shred scenario takes it with one target too
+    if len(targets) == 1 and not (attacks[:, L.A_FLAGS] & L.F_SHRED).any():
         routes = routes[:, 0].copy()
     col_full, letter_mask, letters_done = _card_tables(card_target)
     card = card_target.card is not None

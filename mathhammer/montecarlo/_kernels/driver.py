@@ -125,18 +125,21 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     n_attacks = rounds * n_slots  # counter rows: each slot of each round with attacks
     groups = enc.tables.groups
     n_targets = len(groups)
+    # the several-target variant of the kernel (a routes matrix: several targets, or Shred)
+    # counts per target and every attack made
+    multi = enc.tables.routes.ndim > 1
     # a unit: the damage on the whole unit; several targets: on all of them
     models = int(groups[:, T_MODELS].sum())
     boxes = int((groups[:, T_BOXES] * groups[:, T_MODELS]).sum())
-    t_boxes = int((groups[:, T_BOXES] * groups[:, T_MODELS]).max()) if n_targets > 1 else 0
-    t_models = int(groups[:, T_MODELS].max()) if n_targets > 1 else 0
-    t_shape = (n_targets, t_boxes + 1) if n_targets > 1 else (1, 1)
-    td_shape = (n_targets, t_models + 1) if n_targets > 1 else (1, 1)
-    tk_shape = (n_targets, turns) if n_targets > 1 else (1, 1)
+    t_boxes = int((groups[:, T_BOXES] * groups[:, T_MODELS]).max()) if multi else 0
+    t_models = int(groups[:, T_MODELS].max()) if multi else 0
+    t_shape = (n_targets, t_boxes + 1) if multi else (1, 1)
+    td_shape = (n_targets, t_models + 1) if multi else (1, 1)
+    tk_shape = (n_targets, turns) if multi else (1, 1)
     target_damage = np.zeros(t_shape, dtype=np.int64)
     target_destroyed = np.zeros(td_shape, dtype=np.int64)
     target_kills = np.zeros(tk_shape, dtype=np.int64)
-    tm_shape = (n_attacks, n_targets) if n_targets > 1 else (1, 1)
+    tm_shape = (n_attacks, n_targets) if multi else (1, 1)
     target_made = np.zeros(tm_shape, dtype=np.int64)
     destroyed_total = np.zeros(models + 1, dtype=np.int64)
     damage_total = np.zeros(boxes + 1, dtype=np.int64)
@@ -196,7 +199,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         destroyed_total[:] = (trials - killed, killed)
         chunk_destroyed[:, 0] = chunk_damage.sum(axis=1) - chunk_damage[:, -1]
         chunk_destroyed[:, 1] = chunk_damage[:, -1]
-    if n_targets == 1:  # several targets: the kernel counts every attack made
+    if not multi:  # the several-target variant counts every attack made
         initial = derived_rows(enc.attacks, n_slots, rounds)
         made = made_counts(kill_total, trials, maintenance, n_slots)
         attack_total[initial, C_MADE] = made[initial]
