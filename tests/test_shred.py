@@ -199,3 +199,14 @@ def test_shred_changes_the_figures():
     without = simulate(plain, method="exact")
     assert with_it.kill > without.kill and with_it.damage_mean > without.damage_mean
     assert math.isclose(with_it.made[0], 1.0) and with_it.hit[0] == pytest.approx(without.hit[0])
+
+
+def test_a_shred_scenario_takes_the_kernel_variant_that_repeats_attacks():
+    """Only the several-target variant of the kernel has Shred's loop: the encoder sends a
+    one-target Shred scenario there (a routes matrix), and keeps the other one-target
+    scenarios on the single-target variant."""
+    from mathhammer.montecarlo.encode import encode
+
+    assert encode(SCENARIOS["fixed, no points"]).tables.routes.ndim == 2
+    plain = Scenario(Target(defense=13, arm=15, boxes=10), [Attacker("B", [Weapon("Claw", "melee", 6, 12)])])
+    assert encode(plain).tables.routes.ndim == 1
