@@ -340,8 +340,8 @@ def format_report(scenario: Scenario, result: Result) -> str:
         headers += ["target spent"]
     if tough:
         headers += ["tough saves"]
-    shreds = bool(result.shred_mean.any())  # Shred attacks (their damage is in "mean dmg")
-    headers += ["shred attacks"] if shreds else []
+    shreds = bool(result.shred_mean.any())
+    headers += ["shred attacks"] if shreds else []  # Shred's (their damage is in "mean dmg")
     unit = result.models > 1
     if unit:
         headers += ["destroyed after"]
@@ -381,6 +381,7 @@ def format_report(scenario: Scenario, result: Result) -> str:
         lines.append("made: the target was still standing (and, for bought attacks, a point was left);")
     lines.append("hit and crit count attacks made and hitting;")
     lines.append("mean dmg: damage points the attack marked, averaged over all trials.")
+    lines += ["shred attacks: the Shred attacks it led to (their damage is in mean dmg)."] if shreds else []
     if unit:
         lines.append("kill after: every model destroyed once it is resolved; destroyed after: models")
         lines.append("destroyed on average by then.")
