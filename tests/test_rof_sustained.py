@@ -13,8 +13,11 @@ brute-force oracle; Monte Carlo against exact within 5 standard errors (best pla
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import pytest
+
+from mathhammer import simulate
 
 from mathhammer.errors import InputError
 from mathhammer.io.scenario_files import loads_scenario
@@ -130,3 +133,33 @@ def test_the_file_keys():
     w = loads_scenario(text).attackers[0].weapons[0]
     assert (w.attacks, w.initial_attacks, w.random_rof) == ("2d3", 6, "2d3")
     assert "sustained_attack" in w.rules
+
+
+def test_a_volley_goes_on_to_the_next_model_of_a_unit():
+    """A d6 volley at a unit of four one-box models: each hit (RAT 8 against DEF 12: 2d6 of 4
+    or more, 33/36) destroys a model (2d6 + 12 against ARM 12), and the volley goes on to the
+    next model, so the models destroyed are min(4, hits among the shots rolled): the exact
+    engine once lost the volley at the first model's destruction."""
+    from math import comb
+
+    gun = Weapon("Spray", "ranged", 8, 12, attacks="d6")
+    scen = Scenario(Target(defense=12, arm=12, boxes=1, models=4), [Attacker("G", [gun], **FIXED)])
+    p = 33 / 36
+    want = sum(min(4, k) * comb(n, k) * p**k * (1 - p) ** (n - k) for n in range(1, 7) for k in range(n + 1)) / 6
+    ex = simulate(scen, method="exact")
+    assert ex.models_destroyed_mean == pytest.approx(want, abs=1e-12)
+    mc = simulate(scen, trials=200_000, seed=8)
+    assert abs(mc.models_destroyed_mean - want) <= 5 * 4 / math.sqrt(200_000)
+
+
+def test_a_volley_goes_on_to_the_next_target():
+    """The same d6 volley at two one-box targets: both are destroyed when two or more of the
+    shots rolled hit (the exact engine once started the second target without the volley)."""
+    gun = Weapon("Spray", "ranged", 8, 12, attacks="d6")
+    scen = Scenario([Target(defense=12, arm=12, boxes=1, name="A"), Target(defense=12, arm=12, boxes=1, name="B")],
+                    [Attacker("G", [gun], **FIXED)])
+    p = 33 / 36
+    want = sum(1 - (1 - p) ** n - n * p * (1 - p) ** (n - 1) for n in range(1, 7)) / 6
+    assert simulate(scen, method="exact").kill == pytest.approx(want, abs=1e-12)
+    mc = simulate(scen, trials=200_000, seed=9)
+    assert abs(mc.kill - want) <= 5 * math.sqrt(want * (1 - want) / 200_000)
