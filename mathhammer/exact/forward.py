@@ -108,58 +108,59 @@ def propagate_rounds(engine: Engine, visit=None):
         t = ev.round
         k_eff = EFFECT_NAMES.index(ev.kind) if ev.kind in ("fire", "corrosion") else None
         # Shred (docs/rules.md 5): what a critical hit left owing one more attack goes through
-        # this attack again, until no chain is left (each pass one attack more)
-        again: dict = {}
-        for state, v in _passes(entered, again):
-            if state is None:  # a new pass begins: v is every state entering it
-                if visit is not None:
-                    visit(e, v)
-                continue
-            if not v.any():
-                continue
-            if card is None:
-                batches = [None]
-            else:
-                src = np.flatnonzero(v)
-                batches = [src[lo: lo + CONFIG_BATCH] for lo in range(0, src.size, CONFIG_BATCH)]
-            for batch in batches:
-                for pc in engine.edges(e, state, batch):
-                    mass = v[pc.src] * pc.p
-                    total = mass.sum()
-                    if several and (pc.state is None or pc.state.target != state.target):
-                        target_kill[state.target, t] += total
-                    if attack:
-                        i = ev.slot
-                        slot_weights[i] += total * np.asarray(pc.counts)
-                        if several:  # which target the attack was made against
-                            slot_target[i, state.target] += total * pc.counts[SLOT_MADE]
-                        if pc.marked is not None:
-                            slot_weights[i, SLOT_DAMAGE] += mass @ pc.marked
-                            slot_damage_sq[i] += mass @ np.square(pc.marked)
-                        if pc.quick is not None:
-                            effects[t, quick, EFFECT_DAMAGE] += mass @ pc.quick
-                        if pc.quick_kill:
-                            effects[t, quick, EFFECT_DESTROYED] += total
-                        if pc.state is None:
-                            kill_weights[i] += total
+        # this attack again, pass after pass, until no chain is left (each pass one attack more)
+        todo = entered
+        while todo:
+            if visit is not None:
+                visit(e, todo)
+            again: dict = {}
+            for state, v in todo.items():
+                if not v.any():
+                    continue
+                if card is None:
+                    batches = [None]
+                else:
+                    src = np.flatnonzero(v)
+                    batches = [src[lo: lo + CONFIG_BATCH] for lo in range(0, src.size, CONFIG_BATCH)]
+                for batch in batches:
+                    for pc in engine.edges(e, state, batch):
+                        mass = v[pc.src] * pc.p
+                        total = mass.sum()
+                        if several and (pc.state is None or pc.state.target != state.target):
+                            target_kill[state.target, t] += total
+                        if attack:
+                            i = ev.slot
+                            slot_weights[i] += total * np.asarray(pc.counts)
+                            if several:  # which target the attack was made against
+                                slot_target[i, state.target] += total * pc.counts[SLOT_MADE]
+                            if pc.marked is not None:
+                                slot_weights[i, SLOT_DAMAGE] += mass @ pc.marked
+                                slot_damage_sq[i] += mass @ np.square(pc.marked)
+                            if pc.quick is not None:
+                                effects[t, quick, EFFECT_DAMAGE] += mass @ pc.quick
                             if pc.quick_kill:
-                                effects[t, quick, EFFECT_KILL] += total
-                            continue
-                    elif k_eff is not None and pc.counts:
-                        effects[t, k_eff, EFFECT_PRESENT] += total * pc.counts[0]
-                        effects[t, k_eff, EFFECT_APPLIED] += total * pc.counts[1]
-                        if len(pc.counts) > 2:  # it destroyed a model
-                            effects[t, k_eff, EFFECT_DESTROYED] += total
-                        if pc.marked is not None:
-                            effects[t, k_eff, EFFECT_DAMAGE] += mass @ pc.marked
+                                effects[t, quick, EFFECT_DESTROYED] += total
+                            if pc.state is None:
+                                kill_weights[i] += total
+                                if pc.quick_kill:
+                                    effects[t, quick, EFFECT_KILL] += total
+                                continue
+                        elif k_eff is not None and pc.counts:
+                            effects[t, k_eff, EFFECT_PRESENT] += total * pc.counts[0]
+                            effects[t, k_eff, EFFECT_APPLIED] += total * pc.counts[1]
+                            if len(pc.counts) > 2:  # it destroyed a model
+                                effects[t, k_eff, EFFECT_DESTROYED] += total
+                            if pc.marked is not None:
+                                effects[t, k_eff, EFFECT_DAMAGE] += mass @ pc.marked
+                            if pc.state is None:
+                                effects[t, k_eff, EFFECT_KILL] += total
+                                maintenance[t] += total
+                                continue
                         if pc.state is None:
-                            effects[t, k_eff, EFFECT_KILL] += total
-                            maintenance[t] += total
-                            continue
-                    if pc.state is None:
-                        raise AssertionError(f"a {ev.kind} step cannot kill")
-                    _add(again if pc.state.shred else dist, pc.state,
-                         np.bincount(pc.dst, weights=mass, minlength=setup.size))
+                            raise AssertionError(f"a {ev.kind} step cannot kill")
+                        _add(again if pc.state.shred else dist, pc.state,
+                             np.bincount(pc.dst, weights=mass, minlength=setup.size))
+            todo = again
         engine.release(e)
         if attack and card is not None:
             i = ev.slot
@@ -209,18 +210,6 @@ def propagate_rounds(engine: Engine, visit=None):
         cards = {"cripple_weights": cripple_weights, "box_weights": box_weights, "final": dist,
                  "cripple_end": cripple_end}
     return damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards
-
-
-def _passes(entered: dict, again: dict):
-    """The states entering an event, each pass over them first announced as ``(None, dist)``;
-    then, pass after pass, those the caller put in ``again`` during the last pass (Shred
-    attacks owed), emptied for the next."""
-    todo = entered
-    while todo:
-        yield None, todo
-        yield from todo.items()
-        todo = dict(again)
-        again.clear()
 
 
 def _pad(v: np.ndarray, size: int) -> np.ndarray:

@@ -344,21 +344,22 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
         ranged = np.array([slot.weapon.type == "ranged" for slot in rows] * len(targets), dtype=bool)
         attacks[ranged, L.A_FLAGS] |= L.F_GUARDABLE
     tvec = groups[0].copy()
-    # a matrix with several targets, a vector (unread) for one: the kernel compiles each apart
+    # a matrix with several targets (or Shred, below), a vector (unread) for one: the kernel
+    # compiles each apart
     routes = np.full((max(1, len(sequence)), len(targets)), -1, dtype=np.int64)
     for i, slot in enumerate(sequence):
         route = slot.route or tuple(range(len(targets)))
         routes[i, : len(route)] = route
     # Shred's repeated attacks are in the several-target variant only (its attack loop), so
-    # a Shred scenario takes it with one target too
-    if len(targets) == 1 and not (attacks[:, L.A_FLAGS] & L.F_SHRED).any():
+    # a Shred scenario takes it with one target too (most_made: whether any row has Shred)
+    n = most_made(attacks, len(sequence))  # attacks a round makes, Shred's included
+    if len(targets) == 1 and n == len(sequence):
         routes = routes[:, 0].copy()
     col_full, letter_mask, letters_done = _card_tables(card_target)
     card = card_target.card is not None
     # per round: the attacks (a column d6 each on a card; a quicksand point's column and
     # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
     # corrosion (expiry, column, Tough)
-    n = most_made(attacks, len(sequence))  # attacks a round makes, Shred's included
     # a column d6 for each model a blast catches too (a unit of models with a card)
     caught = np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]).max(initial=0)
     per_attack_round = (max_draws(attacks, len(sequence), len(targets)) + (n * (1 + caught) if card else 0)
