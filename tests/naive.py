@@ -283,7 +283,10 @@ def _bf_slots(scenario, every_bought) -> list[_Slot]:
     out = []
     for ai, a in enumerate(scenario.attackers):
         charge_left = a.charge
+        power = [w for w in a.weapons if getattr(w, "power_attack", None)]
         for wi, w in enumerate(a.weapons):
+            if power and w is not power[0]:  # a power attack is the whole combat action
+                continue
             if w.cost:  # a spell: each cast costs its cost, the first too, up to `attacks`
                 n = min(w.attacks, _bf_points(a) // w.cost)
                 out += [_Slot(ai, wi, a, w, True, False, cost=w.cost, stops=False) for _ in range(n)]
@@ -294,7 +297,7 @@ def _bf_slots(scenario, every_bought) -> list[_Slot]:
                 charge = charge_left and w.type == "melee"
                 charge_left = charge_left and not charge
                 out.append(_Slot(ai, wi, a, w, False, charge, number=k))
-        melee = [(wi, w) for wi, w in enumerate(a.weapons) if w.type == "melee"]
+        melee = [(wi, w) for wi, w in enumerate(a.weapons) if w.type == "melee" and not getattr(w, "power_attack", None)]
         if melee and (every_bought(ai) or a.spend.buy_attacks):
             if a.buy_weapon is not None:
                 wi, w = next((wi, w) for wi, w in melee if w.name == a.buy_weapon)
@@ -320,7 +323,9 @@ def _bf_points(a) -> int:
     a crippled Spirit cannot be forced (docs/rules.md 3)."""
     focus = 0 if (a.model == "warjack" and "C" in a.crippled) else a.focus
     force = 0 if (a.model == "warbeast" and "S" in a.crippled) else a.force
-    return focus + a.fury + force
+    # a warjack spends a focus, a warbeast is forced, to make a power attack
+    paid = a.model in ("warjack", "warbeast") and any(getattr(w, "power_attack", None) for w in a.weapons)
+    return focus + a.fury + force - int(paid)
 
 
 def _bf_less_dice(a, w) -> tuple[int, int]:
@@ -824,7 +829,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             others = []
             if slot.weapon.type == "melee" and a.buy_weapon is None:
                 others = [attack(i, st, slot.cost, w) for w in a.weapons
-                          if w.type == "melee" and w is not slot.weapon]
+                          if w.type == "melee" and w is not slot.weapon and not getattr(w, "power_attack", None)]
             return best([stop, bought, *others], True, objective)
         if isinstance(slot.weapon.attacks, str):  # a random rate of fire
             if slot.number == 0:  # rolled before its first attack
@@ -847,6 +852,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         w, a = weapon or slot.weapon, slot.attacker_obj
         combined = a.combined if a.combined >= 2 else 0
         skill = w.skill + combined
+        sizes = ("small", "medium", "large", "extra_large", "huge")
+        if getattr(w, "power_attack", None) == "slam" and sizes.index(t.base) > sizes.index(a.base):
+            skill -= 2  # slamming a larger base
         points = st["points"] - buy
         sustained = "sustained_attack" in w.rules and st.get("sustained", False)
         if getattr(w, "auto_hit", False) or sustained or (w.type == "melee" and (st["down"] or st["still"])):
@@ -920,6 +928,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         brutal = "brutal_damage" in rules and (crit or scenario.brutal_damage == "hit")
         free = w.boosted_damage or slot.charge
         dice = (2 + (1 if free else 0) + ("weapon_master" in rules) + w.extra_damage_dice
+                + (1 if getattr(w, "slam_contact", False) else 0)
                 - _bf_less_dice(a, w)[1] - (1 if types & resists else 0) + (1 if brutal else 0)
                 + (1 if "trash" in rules and st["down"] else 0) + (1 if "shatter" in rules and st["still"] else 0))
         remaining = boxes - st["marked"]
@@ -1003,8 +1012,10 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             return card_mark(i, st, grievous, d, nxt, local, quick)
         marked = st["marked"] + d
         if marked == boxes:
-            # knocked down (with knockdown_before_tough: by this hit too) stops a Tough roll
-            down = nxt["down"] if getattr(scenario, "knockdown_before_tough", False) else st["down"]
+            # knocked down (with knockdown_before_tough, or by a power attack: by this hit
+            # too) stops a Tough roll
+            first = getattr(scenario, "knockdown_before_tough", False) or getattr(local["weapon"], "power_attack", None)
+            down = nxt["down"] if first else st["down"]
             can_save = has_tough(nxt["dispelled"]) and not grievous and (not down or steady)
             branches = []
             for face in FACES:
@@ -1037,7 +1048,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         for q, column, first_box in landings:
             order = card.mark(st["card"], column, d, first_box)
             if len(order) == boxes:
-                down = nxt["down"] if getattr(scenario, "knockdown_before_tough", False) else st["down"]
+                first_ = getattr(scenario, "knockdown_before_tough", False) or getattr(local["weapon"], "power_attack", None)
+                down = nxt["down"] if first_ else st["down"]
                 can_save = has_tough(nxt["dispelled"]) and not grievous and (not down or steady)
                 for face in FACES:
                     if can_save and face >= tough_on:

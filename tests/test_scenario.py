@@ -552,6 +552,11 @@ NEW_KEYS = [
      (2, 3)),
     ("target-tough-on", "target", 'rules = ["tough"]\ntough_on = 4', lambda s: s.target.tough_on, 4),
     ("weapon-auto-hit", "weapon", "auto_hit = true", lambda s: s.attackers[0].weapons[0].auto_hit, True),
+    # power attacks (tests/test_power_attacks.py reads and writes power_attack, which needs
+    # an attacker with a base and a point to pay)
+    ("attacker-base", "attacker", 'base = "large"', lambda s: s.attackers[0].base, "large"),
+    ("weapon-slam-contact", "weapon", "slam_contact = false", lambda s: s.attackers[0].weapons[0].slam_contact,
+     False),
     # routes (several targets, docs/units.md): with one target they name it
     ("attacker-target", "attacker", 'target = "Target"', lambda s: s.attackers[0].targets, ("Target",)),
     ("attacker-targets", "attacker", 'targets = ["Target"]',
@@ -650,7 +655,8 @@ def test_later_key_parses(tmp_path, table, line, read, expected):
     assert _round_trip(scen) == scen
     # everything else keeps its default
     base = load_scenario(write(tmp_path, MINIMAL))
-    assert scen != base or line in ("", "crippled = []", "reload = 0", "cost = 0", "shield_guard = []")
+    assert scen != base or line in ("", "crippled = []", "reload = 0", "cost = 0", "shield_guard = []",
+                                    "slam_contact = false")
 
 
 GRID_34 = ("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM")
@@ -731,7 +737,8 @@ def test_every_later_key_has_a_case():
     expected = {("target", k) for k in TARGET_KEYS[TARGET_KEYS.index("terrain"):]}
     expected |= {("attacker", k) for k in ATTACKER_KEYS if k not in ("name", "weapons", "spend")}
     expected |= {("spend", k) for k in SPEND_KEYS}
-    expected |= {("weapon", k) for k in WEAPON_KEYS[WEAPON_KEYS.index("attack_discard"):]}
+    expected |= {("weapon", k) for k in WEAPON_KEYS[WEAPON_KEYS.index("attack_discard"):]
+                 if k != "power_attack"}  # tests/test_power_attacks.py::test_scenario_file_round_trip
     expected |= {("simulation", "objective"), ("simulation", "turns"), ("simulation", "attack_turns"),
                  ("settings", "brutal_damage")}
     assert expected <= covered
@@ -1135,7 +1142,8 @@ def test_format_doc_example_parses():
     assert set(data["attackers"][0]["spend"]) == set(SPEND_KEYS)
     assert set(WEAPON_KEYS) - set(data["attackers"][0]["weapons"][0]) <= {
         "boosted_attack", "boosted_damage", "damage_type", "extra_attack_dice", "extra_damage_dice",
-        "crippled", "location", "blast_pow", "blast_models", "blast_on_miss", "target", "targets"}
+        "crippled", "location", "blast_pow", "blast_models", "blast_on_miss", "target", "targets",
+        "power_attack", "slam_contact"}  # a power attack: its own section and example
     assert scen.target.focus == 3 and scen.attackers[0].focus == 3
     assert scen.target.capacity == "grid" and scen.target.boxes == 30
     assert scen.attackers[0].weapons[0].damage_to == "M"

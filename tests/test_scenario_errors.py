@@ -764,6 +764,19 @@ EXACT_CASES = [
      "hit) (got 'decapitation_on_hit')"),
     ("weapon-sanguine-fate-auto-hit", in_weapon('rules = ["sanguine_fate"]\nauto_hit = true'),
      f"{W1}.rules: needs an attack roll: the weapon has auto_hit (got 'sanguine_fate')"),
+    # --- power attacks (docs/rules.md 5)
+    ("weapon-power-attack-unknown", in_weapon('power_attack = "throw"'),
+     f"{W1}.power_attack: must be one of headbutt, slam (got 'throw')"),
+    ("weapon-slam-contact-alone", in_weapon("slam_contact = true"),
+     f'{W1}.slam_contact: is for a slam (power_attack = "slam") (got True)'),
+    ("attacker-base-unknown", in_attacker('base = "giant"'),
+     "attackers[0].base: must be one of small, medium, large, extra_large, huge (got 'giant')"),
+    ("weapon-power-attack-without-base", in_weapon('power_attack = "headbutt"'),
+     "attackers[0].base: a power attack ('Hammer') needs the attacker's base size: small, medium, large, "
+     "extra_large, huge (got None)"),
+    ("weapon-power-attack-unpaid", in_attacker('base = "large"', in_weapon('power_attack = "slam"')),
+     "attackers[0].weapons: a warjack spends 1 focus to make a power attack: it has no point to pay with "
+     "(got 'Hammer')"),
     ("weapon-discard-both-typo", in_weapon('attack_discard = "bothh"'),
      f"{W1}.attack_discard: must be one of none, lowest, highest, both; did you mean 'both'? (got 'bothh')"),
     # --- several targets: target / targets on attackers and weapons (docs/units.md)

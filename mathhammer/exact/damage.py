@@ -39,8 +39,9 @@ class DamageRoll:
         self.shift = info.pow - arm
         self.dice = setup.damage_dice(info, critical, state)
         # no Tough roll for a model knocked down (but Tough Steady); with the setting
-        # knockdown_before_tough, this hit's own knockdown counts
-        down = state.down or (sc.knockdown_before_tough and w.knocks_down(critical))
+        # knockdown_before_tough (or a power attack's, which comes first), this hit's own
+        # knockdown counts
+        down = state.down or ((sc.knockdown_before_tough or w.knockdown_first) and w.knocks_down(critical))
         self.tough = (setup.tough and not after.grievous and (not down or setup.steady)
                       and not (setup.upkeep_tough and after.dispelled))
         self.heals = setup.rapid_healing if not after.grievous else 0

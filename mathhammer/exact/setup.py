@@ -27,10 +27,11 @@ __all__ = ["Setup"]
 
 
 def _slot_info(slot, first: bool, index: int, round_: int, row: int) -> SlotInfo:
-    """The :class:`SlotInfo` of ``slot``: skill and POW with the combined-attack bonus."""
+    """The :class:`SlotInfo` of ``slot``: skill and POW with the combined-attack bonus (and
+    the skill with its own modifier: a slam at a larger base)."""
     bonus = slot.combined_bonus
     pow_ = None if slot.weapon.pow is None else slot.weapon.pow + bonus
-    return SlotInfo(slot, first, slot.weapon.skill + bonus, pow_, index, round_, row)
+    return SlotInfo(slot, first, slot.weapon.skill + bonus + slot.attack_mod, pow_, index, round_, row)
 
 
 class Setup(TrackRelaxation, AttackFigures):

@@ -96,6 +96,7 @@ ATTACKER_KEYS = (
     "target",
     "targets",
     "spend",
+    "base",
 )
 SPEND_KEYS = ("boost_attack", "boost_attack_at", "boost_damage", "buy_attacks", "reserve")
 WEAPON_KEYS = (
@@ -126,6 +127,8 @@ WEAPON_KEYS = (
     "target",
     "targets",
     "auto_hit",
+    "power_attack",
+    "slam_contact",
 )
 
 #: Key of a ``[target]`` table or ``[[attackers]]`` entry naming a library card
@@ -162,7 +165,7 @@ TARGET_LIST_HINTS: dict[str, dict[str, str]] = {
 }
 #: Attacker keys passed to Attacker as they are.
 ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon", "model",
-                   "crippled", "models", "targets")
+                   "crippled", "models", "targets", "base")
 
 #: Names players often write for a key, mapped to the key the file format uses (or to the
 #: keys it may mean, the first one the table allows being suggested).

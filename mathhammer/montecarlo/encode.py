@@ -92,7 +92,7 @@ def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndar
         flags |= L.F_FREE_DMG_BOOST
     resisted = bool(weapon.damage_types & target.resist)
     bonus = slot.combined_bonus
-    row[L.A_SKILL] = weapon.skill + bonus
+    row[L.A_SKILL] = weapon.skill + bonus + slot.attack_mod
     row[L.A_POW] = (weapon.pow if weapon.pow is not None else 0) + bonus
     row[L.A_ATT_DICE] = attacker.attack_dice(weapon)
     row[L.A_DMG_DICE] = (attacker.damage_dice(weapon) + int(slot.charge and not weapon.boosted_damage)

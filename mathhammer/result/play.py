@@ -54,8 +54,9 @@ def play_lines(result) -> list[str]:
     solved = info.get("solved_on", "")
     if solved.startswith("not solved"):
         return [f"Best play: {solved}; {info.get('fallback', '')}.", ""]
-    lines = [f"How to play it (best play for the objective {info['objective']}; solved "
-             f"{'exactly' if solved == 'exact' else 'on a ' + solved.removeprefix('relaxed: ')}):"]
+    # "exact", "exact, as if without Shield Guard", "relaxed: the grid as a damage track ..."
+    how = "exactly" + solved[5:] if solved.startswith("exact") else "with " + solved.removeprefix("relaxed: ")
+    lines = [f"How to play it (best play for the objective {info['objective']}; solved {how}):"]
     by_slot: dict = {}
     for row in play_rows(result):
         by_slot.setdefault((row["slot"], row["attack"]), []).append(row)

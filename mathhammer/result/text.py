@@ -31,9 +31,7 @@ def _table(headers: list[str], rows: list[list[str]], align: str) -> list[str]:
         widths = [max(w, len(c)) for w, c in zip(widths, row)]
 
     def line(cells):
-        out = []
-        for c, w, a in zip(cells, widths, align):
-            out.append(c.ljust(w) if a == "l" else c.rjust(w))
+        out = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align)]
         return "  " + "  ".join(out).rstrip()
 
     sep = "  " + "  ".join("-" * w for w in widths)
@@ -119,8 +117,9 @@ def _describe_attackers(scenario: Scenario) -> list[str]:
         for w in a.weapons:
             skill = "MAT" if w.type == "melee" else "RAT"
             pow_ = "-" if w.pow is None else str(w.pow)
-            desc = f"{w.name} x{w.attacks} ({w.type}, {skill} {w.skill}, POW {pow_}"
-            extras = []
+            count = w.attacks if a.power_weapon is None or w is a.power_weapon else 0  # a power attack's action
+            desc = f"{w.name} x{count} ({w.type}, {skill} {w.skill}, POW {pow_}"
+            extras = [f"{w.power_attack} power attack"] if w.power_attack else []
             if w.boosted_attack:
                 extras.append("boosted attack")
             if w.boosted_damage:
@@ -139,7 +138,8 @@ def _describe_attackers(scenario: Scenario) -> list[str]:
         notes = []
         if a.points:
             policy = "optimized" if a.policy == "optimize" else a.spend.label
-            notes.append(f"{a.resource} {a.points} ({policy})")
+            paid = f", 1 more paid for the {a.power_weapon.power_attack}" if a.power_cost else ""
+            notes.append(f"{a.resource} {a.points} ({policy}{paid})")
         if a.charge:
             notes.append("charging")
         if a.targets:

@@ -8,7 +8,7 @@ from .._core.limits import MAX_MODELS
 from .._core.validate import check_bool, check_choice, check_int, check_names, check_str
 from ..errors import InputError
 from .spend import Spend
-from .vocabulary import ATTACKER_MODELS, ATTACKER_POLICIES, GRID_LETTERS, RANGED_TYPES, SPIRAL_LETTERS
+from .vocabulary import ATTACKER_MODELS, ATTACKER_POLICIES, BASE_SIZES, GRID_LETTERS, RANGED_TYPES, SPIRAL_LETTERS
 from .weapon import Weapon
 
 MAX_POINTS = 10
@@ -28,6 +28,11 @@ class Attacker:
     ``targets`` (several targets, docs/units.md): the names of the targets its attacks go to,
     the first of them still standing (a weapon's own ``targets`` come first); empty: the
     scenario's targets in order.
+
+    ``base``: its base size, which a power attack needs (docs/rules.md 5, "Power attacks");
+    a weapon entry with ``power_attack`` is its whole combat action: its other weapons make
+    no initial attacks, it pays 1 point for it (a warjack's focus, a warbeast's forcing;
+    other models none), and may buy additional attacks after it.
 
     ``policy``: ``"best"`` (the default) decides every boost and bought attack by best play
     (docs/best-play.md); ``"fixed"`` follows ``spend`` (the default when a ``spend`` is given
@@ -60,6 +65,7 @@ class Attacker:
     crippled: frozenset[str] = frozenset()
     models: int = 1
     targets: tuple[str, ...] = ()
+    base: str | None = None
 
     def __post_init__(self):
         if isinstance(self.weapons, (list, tuple)):
@@ -120,6 +126,8 @@ class Attacker:
         melee = [w for w in self.weapons if w.type == "melee"]
         if self.charge and not melee:
             raise InputError("charge", True, "a charge needs a melee weapon")
+        self._check_power_attack()
+        melee = [w for w in melee if w.power_attack is None]
         if self.buy_weapon is not None:
             check_str("buy_weapon", self.buy_weapon)
             if self.buy_weapon not in [w.name for w in melee]:
@@ -127,9 +135,47 @@ class Attacker:
                                  "must name one of its melee weapons: "
                                  + ", ".join(w.name for w in melee))
 
+    def _check_power_attack(self) -> None:
+        """One power attack at most; its base given; a warjack or warbeast able to pay for it
+        and to make it (docs/rules.md 3 and 5)."""
+        if self.base is not None:
+            check_choice("base", self.base, BASE_SIZES)
+        power = [w for w in self.weapons if w.power_attack is not None]
+        if not power:
+            return
+        w = power[0]
+        if len(power) > 1:
+            raise InputError("weapons", [x.name for x in power], "one power attack in a combat action")
+        if self.base is None:
+            raise InputError("base", None, f"a power attack ({w.name!r}) needs the attacker's base size: "
+                             + ", ".join(BASE_SIZES))
+        if self.charge:
+            raise InputError("charge", True, f"a charge and a power attack ({w.name!r}) are two combat actions")
+        if self.model == "warbeast" and "M" in self.crippled:
+            raise InputError("crippled", "M", "a warbeast with a crippled Mind makes no power attack")
+        if self.model == "warjack" and w.power_attack == "slam" and "M" in self.crippled:
+            raise InputError("crippled", "M", "a warjack with crippled Movement cannot slam")
+        if self.power_cost and self._all_points < self.power_cost:
+            what = {"warjack": "spends 1 focus", "warbeast": "is forced once"}[self.model]
+            raise InputError("weapons", w.name, f"a {self.model} {what} to make a power attack: "
+                             "it has no point to pay with")
+
+    @property
+    def power_weapon(self) -> Weapon | None:
+        """Its power attack (a weapon entry with ``power_attack``), or None."""
+        return next((w for w in self.weapons if w.power_attack is not None), None)
+
+    @property
+    def power_cost(self) -> int:
+        """Points its power attack costs: 1 for a warjack or warbeast, else 0 (none)."""
+        return int(self.power_weapon is not None and self.model in ("warjack", "warbeast"))
+
     @property
     def attack_count(self) -> int:
-        """Initial attacks of its combat action (a spell's casts are paid: not counted)."""
+        """Initial attacks of its combat action (a spell's casts are paid: not counted; a
+        power attack is the only one)."""
+        if self.power_weapon is not None:
+            return 1
         return sum(w.initial_attacks for w in self.weapons if not w.cost)
 
     @property
@@ -146,8 +192,13 @@ class Attacker:
 
     @property
     def points(self) -> int:
-        """Focus, fury or forcing it may spend in its activation: none with a crippled Cortex
-        (a warjack's focus) or a crippled Spirit (a warbeast cannot be forced), docs/rules.md 3."""
+        """Focus, fury or forcing it may spend in its activation, once its power attack is
+        paid for: none with a crippled Cortex (a warjack's focus) or a crippled Spirit (a
+        warbeast cannot be forced), docs/rules.md 3."""
+        return self._all_points - self.power_cost
+
+    @property
+    def _all_points(self) -> int:
         if self.model == "warjack" and "C" in self.crippled:
             return self.fury + self.force
         if self.model == "warbeast" and "S" in self.crippled:
@@ -211,7 +262,7 @@ class Attacker:
     def bought_weapon(self) -> Weapon | None:
         """The weapon of bought additional attacks: ``buy_weapon``, else the melee weapon
         with the highest POW (then skill, then first listed); None without melee weapons."""
-        melee = [w for w in self.weapons if w.type == "melee"]
+        melee = [w for w in self.weapons if w.type == "melee" and w.power_attack is None]
         if not melee:
             return None
         if self.buy_weapon is not None:
@@ -234,7 +285,8 @@ class Attacker:
         if not self.plays_best or self.buy_weapon is not None or self.bought_weapon is None:
             return ()
         default = self.weapons.index(self.bought_weapon)
-        return tuple(i for i, w in enumerate(self.weapons) if w.type == "melee" and i != default)
+        return tuple(i for i, w in enumerate(self.weapons)
+                     if w.type == "melee" and w.power_attack is None and i != default)
 
     @property
     def plays_best(self) -> bool:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TARGETS, MAX_TRIALS
 from .._core.validate import check_bool, check_choice, check_int
 from ..errors import InputError
-from .vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, OBJECTIVES, READINGS
+from .vocabulary import ATTACK_TURNS, BASE_SIZES, BRUTAL_DAMAGE_ON, OBJECTIVES, READINGS
 from .attacker import Attacker
 from .target import Target
 from .weapon import Weapon
@@ -84,6 +84,8 @@ class AttackSlot:
     #: Several targets: the indices of the targets it goes to, in order (the first of them
     #: still standing; docs/units.md); empty: every target, in the scenario's order.
     route: tuple[int, ...] = ()
+    #: Added to its attack roll alone (a slam at a larger base: -2; docs/rules.md 5).
+    attack_mod: int = 0
 
     @property
     def combined_bonus(self) -> int:
@@ -210,6 +212,7 @@ class Scenario:
                         raise InputError(f"attackers[{i}].weapons[{j}].rules", "sustained_attack",
                                          "is modelled against one target (not yet with several)")
         self._check_routes()
+        self._check_power_attacks()
         n = self.n_attacks
         if n == 0:
             raise InputError("attackers", n, "the attackers make no attacks")
@@ -321,7 +324,38 @@ class Scenario:
                 out += _combat_action(ai, a, g, size)
         if self.several:
             out = [dataclasses.replace(s, route=self.route_of(s.attacker, s.weapon)) for s in out]
-        return tuple(out)
+        return tuple(dataclasses.replace(s, attack_mod=self._slam_mod(s.attacker, s.weapon))
+                     if s.weapon.power_attack == "slam" else s for s in out)
+
+    def _power_targets(self, attacker: Attacker, weapon: Weapon) -> list[Target]:
+        """The targets a power attack may go to (its route, else every target)."""
+        route = self.route_of(attacker, weapon) or range(len(self.targets))
+        return [self.targets[g] for g in route]
+
+    def _slam_mod(self, attacker: Attacker, weapon: Weapon) -> int:
+        """-2 to a slam's attack roll against a model with a larger base (docs/rules.md 5)."""
+        return -2 if self._larger(self._power_targets(attacker, weapon)[0], attacker) else 0
+
+    @staticmethod
+    def _larger(target: Target, attacker: Attacker) -> bool:
+        return BASE_SIZES.index(target.base) > BASE_SIZES.index(attacker.base)
+
+    def _check_power_attacks(self) -> None:
+        """A head-butt never goes to a larger base; a slam's targets are all larger than
+        the attacker or none is (its -2 is one attack roll's)."""
+        for i, a in enumerate(self.attackers):
+            w = a.power_weapon
+            if w is None:
+                continue
+            larger = [self._larger(t, a) for t in self._power_targets(a, w)]
+            key = f"attackers[{i}].weapons[{a.weapons.index(w)}].power_attack"
+            if w.power_attack == "headbutt" and any(larger):
+                t = self._power_targets(a, w)[larger.index(True)]
+                raise InputError(key, w.power_attack, f"a model cannot head-butt a larger base "
+                                 f"({t.name!r} is {t.base}, the attacker {a.base})")
+            if any(larger) and not all(larger):
+                raise InputError(key, w.power_attack, "a slam's targets are all larger than the "
+                                 "attacker or none is (give the slam one target: its weapon's targets)")
 
     @property
     def attack_rounds(self) -> int:
@@ -379,7 +413,10 @@ def _combat_action(ai: int, a: Attacker, g: int, size: int) -> list[AttackSlot]:
     charge = a.charge_weapon_index
     casts = dict(a.casts)
     who = {"model": g, "group": size}
+    power = a.power_weapon
     for wi, w in enumerate(a.weapons):
+        if power is not None and w is not power:  # a power attack is the combat action
+            continue
         if w.cost:  # a spell: every cast is paid for, the first too
             out.extend(AttackSlot(ai, wi, k, a, w, bought=True, cost=w.cost, stops=False, **who)
                        for k in range(casts.get(wi, 0)))

@@ -67,6 +67,10 @@ WEAPON_RULES = (
     "shred",                # a critical hit: one more attack with it, which can shred again
 )
 
+#: Power attacks a weapon entry may be (``power_attack``; docs/rules.md 5, "Power attacks"):
+#: the combat action is that one attack, made with the attacker's MAT and the POW given.
+POWER_ATTACKS = ("headbutt", "slam")
+
 #: Weapon rules that only make sense on a weapon that rolls damage.
 DAMAGE_ROLL_RULES = frozenset({"weapon_master", "brutal_damage", "armor_piercing", "reroll_damage", "decapitation",
                                "trash", "shatter", "critical_armor_piercing", "decapitation_on_hit"})

@@ -15,6 +15,7 @@ from .vocabulary import (
     EFFECT_TRIGGERS,
     EXCLUSIVE_RULES,
     GRID_LETTERS,
+    POWER_ATTACKS,
     RANDOM_ROF,
     SPIRAL_LETTERS,
     WEAPON_LOCATIONS,
@@ -110,6 +111,15 @@ class Weapon:
         Several targets (docs/units.md): the names of the targets this weapon's attacks go
         to, the first of them still standing; empty (the default): the attacker's
         ``targets``, else the scenario's targets in order.
+    power_attack : {"headbutt", "slam"} or None
+        This entry is a power attack (docs/rules.md 5, "Power attacks"): ``skill`` is the
+        attacker's MAT, ``pow`` the POW of the power attack damage roll. A hit knocks the
+        target down, then the damage roll follows (so no Tough roll against it). It is the
+        attacker's whole combat action: its other weapons make no initial attacks, and it
+        may buy additional attacks after it. No weapon rule applies to it.
+    slam_contact : bool
+        A slam whose target is stopped by an obstacle, an obstruction or a model with an
+        equal or larger base: one additional damage die.
 
     Examples
     --------
@@ -146,6 +156,8 @@ class Weapon:
     blast_on_miss: int = 0
     targets: tuple[str, ...] = ()
     auto_hit: bool = False
+    power_attack: str | None = None
+    slam_contact: bool = False
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -214,6 +226,48 @@ class Weapon:
             if self.damage_discard != "none":
                 raise InputError("damage_discard", self.damage_discard,
                                  'needs a damage roll: the weapon has POW "-"')
+        self._check_power_attack()
+
+    #: Keys of a weapon entry a power attack cannot have (no weapon rule applies to it, and
+    #: it is made with no weapon system), with their defaults.
+    _NOT_ON_POWER_ATTACKS = (("attack_discard", "none"), ("damage_discard", "none"), ("def_minus", 0),
+                             ("arm_minus", 0), ("damage_to", None), ("reload", 0), ("cost", 0),
+                             ("blast_pow", None), ("location", None), ("crippled", False),
+                             ("damage_type", frozenset()))
+
+    def _check_power_attack(self) -> None:
+        """A power attack: a melee entry of one attack with a POW and no weapon rules; it
+        knocks down on a hit (``knockdown`` is added to its rules)."""
+        check_bool("slam_contact", self.slam_contact)
+        if self.power_attack is None:
+            if self.slam_contact:
+                raise InputError("slam_contact", True, 'is for a slam (power_attack = "slam")')
+            return
+        check_choice("power_attack", self.power_attack, POWER_ATTACKS)
+        if self.slam_contact and self.power_attack != "slam":
+            raise InputError("slam_contact", True, f'is for a slam (power_attack is {self.power_attack!r})')
+        if self.type != "melee":
+            raise InputError("power_attack", self.power_attack, f"is a melee attack (type is {self.type!r})")
+        if self.attacks != 1:
+            raise InputError("attacks", self.attacks, "a power attack is one attack (attacks = 1)")
+        if self.pow is None:
+            raise InputError("pow", "-", "a power attack makes a damage roll: give its POW")
+        extra = sorted(self.rules - {"knockdown"})
+        if extra:
+            raise InputError("rules", extra[0], "no weapon rule applies to a power attack")
+        for key, default in self._NOT_ON_POWER_ATTACKS:
+            if getattr(self, key) != default:
+                value = getattr(self, key)
+                raise InputError(key, sorted(value) if isinstance(value, frozenset) else value,
+                                 "is not for a power attack (no weapon rule or weapon system applies to it)")
+        object.__setattr__(self, "rules", frozenset({"knockdown"}))
+
+    @property
+    def knockdown_first(self) -> bool:
+        """Whether its knockdown lands before its own damage roll (a power attack: the
+        target is knocked down, then suffers the damage roll; else the setting
+        ``knockdown_before_tough`` decides)."""
+        return self.power_attack is not None
 
     # ----------------------------------------------------------------- derived
     @property
@@ -250,9 +304,9 @@ class Weapon:
     @property
     def base_damage_dice(self) -> int:
         """Damage dice before crippling and resistance: 2, +1 if boosted, +1 for Weapon
-        Master, + extra dice."""
+        Master, +1 for a slam stopped by contact, + extra dice."""
         return (2 + int(self.boosted_damage) + int("weapon_master" in self.rules)
-                + self.extra_damage_dice)
+                + int(self.slam_contact) + self.extra_damage_dice)
 
     @property
     def attack_dice(self) -> int:
