@@ -239,3 +239,95 @@ def test_the_format_doc_example_reads_and_runs():
     assert [s.label for s in scen.attack_sequence()][:2] == ["Slamming jack / Slam #1",
                                                              "Slamming jack / Fist bought #1"]
     assert scen.attack_sequence()[0].attack_mod == 0 and scen.attackers[0].points == 2
+
+
+# ------------------------------------------------------------------ collateral damage (several targets)
+def _pair(b_box=5, b_base="medium", b_rules=frozenset(), slam=None, focus=1, b_def=12, others=()):
+    slam = slam or _slam(collateral="B", targets=("A",))
+    return Scenario([Target(defense=12, arm=16, boxes=30, name="A", base="large"),
+                     Target(defense=b_def, arm=14, boxes=b_box, name="B", base=b_base, rules=set(b_rules))],
+                    [Attacker("Jack", [slam], focus=focus, base="large"), *others])
+
+
+def test_worked_example_collateral_damage_knocks_down_then_damages_the_contacted_model():
+    """The slam hits A (5 + 5 + 6 = 16 against DEF 12) and deals 3 + 3 + 14 - 16 = 4; the
+    medium-based B it is slammed into is knocked down and suffers a collateral damage roll,
+    4 + 2 + 14 - 14 = 6: its 5 boxes are gone, and knocked down it makes no Tough roll."""
+    scen = _pair(b_rules={"tough"})
+    assert [s.label for s in scen.attack_sequence()] == ["Jack / Slam #1", "Jack / Slam collateral (B)"]
+    out = play(scen, [(5, 5), (3, 3), (4, 2), (5, 5)])
+    assert out.target_marked == [4, 5] and out.target_destroyed == [0, 1]
+    assert out.made == [1, 1] and out.tough == [0, 0] and out.rolls_read == 3
+
+
+def test_worked_example_a_missed_slam_has_no_collateral_damage():
+    """1 + 2 + 6 = 9 misses: no damage roll, and the collateral roll is not made."""
+    out = play(_pair(), [(1, 2), (6, 6), (6, 6)])
+    assert out.made == [1, 0] and out.target_marked == [0, 0] and out.rolls_read == 1
+
+
+def _sum2(f):
+    return sum(f(a + b) for a in range(1, 7) for b in range(1, 7)) / 36
+
+
+def test_collateral_kill_is_the_slam_hit_times_the_collateral_roll():
+    """Closed form: B (5 boxes, ARM 14, Tough) is destroyed when the slam hits (MAT 6 vs
+    DEF 12: 2d6 >= 6, not 1-1) and the collateral roll 2d6 + 14 - 14 reaches 5; Tough never
+    saves it (knocked down first). Monte Carlo within 5 standard errors."""
+    p_hit = _sum2(lambda s: s >= 6)  # 1-1 (2) is below 6 anyway
+    p = p_hit * _sum2(lambda s: s >= 5)
+    n = 200_000
+    got = simulate(_pair(b_rules={"tough"}), trials=n, seed=1718).target_figures("B")["kill"]
+    assert abs(got - p) <= 5 * (p * (1 - p) / n) ** 0.5
+
+
+def test_the_knocked_down_collateral_target_is_hit_automatically_in_melee():
+    """Closed form: B has DEF 25 and boxes enough never to be destroyed; a second attacker's
+    fist (POW 16 against ARM 14) hits it automatically when the slam knocked it down,
+    otherwise only on 6-6. B's expected damage: P(slam hits) x E[collateral] +
+    (P(hit) + P(miss) / 36) x E[fist]."""
+    fist = Attacker("Brute", [Weapon("Fist", "melee", 6, 16, targets=("B",))], model="other")
+    scen = _pair(b_box=60, b_def=25, others=(fist,))
+    p_hit = _sum2(lambda s: s >= 6)
+    coll = _sum2(lambda s: max(0, s + 14 - 14))
+    punch = _sum2(lambda s: max(0, s + 16 - 14))
+    want = p_hit * coll + (p_hit + (1 - p_hit) / 36) * punch
+    n = 200_000
+    fig = simulate(scen, trials=n, seed=1719).target_figures("B")
+    sd = 6.0  # a bound on the standard deviation of B's damage (both rolls: at most 2d6 + 2 each)
+    assert abs(fig["damage_mean"] - want) <= 5 * sd / n ** 0.5
+
+
+def test_collateral_is_monte_carlo_only_and_best_play_falls_back():
+    from mathhammer.errors import ExactNotApplicable
+    scen = _pair(focus=3)
+    with pytest.raises(ExactNotApplicable, match="collateral damage roll damages a target other"):
+        simulate(scen, method="exact")
+    res = simulate(scen, trials=5_000, seed=1)
+    assert res.extra["best_play"]["solved_on"].startswith("not solved: Jack / Slam collateral (B)")
+
+
+@pytest.mark.parametrize("build, key, words", [
+    (lambda: _pair(slam=_slam(collateral="C", targets=("A",))), "collateral", "names no target"),
+    (lambda: _pair(slam=_slam(collateral="B")), "collateral", "goes to one target"),
+    (lambda: _pair(slam=_slam(collateral="A", targets=("A",))), "collateral", "slammed target itself"),
+    (lambda: _pair(b_base="huge"), "collateral", "suffers no collateral damage"),
+    (lambda: _pair(b_base="large"), "collateral", "give slam_contact = true"),
+    (lambda: _headbutt(collateral="B"), "collateral", "is for a slam"),
+    (lambda: Weapon("Fist", "melee", 6, 12, collateral="B"), "collateral", "is for a slam"),
+])
+def test_bad_collateral_is_refused_in_one_line(build, key, words):
+    with pytest.raises(InputError) as err:
+        build()
+    assert err.value.key.endswith(key) and words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_an_equal_base_takes_collateral_damage_and_stops_the_slam():
+    scen = _pair(b_base="large", slam=_slam(collateral="B", targets=("A",), slam_contact=True))
+    assert [s.weapon.base_damage_dice for s in scen.attack_sequence()] == [3, 2]
+
+
+def test_collateral_round_trips_through_a_scenario_file():
+    scen = _pair()
+    assert scen.attackers[0].weapons[0].collateral == "B"
+    assert scenario_from_dict(scenario_to_dict(scen)) == scen

@@ -738,7 +738,7 @@ def test_every_later_key_has_a_case():
     expected |= {("attacker", k) for k in ATTACKER_KEYS if k not in ("name", "weapons", "spend")}
     expected |= {("spend", k) for k in SPEND_KEYS}
     expected |= {("weapon", k) for k in WEAPON_KEYS[WEAPON_KEYS.index("attack_discard"):]
-                 if k != "power_attack"}  # tests/test_power_attacks.py::test_scenario_file_round_trip
+                 if k not in ("power_attack", "collateral")}  # tests/test_power_attacks.py (round trips)
     expected |= {("simulation", "objective"), ("simulation", "turns"), ("simulation", "attack_turns"),
                  ("settings", "brutal_damage")}
     assert expected <= covered
@@ -1143,7 +1143,7 @@ def test_format_doc_example_parses():
     assert set(WEAPON_KEYS) - set(data["attackers"][0]["weapons"][0]) <= {
         "boosted_attack", "boosted_damage", "damage_type", "extra_attack_dice", "extra_damage_dice",
         "crippled", "location", "blast_pow", "blast_models", "blast_on_miss", "target", "targets",
-        "power_attack", "slam_contact"}  # a power attack: its own section and example
+        "power_attack", "slam_contact", "collateral"}  # a power attack: its own section and example
     assert scen.target.focus == 3 and scen.attackers[0].focus == 3
     assert scen.target.capacity == "grid" and scen.target.boxes == 30
     assert scen.attackers[0].weapons[0].damage_to == "M"

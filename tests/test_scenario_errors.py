@@ -769,6 +769,8 @@ EXACT_CASES = [
      f"{W1}.power_attack: must be one of headbutt, slam (got 'throw')"),
     ("weapon-slam-contact-alone", in_weapon("slam_contact = true"),
      f'{W1}.slam_contact: is for a slam (power_attack = "slam") (got True)'),
+    ("weapon-collateral-alone", in_weapon('collateral = "Heavy warjack"'),
+     f'{W1}.collateral: is for a slam (power_attack = "slam") (got \'Heavy warjack\')'),
     ("attacker-base-unknown", in_attacker('base = "giant"'),
      "attackers[0].base: must be one of small, medium, large, extra_large, huge (got 'giant')"),
     ("weapon-power-attack-without-base", in_weapon('power_attack = "headbutt"'),

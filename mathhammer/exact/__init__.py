@@ -58,7 +58,7 @@ from .bounds import check_exact_applicable
 from .forward import exact_result
 from .induction import optimal_value
 from .rolls import MAX_DICE, attack_outcome, damage_pmf
-from ..rules.scenario import round_label, round_labels
+from ..rules.slots import round_label, round_labels
 
 __all__ = [
     "attack_outcome",

@@ -32,7 +32,7 @@ from ..result.fields import (
 )
 from ..result.naming import scenario_names
 from ..rules import Scenario
-from ..rules.scenario import round_labels
+from ..rules.slots import round_labels
 from .bounds import MAX_CARD_INDUCTION_EDGES, needs_induction, prepare
 from .induction import CONFIG_BATCH, Engine, deep_recursion
 from .state import CORROSION, FIRE
@@ -266,7 +266,7 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     crippled; the chain runs through the attacks of every round with an attack phase and
     the end of every round (:mod:`~mathhammer.exact.rounds`). Every per-slot array then has
     a row per slot per attack round, round-major (labels by
-    :func:`~mathhammer.rules.scenario.round_labels`, rounds in ``slot_round``); a quicksand
+    :func:`~mathhammer.rules.slots.round_labels`, rounds in ``slot_round``); a quicksand
     point's kill is its slot's kill. ``maintenance_kill_weights`` holds the kills of each
     round's maintenance phase and ``effect_weights`` (when ``scenario.continuous``) the
     ``EFFECT_*`` figures per round of fire, corrosion and quicksand (whose points count

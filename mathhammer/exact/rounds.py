@@ -19,7 +19,7 @@ count, in ``counts``, ``(present, applied)`` (the first two ``EFFECT_*`` columns
 :class:`~mathhammer.result.Result`), then 1 where the points destroyed a model, and, in
 ``marked``, the boxes the effect marked.
 
-The attack slots of every round are named by :func:`mathhammer.rules.scenario.round_labels`.
+The attack slots of every round are named by :func:`mathhammer.rules.slots.round_labels`.
 """
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ __all__ = ["Targets", "check_targets", "alone", "target_figures"]
 def check_targets(scenario: Scenario, slots) -> None:
     """Refuse, in one line, several targets beyond the exact engine: an attack whose targets
     are not the first targets in order, a target after the first that starts with
-    continuous effects (they would burn while it waits), a grid or spiral, Shield Guard (a
-    target damaged while another is under attack)."""
+    continuous effects (they would burn while it waits), a grid or spiral, Shield Guard or a
+    slam's collateral damage (a target damaged while another is under attack)."""
     targets = scenario.targets
     names = [t.name for t in targets]
     for t in targets:
@@ -52,6 +52,10 @@ def check_targets(scenario: Scenario, slots) -> None:
                 "the exact engine takes continuous effects at the start on the first target only "
                 "(they would burn while it waits; Monte Carlo handles it)")
     for slot in slots:
+        if slot.collateral:
+            raise ExactNotApplicable(
+                f"{slot.label}: a slam's collateral damage roll damages a target other than the one "
+                "under attack, beyond the exact engine (Monte Carlo handles it)")
         route = tuple(dict.fromkeys(slot.route))
         for j, g in enumerate(route):
             if g != j:

@@ -129,6 +129,7 @@ WEAPON_KEYS = (
     "auto_hit",
     "power_attack",
     "slam_contact",
+    "collateral",
 )
 
 #: Key of a ``[target]`` table or ``[[attackers]]`` entry naming a library card

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
-from ..rules.scenario import round_labels
+from ..rules.slots import round_labels
 from ..rules.vocabulary import CONTINUOUS_EFFECTS, GRID_LETTERS, SPIRAL_LETTERS, STILL_STATES
 from ._kernels import layout as L
 from .draws import is_plain, max_draws, most_made
@@ -97,6 +97,11 @@ def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndar
     row[L.A_ATT_DICE] = attacker.attack_dice(weapon)
     row[L.A_DMG_DICE] = (attacker.damage_dice(weapon) + int(slot.charge and not weapon.boosted_damage)
                          - int(resisted))
+    if slot.collateral:  # no point boosts it, no crippled system or aspect takes a die off
+        flags |= L.F_COLLATERAL | L.F_FREE_DMG_BOOST
+        row[L.A_DMG_DICE] = weapon.base_damage_dice
+    elif weapon.collateral is not None:
+        flags |= L.F_SLAMS
     row[L.A_FLAGS] = flags
     row[L.A_ATT_MODE], row[L.A_DMG_MODE] = roll_modes(weapon, row[L.A_ATT_DICE], scenario)
     row[L.A_DEF] = target.defense_against(weapon.type, base_def_5=target.starts_base_def_5)

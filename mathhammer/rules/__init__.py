@@ -5,7 +5,8 @@ knows how they are simulated.
 """
 
 from .attacker import Attacker
-from .scenario import AttackSlot, Scenario
+from .scenario import Scenario
+from .slots import AttackSlot
 from .spend import Spend
 from .target import Target
 from .weapon import Weapon

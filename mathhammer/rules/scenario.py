@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TARGETS, MAX_TRIALS
 from .._core.validate import check_bool, check_choice, check_int
 from ..errors import InputError
-from .vocabulary import ATTACK_TURNS, BASE_SIZES, BRUTAL_DAMAGE_ON, OBJECTIVES, READINGS
+from .vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, OBJECTIVES, READINGS
 from .attacker import Attacker
+from .power import check_power_attacks, slam_mod
+from .slots import AttackSlot
 from .target import Target
 from .weapon import Weapon
 
-__all__ = ["Scenario", "AttackSlot", "MAX_SLOTS", "MAX_TURNS", "check_objective", "round_label",
-           "round_labels"]
+__all__ = ["Scenario", "MAX_SLOTS", "MAX_TURNS", "check_objective"]
 
 MAX_SLOTS = 4096
 MAX_TURNS = 20
@@ -32,98 +33,6 @@ def check_objective(key: str, objective: object, target: Target) -> str:
     if objective not in ("kill", "damage", "destroyed"):
         raise InputError(key, objective, "must be one of " + ", ".join(OBJECTIVES))
     return objective
-
-
-def round_label(label: str, round_: int, attack_rounds: int) -> str:
-    """The label of an attack slot of round ``round_`` (0-based): unchanged with a single
-    attack round, else prefixed ``"R<round + 1> · "``.
-
-    >>> round_label("A / Sword #1", 1, 3)
-    'R2 · A / Sword #1'
-    >>> round_label("A / Sword #1", 0, 1)
-    'A / Sword #1'
-    """
-    return label if attack_rounds <= 1 else f"R{round_ + 1} · {label}"
-
-
-def round_labels(labels, attack_rounds: int) -> tuple[str, ...]:
-    """Labels of every slot of every attack round, round-major, from the labels of one
-    round (:meth:`Scenario.attack_sequence`).
-
-    >>> round_labels(["A #1", "B #1"], 2)
-    ('R1 · A #1', 'R1 · B #1', 'R2 · A #1', 'R2 · B #1')
-    """
-    return tuple(round_label(lb, r, attack_rounds) for r in range(max(1, attack_rounds)) for lb in labels)
-
-
-@dataclass(frozen=True)
-class AttackSlot:
-    """One attack of the sequence: who makes it, with which weapon, its number for that weapon.
-
-    ``bought`` slots are the attacks an attacker pays for: the additional melee attacks or
-    reloads it may buy after its initial attacks, one point each, and the casts of a spell,
-    ``cost`` points each; they are made only while it has the points to pay. Not buying one
-    ends the attacker's buying (``stops``); not casting a spell skips that cast only.
-    ``charge`` marks the first melee attack of a charging attacker. ``choices``: the other
-    melee weapons (indices) best play may make a bought attack with instead of ``weapon``
-    (:attr:`Attacker.buy_choices`); ``weapon`` is the default, kept on a tie.
-    """
-
-    attacker_index: int
-    weapon_index: int
-    number: int
-    attacker: Attacker
-    weapon: Weapon
-    bought: bool = False
-    charge: bool = False
-    cost: int = 1
-    stops: bool = True
-    choices: tuple[int, ...] = ()
-    model: int = 0
-    group: int = 1
-    #: Several targets: the indices of the targets it goes to, in order (the first of them
-    #: still standing; docs/units.md); empty: every target, in the scenario's order.
-    route: tuple[int, ...] = ()
-    #: Added to its attack roll alone (a slam at a larger base: -2; docs/rules.md 5).
-    attack_mod: int = 0
-
-    @property
-    def combined_bonus(self) -> int:
-        """+1 to attack and damage rolls per model of its combined attack (``group``, the
-        models making it; docs/rules.md 9), 0 for a single model's attack."""
-        return self.group if self.group >= 2 else 0
-
-    @property
-    def actor(self) -> tuple[int, int]:
-        """Who makes it: (attacker index, ``model``: its model or combined attack within a
-        unit). An actor's first attack resets the points to its own (each model's points)."""
-        return (self.attacker_index, self.model)
-
-    def with_weapon(self, weapon_index: int) -> "AttackSlot":
-        """This bought attack made with weapon ``weapon_index`` of its attacker (one of
-        :attr:`choices`): a slot without choices."""
-        return dataclasses.replace(self, weapon_index=weapon_index,
-                                   weapon=self.attacker.weapons[weapon_index], choices=())
-
-    @property
-    def who(self) -> str:
-        """The attacker's name, and within a unit the number of its model (or combined
-        attack): ``"Riflemen 3"``."""
-        a = self.attacker
-        return a.name if len(a.groups) == 1 else f"{a.name} {self.model + 1}"
-
-    @property
-    def label(self) -> str:
-        who = self.who
-        if self.bought and self.weapon.cost:
-            return f"{who} / {self.weapon.name} cast #{self.number + 1}"
-        if self.bought and self.weapon.type == "ranged":
-            return f"{who} / {self.weapon.name} reload #{self.number + 1}"
-        if self.bought and self.choices:  # the weapon is best play's choice
-            return f"{who} / bought #{self.number + 1}"
-        if self.bought:
-            return f"{who} / {self.weapon.name} bought #{self.number + 1}"
-        return f"{who} / {self.weapon.name} #{self.number + 1}"
 
 
 @dataclass(frozen=True)
@@ -212,7 +121,7 @@ class Scenario:
                         raise InputError(f"attackers[{i}].weapons[{j}].rules", "sustained_attack",
                                          "is modelled against one target (not yet with several)")
         self._check_routes()
-        self._check_power_attacks()
+        check_power_attacks(self)
         n = self.n_attacks
         if n == 0:
             raise InputError("attackers", n, "the attackers make no attacks")
@@ -324,38 +233,9 @@ class Scenario:
                 out += _combat_action(ai, a, g, size)
         if self.several:
             out = [dataclasses.replace(s, route=self.route_of(s.attacker, s.weapon)) for s in out]
-        return tuple(dataclasses.replace(s, attack_mod=self._slam_mod(s.attacker, s.weapon))
-                     if s.weapon.power_attack == "slam" else s for s in out)
+        return tuple(dataclasses.replace(s, attack_mod=slam_mod(self, s.attacker, s.weapon))
+                     if s.weapon.power_attack == "slam" and not s.collateral else s for s in out)
 
-    def _power_targets(self, attacker: Attacker, weapon: Weapon) -> list[Target]:
-        """The targets a power attack may go to (its route, else every target)."""
-        route = self.route_of(attacker, weapon) or range(len(self.targets))
-        return [self.targets[g] for g in route]
-
-    def _slam_mod(self, attacker: Attacker, weapon: Weapon) -> int:
-        """-2 to a slam's attack roll against a model with a larger base (docs/rules.md 5)."""
-        return -2 if self._larger(self._power_targets(attacker, weapon)[0], attacker) else 0
-
-    @staticmethod
-    def _larger(target: Target, attacker: Attacker) -> bool:
-        return BASE_SIZES.index(target.base) > BASE_SIZES.index(attacker.base)
-
-    def _check_power_attacks(self) -> None:
-        """A head-butt never goes to a larger base; a slam's targets are all larger than
-        the attacker or none is (its -2 is one attack roll's)."""
-        for i, a in enumerate(self.attackers):
-            w = a.power_weapon
-            if w is None:
-                continue
-            larger = [self._larger(t, a) for t in self._power_targets(a, w)]
-            key = f"attackers[{i}].weapons[{a.weapons.index(w)}].power_attack"
-            if w.power_attack == "headbutt" and any(larger):
-                t = self._power_targets(a, w)[larger.index(True)]
-                raise InputError(key, w.power_attack, f"a model cannot head-butt a larger base "
-                                 f"({t.name!r} is {t.base}, the attacker {a.base})")
-            if any(larger) and not all(larger):
-                raise InputError(key, w.power_attack, "a slam's targets are all larger than the "
-                                 "attacker or none is (give the slam one target: its weapon's targets)")
 
     @property
     def attack_rounds(self) -> int:
@@ -390,7 +270,9 @@ class Scenario:
     @property
     def n_attacks(self) -> int:
         """Slots of :meth:`attack_sequence` (initial attacks and attacks that may be bought)."""
-        return sum((a.attack_count + a.paid_count) * len(a.groups) for a in self.attackers)
+        return sum((a.attack_count + a.paid_count + int(a.power_weapon is not None
+                                                        and a.power_weapon.collateral is not None))
+                   * len(a.groups) for a in self.attackers)
 
 
 def _distinct(key: str, items: tuple, kind: type, why: str) -> None:
@@ -423,6 +305,8 @@ def _combat_action(ai: int, a: Attacker, g: int, size: int) -> list[AttackSlot]:
             continue
         for k in range(w.initial_attacks):  # a random rate of fire: the most it gives
             out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0), **who))
+        if w.collateral is not None:  # the slam's collateral damage roll, after it
+            out.append(AttackSlot(ai, wi, 0, a, w.collateral_roll, collateral=True, **who))
     bought = a.bought_weapon
     if a.max_bought:
         wi = a.weapons.index(bought)

@@ -120,6 +120,10 @@ class Weapon:
     slam_contact : bool
         A slam whose target is stopped by an obstacle, an obstruction or a model with an
         equal or larger base: one additional damage die.
+    collateral : str or None
+        Several targets: the name of the target the slammed model contacts (a base no
+        larger than its own). When the slam hits, that target is knocked down and suffers a
+        collateral damage roll of the slam's POW, which cannot be boosted (Monte Carlo).
 
     Examples
     --------
@@ -158,6 +162,7 @@ class Weapon:
     auto_hit: bool = False
     power_attack: str | None = None
     slam_contact: bool = False
+    collateral: str | None = None
 
     def __post_init__(self):
         check_str("name", self.name)
@@ -239,10 +244,15 @@ class Weapon:
         """A power attack: a melee entry of one attack with a POW and no weapon rules; it
         knocks down on a hit (``knockdown`` is added to its rules)."""
         check_bool("slam_contact", self.slam_contact)
+        if self.collateral is not None:
+            check_str("collateral", self.collateral)
         if self.power_attack is None:
-            if self.slam_contact:
-                raise InputError("slam_contact", True, 'is for a slam (power_attack = "slam")')
+            for key in ("slam_contact", "collateral"):
+                if getattr(self, key):
+                    raise InputError(key, getattr(self, key), 'is for a slam (power_attack = "slam")')
             return
+        if self.collateral is not None and self.power_attack != "slam":
+            raise InputError("collateral", self.collateral, f'is for a slam (power_attack is {self.power_attack!r})')
         check_choice("power_attack", self.power_attack, POWER_ATTACKS)
         if self.slam_contact and self.power_attack != "slam":
             raise InputError("slam_contact", True, f'is for a slam (power_attack is {self.power_attack!r})')
@@ -261,6 +271,14 @@ class Weapon:
                 raise InputError(key, sorted(value) if isinstance(value, frozenset) else value,
                                  "is not for a power attack (no weapon rule or weapon system applies to it)")
         object.__setattr__(self, "rules", frozenset({"knockdown"}))
+
+    @property
+    def collateral_roll(self) -> Weapon:
+        """The collateral damage roll of a slam with ``collateral`` as a weapon entry: it
+        hits automatically (its slam did), knocks down first, with the slam's POW; its slot
+        is made only after the slam hit, and no point boosts it (:class:`AttackSlot`)."""
+        return Weapon(f"{self.name} collateral", "melee", self.skill, self.pow, power_attack="slam",
+                      auto_hit=True, targets=(self.collateral,))
 
     @property
     def knockdown_first(self) -> bool:

@@ -137,6 +137,8 @@ F_ARM_STACKS = 1 << 34       # setting arm_minus_stacks_same_weapon: its -ARM la
 F_AFTER_ROLL = F_LASTING | F_DISPEL_LATE | F_ARM_STACKS  # what a hit changes once its damage is rolled
 F_SHRED = 1 << 35            # Shred: a critical hit makes the attack again (up to MAX_SHRED in a chain)
 F_GUARDABLE = 1 << 36        # a ranged attack: Shield Guard may take its hit (T_GUARDED_BY)
+F_SLAMS = 1 << 37            # a slam with collateral damage: its hit decides the next slot
+F_COLLATERAL = 1 << 38       # a slam's collateral damage roll: made only when the slam hit
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation

@@ -121,6 +121,8 @@ from .layout import (
     F_SUSTAIN,
     F_SHRED,
     F_GUARDABLE,
+    F_SLAMS,
+    F_COLLATERAL,
     F_PARALYSIS,
     F_SHATTER,
     F_TRASH,
@@ -486,6 +488,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     g_destroyed = np.zeros(n_targets, dtype=np.int64)
     g_dispelled = np.zeros(n_targets, dtype=np.int64)
     g_guarded = np.zeros(n_targets, dtype=np.int64)  # Shield Guard used: the (trial, round) stamp
+    slam_hit = np.int64(0)  # the last attack hit (a slam's, for its collateral damage roll)
 
     def figures(gg):
         """What target ``gg`` is (its vector of ``groups``), as the trial's locals hold it."""
@@ -868,7 +871,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     again = False
                     row = t * n_attacks + i
                     flags = attacks[i, A_FLAGS]
-                    if shred == 0 and (flags & (F_FIRST | F_ROF)) != 0:  # rare: one test on the common path
+                    if shred == 0 and (flags & (F_FIRST | F_ROF | F_SLAMS | F_COLLATERAL)) != 0:  # rare: one test
                         if flags & F_FIRST:
                             a = attacks[i, A_ATTACKER]
                             points = attackers[a, P_POINTS]
@@ -895,6 +898,13 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                                 continue  # not made
                             if not multi:  # made (several targets: counted below)
                                 attack_counts[row, C_MADE] += 1
+                        if multi and (flags & F_SLAMS) != 0:
+                            slam_hit = np.int64(0)  # until it hits: it may not be made at all
+                        if multi and (flags & F_COLLATERAL) != 0:
+                            # a slam's collateral damage roll (docs/rules.md 5): only after it hit
+                            if slam_hit == 0:
+                                continue  # not made
+                            slam_hit = np.int64(0)
                     w = i if shred == 0 else w_off  # the row of the weapon it is made with
                     if multi:
                         # --- several targets: the first of its route still standing
@@ -1019,6 +1029,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     # only on a hit
                     hit = np.int64(outcome != MISS)
                     crit = np.int64(outcome == CRIT)
+                    if multi:
+                        slam_hit = hit  # read by the next slot when it is a slam's collateral roll
                     if multi and hit == 1 and (flags & F_GUARDABLE) != 0 and groups[g, T_GUARDED_BY] >= 0:
                         # --- Shield Guard (docs/rules.md 9): once a round, the guard is hit instead,
                         # automatically (never critically), while it stands and is neither knocked
