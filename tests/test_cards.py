@@ -110,7 +110,11 @@ def test_bundled_card_simulates(name):
     assert target.name == card.info.title
     for action in card.info.actions:
         attacker = card.to_attacker(action=action)
-        assert {w.type for w in attacker.weapons} == {action}
+        if attacker.power_weapon is not None:  # a power attack: it and the melee weapons
+            assert attacker.power_weapon.power_attack == action
+            assert {w.type for w in attacker.weapons} == {"melee"}
+        else:
+            assert {w.type for w in attacker.weapons} == {action}
         scen = scenario_from_cards([f"{name}:{action}"], name, trials=2000, seed=1)
         res = simulate(scen)
         assert 0.0 <= res.kill <= 1.0 and res.damage_mean >= 0.0

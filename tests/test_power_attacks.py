@@ -331,3 +331,25 @@ def test_collateral_round_trips_through_a_scenario_file():
     scen = _pair()
     assert scen.attackers[0].weapons[0].collateral == "B"
     assert scenario_from_dict(scenario_to_dict(scen)) == scen
+
+
+# ------------------------------------------------------------------ cards: a power attack as the action
+def test_a_card_makes_its_power_attack_as_an_action():
+    """heavy_warjack:slam: the slam, then the fists' bought attacks; the attacker has the
+    card's large base. The default action leaves the power attacks out."""
+    from mathhammer.cards import scenario_from_cards
+    scen = scenario_from_cards(["heavy_warjack:slam"], "heavy_warbeast", trials=1000, seed=1)
+    a = scen.attackers[0]
+    assert a.base == "large" and a.power_weapon.name == "Slam" and a.points == 2
+    # best play chooses the fist of each bought attack
+    assert [s.label for s in scen.attack_sequence()][:2] == ["Heavy warjack / Slam #1",
+                                                             "Heavy warjack / bought #1"]
+    plain = scenario_from_cards(["heavy_warjack"], "heavy_warbeast").attackers[0]
+    assert [w.name for w in plain.weapons] == ["Left fist", "Right fist"] and plain.power_weapon is None
+
+
+def test_a_card_without_that_power_attack_is_refused_in_one_line():
+    from mathhammer.cards import scenario_from_cards
+    with pytest.raises(InputError) as err:
+        scenario_from_cards(["solo:slam"], "heavy_warjack")
+    assert "has no slam power attack" in str(err.value) and "\n" not in str(err.value)

@@ -34,7 +34,8 @@ def add_parsers(sub) -> None:
                      help="scenario file (optional with --attacker and --target)")
     run.add_argument("--attacker", action="append", default=None, metavar="CARD",
                      help="an attacking card, in order (repeatable); CARD:ACTION picks "
-                     "melee, ranged or arcane weapons, e.g. infantry:ranged")
+                     "melee, ranged or arcane weapons, e.g. infantry:ranged, or a power attack, "
+                     "heavy_warjack:headbutt or :slam")
     run.add_argument("--target", default=None, metavar="CARD", help="the target's card")
     add_cards_flag(run)
     _flags(run)

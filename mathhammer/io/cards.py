@@ -40,7 +40,7 @@ from .._core.limits import MAX_MODELS
 from .._core.validate import check_int
 from ..errors import InputError
 from ..rules import Attacker, Target
-from ..rules.vocabulary import ATTACK_TYPES
+from ..rules.vocabulary import CARD_ACTIONS
 from .cardpath import BUNDLED_DIR, card_dirs, catalogue, check_directory, find_card
 from .overrides import merge_attacker, merge_target, weapon_actions, with_action
 from .schema import ATTACKER_KEYS, MISSING, ScenarioFileError
@@ -231,6 +231,7 @@ def _check(path: Path, data: Mapping, bundled: bool) -> Card:
         for j, w in enumerate(weapons):
             reader.weapon(w, f"attacker.weapons[{j}]")
         att.setdefault("name", title)
+        att.setdefault("base", target.base)  # the same model: a power attack needs its base
         if models > 1:
             att.setdefault("models", models)
         attacker_table = att
@@ -353,6 +354,6 @@ def attacker_ref(ref: str | Mapping) -> dict:
         return dict(ref)
     if isinstance(ref, str) and ":" in ref:
         name, _, action = ref.rpartition(":")
-        if action.strip().lower() in ATTACK_TYPES and name.strip():
+        if action.strip().lower() in CARD_ACTIONS and name.strip():
             return {"card": name.strip(), "action": action.strip().lower()}
     return {"card": ref}

@@ -4,7 +4,9 @@ A key given beside ``card = ...`` replaces the card's; keys of a group (the dama
 ``boxes``/``grid``/``spiral``, the power ``focus``/``fury``, an attacker's
 ``focus``/``fury``/``force``) replace the whole group. A combat action never mixes weapon
 types, so an attacker made from a card uses the weapons of one type, its *action*:
-``melee``, ``ranged`` or ``arcane``, by default the type of the card's first weapon.
+``melee``, ``ranged`` or ``arcane``, by default the type of the card's first weapon; or one of
+its power attacks, ``headbutt`` or ``slam``, with its melee weapons for the attacks bought
+after it.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from ..rules.vocabulary import ATTACK_TYPES
+from ..rules.vocabulary import ATTACK_TYPES, CARD_ACTIONS, POWER_ATTACKS
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card
@@ -27,17 +29,25 @@ _TARGET_GROUPS = (("boxes", "grid", "spiral"), ("focus", "fury"))
 
 
 def weapon_actions(weapons: list) -> list[str]:
-    """Weapon types of a (raw) weapons list, in order of first appearance: the actions an
-    attacker made from it can take, the default first.
+    """Weapon types of a (raw) weapons list, in order of first appearance, then its power
+    attacks: the actions an attacker made from it can take, the default first.
 
-    >>> weapon_actions([{"type": "ranged"}, {"type": "melee"}, {"type": "ranged"}])
-    ['ranged', 'melee']
+    >>> weapon_actions([{"type": "ranged"}, {"type": "melee"}, {"type": "melee", "power_attack": "slam"}])
+    ['ranged', 'melee', 'slam']
     """
-    out = []
+    out, power = [], []
     for w in weapons:
-        if isinstance(w, Mapping) and w.get("type") in ATTACK_TYPES and w["type"] not in out:
+        if not isinstance(w, Mapping):
+            continue
+        if w.get("power_attack") in POWER_ATTACKS:
+            power += [w["power_attack"]] if w["power_attack"] not in power else []
+        elif w.get("type") in ATTACK_TYPES and w["type"] not in out:
             out.append(w["type"])
-    return out
+    return out + power
+
+
+def _is_power(w: object) -> bool:
+    return isinstance(w, Mapping) and w.get("power_attack") is not None
 
 
 def _merge(table: Mapping, overrides: Mapping, groups: tuple[tuple[str, ...], ...]) -> dict:
@@ -116,11 +126,20 @@ def with_action(table: Mapping, overrides: Mapping, action: str | None) -> dict:
         action = kinds[0] if kinds else None
         if action is None:
             return out
-    if not isinstance(action, str) or action not in ATTACK_TYPES:
-        raise InputError("action", action, "must be one of " + ", ".join(ATTACK_TYPES))
-    kept = [w for w in weapons if isinstance(w, Mapping) and w.get("type") == action]
+    if not isinstance(action, str) or action not in CARD_ACTIONS:
+        raise InputError("action", action, "must be one of " + ", ".join(CARD_ACTIONS))
+    have = ", ".join(weapon_actions(weapons)) or "none"
+    melee = [w for w in weapons if isinstance(w, Mapping) and w.get("type") == "melee" and not _is_power(w)]
+    if action in POWER_ATTACKS:  # the power attack, then the weapons of the attacks bought after it
+        power = [w for w in weapons if _is_power(w) and w.get("power_attack") == action]
+        if not power:
+            raise InputError("action", action, f"the attacker has no {action} power attack (its actions: {have})")
+        out["weapons"] = power[:1] + melee
+        if "charge" not in over:
+            out.pop("charge", None)
+        return out
+    kept = [w for w in weapons if isinstance(w, Mapping) and w.get("type") == action and not _is_power(w)]
     if not kept:
-        have = ", ".join(weapon_actions(weapons)) or "none"
         raise InputError("action", action, f"the attacker has no {action} weapon (its actions: {have})")
     out["weapons"] = kept
     if action != "melee":

@@ -70,6 +70,9 @@ WEAPON_RULES = (
 #: Power attacks a weapon entry may be (``power_attack``; docs/rules.md 5, "Power attacks"):
 #: the combat action is that one attack, made with the attacker's MAT and the POW given.
 POWER_ATTACKS = ("headbutt", "slam")
+#: Actions an attacker made from a card may take (``heavy_warjack:slam``): the weapons of one
+#: type, or one of its power attacks with its melee weapons for the attacks bought after it.
+CARD_ACTIONS = ATTACK_TYPES + POWER_ATTACKS
 
 #: Weapon rules that only make sense on a weapon that rolls damage.
 DAMAGE_ROLL_RULES = frozenset({"weapon_master", "brutal_damage", "armor_piercing", "reroll_damage", "decapitation",
