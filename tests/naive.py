@@ -855,11 +855,14 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         sizes = ("small", "medium", "large", "extra_large", "huge")
         if getattr(w, "power_attack", None) == "slam" and sizes.index(t.base) > sizes.index(a.base):
             skill -= 2  # slamming a larger base
+        # the point a warjack or warbeast paid for its power attack, counted when it is made
+        power_paid = int(bool(getattr(w, "power_attack", None)) and not again and slot.weapon is w
+                         and a.model in ("warjack", "warbeast"))
         points = st["points"] - buy
         sustained = "sustained_attack" in w.rules and st.get("sustained", False)
         if getattr(w, "auto_hit", False) or sustained or (w.type == "melee" and (st["down"] or st["still"])):
             counted = {"shred": 1} if again else {"made": 1, "hit": 1}
-            return hit(i, st, False, points, dict(counted, spent=buy, weapon=w))
+            return hit(i, st, False, points, dict(counted, spent=buy + power_paid, weapon=w))
         DEF = defense(w, st)
         need = DEF - skill
         raw = 2 + (1 if w.boosted_attack else 0) + w.extra_attack_dice - _bf_less_dice(a, w)[0]
@@ -878,7 +881,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
                                    "jump_the_shark" in w.rules, "sanguine_fate" in w.rules,
                                    getattr(scenario, "crit_counts_discarded", False),
                                    getattr(scenario, "single_die_one_misses", False))
-            local = {"shred" if again else "made": 1, "boost_attack": paid, "spent": buy + paid, "weapon": w}
+            local = {"shred" if again else "made": 1, "boost_attack": paid, "spent": buy + paid + power_paid,
+                     "weapon": w}
             branches = []
             if roll["miss"]:
                 branches.append((roll["miss"], leaf(i, local, go_next(i, dict(st, points=points - paid, chain=0)))))

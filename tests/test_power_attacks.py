@@ -353,3 +353,19 @@ def test_a_card_without_that_power_attack_is_refused_in_one_line():
     with pytest.raises(InputError) as err:
         scenario_from_cards(["solo:slam"], "heavy_warjack")
     assert "has no slam power attack" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_point_paid_for_the_power_attack_is_reported_as_spent():
+    """Exact and Monte Carlo: a warjack with 1 focus head-butts: the point it paid shows in
+    the power attack's spent (it is always made), and in the attacker's total; a second
+    warjack making it only while the target stands pays only then."""
+    t = Target(defense=12, arm=14, boxes=3)
+    first = Attacker("Jack", [_headbutt(pow_=16)], focus=1, base="large")
+    second = Attacker("Jack 2", [_headbutt(pow_=16)], focus=1, base="large")
+    scen = Scenario(t, [first, second])
+    ex = simulate(scen, method="exact")
+    assert ex.spent_mean[0] == pytest.approx(1.0, abs=1e-12)
+    assert ex.spent_mean[1] == pytest.approx(ex.made[1], abs=1e-12) and ex.made[1] < 1
+    assert ex.spent_by_attacker == pytest.approx({"Jack": 1.0, "Jack 2": ex.made[1]}, abs=1e-12)
+    mc = simulate(scen, trials=50_000, seed=3)
+    assert mc.spent_mean[0] == 1.0 and mc.spent_mean[1] == pytest.approx(mc.made[1], abs=1e-12)

@@ -136,6 +136,8 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
         unit, the card figures (``cripple_weights``, ``box_weights``, ``cripple_end_weights``)
         are the share of its models with the system crippled or the box marked, a destroyed
         model counting as all marked (Monte Carlo only).
+    slot_paid : tuple of int
+        Points each slot row pays with no decision when made (a power attack's), in ``spent``.
     """
 
     method: str
@@ -173,6 +175,7 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
     target_kill_weights: np.ndarray | None = None
     slot_target_weights: np.ndarray | None = None
     card_models: int = 1
+    slot_paid: tuple[int, ...] = ()
 
     # ------------------------------------------------------------ headline
     @property
@@ -281,8 +284,12 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
 
     @property
     def spent_mean(self) -> np.ndarray:
-        """Expected attacker points paid for each attack (buying it and its boosts)."""
-        return self._slot(SLOT_SPENT)
+        """Expected attacker points paid for each attack (buying it and its boosts, or
+        making it: a power attack's point, ``slot_paid``, paid whenever it is made)."""
+        spent = self._slot(SLOT_SPENT)
+        if self.slot_paid:
+            spent = spent + np.asarray(self.slot_paid, dtype=np.float64) * self.made
+        return spent
 
     @property
     def target_spent_mean(self) -> np.ndarray:

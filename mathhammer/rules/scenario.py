@@ -303,8 +303,9 @@ def _combat_action(ai: int, a: Attacker, g: int, size: int) -> list[AttackSlot]:
             out.extend(AttackSlot(ai, wi, k, a, w, bought=True, cost=w.cost, stops=False, **who)
                        for k in range(casts.get(wi, 0)))
             continue
+        paid = a.power_cost if w is power else 0
         for k in range(w.initial_attacks):  # a random rate of fire: the most it gives
-            out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0), **who))
+            out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0), paid=paid, **who))
         if w.collateral is not None:  # the slam's collateral damage roll, after it
             out.append(AttackSlot(ai, wi, 0, a, w.collateral_roll, collateral=True, **who))
     bought = a.bought_weapon

@@ -66,6 +66,9 @@ class AttackSlot:
     #: A slam's collateral damage roll (``weapon`` is :attr:`Weapon.collateral_roll`): made
     #: only when the slot before it, the slam, hit; no point boosts it.
     collateral: bool = False
+    #: Points paid for it with no decision, before the sequence: a power attack's
+    #: (:attr:`Attacker.power_cost`); reported in its ``spent`` when it is made.
+    paid: int = 0
 
     @property
     def combined_bonus(self) -> int:
