@@ -93,7 +93,7 @@ def play(scenario, rolls) -> Played:
     hist = np.zeros(scenario.total_boxes + 1, dtype=np.int64)
     destroyed_hist = np.zeros(models + 1, dtype=np.int64)
     n_letters = max(1, len(enc.letters))
-    mask_hist = np.zeros((6, 1 << 10), dtype=np.int64)
+    mask_hist = np.zeros((enc.col_full.size, 1 << 10), dtype=np.int64)  # six columns, a colossal's 12
     rows = n * scenario.attack_rounds
     counts = np.zeros((max(1, rows), C_NFIELDS), dtype=np.int64)
     kill_at = np.zeros(max(1, rows), dtype=np.int64)

@@ -91,9 +91,8 @@ def test_bundled_cards_present():
     assert 16 <= caster.boxes <= 20 and 6 <= caster.focus <= 7 and caster.power_field == "best"
     assert "arcane" in infos["warcaster"].actions and "melee" in infos["warcaster"].actions
     assert load_card("warlock").to_target().fury > 0 and infos["warlock"].points.startswith("fury")
-    colossal = infos["colossal"]
-    assert colossal.capacity == "track" and colossal.boxes >= 50
-    assert "systems not modelled" in colossal.description
+    colossal = infos["colossal"]  # two grids of 30 (tests/test_colossal.py)
+    assert colossal.capacity == "grid" and colossal.boxes == 60 and load_card("colossal").to_target().colossal
 
 
 def test_bundled_grids_are_the_example_shapes():
@@ -324,7 +323,7 @@ def test_cli_cards_table(capsys):
     for name in REQUIRED:
         assert f"\n{name} " in out
     row = next(line for line in out.splitlines() if line.startswith("colossal "))
-    assert "systems not modelled" in row and "bundled" in row
+    assert "two grids 60" in row and "bundled" in row
     assert "grid 34" in out and "12/18" in out
 
 

@@ -555,6 +555,7 @@ NEW_KEYS = [
     # power attacks (tests/test_power_attacks.py reads and writes power_attack, which needs
     # an attacker with a base and a point to pay)
     ("attacker-base", "attacker", 'base = "large"', lambda s: s.attackers[0].base, "large"),
+    ("attacker-side", "attacker", 'side = "left"', lambda s: s.attackers[0].side, "left"),
     ("weapon-slam-contact", "weapon", "slam_contact = false", lambda s: s.attackers[0].weapons[0].slam_contact,
      False),
     # routes (several targets, docs/units.md): with one target they name it

@@ -436,12 +436,14 @@ EXACT_CASES = [
     ("target-grid-aspect-letter", in_target('grid = ["...L.", "..LLM", "..HCM", "..HCM", "..RRM", "...S."]'),
      "target.grid[5]: unknown system letter 'S' (letters: ACGHMFLR.) (got '...S.')"),
     ("target-grid-five-columns", in_target('grid = ["...L.", "..LLM", "..HCM", "..HCM", "..RRM"]'),
-     ("target.grid: must be a list of six strings, one per column "
-      "(got ['...L.', '..LLM', '..HCM', '..HCM', '..RRM'])")),
+     ("target.grid: must be a list of six strings, one per column (a colossal: twelve, its left "
+      "grid's then its right grid's) (got ['...L.', '..LLM', '..HCM', '..HCM', '..RRM'])")),
     ("target-grid-seven-columns", in_target('grid = ["", "", "", "", "", "", "."]'),
-     "target.grid: must be a list of six strings, one per column (got ['', '', '', '', '', '', '.'])"),
+     "target.grid: must be a list of six strings, one per column (a colossal: twelve, its left grid's then its "
+     "right grid's) (got ['', '', '', '', '', '', '.'])"),
     ("target-grid-string", in_target('grid = "...L."'),
-     "target.grid: must be a list of six strings, one per column (got '...L.')"),
+     "target.grid: must be a list of six strings, one per column (a colossal: twelve, its left grid's then its "
+     "right grid's) (got '...L.')"),
     ("target-grid-column-too-long", in_target('grid = ["...L.", "..LLM", "..HCM", "..HCM", "..RRM", "..........R"]'),
      "target.grid[5]: at most 10 boxes (got '..........R')"),
     ("target-grid-column-not-string", in_target('grid = ["...L.", ["."], "..HCM", "..HCM", "..RRM", "...R."]'),
@@ -462,13 +464,15 @@ EXACT_CASES = [
     ("target-spiral-unknown-letter", in_target('spiral = ["MMMMM", "MMMMM", "BBBBB", "BB.BB", "SSSSS", "SSSSS"]'),
      "target.spiral[3]: unknown aspect letter '.' (letters: BMS) (got 'BB.BB')"),
     ("target-spiral-four-branches", in_target('spiral = ["MMMMMMMM", "BBBBBBB", "BBBBBBB", "SSSSSSSS"]'),
-     "target.spiral: must be a list of six strings, one per branch (got ['MMMMMMMM', 'BBBBBBB', 'BBBBBBB', 'SSSSSSSS'])"),
+     "target.spiral: must be a list of six strings, one per branch (a gargantuan's two spirals are not "
+     "modelled) (got ['MMMMMMMM', 'BBBBBBB', 'BBBBBBB', 'SSSSSSSS'])"),
     ("target-spiral-branch-too-long", in_target('spiral = ["MMMMMMMMMMM", "M", "BBBBB", "BBBBB", "SSSS", "SSSS"]'),
      "target.spiral[0]: at most 10 boxes (got 'MMMMMMMMMMM')"),
     ("target-spiral-boxes-differ", sub("boxes = 30", "boxes = 29\n" + SPIRAL),
      "target.boxes: with a spiral, boxes is its number of boxes (30): leave it out or give 30 (got 29)"),
     ("target-spiral-table", in_target('spiral = {mind = "MMMMM"}'),
-     "target.spiral: must be a list of six strings, one per branch (got {'mind': 'MMMMM'})"),
+     "target.spiral: must be a list of six strings, one per branch (a gargantuan's two spirals are not "
+     "modelled) (got {'mind': 'MMMMM'})"),
     # --- [[attackers]]
     ("attacker-focus-string", in_attacker('focus = "3"'), "attackers[0].focus: must be an integer (got '3')"),
     ("attacker-fury-high", in_attacker("fury = 11"), "attackers[0].fury: must be between 0 and 10 (got 11)"),
@@ -771,6 +775,8 @@ EXACT_CASES = [
      f'{W1}.slam_contact: is for a slam (power_attack = "slam") (got True)'),
     ("weapon-collateral-alone", in_weapon('collateral = "Heavy warjack"'),
      f'{W1}.collateral: is for a slam (power_attack = "slam") (got \'Heavy warjack\')'),
+    ("attacker-side-unknown", in_attacker('side = "back"'),
+     "attackers[0].side: must be one of random, left, right (got 'back')"),
     ("attacker-base-unknown", in_attacker('base = "giant"'),
      "attackers[0].base: must be one of small, medium, large, extra_large, huge (got 'giant')"),
     ("weapon-power-attack-without-base", in_weapon('power_attack = "headbutt"'),

@@ -39,7 +39,8 @@ def add_parsers(sub) -> None:
     p.set_defaults(handler=cards_command)
 
 
-#: Kinds whose real cards have two grids or spirals: a damage track stands in for them.
+#: Kinds whose real cards have two grids or spirals: a damage track may stand in for them (a
+#: colossal's two grids are modelled: twelve columns).
 _TWO_CARDS = ("colossal", "gargantuan")
 
 
@@ -51,6 +52,8 @@ def _damage(c) -> str:
         if c.kind.strip().lower() in _TWO_CARDS:
             text += " (systems not modelled)"
         return text
+    if c.capacity == "grid" and c.kind.strip().lower() in _TWO_CARDS:
+        return f"two grids {c.boxes}"
     return f"{c.capacity} {c.boxes}"
 
 

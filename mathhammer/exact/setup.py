@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS, MAX_SHRED
+from ..errors import ExactNotApplicable
 from ..rules import Scenario, Weapon
 from ..rules.vocabulary import STILL_STATES
 from .card import Card
@@ -277,6 +278,9 @@ class Setup(TrackRelaxation, AttackFigures):
         self._fb_sets: dict = {}
         if t.card is None:
             return
+        if t.colossal:
+            raise ExactNotApplicable(f"target {t.name!r} is a colossal: its two grids are beyond the exact "
+                                     "engine (Monte Carlo handles them)")
         letters = set(t.letters)
         if self.rapid_healing >= 2:
             dealing = [any(x.pow is not None for x in (info,) + alt)

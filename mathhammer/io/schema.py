@@ -97,6 +97,7 @@ ATTACKER_KEYS = (
     "targets",
     "spend",
     "base",
+    "side",
 )
 SPEND_KEYS = ("boost_attack", "boost_attack_at", "boost_damage", "buy_attacks", "reserve")
 WEAPON_KEYS = (
@@ -166,7 +167,7 @@ TARGET_LIST_HINTS: dict[str, dict[str, str]] = {
 }
 #: Attacker keys passed to Attacker as they are.
 ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon", "model",
-                   "crippled", "models", "targets", "base")
+                   "crippled", "models", "targets", "base", "side")
 
 #: Names players often write for a key, mapped to the key the file format uses (or to the
 #: keys it may mean, the first one the table allows being suggested).

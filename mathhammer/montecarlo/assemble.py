@@ -40,6 +40,7 @@ def assemble(scenario: Scenario, enc: Encoded, counts: Counts, trials: int, seed
         chunk_destroyed_weights=counts.chunk_destroyed.astype(float),
         stride=stride,
         slot_attacker=enc.slot_attacker,
+        slot_paid=enc.slot_paid,
         **scenario_names(scenario),
         **_card_figures(scenario, enc, counts),
         **_round_figures(scenario, enc, counts),

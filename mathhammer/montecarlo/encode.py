@@ -46,8 +46,9 @@ class Encoded:
 
     What the counters' rows mean, read off the attack sequence once: ``n_slots`` attack slots
     a round; per counter row (each slot of each round with attacks, round-major) its label
-    (``slot_labels``), the index of the attacker making it (``slot_attacker``) and its round
-    (``slot_round``).
+    (``slot_labels``), the index of the attacker making it (``slot_attacker``), its round
+    (``slot_round``) and the points it pays with no decision (``slot_paid``: a power
+    attack's; empty when none does).
     """
 
     tables: L.Tables
@@ -58,6 +59,7 @@ class Encoded:
     slot_labels: tuple[str, ...]
     slot_attacker: tuple[int, ...]
     slot_round: tuple[int, ...]
+    slot_paid: tuple[int, ...] = ()
 
     @property
     def attacks(self) -> np.ndarray:
@@ -74,6 +76,10 @@ class Encoded:
     @property
     def col_full(self) -> np.ndarray:
         return self.tables.col_full
+
+
+#: A_SIDE of each attacker ``side`` (a colossal's grid its damage goes to).
+_SIDES = {"left": L.SIDE_LEFT, "right": L.SIDE_RIGHT, "random": L.SIDE_RANDOM}
 
 
 def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndarray:
@@ -112,6 +118,7 @@ def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndar
     if "sustained_attack" in rules:  # and once it has hit the target this activation
         row[L.A_AUTOHIT_ON] |= L.ST_SUSTAINED
     row[L.A_NUMBER] = slot.number
+    row[L.A_SIDE] = _SIDES[attacker.side]
     if weapon.random_rof and not slot.bought:  # docs/rules.md 5: rolled before the first
         row[L.A_FLAGS] |= L.F_ROF
         row[L.A_ROF] = {"d3": L.ROF_D3, "d6": L.ROF_D6, "2d3": L.ROF_2D3}[weapon.random_rof]
@@ -156,12 +163,15 @@ def _card_tables(target: Target):
 
     ``letters_done[c, m]`` is the set of letters (a bit each) none of whose boxes in column
     ``c`` is left unmarked when the column's marked rows are ``m``: a letter is crippled when
-    it is done in every column, so the kernel ANDs six lookups.
+    it is done in every column, so the kernel ANDs six lookups (a colossal's two grids:
+    twelve, their letters crippled over both). The tables have a row per column: six, or a
+    colossal's twelve (the kernel reads its column count off ``col_full``).
     """
-    col_full = np.zeros(L.N_COLUMNS, dtype=np.int64)
-    letter_mask = np.zeros((L.MAX_LETTERS, L.N_COLUMNS), dtype=np.int64)
+    n_cols = L.N_COLUMNS if target.card is None else len(target.card)
+    col_full = np.zeros(n_cols, dtype=np.int64)
+    letter_mask = np.zeros((L.MAX_LETTERS, n_cols), dtype=np.int64)
     if target.card is None:
-        return col_full, letter_mask, np.zeros((L.N_COLUMNS, 1), dtype=np.int64)
+        return col_full, letter_mask, np.zeros((n_cols, 1), dtype=np.int64)
     alphabet = _alphabet(target)
     for c, column in enumerate(target.card):
         col_full[c] = (1 << len(column)) - 1
@@ -169,8 +179,8 @@ def _card_tables(target: Target):
             if ch in alphabet:
                 letter_mask[alphabet.index(ch), c] |= 1 << r
     masks = np.arange(1 << L.MAX_ROWS, dtype=np.int64)
-    letters_done = np.zeros((L.N_COLUMNS, masks.size), dtype=np.int64)
-    for c in range(L.N_COLUMNS):
+    letters_done = np.zeros((n_cols, masks.size), dtype=np.int64)
+    for c in range(n_cols):
         for x in range(len(alphabet)):
             done = (letter_mask[x, c] & ~masks) == 0
             letters_done[c] |= done.astype(np.int64) << x
@@ -380,4 +390,5 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
         slot_labels=round_labels([slot.label for slot in sequence], rounds),
         slot_attacker=tuple(slot.attacker_index for slot in sequence) * rounds,
         slot_round=tuple(t for t in range(rounds) for _ in sequence),
+        slot_paid=tuple(slot.paid for slot in sequence) * rounds if any(s.paid for s in sequence) else (),
     )

@@ -69,7 +69,8 @@ def relaxed(scenario: Scenario) -> tuple[Scenario, str, str]:
     objective = "damage" if scenario.objective.startswith("cripple:") else scenario.objective
     track = dataclasses.replace(t, grid=None, spiral=None, boxes=t.boxes)
     solved = dataclasses.replace(scenario, target=track, objective=objective)
-    how = f"relaxed: the {t.capacity} as a damage track of {t.boxes} boxes"
+    what = "colossal's two grids" if t.colossal else t.capacity
+    how = f"relaxed: the {what} as a damage track of {t.boxes} boxes"
     if objective != scenario.objective:
         how += f", expected damage for {scenario.objective}"
     return solved, objective, how
@@ -89,7 +90,7 @@ def cripple_marks(scenario: Scenario, slots=None, runs: int | None = None) -> di
     """
     runs = CRIPPLE_RUNS if runs is None else runs
     t = scenario.target
-    if t.grid is None:
+    if t.grid is None or t.colossal:  # a colossal's grids: beyond the exact Setup, none drawn
         return {}
     setup = Setup(scenario, slots)
     card = setup.card

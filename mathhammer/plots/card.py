@@ -71,7 +71,8 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
               vmin: float = 0.0, vmax: float = 1.0, **kwargs) -> Axes:
     """The target's card with each box shaded by the probability it ends marked.
 
-    A damage grid is drawn as on the card: columns 1..6 left to right, boxes top to bottom,
+    A damage grid is drawn as on the card: columns 1..6 left to right (a colossal's: its left
+    grid's L1..L6, a gap, its right grid's R1..R6), boxes top to bottom,
     each a :class:`~matplotlib.patches.Rectangle` with its system letter (hull boxes
     unlabelled). A life spiral is drawn as a ring when ``ax`` is polar (six 60° sectors,
     branch 1 at the top and clockwise, outermost box on the outer ring) and otherwise as a
@@ -131,17 +132,19 @@ def _draw_table(ax, card, probs, cmap, norm, annotate, kwargs, *, rows: bool) ->
     """Grid (``rows`` False): column c at x = c, box r at y = r (y axis downwards), a
     shorter column lower down as on a card (its missing boxes are at the top, damage being
     marked from the topmost box). Spiral table (``rows`` True): branch b at y = b, box i at
-    x = i."""
+    x = i. A colossal's twelve columns: its left grid, a gap, its right grid."""
     depth = max((len(col) for col in card), default=0) or 1
+    colossal = not rows and len(card) == 12
+    at = [c + (0.5 if colossal and c >= 6 else 0.0) for c in range(len(card))]  # each column's x
     for c, col in enumerate(card):
         for r, letter in enumerate(col):
             p = float(probs[c][r])
             face = cmap(norm(p))
-            x, y = (r, c) if rows else (c, r + depth - len(col))
+            x, y = (r, c) if rows else (at[c], r + depth - len(col))
             ax.add_patch(Rectangle((x, y), 1, 1, facecolor=face, gid=f"{c + 1}:{r + 1}",
                                    **kwargs))
             _label_box(ax, x + 0.5, y + 0.5, letter, p, _text_color(face), annotate, 0.2)
-    n_x, n_y = (depth, len(card)) if rows else (len(card), depth)
+    n_x, n_y = (depth, len(card)) if rows else (at[-1] + 1, depth)
     ax.set_xlim(0, n_x)
     ax.set_ylim(n_y, 0)
     ax.set_aspect("equal")
@@ -154,9 +157,10 @@ def _draw_table(ax, card, probs, cmap, norm, annotate, kwargs, *, rows: bool) ->
         ax.set_xlabel("box (outermost first)")
     else:
         ax.xaxis.tick_top()
-        ax.set_xticks(np.arange(len(card)) + 0.5, [str(c + 1) for c in range(len(card))])
+        ax.set_xticks(np.asarray(at) + 0.5, [("L" if c < 6 else "R") * colossal + str(c % 6 + 1)
+                                             for c in range(len(card))])
         ax.set_yticks([])
-        ax.set_xlabel("column")
+        ax.set_xlabel("column (left grid, right grid)" if colossal else "column")
         ax.xaxis.set_label_position("top")
 
 

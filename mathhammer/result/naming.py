@@ -12,12 +12,9 @@ __all__ = ["scenario_names"]
 def scenario_names(scenario: Scenario) -> dict:
     """The naming fields of a Result of ``scenario``: ``card``, ``card_kind``,
     ``target_name``, ``effect_names``, ``attacker_names`` and, with several targets,
-    ``target_names`` (the card is that of the target with one); and ``slot_paid``, the points
-    each slot row (round-major) pays with no decision (a power attack's)."""
+    ``target_names`` (the card is that of the target with one)."""
     target = scenario.card_target
-    paid = tuple(s.paid for s in scenario.attack_sequence())
     return {
-        "slot_paid": paid * scenario.attack_rounds if any(paid) else (),
         "card": tuple(target.card) if target.card is not None else (),
         "card_kind": "" if target.card is None else ("grid" if target.grid is not None
                                                      else "spiral"),

@@ -204,20 +204,15 @@ def _card_lines(scenario: Scenario, result: Result) -> list[str]:
     lines.append("")
     what = "column" if t.capacity == "grid" else "branch"
     lines.append(f"{'Probability' if t.models == 1 else 'Share of the models with'} each box "
-                 f"{'is ' if t.models == 1 else ''}marked ({what}s 1-6 left to right, "
-                 f"{'top' if t.capacity == 'grid' else 'outermost'} box first):")
-    depth = max(len(c) for c in t.card)
-    cells = []
-    for r in range(depth):
-        row = []
-        for c, col in enumerate(t.card):
-            if r < len(col):
-                p = result.box_marked[c][r]
-                row.append(f"{col[r]} {100 * p:3.0f}%")
-            else:
-                row.append("")
-        cells.append(row)
-    lines += _table([f"{what} {c + 1}" for c in range(6)], cells, "rrrrrr")
+                 f"{'is ' if t.models == 1 else ''}marked ({what}{'es' if what == 'branch' else 's'} 1-6 left to "
+                 f"right, {'top' if t.capacity == 'grid' else 'outermost'} box first"
+                 + ("; the left grid, then the right):" if t.colossal else "):"))
+    for off in (0, 6) if t.colossal else (0,):  # a colossal's two grids, one under the other
+        cols = t.card[off: off + 6]
+        cells = [[f"{col[r]} {100 * result.box_marked[off + c][r]:3.0f}%" if r < len(col) else ""
+                  for c, col in enumerate(cols)] for r in range(max(len(c) for c in cols))]
+        lines += _table([(("left " if off == 0 else "right ") if t.colossal else what + " ") + str(c + 1)
+                         for c in range(6)], cells, "rrrrrr")
     return lines
 
 

@@ -8,7 +8,8 @@ from .._core.limits import MAX_MODELS
 from .._core.validate import check_bool, check_choice, check_int, check_names, check_str
 from ..errors import InputError
 from .spend import Spend
-from .vocabulary import ATTACKER_MODELS, ATTACKER_POLICIES, BASE_SIZES, GRID_LETTERS, RANGED_TYPES, SPIRAL_LETTERS
+from .vocabulary import (ATTACKER_MODELS, ATTACKER_POLICIES, BASE_SIZES, COLOSSAL_SIDES, GRID_LETTERS, RANGED_TYPES,
+                         SPIRAL_LETTERS)
 from .weapon import Weapon
 
 MAX_POINTS = 10
@@ -33,6 +34,9 @@ class Attacker:
     a weapon entry with ``power_attack`` is its whole combat action: its other weapons make
     no initial attacks, it pays 1 point for it (a warjack's focus, a warbeast's forcing;
     other models none), and may buy additional attacks after it.
+
+    ``side``: against a colossal, the grid its damage rolls go to (``left``, ``right``, or
+    ``random``, the default: a d6 for each, where it stands not being modelled).
 
     ``policy``: ``"best"`` (the default) decides every boost and bought attack by best play
     (docs/best-play.md); ``"fixed"`` follows ``spend`` (the default when a ``spend`` is given
@@ -66,6 +70,7 @@ class Attacker:
     models: int = 1
     targets: tuple[str, ...] = ()
     base: str | None = None
+    side: str = "random"
 
     def __post_init__(self):
         if isinstance(self.weapons, (list, tuple)):
@@ -110,6 +115,7 @@ class Attacker:
             raise InputError("combined", self.combined,
                              f"a combined attack of the unit's models needs at most its {self.models} models")
         check_choice("model", self.model, ATTACKER_MODELS)
+        check_choice("side", self.side, COLOSSAL_SIDES)
         allowed = {"warjack": GRID_LETTERS, "warbeast": SPIRAL_LETTERS, "other": ""}[self.model]
         if isinstance(self.crippled, str) or not isinstance(self.crippled, (list, tuple, set, frozenset)):
             raise InputError("crippled", self.crippled, "must be a list of letters")

@@ -100,9 +100,12 @@ class Target:
         (docs/rules.md 9): once a round, a ranged attack that hits one of them hits this
         model instead, automatically, while it stands and is neither knocked down nor
         stationary (Monte Carlo only).
-    grid : sequence of six str, optional
+    grid : sequence of six (or twelve) str, optional
         Warjack damage grid, one string per column 1..6, boxes top to bottom: ``.`` a hull
         box, a letter of ``ACGHMFLR`` a system box. Columns may differ in length (0 to 10).
+        Twelve columns: a colossal's two grids, its left grid's columns 1..6 then its right
+        grid's (docs/rules.md 3, "Colossals"; Monte Carlo only): a damage roll goes to the
+        grid of the attacker's ``side``.
     spiral : sequence of six str, optional
         Warbeast life spiral, one string per branch 1..6, outermost box first, each box a
         letter of ``BMS`` (Body, Mind, Spirit).
@@ -213,9 +216,12 @@ class Target:
             card = getattr(self, key)
             if card is None:
                 continue
-            if isinstance(card, str) or not isinstance(card, (list, tuple)) or len(card) != 6:
-                raise InputError(key, card, "must be a list of six strings, one per "
-                                 + ("column" if key == "grid" else "branch"))
+            sizes = (6, 12) if key == "grid" else (6,)  # a colossal's grid: two of six columns
+            if isinstance(card, str) or not isinstance(card, (list, tuple)) or len(card) not in sizes:
+                raise InputError(key, card, "must be a list of six strings, one per column (a colossal: twelve, "
+                                 "its left grid's then its right grid's)" if key == "grid" else
+                                 "must be a list of six strings, one per branch (a gargantuan's two "
+                                 "spirals are not modelled)")
             for i, col in enumerate(card):
                 if not isinstance(col, str):
                     raise InputError(f"{key}[{i}]", col, "must be a string")
@@ -251,6 +257,11 @@ class Target:
     def card(self) -> tuple[str, ...] | None:
         """Its grid or spiral (six strings), None for a damage track."""
         return self.grid if self.grid is not None else self.spiral
+
+    @property
+    def colossal(self) -> bool:
+        """Whether its grid is a colossal's two grids (twelve columns: left, then right)."""
+        return self.grid is not None and len(self.grid) == 12
 
     @property
     def capacity(self) -> str:

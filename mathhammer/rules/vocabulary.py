@@ -128,6 +128,10 @@ SPIRAL_ASPECT_NAMES = {"B": "Body", "M": "Mind", "S": "Spirit"}
 #: Most boxes in one grid column or spiral branch.
 MAX_COLUMN_BOXES = 10
 
+#: Where an attacker stands against a colossal (``side``): the grid its damage rolls go to,
+#: or ``random`` (a d6: 1-3 the left grid, 4-6 the right; docs/rules.md 3, "Colossals").
+COLOSSAL_SIDES = ("random", "left", "right")
+
 #: Kinds of attacking model, for what its crippled systems or aspects mean.
 ATTACKER_MODELS = ("warjack", "warbeast", "other")
 

@@ -32,7 +32,6 @@ from .layout import (
     E_NFIELDS,
     F_ROF,
     MAX_ROWS,
-    N_COLUMNS,
     N_EFFECTS,
     ORIGIN_INITIAL,
     T_ATTACK_ROUNDS,
@@ -87,7 +86,7 @@ class Counts:
     cripple_hist: np.ndarray   # int64[n_rows + 1, 2 ** n_letters]: trials with each crippled
     #                            set once each slot row is resolved, and at the end
     #                            (grids, spirals; else empty)
-    mask_hist: np.ndarray      # int64[N_COLUMNS, 2 ** MAX_ROWS] (grids, spirals; else empty)
+    mask_hist: np.ndarray      # int64[columns, 2 ** MAX_ROWS] (grids, spirals: 6 columns, a colossal 12)
     effect_counts: np.ndarray  # int64[turns, N_EFFECTS, E_NFIELDS]
     chunk_damage: np.ndarray   # int64[n_chunks, boxes + 1]: damage_hist per chunk (chunks are
     #                            independent batches: paired comparisons use them)
@@ -148,7 +147,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     n_letters = int(groups[:, T_NLETTERS].max())  # the one target with a card
     on_card = bool(enc.col_full.any())
     cripple_shape = (n_attacks + 1, 1 << n_letters) if on_card else (1, 1)
-    mask_shape = (N_COLUMNS, 1 << MAX_ROWS) if on_card else (1, 1)
+    mask_shape = (enc.col_full.size, 1 << MAX_ROWS) if on_card else (1, 1)  # 6 or 12 columns
     cripple_total = np.zeros(cripple_shape, dtype=np.int64)
     mask_total = np.zeros(mask_shape, dtype=np.int64)
     effect_total = np.zeros((turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)

@@ -80,7 +80,14 @@ A_DMG_MODE = 27     # R_* bits of its damage roll (R_DROP_*, R_SHARK)
 A_CRIT_ARM_CUT = 28  # Armor-Piercing on a critical hit only: the ARM a critical hit takes off
 A_NUMBER = 29       # its number among its weapon's initial attacks (0 first)
 A_ROF = 30          # a random rate of fire (F_ROF): ROF_D3 | ROF_D6 | ROF_2D3
-A_NFIELDS = 31
+A_SIDE = 31         # a colossal's grid its damage goes to: SIDE_LEFT | SIDE_RIGHT | SIDE_RANDOM
+A_NFIELDS = 32
+
+#: Sides of a colossal's damage grid (A_SIDE): where the attacker stands, or a d6 roll
+#: (1-3 left, 4-6 right) for damage with no origin (continuous effects, quicksand).
+SIDE_LEFT = 0
+SIDE_RIGHT = 1
+SIDE_RANDOM = 2
 
 ROF_D3 = 1
 ROF_D6 = 2
@@ -212,7 +219,8 @@ CAP_SPIRAL = 2
 # col_full[c]: bit mask of the boxes column c has; letter_mask[x, c]: bits of letter x's
 # boxes in column c; letter_boxes[x]: how many boxes letter x has.
 MAX_ROWS = 10
-N_COLUMNS = 6
+N_COLUMNS = 6      # columns of a warjack's grid, branches of a spiral; a colossal's side
+MAX_COLUMNS = 12   # a colossal's two grids, left columns 1-6 then right 1-6 (col_full's size)
 MAX_LETTERS = 8
 #: Grid letter indices ("ACGHMFLR") the kernel gives meaning to.
 GL_C = 1

@@ -123,6 +123,8 @@ from .layout import (
     F_GUARDABLE,
     F_SLAMS,
     F_COLLATERAL,
+    A_SIDE,
+    SIDE_RANDOM,
     F_PARALYSIS,
     F_SHATTER,
     F_TRASH,
@@ -315,7 +317,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         have each set once it is resolved (a change is rare: no count per slot and trial). A
         unit of models with a card counts every model's changes (the driver starts each
         trial with all of them at none).
-    mask_hist : int64[N_COLUMNS, 2 ** MAX_ROWS]
+    mask_hist : int64[columns, 2 ** MAX_ROWS] (six columns, a colossal's twelve)
         Grids and spirals: per column, incremented at the set of marked boxes at the end (of
         every model, for a unit of models with a card).
     effect_counts : int64[turns, N_EFFECTS, E_NFIELDS]
@@ -425,13 +427,16 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             card_boxes = groups[gg, T_BOXES]
     # per-trial scratch of grids and spirals: marked rows per column and the order boxes
     # were marked in (healing removes the last first)
-    colmask = np.zeros(N_COLUMNS, dtype=np.int64)
+    # the card's columns: six, or a colossal's twelve (its left grid's, then its right's)
+    n_cols = col_full.shape[0]
+    colossal = n_cols > N_COLUMNS
+    colmask = np.zeros(n_cols, dtype=np.int64)
     order = np.zeros(max(1, card_boxes), dtype=np.int64)
     heals = tough != TOUGH_NONE or rapid != 0
     # letters on the card: the crippled set is the AND over columns of letters_done
     present = 0
     for x in range(n_letters):
-        for c in range(N_COLUMNS):
+        for c in range(n_cols):
             if letter_mask[x, c] != 0:
                 present |= 1 << x
 
@@ -472,7 +477,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     for j in range(all_models):
         n_card += m_card[j]
     card_rows = all_models if n_card else 1
-    m_col = np.zeros((card_rows, N_COLUMNS), dtype=np.int64)
+    m_col = np.zeros((card_rows, n_cols), dtype=np.int64)
     m_order = np.zeros((card_rows, max(1, card_boxes)), dtype=np.int64)
     m_crippled = np.zeros(all_models, dtype=np.int64)
     m_shield = np.zeros(all_models, dtype=np.int64)
@@ -538,7 +543,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         m_arm_minus[j] = arm_minus
         m_cont[j] = cont
         if m_card[j]:
-            for c in range(N_COLUMNS):
+            for c in range(n_cols):
                 m_col[j, c] = colmask[c]
             for k in range(marked if heals else 0):  # a card's marks are its boxes marked
                 m_order[j, k] = order[k]
@@ -555,11 +560,11 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         if not m_card[j]:  # a damage track: the card's locals are as they are
             cards = (crippled, n_marks, shield_now)
         elif fresh:
-            for c in range(N_COLUMNS):
+            for c in range(n_cols):
                 colmask[c] = 0
             cards = (np.int64(0), np.int64(0), m_start_shield[j])
         else:
-            for c in range(N_COLUMNS):
+            for c in range(n_cols):
                 colmask[c] = m_col[j, c]
             for k in range(m_marked[j] if heals else 0):
                 order[k] = m_order[j, k]
@@ -622,7 +627,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         if not k_card:
             return marked
         code = 0
-        for c in range(N_COLUMNS):
+        for c in range(n_cols):
             share = play_columns[c, colmask[c]]
             if share < 0:
                 return -1
@@ -686,15 +691,27 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 first = 0  # the box "damage to X" marks before the others
                 x = attacks[i, A_DAMAGE_TO] if source == SRC_ATTACK else -1
                 if x >= 0 and ((crippled >> x) & 1) == 0:
-                    for cc in range(N_COLUMNS):
+                    for cc in range(n_cols):
                         free = letter_mask[x, cc] & ~colmask[cc]
                         if free != 0:
                             c = cc
                             first = free & -free
                             break
+                side_lo = 0  # a colossal: the first column of the grid the damage is on
                 if c < 0:
-                    c = die_of(np.int64(dice[pos]), 0) - 1
+                    e = np.int64(dice[pos])
+                    c = die_of(e, 0) - 1
                     pos += 1
+                    if colossal:
+                        # the side the attacker stands on, else a d6 (the pair's other die)
+                        side = attacks[i, A_SIDE] if source == SRC_ATTACK else SIDE_RANDOM
+                        if side == SIDE_RANDOM:
+                            side = np.int64(die_of(e, 1) > 3)
+                        side_lo = side * N_COLUMNS
+                        c += side_lo
+                elif colossal:
+                    side_lo = (c // N_COLUMNS) * N_COLUMNS
+                tried = 0  # a colossal: full columns of its side passed since the last marked
                 # whether a letter's boxes in a marked column are all marked now (else the
                 # crippled set, the AND over columns of letters_done, cannot change)
                 newly_done = False
@@ -702,8 +719,21 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     was = colmask[c]
                     free = col_full[c] & ~was
                     if free == 0:
-                        c = c + 1 if c < N_COLUMNS - 1 else 0
+                        if not colossal:
+                            c = c + 1 if c < N_COLUMNS - 1 else 0
+                            continue
+                        # a colossal: to the right within its side (6 wraps to 1); its side
+                        # full, the rest to the other side's grid, at a rolled column
+                        tried += 1
+                        if tried < N_COLUMNS:
+                            c = c + 1 if c < side_lo + N_COLUMNS - 1 else side_lo
+                        else:
+                            side_lo = N_COLUMNS - side_lo
+                            c = side_lo + die_of(np.int64(dice[pos]), 0) - 1
+                            pos += 1
+                            tried = 0
                         continue
+                    tried = 0
                     if first != 0:
                         take = first
                         first = 0
@@ -727,7 +757,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             rest &= rest - 1
                 if newly_done:
                     crippled = present
-                    for cc in range(N_COLUMNS):
+                    for cc in range(n_cols):
                         crippled &= letters_done[cc, colmask[cc]]
                 marked += taken
         if source == SRC_ATTACK:
@@ -777,7 +807,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     colmask[order[n_marks] >> 4] &= ~(1 << (order[n_marks] & 15))
                     marked -= 1
                 crippled = present
-                for cc in range(N_COLUMNS):
+                for cc in range(n_cols):
                     crippled &= letters_done[cc, colmask[cc]]
         if crippled != was_crippled:
             cripple_delta[drow, was_crippled] -= 1
@@ -837,7 +867,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         tr += 1
         stored = False  # a unit: whether any model's state left the locals this trial
         if any_card:
-            for c in range(N_COLUMNS):
+            for c in range(n_cols):
                 colmask[c] = 0
         for t in range(turns):
             # a new round: the target stood up in its activation, its upkeep spells are
@@ -1440,7 +1470,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         else:
             damage_hist[marked] += 1
         if any_card and n_card == 0:
-            for c in range(N_COLUMNS):
+            for c in range(n_cols):
                 mask_hist[c, colmask[c]] += 1
         elif any_card:
             # a unit of models with a card: every model's marks (a destroyed one's all; the
@@ -1449,7 +1479,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 if not m_card[j]:
                     continue
                 gone = m_gone[j] == tr or (not multi and destroyed >= n_models)
-                for c in range(N_COLUMNS):
+                for c in range(n_cols):
                     if gone:
                         mask = col_full[c]
                     elif not multi and j == cur:
