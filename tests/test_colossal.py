@@ -66,6 +66,9 @@ def test_worked_example_a_full_grid_passes_the_rest_to_the_other_at_a_rolled_col
     assert out.marks[8] == [1, 1] and out.marks[9] == [1, 1] and sum(map(sum, out.marks[6:])) == 4
     # L is crippled (the left grid is full); C and R each have a box left on the right grid
     assert out.crippled_after[-1] == {"L"}
+    # the encoder's bound on a trial's reads counts the other grid's column roll
+    from mathhammer.montecarlo.encode import encode
+    assert encode(_scen("left", pow_=24)).max_draws >= 3 + 1
 
 
 # ------------------------------------------------------------------ Monte Carlo against an enumeration

@@ -376,10 +376,13 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
     # corrosion (expiry, column, Tough)
     # a column d6 for each model a blast catches too (a unit of models with a card)
+    # a colossal: one more d6 for each (the column on the other grid once one is full)
     caught = np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]).max(initial=0)
-    per_attack_round = (max_draws(attacks, len(sequence), len(targets)) + (n * (1 + caught) if card else 0)
-                        + (2 * n if "quicksand" in card_target.hazards else 0))
-    upkeep = 2 + (4 + 3) * scenario.total_models  # every model of a unit has its own effects
+    more = int(card_target.colossal)
+    per_attack_round = (max_draws(attacks, len(sequence), len(targets))
+                        + (n * (1 + caught) * (1 + more) if card else 0)
+                        + ((2 + more) * n if "quicksand" in card_target.hazards else 0))
+    upkeep = 2 + (4 + 3 + 2 * more) * scenario.total_models  # every model of a unit has its own effects
     draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep
     rounds = scenario.attack_rounds
     tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done,
