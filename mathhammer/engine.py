@@ -62,7 +62,7 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
     if seed is None:
         seed = scenario.seed if scenario.seed is not None else fresh_seed()
     else:
-        check_int("seed", seed, 0, MAX_SEED)
+        seed = check_int("seed", seed, 0, MAX_SEED)
     from .montecarlo import monte_carlo  # Numba is imported by the first Monte Carlo run only
 
     return monte_carlo(scenario, trials, seed, stride, progress, explain)

@@ -267,6 +267,7 @@ def test_bad_card_content_names_file_and_key(tmp_path):
         "meta": (CARD.replace('kind = "heavy warjack"', "kind = 3"), "card.kind", "must be a string"),
         "nested": (CARD.replace("def = 11", 'card = "solo"\ndef = 11'), "target.card", "another card"),
         "broken": ("[target\n", "", "invalid TOML"),
+        "no_card_table": ("[target]" + CARD.split("[target]", 1)[1], "card", "needs its [card] table"),
     }
     for name, (text, key, reason) in cases.items():
         path = _card_file(user, name, text)

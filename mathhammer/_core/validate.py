@@ -2,18 +2,52 @@
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 from collections.abc import Iterable
 
 from ..errors import InputError
 
 
+def _integer(value: object) -> int | None:
+    """``value`` as a Python int when it is an integer (an int, or an integer of another
+    library such as NumPy's ``int64``: it has ``__index__``), not a bool; else None."""
+    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
+        return None
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float) or not hasattr(type(value), "__index__"):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:  # an array of several numbers, say
+        return None
+
+
 def check_int(key: str, value: object, lo: int, hi: int) -> int:
-    """Return ``value`` if it is an int (not a bool) in ``[lo, hi]``, else raise InputError."""
-    if isinstance(value, bool) or not isinstance(value, int):
+    """Return ``value`` as an int if it is an integer (not a bool; NumPy's integers too) in
+    ``[lo, hi]``, else raise InputError.
+
+    >>> import numpy as np
+    >>> check_int("arm", np.int64(18), 0, 30), type(check_int("arm", np.int64(18), 0, 30))
+    (18, <class 'int'>)
+    """
+    number = _integer(value)
+    if number is None:
         raise InputError(key, value, "must be an integer")
-    if not lo <= value <= hi:
+    if not lo <= number <= hi:
         raise InputError(key, value, f"must be between {lo} and {hi}")
-    return value
+    return number
+
+
+def plain_ints(obj) -> None:
+    """Replace the integers of another library (NumPy's) in the fields of the frozen
+    dataclass ``obj`` by Python ints, so that it reads, compares and writes to TOML and JSON
+    as one built with ints."""
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        if not isinstance(value, int) and _integer(value) is not None:
+            object.__setattr__(obj, f.name, _integer(value))
 
 
 def check_bool(key: str, value: object) -> bool:
@@ -23,8 +57,11 @@ def check_bool(key: str, value: object) -> bool:
 
 
 def check_str(key: str, value: object) -> str:
+    """A name: a string with something in it besides spaces (reports show it)."""
     if not isinstance(value, str):
         raise InputError(key, value, "must be a string")
+    if not value.strip():
+        raise InputError(key, value, "must not be empty: reports name it")
     return value
 
 

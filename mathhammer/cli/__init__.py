@@ -49,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     0 on success, 2 for any bad input (one line on stderr), 130 when interrupted.
     """
     parser = _build_parser()
+    if not (sys.argv[1:] if argv is None else argv):  # no command: the commands, and how to ask
+        parser.print_help()
+        return EXIT_OK
     try:
         args = parser.parse_args(argv)
     except UsageError as exc:

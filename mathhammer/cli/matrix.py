@@ -30,7 +30,7 @@ def add_parsers(sub) -> None:
     p = sub.add_parser(
         "matrix", help="every attacker card against every target card (balance matrix)",
         description="Simulate every attacker card against every target card (optionally "
-        "over --vary parameters): kill odds with their 95%% interval, damage and cripple odds "
+        "over --vary parameters): kill odds with their 95% interval, damage and cripple odds "
         "per pair, printed as a table of --metric and written to --out (.parquet or .csv) "
         "point by point. Points run in this process on all cores, or on a Dask cluster "
         "(--scheduler; pip install 'mathhammer[dask]').")
@@ -72,13 +72,16 @@ def add_parsers(sub) -> None:
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print every figure as JSON")
     fmt.add_argument("--csv", action="store_true", help="print the long frame as CSV")
-    add_common(p)
+    add_common(p, file=False)
     add_cards_flag(p)
     p.set_defaults(handler=matrix_command)
 
 
 def _deck(values: list[str], flag: str):
-    """A directory (given alone) or the card names of every value, split at commas."""
+    """A directory (given alone) or the card names of every value, split at commas (an
+    empty value is no folder: Path("") is the current one)."""
+    if any(not v.strip() for v in values):
+        raise UsageError(f"{flag}: an empty value: give a directory or card names (got {values!r})")
     dirs = [v for v in values if Path(v).expanduser().is_dir()]
     if dirs:
         if len(values) > 1:

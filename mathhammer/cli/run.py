@@ -8,20 +8,34 @@ import json
 import sys
 
 from .._core.limits import MAX_SEED, MAX_TRIALS
+from ..rules.vocabulary import GRID_LETTERS, SPIRAL_LETTERS
 from ._common import EXIT_OK, PROG, UsageError, int_arg, write
 from .cards import add_cards_flag, card_dirs_for
 
 
-def add_common(p: argparse.ArgumentParser) -> None:
-    """Flags of every command that simulates: trials, seed, method, objective."""
+def _objective(text: str) -> str:
+    """kill, damage, destroyed or cripple:X (X a system or aspect letter; whether the
+    target's card has it is checked with the scenario)."""
+    if text in ("kill", "damage", "destroyed") or (
+            text.startswith("cripple:") and len(text) == 9 and text[-1] in GRID_LETTERS + SPIRAL_LETTERS):
+        return text
+    raise UsageError(f"--objective: must be kill, damage, destroyed or cripple:X with X a system or "
+                     f"aspect letter ({GRID_LETTERS}, {SPIRAL_LETTERS}) (got {text!r})")
+
+
+def add_common(p: argparse.ArgumentParser, file: bool = True) -> None:
+    """Flags of every command that simulates: trials, seed, method, objective (``file``:
+    the command reads a scenario file, whose settings they override)."""
+    over = " (overrides the file)" if file else ""
     p.add_argument("--trials", type=int_arg("trials", 1, MAX_TRIALS), default=None,
-                   metavar="N", help="Monte Carlo sample size (overrides the file)")
+                   metavar="N", help="Monte Carlo sample size" + over)
     p.add_argument("--seed", type=int_arg("seed", 0, MAX_SEED), default=None,
-                   metavar="S", help="random seed (overrides the file)")
+                   metavar="S", help="random seed" + over)
     p.add_argument("--method", choices=("monte_carlo", "mc", "exact"), default="monte_carlo",
                    help="monte_carlo (default) or exact (exact engine, where it applies)")
-    p.add_argument("--objective", choices=("kill", "damage", "destroyed"), default=None,
-                   help='what policy = "optimize" maximises (overrides the file)')
+    p.add_argument("--objective", type=_objective, default=None, metavar="OBJECTIVE",
+                   help='kill | damage | destroyed | cripple:X: what best play and policy = '
+                   '"optimize" maximise' + over)
 
 
 def add_parsers(sub) -> None:

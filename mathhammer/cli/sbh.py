@@ -78,7 +78,9 @@ def add_parsers(sub) -> None:
                     help="an ordinary shot of one model, not a concentrated shot: no "
                     "1-then-1 check (needs --shooters 1)")
     floor = sh.add_mutually_exclusive_group()
-    floor.add_argument("--total-floor", type=int_arg("total-floor", -10, 10), default=1,
+    # default None (read as 1): a given value equal to the default would let argparse take
+    # --total-floor 1 --raw-totals together
+    floor.add_argument("--total-floor", type=int_arg("total-floor", -10, 10), default=None,
                        metavar="F", help="totals below F count as F (default 1)")
     floor.add_argument("--raw-totals", action="store_true", help="compare raw totals")
     _json_flag(sh)
@@ -154,7 +156,7 @@ def _settings(args: argparse.Namespace):
         kw["natural_one_fails"] = not args.no_natural_one
         kw["natural_six_succeeds"] = not args.no_natural_six
     if hasattr(args, "raw_totals"):
-        kw["total_floor"] = None if args.raw_totals else args.total_floor
+        kw["total_floor"] = None if args.raw_totals else (1 if args.total_floor is None else args.total_floor)
     return Settings(**kw)
 
 

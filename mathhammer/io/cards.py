@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import functools
 import os
-import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -45,6 +44,7 @@ from .cardpath import BUNDLED_DIR, card_dirs, catalogue, check_directory, find_c
 from .overrides import merge_attacker, merge_target, weapon_actions, with_action
 from .schema import ATTACKER_KEYS, MISSING, ScenarioFileError
 from .tables import TableReader
+from .toml_text import parse_toml
 
 __all__ = [
     "CARD_KEYS",
@@ -181,10 +181,7 @@ def _read_toml(source: str, path: Path) -> dict:
                                 f"not UTF-8 text (bad byte at offset {exc.start})") from None
     except OSError as exc:
         raise ScenarioFileError(source, "", MISSING, f"cannot read card file: {exc.strerror or exc}") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioFileError(source, "", MISSING, f"invalid TOML: {exc}") from None
+    return parse_toml(text, source)
 
 
 def _check(path: Path, data: Mapping, bundled: bool) -> Card:
@@ -200,7 +197,10 @@ def _check(path: Path, data: Mapping, bundled: bool) -> Card:
             else:
                 reason = "unknown key (allowed: card, target, attacker)"
             raise ScenarioFileError(source, str(key), value, reason)
-    meta = reader.table(data.get("card", {}), "card", "[card]")
+    if "card" not in data:
+        raise ScenarioFileError(source, "card", MISSING, "a card file needs its [card] table (name, kind, "
+                                "description): is it a scenario file?")
+    meta = reader.table(data["card"], "card", "[card]")
     reader.check_keys(meta, "card", CARD_KEYS, "card")
     for key in ("name", "kind", "description"):
         if key in meta and not isinstance(meta[key], str):
@@ -354,6 +354,9 @@ def attacker_ref(ref: str | Mapping) -> dict:
         return dict(ref)
     if isinstance(ref, str) and ":" in ref:
         name, _, action = ref.rpartition(":")
-        if action.strip().lower() in CARD_ACTIONS and name.strip():
-            return {"card": name.strip(), "action": action.strip().lower()}
+        word = action.strip().lower()
+        # a word after the colon is an action (an unknown one is refused as such); a path
+        # with a colon in it (C:\cards\jack.toml) is a card
+        if name.strip() and (word in CARD_ACTIONS or (word.replace("_", "").isalpha() and word.isascii())):
+            return {"card": name.strip(), "action": word}
     return {"card": ref}

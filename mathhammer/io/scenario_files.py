@@ -13,7 +13,6 @@ also resolves library cards (``card = ...`` beside a target's or an attacker's k
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from .schema import (
     ScenarioFileError,
 )
 from .tables import TableReader
+from .toml_text import parse_toml
 
 __all__ = ["ScenarioReader", "load_scenario", "loads_scenario", "scenario_from_cards",
            "scenario_from_dict"]
@@ -173,11 +173,7 @@ def loads_scenario(text: str, source: str = "<string>", cards=None,
     >>> s.attackers[0].focus, s.attackers[0].spend.boost_attack
     (3, 'always')
     """
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioFileError(source, "", MISSING, f"invalid TOML: {exc}") from None
-    return scenario_from_dict(data, source, cards, base)
+    return scenario_from_dict(parse_toml(text, source), source, cards, base)
 
 
 def load_scenario(path: str | os.PathLike, cards=None) -> Scenario:

@@ -84,7 +84,8 @@ def _card_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
     share = 1.0 / target.models
     cripple = share * np.stack(
         [counts.cripple_hist[:, (sets >> enc.letters.index(x)) & 1 == 1].sum(axis=1)
-         for x in target.letters], axis=1).astype(float)
+         for x in target.letters], axis=1).astype(float) if target.letters else np.zeros(
+        (counts.cripple_hist.shape[0], 0))  # a grid of hull boxes only: no system
     cripple, end = cripple[:-1], cripple[-1]  # the last row: after the last round
     masks = np.arange(counts.mask_hist.shape[1])
     boxes = tuple(

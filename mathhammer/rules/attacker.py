@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._core.limits import MAX_MODELS
-from .._core.validate import check_bool, check_choice, check_int, check_names, check_str
+from .._core.validate import check_bool, check_choice, check_int, check_names, check_str, plain_ints
 from ..errors import InputError
 from .spend import Spend
 from .vocabulary import (ATTACKER_MODELS, ATTACKER_POLICIES, BASE_SIZES, COLOSSAL_SIDES, GRID_LETTERS, RANGED_TYPES,
@@ -73,6 +73,7 @@ class Attacker:
     side: str = "random"
 
     def __post_init__(self):
+        plain_ints(self)  # NumPy's integers read as ints
         if isinstance(self.weapons, (list, tuple)):
             object.__setattr__(self, "weapons", tuple(self.weapons))
         check_str("name", self.name)
@@ -83,6 +84,9 @@ class Attacker:
         for i, w in enumerate(self.weapons):
             if not isinstance(w, Weapon):
                 raise InputError(f"weapons[{i}]", w, "must be a Weapon")
+            if any(x.name == w.name for x in self.weapons[:i]):
+                raise InputError(f"weapons[{i}].name", w.name, "another weapon of this attacker has this "
+                                 "name: its attacks are labelled by it")
         types = [w.type for w in self.weapons]
         if "melee" in types and any(t in RANGED_TYPES for t in types):
             raise InputError("weapons", types, "a combat action never mixes melee and ranged weapons")

@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TARGETS, MAX_TRIALS
-from .._core.validate import check_bool, check_choice, check_int
+from .._core.validate import check_bool, check_choice, check_int, plain_ints
 from ..errors import InputError
 from .vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, OBJECTIVES, READINGS
 from .attacker import Attacker
@@ -95,6 +95,7 @@ class Scenario:
     single_die_one_misses: bool = False
 
     def __post_init__(self):
+        plain_ints(self)  # NumPy's integers read as ints
         if isinstance(self.attackers, (list, tuple)):
             object.__setattr__(self, "attackers", tuple(self.attackers))
         self._check_targets()

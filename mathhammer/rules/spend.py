@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._core.validate import check_bool, check_choice, check_int
+from .._core.validate import check_bool, check_choice, check_int, plain_ints
 from .vocabulary import BOOST_MODES
 
 __all__ = ["Spend", "DEFAULT_BOOST_ATTACK_AT"]
@@ -55,6 +55,7 @@ class Spend:
     reserve: int = 0
 
     def __post_init__(self):
+        plain_ints(self)  # NumPy's integers read as ints
         check_choice("spend.boost_attack", self.boost_attack, BOOST_MODES)
         check_int("spend.boost_attack_at", self.boost_attack_at, 2, MAX_THRESHOLD)
         check_choice("spend.boost_damage", self.boost_damage, BOOST_MODES)

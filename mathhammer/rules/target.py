@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .._core.limits import MAX_MODELS
-from .._core.validate import check_choice, check_choices, check_int, check_str
+from .._core.validate import check_choice, check_choices, check_int, check_str, plain_ints
 from ..errors import InputError
 from .vocabulary import (
     BASE_DEF_5_STATES,
@@ -160,6 +160,7 @@ class Target:
     shield_guard: tuple[str, ...] = ()
 
     def __post_init__(self):
+        plain_ints(self)  # NumPy's integers read as ints
         check_str("name", self.name)
         if isinstance(self.shield_guard, str) or not isinstance(self.shield_guard, (list, tuple)):
             raise InputError("shield_guard", self.shield_guard, "must be a list of target names")
@@ -240,6 +241,11 @@ class Target:
                                  f"with a {key}, boxes is its number of boxes ({total})")
             object.__setattr__(self, key, card)
             object.__setattr__(self, "boxes", total)
+        if self.spiral is not None:
+            for key in ("shield", "buckler"):
+                if getattr(self, key):
+                    raise InputError(key, sorted(getattr(self, key)), "is lost with its grid location's "
+                                     "system: a life spiral has no locations (give the ARM as spell_arm)")
         check_int("models", self.models, 1, MAX_MODELS)
         if self.models > 1:
             for key in ("focus", "fury"):

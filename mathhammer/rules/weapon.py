@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .._core.limits import MAX_MODELS
-from .._core.validate import check_bool, check_choice, check_choices, check_int, check_names, check_str
+from .._core.validate import check_bool, check_choice, check_choices, check_int, check_names, check_str, plain_ints
 from ..errors import InputError
 from .vocabulary import (
     ATTACK_TYPES,
@@ -165,6 +165,7 @@ class Weapon:
     collateral: str | None = None
 
     def __post_init__(self):
+        plain_ints(self)  # NumPy's integers read as ints
         check_str("name", self.name)
         object.__setattr__(self, "targets", check_names("targets", self.targets))
         check_choice("type", self.type, ATTACK_TYPES)
