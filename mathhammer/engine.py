@@ -46,6 +46,7 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
     with ``policy = "optimize"`` spend as their ``spend`` table says (the policy search
     chooses those tables). The exact method takes no trials, seed or stride.
     """
+    scenario.check_damage_to()
     if method == "exact":
         from .exact import exact_result  # the engines are imported when first used
         from .play import needs_play, report, solve

@@ -62,8 +62,6 @@ CASES: list[tuple[str, Scenario]] = [
      one(grid("..", ".M.", ".", "..M", "", ".."), W("Hook", "melee", 6, 12, damage_to="M", attacks=2))),
     ("grid_damage_to_system_already_full",
      one(grid("...", "..", "C", "..", "...", "."), W("Probe", "melee", 6, 11, damage_to="C", attacks=3))),
-    ("grid_damage_to_letter_not_on_card",
-     one(grid("L.", "..", "..", "R.", "..", ".."), W("Probe", "melee", 6, 11, damage_to="G", attacks=2))),
     ("spiral_damage_to_spirit",
      one(spiral(*SPIRAL), W("Mind Spike", "arcane", 6, 11, damage_to="S", attacks=3))),
     # ------------------------------------------------------------------ feedback on the target

@@ -172,7 +172,8 @@ def test_actions_and_default_names():
 def test_card_target_matches_written_out_target():
     written = {"name": "Heavy warjack", "def": 12, "arm": 18, "base": "large",
                "grid": ["..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM"]}
-    jack = {"name": "Jack", "focus": 3, "weapons": [{**FIST, "pow": 17}, {**FIST, "pow": 16}]}
+    jack = {"name": "Jack", "focus": 3, "weapons": [{**FIST, "name": "Left fist", "pow": 17},
+                                                    {**FIST, "name": "Right fist", "pow": 16}]}
     by_card = scenario_from_dict({"target": {"card": "heavy_warjack"}, "attackers": [jack]})
     by_hand = scenario_from_dict({"target": written, "attackers": [jack]})
     assert by_card == by_hand

@@ -242,7 +242,6 @@ BAD = [
     ("seed-abc", lambda d, f: ["demo", "--seed", "x"], "argument --seed: must be an integer"),
     ("method-unknown", lambda d, f: ["run", f, "--method", "bogus"], "argument --method: invalid choice"),
     ("unknown-command", lambda d, f: ["simulate", f], "invalid choice: 'simulate'"),
-    ("no-command", lambda d, f: [], "required: COMMAND"),
     ("run-without-file", lambda d, f: ["run"], "run needs SCENARIO.toml, or --attacker CARD and --target CARD"),
     ("unknown-flag", lambda d, f: ["run", f, "--trails", "5"], "unrecognized arguments"),
     ("demo-extra-argument", lambda d, f: ["demo", f], "unrecognized arguments"),
@@ -269,7 +268,7 @@ def test_bad_input_in_process(tmp_path, scenario_file, capsys, make_args, expect
 
 
 @pytest.mark.parametrize(
-    "name", ["missing-file", "bad-value", "trials-negative", "trials-abc", "unknown-command", "no-command"]
+    "name", ["missing-file", "bad-value", "trials-negative", "trials-abc", "unknown-command"]
 )
 def test_bad_input_subprocess(tmp_path, scenario_file, name):
     make_args, expected = next(b[1:] for b in BAD if b[0] == name)

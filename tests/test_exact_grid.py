@@ -206,12 +206,13 @@ def tiny_cards(draw):
     if not any(cols):
         cols[draw(st.integers(0, 5))] = draw(st.sampled_from(alphabet))
     letters = sorted({ch for col in cols for ch in col if ch != "."}) or ["L" if kind == "grid" else "B"]
+    on_card = any(ch != "." for col in cols for ch in col)  # damage_to needs its letter there
     target = Target(
         defense=draw(st.integers(8, 15)), arm=draw(st.integers(9, 14)),
         grid=cols if kind == "grid" else None, spiral=cols if kind == "spiral" else None,
         rules=draw(st.sets(st.sampled_from(["tough", "tough_steady"]), max_size=1)),
         rapid_healing=draw(st.sampled_from([0, 0, 1, 2])),
-        shield=tuple(draw(st.sets(st.sampled_from("LRH"), max_size=1))),
+        shield=tuple(draw(st.sets(st.sampled_from("LRH"), max_size=1))) if kind == "grid" else (),
         focus=draw(st.sampled_from([0, 0, 1])),
         state=draw(st.sets(st.sampled_from(["knocked_down", "concealment"]), max_size=1)),
     )
@@ -226,7 +227,7 @@ def tiny_cards(draw):
         kind_w = draw(st.sampled_from(["melee", "ranged"]))
         w = W(f"W{k}", kind_w, skill=draw(st.integers(4, 8)), pow=draw(st.integers(6, 13)),
               attacks=n if k == 0 else 1,
-              damage_to=draw(st.one_of(st.none(), st.sampled_from(letters))),
+              damage_to=draw(st.one_of(st.none(), st.sampled_from(letters)) if on_card else st.none()),
               location=draw(st.one_of(st.none(), st.sampled_from("LRH"))) if model == "warjack" else None,
               rules=draw(st.sets(st.sampled_from(["knockdown", "grievous_wounds"]), max_size=1)),
               extra_damage_dice=draw(st.integers(-1, 0)))
@@ -403,7 +404,8 @@ def test_crippled_power_field_generator_blocks_the_power_field():
     # the target then cannot spend its focus against attack 2.
     def run(col):
         scen = Scenario(down_grid(col, "....", "....", "....", "....", "....", focus=1, power_field="lethal"),
-                        [Attacker("A", [_fist("Spike", 11, damage_to="G")]), Attacker("B", [_fist("Maul", 17)])])
+                        [Attacker("A", [_fist("Spike", 11, damage_to="G" if col == "G" else None)]),
+                         Attacker("B", [_fist("Maul", 17)])])
         return exact_result(scen)
 
     blocked, free = run("G"), run(".")
@@ -428,7 +430,7 @@ def test_crippled_cortex_loses_focus_for_good():
     # Without a Cortex to cripple, the same target spends its focus.
     other = exact_result(Scenario(down_grid(".", FIVE, FIVE, "", "", "", rapid_healing=2, focus=1,
                                             power_field="lethal"),
-                                  scen.attackers))
+                                  (Attacker("A", [one_die(8)]),) + scen.attackers[1:]))  # no C to aim at
     assert other.target_spent_mean[2:].sum() > 0.1
 
 

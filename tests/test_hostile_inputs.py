@@ -141,3 +141,30 @@ def test_sbh_total_floor_and_raw_totals_are_refused_together(capsys):
 def test_matrix_empty_attackers_is_not_the_current_folder(capsys):
     err = _cli_error(capsys, ["matrix", "--attackers", "", "--targets", "solo"])
     assert "--attackers: an empty value" in err
+
+
+def test_damage_to_a_system_no_target_has_is_refused():
+    ram = Weapon("Ram", "melee", 6, 14, damage_to="L")
+    with pytest.raises(InputError) as err:
+        simulate(Scenario(Target(12, 16, boxes=20), [Attacker("Jack", [ram])]), trials=100)
+    assert err.value.key == "attackers[0].weapons[0].damage_to" and "no grid or spiral" in str(err.value)
+    with pytest.raises(InputError, match="no target of its attacks has it"):
+        simulate(Scenario(Target(12, 16, grid=["..", "..", "MM", "..", "..", ".."]), [Attacker("Jack", [ram])]),
+                 method="exact")
+    with pytest.raises(ScenarioFileError, match="x.toml: attackers.0..weapons.0..damage_to: no target"):
+        loads_scenario(FILE + 'damage_to = "L"\n', "x.toml")
+    ok = Scenario(Target(12, 16, grid=["..", "..", "LL", "..", "..", ".."]), [Attacker("Jack", [ram])])
+    assert ok.attackers[0].weapons[0].damage_to == "L"
+
+
+def test_an_empty_scheduler_address_is_one_line(capsys):
+    pytest.importorskip("distributed")
+    err = _cli_error(capsys, ["matrix", "--attackers", "solo", "--targets", "solo", "--scheduler", "tcp://"])
+    assert "scheduler" in err and "has no host" in err
+
+
+def test_no_command_in_a_subprocess_lists_the_commands_too():
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "mathhammer"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "commands:" in proc.stdout and proc.stderr == ""

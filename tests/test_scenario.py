@@ -489,6 +489,10 @@ def _in_table(table: str, line: str, text: str = MINIMAL) -> str:
         return "[settings]\n" + line + "\n" + text
     if table == "ranged_weapon":  # the weapon made a ranged one (area-of-effect keys)
         text, table = text.replace('type = "melee"', 'type = "ranged"'), "weapon"
+    if table in ("grid_weapon", "spiral_weapon"):  # the target given a grid or a spiral
+        card = GRID_34 if table == "grid_weapon" else SPIRAL_34
+        text = text.replace("arm = 18", f"arm = 18\n{table.split('_')[0]} = {json.dumps(list(card))}")
+        table = "weapon"
     anchor = {"target": "arm = 18", "attacker": 'name = "Jack"', "weapon": "pow = 16",
               "spend": 'name = "Jack"\n[attackers.spend]'}[table]
     old = anchor.split("\n")[0]
@@ -606,11 +610,13 @@ NEW_KEYS = [
     ("attacker-crippled-warbeast", "attacker", 'model = "warbeast"\ncrippled = ["S", "B"]',
      lambda s: (s.attackers[0].crippled, s.attackers[0].points), (frozenset({"S", "B"}), 0)),
     ("attacker-crippled-empty", "attacker", "crippled = []", lambda s: s.attackers[0].crippled, frozenset()),
-    ("weapon-damage-to", "weapon", 'damage_to = "M"', lambda s: s.attackers[0].weapons[0].damage_to, "M"),
+    # damage_to needs its letter on the target's card (a grid; a spiral for an aspect)
+    ("weapon-damage-to", "grid_weapon", 'damage_to = "M"', lambda s: s.attackers[0].weapons[0].damage_to, "M"),
     # the weapon of MINIMAL is a melee one: Reload [N] is for ranged weapons, 0 reads back
     ("weapon-reload", "weapon", "reload = 0", lambda s: s.attackers[0].weapons[0].reload, 0),
     ("weapon-cost", "weapon", "cost = 0", lambda s: s.attackers[0].weapons[0].cost, 0),
-    ("weapon-damage-to-aspect", "weapon", 'damage_to = "S"', lambda s: s.attackers[0].weapons[0].damage_to, "S"),
+    ("weapon-damage-to-aspect", "spiral_weapon", 'damage_to = "S"', lambda s: s.attackers[0].weapons[0].damage_to,
+     "S"),
     ("simulation-objective", "simulation", 'objective = "damage"', lambda s: s.objective, "damage"),
     # --- continuous effects, hazards and several turns (docs/activation.md, last section)
     ("simulation-turns", "simulation", "turns = 3", lambda s: (s.turns, s.attack_turns, s.attack_rounds),
@@ -733,7 +739,8 @@ def test_to_dict_of_a_track_keeps_boxes():
 
 
 def test_every_later_key_has_a_case():
-    covered = {(c[1].replace("ranged_weapon", "weapon"), line.split(" =")[0])
+    covered = {(c[1].replace("ranged_weapon", "weapon").replace("grid_weapon", "weapon")
+                .replace("spiral_weapon", "weapon"), line.split(" =")[0])
                for c in NEW_KEYS if c[2] for line in c[2].split("\n")}
     expected = {("target", k) for k in TARGET_KEYS[TARGET_KEYS.index("terrain"):]}
     expected |= {("attacker", k) for k in ATTACKER_KEYS if k not in ("name", "weapons", "spend")}
@@ -981,7 +988,8 @@ def _dump_toml(d: dict, path: tuple[str, ...] = ()) -> str:
     return "\n".join(lines)
 
 
-_NAMES = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\x7f"), max_size=8)
+_NAMES = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\x7f"), min_size=1,
+                 max_size=8).filter(str.strip)  # a name is not blank
 _DAMAGE_RULES = DAMAGE_ROLL_RULES
 
 
@@ -1068,6 +1076,9 @@ def _targets(draw) -> Target:
     resource = draw(st.sampled_from(["focus", "fury"]))
     locations = st.lists(st.sampled_from(WEAPON_LOCATIONS), max_size=3, unique=True).map(tuple)
     resist = draw(st.frozensets(st.sampled_from(DAMAGE_TYPES)))
+    card = draw(_cards())
+    if "spiral" in card:  # a life spiral has no locations for a Shield or Buckler
+        locations = st.just(())
     return Target(
         draw(st.integers(0, 40)),
         draw(st.integers(0, 50)),
@@ -1086,7 +1097,7 @@ def _targets(draw) -> Target:
         spell_arm=draw(st.integers(0, 10)),
         power_field=draw(st.sampled_from(POWER_FIELD_POLICIES)),
         rapid_healing=draw(st.integers(0, 10)),
-        **draw(_cards()),
+        **card,
         **{resource: draw(st.integers(0, 10))},
     )
 
@@ -1101,6 +1112,10 @@ def _scenarios(draw) -> Scenario:
         attackers[0] = Attacker(first.name, (Weapon(w.name, w.type, w.skill, w.pow, attacks=1),)
                                 + first.weapons[1:])
     target = draw(_targets())
+    # "damage to system X" needs X on the target's card
+    attackers = [dataclasses.replace(a, weapons=tuple(
+        w if w.damage_to in target.letters else dataclasses.replace(w, damage_to=None) for w in a.weapons))
+        for a in attackers]
     return Scenario(
         target,
         attackers,
@@ -1156,7 +1171,8 @@ def test_format_doc_example_parses():
     assert _round_trip(scen) == scen
     # its commented-out spiral is a valid card too
     lines = [ln for ln in text.splitlines() if not ln.startswith("grid = ")]
-    spiral = "\n".join(ln[2:] if ln.startswith("# spiral = ") else ln for ln in lines)
+    spiral = "\n".join(ln[2:] if ln.startswith("# spiral = ") else ln for ln in lines
+                       if not ln.startswith("shield = "))  # a spiral has no Shield locations
     assert "\nspiral = [" in spiral
     other = loads_scenario(spiral, "docstring-spiral.toml")
     assert other.target.capacity == "spiral" and other.target.boxes == 30

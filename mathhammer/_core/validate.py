@@ -57,9 +57,14 @@ def check_bool(key: str, value: object) -> bool:
 
 
 def check_str(key: str, value: object) -> str:
-    """A name: a string with something in it besides spaces (reports show it)."""
     if not isinstance(value, str):
         raise InputError(key, value, "must be a string")
+    return value
+
+
+def check_name(key: str, value: object) -> str:
+    """A name: a string with something in it besides spaces (reports show it)."""
+    check_str(key, value)
     if not value.strip():
         raise InputError(key, value, "must not be empty: reports name it")
     return value

@@ -369,7 +369,9 @@ class TableReader:
             self.objective(kwargs["objective"], targets[0])
         attackers = self.attackers(data)
         try:
-            return Scenario(targets, attackers, **kwargs)
+            scenario = Scenario(targets, attackers, **kwargs)
+            scenario.check_damage_to()
+            return scenario
         except InputError as err:
             # a route naming no target: the key the file wrote (``target``, or ``targets[k]``)
             where = err.key.rsplit(".targets[0]", 1)[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._core.limits import MAX_MODELS
-from .._core.validate import check_bool, check_choice, check_int, check_names, check_str, plain_ints
+from .._core.validate import check_bool, check_choice, check_int, check_name, check_names, plain_ints
 from ..errors import InputError
 from .spend import Spend
 from .vocabulary import (ATTACKER_MODELS, ATTACKER_POLICIES, BASE_SIZES, COLOSSAL_SIDES, GRID_LETTERS, RANGED_TYPES,
@@ -76,7 +76,7 @@ class Attacker:
         plain_ints(self)  # NumPy's integers read as ints
         if isinstance(self.weapons, (list, tuple)):
             object.__setattr__(self, "weapons", tuple(self.weapons))
-        check_str("name", self.name)
+        check_name("name", self.name)
         object.__setattr__(self, "targets", check_names("targets", self.targets))
         if not isinstance(self.weapons, tuple) or not self.weapons:
             raise InputError("weapons", list(self.weapons) if isinstance(self.weapons, tuple) else self.weapons,
@@ -139,7 +139,7 @@ class Attacker:
         self._check_power_attack()
         melee = [w for w in melee if w.power_attack is None]
         if self.buy_weapon is not None:
-            check_str("buy_weapon", self.buy_weapon)
+            check_name("buy_weapon", self.buy_weapon)
             if self.buy_weapon not in [w.name for w in melee]:
                 raise InputError("buy_weapon", self.buy_weapon,
                                  "must name one of its melee weapons: "

@@ -191,6 +191,23 @@ class Scenario:
                         raise InputError(f"{key}[{k}]", name, "names no target: the targets are "
                                          + ", ".join(repr(x) for x in names))
 
+    def check_damage_to(self) -> None:
+        """"Damage to system X" needs X on the card of a target its attacks can go to (else
+        it would never change a thing: refused rather than silently ignored). Asked where a
+        scenario comes in (a file, :func:`mathhammer.simulate`), not on construction: best
+        play's relaxation puts the same attacks against a damage track."""
+        for i, a in enumerate(self.attackers):
+            for j, w in enumerate(a.weapons):
+                if w.damage_to is None:
+                    continue
+                route = self.route_of(a, w) or range(len(self.targets))
+                if not any(w.damage_to in self.targets[g].letters for g in route):
+                    have = "; ".join(f"{self.targets[g].name!r}: " + (", ".join(self.targets[g].letters) or
+                                     ("no grid or spiral" if self.targets[g].card is None else "no system"))
+                                     for g in route)
+                    raise InputError(f"attackers[{i}].weapons[{j}].damage_to", w.damage_to,
+                                     f"no target of its attacks has it on its card ({have})")
+
     @property
     def several(self) -> bool:
         """Whether there are several targets."""

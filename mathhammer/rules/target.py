@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .._core.limits import MAX_MODELS
-from .._core.validate import check_choice, check_choices, check_int, check_str, plain_ints
+from .._core.validate import check_choice, check_choices, check_int, check_name, plain_ints
 from ..errors import InputError
 from .vocabulary import (
     BASE_DEF_5_STATES,
@@ -161,11 +161,11 @@ class Target:
 
     def __post_init__(self):
         plain_ints(self)  # NumPy's integers read as ints
-        check_str("name", self.name)
+        check_name("name", self.name)
         if isinstance(self.shield_guard, str) or not isinstance(self.shield_guard, (list, tuple)):
             raise InputError("shield_guard", self.shield_guard, "must be a list of target names")
         for name in self.shield_guard:
-            check_str("shield_guard", name)
+            check_name("shield_guard", name)
         if len(set(self.shield_guard)) != len(self.shield_guard) or self.name in self.shield_guard:
             raise InputError("shield_guard", list(self.shield_guard),
                              "names other targets, each once (not the guard itself)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .._core.limits import MAX_MODELS
-from .._core.validate import check_bool, check_choice, check_choices, check_int, check_names, check_str, plain_ints
+from .._core.validate import check_bool, check_choice, check_choices, check_int, check_name, check_names, plain_ints
 from ..errors import InputError
 from .vocabulary import (
     ATTACK_TYPES,
@@ -88,7 +88,8 @@ class Weapon:
     damage_to : str or None
         "Damage to system / aspect X" (docs/rules.md 3): against a grid or spiral with an unmarked
         X box, its damage starts at the topmost unmarked X box of the lowest-numbered column
-        holding one (no column roll); ignored otherwise.
+        holding one (no column roll); with every X box marked the column is rolled. A scenario
+        where no target of its attacks has X on its card is refused.
     reload : int
         Reload [N] (ranged weapons): after its initial attacks, the attacker may make up to N
         additional ranged attacks with this weapon, one point each (docs/best-play.md).
@@ -166,7 +167,7 @@ class Weapon:
 
     def __post_init__(self):
         plain_ints(self)  # NumPy's integers read as ints
-        check_str("name", self.name)
+        check_name("name", self.name)
         object.__setattr__(self, "targets", check_names("targets", self.targets))
         check_choice("type", self.type, ATTACK_TYPES)
         check_int("skill", self.skill, 0, MAX_SKILL)
@@ -246,7 +247,7 @@ class Weapon:
         knocks down on a hit (``knockdown`` is added to its rules)."""
         check_bool("slam_contact", self.slam_contact)
         if self.collateral is not None:
-            check_str("collateral", self.collateral)
+            check_name("collateral", self.collateral)
         if self.power_attack is None:
             for key in ("slam_contact", "collateral"):
                 if getattr(self, key):

@@ -76,6 +76,10 @@ class DaskBackend:
                 silence_logs=logging.ERROR)
             self.client = self._own_client = distributed.Client(self._cluster)
         elif isinstance(scheduler, str) and scheduler.startswith(SCHEMES):
+            host = scheduler.split("://", 1)[1]
+            if not host.strip() or host.startswith(":"):  # distributed's own error is pages long
+                raise InputError("scheduler", scheduler, "has no host: give an address such as "
+                                 "tcp://host:8786")
             if workers is not None:
                 raise InputError("workers", workers, "applies to scheduler='local-cluster' "
                                  "only (a cluster at an address has its own workers)")
