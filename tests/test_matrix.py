@@ -167,7 +167,7 @@ def test_directories_of_cards(tmp_path):
     deck.mkdir()
     for name in ("solo", "colossal", "infantry"):
         shutil.copy(BUNDLED_DIR / f"{name}.toml", deck)
-    (deck / "wall.toml").write_text('[target]\ndef = 5\narm = 20\nboxes = 10\n')
+    (deck / "wall.toml").write_text('[card]\n\n[target]\ndef = 5\narm = 20\nboxes = 10\n')
     f = run(deck, deck, trials=2000)
     assert list(dict.fromkeys(f.attacker)) == ["colossal", "infantry", "solo"]
     assert list(dict.fromkeys(f.target)) == ["colossal", "infantry", "solo", "wall"]

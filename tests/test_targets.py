@@ -37,7 +37,8 @@ CASES = {
     "weapon_routes": Scenario(
         [Target(name="A", defense=12, arm=13, boxes=2, models=2, rules={"tough"}),
          Target(name="B", defense=13, arm=13, boxes=3, rules={"tough"})],
-        [Attacker("Gunner", [rifle(attacks=2, targets=("B", "A")), rifle(skill=5, pow=12)])]),
+        [Attacker("Gunner", [rifle(attacks=2, targets=("B", "A")),
+                             Weapon("Carbine", "ranged", 5, 12)])]),
     # an AOE on a unit, then the solo behind it; a miss still catches one model
     "blast_then_solo": Scenario(
         [Target(name="Squad", defense=13, arm=13, boxes=2, models=3),

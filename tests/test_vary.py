@@ -60,12 +60,15 @@ def test_bad_paths_name_the_path_with_a_suggestion(path, message):
     assert message in text and "\n" not in text
 
 
-def test_same_name_twice_needs_an_index():
-    twins = Scenario(SCEN.target, [Attacker("Jack", [Weapon("Fist", "melee", 7, 16),
-                                                     Weapon("Fist", "melee", 7, 12)])])
-    with pytest.raises(InputError, match="2 weapons are named 'Fist': use an index"):
-        resolve(twins, "attackers.Jack.weapons.Fist.pow")
-    assert resolve(twins, "attackers.Jack.weapons.1.pow").keys[-2] == 1
+def test_weapons_by_name_or_index():
+    """Two weapons of an attacker never share a name (issue 18: refused), so a name is a path;
+    an index is one too."""
+    with pytest.raises(InputError, match="another weapon of this attacker has this name"):
+        Attacker("Jack", [Weapon("Fist", "melee", 7, 16), Weapon("Fist", "melee", 7, 12)])
+    pair = Scenario(SCEN.target, [Attacker("Jack", [Weapon("Fist", "melee", 7, 16),
+                                                    Weapon("Kick", "melee", 7, 12)])])
+    assert resolve(pair, "attackers.Jack.weapons.Kick.pow").keys[-2] == 1
+    assert resolve(pair, "attackers.Jack.weapons.1.pow").keys[-2] == 1
 
 
 @pytest.mark.parametrize("text, values", [

@@ -369,8 +369,7 @@ class TableReader:
             self.objective(kwargs["objective"], targets[0])
         attackers = self.attackers(data)
         try:
-            scenario = Scenario(targets, attackers, **kwargs)
-            scenario.check_damage_to()
+            (scenario := Scenario(targets, attackers, **kwargs)).check_damage_to()
             return scenario
         except InputError as err:
             # a route naming no target: the key the file wrote (``target``, or ``targets[k]``)

@@ -241,11 +241,10 @@ class Target:
                                  f"with a {key}, boxes is its number of boxes ({total})")
             object.__setattr__(self, key, card)
             object.__setattr__(self, "boxes", total)
-        if self.spiral is not None:
-            for key in ("shield", "buckler"):
-                if getattr(self, key):
-                    raise InputError(key, sorted(getattr(self, key)), "is lost with its grid location's "
-                                     "system: a life spiral has no locations (give the ARM as spell_arm)")
+        for key in ("shield", "buckler") if self.spiral is not None else ():
+            if getattr(self, key):
+                raise InputError(key, sorted(getattr(self, key)), "is lost with its grid location's "
+                                 "system: a life spiral has no locations (give the ARM as spell_arm)")
         check_int("models", self.models, 1, MAX_MODELS)
         if self.models > 1:
             for key in ("focus", "fury"):
