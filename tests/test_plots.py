@@ -383,3 +383,22 @@ def test_save_figure_rejects_unknown_suffix_and_bad_dir(tmp_path):
 def test_write_main_figure(tmp_path):
     path = write_main_figure(_result(SPIRAL, "monte_carlo"), tmp_path / "spiral.png")
     assert path.stat().st_size > 1000
+
+
+def test_kill_by_turn_axes_fit_the_curve_and_the_rounds():
+    """Issue 18: a small kill curve is drawn on its own scale (not flattened on 0-100 %), at
+    5 % at least, and each round has its tick (one round: just 1)."""
+    from mathhammer import simulate
+    from mathhammer.rules import Attacker, Scenario, Target, Weapon
+    t = Target(14, 14, boxes=22)
+    a = Attacker("Gun", [Weapon("Gun", "ranged", 6, 13, attacks=2, rules={"fire"})])
+    three = simulate(Scenario(t, [a], turns=3, attack_turns="first"), method="exact")
+    one = simulate(Scenario(t, [a]), method="exact")
+    fig, (ax3, ax1) = plt.subplots(1, 2)
+    plot_kill_by_turn(three, ax=ax3)
+    plot_kill_by_turn(one, ax=ax1)
+    top = float(max(three.kill_by_turn))
+    assert ax3.get_ylim()[1] == pytest.approx(1.15 * top) and top < 0.5
+    assert ax1.get_ylim()[1] == pytest.approx(0.05)
+    assert list(ax3.get_xticks()) == [1, 2, 3] and list(ax1.get_xticks()) == [1]
+    plt.close(fig)

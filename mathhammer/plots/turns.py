@@ -30,21 +30,28 @@ def plot_kill_by_turn(result_or_results, *, ax: Axes | None = None, band: bool =
         legend = False
     ax = get_axes(ax)
     kwargs.setdefault("marker", "o")
+    top = 0.0  # the highest figure drawn (its band's top), for the y axis
     for label, result in items:
         rows = result.turn_rows
         turns = np.array([row["turn"] for row in rows])
         line, = ax.plot(turns, result.kill_by_turn, label=str(label), **kwargs)
+        top = max(top, float(np.max(result.kill_by_turn)))
         if band and not result.exact:
             lo = np.array([row["kill_ci95"][0] for row in rows])
             hi = np.array([row["kill_ci95"][1] for row in rows])
             ax.fill_between(turns, lo, hi, color=line.get_color(), alpha=BAND_ALPHA,
                             linewidth=0)
+            top = max(top, float(np.max(hi)))
     ax.set_xlabel("round")
     ax.set_ylabel("P(killed by the end of the round)")
-    ax.set_ylim(0, 1.02)
+    # the curve's own scale (an 8 % curve is not flattened on a 0-100 % axis), 5 % at least
+    ax.set_ylim(0, min(1.02, max(0.05, 1.15 * top)))
     n = max(result.turns for _, result in items)
     ax.set_xlim(0.75, n + 0.25)
-    integer_axis(ax.xaxis)
+    if n <= 12:  # a tick per round (one round: just "1", not 0.75 ... 1.25)
+        ax.set_xticks(np.arange(1, n + 1))
+    else:
+        integer_axis(ax.xaxis)
     percent_axis(ax.yaxis)
     ax.grid(True, alpha=0.3)
     if legend:
