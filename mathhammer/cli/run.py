@@ -8,7 +8,7 @@ import json
 import sys
 
 from .._core.limits import MAX_SEED, MAX_TRIALS
-from ..rules.vocabulary import GRID_LETTERS, SPIRAL_LETTERS
+from ..rules.vocabulary import GRID_LETTERS, OBJECTIVES, SPIRAL_LETTERS
 from ._common import EXIT_OK, PROG, UsageError, int_arg, write
 from .cards import add_cards_flag, card_dirs_for
 
@@ -16,7 +16,7 @@ from .cards import add_cards_flag, card_dirs_for
 def _objective(text: str) -> str:
     """kill, damage, destroyed or cripple:X (X a system or aspect letter; whether the
     target's card has it is checked with the scenario)."""
-    if text in ("kill", "damage", "destroyed") or (
+    if (text in OBJECTIVES and text != "cripple:X") or (
             text.startswith("cripple:") and len(text) == 9 and text[-1] in GRID_LETTERS + SPIRAL_LETTERS):
         return text
     raise UsageError(f"--objective: must be kill, damage, destroyed or cripple:X with X a system or "

@@ -38,10 +38,9 @@ class DamageRoll:
         arm = setup.armor(info, dispelled, state.effects, state.crippled, critical, state.arm_extra)
         self.shift = info.pow - arm
         self.dice = setup.damage_dice(info, critical, state)
-        # no Tough roll for a model knocked down (but Tough Steady); with the setting
-        # knockdown_before_tough (or a power attack's, which comes first), this hit's own
-        # knockdown counts
-        down = state.down or ((sc.knockdown_before_tough or w.knockdown_first) and w.knocks_down(critical))
+        # no Tough roll for a model knocked down (but Tough Steady); this hit's own knockdown
+        # counts where it comes first (a power attack's, or the setting knockdown_before_tough)
+        down = state.down or (sc.knockdown_first(w) and w.knocks_down(critical))
         self.tough = (setup.tough and not after.grievous and (not down or setup.steady)
                       and not (setup.upkeep_tough and after.dispelled))
         self.heals = setup.rapid_healing if not after.grievous else 0

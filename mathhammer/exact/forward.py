@@ -364,7 +364,7 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
         maintenance_kill_weights=maintenance,
         effect_weights=effect_weights,
         slot_attacker=tuple(info.slot.attacker_index for info in setup.slots),
-        slot_paid=tuple(info.slot.paid for info in setup.slots) if any(i.slot.paid for i in setup.slots) else (),
+        slot_paid=tuple(info.slot.paid for info in setup.slots),
         **scenario_names(scenario),
         **extra_fields,
     )

@@ -48,7 +48,7 @@ class Encoded:
     a round; per counter row (each slot of each round with attacks, round-major) its label
     (``slot_labels``), the index of the attacker making it (``slot_attacker``), its round
     (``slot_round``) and the points it pays with no decision (``slot_paid``: a power
-    attack's; empty when none does).
+    attack's).
     """
 
     tables: L.Tables
@@ -393,5 +393,5 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
         slot_labels=round_labels([slot.label for slot in sequence], rounds),
         slot_attacker=tuple(slot.attacker_index for slot in sequence) * rounds,
         slot_round=tuple(t for t in range(rounds) for _ in sequence),
-        slot_paid=tuple(slot.paid for slot in sequence) * rounds if any(s.paid for s in sequence) else (),
+        slot_paid=tuple(slot.paid for slot in sequence) * rounds,
     )

@@ -66,7 +66,7 @@ def rule_flags(weapon: Weapon, target: Target, scenario: Scenario) -> int:
         flags |= L.F_BRUTAL_HIT if scenario.brutal_damage == "hit" else L.F_BRUTAL
     if scenario.dispel_from_next_attack and "dispel" in rules:
         flags |= L.F_DISPEL_LATE
-    if (scenario.knockdown_before_tough or weapon.knockdown_first) and rules & {"knockdown", "critical_knockdown"}:
+    if scenario.knockdown_first(weapon) and rules & {"knockdown", "critical_knockdown"}:
         flags |= L.F_KD_STOPS_TOUGH
     if scenario.arm_minus_stacks_same_weapon and weapon.arm_minus:
         flags |= L.F_ARM_STACKS

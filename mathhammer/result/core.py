@@ -287,7 +287,7 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
         """Expected attacker points paid for each attack (buying it and its boosts, or
         making it: a power attack's point, ``slot_paid``, paid whenever it is made)."""
         spent = self._slot(SLOT_SPENT)
-        if self.slot_paid:
+        if any(self.slot_paid):
             spent = spent + np.asarray(self.slot_paid, dtype=np.float64) * self.made
         return spent
 

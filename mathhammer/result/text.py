@@ -200,8 +200,10 @@ def _card_lines(scenario: Scenario, result: Result) -> list[str]:
     for x, p in result.cripple.items():
         lo, hi = ci[x]
         rows.append([x, names[x], _pct(p), "" if result.exact else f"{_pct(lo)} - {_pct(hi)}"])
-    lines = lines + _table(["", kind, "P", "" if result.exact else "95% CI"], rows, "llrr") + [""] if rows else [
-        f"No {kind} on the card: nothing to cripple.", ""]
+    if rows:
+        lines += _table(["", kind, "P", "" if result.exact else "95% CI"], rows, "llrr") + [""]
+    else:  # a grid of hull boxes only
+        lines = [f"No {kind} on the card: nothing to cripple.", ""]
     what = "column" if t.capacity == "grid" else "branch"
     lines.append(f"{'Probability' if t.models == 1 else 'Share of the models with'} each box "
                  f"{'is ' if t.models == 1 else ''}marked ({what}{'es' if what == 'branch' else 's'} 1-6 left to "

@@ -254,6 +254,11 @@ class Scenario:
         return tuple(dataclasses.replace(s, attack_mod=slam_mod(self, s.attacker, s.weapon))
                      if s.weapon.power_attack == "slam" and not s.collateral else s for s in out)
 
+    def knockdown_first(self, weapon: Weapon) -> bool:
+        """Whether ``weapon``'s knockdown lands before its own damage roll, so that it stops
+        that roll's Tough: a power attack's always (docs/rules.md 5), any weapon's with the
+        setting ``knockdown_before_tough``."""
+        return self.knockdown_before_tough or weapon.knockdown_first
 
     @property
     def attack_rounds(self) -> int:

@@ -253,11 +253,10 @@ class Weapon:
                 if getattr(self, key):
                     raise InputError(key, getattr(self, key), 'is for a slam (power_attack = "slam")')
             return
-        if self.collateral is not None and self.power_attack != "slam":
-            raise InputError("collateral", self.collateral, f'is for a slam (power_attack is {self.power_attack!r})')
         check_choice("power_attack", self.power_attack, POWER_ATTACKS)
-        if self.slam_contact and self.power_attack != "slam":
-            raise InputError("slam_contact", True, f'is for a slam (power_attack is {self.power_attack!r})')
+        for key in ("slam_contact", "collateral"):
+            if getattr(self, key) and self.power_attack != "slam":
+                raise InputError(key, getattr(self, key), f'is for a slam (power_attack is {self.power_attack!r})')
         if self.type != "melee":
             raise InputError("power_attack", self.power_attack, f"is a melee attack (type is {self.type!r})")
         if self.attacks != 1:

@@ -219,8 +219,8 @@ CAP_SPIRAL = 2
 # col_full[c]: bit mask of the boxes column c has; letter_mask[x, c]: bits of letter x's
 # boxes in column c; letter_boxes[x]: how many boxes letter x has.
 MAX_ROWS = 10
-N_COLUMNS = 6      # columns of a warjack's grid, branches of a spiral; a colossal's side
-MAX_COLUMNS = 12   # a colossal's two grids, left columns 1-6 then right 1-6 (col_full's size)
+N_COLUMNS = 6      # columns of a warjack's grid, branches of a spiral; a colossal's side (its
+#                    two grids: 12 columns, left 1-6 then right 1-6, col_full's size)
 MAX_LETTERS = 8
 #: Grid letter indices ("ACGHMFLR") the kernel gives meaning to.
 GL_C = 1
