@@ -524,8 +524,8 @@ class _Tally:
 #: Continuous effects and hazards, in the order of ``mathhammer.result.EFFECT_NAMES``, and
 #: the columns of the per-round figures (``EFFECT_*``).
 BF_EFFECTS = ("fire", "corrosion", "quicksand")
-BF_EFFECT_FIELDS = ("present", "applied", "damage", "kill", "after")
-_PRESENT, _APPLIED, _DAMAGE, _KILL, _AFTER = range(5)
+BF_EFFECT_FIELDS = ("present", "applied", "damage", "kill", "after", "destroyed", "target_spent", "tough")
+_PRESENT, _APPLIED, _DAMAGE, _KILL, _AFTER, _DESTROYED, _TSPENT, _TOUGH = range(8)
 _FIRE, _CORROSION, _QUICKSAND = range(3)
 
 
@@ -732,8 +732,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
 
     # ------------------------------------------------------------------ points outside attacks
     def suffer(st, x, then):
-        """The target suffers ``x`` points that are not an attack's; ``then(st2, taken)``
-        is what follows (``st2`` None: killed)."""
+        """The target suffers ``x`` points that are not an attack's; ``then(st2, taken,
+        spent, saved)`` is what follows (``st2`` None: killed; ``spent``: the focus the
+        power field spent; ``saved``: 1 where a Tough roll saved the target)."""
         remaining = boxes - st["marked"]
         left = st["target_points"]
         if field_points == 0 or field_kind != "focus" or left == 0 or field == "never" or "G" in crippled_now(st):
@@ -742,31 +743,31 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             if x >= remaining:
                 k = -(-(x - remaining + 1) // 5)
                 if k <= left:
-                    return suffer_mark(dict(st, target_points=left - k), max(0, x - 5 * k), then)
+                    return suffer_mark(dict(st, target_points=left - k), max(0, x - 5 * k), then, k)
             return suffer_mark(st, x, then)
         options = [suffer_mark(st, x, then)]
         k = 1
         while k <= left and 5 * (k - 1) < x:
-            options.append(suffer_mark(dict(st, target_points=left - k), max(0, x - 5 * k), then))
+            options.append(suffer_mark(dict(st, target_points=left - k), max(0, x - 5 * k), then, k))
             k += 1
         return best(options, False, target_objective)
 
-    def suffer_mark(st, x, then):
+    def suffer_mark(st, x, then, spent=0):
         remaining = boxes - st["marked"]
         d = min(x, remaining)
         can_save = has_tough(st["dispelled"]) and not st["grievous"] and (not st["down"] or steady)
         if card is None:
             if st["marked"] + d < boxes:
-                return then(dict(st, marked=st["marked"] + d), d)
+                return then(dict(st, marked=st["marked"] + d), d, spent, 0)
             branches = []
             for face in FACES:
                 if can_save and face >= tough_on:
-                    branches.append((Fraction(1, 6), then(dict(st, marked=boxes - 1, down=True), d)))
+                    branches.append((Fraction(1, 6), then(dict(st, marked=boxes - 1, down=True), d, spent, 1)))
                 else:
-                    branches.append((Fraction(1, 6), then(None, d)))
+                    branches.append((Fraction(1, 6), then(None, d, spent, 0)))
             return mix(branches)
         if d == 0:
-            return then(dict(st), 0)
+            return then(dict(st), 0, spent, 0)
         branches = []
         for column in FACES:
             order = card.mark(st["card"], column - 1, d)
@@ -774,12 +775,19 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
                 for face in FACES:
                     if can_save and face >= tough_on:
                         saved = settle(dict(st, down=True), order[:-1])
-                        branches.append((Fraction(1, 36), then(saved, d)))
+                        branches.append((Fraction(1, 36), then(saved, d, spent, 1)))
                     else:
-                        branches.append((Fraction(1, 36), then(None, d)))
+                        branches.append((Fraction(1, 36), then(None, d, spent, 0)))
             else:
-                branches.append((Fraction(1, 6), then(settle(dict(st), order), d)))
+                branches.append((Fraction(1, 6), then(settle(dict(st), order), d, spent, 0)))
         return mix(branches)
+
+    def with_suffered(out, rnd, k, taken, killed_, spent, saved):
+        """The figures of points suffered from effect ``k`` in round ``rnd``."""
+        out = with_eff(out, (rnd, k, _DAMAGE), taken)
+        if killed_:
+            out = with_eff(with_eff(out, (rnd, k, _KILL), 1), (rnd, k, _DESTROYED), 1)
+        return with_eff(with_eff(out, (rnd, k, _TSPENT), spent), (rnd, k, _TOUGH), saved)
 
     # ------------------------------------------------------------------ the attacks
     def go_next(i, st):
@@ -971,12 +979,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             return go_next(i, st)
         rnd = i // n0
 
-        def then(st2, taken):
+        def then(st2, taken, spent, saved):
             out = killed(row=i) if st2 is None else go_next(i, st2)
-            out = with_eff(out, (rnd, _QUICKSAND, _DAMAGE), taken)
-            if st2 is None:
-                out = with_eff(out, (rnd, _QUICKSAND, _KILL), 1)
-            return out
+            return with_suffered(out, rnd, _QUICKSAND, taken, st2 is None, spent, saved)
 
         return suffer(st, 1, then)
 
@@ -1092,11 +1097,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
     def effect_applies(rnd, frozen, name, k, follow, x):
         """Effect ``name`` applies: the target suffers ``x`` points, then ``follow``."""
 
-        def then(st2, taken):
+        def then(st2, taken, spent, saved):
             out = killed(round_=rnd) if st2 is None else follow(rnd, freeze(st2))
-            out = with_eff(out, (rnd, k, _DAMAGE), taken)
-            if st2 is None:
-                out = with_eff(out, (rnd, k, _KILL), 1)
+            out = with_suffered(out, rnd, k, taken, st2 is None, spent, saved)
             return with_eff(out, (rnd, k, _APPLIED), 1)
 
         return suffer(dict(frozen), x, then)

@@ -281,7 +281,7 @@ def test_by_turn_and_effects(rounds_exact):
 
     e = r.effect_table()
     assert list(e.columns) == ["effect", "turn", "present", "applied", "damage_mean", "kill",
-                               "burning_after"]
+                               "burning_after", "target_spent_mean", "tough_saves"]
     assert len(e) == 3 * len(r.effects)
     for name, fig in r.effects.items():
         rows = e[e["effect"] == name].sort_values("turn")
@@ -291,6 +291,8 @@ def test_by_turn_and_effects(rounds_exact):
         assert list(rows["damage_mean"]) == fig["damage_by_turn"]
         assert list(rows["kill"]) == fig["kill_by_turn"]
         assert list(rows["burning_after"]) == fig["burning_after"]
+        assert rows["target_spent_mean"].sum() == pytest.approx(fig["target_spent_mean"], abs=1e-12)
+        assert rows["tough_saves"].sum() == pytest.approx(fig["tough_saves"], abs=1e-12)
     by_effect = e.groupby("effect")["damage_mean"].sum()
     d = as_dict(r.summary())
     for name in r.effects:

@@ -12,7 +12,8 @@ the target's turn.
 from __future__ import annotations
 
 from mathhammer import Attacker, Scenario, Target, Weapon
-from mathhammer.montecarlo._kernels.layout import CE_CORROSION, CE_FIRE, CE_QUICKSAND, E_AFTER, E_APPLIED, E_DAMAGE, E_KILL, E_PRESENT
+from mathhammer.montecarlo._kernels.layout import (CE_CORROSION, CE_FIRE, CE_QUICKSAND, E_AFTER, E_APPLIED, E_DAMAGE,
+                                                  E_KILL, E_PRESENT, E_TARGET_SPENT, E_TOUGH)
 from scripted import play
 
 
@@ -139,12 +140,14 @@ def test_power_field_focus_against_fire_but_not_fury():
         p = play(one(t, torch()), [(1, 1), (3,), (3, 3)])  # fire: 6 + 12 - 14 = 4 >= 2 boxes
         assert (p.marked == 0) == spent
         assert (p.effects[0, CE_FIRE, E_KILL] == 1) == (not spent)
+        assert p.effects[0, CE_FIRE, E_TARGET_SPENT] == (1 if spent else 0)  # counted: issue 18
 
 
 def test_tough_saves_from_corrosion():
     t = Target(0, 14, boxes=1, effects={"corrosion"}, rules={"tough"})
     p = play(one(t, torch()), [(1, 1), (4,), (5,)])  # corrosion applies; Tough 5: saved
     assert p.marked == 0 and p.effects[0, CE_CORROSION, E_KILL] == 0
+    assert p.effects[0, CE_CORROSION, E_TOUGH] == 1
 
 
 def test_corrosion_on_a_grid_rolls_the_column():

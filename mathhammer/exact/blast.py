@@ -126,5 +126,6 @@ def _caught(setup: Setup, info: SlotInfo, pc: Piece, rows: np.ndarray, d: int | 
         marked = (pc.marked[rows] if pc.marked is not None else np.zeros(rows.size, dtype=np.int64)) + taken
         out.append(Piece(state, pc.src[rows], dst, pc.p[rows] * q, tuple(counts), marked,
                          None if pc.tag is None else pc.tag[rows],
-                         None if pc.quick is None else pc.quick[rows], pc.quick_kill))
+                         None if pc.quick is None else pc.quick[rows], pc.quick_kill, pc.quick_spent,
+                         pc.quick_tough))
     return out

@@ -65,10 +65,14 @@ class Piece:
     #: That quicksand point destroyed the model (the target, ``state`` None; or one of its
     #: unit's, ``state`` the next model's).
     quick_kill: bool = False
+    #: The focus the target's power field spent against that point, and whether a Tough roll
+    #: saved the target from it.
+    quick_spent: int = 0
+    quick_tough: int = 0
 
     def scaled(self, q: float) -> Piece:
         return Piece(self.state, self.src, self.dst, self.p * q, self.counts, self.marked, self.tag,
-                     self.quick, self.quick_kill)
+                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
     def as_shred(self) -> Piece:
         """The piece of a Shred attack: what it counted, its being made, hit and critical hit
@@ -77,11 +81,12 @@ class Piece:
         counts[SLOT_SHRED] += counts[SLOT_MADE]
         counts[SLOT_MADE] = counts[SLOT_HIT] = counts[SLOT_CRIT] = 0.0
         return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
-                     self.quick, self.quick_kill)
+                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
     def where(self, keep: np.ndarray) -> Piece:
         return Piece(self.state, self.src[keep], self.dst[keep], self.p[keep], self.counts,
-                     subset(self.marked, keep), subset(self.tag, keep), subset(self.quick, keep), self.quick_kill)
+                     subset(self.marked, keep), subset(self.tag, keep), subset(self.quick, keep), self.quick_kill,
+                     self.quick_spent, self.quick_tough)
 
 
 def subset(a, keep):
@@ -201,7 +206,7 @@ def merge(pieces: list[Piece]) -> list[Piece]:
     array operations); drop the decision tags."""
     groups: dict = {}
     for pc in pieces:
-        groups.setdefault((pc.state, pc.counts, pc.quick_kill), []).append(pc)
+        groups.setdefault((pc.state, pc.counts, pc.quick_kill, pc.quick_spent, pc.quick_tough), []).append(pc)
     out = []
 
     def joined(group, field):
@@ -210,8 +215,8 @@ def merge(pieces: list[Piece]) -> list[Piece]:
         return np.concatenate([np.zeros(pc.p.size, dtype=np.int64) if getattr(pc, field) is None
                                else getattr(pc, field) for pc in group])
 
-    for (state, counts, quick_kill), group in groups.items():
+    for (state, counts, quick_kill, quick_spent, quick_tough), group in groups.items():
         src, dst, p = (np.concatenate([getattr(pc, f) for pc in group]) for f in ("src", "dst", "p"))
         out.append(Piece(state, src, dst, p, counts, joined(group, "marked"), None,
-                         joined(group, "quick"), quick_kill))
+                         joined(group, "quick"), quick_kill, quick_spent, quick_tough))
     return out

@@ -26,6 +26,8 @@ from ..result.fields import (
     EFFECT_KILL,
     EFFECT_NAMES,
     EFFECT_PRESENT,
+    EFFECT_TARGET_SPENT,
+    EFFECT_TOUGH,
     SLOT_DAMAGE,
     SLOT_FIELDS,
     SLOT_MADE,
@@ -140,6 +142,9 @@ def propagate_rounds(engine: Engine, visit=None):
                                 effects[t, quick, EFFECT_DAMAGE] += mass @ pc.quick
                             if pc.quick_kill:
                                 effects[t, quick, EFFECT_DESTROYED] += total
+                            if pc.quick_spent or pc.quick_tough:
+                                effects[t, quick, EFFECT_TARGET_SPENT] += total * pc.quick_spent
+                                effects[t, quick, EFFECT_TOUGH] += total * pc.quick_tough
                             if pc.state is None:
                                 kill_weights[i] += total
                                 if pc.quick_kill:
@@ -148,8 +153,11 @@ def propagate_rounds(engine: Engine, visit=None):
                         elif k_eff is not None and pc.counts:
                             effects[t, k_eff, EFFECT_PRESENT] += total * pc.counts[0]
                             effects[t, k_eff, EFFECT_APPLIED] += total * pc.counts[1]
-                            if len(pc.counts) > 2:  # it destroyed a model
-                                effects[t, k_eff, EFFECT_DESTROYED] += total
+                            if pc.counts[1]:  # applied: points suffered (rounds.suffered)
+                                _, _, destroyed, spent, tough = pc.counts
+                                effects[t, k_eff, EFFECT_DESTROYED] += total * destroyed
+                                effects[t, k_eff, EFFECT_TARGET_SPENT] += total * spent
+                                effects[t, k_eff, EFFECT_TOUGH] += total * tough
                             if pc.marked is not None:
                                 effects[t, k_eff, EFFECT_DAMAGE] += mass @ pc.marked
                             if pc.state is None:
@@ -270,8 +278,9 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     point's kill is its slot's kill. ``maintenance_kill_weights`` holds the kills of each
     round's maintenance phase and ``effect_weights`` (when ``scenario.continuous``) the
     ``EFFECT_*`` figures per round of fire, corrosion and quicksand (whose points count
-    there, not in their slot's ``SLOT_DAMAGE``; nor do the focus a power field spends on
-    them or a Tough save they cause count in ``SLOT_TARGET_SPENT`` / ``SLOT_TOUGH``).
+    there, not in their slot's ``SLOT_DAMAGE``; the focus a power field spends on them and
+    the Tough saves they cause count in ``EFFECT_TARGET_SPENT`` / ``EFFECT_TOUGH``, not in
+    ``SLOT_TARGET_SPENT`` / ``SLOT_TOUGH``).
 
     Several targets (docs/units.md; :mod:`~mathhammer.exact.targets`): the state also
     holds the target under attack, the first standing; an attack none of whose targets

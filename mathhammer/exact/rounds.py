@@ -16,8 +16,9 @@ After the attack phase of round ``t`` (or in its place, in rounds without one) c
 
 Each step returns :class:`~mathhammer.exact.edges.Piece` edges. Fire and corrosion pieces
 count, in ``counts``, ``(present, applied)`` (the first two ``EFFECT_*`` columns of
-:class:`~mathhammer.result.Result`), then 1 where the points destroyed a model, and, in
-``marked``, the boxes the effect marked.
+:class:`~mathhammer.result.Result`), and where the effect was applied (``suffered``) also
+whether the points destroyed a model, the focus the power field spent and whether a Tough
+roll saved the target; in ``marked``, the boxes the effect marked.
 
 The attack slots of every round are named by :func:`mathhammer.rules.slots.round_labels`.
 """
@@ -32,14 +33,17 @@ from .setup import Setup
 from .state import CORROSION, FIRE, FIRE_POW, Event, State
 from .suffering import suffer
 
-__all__ = ["round_edges", "PRESENT", "APPLIED", "DESTROYED"]
+__all__ = ["round_edges", "PRESENT", "suffered"]
 
-#: ``counts`` of a fire or corrosion piece: on the target at the maintenance phase ...
+#: ``counts`` of a fire or corrosion piece: on the target at the maintenance phase, expired.
 PRESENT = (1, 0)
-#: ... and applied (it did not expire).
-APPLIED = (1, 1)
-#: ... and destroyed a model (the target, or one of its unit's).
-DESTROYED = (1, 1, 1)
+
+
+def suffered(destroyed: int, spent: int, tough: int) -> tuple:
+    """``counts`` of a fire or corrosion piece that was applied (did not expire): present,
+    applied, the points destroyed a model (the target, or one of its unit's), the focus the
+    target's power field spent against them, a Tough roll saved the target."""
+    return (1, 1, destroyed, spent, tough)
 
 
 def round_edges(setup: Setup, ev: Event, state: State, m: np.ndarray, dec: Decisions | None) -> list[Piece]:
@@ -66,7 +70,7 @@ def round_edges(setup: Setup, ev: Event, state: State, m: np.ndarray, dec: Decis
         x = np.tile(xs, n)
         p = np.tile(qs, n) * (2 / 3)
         for h in suffer(setup, state, cur, x, p, dec, setup.windows[ev.slot]):
-            out.append(Piece(h.state, cur[h.rows], h.dst, h.p, DESTROYED if h.destroyed else APPLIED, h.taken))
+            out.append(Piece(h.state, cur[h.rows], h.dst, h.p, suffered(h.destroyed, h.spent, h.tough), h.taken))
         return out
     if ev.kind != "activation":
         raise ValueError(f"unknown round step {ev.kind!r}")

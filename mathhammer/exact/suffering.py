@@ -182,7 +182,8 @@ def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, 
 def quicksand(setup: Setup, info: SlotInfo, pieces: list[Piece], dec: Decisions) -> list[Piece]:
     """A hit knocked the target down in quicksand: where it stands after the attack (not
     killed, not saved by Tough: a Tough save's knockdown came first), it suffers 1 damage
-    point at once. Counted apart (``quick``, ``quick_kill``), not in the attack's figures."""
+    point at once. Counted apart (``quick``, ``quick_kill``, ``quick_spent``, ``quick_tough``),
+    not in the attack's figures."""
     out = []
     window = setup.windows[info.index + 1]
     for pc in pieces:
@@ -196,5 +197,5 @@ def quicksand(setup: Setup, info: SlotInfo, pieces: list[Piece], dec: Decisions)
             if h.destroyed:
                 counts = tuple(c + 1 if j == SLOT_DESTROYED else c for j, c in enumerate(counts))
             out.append(Piece(h.state, pc.src[r], h.dst, h.p, counts, subset(pc.marked, r), subset(pc.tag, r),
-                             h.taken, bool(h.destroyed)))
+                             h.taken, bool(h.destroyed), h.spent, h.tough))
     return out

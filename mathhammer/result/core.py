@@ -319,13 +319,13 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
 
     @property
     def target_spent_total(self) -> float:
-        """Expected focus or fury the target spent against the whole sequence."""
-        return float(self.target_spent_mean.sum())
+        """Expected focus or fury the target spent (attacks, then ``effects``)."""
+        return float(self.target_spent_mean.sum()) + self.effects_target_spent
 
     @property
     def tough_saves_total(self) -> float:
-        """Expected number of successful Tough rolls over the sequence."""
-        return float(self.tough_saves.sum())
+        """Expected successful Tough rolls (from attacks, then ``effects``)."""
+        return float(self.tough_saves.sum()) + self.effects_tough_saves
 
     @property
     def attacks(self) -> list[dict]:

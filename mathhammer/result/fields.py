@@ -28,6 +28,8 @@ __all__ = [
     "EFFECT_KILL",
     "EFFECT_AFTER",
     "EFFECT_DESTROYED",
+    "EFFECT_TARGET_SPENT",
+    "EFFECT_TOUGH",
     "EFFECT_FIELDS",
 ]
 
@@ -55,4 +57,6 @@ EFFECT_DAMAGE = 2   # damage points it marked (summed)
 EFFECT_KILL = 3     # it killed the target (quicksand: during an attack, also in kill_weights)
 EFFECT_AFTER = 4    # on the target at the end of the round (a unit, like the first two: per model)
 EFFECT_DESTROYED = 5  # models it destroyed (quicksand: during an attack, also in SLOT_DESTROYED)
-EFFECT_FIELDS = 6
+EFFECT_TARGET_SPENT = 6  # focus the target's power field spent against its points
+EFFECT_TOUGH = 7    # Tough rolls its points caused that saved the target
+EFFECT_FIELDS = 8

@@ -37,6 +37,8 @@ from .fields import (
     EFFECT_DAMAGE,
     EFFECT_KILL,
     EFFECT_PRESENT,
+    EFFECT_TARGET_SPENT,
+    EFFECT_TOUGH,
 )
 from .metrics import SUMMARY_COLUMNS
 
@@ -67,7 +69,8 @@ COLUMNS: dict[str, dict[str, str]] = {
                       "probability": "float64"},
     "by_turn": {"turn": "int64", "kill": "float64", "ci_low": "float64", "ci_high": "float64"},
     "effects": {"effect": "str", "turn": "int64", "present": "float64", "applied": "float64",
-                "damage_mean": "float64", "kill": "float64", "burning_after": "float64"},
+                "damage_mean": "float64", "kill": "float64", "burning_after": "float64",
+                "target_spent_mean": "float64", "tough_saves": "float64"},
     "boxes": {"column": "int64", "row": "int64", "letter": "str", "probability": "float64"},
     "targets": {"target": "str", **dict(zip(SUMMARY_COLUMNS, ("str", "float64", "float64", "float64")))},
 }
@@ -292,14 +295,16 @@ def effect_frame(result: Result) -> pd.DataFrame:
     scenario), ``turn`` (1-based), then the probability it was ``present`` on the target at
     the maintenance phase, was ``applied`` (present and did not expire), the expected
     ``damage_mean`` points it marked in that round, the probability it ``kill``-ed the target
-    in that round and the probability it is on the target at the end of the round
-    (``burning_after``). Empty when no continuous effect or hazard can happen.
+    in that round, the probability it is on the target at the end of the round
+    (``burning_after``), the focus the target spent against it (``target_spent_mean``) and the
+    Tough saves it caused (``tough_saves``). Empty when no continuous effect or hazard can happen.
     """
     if result.effect_weights is None:
         return _frame("effects")
     turns = result.turns
     columns = {"present": EFFECT_PRESENT, "applied": EFFECT_APPLIED, "damage_mean": EFFECT_DAMAGE,
-               "kill": EFFECT_KILL, "burning_after": EFFECT_AFTER}
+               "kill": EFFECT_KILL, "burning_after": EFFECT_AFTER,
+               "target_spent_mean": EFFECT_TARGET_SPENT, "tough_saves": EFFECT_TOUGH}
     names = list(result.effects)
     data: dict = {"effect": [e for e in names for _ in range(turns)],
                   "turn": list(range(1, turns + 1)) * len(names)}

@@ -73,9 +73,9 @@ METRICS: tuple[Metric, ...] = (
     Metric("spent", "mean", "exact only", "points spent",
            "expected points the attacker spent (a balance matrix: one attacker a point)"),
     Metric("target_spent", "mean", "exact only", "target points spent",
-           "expected focus or fury the target spent"),
+           "expected focus or fury the target spent (against attacks, fire, corrosion and quicksand)"),
     Metric("tough_saves", "mean", "exact only", "Tough saves",
-           "expected successful Tough rolls"),
+           "expected successful Tough rolls (from attacks, fire, corrosion and quicksand)"),
 )
 
 _EXACT = {m.name: m for m in METRICS if not m.name.endswith(":")}

@@ -16,6 +16,8 @@ from .fields import (
     EFFECT_KILL,
     EFFECT_NAMES,
     EFFECT_PRESENT,
+    EFFECT_TARGET_SPENT,
+    EFFECT_TOUGH,
 )
 
 __all__ = ["RoundFigures"]
@@ -64,11 +66,32 @@ class RoundFigures:
             return np.zeros(self.turns)
         return self.effect_weights[:, EFFECT_NAMES.index(effect), column] / self.total
 
+    def effect_total(self, column: int) -> float:
+        """An ``EFFECT_*`` figure summed over effects and rounds, divided by the total (0.0
+        when no continuous effect can happen)."""
+        if self.effect_weights is None:
+            return 0.0
+        return float(self.effect_weights[:, :, column].sum() / self.total)
+
+    @property
+    def effects_target_spent(self) -> float:
+        """Expected focus the target's power field spent against fire, corrosion and
+        quicksand (not against an attack: ``target_spent_mean``)."""
+        return self.effect_total(EFFECT_TARGET_SPENT)
+
+    @property
+    def effects_tough_saves(self) -> float:
+        """Expected Tough saves caused by fire, corrosion and quicksand (not by an attack:
+        ``tough_saves``)."""
+        return self.effect_total(EFFECT_TOUGH)
+
     @property
     def effects(self) -> dict:
         """Per continuous effect and hazard: expected damage points it marked over all
         rounds, and per round the probability it is on the target at the end of the round
-        (``burning_after``), was applied, and killed."""
+        (``burning_after``), was applied, and killed; over all rounds, the focus the
+        target's power field spent against it (``target_spent_mean``) and the Tough saves it
+        caused (``tough_saves``)."""
         if self.effect_weights is None:
             return {}
         out = {}
@@ -80,5 +103,7 @@ class RoundFigures:
                 "applied_by_turn": self.effect_figure(e, EFFECT_APPLIED).tolist(),
                 "kill_by_turn": self.effect_figure(e, EFFECT_KILL).tolist(),
                 "burning_after": self.effect_figure(e, EFFECT_AFTER).tolist(),
+                "target_spent_mean": float(self.effect_figure(e, EFFECT_TARGET_SPENT).sum()),
+                "tough_saves": float(self.effect_figure(e, EFFECT_TOUGH).sum()),
             }
         return out

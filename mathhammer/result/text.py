@@ -389,9 +389,11 @@ def format_report(scenario: Scenario, result: Result) -> str:
         lines.append("Points spent on average: " + "; ".join(
             f"{name} {v:.3f}" for name, v in result.spent_by_attacker.items()
             if any(a.name == name and a.points for a in scenario.attackers)))
+    away = " ({:.3f} of it against fire, corrosion or quicksand)"
     if defends:
-        lines.append(f"Target {scenario.target.power_kind} spent on average: "
-                     f"{result.target_spent_total:.3f}")
+        lines.append(f"Target {scenario.target.power_kind} spent on average: {result.target_spent_total:.3f}"
+                     + (away.format(result.effects_target_spent) if result.effects_target_spent else ""))
     if tough:
-        lines.append(f"Tough saves on average: {result.tough_saves_total:.3f}")
+        lines.append(f"Tough saves on average: {result.tough_saves_total:.3f}"
+                     + (away.format(result.effects_tough_saves) if result.effects_tough_saves else ""))
     return "\n".join(lines) + "\n"

@@ -97,6 +97,8 @@ from .layout import (
     E_DESTROYED,
     E_KILL,
     E_PRESENT,
+    E_TARGET_SPENT,
+    E_TOUGH,
     F_BLAST,
     F_BRUTAL,
     F_BRUTAL_HIT,
@@ -664,6 +666,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 dealt = max(0, dealt - 5 * k) if power_focus else 0
                 if source == SRC_ATTACK:
                     attack_counts[row, C_TARGET_SPENT] += k
+                else:
+                    effect_counts[t, source, E_TARGET_SPENT] += k
         if (lethal and tpoints > 0 and dealt >= remaining and not power_blocked
                 and (power_focus or source == SRC_ATTACK)):
             if power_focus:
@@ -673,6 +677,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     dealt = max(0, dealt - 5 * need)
                     if source == SRC_ATTACK:
                         attack_counts[row, C_TARGET_SPENT] += need
+                    else:
+                        effect_counts[t, source, E_TARGET_SPENT] += need
             else:
                 tpoints -= 1
                 dealt = 0
@@ -782,6 +788,8 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 state |= ST_KNOCKED_DOWN
                 if source == SRC_ATTACK:
                     attack_counts[row, C_TOUGH] += 1
+                else:
+                    effect_counts[t, source, E_TOUGH] += 1
             else:
                 killed = True
                 if last:
