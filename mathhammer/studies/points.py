@@ -39,11 +39,15 @@ Outcome = tuple[tuple, list]
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a run over points: ``done`` of ``total`` points are finished (and kept
-    in ``out`` when the run writes a file); ``what`` is ``"sweep"`` or ``"matrix"``."""
+    """Ctrl-C during a run over points: ``done`` of ``total`` points are finished; ``what`` is
+    ``"sweep"`` or ``"matrix"``. When the run writes a file, ``out`` is the file asked for
+    and ``kept`` the one holding the finished points (``out`` itself for a CSV file, its
+    ``.journal.csv`` for a Parquet matrix written at the end); resuming is asked with ``out``."""
 
-    def __init__(self, what: str, done: int, total: int, out: str | None):
+    def __init__(self, what: str, done: int, total: int, out: str | None,
+                 kept: str | None = None):
         self.what, self.done, self.total, self.out = what, done, total, out
+        self.kept = out if kept is None else kept
         super().__init__(f"{what} interrupted after {done} of {total} points")
 
 
@@ -166,7 +170,8 @@ def run_points(keys: list[tuple], compute: Callable[[list[tuple], PointProgress]
             shown.tick()
     except KeyboardInterrupt:
         raise RunInterrupted(what, shown.done, len(keys),
-                             None if out is None else os.fspath(out)) from None
+                             None if out is None else os.fspath(out),
+                             None if journal is None else os.fspath(journal.path)) from None
     finally:
         shown.close()
         if journal is not None:
