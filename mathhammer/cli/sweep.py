@@ -244,6 +244,8 @@ def sweep_command(args: argparse.Namespace) -> int:
         return interrupted(exc, "FILE.csv")
     except InputError as exc:
         flag = {"vary": "--vary", "out": "--out", "resume": "--resume"}.get(exc.key)
+        if flag is None and exc.key in vary:  # a bad value of a varied path
+            flag = f"--vary {exc.key}"
         if flag is not None:
             raise InputError(flag, exc.value, exc.reason) from None
         raise
