@@ -136,111 +136,106 @@ def _set(data, keys, value):
 
 
 # ---------------------------------------------------------------------------- generators
+FILE_KINDS = ("type", "range", "unknown", "missing", "choice", "grid", "trials", "item",
+              "table", "toml")
+
+
 def _file_cases(rng: random.Random, n: int) -> list[dict]:
-    """Mutated scenario files: {id, text, key, value} (value None: none to name)."""
-    kinds = ["type", "range", "unknown", "missing", "choice", "grid", "trials", "item",
-             "table", "toml"]
+    """``n`` different mutated scenario files, the kinds of :data:`FILE_KINDS` in turn."""
     cases, seen, i = [], set(), 0
     while len(cases) < n:
-        if cases:  # the last case repeats one made before: drop it
-            text = cases[-1].get("text") or to_toml(cases[-1]["data"])
-            if text in seen:
-                cases.pop()
-            seen.add(text)
-        kind = kinds[i % len(kinds)]
+        case = _mutated(rng, FILE_KINDS[i % len(FILE_KINDS)])
         i += 1
-        data = copy.deepcopy(BASE)
-        key, value, text = None, None, None
-        if kind == "type":
-            keys = rng.choice(list(INTS) + STRINGS + BOOLS)
-            if keys in STRINGS:
-                value = rng.choice([5, 2.5, True, ["a"], {"x": 1}])
-            elif keys in BOOLS:
-                value = rng.choice(["yes", 1, 0.5, ["true"], "true"])
-            else:
-                value = rng.choice(["12", "abc", 2.5, True, [1, 2], {"x": 1}, ""])
-        elif kind == "range":
-            keys = rng.choice(list(INTS))
-            lo, hi = INTS[keys]
-            options = [lo - 1, lo - rng.randint(2, 10**6)]
-            if hi is not None:
-                options += [hi + 1, hi + rng.randint(2, 10**6)]
-            options.append(2**63 - 1 if hi is not None else lo - 2**40)
-            value = rng.choice(options)
-        elif kind == "unknown":
-            keys = rng.choice(TABLES) + ("zz_" + "".join(rng.choice("abcdefgh") for _ in
-                                                           range(rng.randint(2, 6))),)
-            value = rng.choice([1, "x", True, [1]])
-        elif kind == "missing":
-            keys = rng.choice(REQUIRED)
-            del _get(data, keys[:-1])[keys[-1]]
-            cases.append({"kind": kind, "data": data, "key": dotted(keys), "value": None})
-            continue
-        elif kind == "choice":
-            keys = rng.choice(CHOICES)
-            value = rng.choice(WORDS)
-        elif kind == "grid":
-            del data["target"]["boxes"]
-            keys = T + ("grid",)
-            good = ["......", "......", "..LL..", "..MM..", "..CC..", "......"]
-            bad = copy.copy(good)
-            how, column = rng.randrange(5), rng.randrange(6)
-            if how in (0, 1):  # too few columns, or too many (not twelve): a long list, cut
-                bad = bad[: rng.randint(1, 5)] if how == 0 else bad + ["......"] * rng.choice(
-                    [1, 2, 3, 4, 5, 7])
-                _set(data, T + ("grid",), bad)
-                cases.append({"kind": kind, "data": data, "key": "target.grid", "value": None})
-                continue
-            if how in (2, 3):  # a letter no grid has, a column not a string
-                bad[column] = "..Q..." if how == 2 else 7
-                _set(data, T + ("grid",), bad)
-                cases.append({"kind": kind, "data": data, "key": f"target.grid[{column}]",
-                              "value": bad[column]})
-                continue
-            value = "LLMMCC"  # not a list
-        elif kind == "trials":
-            keys = SIM + ("trials",)
-            value = rng.choice([0, -1, -(10**rng.randint(1, 9)), 10**9 + 1, 10**12, 1e6,
-                                "1e6", "many", 2**63 - 1])
-        elif kind == "item":
-            keys = rng.choice(LISTS)
-            items = list(_get(data, keys[:-1]).get(keys[-1], []))
-            bad = rng.choice(WORDS + [3, 2.5])
-            items.insert(rng.randint(0, len(items)), bad)
-            keys_item = keys + (items.index(bad),)
-            _set(data, keys, items)
-            cases.append({"kind": kind, "data": data, "key": dotted(keys_item), "value": bad})
-            continue
-        elif kind == "table":
-            keys = rng.choice(TABLES + [("attackers",), A + ("weapons",)])
-            value = rng.choice([5, "x", [1, 2], True])
-            if keys in (("attackers",), A + ("weapons",)) and value == [1, 2]:
-                _set(data, keys, [1, 2])  # a list of tables: its first item is refused
-                cases.append({"kind": kind, "data": data, "key": dotted(keys + (0,)),
-                              "value": 1})
-                continue
-        else:  # broken TOML
-            good = to_toml(data)
-            how = rng.randrange(4)
-            if how == 0:
-                text = good.replace('["target"]', '["target"', 1)  # an unclosed table
-            elif how == 1:
-                text = good.replace('"arm" = 17', '"arm" = 17\n"arm" = 18')  # a key twice
-            elif how == 2:
-                text = good.replace('"skill" = 7', '"skill" = ', 1)
-            else:
-                cut = rng.randint(10, len(good) - 10)
-                text = good[:cut] + "\x00" + good[cut:]
-            cases.append({"kind": kind, "text": text, "key": "invalid TOML", "value": None})
-            continue
-        _set(data, keys, value)
-        cases.append({"kind": kind, "data": data, "key": dotted(keys), "value": value})
-    if (cases[-1].get("text") or to_toml(cases[-1]["data"])) in seen:
-        cases.pop()
-    for c in cases:
-        if "text" not in c:
-            c["text"] = to_toml(c.pop("data"))
+        if case["text"] not in seen:
+            seen.add(case["text"])
+            cases.append(case)
     return cases
+
+
+def _mutated(rng: random.Random, kind: str) -> dict:
+    """One mutated file: {kind, text, key, value} (value None: none to name)."""
+    data = copy.deepcopy(BASE)
+
+    def made(key, value, text=None):
+        return {"kind": kind, "text": text if text is not None else to_toml(data), "key": key,
+                "value": value}
+
+    if kind == "type":
+        keys = rng.choice(list(INTS) + STRINGS + BOOLS)
+        if keys in STRINGS:
+            value = rng.choice([5, 2.5, True, ["a"], {"x": 1}])
+        elif keys in BOOLS:
+            value = rng.choice(["yes", 1, 0.5, ["true"], "true"])
+        else:
+            value = rng.choice(["12", "abc", 2.5, True, [1, 2], {"x": 1}, ""])
+    elif kind == "range":
+        keys = rng.choice(list(INTS))
+        lo, hi = INTS[keys]
+        options = [lo - 1, lo - rng.randint(2, 10**6)]
+        if hi is not None:
+            options += [hi + 1, hi + rng.randint(2, 10**6)]
+        options.append(2**63 - 1 if hi is not None else lo - 2**40)
+        value = rng.choice(options)
+    elif kind == "unknown":
+        keys = rng.choice(TABLES) + ("zz_" + "".join(rng.choice("abcdefgh") for _ in
+                                                       range(rng.randint(2, 6))),)
+        value = rng.choice([1, "x", True, [1]])
+    elif kind == "missing":
+        keys = rng.choice(REQUIRED)
+        del _get(data, keys[:-1])[keys[-1]]
+        return made(dotted(keys), None)
+    elif kind == "choice":
+        keys = rng.choice(CHOICES)
+        value = rng.choice(WORDS)
+    elif kind == "grid":
+        del data["target"]["boxes"]
+        keys = T + ("grid",)  # a grid in place of the boxes
+        good = ["......", "......", "..LL..", "..MM..", "..CC..", "......"]
+        bad = copy.copy(good)
+        how, column = rng.randrange(5), rng.randrange(6)
+        if how in (0, 1):  # too few columns, or too many (not twelve): the list shown cut
+            bad = bad[: rng.randint(1, 5)] if how == 0 else bad + ["......"] * rng.choice(
+                [1, 2, 3, 4, 5, 7])
+            _set(data, keys, bad)
+            return made("target.grid", None)
+        if how in (2, 3):  # a letter no grid has, a column not a string
+            bad[column] = "..Q..." if how == 2 else 7
+            _set(data, keys, bad)
+            return made(f"target.grid[{column}]", bad[column])
+        value = "LLMMCC"  # not a list
+    elif kind == "trials":
+        keys = SIM + ("trials",)
+        value = rng.choice([0, -1, -(10**rng.randint(1, 9)), 10**9 + 1, 10**12, 1e6,
+                            "1e6", "many", 2**63 - 1])
+    elif kind == "item":
+        keys = rng.choice(LISTS)
+        items = list(_get(data, keys[:-1]).get(keys[-1], []))
+        bad = rng.choice(WORDS + [3, 2.5])
+        items.insert(rng.randint(0, len(items)), bad)
+        keys_item = keys + (items.index(bad),)
+        _set(data, keys, items)
+        return made(dotted(keys_item), bad)
+    elif kind == "table":
+        keys = rng.choice(TABLES + [("attackers",), A + ("weapons",)])
+        value = rng.choice([5, "x", [1, 2], True])
+        if keys in (("attackers",), A + ("weapons",)) and value == [1, 2]:
+            _set(data, keys, [1, 2])  # a list of tables: its first item is refused
+            return made(dotted(keys + (0,)), 1)
+    else:  # broken TOML
+        good = to_toml(data)
+        how = rng.randrange(4)
+        if how == 0:
+            text = good.replace('["target"]', '["target"', 1)  # an unclosed table
+        elif how == 1:
+            text = good.replace('"arm" = 17', '"arm" = 17\n"arm" = 18')  # a key twice
+        elif how == 2:
+            text = good.replace('"skill" = 7', '"skill" = ', 1)
+        else:
+            cut = rng.randint(10, len(good) - 10)
+            text = good[:cut] + "\x00" + good[cut:]
+        return made("invalid TOML", None, text)
+    _set(data, keys, value)
+    return made(dotted(keys), value)
 
 
 def _flag_cases(rng: random.Random) -> list[dict]:
@@ -432,6 +427,7 @@ API_CASES = _api_cases(_RNG)
 def test_the_generator_makes_enough_cases():
     assert len(FILE_CASES) + len(FLAG_CASES) + len(API_CASES) >= 300
     assert len({c["text"] for c in FILE_CASES}) == len(FILE_CASES)  # no repeats
+    assert {c["kind"] for c in FILE_CASES} == set(FILE_KINDS)
 
 
 # ---------------------------------------------------------------------------- checks
