@@ -8,7 +8,7 @@ A fixed-seed generator makes several hundred invalid inputs of three kinds:
 * command-line flags: one bad value of one flag of ``run``, ``sweep``, ``compare``,
   ``matrix``, ``cards`` and ``sbh`` (the rest of the command line valid);
 * API calls: ``Target``, ``Weapon``, ``Attacker``, ``Spend``, ``Scenario``, ``simulate``,
-  ``sweep`` and ``matrix`` with one bad argument.
+  ``sweep``, ``compare`` and ``matrix`` with one bad argument.
 
 Rule checked for every case: no traceback and no silent default. The CLI exits with status
 2 and prints one line starting ``mathhammer: error:`` (nothing on stdout); the API raises
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from mathhammer import Attacker, Scenario, Spend, Target, Weapon, cli, simulate, sweep
+from mathhammer import Attacker, Scenario, Spend, Target, Weapon, cli, compare, simulate, sweep
 from mathhammer.errors import InputError
 from mathhammer.studies.matrices import matrix
 
@@ -53,10 +53,10 @@ T, A, W, S, SIM = ("target",), ("attackers", 0), ("attackers", 0, "weapons", 0),
     ("attackers", 0, "spend"), ("simulation",)
 #: Integer keys and the values they must lie in (inclusive; None: no bound that side).
 INTS = {T + ("def",): (0, 40), T + ("arm",): (0, 50), T + ("boxes",): (1, 500),
-        A + ("focus",): (0, 10), A + ("fury",): (0, 10), A + ("combined",): (1, None),
-        W + ("skill",): (0, 30), W + ("pow",): (0, None), W + ("attacks",): (0, None),
-        W + ("extra_attack_dice",): (0, None), W + ("extra_damage_dice",): (0, None),
-        S + ("reserve",): (0, None), SIM + ("trials",): (1, 10**9),
+        A + ("focus",): (0, 10), A + ("fury",): (0, 10), A + ("combined",): (1, 10),
+        W + ("skill",): (0, 30), W + ("pow",): (0, 40), W + ("attacks",): (0, 20),
+        W + ("extra_attack_dice",): (-3, 3), W + ("extra_damage_dice",): (-3, 3),
+        S + ("reserve",): (0, 10), SIM + ("trials",): (1, 10**9),
         SIM + ("seed",): (0, None), SIM + ("turns",): (1, 20)}
 STRINGS = [T + ("name",), A + ("name",), W + ("name",)]
 BOOLS = [A + ("charge",), S + ("buy_attacks",), W + ("boosted_attack",),
@@ -137,7 +137,20 @@ def _set(data, keys, value):
 
 # ---------------------------------------------------------------------------- generators
 FILE_KINDS = ("type", "range", "unknown", "missing", "choice", "grid", "trials", "item",
-              "table", "toml")
+              "table", "toml", "other")
+#: Keys of the rarer rules and their bad values (kind ``other``).
+OTHER = {
+    T + ("shield",): [5, -1, "x"], T + ("tough_on",): [0, 9, "x"], T + ("models",): [0, 10**5],
+    T + ("terrain",): [["lava"]], T + ("effects",): [["plague"], "fire"],
+    T + ("power_field",): ["x", -1], T + ("rapid_healing",): [-1, "x"],
+    T + ("feat_def",): [-5, "x"], T + ("spell_arm",): [-99, "x"], T + ("upkeep_rules",): ["x"],
+    W + ("location",): ["Z", 5], W + ("damage_to",): ["Q", 5], W + ("effect_on",): ["miss?"],
+    W + ("reload",): [-1, "x"], W + ("blast_pow",): [-1, "x"], W + ("blast_models",): [0, "x"],
+    W + ("def_minus",): [-1, "x"], W + ("power_attack",): ["kick", 1],
+    W + ("attack_discard",): ["x"], A + ("buy_weapon",): ["Nope", 5], A + ("crippled",): [["Q"]],
+    A + ("models",): [0, "x"], A + ("side",): ["up", 5], A + ("targets",): [["nobody"], "x"],
+    A + ("combined",): [0, -1], SIM + ("attack_turns",): [0, "x", [1]],
+}
 
 
 def _file_cases(rng: random.Random, n: int) -> list[dict]:
@@ -221,6 +234,9 @@ def _mutated(rng: random.Random, kind: str) -> dict:
         if keys in (("attackers",), A + ("weapons",)) and value == [1, 2]:
             _set(data, keys, [1, 2])  # a list of tables: its first item is refused
             return made(dotted(keys + (0,)), 1)
+    elif kind == "other":
+        keys = rng.choice(list(OTHER))
+        value = rng.choice(OTHER[keys])
     else:  # broken TOML
         good = to_toml(data)
         how = rng.randrange(4)
@@ -314,7 +330,8 @@ def _flag_cases(rng: random.Random) -> list[dict]:
         "turn": (["sbh", "turn", "3:2"], {"--trials": ("0", "x"), "--seed": ("-1",),
                                           "--method": ("bogus",)}),
         "best-dice": (["sbh", "best-dice", "--qualities", "3,4"],
-                      {"--qualities": ("", "9", "3;4"), "--objective": ("most",)}),
+                      {"--qualities": ("", "9", "3;4", ",".join(["3"] * 41)),
+                       "--objective": ("most",)}),
     }
     for base, flags in sbh.values():
         for flag, values in flags.items():
@@ -414,6 +431,18 @@ def _api_cases(rng: random.Random) -> list[dict]:
         cases.append({"name": f"matrix-{key}", "call": matrix,
                       "kwargs": {"attackers": ["solo"], "targets": ["solo"], "trials": 1000,
                                  "progress": False, **kw}, "key": key, "value": value})
+    other = Scenario(target, [Attacker("Other", [fist])], trials=1000, seed=1)
+    for args, kw, key, value in (
+            (({"a": scen},), {}, "scenarios", 1),
+            (([scen, 5],), {}, "scenarios['loadout 2']", "int"),
+            (({"": scen, "b": other},), {}, "scenarios label", ""),
+            ((scen,), {}, "scenarios", "Scenario"),
+            (({"a": scen, "b": other},), {"trials": 0}, "trials", 0),
+            (({"a": scen, "b": other},), {"seed": -3}, "seed", -3),
+            (({"a": scen, "b": other},), {"method": "fast"}, "method", "fast")):
+        cases.append({"name": f"compare-{key.split('[')[0].split()[0]}",
+                      "call": lambda *a, _args=args, **k: compare(*_args, **k),
+                      "kwargs": kw, "key": key, "value": value})
     rng.shuffle(cases)
     return cases
 
@@ -475,8 +504,10 @@ def test_a_bad_scenario_file_is_one_line(case, folder, capsys):
     assert _snapshot(folder) == before
     assert "bad.toml" in err
     assert case["key"] in err, err
-    if case["value"] is not None:
-        assert f"(got {case['value']!r})" in err or f"(got {case['value']})" in err, err
+    value = case["value"]
+    if value is not None:  # the value, or the item of a list refused
+        shown = [value] + (value if isinstance(value, list) else [])
+        assert any(f"(got {v!r})" in err for v in shown), err
 
 
 @pytest.mark.parametrize("case", FLAG_CASES,
