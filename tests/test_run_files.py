@@ -125,9 +125,10 @@ def test_out_into_a_folder_where_no_file_can_be_created(points, capsys):
 def test_out_naming_a_folder_or_no_path_is_refused(tmp_path, points):
     calls, _ = points
     (tmp_path / "a.csv").mkdir()
-    with pytest.raises(InputError, match="is not a file"):
-        sweep(PLAIN, GRID, trials=1000, seed=1, out=tmp_path / "a.csv", resume=True,
-              progress=False)
+    for resume in (False, True):
+        with pytest.raises(InputError, match="is not a file"):
+            sweep(PLAIN, GRID, trials=1000, seed=1, out=tmp_path / "a.csv", resume=resume,
+                  progress=False)
     with pytest.raises(InputError, match="out: must be a path") as info:
         sweep(PLAIN, GRID, trials=1000, seed=1, out=5, progress=False)
     assert "(got 5)" in str(info.value) and calls == []
@@ -161,6 +162,12 @@ def test_resume_of_a_binary_file_is_one_line_and_leaves_it(tmp_path, points, cap
                               str(out), "--resume", "--no-progress"])
     assert err.startswith("mathhammer: error: --resume: ") and str(out) in err
     assert out.read_bytes() == junk and calls == []
+    # the record beside it binary too: one line naming the record
+    meta = tmp_path / "arm.csv.meta.json"
+    meta.write_bytes(junk)
+    with pytest.raises(InputError, match="is not a sweep record mathhammer can read") as info:
+        sweep(PLAIN, GRID, trials=1000, seed=1, out=out, resume=True, progress=False)
+    assert str(meta) in str(info.value) and meta.read_bytes() == junk and calls == []
 
 
 def test_resume_of_an_empty_file_starts_afresh_with_its_header(tmp_path, points):

@@ -84,12 +84,12 @@ class Journal:
         if not self.path.parent.is_dir():
             raise InputError(key, self.name, "its folder does not exist")
         exists = [p for p in (self.path, self.meta_path) if p.exists()]
-        if exists and not resume:
-            raise InputError(key, os.fspath(exists[0]),
-                             "exists; resume it (--resume, resume=True) or choose another path")
         for p in exists:
             if not p.is_file():
                 raise InputError(key, os.fspath(p), "is not a file (a folder?): choose another path")
+        if exists and not resume:
+            raise InputError(key, os.fspath(exists[0]),
+                             "exists; resume it (--resume, resume=True) or choose another path")
         self._check_writable(exists)
 
     def _check_writable(self, exists: list[Path]) -> None:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..io.dump import scenario_to_dict
+from ..io.overrides import ATTACKER_POINTS, TARGET_POINTS
 from ..io.schema import (
     ALIASES,
     ATTACKER_KEYS,
@@ -170,7 +171,7 @@ def _pick(items: list[dict], segs: list[str], pos: int, what: str, path: str,
 
 #: Keys of which a table holds at most one (an attacker's points, a target's): varying one
 #: where the table holds another would leave the other in place.
-_POWER = {"attacker": ("focus", "fury", "force"), "target": ("focus", "fury")}
+_POWER = {"attacker": ATTACKER_POINTS, "target": TARGET_POINTS}
 
 
 def _check_power(param: Param, table: dict, kind: str) -> Param:

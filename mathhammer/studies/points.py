@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
@@ -169,9 +170,11 @@ def run_points(keys: list[tuple], compute: Callable[[list[tuple], PointProgress]
             done[key] = rows
             shown.tick()
     except KeyboardInterrupt:
+        kept = None  # the points are in out itself, unless the journal is another file
+        if journal is not None and journal.path != Path(os.fspath(out)).expanduser():
+            kept = os.fspath(journal.path)
         raise RunInterrupted(what, shown.done, len(keys),
-                             None if out is None else os.fspath(out),
-                             None if journal is None else os.fspath(journal.path)) from None
+                             None if out is None else os.fspath(out), kept) from None
     finally:
         shown.close()
         if journal is not None:
