@@ -79,8 +79,17 @@ def test_parquet_out_resume_and_plot(tmp_path, capsys, api):
     assert "--out: " in capsys.readouterr().err
     assert main([*ARGS, "--out", str(tmp_path / "n.parquet"), "--plot", str(png)]) == 2
     assert "--plot: already exists; pass --force" in capsys.readouterr().err
-    # resuming a finished run computes nothing and gives the same figures
-    assert main([*ARGS, "--out", str(out), "--resume", "--json"]) == 0
+    # a finished Parquet run keeps no journal: resuming it is refused, the file untouched
+    before = out.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.parquet", "m.png"]
+    assert main([*ARGS, "--out", str(out), "--resume", "--json"]) == 2
+    assert "a finished matrix keeps none" in capsys.readouterr().err
+    assert out.read_bytes() == before
+    # a CSV run keeps its record: resuming it when finished computes nothing, same figures
+    csv = tmp_path / "m.csv"
+    assert main([*ARGS, "--out", str(csv)]) == 0
+    capsys.readouterr()
+    assert main([*ARGS, "--out", str(csv), "--resume", "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["computed"] == 0 and [list(r.values()) for r in got["rows"]] == _rows(api)
 

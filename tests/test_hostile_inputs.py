@@ -115,7 +115,8 @@ def test_a_card_file_needs_its_card_table(tmp_path):
 
 def test_an_unknown_card_action_is_named_as_such(capsys):
     err = _cli_error(capsys, ["run", "--attacker", "heavy_warjack:flying", "--target", "solo"])
-    assert "attackers[0].action" in err and "'flying'" in err and "unknown card" not in err
+    assert "--attacker heavy_warjack:flying: the action must be one of" in err
+    assert "(got 'flying')" in err and "unknown card" not in err
 
 
 def test_numpy_integers_are_integers():

@@ -249,9 +249,14 @@ def test_interrupted_run_resumes_computing_only_missing_points(tmp_path, frame, 
     # an uninterrupted run writes the same bytes (points end in point order)
     other = tmp_path / f"fresh{suffix}"
     run(out=other)
-    fresh_journal = other if suffix == ".csv" else Path(str(other) + ".journal.csv")
-    assert journal.read_bytes() == fresh_journal.read_bytes()
-    # resuming a finished run computes nothing
+    assert out.read_bytes() == other.read_bytes()
+    if suffix == ".parquet":  # complete: the Parquet file alone stays, journal and record gone
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["fresh.parquet", "m.parquet"]
+        with pytest.raises(InputError, match="a finished matrix keeps none"):
+            run(out=out, resume=True)
+        pd.testing.assert_frame_equal(pd.read_parquet(out), frame, check_dtype=False)
+        return
+    # resuming a finished CSV run (its record stays beside it) computes nothing
     again = run(out=out, resume=True)
     assert again.attrs["computed"] == 0
     pd.testing.assert_frame_equal(again, frame)

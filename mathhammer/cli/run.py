@@ -151,13 +151,13 @@ def _from_cards(args: argparse.Namespace):
     """``run`` with cards: a scenario of cards, or the file's with its target / attackers
     replaced by cards."""
     from ..io.dump import scenario_to_dict
-    from ..io.scenario_files import load_scenario, scenario_from_cards, scenario_from_dict
+    from ..io.scenario_files import load_scenario, scenario_from_dict
 
     dirs = card_dirs_for(args)
     if args.scenario is None:
         if not args.attacker or not args.target:
             raise UsageError("run needs SCENARIO.toml, or --attacker CARD and --target CARD")
-        return scenario_from_cards(args.attacker, args.target, dirs, source="command line")
+        return _flag_cards(args, args.target, dirs)
     scenario = load_scenario(args.scenario, cards=dirs)
     if not args.attacker and not args.target:
         return scenario
@@ -169,9 +169,30 @@ def _from_cards(args: argparse.Namespace):
         data["target"] = {"card": args.target}
     if args.attacker:
         data["attackers"] = scenario_to_dict(
-            scenario_from_cards(args.attacker, args.target or "infantry", dirs,
-                                source="command line"))["attackers"]
+            _flag_cards(args, args.target or "infantry", dirs))["attackers"]
     return scenario_from_dict(data, source=f"{args.scenario} with cards", cards=dirs)
+
+
+def _flag_cards(args: argparse.Namespace, target: str, dirs):
+    """The scenario of the ``--attacker`` cards against ``target``; a bad card or action is
+    an error naming the flag (``--attacker``, ``--target``) and the value given to it."""
+    import re
+
+    from ..errors import InputError
+    from ..io.scenario_files import scenario_from_cards
+
+    try:
+        return scenario_from_cards(args.attacker, target, dirs, source="command line")
+    except InputError as err:
+        m = re.fullmatch(r"(attackers\[(\d+)\]|target)\.(card|action)", err.key)
+        if m is None:
+            raise
+        flag, given = (("--target", target) if m[1] == "target"
+                       else ("--attacker", args.attacker[int(m[2])]))
+        if m[3] == "card":
+            raise InputError(flag, given, err.reason) from None
+        reason = f"the action {err.reason}" if err.reason.startswith("must") else err.reason
+        raise InputError(f"{flag} {given}", err.value, reason) from None
 
 
 def load_for(args: argparse.Namespace):

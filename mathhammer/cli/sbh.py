@@ -311,9 +311,15 @@ def turn_command(args: argparse.Namespace) -> int:
 
 
 def best_dice_command(args: argparse.Namespace) -> int:
+    from ..errors import InputError
     from ..sbh import best_dice
 
-    best = best_dice(args.qualities, args.objective)
+    try:
+        best = best_dice(args.qualities, args.objective)
+    except InputError as exc:  # the models are the --qualities given
+        if exc.key != "models":
+            raise
+        raise InputError("--qualities", ",".join(map(str, args.qualities)), exc.reason) from None
     if args.json:
         write(json.dumps({"dice": list(best.dice), "value": best.value,
                           "objective": best.objective}))

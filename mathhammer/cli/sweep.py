@@ -218,7 +218,8 @@ def parse_vary(specs) -> dict[str, list]:
 def interrupted(exc, out_hint: str) -> int:
     """Say how many points an interrupted run (sweep, matrix) finished and where they are;
     return exit status 130."""
-    kept = (f"the finished points are kept in {exc.out} (run again with --resume to finish)"
+    again = "--resume" if exc.kept == exc.out else f"--out {exc.out} --resume"
+    kept = (f"the finished points are kept in {exc.kept} (run again with {again} to finish)"
             if exc.out else f"nothing was kept (use --out {out_hint} to keep points as they "
             "finish)")
     sys.stderr.write(f"{PROG}: interrupted after {exc.done} of {exc.total} points; {kept}\n")
@@ -243,6 +244,8 @@ def sweep_command(args: argparse.Namespace) -> int:
         return interrupted(exc, "FILE.csv")
     except InputError as exc:
         flag = {"vary": "--vary", "out": "--out", "resume": "--resume"}.get(exc.key)
+        if flag is None and exc.key in vary:  # a bad value of a varied path
+            flag = f"--vary {exc.key}"
         if flag is not None:
             raise InputError(flag, exc.value, exc.reason) from None
         raise

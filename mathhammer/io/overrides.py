@@ -21,11 +21,15 @@ from ..rules.vocabulary import ATTACK_TYPES, CARD_ACTIONS, POWER_ATTACKS
 if TYPE_CHECKING:  # pragma: no cover
     from .cards import Card
 
-__all__ = ["merge_attacker", "merge_target", "weapon_actions", "with_action"]
+__all__ = ["ATTACKER_POINTS", "TARGET_POINTS", "merge_attacker", "merge_target",
+           "weapon_actions", "with_action"]
 
+#: The points an attacker has (one of them) and a target spends (one of them).
+ATTACKER_POINTS = ("focus", "fury", "force")
+TARGET_POINTS = ("focus", "fury")
 #: Attacker keys whose overrides replace the card's other keys of the group.
-_ATTACKER_GROUPS = (("focus", "fury", "force"),)
-_TARGET_GROUPS = (("boxes", "grid", "spiral"), ("focus", "fury"))
+_ATTACKER_GROUPS = (ATTACKER_POINTS,)
+_TARGET_GROUPS = (("boxes", "grid", "spiral"), TARGET_POINTS)
 
 
 def weapon_actions(weapons: list) -> list[str]:

@@ -303,7 +303,8 @@ def _distinct(key: str, items: tuple, kind: type, why: str) -> None:
     names: set[str] = set()
     for i, x in enumerate(items):
         if not isinstance(x, kind):
-            raise InputError(f"{key}[{i}]", x, f"must be a {kind.__name__}")
+            article = "an" if kind.__name__[0] in "AEIOU" else "a"
+            raise InputError(f"{key}[{i}]", x, f"must be {article} {kind.__name__}")
         if x.name in names:
             raise InputError(f"{key}[{i}].name", x.name, f"two {key} have this name: {why}")
         names.add(x.name)

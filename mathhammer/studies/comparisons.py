@@ -228,6 +228,9 @@ def compare(
     method = check_method(method)
     if isinstance(scenarios, Sequence) and not isinstance(scenarios, (str, bytes)):
         scenarios = {f"loadout {i + 1}": s for i, s in enumerate(scenarios)}
+    if isinstance(scenarios, Scenario):
+        raise InputError("scenarios", "Scenario", "compare needs at least two loadouts: "
+                         "{label: Scenario, ...} or a list of scenarios")
     if isinstance(scenarios, Mapping) and len(scenarios) < 2:
         raise InputError("scenarios", len(scenarios),
                          "compare needs at least two loadouts")

@@ -41,13 +41,13 @@ def deck(value, role: str, dirs, all_actions: bool) -> tuple[list[DeckEntry], li
     directory left out (no attacker table)."""
     attacking = role == "attackers"
     skipped: list[str] = []
-    picked: list[tuple] = []  # (card, action or None, label)
+    picked: list[tuple] = []  # (card, action or None, label, (key, ref) or None)
     if isinstance(value, (str, os.PathLike)) and Path(value).expanduser().is_dir():
         for card in cards_in(value, role):
             if attacking and not card.info.attacks:
                 skipped.append(card.name)
                 continue
-            picked.append((card, None, card.name))
+            picked.append((card, None, card.name, None))
     else:
         if isinstance(value, (str, os.PathLike)):
             value = [value]
@@ -68,15 +68,21 @@ def deck(value, role: str, dirs, all_actions: bool) -> tuple[list[DeckEntry], li
                                  "table)")
             action = entry.get("action")
             label = card.name if action is None else f"{card.name}:{action}"
-            picked.append((card, action, label))
+            picked.append((card, action, label, (f"{role}[{i}]", ref)))
     entries: list[DeckEntry] = []
-    for card, action, label in picked:
+    for card, action, label, given in picked:
         actions = [action]
         if attacking:
             if action is None and all_actions and len(card.info.actions) > 1:
                 actions = list(card.info.actions)
             for act in actions:
-                card.to_attacker(action=act)  # a bad action: one line naming the card file
+                try:
+                    card.to_attacker(action=act)  # a bad action: one line naming the card file
+                except InputError as err:
+                    if given is None or not err.key.endswith("action"):
+                        raise
+                    raise InputError(given[0], given[1], f"the action {err.reason}"
+                                     if err.reason.startswith("must") else err.reason) from None
         else:
             card.to_target()
         for act in actions:

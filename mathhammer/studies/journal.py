@@ -8,7 +8,19 @@ the file in ``<file>.meta.json``. Only the last point of the file can have been 
 and the sidecar tells: on resume its rows are dropped and the point computed again.
 
 A file is never overwritten: it must not exist unless the run resumes it, and a file written
-by another run (another identity) is refused.
+by another run (another identity) is refused. Before anything is computed the journal checks
+that its folder exists and that a file can be created there (a probe file, created and
+removed), so a run into a folder it cannot write stops at once, not after its first point.
+
+Resuming an *empty* file (created by hand, or truncated) starts the run afresh, header
+first: there is nothing in it to keep. A file that is not UTF-8 CSV text is refused.
+
+A CSV file is the run's output and its own journal: its record stays when the run completes,
+so that resuming a finished run recognises it (nothing left to compute) and a file of
+another run is refused. A run whose output is written at the end (a Parquet matrix, journal
+``<out>.journal.csv``) removes the journal and its record once the output is written
+(:meth:`Journal.discard`): only the output stays. An interrupted run keeps both, which is
+what ``resume`` reads.
 """
 
 from __future__ import annotations
@@ -16,6 +28,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import tempfile
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -54,7 +67,9 @@ class Journal:
     def __init__(self, path, identity: dict, columns: list[str], resume: bool, *, tag: str,
                  checks: Mapping[str, str | None], what: str = "run", name: str | None = None,
                  key: str = "out"):
-        self.path = Path(os.fspath(path))
+        if not isinstance(path, (str, os.PathLike)):
+            raise InputError(key, path, "must be a path to a file")
+        self.path = Path(os.fspath(path)).expanduser()
         self.meta_path = Path(str(self.path) + ".meta.json")
         self.identity = identity
         self.columns = list(columns)
@@ -69,9 +84,30 @@ class Journal:
         if not self.path.parent.is_dir():
             raise InputError(key, self.name, "its folder does not exist")
         exists = [p for p in (self.path, self.meta_path) if p.exists()]
+        for p in exists:
+            if not p.is_file():
+                raise InputError(key, os.fspath(p), "is not a file (a folder?): choose another path")
         if exists and not resume:
             raise InputError(key, os.fspath(exists[0]),
                              "exists; resume it (--resume, resume=True) or choose another path")
+        self._check_writable(exists)
+
+    def _check_writable(self, exists: list[Path]) -> None:
+        """Refuse (before anything is computed) a folder where no file can be created, or an
+        existing file that cannot be read and written: create and remove a probe file."""
+        folder = self.path.parent
+        try:
+            fd, probe = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".probe",
+                                         dir=folder)
+            os.close(fd)
+            os.remove(probe)
+            for p in exists:
+                with open(p, "rb+"):  # opened, not written: a resumed file must be writable
+                    pass
+        except OSError as exc:
+            where = os.fspath(folder) if not exists else os.fspath(exists[0])
+            raise InputError(self.key, self.name, f"cannot write there ({where}: "
+                             f"{exc.strerror or exc}): choose a folder you can write to") from None
 
     # -------------------------------------------------------------------- reading back
     def stored_identity(self) -> dict | None:
@@ -79,9 +115,12 @@ class Journal:
         meta = self._read_meta()
         return None if meta is None else meta["identity"]
 
+    def _empty(self) -> bool:
+        return self.path.exists() and self.path.stat().st_size == 0
+
     def _read_meta(self):
         if not self.meta_path.exists():
-            if self.path.exists():
+            if self.path.exists() and not self._empty():
                 raise InputError(self.key, self.name, f"has no {self.what} record "
                                  f"{self.meta_path.name} beside it, so it cannot be resumed: "
                                  "choose another path")
@@ -101,6 +140,8 @@ class Journal:
         of a point cut short (rewriting the file without them)."""
         meta = self._read_meta()
         if meta is None:
+            if self._empty():  # an empty file: a fresh start, header first
+                self._rewrite()
             return
         old = meta["identity"]
         for field, reason in self.checks.items():
@@ -116,20 +157,25 @@ class Journal:
         groups: list[list] = []  # [key, rows, broken]: consecutive rows of one point
         clean = True
         if self.path.exists():
-            with open(self.path, newline="", encoding="utf-8") as f:
-                for i, row in enumerate(csv.reader(f)):
-                    if i == 0:
-                        clean = row == self.columns
-                        if clean:
-                            continue
-                    parsed = _parse_row(row, len(self.columns))
-                    key = tuple(row[:n_key])
-                    if not groups or groups[-1][0] != key:
-                        groups.append([key, [], False])
-                    if parsed is None:
-                        groups[-1][2] = True
-                    else:
-                        groups[-1][1].append(parsed)
+            try:
+                with open(self.path, newline="", encoding="utf-8") as f:
+                    for i, row in enumerate(csv.reader(f)):
+                        if i == 0:
+                            clean = row == self.columns
+                            if clean:
+                                continue
+                        parsed = _parse_row(row, len(self.columns))
+                        key = tuple(row[:n_key])
+                        if not groups or groups[-1][0] != key:
+                            groups.append([key, [], False])
+                        if parsed is None:
+                            groups[-1][2] = True
+                        else:
+                            groups[-1][1].append(parsed)
+            except (UnicodeDecodeError, csv.Error) as exc:
+                raise InputError("resume", self.name, f"{self.path.name} is not a CSV file of "
+                                 f"a {self.what} ({type(exc).__name__}: it is binary or "
+                                 "damaged): choose another path") from None
         else:
             clean = False
         for i, (key, rows, broken) in enumerate(groups):
@@ -172,7 +218,7 @@ class Journal:
         """Append a finished point's rows (the file and its record are created with the
         first point) and record it as the last one done."""
         if self._file is None:
-            fresh = not self.path.exists()
+            fresh = not self.path.exists() or self._empty()
             self._file = open(self.path, "a", newline="", encoding="utf-8")  # noqa: SIM115
             self._writer = csv.writer(self._file, lineterminator="\n")
             if fresh:
@@ -195,6 +241,16 @@ class Journal:
             self.rows = {k: self.rows[k] for k in keys}
             self.last = keys[-1] if keys else None
             self._rewrite()
+
+    def discard(self) -> None:
+        """The run completed and its output was written elsewhere (a Parquet matrix): close
+        and remove the journal and its record, so that only the output stays."""
+        self.close()
+        for p in (self.meta_path, self.path):
+            try:
+                p.unlink()
+            except FileNotFoundError:
+                pass
 
     def close(self) -> None:
         """Sync and close the file (rows of every point added are on disk after this)."""

@@ -16,6 +16,7 @@ by default (all cores through Numba's threads, no Dask needed), or as tasks of a
 With ``out=`` (``.csv`` or ``.parquet``) each point's rows are written as soon as it finishes
 (:mod:`.journal`; for Parquet into ``<out>.journal.csv``, the Parquet file written
 at the end), so an interrupted run resumes (``resume=True``) computing only missing points.
+A completed Parquet run leaves only ``out`` (its journal and record removed).
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ def _grid(scenario, vary: Mapping, a: DeckEntry, t: DeckEntry):
     try:
         return grid(scenario, vary)
     except InputError as err:
-        raise InputError("vary", err.value, f"{err.key}: {err.reason} (for {a.label} vs "
+        where = "" if err.key == "vary" else f"{err.key}: "
+        raise InputError("vary", err.value, f"{where}{err.reason} (for {a.label} vs "
                          f"{t.label})") from None
 
 
@@ -122,7 +124,8 @@ def _outputs(out, resume: bool) -> tuple[Path, Path | None]:
         raise InputError("out", os.fspath(out),
                          "exists; resume it (--resume, resume=True) or choose another path"
                          if not resume else f"exists without its journal {journal.name} "
-                         "beside it, so it cannot be resumed: choose another path")
+                         "beside it, so it cannot be resumed (a finished matrix keeps none: "
+                         "nothing is left to compute): choose another path")
     return journal, path
 
 
@@ -324,6 +327,7 @@ def matrix(
         journal.reorder(keys)
         if final is not None:
             _write_parquet(frame, final)
+            journal.discard()  # the Parquet file holds every point: only it stays
     frame.attrs.update({
         "seed": seed, "trials": trials, "method": method, "backend": backend.name,
         "workers": backend.workers, "batch": backend.batch,

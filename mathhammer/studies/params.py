@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..io.dump import scenario_to_dict
+from ..io.overrides import ATTACKER_POINTS, TARGET_POINTS
 from ..io.schema import (
     ALIASES,
     ATTACKER_KEYS,
@@ -168,6 +169,28 @@ def _pick(items: list[dict], segs: list[str], pos: int, what: str, path: str,
     raise bad_path(path, reason)
 
 
+#: Keys of which a table holds at most one (an attacker's points, a target's): varying one
+#: where the table holds another would leave the other in place.
+_POWER = {"attacker": ATTACKER_POINTS, "target": TARGET_POINTS}
+
+
+def _check_power(param: Param, table: dict, kind: str) -> Param:
+    """Refuse varying ``focus`` of a table whose points are ``fury`` (or ``force``): the
+    card's points would stay and be counted (a fury card varied over focus 0 reported its
+    fury), or every other value be refused. The error names the key to vary instead."""
+    group = _POWER.get(kind, ())
+    key = param.keys[-1]
+    if key in group:
+        other = [k for k in group if k != key and table.get(k)]
+        if other:
+            where = param.path[: -len(key)] if param.path.endswith(key) else ""
+            name = table.get("name")
+            whose = f"{name}'s" if name else "its"
+            raise bad_path(param.path, f"{whose} points are {other[0]} ({table[other[0]]}), "
+                           f"not {key}: vary {where}{other[0]}")
+    return param
+
+
 def resolve(scenario: Scenario | dict, path: str) -> Param:
     """Resolve a parameter path against a scenario (or its dict form).
 
@@ -226,9 +249,10 @@ def resolve(scenario: Scenario | dict, path: str) -> Param:
                        f"'targets.0.{segs[1] if len(segs) > 1 else 'arm'}'")
     if top == "targets" and "targets" in data:
         g, n = _pick(data["targets"], segs, 1, "target", path, "targets", TARGET_KEYS)
-        return leaf(["targets", g], "target", TARGET_KEYS, 1 + n, "target")
+        return _check_power(leaf(["targets", g], "target", TARGET_KEYS, 1 + n, "target"),
+                            data["targets"][g], "target")
     if top in _TABLES:
-        return leaf([top], top, _TABLES[top], 1, top)
+        return _check_power(leaf([top], top, _TABLES[top], 1, top), data.get(top, {}), top)
     if top == "attackers":
         i, n = _pick(data["attackers"], segs, 1, "attacker", path, "attackers",
                      ATTACKER_KEYS + SPEND_KEYS)
@@ -249,8 +273,9 @@ def resolve(scenario: Scenario | dict, path: str) -> Param:
         if pos < len(segs) and segs[pos] in WEAPON_KEYS and segs[pos] not in ATTACKER_KEYS:
             fixed = ".".join([*segs[:pos], "weapons", "0", *segs[pos:]])
             raise bad_path(path, f"{segs[pos]} is a key of a weapon; did you mean {fixed!r}?")
-        return leaf(["attackers", i], "attacker", _ATTACKER_LEAVES + ("spend", "weapons"),
-                    pos, "attacker")
+        return _check_power(leaf(["attackers", i], "attacker",
+                                 _ATTACKER_LEAVES + ("spend", "weapons"), pos, "attacker"),
+                            att, "attacker")
     guess = _guess(top, ("target", "attackers", "simulation", "settings"))
     if guess is not None:
         fixed = ".".join([guess, *segs[1:]])

@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
@@ -39,11 +40,15 @@ Outcome = tuple[tuple, list]
 
 
 class RunInterrupted(KeyboardInterrupt):
-    """Ctrl-C during a run over points: ``done`` of ``total`` points are finished (and kept
-    in ``out`` when the run writes a file); ``what`` is ``"sweep"`` or ``"matrix"``."""
+    """Ctrl-C during a run over points: ``done`` of ``total`` points are finished; ``what`` is
+    ``"sweep"`` or ``"matrix"``. When the run writes a file, ``out`` is the file asked for
+    and ``kept`` the one holding the finished points (``out`` itself for a CSV file, its
+    ``.journal.csv`` for a Parquet matrix written at the end); resuming is asked with ``out``."""
 
-    def __init__(self, what: str, done: int, total: int, out: str | None):
+    def __init__(self, what: str, done: int, total: int, out: str | None,
+                 kept: str | None = None):
         self.what, self.done, self.total, self.out = what, done, total, out
+        self.kept = out if kept is None else kept
         super().__init__(f"{what} interrupted after {done} of {total} points")
 
 
@@ -165,8 +170,11 @@ def run_points(keys: list[tuple], compute: Callable[[list[tuple], PointProgress]
             done[key] = rows
             shown.tick()
     except KeyboardInterrupt:
+        kept = None  # the points are in out itself, unless the journal is another file
+        if journal is not None and journal.path != Path(os.fspath(out)).expanduser():
+            kept = os.fspath(journal.path)
         raise RunInterrupted(what, shown.done, len(keys),
-                             None if out is None else os.fspath(out)) from None
+                             None if out is None else os.fspath(out), kept) from None
     finally:
         shown.close()
         if journal is not None:
