@@ -61,7 +61,7 @@ CASES: list[tuple[str, Scenario]] = [
                                        W("Claw", "melee", 6, 12), W("Bite", "melee", 7, 10), focus=2)),
     ("ranged_focus_cannot_buy", one(Target(14, 13, boxes=6), W("Rifle", "ranged", 7, 12, attacks=2), focus=3)),
     ("fury_attacker", one(Target(13, 15, boxes=10), FIST, fury=3)),
-    ("force_attacker", one(Target(13, 15, boxes=10), W("Jaws", "melee", 6, 13), force=2)),
+    ("force_attacker", one(Target(13, 15, boxes=10), W("Jaws", "melee", 6, 13), force=2, model="warbeast")),
     ("charge", one(Target(13, 16, boxes=10), W("Axe", "melee", 6, 13), W("Claw", "melee", 5, 10),
                    charge=True, focus=1)),
     ("combined_melee", Scenario(Target(15, 15, boxes=5),
@@ -203,7 +203,8 @@ CASES: list[tuple[str, Scenario]] = [
         Target(13, 15, boxes=6, rules={"tough"}, focus=1, upkeep_arm=1, terrain={"forest"}), [
             Attacker("Hexer", [W("Hex", "arcane", 7, 10, def_minus=1, rules={"dispel"})], focus=1),
             Attacker("Beast", [W("Claw", "melee", 6, 12, rules={"critical_knockdown"}),
-                               W("Horn", "melee", 5, 13, rules={"weapon_master"})], force=2, charge=True),
+                               W("Horn", "melee", 5, 13, rules={"weapon_master"})], force=2, model="warbeast",
+                               charge=True),
         ])),
 ]
 

@@ -52,7 +52,8 @@ def test_pool_focus_fury_force_pays_boosts_until_empty(kind):
     costs 1 and the third attack, with the pool empty, is not boosted.
     MAT 7 vs DEF 12 (need 5), POW 12 vs ARM 14, 2 points, boost attacks always."""
     s = scen(Target(defense=12, arm=14, boxes=30), fist(attacks=3),
-             spend=spend(attack="always"), **{kind: 2})
+             spend=spend(attack="always"), **{kind: 2},
+             model="warbeast" if kind == "force" else "warjack")  # only a warbeast is forced
     p = play(s, [(1, 2, 3), (2, 3),   # 6 + 7 = 13 hits; damage 5 + 12 - 14 = 3  (pool 2 -> 1)
                  (1, 2, 4), (3, 4),   # 7 + 7 = 14 hits; damage 7 + 12 - 14 = 5  (pool 1 -> 0)
                  (2, 4), (1, 2)])     # two dice: 6 + 7 = 13 hits; damage 3 + 12 - 14 = 1

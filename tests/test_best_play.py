@@ -73,7 +73,8 @@ def random_scenario(seed: int) -> Scenario:
         if rnd.random() < 0.2:
             extra["spend"] = Spend(buy_attacks=False)  # a fixed policy among best players
         attackers.append(Attacker(f"A{len(attackers)}", weapons, charge=kind == "melee" and rnd.random() < 0.2,
-                                  **{resource: points}, **extra))
+                                  **{resource: points}, **extra,
+                                  model="warbeast" if resource == "force" else "warjack"))
     power = rnd.choice(["focus", "fury"])
     target = Target(defense=rnd.randint(8, 15), arm=rnd.randint(8, 15), boxes=rnd.randint(1, 5),
                     rules=set(rnd.sample(["tough", "tough_steady"], k=1)) if rnd.random() < 0.3 else set(),

@@ -630,7 +630,8 @@ TINY = {
                  spend=Spend(boost_attack="auto", boost_attack_at=6, reserve=1))),
     "charge_then_bought_and_knocked_down_tough": _tiny(
         Target(13, 14, boxes=3, rules={"tough"}),
-        Attacker("A", [W("Axe", "melee", 6, 12, rules={"knockdown"})], force=2, charge=True)),
+        Attacker("A", [W("Axe", "melee", 6, 12, rules={"knockdown"})], force=2, model="warbeast",
+                 charge=True)),
     "stationary_target_not_knocked_down_tough": one(Target(14, 12, boxes=2, rules={"tough"}, state={"stationary"}),
                                                     W("Axe", "melee", 4, 12, attacks=3)),
     "wild_target_no_fury_no_buckler": one(Target(14, 12, boxes=3, state={"wild"}, fury=2, buckler=("L",)),
@@ -712,7 +713,8 @@ def tiny_activations(draw, every_bought=False, field=None):
             budget -= points
         attackers.append(Attacker(f"A{len(attackers)}", weapons, spend=spend,
                                   charge=kind == "melee" and draw(st.booleans()),
-                                  combined=draw(st.sampled_from([1, 1, 2])), **{resource: points}))
+                                  combined=draw(st.sampled_from([1, 1, 2])), **{resource: points},
+                                  model="warbeast" if resource == "force" else "warjack"))
     power = draw(st.sampled_from(["focus", "fury"]))
     target = Target(
         defense=draw(st.integers(6, 16)), arm=draw(st.integers(6, 16)), boxes=draw(st.integers(1, 3)),

@@ -540,7 +540,7 @@ NEW_KEYS = [
     ("target-shield-guard", "target", "shield_guard = []", lambda s: s.target.shield_guard, ()),
     ("attacker-focus", "attacker", "focus = 3", lambda s: s.attackers[0].focus, 3),
     ("attacker-fury", "attacker", "fury = 5", lambda s: s.attackers[0].fury, 5),
-    ("attacker-force", "attacker", "force = 2", lambda s: s.attackers[0].force, 2),
+    ("attacker-force", "attacker", 'model = "warbeast"\nforce = 2', lambda s: s.attackers[0].force, 2),
     ("attacker-policy", "attacker", 'policy = "optimize"', lambda s: s.attackers[0].policy, "optimize"),
     ("attacker-charge", "attacker", "charge = true", lambda s: s.attackers[0].charge, True),
     ("attacker-combined", "attacker", "combined = 3", lambda s: s.attackers[0].combined, 3),
@@ -942,7 +942,7 @@ def test_round_trip_every_later_field():
                      spend=Spend("always", 9, "never", False, 2)),
             Attacker("Beast", [Weapon("Breath", "ranged", 5, 13, damage_type={"fire"},
                                       rules={"fire", "critical_corrosion"})], fury=4),
-            Attacker("Knight", [Weapon("Lance", "melee", 7, 12)], force=1),
+            Attacker("Knight", [Weapon("Lance", "melee", 7, 12)], force=1, model="warbeast"),
         ],
         trials=777,
         seed=0,
@@ -1038,8 +1038,9 @@ def _attackers(draw, name: str) -> Attacker:
     weapons = [draw(_weapons(draw(st.sampled_from(kinds)), n)) for n in names]
     # one weapon of an attacker may have Sustained Attack
     weapons = weapons[:1] + [dataclasses.replace(w, rules=w.rules - {"sustained_attack"}) for w in weapons[1:]]
-    resource = draw(st.sampled_from(["focus", "fury", "force"]))
     model = draw(st.sampled_from(ATTACKER_MODELS))
+    # only a warbeast is forced
+    resource = draw(st.sampled_from(["focus", "fury", "force"] if model == "warbeast" else ["focus", "fury"]))
     crippled = draw(st.frozensets(st.sampled_from(_CRIPPLE_LETTERS[model]))) if model != "other" else frozenset()
     charge = kind == "melee" and draw(st.booleans())
     if charge and model == "warjack":

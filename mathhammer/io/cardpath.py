@@ -5,8 +5,9 @@ A card is referred to by its name, the file name without ``.toml`` (compared ign
 ``-`` and spaces), or by the path of its file (a reference ending in ``.toml`` or holding a
 ``/``). Names are looked up in the search path of :func:`card_dirs`: the directories given,
 then those of the ``MATHHAMMER_CARDS`` environment variable (separated by :data:`os.pathsep`),
-then the bundled cards; the first directory holding a card of that name wins, so a user card
-shadows a bundled one.
+then the user's card folder (:func:`user_dir`, ``~/.mathhammer/cards``, when it exists), then
+the bundled cards; the first directory holding a card of that name wins, so a user card
+shadows a bundled one. ``mathhammer cards new`` writes to :func:`write_dir`.
 """
 
 from __future__ import annotations
@@ -19,13 +20,15 @@ from pathlib import Path
 from ..errors import InputError
 from .schema import normal_name
 
-__all__ = ["BUNDLED_DIR", "ENV_VAR", "card_dirs", "catalogue", "check_directory", "find_card",
-           "is_card_path"]
+__all__ = ["BUNDLED_DIR", "ENV_VAR", "USER_LABEL", "card_dirs", "card_folders", "catalogue",
+           "check_directory", "find_card", "is_card_path", "user_dir", "write_dir"]
 
 #: Environment variable naming directories of user cards (``os.pathsep``-separated).
 ENV_VAR = "MATHHAMMER_CARDS"
 #: Directory of the bundled cards.
 BUNDLED_DIR = Path(__file__).resolve().parent.parent / "data" / "cards"
+#: Label of the user's card folder in :func:`card_folders`.
+USER_LABEL = "user"
 #: Card names listed in an "unknown card" message (more: ``mathhammer cards`` lists them).
 _MAX_LISTED = 20
 
@@ -40,6 +43,56 @@ def check_directory(key: str, value: str | os.PathLike) -> Path:
     return path
 
 
+def user_dir() -> Path | None:
+    """The user's card folder, ``~/.mathhammer/cards`` (it need not exist); None without a
+    home directory.
+
+    It is searched after the ``MATHHAMMER_CARDS`` directories when it exists, and
+    ``mathhammer cards new`` writes there when neither ``--cards`` nor ``MATHHAMMER_CARDS``
+    names a folder. A folder of the home directory, not of the working directory: a project's
+    ``cards/`` folder (or ``examples/cards``, which holds scenarios) is never read unasked.
+    """
+    try:
+        return Path.home() / ".mathhammer" / "cards"
+    except (RuntimeError, KeyError):  # no home directory to be found
+        return None
+
+
+def card_folders(extra: Iterable[str | os.PathLike] | None = ()) -> list[tuple[str, Path]]:
+    """Every card folder with where it comes from, in search order, each once.
+
+    Returns
+    -------
+    list of (str, Path)
+        ``("--cards", DIR)`` for ``extra``, ``("MATHHAMMER_CARDS", DIR)`` for the
+        environment variable's directories, ``("user", DIR)`` for :func:`user_dir` (listed
+        even when it does not exist yet), ``("bundled", BUNDLED_DIR)``.
+
+    Raises
+    ------
+    InputError
+        A directory given that does not exist: key ``cards`` (``extra``) or
+        ``MATHHAMMER_CARDS``.
+    """
+    if isinstance(extra, (str, os.PathLike)):
+        extra = [extra]
+    found = [("--cards", check_directory("cards", d)) for d in (extra or ())]
+    for entry in os.environ.get(ENV_VAR, "").split(os.pathsep):
+        if entry.strip():
+            found.append((ENV_VAR, check_directory(ENV_VAR, entry)))
+    user = user_dir()
+    if user is not None:
+        found.append((USER_LABEL, user))
+    found.append(("bundled", BUNDLED_DIR))
+    out, seen = [], set()
+    for label, d in found:
+        key = d.resolve()
+        if key not in seen:
+            seen.add(key)
+            out.append((label, d))
+    return out
+
+
 def card_dirs(extra: Iterable[str | os.PathLike] | None = ()) -> list[Path]:
     """The directories searched for cards, first match first.
 
@@ -52,27 +105,32 @@ def card_dirs(extra: Iterable[str | os.PathLike] | None = ()) -> list[Path]:
     -------
     list of Path
         ``extra``, then the directories of ``MATHHAMMER_CARDS`` (empty entries skipped),
-        then :data:`BUNDLED_DIR`; each once.
+        then :func:`user_dir` when it is a directory, then :data:`BUNDLED_DIR`; each once.
 
     Raises
     ------
     InputError
         A directory that does not exist: key ``cards`` (``extra``) or ``MATHHAMMER_CARDS``.
     """
-    if isinstance(extra, (str, os.PathLike)):
-        extra = [extra]
-    found = [check_directory("cards", d) for d in (extra or ())]
-    for entry in os.environ.get(ENV_VAR, "").split(os.pathsep):
-        if entry.strip():
-            found.append(check_directory(ENV_VAR, entry))
-    found.append(BUNDLED_DIR)
-    out, seen = [], set()
-    for d in found:
-        key = d.resolve()
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    return out
+    return [d for label, d in card_folders(extra) if label != USER_LABEL or d.is_dir()]
+
+
+def write_dir(extra: Iterable[str | os.PathLike] | None = ()) -> tuple[str, Path]:
+    """The folder ``mathhammer cards new`` writes to, with its :func:`card_folders` label:
+    the first ``--cards`` directory, else the first ``MATHHAMMER_CARDS`` one, else
+    :func:`user_dir` (created by the writer).
+
+    Raises
+    ------
+    InputError
+        As :func:`card_folders`; key ``cards`` when there is no home directory either.
+    """
+    folders = card_folders(extra)
+    label, path = folders[0]
+    if label == "bundled":
+        raise InputError("cards", None, "no folder to write a card to: give --cards DIR (no home "
+                         "directory for ~/.mathhammer/cards)")
+    return label, path
 
 
 def is_card_path(ref: str) -> bool:

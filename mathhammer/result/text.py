@@ -9,8 +9,10 @@ import math
 
 from ..rules import Scenario
 from ..rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES
+from .cardgrid import card_table
 from .core import Result
 from .play import play_lines
+from .texttable import text_table as _table
 
 __all__ = ["format_report"]
 
@@ -22,20 +24,6 @@ _MAX_ROWS = 32
 
 def _pct(p: float, digits: int = 2) -> str:
     return f"{100.0 * p:.{digits}f}%"
-
-
-def _table(headers: list[str], rows: list[list[str]], align: str) -> list[str]:
-    """Columns padded to their widest cell; ``align`` has one 'l' or 'r' per column."""
-    widths = [len(h) for h in headers]
-    for row in rows:
-        widths = [max(w, len(c)) for w, c in zip(widths, row)]
-
-    def line(cells):
-        out = [c.ljust(w) if a == "l" else c.rjust(w) for c, w, a in zip(cells, widths, align)]
-        return "  " + "  ".join(out).rstrip()
-
-    sep = "  " + "  ".join("-" * w for w in widths)
-    return [line(headers), sep] + [line(r) for r in rows]
 
 
 def _distribution_rows(result: Result) -> list[list[str]]:
@@ -209,12 +197,7 @@ def _card_lines(scenario: Scenario, result: Result) -> list[str]:
                  f"{'is ' if t.models == 1 else ''}marked ({what}{'es' if what == 'branch' else 's'} 1-6 left to "
                  f"right, {'top' if t.capacity == 'grid' else 'outermost'} box first"
                  + ("; the left grid, then the right):" if t.colossal else "):"))
-    for off in (0, 6) if t.colossal else (0,):  # a colossal's two grids, one under the other
-        cols = t.card[off: off + 6]
-        cells = [[f"{col[r]} {100 * result.box_marked[off + c][r]:3.0f}%" if r < len(col) else ""
-                  for c, col in enumerate(cols)] for r in range(max(len(c) for c in cols))]
-        lines += _table([(("left " if off == 0 else "right ") if t.colossal else what + " ") + str(c + 1)
-                         for c in range(6)], cells, "rrrrrr")
+    lines += card_table(t, lambda c, r, x: f"{x} {100 * result.box_marked[c][r]:3.0f}%")
     return lines
 
 

@@ -119,6 +119,9 @@ class Attacker:
             raise InputError("combined", self.combined,
                              f"a combined attack of the unit's models needs at most its {self.models} models")
         check_choice("model", self.model, ATTACKER_MODELS)
+        if self.force and self.model != "warbeast":  # a warlock's fury is its own (rules.md 3)
+            raise InputError("force", self.force, f"only a warbeast is forced (model = {self.model!r}); "
+                             'a warjack spends focus, a warlock fury: give model = "warbeast" or focus')
         check_choice("side", self.side, COLOSSAL_SIDES)
         allowed = {"warjack": GRID_LETTERS, "warbeast": SPIRAL_LETTERS, "other": ""}[self.model]
         if isinstance(self.crippled, str) or not isinstance(self.crippled, (list, tuple, set, frozenset)):
