@@ -82,14 +82,40 @@ def test_kill_image_ticks_colorbar_and_percent_annotations(frame):
 
 def test_missing_pairs_are_masked_and_not_annotated(frame):
     # only the heavy warbeast has a spiral with aspect B: the other targets lack the figure
+    # against every attacker, so their columns are left out (and named under the axis)
     _fig, ax = plt.subplots()
     plot_matrix(frame, "cripple:B", ax=ax)
     table = pivot_matrix(frame, "cripple:B")
     assert table.isna().any().any() and table.notna().any().any()
-    _assert_image_is(ax, table)
-    present = table.to_numpy(dtype=float)
+    kept = table.loc[:, table.notna().any()]
+    assert list(kept.columns) == ["heavy_warbeast"]
+    _assert_image_is(ax, kept)
+    assert _ticks(ax.get_xticklabels()) == ["heavy_warbeast"]
+    assert "left out, no cripple:B: solo, infantry" in ax.get_xlabel()
+    present = kept.to_numpy(dtype=float)
     present = present[np.isfinite(present)]
     assert [t.get_text() for t in ax.texts] == [f"{100 * v:.0f}%" for v in present]
+
+
+def test_a_figure_no_target_has_is_one_line():
+    frame = matrix(["heavy_warjack"], ["solo", "infantry"], trials=2_000, seed=SEED,
+                   progress=False)
+    with pytest.raises(ValueError) as info:
+        plot_matrix(frame, "cripple:B")
+    assert "\n" not in str(info.value)
+
+
+def test_without_axes_the_figure_is_sized_to_the_labels(frame):
+    """Rule (issue 18): plot_matrix at its default size clips no tick label."""
+    ax = plot_matrix(frame, "kill")
+    fig = ax.figure
+    fig.canvas.draw()
+    page = fig.bbox
+    for label in ax.get_xticklabels() + ax.get_yticklabels():
+        box = label.get_window_extent()
+        assert box.x0 >= page.x0 - 0.5 and box.y0 >= page.y0 - 0.5
+        assert box.x1 <= page.x1 + 0.5 and box.y1 <= page.y1 + 0.5
+    plt.close(fig)
 
 
 def test_damage_annotations_are_numbers(frame):

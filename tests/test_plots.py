@@ -249,8 +249,8 @@ def test_card_one_shaded_rectangle_per_box(name, method, polar):
     named = [x for col in res.card for x in col if x != "."]
     if not (polar and res.card_kind == "spiral"):
         assert bold == named
-    else:  # the ring writes letter and probability in one text per box
-        assert [t.get_text().split("\n")[0] for t in ax.texts] == named
+    else:  # the ring writes letter and probability in one line per box ("M 80%")
+        assert [t.get_text().split(" ")[0] for t in ax.texts] == named
     assert any(a.get_label() == "<colorbar>" for a in fig.axes)
 
 

@@ -12,13 +12,24 @@ LINE_COLOR = "black"
 BAND_ALPHA = 0.2
 
 
-def get_axes(ax: Axes | None) -> Axes:
-    """``ax``, or pyplot's current Axes (pyplot is imported only then)."""
+#: Size (inches) of the figure a ``plot_x(...)`` call without ``ax`` makes.
+OWN_FIGSIZE = (6.4, 4.8)
+
+
+def get_axes(ax: Axes | None, *, figsize: tuple[float, float] = OWN_FIGSIZE) -> Axes:
+    """``ax``, or the Axes of a new pyplot figure (constrained layout) made for this call.
+
+    Every public ``plot_x(..., ax=None)`` comes here: without ``ax`` each call draws on a
+    figure of its own, so several calls in one script never pile onto one picture
+    (pyplot is imported only then; ``plt.show()`` and ``plt.savefig`` see the new figure,
+    which is the current one).
+    """
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt
 
-    return plt.gca()
+    _fig, own = plt.subplots(figsize=figsize, layout="constrained")
+    return own
 
 
 def percent_axis(axis, decimals: int | None = None) -> None:
@@ -41,15 +52,33 @@ def tick_label(value) -> str:
 
 def at_least_twin(ax: Axes, k, at_least, label: str):
     """A twin y-axis (labelled ``label``) over ``ax`` with the probability of k or more as
-    a line with markers, on a 0-100 % scale; returns (twin Axes, line)."""
+    a line with markers; returns (twin Axes, line).
+
+    Both axes read on one scale, 0-105 %: a value reads the same on the bars' axis (left)
+    as on the line's (right), so a 60 % bar and a 60 % point stand at the same height.
+    """
+    ax.set_ylim(0, 1.05)
     twin = ax.twinx()
     twin.set_label(label)
     line, = twin.plot(k, at_least, color=LINE_COLOR, marker="o", markersize=3, linewidth=1.2,
                       label="P(k or more)")
-    twin.set_ylim(0, 1.05)
+    twin.set_ylim(ax.get_ylim())
     twin.set_ylabel("P(k or more)")
     percent_axis(twin.yaxis)
     return twin, line
+
+
+def legend_below(ax: Axes, handles) -> None:
+    """The legend of ``handles`` under the x axis label of ``ax``, in one row where it
+    fits: off the plot, so that it never covers a bar or a point."""
+    from matplotlib.transforms import ScaledTranslation
+
+    # anchored 34 points under the bottom of the Axes: below the tick labels and the axis
+    # label at any panel height (a fraction of the Axes would move with its size)
+    below = ax.transAxes + ScaledTranslation(0, -34 / 72, ax.figure.dpi_scale_trans)
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+              bbox_transform=below, ncol=min(len(handles), 4), fontsize="small",
+              frameon=False)
 
 
 def method_note(result) -> str:

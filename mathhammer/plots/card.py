@@ -13,7 +13,10 @@ from matplotlib.patches import Rectangle
 
 from ._common import BAR_COLOR, get_axes, method_note, percent_axis, target_title
 
-__all__ = ["letter_names", "plot_card", "plot_cripple"]
+__all__ = ["LABEL_POINTS", "letter_names", "plot_card", "plot_cripple"]
+
+#: Size (points) of the probability written on each box: readable at the default size.
+LABEL_POINTS = 8.0
 
 
 def letter_names(result) -> dict[str, str]:
@@ -125,13 +128,14 @@ def _label_box(ax, x, y, letter, p, color, annotate, dy):
                 fontsize="medium", fontweight="bold", color=color)
     if annotate:
         ax.text(x, y + (dy if named else 0), f"{100 * p:.0f}%", ha="center", va="center",
-                fontsize="x-small", color=color)
+                fontsize=LABEL_POINTS, color=color)
 
 
 def _draw_table(ax, card, probs, cmap, norm, annotate, kwargs, *, rows: bool) -> None:
-    """Grid (``rows`` False): column c at x = c, box r at y = r (y axis downwards), a
-    shorter column lower down as on a card (its missing boxes are at the top, damage being
-    marked from the topmost box). Spiral table (``rows`` True): branch b at y = b, box i at
+    """Grid (``rows`` False): column c at x = c, box r at y = r (y axis downwards): every
+    column starts at the top row, box 1 of each column in row 1, so a shorter column ends
+    higher up, as the text report and the card tables (examples/cards/README.md) write it.
+    Spiral table (``rows`` True): branch b at y = b, box i at
     x = i. A colossal's twelve columns: its left grid, a gap, its right grid."""
     depth = max((len(col) for col in card), default=0) or 1
     colossal = not rows and len(card) == 12
@@ -140,7 +144,7 @@ def _draw_table(ax, card, probs, cmap, norm, annotate, kwargs, *, rows: bool) ->
         for r, letter in enumerate(col):
             p = float(probs[c][r])
             face = cmap(norm(p))
-            x, y = (r, c) if rows else (at[c], r + depth - len(col))
+            x, y = (r, c) if rows else (at[c], r)
             ax.add_patch(Rectangle((x, y), 1, 1, facecolor=face, gid=f"{c + 1}:{r + 1}",
                                    **kwargs))
             _label_box(ax, x + 0.5, y + 0.5, letter, p, _text_color(face), annotate, 0.2)
@@ -164,6 +168,13 @@ def _draw_table(ax, card, probs, cmap, norm, annotate, kwargs, *, rows: bool) ->
         ax.xaxis.set_label_position("top")
 
 
+def _upright(theta: float) -> float:
+    """Rotation (degrees) of a label along the ring at ``theta`` (clockwise from the top):
+    tangent to the ring, never upside down."""
+    deg = -math.degrees(theta) % 360  # the tangent's angle on the page
+    return deg - 180 if 90 < deg < 270 else deg
+
+
 def _draw_ring(ax, card, probs, cmap, norm, annotate, kwargs) -> None:
     """Spiral on polar Axes: branch b is the sector [60 b, 60 (b + 1)) degrees clockwise from
     the top; box i of a branch spans radii [outer - i - 1, outer - i]."""
@@ -180,9 +191,11 @@ def _draw_ring(ax, card, probs, cmap, norm, annotate, kwargs) -> None:
             face = cmap(norm(p))
             ax.bar(theta, 1.0, width=width * 0.97, bottom=outer - i - 1, facecolor=face,
                    gid=f"{b + 1}:{i + 1}", **kwargs)
-            text = letter + (f"\n{100 * p:.0f}%" if annotate else "")
+            # one line ("M 80%"): a ring is too thin for two lines at a readable size
+            text = letter + (f" {100 * p:.0f}%" if annotate else "")
             ax.text(theta, outer - i - 0.5, text, ha="center", va="center",
-                    fontsize="xx-small", color=_text_color(face), linespacing=0.9)
+                    fontsize=LABEL_POINTS, color=_text_color(face),
+                    rotation=_upright(theta), rotation_mode="anchor")
     ax.set_ylim(0, outer)
     ax.set_yticks([])
     ax.set_xticks([(b + 0.5) * width for b in range(len(card))],

@@ -12,6 +12,7 @@ from ._common import (
     at_least_twin,
     get_axes,
     integer_axis,
+    legend_below,
     method_note,
     percent_axis,
     target_title,
@@ -23,10 +24,13 @@ __all__ = ["plot_damage"]
 def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwargs) -> Axes:
     """Bars of the probability of ending with exactly k damage points marked, k = 0..boxes.
 
-    The last bar (every box marked: the target is disabled) is highlighted. With
-    ``at_least``, a twin y-axis (label ``"damage_at_least"``) carries the probability of k
-    or more points marked as a line with markers. Extra keyword arguments go to
-    :meth:`~matplotlib.axes.Axes.bar` (``color`` colours every bar but the last).
+    The last bar (every box marked: the target is disabled) is highlighted and labelled
+    with its percentage. With ``at_least``, a twin y-axis (label ``"damage_at_least"``)
+    carries the probability of k or more points marked as a line with markers, and both
+    axes read on one 0-105 % scale (a value stands at the same height on either); without
+    it the bars get the scale of the tallest. The legend sits under the axis, off the
+    bars. Extra keyword arguments go to :meth:`~matplotlib.axes.Axes.bar` (``color``
+    colours every bar but the last). Without ``ax`` the bars go on a new figure.
 
     Returns the Axes of the bars.
     """
@@ -37,11 +41,15 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
     kill_color = kwargs.pop("kill_color", KILL_COLOR)
     colors = [color] * (pmf.size - 1) + [kill_color]
     kwargs.setdefault("width", 0.8)
-    ax.bar(k, pmf, color=colors, label="P(= k)", **kwargs)
+    bars = ax.bar(k, pmf, color=colors, label="P(= k)", **kwargs)
+    last = bars.patches[-1]  # the disabled bar, labelled: the figure a player looks for
+    ax.annotate(f"{100 * pmf[-1]:.1f}%", (last.get_x() + last.get_width() / 2, pmf[-1]),
+                xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
+                fontsize="small", color=kill_color)
     ax.set_xlabel("damage points marked, k")
     ax.set_ylabel("P(exactly k)")
     ax.set_xlim(-0.6, pmf.size - 0.4)
-    ax.set_ylim(0, max(float(pmf.max()), 1e-9) * 1.1)
+    ax.set_ylim(0, max(float(pmf.max()), 1e-9) * 1.15)  # with the line: 0-105 % on both
     percent_axis(ax.yaxis)
     integer_axis(ax.xaxis)
     ax.set_title(f"{target_title(result, 'Damage marked')} ({method_note(result)})")
@@ -51,6 +59,5 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
     if at_least:
         twin, line = at_least_twin(ax, k, result.damage_at_least, "damage_at_least")
         handles.append(line)
-    # on the twin when there is one: it is drawn above the bars' Axes
-    (twin if at_least else ax).legend(handles=handles, loc="best", fontsize="small")
+    legend_below(ax, handles)
     return ax

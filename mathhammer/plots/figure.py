@@ -6,6 +6,7 @@ through the Agg, SVG or PDF canvas, so no GUI backend is ever needed.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 from matplotlib.figure import Figure
@@ -13,7 +14,7 @@ from matplotlib.figure import Figure
 from ..errors import InputError
 from ._common import method_note
 
-__all__ = ["PLOT_SUFFIXES", "main_figure", "save_figure", "write_main_figure"]
+__all__ = ["PLOT_SUFFIXES", "figure_title", "main_figure", "save_figure", "write_main_figure"]
 
 #: File kinds :func:`save_figure` writes, by suffix.
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -44,6 +45,10 @@ def main_figure(result) -> Figure:
     (:func:`plot_card`, when the target has a grid or spiral; a polar ring for a spiral) and
     ``"cripple"`` (:func:`plot_cripple`, when the card has systems or aspects). Twin and
     colorbar Axes come on top of those in ``fig.axes``.
+
+    The figure's title (:func:`figure_title`) names the attackers and the target and says
+    the headline figures and how they were found; the panels' titles only say what each
+    panel shows, so nothing is said twice.
     """
     from .card import plot_card, plot_cripple
     from .damage import plot_damage
@@ -53,10 +58,14 @@ def main_figure(result) -> Figure:
 
     mosaic = _panels(result)
     ncols = len(mosaic[0])
-    fig = Figure(figsize=(6.4 * ncols, 4.8 * len(mosaic) + (0.6 if result.card else 0)),
-                 layout="constrained")
+    # room for the title's three lines, the legend under the damage bars, and a card
+    spiral = result.card_kind == "spiral"
+    height = 4.8 * len(mosaic) + 0.9 + (1.4 if spiral else 0.6 if result.card else 0)
+    fig = Figure(figsize=(6.4 * ncols, height), layout="constrained")
     extra = {"card": {"projection": "polar"}} if result.card_kind == "spiral" else {}
-    axes = fig.subplot_mosaic(mosaic, per_subplot_kw=extra)
+    # a spiral's ring gets the taller row: its labels need the room
+    ratios = [1.0, 1.3] if spiral and len(mosaic) == 2 else None
+    axes = fig.subplot_mosaic(mosaic, per_subplot_kw=extra, height_ratios=ratios)
     for name, ax in axes.items():
         ax.set_label(name)
     if "targets" in axes:
@@ -71,23 +80,54 @@ def main_figure(result) -> Figure:
         plot_card(result, ax=axes["card"])
     if "cripple" in axes:
         plot_cripple(result, ax=axes["cripple"])
+    _short_titles(axes, result)
+    fig.suptitle(figure_title(result, width=fig.get_figwidth()))
+    return fig
+
+
+def _short_titles(axes: dict, result) -> None:
+    """Panel titles that say what each panel shows and nothing more: who and how (the
+    matchup, the method, the seed) is said once, in the figure's title."""
+    for name, ax in axes.items():
+        if name == "card":  # keep the quantity: "P(box marked ...)" or a unit's share
+            ax.set_title(ax.get_title().split("\n")[-1])
+        else:
+            ax.set_title(_PANEL_TITLES[name])
+    if "cripple" in axes and result.card_models == 1:
+        kind = "aspect" if result.card_kind == "spiral" else "system"
+        axes["cripple"].set_title(f"P({kind} crippled at the end)")
+
+
+#: The title of each panel of the main figure (the card's keeps its own last line).
+_PANEL_TITLES = {"targets": "Each target destroyed", "models": "Models destroyed",
+                 "damage": "Damage points marked", "kill_by_turn": "Killed by the end of the round",
+                 "cripple": "Crippled at the end"}
+
+
+def figure_title(result, *, width: float = 6.4) -> str:
+    """The title of the main figure: who attacks whom, the headline figures, and how they
+    were found (method, seed, best play), each line wrapped to fit a figure ``width``
+    inches wide (about ten characters an inch at the title's size), never clipped."""
     name = result.target_name or "target"
+    attackers = list(result.attacker_names)
+    who = (f"{', '.join(attackers)} ({'attacker' if len(attackers) == 1 else 'attackers'}) "
+           f"vs {name} (target)" if attackers else name)
     what = "exact" if result.exact else f"{method_note(result)}, seed {result.seed}"
     play = (result.extra or {}).get("best_play", {}).get("solved_on", "")
     if play:  # say how the points were spent
         what += "; best play" + ("" if play == "exact" else " (relaxed)" if play.startswith("relaxed")
                                  else " (not solved: default policy)")
     if result.several:
-        fig.suptitle(f"{name}: every target destroyed {100 * result.kill:.2f}%, "
-                     f"{result.models_destroyed_mean:.2f} of {result.models} models destroyed on "
-                     f"average\n({what})")
+        figures = (f"every target destroyed {100 * result.kill:.2f}%, "
+                   f"{result.models_destroyed_mean:.2f} of {result.models} models destroyed "
+                   "on average")
     elif result.models > 1:
-        fig.suptitle(f"{name}, {result.models} models: all destroyed {100 * result.kill:.2f}%, "
-                     f"{result.models_destroyed_mean:.2f} destroyed on average\n({what})")
+        figures = (f"{result.models} models: all destroyed {100 * result.kill:.2f}%, "
+                   f"{result.models_destroyed_mean:.2f} destroyed on average")
     else:
-        fig.suptitle(f"{name}: kill {100 * result.kill:.2f}%, expected damage "
-                     f"{result.damage_mean:.2f} ({what})")
-    return fig
+        figures = f"kill {100 * result.kill:.2f}%, expected damage {result.damage_mean:.2f}"
+    chars = max(40, int(10 * width))
+    return "\n".join(textwrap.fill(line, chars) for line in (who, figures, f"({what})"))
 
 
 def save_figure(fig: Figure, path, *, dpi: int = 120) -> Path:

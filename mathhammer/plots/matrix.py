@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
 from matplotlib.axes import Axes
 
 from ..errors import InputError
@@ -18,12 +19,24 @@ from ..studies.matrices import KEY_COLUMNS, pivot_matrix
 from ._common import get_axes, need_columns, tick_label
 from ._heatmap import draw_heatmap, fit_tick_labels
 
-__all__ = ["plot_matrix"]
+__all__ = ["fitted_figsize", "plot_matrix"]
 
 #: Beyond this many attackers or targets the cells are too small to write in.
 MAX_ANNOTATED = 40
 #: Rotation (degrees) of the target names, which are long card names.
 XTICK_ROTATION = 45.0
+
+
+def fitted_figsize(table) -> tuple[float, float]:
+    """Width and height (inches) of a figure for the wide ``table`` (attackers down,
+    targets across): room for each cell, the attackers' names left of the rows, the
+    targets' names slanted under the columns and the colorbar; between 5 x 4 and 30 x 30."""
+    longest_a = max((len(str(a)) for a in table.index), default=1)
+    longest_t = max((len(str(t)) for t in table.columns), default=1)
+    slant = abs(np.sin(np.radians(XTICK_ROTATION)))
+    width = 2.2 + 0.75 * table.shape[1] + 0.085 * longest_a
+    height = 1.6 + 0.5 * table.shape[0] + 0.085 * slant * longest_t
+    return float(np.clip(width, 5, 30)), float(np.clip(height, 4, 30))
 
 
 def _table(frame, metric: str, where: Mapping):
@@ -56,9 +69,12 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
         A frame of :func:`mathhammer.matrix`.
     metric : str
         ``kill``, ``damage_mean``, ``cripple:X``, ``kill_by_turn:T``, ...; a pair without
-        it (a cripple figure of a card lacking that system) is a blank cell.
+        it (a cripple figure of a card lacking that system) is a blank cell, and a target
+        that has it against no attacker (no C on its card) is left out, its name written
+        under the axis ("left out, no cripple:C: solo").
     ax : Axes, optional
-        Where to draw; pyplot's current Axes when None.
+        Where to draw; when None, a new figure (constrained layout) sized to the table and
+        its labels (:func:`fitted_figsize`), so that no tick label is clipped.
     annotate : bool
         Write each cell's value on it, smaller as the matrix grows; never above
         :data:`MAX_ANNOTATED` attackers or targets, where it could not be read. The size
@@ -83,7 +99,8 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
     ------
     ValueError
         One line: ``frame`` is not a matrix frame, ``metric`` is not in it, ``where`` names
-        an unknown parameter or value, or a parameter with several values is not chosen.
+        an unknown parameter or value, a parameter with several values is not chosen, or
+        no target has ``metric`` at all.
 
     Examples
     --------
@@ -105,17 +122,22 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
         raise ValueError(f"{what}: where= must map parameter names to values, "
                          f"got {type(where).__name__}")
     table = _table(frame, metric, where)
+    lacking = [str(t) for t in table.columns if table[t].isna().all()]
+    if lacking and len(lacking) == table.shape[1]:
+        raise ValueError(f"{what}: no target has the figure {metric!r}")
+    table = table.drop(columns=[t for t in table.columns if str(t) in lacking])
     data = table.to_numpy(dtype=float)
     if percent is None:
         percent = is_probability(metric)
 
-    ax = get_axes(ax)
+    ax = get_axes(ax, figsize=fitted_figsize(table))
     draw_heatmap(ax, data, xticklabels=[str(t) for t in table.columns],
                  yticklabels=[str(a) for a in table.index], label=metric, percent=percent,
                  annotate=annotate, origin="upper", fontsize=None,
                  max_annotated=MAX_ANNOTATED, xtick_rotation=XTICK_ROTATION, **kwargs)
     fit_tick_labels(ax, data.shape, XTICK_ROTATION)
-    ax.set_xlabel("target")
+    # a target without the figure (a cripple:C of a card with no C) is left out, and said
+    ax.set_xlabel("target" + (f" (left out, no {metric}: {', '.join(lacking)})" if lacking else ""))
     ax.set_ylabel("attacker")
     title = f"{metric}: attacker vs target"
     params = [c for c in frame.columns if c not in KEY_COLUMNS and c not in SUMMARY_COLUMNS]

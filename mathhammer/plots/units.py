@@ -14,6 +14,7 @@ from ._common import (
     at_least_twin,
     get_axes,
     integer_axis,
+    legend_below,
     method_note,
     percent_axis,
     target_title,
@@ -31,7 +32,8 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
     probability of k or more destroyed as a line with markers (what a player asks: "at
     least three dead?"). Extra keyword arguments go to :meth:`~matplotlib.axes.Axes.bar`
     (``color`` colours every bar but the last). Monte Carlo results show each bar's 95%
-    interval as an error bar.
+    interval as an error bar. With the line both axes read on one 0-105 % scale; the
+    legend sits under the axis, off the bars. Without ``ax`` the bars go on a new figure.
 
     Returns the Axes of the bars.
     """
@@ -71,5 +73,5 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
     if at_least:
         twin, line = at_least_twin(ax, k, result.models_destroyed_at_least, "models_destroyed_at_least")
         handles.append(line)
-    (twin if at_least else ax).legend(handles=handles, loc="upper right", fontsize="small")
+    legend_below(ax, handles)
     return ax
