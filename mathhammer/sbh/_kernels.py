@@ -121,21 +121,20 @@ def run_turn_trials(n_trials, rs, dice, size, max_draws, steps, offs, row):
 
 @jit()
 def _run_chunk(c, first, seed, trials, chunk, max_draws, steps, offs, counts):
-    c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
     rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
     run_turn_trials(n, rs, dice, size, max_draws, steps, offs, counts[c])
 
 
 @jit(parallel=True)
 def _run_parallel(first, seed, trials, chunk, max_draws, steps, offs, counts):
-    for c in prange(counts.shape[0]):
-        _run_chunk(c, first, seed, trials, chunk, max_draws, steps, offs, counts)
+    for c in prange(counts.shape[0]):  # a uint64 index: made int64, one signature of _run_chunk
+        _run_chunk(np.int64(c), first, seed, trials, chunk, max_draws, steps, offs, counts)
 
 
 @jit()
 def _run_serial(first, seed, trials, chunk, max_draws, steps, offs, counts):
     for c in range(counts.shape[0]):
-        _run_chunk(c, first, seed, trials, chunk, max_draws, steps, offs, counts)
+        _run_chunk(np.int64(c), first, seed, trials, chunk, max_draws, steps, offs, counts)
 
 
 def run_turns(steps: np.ndarray, n_models: int, max_actions: int, trials: int, seed: int,

@@ -51,29 +51,62 @@ _PAD_ROWS = -(-PAD // C_NFIELDS)
 
 
 @jit()
-def _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, tables, counters):
-    c = np.int64(c)  # prange hands a uint64 index: one type, one compiled specialisation
+def _row(counters, c):
+    """Chunk ``c``'s row of the batch's counters (views)."""
+    return Counters(counters.damage_hist[c], counters.attack_counts[c], counters.kill_at[c],
+                    counters.cripple_delta[c], counters.mask_hist[c], counters.effect_counts[c],
+                    counters.destroyed_hist[c], counters.target_damage[c],
+                    counters.target_destroyed[c], counters.target_kills[c],
+                    counters.target_made[c])
+
+
+# One driver per kernel and per schedule, each compiled on its first call only: a plain
+# scenario never compiles the general kernel, a run of one chunk never compiles a parallel
+# loop (a driver branching on ``plain`` compiled both kernels on every first run). The
+# chunk index is made int64 where the loops hand it on (``prange`` yields a uint64): one
+# signature of each chunk function, not two.
+
+@jit()
+def _plain_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters):
     rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
-    row = Counters(counters.damage_hist[c], counters.attack_counts[c], counters.kill_at[c],
-                   counters.cripple_delta[c], counters.mask_hist[c], counters.effect_counts[c],
-                   counters.destroyed_hist[c], counters.target_damage[c],
-                   counters.target_destroyed[c], counters.target_kills[c], counters.target_made[c])
-    if plain:
-        run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, row)
-    else:
-        run_trials(n, rs, dice, size, size, max_draws, stride, tables, row)
-
-
-@jit(parallel=True)
-def _run_parallel(first, seed, trials, chunk, max_draws, stride, plain, tables, counters):
-    for c in prange(counters.damage_hist.shape[0]):
-        _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, tables, counters)
+    run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c))
 
 
 @jit()
-def _run_serial(first, seed, trials, chunk, max_draws, stride, plain, tables, counters):
+def _general_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters):
+    rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
+    run_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c))
+
+
+@jit(parallel=True)
+def _plain_parallel(first, seed, trials, chunk, max_draws, stride, tables, counters):
+    for c in prange(counters.damage_hist.shape[0]):
+        _plain_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables, counters)
+
+
+@jit()
+def _plain_serial(first, seed, trials, chunk, max_draws, stride, tables, counters):
     for c in range(counters.damage_hist.shape[0]):
-        _run_chunk(c, first, seed, trials, chunk, max_draws, stride, plain, tables, counters)
+        _plain_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables, counters)
+
+
+@jit(parallel=True)
+def _general_parallel(first, seed, trials, chunk, max_draws, stride, tables, counters):
+    for c in prange(counters.damage_hist.shape[0]):
+        _general_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables,
+                       counters)
+
+
+@jit()
+def _general_serial(first, seed, trials, chunk, max_draws, stride, tables, counters):
+    for c in range(counters.damage_hist.shape[0]):
+        _general_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables,
+                       counters)
+
+
+#: The driver of each (plain, one chunk) pair.
+_DRIVERS = {(True, True): _plain_serial, (True, False): _plain_parallel,
+            (False, True): _general_serial, (False, False): _general_parallel}
 
 
 @dataclass(frozen=True)
@@ -170,9 +203,9 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
             target_kills=np.zeros((k,) + tk_shape, dtype=np.int64),
             target_made=np.zeros((k, tm_shape[0] + _PAD_ROWS, tm_shape[1]), dtype=np.int64),
         )
-        run = _run_serial if k == 1 else _run_parallel
+        run = _DRIVERS[plain, k == 1]
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-            np.int64(draws), np.int64(stride), plain, enc.tables, counters)
+            np.int64(draws), np.int64(stride), enc.tables, counters)
         damage_hist = counters.damage_hist[:, : boxes + 1]
         chunk_damage[first:first + k] = damage_hist
         damage_total += damage_hist.sum(axis=0)
