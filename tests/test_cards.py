@@ -60,8 +60,9 @@ pow = 18
 
 
 @pytest.fixture(autouse=True)
-def _no_user_cards(monkeypatch):
+def _no_user_cards(monkeypatch, tmp_path):
     monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.mathhammer/cards
 
 
 def _card_file(folder: Path, name: str, text: str = CARD) -> Path:
