@@ -40,3 +40,62 @@ def test_plot_bad_suffix_is_one_line_before_simulating(tmp_path, capsys):
     assert main(["demo", "--trials", "5000", "--plot", str(tmp_path / "fig.txt")]) == 2
     assert "--plot: must end in .png, .svg or .pdf" in _err_line(capsys)
     assert not (tmp_path / "fig.txt").exists()
+
+
+# ------------------------------------------------------------------ sweep and compare --plot
+MATCHUP = str(REPO / "examples" / "card_matchup.toml")
+
+
+def test_sweep_plot_draws_a_heatmap_over_two_parameters(tmp_path, capsys):
+    out = tmp_path / "heat.png"
+    assert main(["sweep", MATCHUP, "--vary", "target.arm=16:18", "--vary", "target.def=12:13",
+                 "--trials", "2000", "--no-progress", "--plot", str(out)]) == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    assert f"wrote the heatmap to {out}" in capsys.readouterr().err
+
+
+def test_sweep_figure_one_parameter_is_a_line_with_the_swept_values():
+    import mathhammer as mh
+    from mathhammer.plots import sweep_figure
+
+    frame = mh.sweep(mh.load_scenario(MATCHUP), {"target.arm": [16, 17, 18]}, trials=2000,
+                     seed=3)
+    fig = sweep_figure(frame)
+    (ax,) = [a for a in fig.axes]
+    (line,) = ax.get_lines()
+    assert list(line.get_xdata()) == [16, 17, 18]
+    assert list(line.get_ydata()) == pytest.approx(list(frame.query("metric == 'kill'")["value"]))
+
+
+def test_sweep_plot_over_three_parameters_is_refused_before_computing(tmp_path, capsys):
+    out = tmp_path / "heat.png"
+    assert main(["sweep", MATCHUP, "--vary", "target.arm=16:17", "--vary", "target.def=12:13",
+                 "--vary", "attackers.0.focus=0:1", "--plot", str(out)]) == 2
+    assert "--plot" in _err_line(capsys) and not out.exists()
+
+
+def test_compare_plot_draws_one_bar_per_loadout(tmp_path, capsys):
+    import mathhammer as mh
+    from mathhammer.plots import compare_figure
+
+    files = [str(REPO / "examples" / n) for n in ("card_matchup.toml", "grid_feedback.toml")]
+    out = tmp_path / "cmp.svg"
+    assert main(["compare", *files, "--trials", "2000", "--plot", str(out)]) == 0
+    assert out.read_text().lstrip().startswith("<?xml")
+    comparison = mh.compare([mh.load_scenario(f) for f in files], trials=2000, seed=5)
+    fig = compare_figure(comparison)
+    kill_ax = fig.axes[0]
+    widths = sorted(p.get_width() for p in kill_ax.patches)
+    kills = comparison.long.query("metric == 'kill'")["value"]
+    assert widths == pytest.approx(sorted(kills))
+
+
+@pytest.mark.parametrize("command", ["run", "sweep", "compare"])
+def test_plot_into_a_missing_folder_is_refused_before_computing(tmp_path, capsys, command):
+    out = tmp_path / "no_such_folder" / "fig.png"
+    argv = {"run": ["run", GRID],
+            "sweep": ["sweep", MATCHUP, "--vary", "target.arm=16:17"],
+            "compare": ["compare", MATCHUP, GRID]}[command]
+    assert main([*argv, "--trials", "1000", "--plot", str(out)]) == 2
+    assert "cannot be written" in _err_line(capsys)
+    assert not out.parent.exists()

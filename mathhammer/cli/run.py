@@ -71,20 +71,29 @@ def _flags(p: argparse.ArgumentParser) -> None:
 
 
 def check_plot(args: argparse.Namespace) -> None:
-    """Fail fast, before simulating, on a ``--plot`` file that has a bad suffix or exists
-    (without ``--force``)."""
+    """Fail fast, before simulating, on a ``--plot`` file that has a bad suffix, exists
+    (without ``--force``), or cannot be created (its folder is missing or not writable)."""
     if getattr(args, "plot", None) is None:
         return
+    import os
     from pathlib import Path
 
     from ..errors import InputError
+    from ..plots.figure import PLOT_SUFFIXES
 
-    suffixes = (".png", ".svg", ".pdf")
     path = Path(args.plot)
-    if path.suffix.lower() not in suffixes:
+    if path.suffix.lower() not in PLOT_SUFFIXES:
         raise InputError("--plot", args.plot, "must end in .png, .svg or .pdf")
-    if path.exists() and not args.force:
+    if path.is_dir():
+        raise InputError("--plot", args.plot, "is a folder, not a file")
+    if path.exists() and not getattr(args, "force", False):
         raise InputError("--plot", args.plot, f"already exists; {_CSV_HINT}")
+    folder = path.parent
+    if not folder.is_dir():
+        raise InputError("--plot", args.plot, f"cannot be written (no folder {folder})")
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists()
+                                                    and not os.access(path, os.W_OK)):
+        raise InputError("--plot", args.plot, "cannot be written (permission denied)")
 
 
 def write_plot(args: argparse.Namespace, result) -> str | None:

@@ -5,7 +5,7 @@
 
     mathhammer sweep jack.toml --vary target.arm=14:22 --vary target.def=10:16 --out arm_def.csv
     mathhammer sweep jack.toml --vary attackers.0.spend.boost_attack=never,always,auto --json
-    mathhammer compare fist.toml axe.toml --label Fist --label Axe
+    mathhammer compare fist.toml axe.toml --label Fist --label Axe --plot fist_axe.png
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from ..errors import InputError
 from ._common import EXIT_OK, PROG, UsageError, write
 from .cards import add_cards_flag, card_dirs_for
-from .run import add_common
+from .run import add_common, check_plot
 
 EXIT_INTERRUPTED = 130
 
@@ -48,6 +48,9 @@ def add_parsers(sub) -> None:
                     help="figure the table shows (kill, damage_mean, cripple:X, ...; "
                     "default kill)")
     sw.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_plot_flags(sw, "also draw the metric into FILE (.png, .svg or .pdf): a heatmap "
+                   "over two --vary parameters (one per loadout), lines over one (one per "
+                   "loadout, with 95%% bands)")
     fmt = sw.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print every figure as JSON")
     fmt.add_argument("--csv", action="store_true", help="print the long frame as CSV")
@@ -66,12 +69,39 @@ def add_parsers(sub) -> None:
                       help="name of each loadout, in the order of the files (default: file "
                       "names)")
     cmp_.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    add_plot_flags(cmp_, "also draw the loadouts side by side into FILE (.png, .svg or "
+                   ".pdf): kill and mean damage (and models destroyed against a unit), "
+                   "each with its 95%% interval and the verdict")
     add_common(cmp_)
     add_cards_flag(cmp_)
     cmp_.set_defaults(handler=compare_command)
 
 
 # ---------------------------------------------------------------------------- helpers
+def add_plot_flags(p: argparse.ArgumentParser, help_text: str) -> None:
+    """``--plot FILE`` (checked before computing: :func:`~mathhammer.cli.run.check_plot`)
+    and ``--force`` (let it overwrite its file)."""
+    p.add_argument("--plot", default=None, metavar="FILE.png", help=help_text)
+    p.add_argument("--force", action="store_true", help="let --plot overwrite its file")
+
+
+def _save_plot(figure, args: argparse.Namespace, what: str) -> None:
+    """Write ``figure()`` into ``--plot`` (nothing without it) and say so on stderr."""
+    if args.plot is None:
+        return
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from ..plots import save_figure
+
+    try:
+        fig = figure()
+    except ValueError as exc:  # a metric the figure cannot draw
+        raise InputError("--metric", getattr(args, "metric", "kill"), str(exc)) from None
+    save_figure(fig, args.plot)
+    sys.stderr.write(f"{PROG}: wrote the {what} to {args.plot}\n")
+
+
 def _labels(args: argparse.Namespace) -> list[str]:
     files = args.scenarios
     if args.label is not None:
@@ -234,6 +264,11 @@ def sweep_command(args: argparse.Namespace) -> int:
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out FILE.csv, the file of the sweep to resume")
     vary = parse_vary(args.vary)
+    check_plot(args)
+    if args.plot is not None and len(vary) > 2:
+        raise InputError("--plot", args.plot, "draws a sweep over one or two --vary "
+                         f"parameters (this one has {len(vary)}); use --out and plot the "
+                         "frame from Python")
     scenarios = _load(args)
     target = scenarios if len(scenarios) > 1 else next(iter(scenarios.values()))
     try:
@@ -252,6 +287,10 @@ def sweep_command(args: argparse.Namespace) -> int:
     vary = {k: [_num(v) for v in vs] for k, vs in frame.attrs["vary"].items()}
     write_frame(frame, args, ("method", "trials", "seed", "stride", "points", "computed", "out"),
                 sweep_text, vary=vary)
+    from ..plots import sweep_figure
+
+    _save_plot(lambda: sweep_figure(frame, args.metric), args,
+               "heatmap" if len(vary) == 2 else "figure")
     return EXIT_OK
 
 
@@ -260,6 +299,10 @@ def compare_command(args: argparse.Namespace) -> int:
 
     if len(args.scenarios) < 2:
         raise UsageError("compare needs at least two scenario files")
+    check_plot(args)
     comparison = compare(_load(args), trials=args.trials, seed=args.seed, method=args.method)
     write(json.dumps(comparison.to_dict()) if args.json else str(comparison))
+    from ..plots import compare_figure
+
+    _save_plot(lambda: compare_figure(comparison), args, "comparison")
     return EXIT_OK

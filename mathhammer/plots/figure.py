@@ -9,12 +9,14 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import numpy as np
 from matplotlib.figure import Figure
 
 from ..errors import InputError
 from ._common import method_note
 
-__all__ = ["PLOT_SUFFIXES", "figure_title", "main_figure", "save_figure", "write_main_figure"]
+__all__ = ["PLOT_SUFFIXES", "compare_figure", "figure_title", "main_figure", "save_figure",
+           "sweep_figure", "write_main_figure"]
 
 #: File kinds :func:`save_figure` writes, by suffix.
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -128,6 +130,60 @@ def figure_title(result, *, width: float = 6.4) -> str:
         figures = f"kill {100 * result.kill:.2f}%, expected damage {result.damage_mean:.2f}"
     chars = max(40, int(10 * width))
     return "\n".join(textwrap.fill(line, chars) for line in (who, figures, f"({what})"))
+
+
+def _how(attrs_or_method, trials=None, seed=None) -> str:
+    if attrs_or_method == "exact":
+        return "exact"
+    return f"Monte Carlo, {trials:,} trials, seed {seed}, common random numbers"
+
+
+def sweep_figure(frame, metric: str = "kill") -> Figure:
+    """The figure ``mathhammer sweep --plot FILE`` writes: ``metric`` over the swept
+    parameters of a :func:`mathhammer.sweep` frame.
+
+    One parameter: :func:`plot_kill_vs`, a line per loadout with its 95 % band. Two: a
+    :func:`plot_kill_heatmap` per loadout side by side, the first parameter up the rows,
+    the second across (as the text table puts them). Raises ValueError (one line) for
+    another number of parameters or a metric the frame lacks.
+    """
+    from ..result.metrics import SUMMARY_COLUMNS
+    from .sweep import plot_kill_heatmap, plot_kill_vs
+
+    params = [c for c in frame.columns if c not in SUMMARY_COLUMNS and c != "loadout"]
+    if len(params) not in (1, 2):
+        raise ValueError(f"sweep_figure: draws a sweep over one or two parameters "
+                         f"(this one has {len(params)})")
+    a = frame.attrs
+    how = _how(a.get("method"), a.get("trials"), a.get("seed"))
+    if len(params) == 1:
+        fig = Figure(figsize=(7, 4.5), layout="constrained")
+        plot_kill_vs(frame, params[0], metric=metric, ax=fig.subplots())
+    else:
+        loadouts = (list(dict.fromkeys(frame["loadout"])) if "loadout" in frame.columns
+                    else [None])
+        fig = Figure(figsize=(6.5 * len(loadouts), 5.5), layout="constrained")
+        for ax, name in zip(np.atleast_1d(fig.subplots(1, len(loadouts))), loadouts):
+            plot_kill_heatmap(frame, x=params[1], y=params[0], metric=metric, loadout=name,
+                              ax=ax)
+    fig.suptitle(f"Sweep ({how})", fontsize="medium")
+    return fig
+
+
+def compare_figure(comparison) -> Figure:
+    """The figure ``mathhammer compare --plot FILE`` writes: a :func:`plot_compare` panel
+    per figure the comparison ranks (kill, mean damage and, against a unit, models
+    destroyed), side by side, each with its verdict."""
+    from .compare import plot_compare
+
+    metrics = list(comparison.best) or ["kill"]
+    fig = Figure(figsize=(5.8 * len(metrics), 2.4 + 0.5 * len(comparison.labels)),
+                 layout="constrained")
+    for ax, metric in zip(np.atleast_1d(fig.subplots(1, len(metrics))), metrics):
+        plot_compare(comparison, metric, ax=ax)
+    how = _how(comparison.method, comparison.trials, comparison.seed)
+    fig.suptitle(f"Comparison of {len(comparison.labels)} loadouts ({how})", fontsize="medium")
+    return fig
 
 
 def save_figure(fig: Figure, path, *, dpi: int = 120) -> Path:

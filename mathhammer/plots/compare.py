@@ -1,0 +1,86 @@
+"""Loadouts side by side (:func:`mathhammer.compare`): one figure per loadout, with its
+95 % interval, the best one highlighted."""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+from matplotlib.axes import Axes
+
+from ..result.metrics import is_probability
+from ._common import BAR_COLOR, KILL_COLOR, get_axes, percent_axis
+
+__all__ = ["plot_compare"]
+
+
+def plot_compare(comparison, metric: str = "kill", *, ax: Axes | None = None,
+                 **kwargs) -> Axes:
+    """Horizontal bars of ``metric`` for each loadout of ``comparison`` (the first on
+    top), each with its 95 % interval (none for exact results) and its value written
+    beside it; the best loadout's bar is highlighted and, for the figures
+    :func:`~mathhammer.compare` ranks (``kill``, ``damage_mean``), its verdict (the paired
+    difference with the runner-up) is the title's second line.
+
+    Parameters
+    ----------
+    comparison : Comparison
+        What :func:`mathhammer.compare` returned.
+    metric : str
+        A figure of the comparison's table (``kill``, ``damage_mean``, ``cripple:X``, ...).
+    ax : Axes, optional
+        Where to draw; when None, a new figure.
+    **kwargs
+        Passed to :meth:`~matplotlib.axes.Axes.barh`.
+
+    Returns
+    -------
+    Axes
+
+    Raises
+    ------
+    ValueError
+        One line: ``metric`` is not a figure of the comparison.
+    """
+    long = comparison.long
+    rows = long[long["metric"] == metric]
+    if rows.empty:
+        have = ", ".join(dict.fromkeys(long["metric"].astype(str)))
+        raise ValueError(f"plot_compare: {metric!r} is not a figure of the comparison "
+                         f"(it has {have})")
+    rows = rows.set_index("loadout").reindex(list(comparison.labels))
+    labels = [str(x) for x in rows.index]
+    value = rows["value"].to_numpy(dtype=float)
+    lo = rows["ci_low"].to_numpy(dtype=float)
+    hi = rows["ci_high"].to_numpy(dtype=float)
+    best = comparison.best.get(metric, {}).get("best")
+    if best is None and np.isfinite(value).any():
+        best = labels[int(np.nanargmax(value))]
+    ax = get_axes(ax)
+    y = np.arange(len(labels))[::-1]
+    color = kwargs.pop("color", BAR_COLOR)
+    kwargs.setdefault("height", 0.6)
+    if comparison.method != "exact":
+        err = np.vstack([np.clip(value - lo, 0, None), np.clip(hi - value, 0, None)])
+        kwargs.setdefault("xerr", np.nan_to_num(err))
+        kwargs.setdefault("error_kw", {"elinewidth": 0.8, "capsize": 3, "ecolor": "0.3"})
+    ax.barh(y, np.nan_to_num(value), color=[KILL_COLOR if x == best else color for x in labels],
+            **kwargs)
+    probability = is_probability(metric)
+    for yy, v, h in zip(y, value, hi):
+        if np.isfinite(v):
+            text = f"{100 * v:.1f}%" if probability else f"{v:.2f}"
+            ax.annotate(text, (max(v, h if np.isfinite(h) else v), yy), xytext=(4, 0),
+                        textcoords="offset points", va="center", fontsize="small")
+    ax.set_yticks(y, labels)
+    top = float(np.nanmax(np.where(np.isfinite(hi), hi, value))) if np.isfinite(value).any() else 1.0
+    ax.set_xlim(0, (min(1.0, top) if probability else top) * 1.25 or 1.0)
+    if probability:
+        percent_axis(ax.xaxis)
+    ax.set_xlabel(metric)
+    verdict = comparison.best.get(metric, {}).get("verdict")
+    title = f"{metric} by loadout"
+    # the verdict is a long sentence: wrapped to the width of a panel
+    ax.set_title(title if not verdict else f"{title}\n{textwrap.fill(verdict, 46)}",
+                 fontsize="medium")
+    return ax
