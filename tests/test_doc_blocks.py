@@ -33,10 +33,12 @@ def _wrappers(folder) -> None:
     """``mathhammer``, ``python`` and ``make`` in ``folder``, as the documents mean them."""
     folder.mkdir()
     python = shlex.quote(sys.executable)
+    make = shutil.which("make")                          # found before .bin is on PATH
     scripts = {
         "mathhammer": f'exec {python} -m mathhammer "$@"',
         "python": f'exec {python} "$@"',
-        "make": f'exec make --dry-run --directory {shlex.quote(str(ROOT))} "$@"',
+        "make": (f'exec {shlex.quote(make)} --dry-run --directory {shlex.quote(str(ROOT))} "$@"'
+                 if make else 'echo "make: not installed" >&2; exit 127'),
     }
     for name, body in scripts.items():
         path = folder / name
@@ -68,6 +70,8 @@ def _run_python(block: Block, folder, env) -> None:
     proc = subprocess.run([sys.executable, str(script)], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=TIMEOUT)
     assert proc.returncode == 0, _report(block, "the script", proc)
+    # a script that ends well but logs a traceback (a Dask worker failing to start) fails too
+    assert "Traceback" not in proc.stderr, _report(block, "the script", proc)
 
 
 def _run_shell(block: Block, folder, env) -> None:
