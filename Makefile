@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NOTEBOOK_STAMP := $(VENV)/.installed-notebook
 
-.PHONY: demo test bench bench-matrix clean clear-cache
+.PHONY: demo test notebook bench bench-matrix clean clear-cache
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +21,17 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python scripts/warm_kernels.py
 	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
+
+# JupyterLab (the `notebook` extra) is installed by this target only, not by `make test`,
+# which runs the notebooks through nbclient. NOTEBOOK_ARGS go to `jupyter lab`, e.g.
+# `make notebook NOTEBOOK_ARGS="--no-browser --port 8899"`.
+NOTEBOOK_ARGS ?=
+$(NOTEBOOK_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[notebook]'
+	touch $(NOTEBOOK_STAMP)
+
+notebook: $(NOTEBOOK_STAMP)
+	$(BIN)/jupyter lab notebooks/ $(NOTEBOOK_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_kernel.py

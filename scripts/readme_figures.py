@@ -23,6 +23,8 @@ from mathhammer.plots import (
 )
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "img"
+#: The example files the README's commands run: each figure beside a command draws that file.
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SEED = 2026
 
 
@@ -38,8 +40,9 @@ def main() -> None:
     result = mh.simulate(matchup, trials=trials, seed=SEED)
     save_figure(main_figure(result), OUT / "run_plot.png")
 
-    # 2. a designer's sweep: one heavy warjack against every ARM x DEF
-    base = scenario_from_cards(["heavy_warjack"], "heavy_warjack")
+    # 2. a designer's sweep: one heavy warjack against every ARM x DEF (`mathhammer sweep
+    # examples/warjack_duel.toml --vary target.arm=14:22 --vary target.def=10:16`)
+    base = mh.load_scenario(EXAMPLES / "warjack_duel.toml")
     grid = mh.sweep(base, {"target.arm": range(14, 23), "target.def": range(10, 17)},
                     trials=trials, seed=SEED, progress=False)
     fig = Figure(figsize=(7, 5.5), layout="constrained")
@@ -47,11 +50,12 @@ def main() -> None:
     ax.set_title("One heavy warjack, 3 focus, best play")
     save_figure(fig, OUT / "heatmap.png")
 
-    # 3. list building: three loadouts against more and more armour
+    # 3. list building: three loadouts against more and more armour (the files of
+    # `mathhammer compare examples/compare/*.toml`)
     loadouts = {
-        "2 heavy warjacks": matchup,
-        "warcaster + heavy": scenario_from_cards(["warcaster", "heavy_warjack"], "heavy_warjack"),
-        "3 light warjacks": scenario_from_cards(["light_warjack"] * 3, "heavy_warjack"),
+        "2 heavy warjacks": mh.load_scenario(EXAMPLES / "compare" / "two_heavy_warjacks.toml"),
+        "warcaster + heavy": mh.load_scenario(EXAMPLES / "compare" / "warcaster_and_heavy.toml"),
+        "3 light warjacks": mh.load_scenario(EXAMPLES / "compare" / "three_light_warjacks.toml"),
     }
     frame = mh.sweep(loadouts, {"target.arm": range(16, 23)}, trials=trials, seed=SEED,
                      progress=False)
@@ -75,7 +79,7 @@ def main() -> None:
     save_figure(fig, OUT / "units.png")
 
     # 5. several targets (docs/units.md): a unit of six, then its officer
-    several = mh.load_scenario(Path(__file__).resolve().parents[1] / "examples" / "several_targets.toml")
+    several = mh.load_scenario(EXAMPLES / "several_targets.toml")
     save_figure(main_figure(mh.simulate(several, trials=trials, seed=SEED)), OUT / "targets.png")
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 
