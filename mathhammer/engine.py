@@ -9,6 +9,7 @@ comparisons and matrices. The method is ``"monte_carlo"`` (:mod:`mathhammer.mont
 from __future__ import annotations
 
 from ._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
+from ._core.ticker import show_progress, ticking
 from ._core.validate import check_int
 from .errors import InputError
 from .result import Result
@@ -39,25 +40,28 @@ def check_method(method: object, key: str = "method") -> str:
 
 def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None = None,
              seed: int | None = None, *, stride: int | None = None,
-             progress: bool = False, explain: bool = True) -> Result:
+             progress: bool | None = False, explain: bool = True) -> Result:
     """The :class:`Result` of ``scenario`` by ``method``, every policy as the scenario says.
 
-    Arguments as for :func:`mathhammer.simulate` (``method`` already checked); attackers
+    Arguments as for :func:`mathhammer.simulate` (``method`` already checked; ``progress``
+    False by default here: studies of many points show their own progress); attackers
     with ``policy = "optimize"`` spend as their ``spend`` table says (the policy search
     chooses those tables). The exact method takes no trials, seed or stride.
     """
+    show = show_progress(progress)
     scenario.check_damage_to()
     if method == "exact":
         from .exact import exact_result  # the engines are imported when first used
         from .play import needs_play, report, solve
 
         sequence = scenario.attack_sequence()
-        result = exact_result(scenario, sequence)
-        if explain and needs_play(scenario) and not scenario.several:
-            # the decisions in a player's words (a second backward induction, with records;
-            # its tables are for one target)
-            table = solve(scenario, sequence, relax="never")
-            result.extra["best_play"] = report(table, scenario, result.slot_labels)
+        with ticking("exact", show):  # transitions built, shown once it lasts a second
+            result = exact_result(scenario, sequence)
+            if explain and needs_play(scenario) and not scenario.several:
+                # the decisions in a player's words (a second backward induction, with
+                # records; its tables are for one target)
+                table = solve(scenario, sequence, relax="never")
+                result.extra["best_play"] = report(table, scenario, result.slot_labels)
         return result
     trials = scenario.trials if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
     if seed is None:
@@ -66,7 +70,7 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
         seed = check_int("seed", seed, 0, MAX_SEED)
     from .montecarlo import monte_carlo  # Numba is imported by the first Monte Carlo run only
 
-    return monte_carlo(scenario, trials, seed, stride, progress, explain)
+    return monte_carlo(scenario, trials, seed, stride, show, explain)
 
 
 def common_stride(scenarios) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ._core.ticker import check_show
 from ._core.validate import check_bool
 from .engine import check_method, evaluate
 from .errors import InputError
@@ -22,7 +23,7 @@ def simulate(
     method: str = "monte_carlo",
     *,
     stride: int | None = None,
-    progress: bool = False,
+    progress: bool | None = None,
     explain: bool = True,
 ) -> Result:
     """Simulate a scenario and return its :class:`~mathhammer.result.Result`.
@@ -48,9 +49,12 @@ def simulate(
         :func:`mathhammer.common_stride` of the scenarios compared. ``None`` (the default)
         reads the dice packed, the fastest; the two give different draws of the same
         distribution.
-    progress : bool
-        Show a tqdm progress bar on stderr for a Monte Carlo run that lasts over a second
-        (the command line turns it on when stderr is a terminal).
+    progress : bool, optional
+        Show progress on stderr once a run has lasted a second: a bar over the trials of a
+        Monte Carlo run, a counter of the transitions built by the exact engine and by the
+        solve of best play. None (the default): when stderr is a terminal (a script run from
+        a shell, the command line; not a notebook or a pipe). The first run after installing
+        also says on stderr that it compiles the Monte Carlo kernels, whatever this says.
     explain : bool
         With best play, say how to play it (``Result.play_table()``, the report's section,
         ``--json`` ``best_play.decisions``): a pass over the solved game weighing each
@@ -65,6 +69,7 @@ def simulate(
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     method = check_method(method)
+    check_show(progress)
     if any(a.policy == "optimize" for a in scenario.attackers):
         found = optimize(scenario, method=method, trials=trials, seed=seed, stride=stride)
         best = found.result

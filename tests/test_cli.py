@@ -177,7 +177,9 @@ def test_demo_json_and_console_script():
     assert proc.returncode == 0, proc.stderr
     data = check_json(proc.stdout)
     assert data["trials"] == 20000 and data["seed"] == 9
-    assert len(data["damage_pmf"]) == 31
+    assert len(data["damage_pmf"]) == 35  # the heavy warjack card: 34 boxes, 0 .. 34 marked
+    # the demo's answer: a grid's cripple odds and best play
+    assert set(data["cripple"]) == {"C", "H", "M", "L", "R"} and data["best_play"]
 
 
 def test_examples_run():

@@ -323,8 +323,10 @@ def test_bundled_demo_loads():
     text = files("mathhammer").joinpath("data").joinpath("demo.toml").read_text(encoding="utf-8")
     scen = loads_scenario(text, "demo.toml")
     assert scen.trials == 1_000_000 and scen.seed == 1
-    assert len(scen.attackers) == 2
-    assert scen.target.defense == 12 and scen.target.arm == 18 and scen.target.boxes == 30
+    assert len(scen.attackers) == 2 and [a.focus for a in scen.attackers] == [3, 1]
+    # the bundled heavy warjack card: its damage grid, best play by default
+    assert scen.target.defense == 12 and scen.target.arm == 18 and scen.target.boxes == 34
+    assert scen.target.card is not None and all(a.plays_best for a in scen.attackers)
     assert _round_trip(scen) == scen
 
 

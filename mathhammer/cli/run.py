@@ -62,6 +62,9 @@ def add_parsers(sub) -> None:
 
 def _flags(p: argparse.ArgumentParser) -> None:
     add_common(p)
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress on stderr once the run has lasted a second (trials, or the "
+                   "exact engine's transitions); default: when stderr is a terminal")
     p.add_argument("--json", action="store_true",
                    help="print the result as one JSON object instead of a report")
     add_csv_flags(p)
@@ -219,7 +222,7 @@ def run_command(args: argparse.Namespace) -> int:
     check_csv(args, scenario)
     check_plot(args)
     result = simulate(scenario, trials=args.trials, seed=args.seed, method=args.method,
-                      progress=sys.stderr.isatty())
+                      progress=args.progress)
     written = [w for w in (write_csv_tables(args, result), write_plot(args, result)) if w]
     if args.json:
         text = json.dumps(result.to_dict())

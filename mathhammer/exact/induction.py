@@ -28,6 +28,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
+from .._core.ticker import tick
 from ..errors import ExactNotApplicable, InputError
 from ..rules import Scenario
 from ..rules.scenario import check_objective
@@ -194,8 +195,10 @@ class Engine:
             out = merge(attack_edges(setup, ev.slot, state, dec, src))
         else:
             out = merge(round_edges(setup, ev, state, setup.marks if src is None else src, dec))
+        size = sum(pc.p.size for pc in out)
+        tick(size)  # the progress shown, if any (mathhammer._core.ticker)
         if self.edge_budget is not None and self.looks_ahead and self.on_card:
-            self.built += sum(pc.p.size for pc in out)
+            self.built += size
             if self.built > self.edge_budget:
                 kind = self.setup.target.capacity
                 raise ExactNotApplicable(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._core.ticker import ticking
 from .._core.validate import check_int
 from ..errors import ExactNotApplicable
 from ..result import Result
@@ -22,15 +23,16 @@ def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None =
     """Simulate ``trials`` sequences of ``scenario`` from ``seed`` (both already checked).
 
     ``stride`` (common random numbers, see :func:`mathhammer.simulate`) must be at least
-    :func:`max_draws` of the scenario; ``progress`` shows a tqdm bar on stderr once the run
-    has lasted a second; ``explain``: with best play, weigh its decisions for "how to play it"
+    :func:`max_draws` of the scenario; ``progress`` (a bool) shows tqdm bars on stderr, for
+    solving best play and for the trials, each once it has lasted a second; ``explain``: with best play, weigh its decisions for "how to play it"
     (else the result's ``best_play`` has the table's summary only).
     """
     table, unsolved = None, None
     sequence = scenario.attack_sequence()
     if needs_play(scenario):
         try:
-            table = solve(scenario, sequence, reach=explain)
+            with ticking("best play", progress):  # solved first, shown once it lasts a second
+                table = solve(scenario, sequence, reach=explain)
         except ExactNotApplicable as err:
             # beyond what best play can be solved on: the default fixed policy and the
             # "lethal" power field decide, and the result says so
@@ -39,14 +41,9 @@ def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None =
     enc = encode(scenario, table, sequence)
     if stride is not None:
         check_int("stride", stride, enc.max_draws, MAX_STRIDE)
-    if progress:
-        from tqdm import tqdm
-
-        with tqdm(total=trials, unit="trial", unit_scale=True, delay=1.0, leave=False,
-                  desc="simulate") as bar:
-            counts = run_sequences(enc, trials, seed, stride=stride or 0, on_batch=bar.update)
-    else:
-        counts = run_sequences(enc, trials, seed, stride=stride or 0)
+    with ticking("simulate", progress, unit="trial", total=trials) as bar:
+        counts = run_sequences(enc, trials, seed, stride=stride or 0,
+                               on_batch=None if bar is None else bar.update)
     result = assemble(scenario, enc, counts, trials, seed, stride or 0)
     if table is not None:
         result.extra["best_play"] = report(table, scenario, enc.slot_labels)

@@ -11,9 +11,13 @@ from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
+from .._core.intervals import wilson_interval
 from ._common import BAR_COLOR, get_axes, method_note, percent_axis, target_title
 
-__all__ = ["LABEL_POINTS", "letter_names", "plot_card", "plot_cripple"]
+#: Colour of the bars over the trials the target still stands (beside every trial's).
+STANDING_COLOR = "tab:orange"
+
+__all__ = ["LABEL_POINTS", "STANDING_COLOR", "can_condition", "letter_names", "plot_card", "plot_cripple"]
 
 #: Size (points) of the probability written on each box: readable at the default size.
 LABEL_POINTS = 8.0
@@ -30,20 +34,52 @@ def letter_names(result) -> dict[str, str]:
     return {}
 
 
+def can_condition(result) -> bool:
+    """Whether the card's figures can be read "if the target is still standing": one
+    target, a single model with a card, destroyed in some trials but not all.
+
+    A destroyed target has every box marked and every system or aspect crippled, so over the
+    trials it stands, P(box marked) is ``(p - kill) / (1 - kill)``, and likewise a cripple:
+    where the target often dies the unconditional map is all dark, the conditional one shows
+    what a surviving target is left with.
+    """
+    return (bool(result.card) and result.card_models == 1 and not result.target_names
+            and 0.0 < result.kill < 1.0)
+
+
+def _standing(p: np.ndarray, kill: float) -> np.ndarray:
+    """``p`` over the trials the target stands (see :func:`can_condition`)."""
+    return np.clip((np.asarray(p, dtype=float) - kill) / (1.0 - kill), 0.0, 1.0)
+
+
+def _check_condition(result, what: str) -> None:
+    if not can_condition(result):
+        raise ValueError(f"{what}: standing=True needs one single-model target destroyed in "
+                         f"some trials but not all (kill {result.kill:.4g})")
+
+
 def _no_card(what: str) -> ValueError:
     return ValueError(f"{what}: the target has no damage grid or life spiral "
                       "(a damage track has nothing to draw or cripple)")
 
 
-def plot_cripple(result, *, ax: Axes | None = None, **kwargs) -> Axes:
+def plot_cripple(result, *, ax: Axes | None = None, standing: bool | str = False,
+                 **kwargs) -> Axes:
     """Bars of the probability each system (grid) or aspect (spiral) ends crippled, in the
     order of ``result.letters``, with 95% interval error bars (zero-width for exact results).
 
-    Extra keyword arguments go to :meth:`~matplotlib.axes.Axes.bar`. Raises ValueError
-    when the target has no card.
+    ``standing``: False, over every trial; True, over the trials the target is still
+    standing at the end (:func:`can_condition`; a Wilson interval over those trials);
+    ``"both"``, the two side by side, each letter's pair of bars with a legend. Extra keyword
+    arguments go to :meth:`~matplotlib.axes.Axes.bar`. Raises ValueError when the target has
+    no card, or ``standing`` asks for what :func:`can_condition` refuses.
     """
     if not result.letters:
         raise _no_card("plot_cripple")
+    if standing not in (False, True, "both"):
+        raise ValueError(f"plot_cripple: standing must be False, True or 'both' (got {standing!r})")
+    if standing:
+        _check_condition(result, "plot_cripple")
     ax = get_axes(ax)
     letters = list(result.letters)
     names = letter_names(result)
@@ -51,19 +87,41 @@ def plot_cripple(result, *, ax: Axes | None = None, **kwargs) -> Axes:
     ci = result.cripple_ci95
     lo = np.array([ci[x][0] for x in letters], dtype=float)
     hi = np.array([ci[x][1] for x in letters], dtype=float)
-    yerr = np.vstack([np.clip(p - lo, 0, None), np.clip(hi - p, 0, None)])
-    kwargs.setdefault("color", BAR_COLOR)
+    series = []
+    if standing in (False, "both"):
+        series.append(("every trial", p, lo, hi, kwargs.pop("color", BAR_COLOR)))
+    if standing:
+        q = _standing(p, result.kill)
+        if result.exact:
+            q_lo = q_hi = q
+        else:  # successes and trials over the trials the target stands
+            n = result.trials * (1.0 - result.kill)
+            bounds = np.array([wilson_interval(v * n, max(1, round(n))) for v in q])
+            q_lo, q_hi = bounds[:, 0], bounds[:, 1]
+        series.append(("if still standing", q, q_lo, q_hi,
+                       kwargs.pop("color", STANDING_COLOR) if standing is True
+                       else STANDING_COLOR))
     kwargs.setdefault("capsize", 0 if result.exact else 4)
-    bars = ax.bar(range(len(letters)), p, yerr=yerr, **kwargs)
-    ax.bar_label(bars, labels=[f"{100 * v:.1f}%" for v in p], padding=2, fontsize="small")
+    width = 0.8 / len(series)
+    for i, (label, v, v_lo, v_hi, color) in enumerate(series):
+        x = np.arange(len(letters)) + (i - (len(series) - 1) / 2) * width
+        yerr = np.vstack([np.clip(v - v_lo, 0, None), np.clip(v_hi - v, 0, None)])
+        bars = ax.bar(x, v, width=width, yerr=yerr, color=color, label=label, **kwargs)
+        ax.bar_label(bars, labels=[f"{100 * y:.0f}%" if len(series) > 1 else f"{100 * y:.1f}%"
+                                   for y in v], padding=2, fontsize="small")
+    if len(series) > 1:  # above the tallest bar, inside the Axes
+        ax.legend(loc="upper center", ncols=2, fontsize="small", frameon=False)
     ax.set_xticks(range(len(letters)),
                   [f"{x}\n" + textwrap.fill(names[x], 12) if x in names else x for x in letters],
                   fontsize="small")
-    ax.set_ylim(0, 1.08)
+    ax.set_ylim(0, 1.08 if len(series) == 1 else 1.2)  # two series: room for the legend
+    ax.set_yticks(np.linspace(0.0, 1.0, 6))
     percent_axis(ax.yaxis)
     what = "aspect" if result.card_kind == "spiral" else "system"
     if result.card_models > 1:  # a unit of models with a card: the share of its models
         ax.set_ylabel(f"share of the {result.card_models} models\nwith the {what} crippled at the end")
+    elif standing is True:
+        ax.set_ylabel(f"P({what} crippled | still standing)")
     else:
         ax.set_ylabel(f"P({what} crippled at the end)")
     ax.set_title(f"{target_title(result, 'Crippled')} ({method_note(result)})")
@@ -71,7 +129,7 @@ def plot_cripple(result, *, ax: Axes | None = None, **kwargs) -> Axes:
 
 
 def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = True,
-              vmin: float = 0.0, vmax: float = 1.0, **kwargs) -> Axes:
+              vmin: float = 0.0, vmax: float = 1.0, standing: bool = False, **kwargs) -> Axes:
     """The target's card with each box shaded by the probability it ends marked.
 
     A damage grid is drawn as on the card: columns 1..6 left to right (a colossal's: its left
@@ -83,12 +141,18 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
     aspect letter. Patches are added column by column (branch by branch), box by box, in the
     order of ``result.box_marked``, so there is one Rectangle per box. With ``annotate``
     each box also shows its probability. A colorbar (``vmin``..``vmax``) is added. Extra
-    keyword arguments go to the Rectangles (``edgecolor``, ``linewidth``, ...).
+    keyword arguments go to the Rectangles (``edgecolor``, ``linewidth``, ...). With
+    ``standing`` each box is shaded by the probability it is marked over the trials the
+    target is still standing at the end (:func:`can_condition`): where the target often
+    dies, the map of a surviving target's damage.
 
-    Raises ValueError when the target has no card, or has a grid and ``ax`` is polar.
+    Raises ValueError when the target has no card, has a grid and ``ax`` is polar, or
+    ``standing`` asks for what :func:`can_condition` refuses.
     """
     if not result.card:
         raise _no_card("plot_card")
+    if standing:
+        _check_condition(result, "plot_card")
     ax = get_axes(ax)
     from matplotlib import colormaps
 
@@ -96,7 +160,8 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
     norm = Normalize(vmin=vmin, vmax=vmax)
     kwargs.setdefault("edgecolor", "black")
     kwargs.setdefault("linewidth", 0.8)
-    probs = [np.asarray(col, dtype=float) for col in result.box_marked]
+    probs = [_standing(col, result.kill) if standing else np.asarray(col, dtype=float)
+             for col in result.box_marked]
     spiral = result.card_kind == "spiral"
     polar = getattr(ax, "name", "") == "polar"
     if polar and not spiral:
@@ -106,12 +171,19 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
     else:
         _draw_table(ax, result.card, probs, cmap, norm, annotate, kwargs, rows=spiral)
     what = "P(box marked)" if result.card_models == 1 else f"share of the {result.card_models} models"
+    if standing:
+        what = "P(box marked | still standing)"
     cbar = ax.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.8, label=what)
     percent_axis(cbar.ax.yaxis, decimals=0)
     kind = "life spiral" if spiral else "damage grid"
-    ax.set_title(f"{target_title(result, kind.capitalize())}\n{what} marked at the end"
-                 if result.card_models > 1 else
-                 f"{target_title(result, kind.capitalize())}\nP(box marked at the end)")
+    if standing:
+        last = (f"P(box marked at the end), if still standing ({100 * (1 - result.kill):.0f}% "
+                "of trials)")
+    elif result.card_models > 1:
+        last = f"{what} marked at the end"
+    else:
+        last = "P(box marked at the end)"
+    ax.set_title(f"{target_title(result, kind.capitalize())}\n{last}")
     return ax
 
 

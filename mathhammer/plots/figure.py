@@ -46,13 +46,17 @@ def main_figure(result) -> Figure:
     ``"kill_by_turn"`` (:func:`plot_kill_by_turn`, when ``result.turns > 1``), ``"card"``
     (:func:`plot_card`, when the target has a grid or spiral; a polar ring for a spiral) and
     ``"cripple"`` (:func:`plot_cripple`, when the card has systems or aspects). Twin and
-    colorbar Axes come on top of those in ``fig.axes``.
+    colorbar Axes come on top of those in ``fig.axes``. When the target is destroyed in
+    some trials but not all (:func:`~mathhammer.plots.card.can_condition`), the card shows
+    the marks of a target still standing at the end and the cripple bars come in pairs,
+    every trial and still standing: a kill marks every box, so the plain map says little
+    where the kill is likely.
 
     The figure's title (:func:`figure_title`) names the attackers and the target and says
     the headline figures and how they were found; the panels' titles only say what each
     panel shows, so nothing is said twice.
     """
-    from .card import plot_card, plot_cripple
+    from .card import can_condition, plot_card, plot_cripple
     from .damage import plot_damage
     from .turns import plot_kill_by_turn
     from .targets import plot_targets
@@ -78,10 +82,13 @@ def main_figure(result) -> Figure:
         plot_damage(result, ax=axes["damage"])
     if "kill_by_turn" in axes:
         plot_kill_by_turn(result, ax=axes["kill_by_turn"])
+    # a target destroyed in some trials: its card as a surviving target is left (a kill
+    # marks every box, so the plain map darkens with the kill and says little more)
+    standing = can_condition(result)
     if "card" in axes:
-        plot_card(result, ax=axes["card"])
+        plot_card(result, ax=axes["card"], standing=standing)
     if "cripple" in axes:
-        plot_cripple(result, ax=axes["cripple"])
+        plot_cripple(result, ax=axes["cripple"], standing="both" if standing else False)
     _short_titles(axes, result)
     fig.suptitle(figure_title(result, width=fig.get_figwidth()))
     return fig

@@ -17,6 +17,7 @@ import numpy as np
 from numba import prange
 
 from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_chunk
+from ..._core.compiling import compile_for
 from ..._core.jit import jit
 from .layout import (
     A_FLAGS,
@@ -107,6 +108,12 @@ def _general_serial(first, seed, trials, chunk, max_draws, stride, tables, count
 #: The driver of each (plain, one chunk) pair.
 _DRIVERS = {(True, True): _plain_serial, (True, False): _plain_parallel,
             (False, True): _general_serial, (False, False): _general_parallel}
+
+#: What a cold compile of each kernel costs (plain or not), measured on two cores
+#: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
+_COLD = {True: ("the Monte Carlo kernel", "about 5 s on two cores"),
+         False: ("the general Monte Carlo kernel (best play, effects, cards)",
+                 "up to two minutes on two cores")}
 
 
 @dataclass(frozen=True)
@@ -204,8 +211,10 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
             target_made=np.zeros((k, tm_shape[0] + _PAD_ROWS, tm_shape[1]), dtype=np.int64),
         )
         run = _DRIVERS[plain, k == 1]
-        run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-            np.int64(draws), np.int64(stride), enc.tables, counters)
+        args = (np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
+                np.int64(draws), np.int64(stride), enc.tables, counters)
+        compile_for(run, args, *_COLD[plain])
+        run(*args)
         damage_hist = counters.damage_hist[:, : boxes + 1]
         chunk_damage[first:first + k] = damage_hist
         damage_total += damage_hist.sum(axis=0)

@@ -1,0 +1,71 @@
+"""Compile a kernel before its first call, and say so when that takes a while.
+
+Numba compiles a kernel on its first call in a process, or loads it from its on-disk cache
+(``cache=True``, :mod:`~mathhammer._core.jit`). A load takes well under a second; a cold
+compile, the first run after installing or upgrading, takes seconds to a minute on two
+cores. :func:`compile_for` compiles (or loads) the kernel for the argument types of the
+call about to be made and, when that has not finished after :data:`NOTICE_AFTER` seconds,
+writes one line on stderr saying what is happening, so a first run never waits in silence.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+__all__ = ["NOTICE_AFTER", "compile_for"]
+
+#: Seconds a compile (or cache load) may take before the notice is written: a load from the
+#: cache takes well under this, a cold compile far more.
+NOTICE_AFTER = 1.0
+
+
+def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) -> bool:
+    """Make ``dispatcher`` ready for ``args`` (its next call), with a notice on stderr
+    when that takes over :data:`NOTICE_AFTER` seconds.
+
+    Parameters
+    ----------
+    dispatcher : numba Dispatcher
+        A kernel made by :func:`mathhammer._core.jit.jit`.
+    args : tuple
+        The arguments of the call about to be made (only their types are read).
+    what : str
+        What is compiled, in a user's words (``"the Monte Carlo kernel for this scenario"``).
+    about : str
+        How long a cold compile takes, measured (``"about 5 s on two cores"``).
+    stream : file, optional
+        Where the notice goes; ``sys.stderr`` (read at the call) when None.
+
+    Returns
+    -------
+    bool
+        True when the notice was written (the compile was slow: a cold cache).
+    """
+    types = tuple(dispatcher.typeof_pyval(a) for a in args)
+    if types in dispatcher.overloads:  # already compiled in this process
+        return False
+    out = sys.stderr if stream is None else stream
+    shown = threading.Event()
+
+    def notice() -> None:
+        shown.set()
+        out.write(f"mathhammer: compiling {what} (first run after installing only; "
+                  f"{about})...\n")
+        out.flush()
+
+    timer = threading.Timer(NOTICE_AFTER, notice)
+    timer.daemon = True
+    began = time.perf_counter()
+    timer.start()
+    try:
+        dispatcher.compile(types)
+    finally:
+        timer.cancel()
+        timer.join()  # a notice being written is finished before the check below
+    if shown.is_set():
+        out.write(f"mathhammer: compiled in {time.perf_counter() - began:.0f} s; later runs "
+                  "load it from the cache\n")
+        out.flush()
+    return shown.is_set()

@@ -1,0 +1,77 @@
+"""Progress shown on stderr: whether to show it, and a ticker for work that cannot count
+ahead (the exact engine and best play, whose transitions are found as they are built).
+
+A ``progress`` argument of the API is ``None`` (show it when stderr is a terminal: the
+command line, not a captured test or a pipe), ``True`` or ``False``. :func:`ticking` opens a
+tqdm counter that appears once the work has lasted a second; code deep in an engine calls
+:func:`tick` with the transitions it built, which costs a lookup when nothing is shown.
+
+>>> with ticking("exact", False):
+...     tick(5)                      # nothing shown, nothing counted
+>>> show_progress(False), show_progress(True)
+(False, True)
+"""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from ..errors import InputError
+
+__all__ = ["check_show", "show_progress", "tick", "ticking"]
+
+#: Seconds a run lasts before its progress appears (quick runs show nothing).
+DELAY = 1.0
+
+_ACTIVE: ContextVar = ContextVar("mathhammer_ticker", default=None)
+
+
+def check_show(progress) -> None:
+    """``progress`` must be None, True or False (raises :class:`InputError`).
+
+    >>> check_show("yes")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: progress: must be true, false or none (got 'yes')
+    """
+    if not (progress is None or isinstance(progress, bool)):
+        raise InputError("progress", progress, "must be true, false or none")
+
+
+def show_progress(progress: bool | None) -> bool:
+    """Whether to show progress: ``progress`` itself, or for None whether stderr is a
+    terminal."""
+    check_show(progress)
+    if progress is None:
+        isatty = getattr(sys.stderr, "isatty", None)
+        return bool(isatty and isatty())
+    return progress
+
+
+@contextmanager
+def ticking(desc: str, show: bool, *, unit: str = "transition", total: int | None = None):
+    """A tqdm bar named ``desc`` on stderr (shown once the block has lasted :data:`DELAY`,
+    removed at its end) counting the :func:`tick` calls made inside the block, or, with a
+    ``total``, the updates of the bar it yields; None and nothing shown when ``show`` is
+    False."""
+    if not show:
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(desc=desc, unit=unit, unit_scale=True, delay=DELAY, leave=False,
+              total=total) as bar:
+        token = _ACTIVE.set(bar)
+        try:
+            yield bar
+        finally:
+            _ACTIVE.reset(token)
+
+
+def tick(n: int = 1) -> None:
+    """Add ``n`` to the counter of the enclosing :func:`ticking` block, if one is shown."""
+    bar = _ACTIVE.get()
+    if bar is not None:
+        bar.update(n)
