@@ -34,8 +34,8 @@ def test_a_slow_compile_says_so_and_how_long_it_took(monkeypatch):
     args = (np.zeros(3), np.int64(2))
     assert compile_for(kernel, args, "the test kernel", "about 1 s", stream=out) is True
     first, second = out.getvalue().splitlines()
-    assert first == ("mathhammer: compiling the test kernel (first run after installing only; "
-                     "about 1 s)...")
+    assert first == ("mathhammer: compiling the test kernel (the first run of its kind after "
+                     "installing only; about 1 s)...")
     assert second.startswith("mathhammer: compiled in ") and "cache" in second
     assert kernel(*args) == 2.0
     # compiled now: the next call says nothing, however low the threshold

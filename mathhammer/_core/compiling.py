@@ -2,7 +2,8 @@
 
 Numba compiles a kernel on its first call in a process, or loads it from its on-disk cache
 (``cache=True``, :mod:`~mathhammer._core.jit`). A load takes well under a second; a cold
-compile, the first run after installing or upgrading, takes seconds to a minute on two
+compile, at the first run of each kind (plain or general kernel, one target or several,
+one chunk of trials or many) after installing or upgrading, takes seconds to minutes on two
 cores. :func:`compile_for` compiles (or loads) the kernel for the argument types of the
 call about to be made and, when that has not finished after :data:`NOTICE_AFTER` seconds,
 writes one line on stderr saying what is happening, so a first run never waits in silence.
@@ -51,8 +52,8 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
 
     def notice() -> None:
         shown.set()
-        out.write(f"mathhammer: compiling {what} (first run after installing only; "
-                  f"{about})...\n")
+        out.write(f"mathhammer: compiling {what} (the first run of its kind after "
+                  f"installing only; {about})...\n")
         out.flush()
 
     timer = threading.Timer(NOTICE_AFTER, notice)
