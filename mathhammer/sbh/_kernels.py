@@ -16,6 +16,7 @@ import numpy as np
 from numba import prange
 
 from .._core.chunks import BATCH, CHUNK, PAD, batches, open_chunk
+from .._core.compiling import compile_for
 from .._core.jit import jit
 from .._core.pairs import die_of
 from .._core.rng import fill_pairs
@@ -137,6 +138,11 @@ def _run_serial(first, seed, trials, chunk, max_draws, steps, offs, counts):
         _run_chunk(np.int64(c), first, seed, trials, chunk, max_draws, steps, offs, counts)
 
 
+#: A cold compile of the kernel with its serial or parallel driver, measured on two cores
+#: (benchmarks/README.md): the compile notice says it.
+_COLD = "about 3 s on two cores"
+
+
 def run_turns(steps: np.ndarray, n_models: int, max_actions: int, trials: int, seed: int,
               chunk: int = CHUNK, batch: int = BATCH) -> np.ndarray:
     """Run ``trials`` turns of the encoded plan; return the merged counter row.
@@ -152,7 +158,9 @@ def run_turns(steps: np.ndarray, n_models: int, max_actions: int, trials: int, s
     for first, k in batches(trials, chunk, batch):
         counts = np.zeros((k, width + PAD), dtype=np.int64)
         run = _run_serial if k == 1 else _run_parallel
-        run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-            np.int64(max_draws), steps, offs, counts)
+        args = (np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
+                np.int64(max_draws), steps, offs, counts)
+        compile_for(run, args, "the Song of Blades and Heroes kernel", _COLD)
+        run(*args)
         total += counts[:, :width].sum(axis=0)
     return total
