@@ -44,6 +44,7 @@ from .layout import (
 )
 from .plain import run_plain_trials
 from .sequence import run_trials
+from .variant import needs_rare
 
 #: Rows of padding after each chunk's attack counters: a cache line (false sharing between
 #: threads writing neighbouring chunks costs a factor of 2).
@@ -64,7 +65,8 @@ def _row(counters, c):
 # scenario never compiles the general kernel, a run of one chunk never compiles a parallel
 # loop (a driver branching on ``plain`` compiled both kernels on every first run). The
 # chunk index is made int64 where the loops hand it on (``prange`` yields a uint64): one
-# signature of each chunk function, not two.
+# signature of each chunk function, not two. The general drivers hand on ``rare``
+# (:mod:`.variant`): ``None`` compiles the general kernel's lean variant, ``True`` its full one.
 
 @jit()
 def _plain_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters):
@@ -73,9 +75,9 @@ def _plain_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, count
 
 
 @jit()
-def _general_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters):
+def _general_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
     rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
-    run_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c))
+    run_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c), rare)
 
 
 @jit(parallel=True)
@@ -91,17 +93,17 @@ def _plain_serial(first, seed, trials, chunk, max_draws, stride, tables, counter
 
 
 @jit(parallel=True)
-def _general_parallel(first, seed, trials, chunk, max_draws, stride, tables, counters):
+def _general_parallel(first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
     for c in prange(counters.damage_hist.shape[0]):
         _general_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables,
-                       counters)
+                       counters, rare)
 
 
 @jit()
-def _general_serial(first, seed, trials, chunk, max_draws, stride, tables, counters):
+def _general_serial(first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
     for c in range(counters.damage_hist.shape[0]):
         _general_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables,
-                       counters)
+                       counters, rare)
 
 
 #: The driver of each (plain, one chunk) pair.
@@ -148,6 +150,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain` unless ``general``
     asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
     plain = bool(enc.plain) and not general
+    # the general kernel's variant (.variant): the plain drivers take no such argument
+    variant = () if plain else ((True if needs_rare(enc.tables) else None),)
     if stride and stride < enc.max_draws:
         raise ValueError(f"stride {stride} is below the scenario's max_draws {enc.max_draws}")
     draws = stride if stride else enc.max_draws
@@ -205,7 +209,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         )
         run = _DRIVERS[plain, k == 1]
         run(np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-            np.int64(draws), np.int64(stride), enc.tables, counters)
+            np.int64(draws), np.int64(stride), enc.tables, counters, *variant)
         damage_hist = counters.damage_hist[:, : boxes + 1]
         chunk_damage[first:first + k] = damage_hist
         damage_total += damage_hist.sum(axis=0)
