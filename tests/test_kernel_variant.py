@@ -32,7 +32,8 @@ LEAN = ["card_matchup.toml", "grid_feedback.toml", "heavy_warjack_focus.toml",
 def _focus_jack(**target) -> Scenario:
     """A warjack with 1 focus (the general kernel: it may boost) and two fist attacks."""
     fist = Weapon("Fist", "melee", 7, 16, attacks=2)
-    return Scenario(Target(defense=12, arm=18, boxes=20, **target), [Attacker("Jack", [fist], focus=1)])
+    return Scenario(Target(**{"defense": 12, "arm": 18, "boxes": 20, **target}),
+                    [Attacker("Jack", [fist], focus=1)])
 
 
 @pytest.mark.parametrize("name", FULL)
