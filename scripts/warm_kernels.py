@@ -2,8 +2,8 @@
 
 ``make test`` runs this before the suite: the general kernel compiles apart for one target
 (lean: no unit, blast, continuous effect or hazard; and full) and for several targets, each
-with its serial and parallel drivers (20-60 s a variant on one core, measured in
-benchmarks/README.md), so compiling them two processes at once saves that much of a cold
+with its serial and parallel drivers (20 s for the lean one to two minutes a variant on one
+core, measured in benchmarks/README.md), so compiling them two processes at once saves that much of a cold
 suite on two cores. Each job runs a small scenario through :func:`mathhammer.simulate`,
 the same path as the tests, so what it leaves in the cache is what they load; the lean job
 also compiles the plain kernel, a last one the Song of Blades and Heroes kernels. Run again

@@ -21,7 +21,7 @@ for the closure ``suffer`` (power field, marking, Tough, healing, crippling), wh
 inlines where it is called: after an attack, and on the rare paths (a knockdown in quicksand,
 the maintenance phase), each a loop or branch of its own outside the attack path, so that an
 attack pays for none of them. The closures' calls on branches the argument types prune (the
-several-target paths, the rare ones of the lean variant) are pruned before they are inlined
+rare paths, ``rare is None``: the lean variant) are pruned before they are inlined
 (``prune_first``, :mod:`mathhammer._core.jit`): inlining them cost most of the cold compile.
 """
 
