@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/mathhammer demo
 
-# The kernels are compiled first, two variants side by side (scripts/warm_kernels.py), then the
+# The kernels are compiled first, two variants at a time (scripts/warm_kernels.py), then the
 # suite runs on up to four workers, a test file each at a time.
 test: $(STAMP)
 	$(BIN)/python scripts/warm_kernels.py

@@ -1,12 +1,13 @@
 """Compile the Monte Carlo kernels into Numba's on-disk cache, two processes at once.
 
-``make test`` runs this before the suite: a cold compile of the general kernel takes one to
-two minutes a variant on one core (one target, several targets: the kernel compiles each
-apart), so compiling the two variants side by side, each with its serial and parallel
-drivers, saves that much of a cold suite on two cores. Each process runs a small
-scenario through :func:`mathhammer.simulate`, the same path as the tests, so what it leaves
-in the cache is what they load; the first also compiles the plain kernel, the second the
-Song of Blades and Heroes kernels. Run again on a warm cache, it takes seconds.
+``make test`` runs this before the suite: the general kernel compiles apart for one target
+(lean: no unit, blast, continuous effect or hazard; and full) and for several targets, each
+with its serial and parallel drivers (20 s for the lean one to two minutes a variant on one
+core, measured in benchmarks/README.md), so compiling them two processes at once saves that much of a cold
+suite on two cores. Each job runs a small scenario through :func:`mathhammer.simulate`,
+the same path as the tests, so what it leaves in the cache is what they load; the lean job
+also compiles the plain kernel, a last one the Song of Blades and Heroes kernels. Run again
+on a warm cache, it takes seconds.
 
 Usage: ``python scripts/warm_kernels.py``
 """
@@ -30,27 +31,44 @@ def _one_target() -> str:
     for scen in (general, plain):
         for trials in (SERIAL, PARALLEL):
             simulate(scen, trials=trials, seed=1)
-    return "one target, plain kernel"
+    return "one target (lean), plain kernel"
+
+
+def _one_target_full() -> str:
+    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+
+    fist = Weapon("Fist", "melee", 7, 16, attacks=2)
+    unit = Scenario(Target(defense=12, arm=14, boxes=5, models=3), [Attacker("Jack", [fist], focus=1)])
+    for trials in (SERIAL, PARALLEL):
+        simulate(unit, trials=trials, seed=1)
+    return "one target with the rare paths (a unit)"
 
 
 def _several_targets() -> str:
-    from mathhammer import Attacker, Scenario, Target, Weapon, sbh, simulate
+    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
 
     fist = Weapon("Fist", "melee", 7, 16, attacks=2)
     scen = Scenario([Target(defense=12, arm=14, boxes=5, name="A"), Target(defense=12, arm=18, boxes=20, name="B")],
                     [Attacker("Jack", [fist], focus=1)])
     for trials in (SERIAL, PARALLEL):
         simulate(scen, trials=trials, seed=1)
+    return "several targets"
+
+
+def _sbh() -> str:
+    from mathhammer import sbh
+
     turn = sbh.Turn([sbh.Solo(sbh.Model(3), 2), sbh.Solo(sbh.Model(4), 3)])
     for trials in (SERIAL, PARALLEL):
         sbh.simulate_turn(turn, trials=trials, seed=1)
-    return "several targets, Song of Blades and Heroes"
+    return "Song of Blades and Heroes"
 
 
 def main() -> int:
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=2) as pool:
-        jobs = [pool.submit(_one_target), pool.submit(_several_targets)]
+        # the longest first: each worker then takes the next job as it is free
+        jobs = [pool.submit(job) for job in (_one_target_full, _several_targets, _one_target, _sbh)]
         done = [job.result() for job in jobs]
     print(f"kernels compiled or loaded ({'; '.join(done)}) in {time.perf_counter() - start:.0f} s",
           file=sys.stderr)

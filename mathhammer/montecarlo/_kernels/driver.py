@@ -45,6 +45,7 @@ from .layout import (
 )
 from .plain import run_plain_trials
 from .sequence import run_trials
+from .variant import needs_rare
 
 #: Rows of padding after each chunk's attack counters: a cache line (false sharing between
 #: threads writing neighbouring chunks costs a factor of 2).
@@ -65,7 +66,8 @@ def _row(counters, c):
 # scenario never compiles the general kernel, a run of one chunk never compiles a parallel
 # loop (a driver branching on ``plain`` compiled both kernels on every first run). The
 # chunk index is made int64 where the loops hand it on (``prange`` yields a uint64): one
-# signature of each chunk function, not two.
+# signature of each chunk function, not two. The general drivers hand on ``rare``
+# (:mod:`.variant`): ``None`` compiles the general kernel's lean variant, ``True`` its full one.
 
 @jit()
 def _plain_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters):
@@ -74,9 +76,9 @@ def _plain_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, count
 
 
 @jit()
-def _general_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters):
+def _general_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
     rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
-    run_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c))
+    run_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c), rare)
 
 
 @jit(parallel=True)
@@ -92,28 +94,31 @@ def _plain_serial(first, seed, trials, chunk, max_draws, stride, tables, counter
 
 
 @jit(parallel=True)
-def _general_parallel(first, seed, trials, chunk, max_draws, stride, tables, counters):
+def _general_parallel(first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
     for c in prange(counters.damage_hist.shape[0]):
         _general_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables,
-                       counters)
+                       counters, rare)
 
 
 @jit()
-def _general_serial(first, seed, trials, chunk, max_draws, stride, tables, counters):
+def _general_serial(first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
     for c in range(counters.damage_hist.shape[0]):
         _general_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables,
-                       counters)
+                       counters, rare)
 
 
 #: The driver of each (plain, one chunk) pair.
 _DRIVERS = {(True, True): _plain_serial, (True, False): _plain_parallel,
             (False, True): _general_serial, (False, False): _general_parallel}
 
-#: What a cold compile of each kernel costs (plain or not), measured on two cores
+#: What a cold compile of each kernel costs (plain, the general kernel's lean or full
+#: variant), measured on two cores
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
-_COLD = {True: ("the Monte Carlo kernel", "about 5 s on two cores"),
-         False: ("the general Monte Carlo kernel (best play, effects, cards)",
-                 "up to two minutes on two cores")}
+_COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
+         "lean": ("the general Monte Carlo kernel (best play, focus, cards)",
+                  "about 25 s on two cores"),
+         "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
+                  "continuous effects", "about two minutes on two cores")}
 
 
 @dataclass(frozen=True)
@@ -155,6 +160,9 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain` unless ``general``
     asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
     plain = bool(enc.plain) and not general
+    # the general kernel's variant (.variant): the plain drivers take no such argument
+    variant = () if plain else ((True if needs_rare(enc.tables) else None),)
+    cold = "plain" if plain else ("full" if variant[0] else "lean")  # the compile notice's
     if stride and stride < enc.max_draws:
         raise ValueError(f"stride {stride} is below the scenario's max_draws {enc.max_draws}")
     draws = stride if stride else enc.max_draws
@@ -212,8 +220,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         )
         run = _DRIVERS[plain, k == 1]
         args = (np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-                np.int64(draws), np.int64(stride), enc.tables, counters)
-        compile_for(run, args, *_COLD[plain])
+                np.int64(draws), np.int64(stride), enc.tables, counters, *variant)
+        compile_for(run, args, *_COLD[cold])
         run(*args)
         damage_hist = counters.damage_hist[:, : boxes + 1]
         chunk_damage[first:first + k] = damage_hist

@@ -20,7 +20,9 @@ table reads from being hoisted and double the time of a trial. Helpers take scal
 for the closure ``suffer`` (power field, marking, Tough, healing, crippling), which Numba
 inlines where it is called: after an attack, and on the rare paths (a knockdown in quicksand,
 the maintenance phase), each a loop or branch of its own outside the attack path, so that an
-attack pays for none of them.
+attack pays for none of them. The closures' calls on branches the argument types prune (the
+rare paths, ``rare is None``: the lean variant) are pruned before they are inlined
+(``prune_first``, :mod:`mathhammer._core.jit`): inlining them cost most of the cold compile.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from ..._core.rng import fill_pairs
 from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
 from .dice import (attack_from_stats, kept_of, read_word, roll_stats, roll_stats_called, sum_of_three_or_four,
                    two_dice_attack)
+from .variant import SETS_EFFECT
 from .layout import (
     A_ARM,
     A_ARM_MINUS,
@@ -233,8 +236,6 @@ from .layout import (
 
 #: ``source`` of an event that is an attack (continuous effects are 0.., see CE_*).
 SRC_ATTACK = -1
-#: Row flags that put a continuous effect on the target.
-_SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
 
 #: Grid letters of the Shield/Buckler locations L, R, H, F (order of T_SHIELD_LOC).
 _SHIELD_LETTER = np.array([GL_L, GL_R, GL_H, GL_F], dtype=np.int64)
@@ -258,12 +259,13 @@ def _lasting(state, flags, crit):
 
 
 @jit()
-def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters):
+def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True):
     """Simulate ``n_trials`` attack sequences; see :func:`_trials` for the arguments.
 
-    The tables and counters arrive as NamedTuples and go on as plain arguments: with the
-    arrays unpacked into locals that the ``suffer`` closure captures, the cold compile of the
-    general kernel was measured 0.7 s (6 %) longer than with arguments.
+    ``rare``: ``None`` compiles the lean variant, without the paths of units, blasts,
+    continuous effects and hazards (:func:`.variant.needs_rare`: where none can run); ``True``
+    keeps them. The tables and counters go on as plain arguments: unpacked into locals the
+    ``suffer`` closure captures, they cost the cold compile 0.7 s (6 %) more.
     """
     return _trials(n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
                    tables.attackers, tables.target, tables.col_full, tables.letter_mask,
@@ -272,15 +274,15 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
                    counters.damage_hist, counters.attack_counts, counters.kill_at,
                    counters.cripple_delta, counters.mask_hist, counters.effect_counts,
                    counters.destroyed_hist, counters.target_damage, counters.target_destroyed,
-                   counters.target_kills, counters.target_made)
+                   counters.target_kills, counters.target_made, rare)
 
 
-@jit()
+@jit(prune_first=True)
 def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
             col_full, letter_mask, letters_done, play_keys, play_attack, play_field, play_columns,
             play_index, groups, routes, damage_hist, attack_counts, kill_at, cripple_delta,
             mask_hist, effect_counts, destroyed_hist, target_damage, target_destroyed,
-            target_kills, target_made):
+            target_kills, target_made, rare):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -298,6 +300,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         whatever it read (``max_draws`` must then be ``stride``), so two scenarios run with
         the same seed and stride see the same dice in the same trial.
     attacks, attackers, target : int64 tables of :mod:`.layout` (of :class:`.layout.Tables`).
+    rare : None or bool, see :func:`run_trials`.
     col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
         life spiral (:mod:`.layout`); unread for damage tracks.
     play_keys, play_attack, play_field, play_columns, play_index : the decision tables of
@@ -414,7 +417,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
     for gg in range(n_targets):
         continuous |= groups[gg, T_EFFECTS] != 0
     for j in range(attacks.shape[0]):
-        continuous |= (attacks[j, A_FLAGS] & _SETS_EFFECT) != 0
+        continuous |= (attacks[j, A_FLAGS] & SETS_EFFECT) != 0
     quicksand = (hazards & HZ_QUICKSAND) != 0
     on_card = target[T_CAPACITY] != CAP_TRACK
     feedback = target[T_CAPACITY] == CAP_GRID
@@ -892,7 +895,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
             def_minus = 0
             arm_minus = 0
             tpoints = 0 if cortex_lost else start_tpoints
-            if stored:
+            if rare is not None and stored:
                 for j in range(all_models):
                     m_state[j] = m_start_state[j] | (m_state[j] & ST_MOVE_CRIPPLED)
                     m_effects[j] = 0
@@ -1220,7 +1223,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     n_caught = 0
                     if (flags & F_BLAST) != 0:
                         n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
-                    if n_caught > 0:
+                    if rare is not None and n_caught > 0:
                         # --- an AOE: the other models of the unit it catches (docs/units.md),
                         # each a blast damage roll, in order; a miss catches the one aimed at too
                         hit_model = cur
@@ -1280,7 +1283,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             continue
                     elif dead:
                         destroyed += 1
-                        if destroyed < n_models:  # spill-over: the next model, from the next attack
+                        if rare is not None and destroyed < n_models:  # spill-over: the next model, from the next attack
                             m_gone[cur] = tr
                             (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
                              shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
@@ -1295,7 +1298,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
 
                     # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
                     quick = False
-                    if continuous:
+                    if rare is not None and continuous:
                         # the continuous effects the hit puts on; a knockdown in quicksand
                         if hit == 1:
                             if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
@@ -1309,7 +1312,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                         effects |= bit
                         def_minus += attacks[w, A_DEF_MINUS]
                         arm_minus += attacks[w, A_ARM_MINUS]
-                    if quick:
+                    if rare is not None and quick:
                         # knocked down in quicksand: 1 damage point, suffered at once
                         fkey = 0
                         if power_best and tpoints > 0:
@@ -1339,7 +1342,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                     break
             if dead:
                 break
-            if not continuous:
+            if rare is None or not continuous:  # the lean variant compiles without what follows
                 continue
             # --- end of the attackers' turn, then the maintenance phase: each continuous
             # effect on the target, in the order fire, corrosion
@@ -1470,7 +1473,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 down += dd
             damage_hist[total] += 1
             destroyed_hist[down] += 1
-        elif unit:
+        elif rare is not None and unit:
             # the damage on the whole unit: a destroyed model counts all its boxes
             total = destroyed * boxes
             if destroyed < n_models:
@@ -1488,7 +1491,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                 mask_hist[c, colmask[c]] += 1
             for c in range(N_COLUMNS, n_cols):
                 mask_hist[c, colmask[c]] += 1
-        elif any_card:
+        elif rare is not None and any_card:
             # a unit of models with a card: every model's marks (a destroyed one's all; the
             # one under attack's in the scratch arrays, with several targets stored above)
             for j in range(all_models):
