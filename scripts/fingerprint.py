@@ -130,7 +130,12 @@ def record(out: Path) -> None:
     attackers = [(c.name, a) for c in cards for a in c.actions]
     for a, action in attackers:
         for t in targets:
-            scen = scenario_from_cards([f"{a}:{action}"], t)
+            try:
+                scen = scenario_from_cards([f"{a}:{action}"], t)
+            except mh.MathhammerError as exc:  # a pairing the rules refuse (a head-butt
+                # by a model too small for its target, ...): recorded as refused
+                data[f"cards {a}:{action} vs {t} | mc"] = {"error": type(exc).__name__}
+                continue
             res = mh.simulate(scen, trials=CARD_TRIALS, seed=SEED)
             data[f"cards {a}:{action} vs {t} | mc"] = _entry(res)
     out.write_text(json.dumps(data, indent=1, sort_keys=True))
