@@ -486,8 +486,13 @@ def check_activation_invariants(res, scen):
     assert np.all(res.slot_weights >= 0.0)
     assert np.all(res.hit <= res.made) and np.all(res.crit <= res.hit)
     tol = 1e-12
-    assert np.all(res.kill_weights <= res.made + tol) and np.all(res.tough_saves <= res.hit + tol)
-    assert np.all(res.boost_attack_rate <= res.made + tol) and np.all(res.boost_damage_rate <= res.hit + tol)
+    # an attack's Shred attacks (docs/rules.md 5) count their boosts and Tough saves in its
+    # row but not their rolls in its made / hit: each is at most one more of each
+    shred = res.shred_mean
+    assert np.all(res.kill_weights <= res.made + tol)
+    assert np.all(res.tough_saves <= res.hit + shred + tol)
+    assert np.all(res.boost_attack_rate <= res.made + shred + tol)
+    assert np.all(res.boost_damage_rate <= res.hit + shred + tol)
     standing = 1.0 - np.concatenate(([0.0], np.cumsum(res.kill_weights)[:-1]))
     for i, slot in enumerate(scen.attack_sequence()):
         buy = res.made[i] if slot.bought else 0.0
@@ -737,6 +742,21 @@ def tiny_activations(draw, every_bought=False, field=None):
 @given(tiny_activations())
 def test_property_activation_matches_brute_force(scen):
     check_against_activation(scen)
+
+
+def test_shred_attacks_boosts_count_in_the_row_of_the_attack_that_led_to_them():
+    """Shred (docs/rules.md 5): a Shred attack's damage boost counts in the row of the attack
+    that led to it, its roll does not count in that row's hits: the boosts may outnumber the
+    hits, by at most the Shred attacks (the example the property test above found)."""
+    target = Target(defense=6, arm=6, boxes=1, upkeep_arm=1, spell_arm=1, tough_on=5,
+                    power_field="never")
+    fixed = dict(policy="fixed", spend=Spend(boost_attack="never", boost_damage="always"))
+    shredder = Weapon("W0", "ranged", skill=3, pow=6, rules=frozenset({"knockdown", "shred"}),
+                      extra_damage_dice=-1)
+    scen = Scenario(target, [Attacker("A0", [Weapon("W0", "ranged", skill=3, pow=None)], **fixed),
+                             Attacker("A1", [shredder], focus=2, **fixed)])
+    res = check_against_activation(scen)  # the brute force agrees, every figure
+    assert res.shred_mean[1] > 0 and res.boost_damage_rate[1] > res.hit[1]
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
