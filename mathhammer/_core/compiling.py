@@ -15,6 +15,8 @@ import sys
 import threading
 import time
 
+import numpy as np
+
 __all__ = ["NOTICE_AFTER", "compile_for"]
 
 #: Seconds a compile (or cache load) may take before the notice is written: a load from the
@@ -44,8 +46,15 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     bool
         True when the notice was written (the compile was slow: a cold cache).
     """
+    # Numba's typing of the arguments costs ~0.7 ms for the general kernel's tables (a cost
+    # per batch of every run, a matrix's points too): a key of what that typing reads, held
+    # once the kernel is ready, answers the calls after the first at a fraction of it
+    key = (id(dispatcher), _layout(args))
+    if key in _READY:
+        return False
     types = tuple(dispatcher.typeof_pyval(a) for a in args)
     if types in dispatcher.overloads:  # already compiled in this process
+        _READY.add(key)
         return False
     out = sys.stderr if stream is None else stream
     shown = threading.Event()
@@ -65,8 +74,29 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     finally:
         timer.cancel()
         timer.join()  # a notice being written is finished before the check below
+    _READY.add(key)
     if shown.is_set():
         out.write(f"mathhammer: compiled in {time.perf_counter() - began:.0f} s; later runs "
                   "load it from the cache\n")
         out.flush()
     return shown.is_set()
+
+
+#: The (kernel, argument layout) pairs compiled or loaded in this process.
+_READY: set = set()
+
+
+def _layout(a):
+    """What Numba's typing of ``a`` depends on, for the arguments the kernels take (arrays,
+    NumPy and Python scalars, None, tuples and NamedTuples of them): equal keys, equal types.
+
+    >>> _layout((np.zeros(2), np.int64(1))) == _layout((np.ones(5), np.int64(7)))
+    True
+    >>> _layout(np.zeros((2, 2))) == _layout(np.zeros(2))
+    False
+    """
+    if isinstance(a, np.ndarray):  # the flags' bits: contiguity, writeable, aligned
+        return (a.dtype.str, a.ndim, a.flags.num)
+    if isinstance(a, tuple):
+        return (type(a), tuple(_layout(x) for x in a))
+    return type(a)

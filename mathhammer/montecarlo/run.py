@@ -24,8 +24,9 @@ def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None =
 
     ``stride`` (common random numbers, see :func:`mathhammer.simulate`) must be at least
     :func:`max_draws` of the scenario; ``progress`` (a bool) shows tqdm bars on stderr, for
-    solving best play and for the trials, each once it has lasted a second; ``explain``: with best play, weigh its decisions for "how to play it"
-    (else the result's ``best_play`` has the table's summary only).
+    solving best play and for the trials, each once it has lasted a second; ``explain``: with
+    best play, weigh its decisions for "how to play it" (else the result's ``best_play`` has
+    the table's summary only).
     """
     table, unsolved = None, None
     sequence = scenario.attack_sequence()

@@ -88,8 +88,9 @@ def plot_cripple(result, *, ax: Axes | None = None, standing: bool | str = False
     lo = np.array([ci[x][0] for x in letters], dtype=float)
     hi = np.array([ci[x][1] for x in letters], dtype=float)
     series = []
+    color = kwargs.pop("color", None)  # the one series' colour, or every trial's of two
     if standing in (False, "both"):
-        series.append(("every trial", p, lo, hi, kwargs.pop("color", BAR_COLOR)))
+        series.append(("every trial", p, lo, hi, color or BAR_COLOR))
     if standing:
         q = _standing(p, result.kill)
         if result.exact:
@@ -99,8 +100,7 @@ def plot_cripple(result, *, ax: Axes | None = None, standing: bool | str = False
             bounds = np.array([wilson_interval(v * n, max(1, round(n))) for v in q])
             q_lo, q_hi = bounds[:, 0], bounds[:, 1]
         series.append(("if still standing", q, q_lo, q_hi,
-                       kwargs.pop("color", STANDING_COLOR) if standing is True
-                       else STANDING_COLOR))
+                       (color if standing is True else None) or STANDING_COLOR))
     kwargs.setdefault("capsize", 0 if result.exact else 4)
     width = 0.8 / len(series)
     for i, (label, v, v_lo, v_hi, color) in enumerate(series):
