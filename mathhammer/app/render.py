@@ -1,0 +1,102 @@
+"""A result turned into what the explorer shows: the headline, the main figure as PNG, the
+attacks one by one, and best play in words. No Panel here: the worker thread renders, the page
+only swaps the new pieces in.
+
+The headline carries the figures as data attributes (``data-kill`` holds the kill probability
+as Python writes the float), so that a browser test reads exactly what was computed.
+
+>>> from mathhammer.app.document import new_document, put, to_scenario
+>>> from mathhammer.simulation import simulate
+>>> doc = put(new_document(), ("target",), {"def": 12, "arm": 18, "boxes": 28})
+>>> res = simulate(to_scenario(doc), method="exact")
+>>> page = render(res, figure=False)
+>>> f'data-kill="{res.kill!r}"' in page.headline, page.figure is None
+(True, True)
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from dataclasses import dataclass
+
+from ..plots.figure import main_figure
+from ..result import Result
+from ..result.play import play_lines
+
+__all__ = ["DPI", "Page", "render", "attacks_html", "headline_html"]
+
+#: Resolution of the figure's PNG (the page shows it at its own size).
+DPI = 72
+
+
+@dataclass(frozen=True)
+class Page:
+    """The pieces of the page for one result (HTML strings, PNG bytes)."""
+
+    headline: str
+    figure: bytes | None
+    attacks: str
+    play: str
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.2f}%"
+
+
+def headline_html(result: Result, note: str = "") -> str:
+    """Kill (with its interval for Monte Carlo), expected damage, how it was computed."""
+    kill = result.kill
+    what = ("every target destroyed" if result.several else
+            f"all {result.models} models destroyed" if result.models > 1 else "kill")
+    if result.exact:
+        how, ci = "exact (no sampling error)", ""
+    else:
+        lo, hi = result.kill_ci95
+        how = f"Monte Carlo, {result.trials:,} trials, seed {result.seed}"
+        ci = f' <span class="mh-ci">(95% interval {_pct(lo)} to {_pct(hi)})</span>'
+    damage = (f"Expected damage: <b>{result.damage_mean:.2f}</b> points "
+              f"(sd {result.damage_sd:.2f}) of {result.boxes}")
+    rows = [f'<div class="mh-kill-row">{html.escape(what.capitalize())}: '
+            f'<b><span class="mh-kill" data-kill="{kill!r}" data-method="{result.method}">'
+            f"{_pct(kill)}</span></b>{ci}</div>",
+            f'<div class="mh-damage" data-damage="{result.damage_mean!r}">{damage}</div>',
+            f'<div class="mh-how">{html.escape(how)}</div>']
+    if note:
+        rows.append(f'<div class="mh-note">{html.escape(note)}</div>')
+    return '<div class="mh-headline">' + "".join(rows) + "</div>"
+
+
+def attacks_html(result: Result) -> str:
+    """One row per attack: made, hit, critical, damage it marks, kill by then."""
+    head = ("<tr><th>#</th><th>attack</th><th>made</th><th>hit</th><th>critical</th>"
+            "<th>damage</th><th>kill by then</th></tr>")
+    rows = []
+    for a in result.attacks:
+        rows.append(f"<tr><td>{a['attack']}</td><td>{html.escape(a['label'])}</td>"
+                    f"<td>{_pct(a['made'])}</td><td>{_pct(a['hit'])}</td><td>{_pct(a['crit'])}</td>"
+                    f"<td>{a['damage_mean']:.2f}</td><td>{_pct(a['kill_after'])}</td></tr>")
+    return '<table class="mh-attacks">' + head + "".join(rows) + "</table>"
+
+
+def _play_html(result: Result) -> str:
+    lines = [line for line in play_lines(result) if line.strip()]
+    if not lines:
+        return '<div class="mh-play">No points to spend: every attack is made as it stands.</div>'
+    first, *rest = lines
+    items = "".join(f"<li>{html.escape(line.strip())}</li>" for line in rest)
+    return f'<div class="mh-play"><b>{html.escape(first)}</b><ul>{items}</ul></div>'
+
+
+def render(result: Result, note: str = "", *, figure: bool = True) -> Page:
+    """The :class:`Page` of ``result`` (``figure=False``: no figure drawn, for quick tests)."""
+    png = None
+    if figure:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        fig = main_figure(result)
+        FigureCanvasAgg(fig)
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=DPI)
+        png = buf.getvalue()
+    return Page(headline_html(result, note), png, attacks_html(result), _play_html(result))
