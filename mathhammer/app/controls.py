@@ -11,6 +11,7 @@ runner computes only the newest (:mod:`.runner`).
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -65,7 +66,8 @@ class Form:
         if best is None:
             return False
         err = self.fields[best].error
-        err.object = f'<div class="mh-error" data-key="{key}">{message}</div>'
+        err.object = (f'<div class="mh-error" data-key="{html.escape(key)}">'
+                      f"{html.escape(message)}</div>")
         err.visible = True
         return True
 
@@ -80,14 +82,14 @@ class Form:
     def number(self, path: Path, label: str, doc: dict, shown=None, width: int = 90) -> pn.Column:
         """A number typed as text; ``shown``: the value in force when the key is absent."""
         value = get(doc, path)
-        w = pn.widgets.TextInput(name=label, value="" if value is None else str(value),
+        w = pn.widgets.TextInput(label=label, value="" if value is None else str(value),
                                  placeholder="" if shown is None else str(shown), width=width,
                                  css_classes=[f"mh-field-{field_key(path)}"])
         return self._add(path, w, parse_typed)
 
     def text(self, path: Path, label: str, doc: dict, width: int = 180) -> pn.Column:
         value = get(doc, path)
-        w = pn.widgets.TextInput(name=label, value="" if value is None else str(value), width=width,
+        w = pn.widgets.TextInput(label=label, value="" if value is None else str(value), width=width,
                                  css_classes=[f"mh-field-{field_key(path)}"])
         return self._add(path, w, lambda v: v if v.strip() else None)
 
@@ -95,19 +97,19 @@ class Form:
                 width: int = 280) -> pn.Column:
         """A set of names (states, rules ...): the key removed when none is chosen."""
         value = [v for v in (get(doc, path) or []) if v in options]
-        w = pn.widgets.MultiChoice(name=label, options=list(options), value=value, width=width,
+        w = pn.widgets.MultiChoice(label=label, options=list(options), value=value, width=width,
                                    css_classes=[f"mh-field-{field_key(path)}"])
         return self._add(path, w, lambda v: list(v) or None)
 
     def points(self, path: Path, label: str, doc: dict, shown: int = 0) -> pn.Column:
         value = get(doc, path)
-        w = pn.widgets.IntSlider(name=label, start=0, end=MAX_POINTS,
+        w = pn.widgets.IntSlider(label=label, start=0, end=MAX_POINTS,
                                  value=int(shown if value is None else value), width=200,
                                  css_classes=[f"mh-field-{field_key(path)}"])
         return self._add(path, w, int)
 
     def flag(self, path: Path, label: str, doc: dict) -> pn.Column:
-        w = pn.widgets.Checkbox(name=label, value=bool(get(doc, path, False)),
+        w = pn.widgets.Checkbox(label=label, value=bool(get(doc, path, False)),
                                 css_classes=[f"mh-field-{field_key(path)}"])
         return self._add(path, w, lambda v: True if v else None)
 
@@ -115,7 +117,7 @@ class Form:
              width: int = 150) -> pn.Column:
         value = get(doc, path, default)
         opts = list(options) if value in options else [value, *options]
-        w = pn.widgets.Select(name=label, options=opts, value=value, width=width,
+        w = pn.widgets.Select(label=label, options=opts, value=value, width=width,
                               css_classes=[f"mh-field-{field_key(path)}"])
         return self._add(path, w, lambda v: None if v == default else v)
 
@@ -125,7 +127,7 @@ class Form:
         or None when the document does not read."""
         t = doc.get("target", {})
         card = t.get("card")
-        choice = pn.widgets.Select(name="Target card", options=[TRACK, *cards],
+        choice = pn.widgets.Select(label="Target card", options=[TRACK, *cards],
                                    value=card if card in cards else TRACK, width=200,
                                    css_classes=["mh-target-card"])
         choice.param.watch(lambda e: on_card(e.new), "value")
@@ -156,10 +158,10 @@ class Form:
         each weapon's MAT/RAT, POW, attacks and rules."""
         a = doc["attackers"][i]
         names = [AS_WRITTEN, *cards]
-        pick = pn.widgets.Select(name="Card", options=names, value=origin if origin in cards else AS_WRITTEN,
+        pick = pn.widgets.Select(label="Card", options=names, value=origin if origin in cards else AS_WRITTEN,
                                  width=170, css_classes=[f"mh-attacker-card-{i}"])
         actions = list(cards.get(origin, ())) if origin in cards else []
-        action = pn.widgets.Select(name="Action", options=actions or ["-"],
+        action = pn.widgets.Select(label="Action", options=actions or ["-"],
                                    value=(actions[0] if actions else "-"), width=100,
                                    disabled=not actions, css_classes=[f"mh-attacker-action-{i}"])
         if origin in cards and a.get("weapons"):
@@ -167,7 +169,7 @@ class Form:
             action.value = next((x for x in actions if x in kinds), action.value)
         pick.param.watch(lambda e: on_card(i, e.new, None), "value")
         action.param.watch(lambda e: on_card(i, pick.value, e.new), "value")
-        remove = pn.widgets.Button(name="Remove", button_type="light", width=80,
+        remove = pn.widgets.Button(label="Remove", width=80,
                                    css_classes=[f"mh-remove-{i}"])
         remove.on_click(lambda e: on_remove(i))
         key = next((k for k in ("force", "fury", "focus") if a.get(k)), None) or (
@@ -182,9 +184,9 @@ class Form:
             skill = "RAT" if w.get("type") in ("ranged", "arcane") else "MAT"
             rows.append(pn.pane.HTML(f"<b>{w.get('name', f'weapon {j + 1}')}</b> ({w.get('type', '')})",
                                      margin=(8, 10, 0, 10)))
-            rows.append(pn.Row(self.number(base + ("skill",), skill, doc, width=70),
-                               self.number(base + ("pow",), "POW", doc, width=70),
-                               self.number(base + ("attacks",), "Attacks", doc, 1, width=70),
-                               self.choices(base + ("rules",), "Rules", WEAPON_RULES, doc, width=230)))
+            rows.append(pn.Row(self.number(base + ("skill",), skill, doc, width=60),
+                               self.number(base + ("pow",), "POW", doc, width=60),
+                               self.number(base + ("attacks",), "Attacks", doc, 1, width=60),
+                               self.choices(base + ("rules",), "Rules", WEAPON_RULES, doc, width=210)))
         title = a.get("name") or f"Attacker {i + 1}"
         return pn.Card(*rows, title=f"{i + 1}. {title}", collapsed=False, width=470)

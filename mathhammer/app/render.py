@@ -57,7 +57,7 @@ def headline_html(result: Result, note: str = "") -> str:
         ci = f' <span class="mh-ci">(95% interval {_pct(lo)} to {_pct(hi)})</span>'
     damage = (f"Expected damage: <b>{result.damage_mean:.2f}</b> points "
               f"(sd {result.damage_sd:.2f}) of {result.boxes}")
-    rows = [f'<div class="mh-kill-row">{html.escape(what.capitalize())}: '
+    rows = [f'<div class="mh-kill-row" style="font-size:1.5em">{html.escape(what.capitalize())}: '
             f'<b><span class="mh-kill" data-kill="{kill!r}" data-method="{result.method}">'
             f"{_pct(kill)}</span></b>{ci}</div>",
             f'<div class="mh-damage" data-damage="{result.damage_mean!r}">{damage}</div>',
@@ -84,8 +84,8 @@ def _play_html(result: Result) -> str:
     if not lines:
         return '<div class="mh-play">No points to spend: every attack is made as it stands.</div>'
     first, *rest = lines
-    items = "".join(f"<li>{html.escape(line.strip())}</li>" for line in rest)
-    return f'<div class="mh-play"><b>{html.escape(first)}</b><ul>{items}</ul></div>'
+    items = "".join(f'<div style="margin-left:1em">{html.escape(line.strip())}</div>' for line in rest)
+    return f'<div class="mh-play"><h4>{html.escape(first)}</h4>{items}</div>'
 
 
 def render(result: Result, note: str = "", *, figure: bool = True) -> Page:

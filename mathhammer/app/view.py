@@ -58,6 +58,7 @@ class Explorer:
         self.last_answer = None
         self.timings: list[tuple[str, float]] = []
         self._t_submit = 0.0
+        self._request = 0          # changes read so far (good or bad)
         self._cards = target_cards()
         self._attacker_cards = attacker_cards()
         self._bokeh_doc = None
@@ -69,16 +70,16 @@ class Explorer:
         self.attacks = pn.pane.HTML("", margin=(0, 10))
         self.play = pn.pane.HTML("", margin=(0, 10))
         self.method_choice = pn.widgets.RadioButtonGroup(
-            name="Method", options=_METHOD_LABELS, value=method, css_classes=["mh-method"])
+            label="Method", options=_METHOD_LABELS, value=method, css_classes=["mh-method"])
         self.method_choice.param.watch(lambda e: self._set_method(e.new), "value")
-        self.download = pn.widgets.FileDownload(callback=self._toml_file, filename="scenario.toml",
-                                                label="Download scenario.toml", button_type="primary",
+        self.download = pn.widgets.FileDownload(callback=self.toml_file, filename="scenario.toml",
+                                                label="Download scenario.toml",
                                                 css_classes=["mh-download"], width=220)
         self.upload = pn.widgets.FileInput(accept=".toml", css_classes=["mh-upload"], width=220)
         self.upload.param.watch(self._on_upload, "value")
-        self.upload_message = pn.pane.HTML("", margin=(0, 10))
-        self.add_button = pn.widgets.Button(name="Add attacker", css_classes=["mh-add"], width=140)
-        self.add_button.on_click(lambda e: self._add_attacker())
+        self.upload_message = pn.pane.HTML("", margin=(0, 10), css_classes=["mh-upload-message"])
+        self.add_button = pn.widgets.Button(label="Add attacker", css_classes=["mh-add"], width=140)
+        self.add_button.on_click(lambda e: self.add_attacker())
         self.form_box = pn.Column()
         self.runner = Runner(self._work, self._publish)
         self.layout = pn.Row(
@@ -88,7 +89,7 @@ class Explorer:
                       "### Scenario file", self.download, self.upload, self.upload_message,
                       width=500, scroll=True),
             pn.Column(self.state, self.message, self.headline, self.figure, "#### Attack by attack",
-                      self.attacks, "#### How to play it", self.play, width=800),
+                      self.attacks, self.play, width=800),
         )
         self._read()
         self._rebuild()
@@ -103,10 +104,13 @@ class Explorer:
         """Shown as the page in a notebook."""
         return self.panel()._repr_mimebundle_(include, exclude)
 
-    def _state_html(self, state: str, text: str) -> str:
+    def _state_html(self, state: str, text: str, kind: str = "mh-status") -> str:
+        """A line of the page's status (``kind`` mh-status) or a message (mh-msg) in the
+        colour of ``state`` (done, updating, error); ``data-state`` says it and
+        ``data-request`` the number of the newest value, for tests."""
         color = {"done": "#1b5e20", "updating": "#e65100", "error": "#b00020"}[state]
-        return (f'<div class="mh-state" data-state="{state}" style="color:{color}">'
-                f"{html.escape(text)}</div>")
+        return (f'<div class="{kind}" data-state="{state}" data-request="{self._request}" '
+                f'style="color:{color}">{html.escape(text)}</div>')
 
     def _rebuild(self) -> None:
         """Controls made anew from the document (a card chosen, an attacker added, a file
@@ -115,11 +119,11 @@ class Explorer:
         self.form.fields = keep
         shown = self.scenario.targets[0] if self.scenario is not None else None
         attackers = self.scenario.attackers if self.scenario is not None else ()
-        parts = [self.form.target(self.doc, shown, self._cards, self._on_target_card), "### Attackers"]
+        parts = [self.form.target(self.doc, shown, self._cards, self.pick_target), "### Attackers"]
         for i in range(len(self.doc.get("attackers", []))):
             parts.append(self.form.attacker(self.doc, i, attackers[i] if i < len(attackers) else None,
                                             self._attacker_cards, self.origins[i],
-                                            self._on_attacker_card, self._remove_attacker))
+                                            self.pick_attacker, self.remove_attacker))
         self.form_box.objects = parts
 
     # ------------------------------------------------------------------ changes
@@ -131,16 +135,16 @@ class Explorer:
         self.method = method
         self._read()
 
-    def _on_target_card(self, card: str) -> None:
-        name = get(self.doc, ("target", "name"))
-        target = {"def": 12, "arm": 18, "boxes": 28} if card == TRACK else {"card": card}
-        if name:
-            target["name"] = name
+    def pick_target(self, card: str) -> None:
+        """Make the target card ``card`` (or :data:`~.controls.TRACK`), its values the card's."""
+        # a card brings its own name and values; a track starts from a heavy warjack's
+        target = {"name": "Target", "def": 12, "arm": 18, "boxes": 28} if card == TRACK else {"card": card}
         self.doc = put(self.doc, ("target",), target)
         self._read()
         self._rebuild()
 
-    def _on_attacker_card(self, i: int, card: str, action: str | None) -> None:
+    def pick_attacker(self, i: int, card: str, action: str | None = None) -> None:
+        """Make attacker ``i`` card ``card`` making ``action`` (its default when None)."""
         if card == AS_WRITTEN:
             return
         self.doc = put(self.doc, ("attackers", i), attacker_from_card(card, action))
@@ -148,17 +152,20 @@ class Explorer:
         self._read()
         self._rebuild()
 
-    def _add_attacker(self) -> None:
+    def add_attacker(self, card: str = ADDED_CARD) -> None:
+        """One more attacker, card ``card``, acting after the others."""
         self.doc = put(self.doc, ("attackers",), [*self.doc.get("attackers", []),
-                                                  attacker_from_card(ADDED_CARD)])
-        self.origins.append(ADDED_CARD)
+                                                  attacker_from_card(card)])
+        self.origins.append(card)
         self._read()
         self._rebuild()
 
-    def _remove_attacker(self, i: int) -> None:
+    def remove_attacker(self, i: int) -> None:
+        """Attacker ``i`` leaves (not the last one: a message says so)."""
         attackers = list(self.doc.get("attackers", []))
         if len(attackers) <= 1:
-            self.message.object = self._state_html("error", "attackers: a scenario needs one attacker at least")
+            self.message.object = self._state_html("error", "attackers: a scenario needs one attacker at least",
+                                                   "mh-msg")
             return
         del attackers[i]
         del self.origins[i]
@@ -173,7 +180,7 @@ class Explorer:
         try:
             doc = from_toml(text, source)
         except InputError as err:
-            self.upload_message.object = self._state_html("error", str(err))
+            self.upload_message.object = self._state_html("error", str(err), "mh-msg")
             return False
         self.doc = doc
         self.origins = [None] * len(doc.get("attackers", []))
@@ -182,7 +189,7 @@ class Explorer:
             if f is not None:
                 value = get(doc, ("simulation", key))
                 f.widget.value = "" if value is None else str(value)
-        self.upload_message.object = self._state_html("done", f"loaded {source}")
+        self.upload_message.object = self._state_html("done", f"loaded {source}", "mh-msg")
         self._read()
         self._rebuild()
         return True
@@ -194,11 +201,13 @@ class Explorer:
         try:
             text = event.new.decode("utf-8")
         except UnicodeDecodeError:
-            self.upload_message.object = self._state_html("error", f"{name}: not a text file (UTF-8)")
+            self.upload_message.object = self._state_html("error", f"{name}: not a text file (UTF-8)",
+                                                          "mh-msg")
             return
         self.load_toml(text, name)
 
-    def _toml_file(self):
+    def toml_file(self) -> io.StringIO:
+        """What "Download" saves: the document as TOML (a comment line while a value is bad)."""
         try:
             return io.StringIO(to_toml(self.doc))
         except InputError as err:  # the button is pressed while a field is wrong
@@ -207,13 +216,14 @@ class Explorer:
     # ------------------------------------------------------------------ computing
     def _read(self) -> None:
         """Check the document; mark the field of a bad value, or submit the good one."""
+        self._request += 1
         try:
             scenario = to_scenario(self.doc)
         except InputError as err:
             message = field_message(err)
             beside = self.form.show_error(err.key, message)
             self.message.object = self._state_html("error", message if not beside else
-                                                   "fix the value marked in red: " + message)
+                                                   "fix the value marked in red: " + message, "mh-msg")
             self.state.object = self._state_html("error", "not computed: a value is not accepted")
             return
         self.form.show_error(None, "")
