@@ -299,3 +299,25 @@ def test_without_panel_the_explorer_says_how_to_get_it(monkeypatch):
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "panel" else real(name, *a))
     with pytest.raises(mh.MathhammerError, match=r"pip install 'mathhammer\[app\]'"):
         gate.explore()
+
+
+def test_a_reused_layout_draws_the_picture_a_fresh_layout_draws():
+    """render.figure_png keeps the constrained layout of a figure's shape: the second figure
+    of the same shape, drawn on it, is pixel for pixel the one a fresh layout gives."""
+    import matplotlib.image as mpimg
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from mathhammer.app.render import DPI, figure_png
+    from mathhammer.plots import main_figure
+
+    first = mh.simulate(D.to_scenario(D.new_document()), trials=20_000, seed=1)
+    second = mh.simulate(D.to_scenario(D.put(D.new_document(), ("target", "arm"), 16)), trials=20_000, seed=2)
+    figure_png(first)  # the layout of this shape is worked out here
+    reused = mpimg.imread(io.BytesIO(figure_png(second)))
+    fig = main_figure(second)
+    FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    fresh = mpimg.imread(io.BytesIO(buf.getvalue()))
+    assert reused.shape == fresh.shape
+    assert (reused == fresh).all()

@@ -20,14 +20,18 @@ import html
 import io
 from dataclasses import dataclass
 
-from ..plots.figure import main_figure
+from ..plots.card import can_condition
+from ..plots.figure import figure_title, main_figure
 from ..result import Result
 from ..result.play import play_lines
 
-__all__ = ["DPI", "Page", "render", "attacks_html", "headline_html"]
+__all__ = ["DPI", "Page", "attacks_html", "figure_png", "headline_html", "render"]
 
 #: Resolution of the figure's PNG (the page shows it at its own size).
 DPI = 72
+#: Layouts kept (:func:`figure_png`): one per shape of figure met, the oldest dropped first.
+MAX_LAYOUTS = 64
+_layouts: dict[tuple, list] = {}
 
 
 @dataclass(frozen=True)
@@ -88,15 +92,44 @@ def _play_html(result: Result) -> str:
     return f'<div class="mh-play"><h4>{html.escape(first)}</h4>{items}</div>'
 
 
+def _shape(result: Result, fig) -> tuple:
+    """What the main figure's layout depends on: its panels, size and title lines, the card,
+    and whether the card shows a target still standing (other titles and a legend)."""
+    return (tuple(ax.get_label() for ax in fig.axes), len(fig.texts), tuple(fig.get_size_inches()),
+            figure_title(result, width=fig.get_figwidth()).count("\n"), result.card, result.letters,
+            result.boxes, result.models, result.turns, result.exact, can_condition(result))
+
+
+def figure_png(result: Result) -> bytes:
+    """The main figure (:func:`mathhammer.plots.main_figure`) as PNG bytes.
+
+    Its constrained layout, a quarter of the drawing time, is worked out the first time a
+    figure of its shape is drawn and reused for the next ones (the same panels, card, size
+    and title lines: the panels sit where they sat), so that a dragged value redraws faster.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = main_figure(result)
+    FigureCanvasAgg(fig)
+    key = _shape(result, fig)
+    known = _layouts.get(key)
+    if known is not None:
+        fig.set_layout_engine("none")
+        axes, texts = known
+        for ax, pos in zip(fig.axes, axes):
+            ax.set_position(pos)
+        for text, pos in zip(fig.texts, texts):  # the title, which the layout places too
+            text.set_position(pos)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI)
+    if known is None:
+        if len(_layouts) >= MAX_LAYOUTS:
+            _layouts.pop(next(iter(_layouts)))
+        _layouts[key] = ([ax.get_position() for ax in fig.axes], [t.get_position() for t in fig.texts])
+    return buf.getvalue()
+
+
 def render(result: Result, note: str = "", *, figure: bool = True) -> Page:
     """The :class:`Page` of ``result`` (``figure=False``: no figure drawn, for quick tests)."""
-    png = None
-    if figure:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-        fig = main_figure(result)
-        FigureCanvasAgg(fig)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=DPI)
-        png = buf.getvalue()
+    png = figure_png(result) if figure else None
     return Page(headline_html(result, note), png, attacks_html(result), _play_html(result))
