@@ -127,6 +127,29 @@ def test_the_runner_computes_the_newest_value_only():
     assert started == [0, 39]         # 38 values were never computed
 
 
+def test_a_closed_runner_stops_and_computes_nothing_more():
+    started = []
+
+    def work(n, check):
+        started.append(n)
+        while True:  # stopped only by its check
+            check()
+            time.sleep(0.001)
+        yield
+
+    r = Runner(work, lambda number, out: None)
+    r.submit(1)
+    time.sleep(0.05)
+    r.close()
+    r.submit(2)
+    assert r.wait(5)
+    assert started == [1]
+    deadline = time.time() + 5
+    while r.alive and time.time() < deadline:
+        time.sleep(0.01)
+    assert not r.alive
+
+
 def test_the_runner_publishes_an_error_as_its_output():
     got = []
 
@@ -321,3 +344,40 @@ def test_a_reused_layout_draws_the_picture_a_fresh_layout_draws():
     fresh = mpimg.imread(io.BytesIO(buf.getvalue()))
     assert reused.shape == fresh.shape
     assert (reused == fresh).all()
+
+
+# ---------------------------------------------------------------- typed values vs the command line
+TYPED = [(key, text) for key in ("target.def", "target.arm", "target.boxes", "target.models",
+                                 "attackers[0].weapons[0].skill", "attackers[0].weapons[0].pow",
+                                 "attackers[0].weapons[0].attacks", "attackers[0].models",
+                                 "simulation.trials", "simulation.seed")
+         for text in ("abc", "-1", "99999", "2.5", "1e99", "12abc", "--3", "nan")]
+
+
+@pytest.mark.parametrize("key, text", TYPED, ids=[f"{k}={t}" for k, t in TYPED])
+def test_a_value_typed_in_gets_the_message_run_prints(key, text, tmp_path, capsys):
+    """Whatever is typed into a number field, the page shows beside it the line `mathhammer
+    run` prints for the same value in a file (without the file's name), or computes it."""
+    from mathhammer import cli
+
+    ex = _explorer()
+    ex.form.fields[key].widget.value = text
+    assert ex.runner.wait(120)
+    path = tmp_path / "typed.toml"
+    path.write_text(_toml(ex.doc), encoding="utf-8")
+    status = cli.main(["run", str(path), "--trials", "1000", "--no-progress"])
+    out, err = capsys.readouterr()
+    if status == 0:
+        assert 'data-state="error"' not in ex.state.object
+        return
+    assert status == 2 and err.count("\n") == 1
+    cli_line = err.removeprefix("mathhammer: error: ").strip().removeprefix(f"{path}: ")
+    page = html.unescape(ex.message.object)
+    assert cli_line in page, (cli_line, page)
+    assert "Traceback" not in page
+
+
+def _toml(doc) -> str:
+    from mathhammer.io.toml_write import dumps
+
+    return dumps(doc)

@@ -87,10 +87,11 @@ class Form:
                                  css_classes=[f"mh-field-{field_key(path)}"])
         return self._add(path, w, parse_typed)
 
-    def text(self, path: Path, label: str, doc: dict, width: int = 180) -> pn.Column:
+    def text(self, path: Path, label: str, doc: dict, shown: str | None = None,
+             width: int = 180) -> pn.Column:
         value = get(doc, path)
         w = pn.widgets.TextInput(label=label, value="" if value is None else str(value), width=width,
-                                 css_classes=[f"mh-field-{field_key(path)}"])
+                                 placeholder=shown or "", css_classes=[f"mh-field-{field_key(path)}"])
         return self._add(path, w, lambda v: v if v.strip() else None)
 
     def choices(self, path: Path, label: str, options: Sequence[str], doc: dict,
@@ -142,7 +143,7 @@ class Form:
         sizes.append(self.number(("target", "models"), "Models", doc, s("models"), width=70))
         points_key = "fury" if shown is not None and shown.capacity == "spiral" else "focus"
         return pn.Column(
-            "### Target", choice, self.text(("target", "name"), "Name", doc), pn.Row(*sizes),
+            "### Target", choice, self.text(("target", "name"), "Name", doc, s("name")), pn.Row(*sizes),
             self.points(("target", points_key), f"Target's {points_key} (power field)" if points_key == "focus"
                         else "Target's fury", doc, s(points_key) or 0),
             self.choices(("target", "state"), "State", TARGET_STATES, doc),

@@ -36,14 +36,14 @@ from ..io.toml_text import parse_toml
 from ..io.toml_write import dumps
 from ..rules import Scenario
 
-__all__ = ["DEFAULT_TRIALS", "SOURCE", "attacker_cards", "attacker_from_card", "field_key",
+__all__ = ["EXPLORER_TRIALS", "SOURCE", "attacker_cards", "attacker_from_card", "field_key",
            "field_message", "from_scenario", "from_toml", "get", "new_document", "parse_typed",
            "put", "target_cards", "to_scenario", "to_toml"]
 
 #: The name errors about the page's document carry (as a file's carry its name).
 SOURCE = "explorer"
 #: Monte Carlo sample size of a new document (the explorer shows a quick estimate first).
-DEFAULT_TRIALS = 200_000
+EXPLORER_TRIALS = 200_000
 
 Path = Sequence["str | int"]
 
@@ -139,7 +139,7 @@ def attacker_cards() -> dict[str, tuple[str, ...]]:
 
 def new_document() -> dict:
     """The explorer's first scenario: a heavy warjack attacking a heavy warjack's grid."""
-    return {"simulation": {"trials": DEFAULT_TRIALS, "seed": 1},
+    return {"simulation": {"trials": EXPLORER_TRIALS, "seed": 1},
             "target": {"card": "heavy_warjack"},
             "attackers": [attacker_from_card("heavy_warjack")]}
 

@@ -50,7 +50,13 @@ class Runner:
         self._pending = None   # (number, request) waiting, or None
         self._running = False
         self._thread: threading.Thread | None = None
+        self._closed = False
         self.computed = 0      # requests whose work started (the rest were skipped)
+
+    @property
+    def alive(self) -> bool:
+        """Whether the worker thread runs (started by the first submit, ended by close)."""
+        return self._thread is not None and self._thread.is_alive()
 
     @property
     def newest(self) -> int:
@@ -86,6 +92,8 @@ class Runner:
         """Make ``request`` the newest and have the worker compute it; returns its number."""
         with self._cond:
             self._number += 1
+            if self._closed:
+                return self._number
             self._pending = (self._number, request)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._loop, name="mathhammer-explorer",
@@ -94,12 +102,23 @@ class Runner:
             self._cond.notify_all()
             return self._number
 
+    def close(self) -> None:
+        """Stop the worker (the page's session has ended): the running computation stops at
+        its next check, and nothing more is computed."""
+        with self._cond:
+            self._closed = True
+            self._number += 1
+            self._pending = None
+            self._cond.notify_all()
+
     def _loop(self) -> None:
         while True:
             with self._cond:
                 while self._pending is None:
                     self._running = False
                     self._cond.notify_all()
+                    if self._closed:
+                        return
                     self._cond.wait()
                 number, request = self._pending
                 self._pending = None

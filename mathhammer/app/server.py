@@ -28,7 +28,9 @@ def serve(port: int = DEFAULT_PORT, *, show: bool = True, scenario=None, method:
     Explorer(scenario, method)  # a bad scenario or method is refused before serving
 
     def page():
-        return Explorer(scenario, method).panel()
+        explorer = Explorer(scenario, method)
+        pn.state.on_session_destroyed(lambda context: explorer.runner.close())
+        return explorer.panel()
 
     origins = [f"{ADDRESS}:{port}", f"localhost:{port}"] if port else ["*"]
     return pn.serve({"/": page}, port=port, address=ADDRESS, show=show, threaded=threaded,

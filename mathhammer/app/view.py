@@ -20,6 +20,7 @@ from functools import partial
 import panel as pn
 from panel.io.state import set_curdoc
 
+from .._core.limits import DEFAULT_TRIALS
 from ..errors import InputError
 from .controls import AS_WRITTEN, TRACK, Form
 from .document import (attacker_cards, attacker_from_card, field_message, from_scenario, from_toml,
@@ -84,8 +85,8 @@ class Explorer:
         self.runner = Runner(self._work, self._publish)
         self.layout = pn.Row(
             pn.Column(self.form_box, self.add_button, "### Method", self.method_choice,
-                      pn.Row(self.form.number(("simulation", "trials"), "Trials", self.doc),
-                             self.form.number(("simulation", "seed"), "Seed", self.doc)),
+                      pn.Row(self.form.number(("simulation", "trials"), "Trials", self.doc, DEFAULT_TRIALS),
+                             self.form.number(("simulation", "seed"), "Seed", self.doc, 1)),
                       "### Scenario file", self.download, self.upload, self.upload_message,
                       width=500, scroll=True),
             pn.Column(self.state, self.message, self.headline, self.figure, "#### Attack by attack",
