@@ -13,7 +13,8 @@ the kernels loaded by a warm-up change first:
    against DEF 13 / ARM 17 / 28 boxes; the method "auto" answers it exactly): ARM is typed in
    (the ARM field's value set, as the page sets it), and the time runs until the page's pieces
    are swapped in: the document read, the exact figures computed, the main figure drawn to
-   PNG, the headline and tables written. Target: under 300 ms.
+   PNG, the headline and tables written (the numbers go up first, the figure when drawn;
+   both are timed). Target: under 300 ms.
 2. **a Monte Carlo grid scenario** (a heavy warjack against a heavy warjack's damage grid,
    best play): the time to the first estimate (20,000 trials, its figure drawn) and to the
    last stage (200,000 trials). Target: the first estimate under 500 ms.
@@ -65,19 +66,23 @@ def main(argv=None) -> int:
     ex.runner.wait()
     _changes(ex, "target.arm", ["16", "17"], 2)  # warm-up
     got = _changes(ex, "target.arm", ["16", "17"], args.changes)
-    assert all(len(t) == 1 and t[0][0] == "exact" for t in got), got
-    final = [1e3 * t[-1][1] for t in got]
-    print(f"1. exact damage track, ARM typed -> figures: median {statistics.median(final):.0f} ms, "
-          f"worst {max(final):.0f} ms ({_stage_split(ex)}); target < 300 ms")
+    assert all([m for m, _, _ in t] == ["exact", "exact"] for t in got), got
+    numbers = [1e3 * t[0][2] for t in got]
+    final = [1e3 * t[-1][2] for t in got]
+    print(f"1. exact damage track, ARM typed -> numbers: median {statistics.median(numbers):.0f} ms; "
+          f"-> figure drawn: median {statistics.median(final):.0f} ms, worst {max(final):.0f} ms "
+          f"({_stage_split(ex)}); target < 300 ms")
 
     ex = mh.explore(to_scenario(put(new_document(), ("target", "arm"), 17)))
     ex.runner.wait()
     _changes(ex, "target.arm", ["16", "17"], 2)  # warm-up
     got = _changes(ex, "target.arm", ["16", "17"], args.changes)
-    assert all(len(t) == 2 and t[0][0] == "monte_carlo" for t in got), got
-    first = [1e3 * t[0][1] for t in got]
-    last = [1e3 * t[-1][1] for t in got]
-    print(f"2. Monte Carlo grid, ARM typed -> first estimate (20,000 trials, figures): median "
+    assert all(len(t) == 4 and t[0][0] == "monte_carlo" for t in got), got
+    numbers = [1e3 * t[0][2] for t in got]
+    first = [1e3 * t[1][2] for t in got]
+    last = [1e3 * t[-1][2] for t in got]
+    print(f"2. Monte Carlo grid, ARM typed -> first estimate (20,000 trials): numbers median "
+          f"{statistics.median(numbers):.0f} ms; with its figure drawn: median "
           f"{statistics.median(first):.0f} ms, worst {max(first):.0f} ms; target < 500 ms")
     print(f"   -> last stage (200,000 trials): median {statistics.median(last):.0f} ms, "
           f"worst {max(last):.0f} ms ({_stage_split(ex)})")

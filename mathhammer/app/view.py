@@ -57,7 +57,9 @@ class Explorer:
         self.scenario = None
         self.shown = None          # number of the request whose pieces are on the page
         self.last_answer = None
-        self.timings: list[tuple[str, float]] = []
+        #: (method, "numbers" or "figure", seconds from the change) of each piece swapped in:
+        #: a stage's numbers and tables come first, its figure when drawn
+        self.timings: list[tuple[str, str, float]] = []
         self._t_submit = 0.0
         self._request = 0          # changes read so far (good or bad)
         self._cards = target_cards()
@@ -238,6 +240,9 @@ class Explorer:
         scenario, method = request
         for answer in answers(scenario, method, check):
             check()
+            # the numbers and tables first, then the figure, most of a stage's time to draw
+            yield answer, render(answer.result, answer.note, figure=False)
+            check()
             yield answer, render(answer.result, answer.note)
 
     def _publish(self, number: int, out) -> None:
@@ -260,11 +265,17 @@ class Explorer:
         self.shown = number
         self.last_answer = answer
         self.headline.object = page.headline
-        self.figure.object = page.figure
         self.attacks.object = page.attacks
         self.play.object = page.play
-        self.timings.append((answer.method, time.perf_counter() - self._t_submit))
-        if answer.final:
+        drawn = page.figure is not None
+        if drawn:
+            self.figure.object = page.figure
+        self.timings.append((answer.method, "figure" if drawn else "numbers",
+                             time.perf_counter() - self._t_submit))
+        if not drawn:
+            what = "first estimate" if not answer.final else "figures"  # of the last stage
+            self.state.object = self._state_html("updating", f"{what} in; drawing the figure...")
+        elif answer.final:
             how = "exact" if answer.method == "exact" else f"Monte Carlo, {answer.result.trials:,} trials"
             self.state.object = self._state_html("done", f"up to date ({how}, {answer.seconds:.2f} s)")
         else:
