@@ -176,7 +176,7 @@ class Form:
         key = next((k for k in ("force", "fury", "focus") if a.get(k)), None) or (
             "fury" if a.get("model") == "warbeast" else "focus")
         rows = [pn.Row(pick, action, remove),
-                pn.Row(self.text(("attackers", i, "name"), "Name", doc),
+                pn.Row(self.text(("attackers", i, "name"), "Name", doc, getattr(shown, "name", None)),
                        self.number(("attackers", i, "models"), "Models", doc, 1, width=70)),
                 pn.Row(self.points(("attackers", i, key), key.capitalize(), doc, 0),
                        self.flag(("attackers", i, "charge"), "Charge", doc))]
