@@ -13,6 +13,7 @@ Build a :class:`Scenario` from rules objects (or load one from TOML with
 
 from .engine import common_stride
 from .errors import ExactNotApplicable, InputError, MathhammerError
+from .explorer import explore
 from .io.scenario_files import load_scenario, scenario_from_dict
 from .policy import Optimized, optimize
 from .result import Result, paired_difference
@@ -36,6 +37,7 @@ __all__ = [
     "Weapon",
     "common_stride",
     "compare",
+    "explore",
     "load_scenario",
     "matrix",
     "optimize",

@@ -12,7 +12,9 @@ Every block's fence names its language, and the language says what the test does
 An HTML comment on the nearest non-blank line above a fence changes that:
 ``<!-- doc-test: fragment -->`` marks a TOML block that is part of a file, not a whole one
 (not read), and ``<!-- doc-test: exit N -->`` says each command of a shell block documents an
-error and exits with status N. Any other fence language, a fence without one, or another
+error and exits with status N; ``<!-- doc-test: serves -->`` says each command of a shell
+block serves a page (``mathhammer app --port N``): it is started, must answer on that port,
+and is stopped. Any other fence language, a fence without one, or another
 marker is refused, so that no block is left out unnoticed.
 """
 
@@ -59,7 +61,8 @@ class Block:
     line : int
         The line of its opening fence (1-based), so ``id`` points at it in an editor.
     kind : str
-        ``python``, ``shell``, ``scenario``, ``output`` or ``fragment``.
+        ``python``, ``shell``, ``serving`` (commands that serve a page), ``scenario``,
+        ``output`` or ``fragment``.
     language : str
         The fence's language.
     text : str
@@ -82,7 +85,7 @@ class Block:
 
     def commands(self) -> list[str]:
         """The commands of a shell block, continuation lines joined, prompts removed."""
-        if self.kind != "shell":
+        if self.kind not in ("shell", "serving"):
             raise DocBlockError(f"{self.id}: a {self.kind} block has no commands")
         out: list[str] = []
         going = False
@@ -127,11 +130,13 @@ def _classify(where: str, language: str, marker: str | None) -> tuple[str, int]:
         return kind, 0
     if marker == "fragment" and kind == "scenario":
         return "fragment", 0
+    if marker == "serves" and kind == "shell":
+        return "serving", 0
     m = _EXIT.fullmatch(marker)
     if m and kind == "shell":
         return kind, int(m.group(1))
     raise DocBlockError(f"{where}: marker {marker!r} does not apply to a {language} block "
-                        "('fragment' on toml, 'exit N' on a shell block)")
+                        "('fragment' on toml, 'exit N' or 'serves' on a shell block)")
 
 
 def parse(text: str, doc: str) -> list[Block]:

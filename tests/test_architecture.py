@@ -197,13 +197,30 @@ def test_kernels_are_imported_by_their_own_room_only():
 
 
 def test_outputs_are_leaves():
-    """Plots and the command line read results and frames; nothing below imports them."""
+    """Plots, the explorer and the command line read results and frames; nothing below
+    imports them (the explorer is reached through the light gate mathhammer.explorer)."""
     for name, targets in GRAPH.items():
         for t in targets:
             if t.startswith("mathhammer.cli"):
                 assert name.startswith("mathhammer.cli") or name == "mathhammer.__main__", (name, t)
             if t.startswith("mathhammer.plots"):
-                assert name.startswith(("mathhammer.plots", "mathhammer.cli")), (name, t)
+                assert name.startswith(("mathhammer.plots", "mathhammer.cli", "mathhammer.app")), (name, t)
+            if t.startswith("mathhammer.app"):
+                assert name.startswith(("mathhammer.app", "mathhammer.cli")) or name == "mathhammer.explorer", \
+                    (name, t)
+
+
+def test_panel_is_imported_by_the_explorer_s_page_only():
+    """``import mathhammer`` stays light: Panel is the ``app`` extra's, imported by the page
+    modules only (the gate and the command import them inside the functions that serve)."""
+    page = {"mathhammer.app.controls", "mathhammer.app.view", "mathhammer.app.server"}
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:  # module-level imports
+            mods = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                    [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            if any(m == "panel" or m.startswith("panel.") for m in mods):
+                assert name in page, name
 
 
 def test_the_root_is_the_public_face():

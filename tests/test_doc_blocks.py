@@ -13,10 +13,13 @@ fragments; output blocks are not run. Failures name the block as ``DOC:LINE``.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
 import sys
+import time
+import urllib.request
 from collections import Counter
 
 import pytest
@@ -87,7 +90,37 @@ def _read_scenario(block: Block, folder, env) -> None:
     loads_scenario(block.text, source=block.id, base=folder / "examples")
 
 
-RUNNERS = {"python": _run_python, "shell": _run_shell, "scenario": _read_scenario}
+def _run_serving(block: Block, folder, env) -> None:
+    """Each command serves a page on the ``--port`` it names: started (no browser opened),
+    it must answer there with the page, then it is stopped."""
+    for command in block.commands():
+        port = re.search(r"--port[ =](\d+)", command)
+        assert port, f"{block.id}: a serving command names its --port: {command!r}"
+        url = f"http://127.0.0.1:{port.group(1)}/"
+        proc = subprocess.Popen(["bash", "-c", "exec " + command], cwd=folder,
+                                env={**env, "BROWSER": "true"}, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        try:
+            deadline = time.time() + TIMEOUT
+            page = None
+            while page is None and time.time() < deadline and proc.poll() is None:
+                try:
+                    with urllib.request.urlopen(url, timeout=5) as r:
+                        page = r.read().decode("utf-8", "replace")
+                except OSError:
+                    time.sleep(0.5)
+            assert page is not None, f"{block.id}: {command!r} served nothing on {url}"
+            assert "<title>mathhammer explorer</title>" in page, f"{block.id}: not the explorer"
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+RUNNERS = {"python": _run_python, "shell": _run_shell, "scenario": _read_scenario,
+           "serving": _run_serving}
 
 
 @pytest.mark.parametrize("block", [b for b in BLOCKS if b.kind not in NOT_RUN],

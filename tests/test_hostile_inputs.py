@@ -41,7 +41,7 @@ def _cli_error(capsys, argv) -> str:
 def test_no_command_lists_the_commands(capsys):
     assert cli.main([]) == 0
     out = capsys.readouterr().out
-    for command in ("run", "demo", "cards", "sbh", "sweep", "compare", "matrix"):
+    for command in ("run", "demo", "cards", "sbh", "sweep", "compare", "matrix", "app"):
         assert f"\n    {command} " in out
 
 

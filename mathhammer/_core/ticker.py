@@ -1,6 +1,11 @@
 """Progress shown on stderr: whether to show it, and a ticker for work that cannot count
 ahead (the exact engine and best play, whose transitions are found as they are built).
 
+The same calls let a caller stop long work: inside a :func:`stopping` block, every
+:func:`tick` (and every batch of Monte Carlo trials) calls the block's check, which raises to
+stop the work where it stands (the explorer stops a computation a newer value has made
+stale, or an exact try that has overrun its budget).
+
 A ``progress`` argument of the API is ``None`` (show it when stderr is a terminal: the
 command line, not a captured test or a pipe), ``True`` or ``False``. :func:`ticking` opens a
 tqdm counter that appears once the work has lasted a second; code deep in an engine calls
@@ -10,6 +15,13 @@ tqdm counter that appears once the work has lasted a second; code deep in an eng
 ...     tick(5)                      # nothing shown, nothing counted
 >>> show_progress(False), show_progress(True)
 (False, True)
+>>> def stop():
+...     raise TimeoutError("stopped")
+>>> with stopping(stop):
+...     tick(1)
+Traceback (most recent call last):
+...
+TimeoutError: stopped
 """
 
 from __future__ import annotations
@@ -20,12 +32,13 @@ from contextvars import ContextVar
 
 from ..errors import InputError
 
-__all__ = ["check_show", "show_progress", "tick", "ticking"]
+__all__ = ["check_show", "show_progress", "stopping", "tick", "ticking"]
 
 #: Seconds a run lasts before its progress appears (quick runs show nothing).
 DELAY = 1.0
 
 _ACTIVE: ContextVar = ContextVar("mathhammer_ticker", default=None)
+_STOP: ContextVar = ContextVar("mathhammer_stop", default=None)
 
 
 def check_show(progress) -> None:
@@ -70,8 +83,23 @@ def ticking(desc: str, show: bool, *, unit: str = "transition", total: int | Non
             _ACTIVE.reset(token)
 
 
+@contextmanager
+def stopping(check):
+    """Inside the block, every :func:`tick` calls ``check()`` (a callable taking nothing),
+    which may raise to stop the work; blocks nest, the innermost check applies."""
+    token = _STOP.set(check)
+    try:
+        yield
+    finally:
+        _STOP.reset(token)
+
+
 def tick(n: int = 1) -> None:
-    """Add ``n`` to the counter of the enclosing :func:`ticking` block, if one is shown."""
+    """Add ``n`` to the counter of the enclosing :func:`ticking` block, if one is shown,
+    then call the enclosing :func:`stopping` block's check, if any."""
     bar = _ACTIVE.get()
     if bar is not None:
         bar.update(n)
+    check = _STOP.get()
+    if check is not None:
+        check()

@@ -16,6 +16,7 @@ import sys
 
 from .. import __version__
 from ..errors import MathhammerError
+from . import app as _app
 from . import cards as _cards
 from . import matrix as _matrix
 from . import run as _run
@@ -26,7 +27,7 @@ from ._common import EXIT_OK, PROG, Parser, UsageError, fail
 __all__ = ["main"]
 
 #: Modules registering commands, in the order ``--help`` lists them.
-_COMMANDS = (_run, _cards, _sbh, _sweep, _matrix)
+_COMMANDS = (_run, _cards, _sbh, _sweep, _matrix, _app)
 
 
 def _build_parser() -> Parser:

@@ -5,9 +5,9 @@ draws it (:func:`mathhammer.result.cardgrid.card_table`)."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import textwrap
 
+from ..io.toml_write import toml_value
 from ..result.cardgrid import card_table
 from ..result.texttable import text_table
 from ..rules import Weapon
@@ -82,22 +82,9 @@ def _other_fields(w: Weapon) -> str:
     return ", ".join(bits)
 
 
-def _toml(value) -> str:
-    """A value as TOML writes it (strings quoted, booleans lower case, inline tables)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    return str(value)
-
-
 def _table_keys(table, skip) -> list[str]:
     """``key = value`` of a card's table, as written, but for the keys shown elsewhere."""
-    return [f"  {k} = {_toml(v)}" for k, v in table.items() if k not in skip]
+    return [f"  {k} = {toml_value(v)}" for k, v in table.items() if k not in skip]
 
 
 def _damage_lines(target) -> list[str]:

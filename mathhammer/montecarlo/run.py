@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .._core.ticker import ticking
+from .._core.ticker import tick, ticking
 from .._core.validate import check_int
 from ..errors import ExactNotApplicable
 from ..result import Result
@@ -42,9 +42,9 @@ def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None =
     enc = encode(scenario, table, sequence)
     if stride is not None:
         check_int("stride", stride, enc.max_draws, MAX_STRIDE)
-    with ticking("simulate", progress, unit="trial", total=trials) as bar:
-        counts = run_sequences(enc, trials, seed, stride=stride or 0,
-                               on_batch=None if bar is None else bar.update)
+    with ticking("simulate", progress, unit="trial", total=trials):
+        # each batch counts on the bar (when shown) and calls a stop check (when set)
+        counts = run_sequences(enc, trials, seed, stride=stride or 0, on_batch=tick)
     result = assemble(scenario, enc, counts, trials, seed, stride or 0)
     if table is not None:
         result.extra["best_play"] = report(table, scenario, enc.slot_labels)

@@ -1,0 +1,290 @@
+"""The explorer's page: controls on the left, the answer on the right, updated as values change.
+
+One :class:`Explorer` is one page (a notebook cell, or one browser tab of ``mathhammer app``).
+A change of a control edits the document; the document is read at once (a bad value is
+marked beside its field and nothing is computed); a good one is handed to the
+:class:`~mathhammer.app.runner.Runner`, whose worker computes it by stages
+(:func:`~mathhammer.app.stages.answers`) and renders each (:func:`~mathhammer.app.render.render`);
+the page swaps the new pieces in on its own event loop. While a value is being computed the
+status line says "updating", and a Monte Carlo estimate says how many trials it rests on
+until the last stage is in.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import time
+from functools import partial
+
+import panel as pn
+from panel.io.state import set_curdoc
+
+from .._core.limits import DEFAULT_TRIALS
+from ..errors import InputError
+from .controls import AS_WRITTEN, TRACK, Form
+from .document import (attacker_cards, attacker_from_card, field_message, from_scenario, from_toml,
+                       get, new_document, put, target_cards, to_scenario, to_toml)
+from .render import render
+from .runner import Runner
+from .stages import METHODS, answers
+
+__all__ = ["Explorer"]
+
+_METHOD_LABELS = {"Auto": "auto", "Exact": "exact", "Monte Carlo": "monte_carlo"}
+#: The attacker "Add attacker" brings.
+ADDED_CARD = "light_warjack"
+
+
+class Explorer:
+    """The live explorer of a scenario (a new heavy warjack matchup when None).
+
+    Attributes
+    ----------
+    layout : panel.layout.Row
+        The page; display it in a notebook, or serve it (:mod:`.server`).
+    doc : dict
+        The scenario document being edited (what "Download" writes).
+    """
+
+    def __init__(self, scenario=None, method: str = "auto"):
+        if method not in METHODS:
+            raise InputError("method", method, f"must be one of {', '.join(METHODS)}")
+        self.doc = new_document() if scenario is None else from_scenario(scenario)
+        self.method = method
+        self.origins: list[str | None] = (["heavy_warjack"] if scenario is None
+                                          else [None] * len(self.doc.get("attackers", [])))
+        self.scenario = None
+        self.shown = None          # number of the request whose pieces are on the page
+        self.last_answer = None
+        #: (method, "numbers" or "figure", seconds from the change) of each piece swapped in:
+        #: a stage's numbers and tables come first, its figure when drawn
+        self.timings: list[tuple[str, str, float]] = []
+        self._t_submit = 0.0
+        self._request = 0          # changes read so far (good or bad)
+        self._cards = target_cards()
+        self._attacker_cards = attacker_cards()
+        self._bokeh_doc = None
+        self.form = Form(self._on_change)
+        self.state = pn.pane.HTML(self._state_html("updating", "computing..."), margin=(0, 10))
+        self.message = pn.pane.HTML("", margin=(0, 10))
+        self.headline = pn.pane.HTML("", margin=(0, 10))
+        self.figure = pn.pane.PNG(None, width=760, margin=(0, 10))
+        self.attacks = pn.pane.HTML("", margin=(0, 10))
+        self.play = pn.pane.HTML("", margin=(0, 10))
+        self.method_choice = pn.widgets.RadioButtonGroup(
+            label="Method", options=_METHOD_LABELS, value=method, css_classes=["mh-method"])
+        self.method_choice.param.watch(lambda e: self._set_method(e.new), "value")
+        self.download = pn.widgets.FileDownload(callback=self.toml_file, filename="scenario.toml",
+                                                label="Download scenario.toml",
+                                                css_classes=["mh-download"], width=220)
+        self.upload = pn.widgets.FileInput(accept=".toml", css_classes=["mh-upload"], width=220)
+        self.upload.param.watch(self._on_upload, "value")
+        self.upload_message = pn.pane.HTML("", margin=(0, 10), css_classes=["mh-upload-message"])
+        self.add_button = pn.widgets.Button(label="Add attacker", css_classes=["mh-add"], width=140)
+        self.add_button.on_click(lambda e: self.add_attacker())
+        self.form_box = pn.Column()
+        self.runner = Runner(self._work, self._publish)
+        self.layout = pn.Row(
+            pn.Column(self.form_box, self.add_button, "### Method", self.method_choice,
+                      pn.Row(self.form.number(("simulation", "trials"), "Trials", self.doc, DEFAULT_TRIALS),
+                             self.form.number(("simulation", "seed"), "Seed", self.doc, 1)),
+                      "### Scenario file", self.download, self.upload, self.upload_message,
+                      width=500, scroll=True),
+            pn.Column(self.state, self.message, self.headline, self.figure, "#### Attack by attack",
+                      self.attacks, self.play, width=800),
+        )
+        self._read()
+        self._rebuild()
+
+    # ------------------------------------------------------------------ the page
+    def panel(self):
+        """The page, bound to the document it is shown in (call once per session)."""
+        self._bokeh_doc = pn.state.curdoc
+        return self.layout
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        """Shown as the page in a notebook."""
+        return self.panel()._repr_mimebundle_(include, exclude)
+
+    def _state_html(self, state: str, text: str, kind: str = "mh-status") -> str:
+        """A line of the page's status (``kind`` mh-status) or a message (mh-msg) in the
+        colour of ``state`` (done, updating, error); ``data-state`` says it and
+        ``data-request`` the number of the newest value, for tests."""
+        color = {"done": "#1b5e20", "updating": "#e65100", "error": "#b00020"}[state]
+        return (f'<div class="{kind}" data-state="{state}" data-request="{self._request}" '
+                f'style="color:{color}">{html.escape(text)}</div>')
+
+    def _rebuild(self) -> None:
+        """Controls made anew from the document (a card chosen, an attacker added, a file
+        loaded): the ones for values only are never rebuilt while being typed in."""
+        keep = {k: f for k, f in self.form.fields.items() if k.startswith("simulation")}
+        self.form.fields = keep
+        shown = self.scenario.targets[0] if self.scenario is not None else None
+        attackers = self.scenario.attackers if self.scenario is not None else ()
+        parts = [self.form.target(self.doc, shown, self._cards, self.pick_target), "### Attackers"]
+        for i in range(len(self.doc.get("attackers", []))):
+            parts.append(self.form.attacker(self.doc, i, attackers[i] if i < len(attackers) else None,
+                                            self._attacker_cards, self.origins[i],
+                                            self.pick_attacker, self.remove_attacker))
+        self.form_box.objects = parts
+
+    # ------------------------------------------------------------------ changes
+    def _on_change(self, path, value) -> None:
+        self.doc = put(self.doc, path, value)
+        self._read()
+
+    def _set_method(self, method: str) -> None:
+        self.method = method
+        self._read()
+
+    def pick_target(self, card: str) -> None:
+        """Make the target card ``card`` (or :data:`~.controls.TRACK`), its values the card's."""
+        # a card brings its own name and values; a track starts from a heavy warjack's
+        target = {"name": "Target", "def": 12, "arm": 18, "boxes": 28} if card == TRACK else {"card": card}
+        self.doc = put(self.doc, ("target",), target)
+        self._read()
+        self._rebuild()
+
+    def pick_attacker(self, i: int, card: str, action: str | None = None) -> None:
+        """Make attacker ``i`` card ``card`` making ``action`` (its default when None)."""
+        if card == AS_WRITTEN:
+            return
+        self.doc = put(self.doc, ("attackers", i), attacker_from_card(card, action))
+        self.origins[i] = card
+        self._read()
+        self._rebuild()
+
+    def add_attacker(self, card: str = ADDED_CARD) -> None:
+        """One more attacker, card ``card``, acting after the others."""
+        self.doc = put(self.doc, ("attackers",), [*self.doc.get("attackers", []),
+                                                  attacker_from_card(card)])
+        self.origins.append(card)
+        self._read()
+        self._rebuild()
+
+    def remove_attacker(self, i: int) -> None:
+        """Attacker ``i`` leaves (not the last one: a message says so)."""
+        attackers = list(self.doc.get("attackers", []))
+        if len(attackers) <= 1:
+            self.message.object = self._state_html("error", "attackers: a scenario needs one attacker at least",
+                                                   "mh-msg")
+            return
+        del attackers[i]
+        del self.origins[i]
+        self.doc = put(self.doc, ("attackers",), attackers)
+        self._read()
+        self._rebuild()
+
+    def load_toml(self, text: str, source: str = "scenario.toml") -> bool:
+        """Load a scenario file's text (what the upload field does); False, with the message
+        beside the field, when ``mathhammer run`` would refuse it. The page is left as it
+        was then."""
+        try:
+            doc = from_toml(text, source)
+        except InputError as err:
+            self.upload_message.object = self._state_html("error", str(err), "mh-msg")
+            return False
+        self.doc = doc
+        self.origins = [None] * len(doc.get("attackers", []))
+        for key in ("trials", "seed"):
+            f = self.form.fields.get(f"simulation.{key}")
+            if f is not None:
+                value = get(doc, ("simulation", key))
+                f.widget.value = "" if value is None else str(value)
+        self.upload_message.object = self._state_html("done", f"loaded {source}", "mh-msg")
+        self._read()
+        self._rebuild()
+        return True
+
+    def _on_upload(self, event) -> None:
+        if not event.new:
+            return
+        name = self.upload.filename or "scenario.toml"
+        try:
+            text = event.new.decode("utf-8")
+        except UnicodeDecodeError:
+            self.upload_message.object = self._state_html("error", f"{name}: not a text file (UTF-8)",
+                                                          "mh-msg")
+            return
+        self.load_toml(text, name)
+
+    def toml_file(self) -> io.StringIO:
+        """What "Download" saves: the document as TOML (a comment line while a value is bad)."""
+        try:
+            return io.StringIO(to_toml(self.doc))
+        except InputError as err:  # the button is pressed while a field is wrong
+            return io.StringIO(f"# not saved: {field_message(err)}\n")
+
+    # ------------------------------------------------------------------ computing
+    def _read(self) -> None:
+        """Check the document; mark the field of a bad value, or submit the good one."""
+        self._request += 1
+        try:
+            scenario = to_scenario(self.doc)
+        except InputError as err:
+            message = field_message(err)
+            beside = self.form.show_error(err.key, message)
+            self.message.object = self._state_html("error", message if not beside else
+                                                   "fix the value marked in red: " + message, "mh-msg")
+            self.state.object = self._state_html("error", "not computed: a value is not accepted")
+            return
+        self.form.show_error(None, "")
+        self.message.object = ""
+        self.scenario = scenario
+        self.state.object = self._state_html("updating", "updating...")
+        self._t_submit = time.perf_counter()
+        self.runner.submit((scenario, self.method))
+
+    def _work(self, request, check):
+        scenario, method = request
+        for answer in answers(scenario, method, check):
+            check()
+            # the numbers and tables first, then the figure, most of a stage's time to draw
+            yield answer, render(answer.result, answer.note, figure=False)
+            check()
+            yield answer, render(answer.result, answer.note)
+
+    def _publish(self, number: int, out) -> None:
+        doc = self._bokeh_doc
+        apply = partial(self._apply, number, out)
+        if doc is not None and doc.session_context is not None:
+            with set_curdoc(doc):
+                pn.state.execute(apply, schedule=True)
+        else:
+            apply()
+
+    def _apply(self, number: int, out) -> None:
+        if number != self.runner.newest:
+            return  # a newer value is on its way
+        if isinstance(out, Exception):
+            text = field_message(out) if isinstance(out, InputError) else f"{type(out).__name__}: {out}"
+            self.state.object = self._state_html("error", "not computed: " + text)
+            return
+        answer, page = out
+        self.shown = number
+        self.last_answer = answer
+        self.headline.object = page.headline
+        self.attacks.object = page.attacks
+        self.play.object = page.play
+        drawn = page.figure is not None
+        if drawn:
+            self.figure.object = page.figure
+        self.timings.append((answer.method, "figure" if drawn else "numbers",
+                             time.perf_counter() - self._t_submit))
+        if not drawn:
+            what = "first estimate" if not answer.final else "figures"  # of the last stage
+            self.state.object = self._state_html("updating", f"{what} in; drawing the figure...")
+        elif answer.final:
+            how = "exact" if answer.method == "exact" else f"Monte Carlo, {answer.result.trials:,} trials"
+            self.state.object = self._state_html("done", f"up to date ({how}, {answer.seconds:.2f} s)")
+        else:
+            self.state.object = self._state_html(
+                "updating", f"first estimate ({answer.result.trials:,} trials); refining...")
+
+    def refresh(self) -> None:
+        """Compute the current document on this thread, to the end (tests, benchmarks)."""
+        self.runner.wait()
+        if self.scenario is not None:
+            self._t_submit = time.perf_counter()
+            self.runner.run_now((self.scenario, self.method))

@@ -1,0 +1,186 @@
+"""The explorer's page (``mathhammer app``) driven in a real headless browser.
+
+Chromium comes from the system packages (``.ci/run`` installs it when missing) and is driven
+by Playwright (``playwright`` of the test extra, with the system's Chromium: no browser is
+downloaded). Without Chromium the test is skipped, unless ``MATHHAMMER_REQUIRE_BROWSER`` is
+set (as CI sets it), where a missing browser fails.
+
+The test does what a player does: starts from a scenario file of a plain damage track, picks
+a heavy warjack against a heavy warjack, changes ARM and the attacker's focus, asks for exact
+figures, and reads the kill probability; downloads the scenario, runs ``mathhammer run
+--method exact`` on the file, and finds the same figure; changes a value, loads the file
+back, and sees the downloaded figures again. It saves a screenshot of the page.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("panel")
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None:
+    if os.environ.get("MATHHAMMER_REQUIRE_BROWSER"):
+        raise RuntimeError("MATHHAMMER_REQUIRE_BROWSER is set but no chromium is on PATH")
+    pytest.skip("no system Chromium (apt-get install chromium)", allow_module_level=True)
+
+#: Chromium's flags on a machine with no network out and no sandbox for root.
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--disable-dev-shm-usage"]
+#: Seconds a step may take: the first Monte Carlo run of a fresh checkout compiles kernels.
+SLOW = 240_000
+
+START = """\
+target = { name = "Practice dummy", def = 12, arm = 16, boxes = 20 }
+[[attackers]]
+name = "Trooper"
+weapons = [{ name = "Sword", type = "melee", skill = 6, pow = 10 }]
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("app")
+    start = folder / "start.toml"
+    start.write_text(START, encoding="utf-8")
+    port = _free_port()
+    log = open(folder / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "mathhammer", "app", str(start), "--port", str(port),
+                             "--no-browser"], stdout=log, stderr=subprocess.STDOUT, cwd=folder)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                break
+        except OSError:
+            if proc.poll() is not None:
+                break
+            time.sleep(0.3)
+    else:
+        proc.kill()
+        pytest.fail("the app did not start: " + (folder / "server.log").read_text())
+    assert proc.poll() is None, (folder / "server.log").read_text()
+    yield f"http://127.0.0.1:{port}/", folder
+    proc.terminate()
+    proc.wait(10)
+    log.close()
+
+
+def _request(page) -> int:
+    """The number of the newest change the page has read."""
+    return int(page.locator(".mh-status").get_attribute("data-request"))
+
+
+def _done(page, after: int, method: str = "exact") -> float:
+    """Wait until the page has read a change after number ``after`` and is up to date by
+    ``method``; return its kill probability."""
+    deadline = time.time() + SLOW / 1000
+    status = page.locator(".mh-status")
+    while time.time() < deadline:
+        if (status.get_attribute("data-state") == "done" and _request(page) > after
+                and page.locator(".mh-kill").get_attribute("data-method") == method):
+            return float(page.locator(".mh-kill").get_attribute("data-kill"))
+        time.sleep(0.1)
+    pytest.fail(f"the page did not settle: {status.inner_text()}")
+
+
+def _type(page, css: str, text: str) -> None:
+    field = page.locator(f"{css} input")
+    field.fill(text)
+    field.press("Enter")
+
+
+def _run_exact(path: Path) -> dict:
+    out = subprocess.run([sys.executable, "-m", "mathhammer", "run", str(path), "--method", "exact",
+                          "--json", "--no-progress"], capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_page_matches_the_command_line(server):
+    url, folder = server
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport={"width": 1400, "height": 1200}, accept_downloads=True)
+        page.goto(url)
+        # the start file's damage track: answered exactly at once ("auto")
+        _done(page, 0)
+        assert page.locator(".mh-target-card select").input_value() == "(damage track)"
+
+        # a heavy warjack against a heavy warjack
+        n = _request(page)
+        page.locator(".mh-target-card select").select_option("heavy_warjack")
+        page.wait_for_selector(".mh-field-target\\.arm input[placeholder='18']", timeout=SLOW)
+        page.locator(".mh-attacker-card-0 select").select_option("heavy_warjack")
+        page.wait_for_selector(".mh-field-attackers\\[0\\]\\.weapons\\[1\\]\\.pow", timeout=SLOW)
+        _done(page, n + 1, "monte_carlo")  # a card's grid: Monte Carlo first
+        # ARM 17, and the attacker's focus from its card's 3 down to 2 (the slider, by keyboard)
+        _type(page, ".mh-field-target\\.arm", "17")
+        handle = page.locator(".mh-field-attackers\\[0\\]\\.focus .noUi-handle")
+        handle.focus()
+        handle.press("ArrowLeft")
+        n = _request(page)
+        page.get_by_role("button", name="Exact").click()
+        kill = _done(page, n)
+        assert 0.0 < kill < 1.0
+
+        # a bad value: the reader's message beside the field, nothing computed
+        _type(page, ".mh-field-target\\.arm", "99")
+        error = page.locator(".mh-error[data-key='target.arm']")
+        error.wait_for(timeout=SLOW)
+        assert error.inner_text().strip() == "target.arm: must be between 0 and 50 (got 99)"
+        assert page.locator(".mh-status").get_attribute("data-state") == "error"
+        assert "Traceback" not in page.content()
+        n = _request(page)
+        _type(page, ".mh-field-target\\.arm", "17")
+        assert _done(page, n) == kill
+        assert error.count() == 0 or not error.is_visible()
+
+        # the downloaded file, run on the command line, gives the same figures
+        with page.expect_download() as info:
+            page.locator(".mh-download button").click()
+        saved = folder / "downloaded.toml"
+        info.value.save_as(saved)
+        text = saved.read_text(encoding="utf-8")
+        assert 'card = "heavy_warjack"' in text and "arm = 17" in text and "focus = 2" in text
+        cli = _run_exact(saved)
+        assert cli["method"] == "exact"
+        assert cli["kill"] == pytest.approx(kill, abs=1e-12)
+        damage = float(page.locator(".mh-damage").get_attribute("data-damage"))
+        assert damage == pytest.approx(cli["damage_mean"], abs=1e-9)
+
+        # change a value (the figures move), then load the file back: the file's figures again
+        n = _request(page)
+        _type(page, ".mh-field-target\\.arm", "19")
+        moved = _done(page, n)
+        assert moved < kill
+        n = _request(page)
+        page.locator(".mh-upload input[type=file]").set_input_files(str(saved))
+        page.locator(".mh-upload-message .mh-msg[data-state=done]").wait_for(timeout=SLOW)
+        loaded = _done(page, n)
+        assert page.locator(".mh-field-target\\.arm input").input_value() == "17"
+        assert loaded == pytest.approx(cli["kill"], abs=1e-12)
+        damage = float(page.locator(".mh-damage").get_attribute("data-damage"))
+        assert damage == pytest.approx(cli["damage_mean"], abs=1e-9)
+        page.screenshot(path=str(folder / "explorer.png"), full_page=True)
+        shot = os.environ.get("MATHHAMMER_SCREENSHOT")
+        if shot:
+            shutil.copy(folder / "explorer.png", shot)
+        browser.close()
