@@ -258,31 +258,44 @@ def _lasting(state, flags, crit):
     return state, minus
 
 
-@jit()
-def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True):
-    """Simulate ``n_trials`` attack sequences; see :func:`_trials` for the arguments.
+def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True):
+    """The arguments of :func:`trials_kernel` for a chunk: ``tables`` (:class:`.layout.Tables`)
+    and ``counters`` (:class:`.layout.Counters`, the chunk's row) unpacked.
 
     ``rare``: ``None`` compiles the lean variant, without the paths of units, blasts,
     continuous effects and hazards (:func:`.variant.needs_rare`: where none can run); ``True``
-    keeps them. The tables and counters go on as plain arguments: unpacked into locals the
-    ``suffer`` closure captures, they cost the cold compile 0.7 s (6 %) more.
+    keeps them. The tables and counters go to the kernel as plain arguments: unpacked into
+    locals the ``suffer`` closure captures, they cost the cold compile 0.7 s (6 %) more.
     """
-    return _trials(n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
-                   tables.attackers, tables.target, tables.col_full, tables.letter_mask,
-                   tables.letters_done, tables.play_keys, tables.play_attack, tables.play_field,
-                   tables.play_columns, tables.play_index, tables.groups, tables.routes,
-                   counters.damage_hist, counters.attack_counts, counters.kill_at,
-                   counters.cripple_delta, counters.mask_hist, counters.effect_counts,
-                   counters.destroyed_hist, counters.target_damage, counters.target_destroyed,
-                   counters.target_kills, counters.target_made, rare)
+    return (n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
+            tables.attackers, tables.target, tables.col_full, tables.letter_mask,
+            tables.letters_done, tables.play_keys, tables.play_attack, tables.play_field,
+            tables.play_columns, tables.play_index, tables.groups, tables.routes,
+            counters.damage_hist, counters.attack_counts, counters.kill_at,
+            counters.cripple_delta, counters.mask_hist, counters.effect_counts,
+            counters.destroyed_hist, counters.target_damage, counters.target_destroyed,
+            counters.target_kills, counters.target_made, rare)
+
+
+def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True):
+    """Simulate ``n_trials`` attack sequences (:func:`trials_kernel`, arguments as
+    :func:`kernel_args` takes them); returns the read position after the last trial.
+
+    A Python function, called once per chunk: the jitted kernel is the outermost compiled
+    function, so Numba generates its machine code once. A jitted wrapper (or driver) calling
+    it would link the kernel into its own module and generate that code again (about 1 s of
+    a cold compile per level, benchmarks/README.md).
+    """
+    return trials_kernel(*kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables,
+                                      counters, rare))
 
 
 @jit(prune_first=True)
-def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
-            col_full, letter_mask, letters_done, play_keys, play_attack, play_field, play_columns,
-            play_index, groups, routes, damage_hist, attack_counts, kill_at, cripple_delta,
-            mask_hist, effect_counts, destroyed_hist, target_damage, target_destroyed,
-            target_kills, target_made, rare):
+def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
+                  col_full, letter_mask, letters_done, play_keys, play_attack, play_field,
+                  play_columns, play_index, groups, routes, damage_hist, attack_counts, kill_at,
+                  cripple_delta, mask_hist, effect_counts, destroyed_hist, target_damage,
+                  target_destroyed, target_kills, target_made, rare):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -300,7 +313,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         whatever it read (``max_draws`` must then be ``stride``), so two scenarios run with
         the same seed and stride see the same dice in the same trial.
     attacks, attackers, target : int64 tables of :mod:`.layout` (of :class:`.layout.Tables`).
-    rare : None or bool, see :func:`run_trials`.
+    rare : None or bool, see :func:`kernel_args`.
     col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
         life spiral (:mod:`.layout`); unread for damage tracks.
     play_keys, play_attack, play_field, play_columns, play_index : the decision tables of
