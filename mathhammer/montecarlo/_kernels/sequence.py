@@ -34,7 +34,7 @@ from ..._core.limits import MAX_SHRED
 from ..._core.pairs import PAIR_SUM, die_of
 from ..._core.rng import fill_pairs
 from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
-from .dice import (attack_from_stats, kept_of, read_word, roll_stats, roll_stats_called, sum_of_three_or_four,
+from .dice import (attack_from_stats, kept_of, read_word, roll_stats, sum_of_three_or_four,
                    two_dice_attack)
 from .variant import SETS_EFFECT
 from .layout import (
@@ -241,7 +241,7 @@ SRC_ATTACK = -1
 _SHIELD_LETTER = np.array([GL_L, GL_R, GL_H, GL_F], dtype=np.int64)
 
 
-@jit(inline=True)
+@jit()
 def _lasting(state, flags, crit):
     """The state bits after a hit of a weapon with Ice Cage or Paralysis (docs/rules.md 1),
     and the DEF it takes off: Ice Cage -2 DEF a hit, cumulative, stationary from the second;
@@ -1081,7 +1081,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                             nd = n + ((mode & R_SANGUINE) != 0)
                             word = read_word(dice, pos, nd)
                             pos += (nd + 1) >> 1
-                            total, kept, counts, judged = roll_stats_called(word, n, mode)
+                            total, kept, counts, judged = roll_stats(word, n, mode)
                             outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
 
                     # branch-free from here on the common path: a miss is as likely as not to be
@@ -1186,7 +1186,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                                 and 2 * total < 7 * kept):
                             word = read_word(dice, pos, n)
                             pos += (n + 1) >> 1
-                            total, kept, counts, judged = roll_stats_called(word, n, drop)
+                            total, kept, counts, judged = roll_stats(word, n, drop)
                             dealt = max(0, total + pow_ - arm)
                         if (flags & (F_DECAP | F_DECAP_HIT)) != 0:  # on a critical hit / on any hit
                             dealt *= 1 + (crit | np.int64((flags & F_DECAP_HIT) != 0))
@@ -1268,7 +1268,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                             else:
                                 word = read_word(dice, pos, n)
                                 pos += (n + 1) >> 1
-                                total, kept, counts, judged = roll_stats_called(word, n, 0)
+                                total, kept, counts, judged = roll_stats(word, n, 0)
                             dealt = max(0, total + attacks[w, A_BLAST_POW] - arm)
                             (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                              power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked,
