@@ -110,7 +110,7 @@ def _run_general(first, seed, trials, chunk, max_draws, stride, tables, counters
     Python threads, not jitted serial and ``prange`` drivers: each jitted function that calls
     the kernel links its code into its own module, so Numba optimizes it and generates its
     machine code again; the ``prange`` driver (its parallel loop's function and the caller)
-    and the chunk functions under it made 7 s of a cold ``mathhammer demo`` of 24 s CPU
+    and the chunk functions under it made about 6 s of a cold ``mathhammer demo`` of 24 s CPU
     (benchmarks/README.md, "`make demo` on the heavy warjack card"). Chunks are independent
     and each writes its own counter row, so the counts are the same on any thread count.
     """
@@ -134,9 +134,9 @@ _PLAIN = {True: _plain_serial, False: _plain_parallel}
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
          "lean": ("the general Monte Carlo kernel (best play, focus, cards)",
-                  "about 25 s on two cores"),
+                  "about 13 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
-                  "continuous effects", "about two minutes on two cores")}
+                  "continuous effects", "80 s to two and a half minutes on two cores")}
 
 
 @dataclass(frozen=True)

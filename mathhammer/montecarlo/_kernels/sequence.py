@@ -23,6 +23,10 @@ the maintenance phase), each a loop or branch of its own outside the attack path
 attack pays for none of them. The closures' calls on branches the argument types prune (the
 rare paths, ``rare is None``: the lean variant) are pruned before they are inlined
 (``prune_first``, :mod:`mathhammer._core.jit`): inlining them cost most of the cold compile.
+The small scalar helpers (:mod:`.dice`, :mod:`.damage`) are called, not inlined at Numba IR
+level (LLVM inlines them), and the kernel :func:`trials_kernel` is called from Python once a
+chunk (:func:`run_trials`), never from another jitted function: each jitted caller would
+generate its machine code again (benchmarks/README.md, "First run: the cold compile").
 """
 
 from __future__ import annotations
