@@ -97,8 +97,6 @@ def roll_stats(word, n_dice, mode):
     return total, kept, counts, judged
 
 
-
-
 @jit()
 def attack_from_stats(total, kept, counts, judged, skill, defense, mode):
     """Outcome (MISS, HIT, CRIT) of an attack roll described by :func:`roll_stats`."""

@@ -111,8 +111,11 @@ def _run_general(first, seed, trials, chunk, max_draws, stride, tables, counters
     the kernel links its code into its own module, so Numba optimizes it and generates its
     machine code again; the ``prange`` driver (its parallel loop's function and the caller)
     and the chunk functions under it made about 6 s of a cold ``mathhammer demo`` of 24 s CPU
-    (benchmarks/README.md, "`make demo` on the heavy warjack card"). Chunks are independent
-    and each writes its own counter row, so the counts are the same on any thread count.
+    (benchmarks/README.md, "The general kernel (second step)", its fourth step). Chunks are
+    independent and each writes its own counter row, so the counts are the same on any thread
+    count. A pool is started per batch (a kept one would not survive a fork); with the
+    threads' hand-offs a run of the lightest general scenario, 1,000,000 trials on two threads,
+    takes about 1.5 ms (4 %) more wall time than under ``prange``, the same CPU time.
     """
     k = counters.damage_hist.shape[0]
     threads = min(k, numba.get_num_threads())
