@@ -1,13 +1,14 @@
 """Compile the Monte Carlo kernels into Numba's on-disk cache, two processes at once.
 
 ``make test`` runs this before the suite: the general kernel compiles apart for one target
-(lean: no unit, blast, continuous effect or hazard; and full) and for several targets, each
-with its serial and parallel drivers (20 s for the lean one to two minutes a variant on one
-core, measured in benchmarks/README.md), so compiling them two processes at once saves that much of a cold
-suite on two cores. Each job runs a small scenario through :func:`mathhammer.simulate`,
-the same path as the tests, so what it leaves in the cache is what they load; the lean job
-also compiles the plain kernel, a last one the Song of Blades and Heroes kernels. Run again
-on a warm cache, it takes seconds.
+(lean: no unit, blast, continuous effect or hazard; and full) and for several targets, one
+compiled function each that runs one chunk or, on threads, many (about 13 s for the lean one,
+80 s for the full one and 150 s for several targets on one core, measured in
+benchmarks/README.md), so compiling them two processes at once saves that much of a cold
+suite on two cores. Each job runs a small scenario through :func:`mathhammer.simulate`, the
+same path as the tests, so what it leaves in the cache is what they load; the lean job also
+compiles the plain kernel, a last one the Song of Blades and Heroes kernels. Run again on a
+warm cache, it takes seconds.
 
 Usage: ``python scripts/warm_kernels.py``
 """
@@ -18,7 +19,8 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-#: Trials that take the serial driver (one chunk) and the parallel one (several).
+#: Trials of one chunk (the general kernel on the calling thread, the plain kernel's serial
+#: driver) and of several (threads; the plain kernel's parallel driver).
 SERIAL, PARALLEL = 1_000, 70_000
 
 

@@ -29,11 +29,12 @@ def jit(parallel: bool = False, inline: bool = False, prune_first: bool = False)
     """``numba.njit`` with the package's options.
 
     ``cache=True`` so a warm process loads machine code instead of compiling (a cold compile
-    of the parallel driver costs seconds); ``nogil=True`` so callers may use threads;
+    of the parallel driver costs seconds); ``nogil=True`` so callers may use threads (the general kernel's driver does);
     ``error_model="numpy"`` so integer division never raises inside the hot loop.
-    ``inline=True`` inlines the function into its callers at Numba IR level: used for the
-    small scalar helpers of the per-trial loop (never give an inlined helper an array: each
-    call would then cost reference-count calls).
+    ``inline=True`` inlines the function into its callers at Numba IR level (never give an
+    inlined helper an array: each call would then cost reference-count calls). The general
+    kernel's helpers do without it: LLVM inlines small called functions anyway, and the IR
+    copies made every later pass over the kernel slower (3 s of its cold compile).
     ``prune_first=True`` (the general kernel's trial loop) prunes the branches its argument
     types decide before Numba inlines its closures: the cleanup after closure inlining grows
     faster than the function (a dead code pass over every block and variable), so a closure

@@ -4,9 +4,11 @@ The dice buffer holds pairs (:mod:`mathhammer._core.pairs`): a roll of n dice re
 ``(n + 1) // 2`` entries, die k being the first die of entry ``k // 2`` for even k and the
 second for odd k.
 
-Scalar functions only: the per-trial loop reads the buffer itself and hands these functions
-numbers, so no array crosses a call inside the hot loop (an array argument costs
-reference-count calls on every call).
+Scalar functions mostly: the per-trial loop reads the buffer itself and hands these functions
+numbers (an array argument of a function inlined at Numba IR level costs reference-count
+calls on every call). They are called, not inlined at Numba IR level: LLVM inlines them where
+it pays, and the IR-level copies cost the general kernel's cold compile 3 s CPU (16.8 -> 13.5
+s for its first lean run, benchmarks/README.md) at no measured runtime gain.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from .layout import CRIT, HIT, MISS, R_CRIT_ALL, R_DROP_HIGH, R_DROP_LOW, R_ONE_
 _TWICE_MASK = 0xEEEEEE0
 
 
-@jit(inline=True)
+@jit()
 def two_dice_attack(p, skill, defense):
     """Outcome of an attack rolled on exactly two dice, pair entry ``p``: MISS, HIT or CRIT.
 
@@ -32,7 +34,7 @@ def two_dice_attack(p, skill, defense):
     return np.int64(hit) * (1 + PAIR_DOUBLE[p])
 
 
-@jit(inline=True)
+@jit()
 def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense, one_misses=False):
     """Outcome of an attack roll of ``n_dice`` dice summing to ``total``.
 
@@ -48,7 +50,8 @@ def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense, one
     return MISS
 
 
-def _roll_stats(word, n_dice, mode):
+@jit()
+def roll_stats(word, n_dice, mode):
     """Sum, dice kept and face counts of a roll of ``n_dice`` dice.
 
     ``word`` packs the roll's pair entries six bits each (entry ``k`` at bits ``6k``), as the
@@ -94,14 +97,7 @@ def _roll_stats(word, n_dice, mode):
     return total, kept, counts, judged
 
 
-#: :func:`_roll_stats` inlined into the hot loop (first rolls) ...
-roll_stats = jit(inline=True)(_roll_stats)
-#: ... and called (rerolls, blast damage: the rare paths), which keeps the kernel's compile
-#: time down (each inlined copy of the loop costs seconds of compiling).
-roll_stats_called = jit()(_roll_stats)
-
-
-@jit(inline=True)
+@jit()
 def attack_from_stats(total, kept, counts, judged, skill, defense, mode):
     """Outcome (MISS, HIT, CRIT) of an attack roll described by :func:`roll_stats`."""
     ones = (counts >> 4) & 15
@@ -110,7 +106,7 @@ def attack_from_stats(total, kept, counts, judged, skill, defense, mode):
     return classify_attack_roll(kept, total, ones, sixes, double, skill, defense, (mode & R_ONE_MISSES) != 0)
 
 
-@jit(inline=True)
+@jit()
 def kept_of(n_dice, mode):
     """Dice kept from a roll of ``n_dice`` with the discards of ``mode``."""
     kept = n_dice
@@ -121,7 +117,7 @@ def kept_of(n_dice, mode):
     return kept
 
 
-@jit(inline=True)
+@jit()
 def read_word(dice, pos, n_dice):
     """The pair entries of a roll of ``n_dice`` dice starting at ``dice[pos]``, packed six bits
     each for :func:`roll_stats` (the roll reads ``(n_dice + 1) // 2`` entries; with Sanguine
@@ -132,7 +128,7 @@ def read_word(dice, pos, n_dice):
     return word
 
 
-@jit(inline=True)
+@jit()
 def sum_of_three_or_four(dice, pos, n_dice):
     """Sum of a roll of ``n_dice`` = 3 or 4 dice starting at ``dice[pos]``, every die kept
     (what :func:`roll_stats` gives as ``total`` with ``mode = 0``): two pair sums, less the

@@ -5,14 +5,18 @@ parallel loop.
 Chunks are independent of the thread count, each chunk writes only its own row of the
 counters, and rows are summed after the parallel loop: integer sums are exact, so the same
 seed gives the same counts on 1 or 32 threads. A run of one chunk takes the serial driver (no
-``prange`` start-up cost) and gives identical counts. Counters are allocated per batch of
+``prange`` start-up cost) and gives identical counts. The general kernel's chunks are shared
+out over Python threads instead (:func:`_run_general`: a cold compile of the kernel once, not
+once per jitted driver above it). Counters are allocated per batch of
 chunks and folded into the totals, so memory stays flat however many trials are asked for.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from numba import prange
 
@@ -44,7 +48,7 @@ from .layout import (
     Counters,
 )
 from .plain import run_plain_trials
-from .sequence import run_trials
+from .sequence import kernel_args, run_trials, trials_kernel
 from .variant import needs_rare
 
 #: Rows of padding after each chunk's attack counters: a cache line (false sharing between
@@ -62,23 +66,16 @@ def _row(counters, c):
                     counters.target_made[c])
 
 
-# One driver per kernel and per schedule, each compiled on its first call only: a plain
-# scenario never compiles the general kernel, a run of one chunk never compiles a parallel
-# loop (a driver branching on ``plain`` compiled both kernels on every first run). The
-# chunk index is made int64 where the loops hand it on (``prange`` yields a uint64): one
-# signature of each chunk function, not two. The general drivers hand on ``rare``
-# (:mod:`.variant`): ``None`` compiles the general kernel's lean variant, ``True`` its full one.
+# The plain kernel: one jitted driver per schedule, each compiled on its first call only (a
+# run of one chunk never compiles a parallel loop). The chunk index is made int64 where the
+# loops hand it on (``prange`` yields a uint64): one signature of each chunk function, not
+# two. The general kernel is driven from Python (:func:`_run_general`), which hands on
+# ``rare`` (:mod:`.variant`): ``None`` compiles its lean variant, ``True`` its full one.
 
 @jit()
 def _plain_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters):
     rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
     run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c))
-
-
-@jit()
-def _general_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
-    rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
-    run_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c), rare)
 
 
 @jit(parallel=True)
@@ -93,32 +90,56 @@ def _plain_serial(first, seed, trials, chunk, max_draws, stride, tables, counter
         _plain_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables, counters)
 
 
-@jit(parallel=True)
-def _general_parallel(first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
-    for c in prange(counters.damage_hist.shape[0]):
-        _general_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables,
-                       counters, rare)
+def _general_chunks(first, seed, trials, chunk, max_draws, stride, tables, counters, rare, lo,
+                    step):
+    """The general kernel's chunks ``lo, lo + step, ...`` of the batch: the whole batch
+    (``lo = 0, step = 1``) or one thread's share of it (:func:`_run_general`).
+
+    A Python loop over jitted calls (:func:`.sequence.run_trials`, which releases the GIL):
+    the kernel is then the outermost compiled function (see :func:`_run_general`)."""
+    for c in range(lo, counters.damage_hist.shape[0], step):
+        rs, dice, size, n = open_chunk(np.int64(c), first, seed, trials, chunk, max_draws)
+        run_trials(n, rs, dice, size, size, max_draws, stride, tables,
+                   Counters(*(a[c] for a in counters)), rare)
 
 
-@jit()
-def _general_serial(first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
-    for c in range(counters.damage_hist.shape[0]):
-        _general_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables,
-                       counters, rare)
+def _run_general(first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
+    """Run a batch of the general kernel on Numba's thread count (``numba.get_num_threads``),
+    each thread taking every ``threads``-th chunk of the batch.
+
+    Python threads, not jitted serial and ``prange`` drivers: each jitted function that calls
+    the kernel links its code into its own module, so Numba optimizes it and generates its
+    machine code again; the ``prange`` driver (its parallel loop's function and the caller)
+    and the chunk functions under it made about 6 s of a cold ``mathhammer demo`` of 24 s CPU
+    (benchmarks/README.md, "The general kernel (second step)", its fourth step). Chunks are
+    independent and each writes its own counter row, so the counts are the same on any thread
+    count. A pool is started per batch (a kept one would not survive a fork); with the
+    threads' hand-offs a run of the lightest general scenario, 1,000,000 trials on two threads,
+    takes about 1.5 ms (4 %) more wall time than under ``prange``, the same CPU time.
+    """
+    k = counters.damage_hist.shape[0]
+    threads = min(k, numba.get_num_threads())
+    args = (first, seed, trials, chunk, max_draws, stride, tables, counters, rare)
+    if threads <= 1:
+        _general_chunks(*args, 0, 1)
+        return
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        jobs = [pool.submit(_general_chunks, *args, j, threads) for j in range(threads)]
+        for job in jobs:
+            job.result()
 
 
-#: The driver of each (plain, one chunk) pair.
-_DRIVERS = {(True, True): _plain_serial, (True, False): _plain_parallel,
-            (False, True): _general_serial, (False, False): _general_parallel}
+#: The plain kernel's driver of a batch of one chunk (True) or several.
+_PLAIN = {True: _plain_serial, False: _plain_parallel}
 
 #: What a cold compile of each kernel costs (plain, the general kernel's lean or full
 #: variant), measured on two cores
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
          "lean": ("the general Monte Carlo kernel (best play, focus, cards)",
-                  "about 25 s on two cores"),
+                  "about 13 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
-                  "continuous effects", "about two minutes on two cores")}
+                  "continuous effects", "80 s to two and a half minutes on two cores")}
 
 
 @dataclass(frozen=True)
@@ -218,11 +239,17 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
             target_kills=np.zeros((k,) + tk_shape, dtype=np.int64),
             target_made=np.zeros((k, tm_shape[0] + _PAD_ROWS, tm_shape[1]), dtype=np.int64),
         )
-        run = _DRIVERS[plain, k == 1]
         args = (np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
                 np.int64(draws), np.int64(stride), enc.tables, counters, *variant)
-        compile_for(run, args, *_COLD[cold])
-        run(*args)
+        if plain:
+            compile_for(_PLAIN[k == 1], args, *_COLD[cold])
+            _PLAIN[k == 1](*args)
+        else:  # the kernel itself, for one chunk or many (threads)
+            rs, dice, size, n = open_chunk(np.int64(0), *args[:5])
+            compile_for(trials_kernel, kernel_args(n, rs, dice, size, size, args[4], args[5],
+                                                   enc.tables, Counters(*(a[0] for a in counters)),
+                                                   *variant), *_COLD[cold])
+            _run_general(*args)
         damage_hist = counters.damage_hist[:, : boxes + 1]
         chunk_damage[first:first + k] = damage_hist
         damage_total += damage_hist.sum(axis=0)

@@ -23,6 +23,10 @@ the maintenance phase), each a loop or branch of its own outside the attack path
 attack pays for none of them. The closures' calls on branches the argument types prune (the
 rare paths, ``rare is None``: the lean variant) are pruned before they are inlined
 (``prune_first``, :mod:`mathhammer._core.jit`): inlining them cost most of the cold compile.
+The small scalar helpers (:mod:`.dice`, :mod:`.damage`) are called, not inlined at Numba IR
+level (LLVM inlines them), and the kernel :func:`trials_kernel` is called from Python once a
+chunk (:func:`run_trials`), never from another jitted function: each jitted caller would
+generate its machine code again (benchmarks/README.md, "First run: the cold compile").
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from ..._core.limits import MAX_SHRED
 from ..._core.pairs import PAIR_SUM, die_of
 from ..._core.rng import fill_pairs
 from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
-from .dice import (attack_from_stats, kept_of, read_word, roll_stats, roll_stats_called, sum_of_three_or_four,
+from .dice import (attack_from_stats, kept_of, read_word, roll_stats, sum_of_three_or_four,
                    two_dice_attack)
 from .variant import SETS_EFFECT
 from .layout import (
@@ -241,7 +245,7 @@ SRC_ATTACK = -1
 _SHIELD_LETTER = np.array([GL_L, GL_R, GL_H, GL_F], dtype=np.int64)
 
 
-@jit(inline=True)
+@jit()
 def _lasting(state, flags, crit):
     """The state bits after a hit of a weapon with Ice Cage or Paralysis (docs/rules.md 1),
     and the DEF it takes off: Ice Cage -2 DEF a hit, cumulative, stationary from the second;
@@ -258,31 +262,44 @@ def _lasting(state, flags, crit):
     return state, minus
 
 
-@jit()
-def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True):
-    """Simulate ``n_trials`` attack sequences; see :func:`_trials` for the arguments.
+def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True):
+    """The arguments of :func:`trials_kernel` for a chunk: ``tables`` (:class:`.layout.Tables`)
+    and ``counters`` (:class:`.layout.Counters`, the chunk's row) unpacked.
 
     ``rare``: ``None`` compiles the lean variant, without the paths of units, blasts,
     continuous effects and hazards (:func:`.variant.needs_rare`: where none can run); ``True``
-    keeps them. The tables and counters go on as plain arguments: unpacked into locals the
-    ``suffer`` closure captures, they cost the cold compile 0.7 s (6 %) more.
+    keeps them. The tables and counters go to the kernel as plain arguments: unpacked into
+    locals the ``suffer`` closure captures, they cost the cold compile 0.7 s (6 %) more.
     """
-    return _trials(n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
-                   tables.attackers, tables.target, tables.col_full, tables.letter_mask,
-                   tables.letters_done, tables.play_keys, tables.play_attack, tables.play_field,
-                   tables.play_columns, tables.play_index, tables.groups, tables.routes,
-                   counters.damage_hist, counters.attack_counts, counters.kill_at,
-                   counters.cripple_delta, counters.mask_hist, counters.effect_counts,
-                   counters.destroyed_hist, counters.target_damage, counters.target_destroyed,
-                   counters.target_kills, counters.target_made, rare)
+    return (n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
+            tables.attackers, tables.target, tables.col_full, tables.letter_mask,
+            tables.letters_done, tables.play_keys, tables.play_attack, tables.play_field,
+            tables.play_columns, tables.play_index, tables.groups, tables.routes,
+            counters.damage_hist, counters.attack_counts, counters.kill_at,
+            counters.cripple_delta, counters.mask_hist, counters.effect_counts,
+            counters.destroyed_hist, counters.target_damage, counters.target_destroyed,
+            counters.target_kills, counters.target_made, rare)
+
+
+def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True):
+    """Simulate ``n_trials`` attack sequences (:func:`trials_kernel`, arguments as
+    :func:`kernel_args` takes them); returns the read position after the last trial.
+
+    A Python function, called once per chunk: the jitted kernel is the outermost compiled
+    function, so Numba generates its machine code once. A jitted wrapper (or driver) calling
+    it would link the kernel into its own module and generate that code again (about 1 s of
+    a cold compile per level, benchmarks/README.md).
+    """
+    return trials_kernel(*kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables,
+                                      counters, rare))
 
 
 @jit(prune_first=True)
-def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
-            col_full, letter_mask, letters_done, play_keys, play_attack, play_field, play_columns,
-            play_index, groups, routes, damage_hist, attack_counts, kill_at, cripple_delta,
-            mask_hist, effect_counts, destroyed_hist, target_damage, target_destroyed,
-            target_kills, target_made, rare):
+def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
+                  col_full, letter_mask, letters_done, play_keys, play_attack, play_field,
+                  play_columns, play_index, groups, routes, damage_hist, attack_counts, kill_at,
+                  cripple_delta, mask_hist, effect_counts, destroyed_hist, target_damage,
+                  target_destroyed, target_kills, target_made, rare):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -300,7 +317,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
         whatever it read (``max_draws`` must then be ``stride``), so two scenarios run with
         the same seed and stride see the same dice in the same trial.
     attacks, attackers, target : int64 tables of :mod:`.layout` (of :class:`.layout.Tables`).
-    rare : None or bool, see :func:`run_trials`.
+    rare : None or bool, see :func:`kernel_args`.
     col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
         life spiral (:mod:`.layout`); unread for damage tracks.
     play_keys, play_attack, play_field, play_columns, play_index : the decision tables of
@@ -1068,7 +1085,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             nd = n + ((mode & R_SANGUINE) != 0)
                             word = read_word(dice, pos, nd)
                             pos += (nd + 1) >> 1
-                            total, kept, counts, judged = roll_stats_called(word, n, mode)
+                            total, kept, counts, judged = roll_stats(word, n, mode)
                             outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
 
                     # branch-free from here on the common path: a miss is as likely as not to be
@@ -1173,7 +1190,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                                 and 2 * total < 7 * kept):
                             word = read_word(dice, pos, n)
                             pos += (n + 1) >> 1
-                            total, kept, counts, judged = roll_stats_called(word, n, drop)
+                            total, kept, counts, judged = roll_stats(word, n, drop)
                             dealt = max(0, total + pow_ - arm)
                         if (flags & (F_DECAP | F_DECAP_HIT)) != 0:  # on a critical hit / on any hit
                             dealt *= 1 + (crit | np.int64((flags & F_DECAP_HIT) != 0))
@@ -1255,7 +1272,7 @@ def _trials(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers
                             else:
                                 word = read_word(dice, pos, n)
                                 pos += (n + 1) >> 1
-                                total, kept, counts, judged = roll_stats_called(word, n, 0)
+                                total, kept, counts, judged = roll_stats(word, n, 0)
                             dealt = max(0, total + attacks[w, A_BLAST_POW] - arm)
                             (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
                              power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked,
