@@ -8,7 +8,12 @@ import importlib.util
 
 from .errors import MathhammerError
 
-__all__ = ["check_panel", "explore"]
+__all__ = ["ADDRESS", "DEFAULT_PORT", "check_panel", "explore"]
+
+#: The port ``mathhammer app`` serves on when none is given.
+DEFAULT_PORT = 5006
+#: Where it listens: this machine only (the page runs the engines on it).
+ADDRESS = "127.0.0.1"
 
 
 def check_panel() -> None:

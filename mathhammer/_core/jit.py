@@ -13,9 +13,9 @@ class _PruneFirst(CompilerBase):
     """Numba's nopython pipeline with its dead branch pruning (and the rewrite of ``a.ndim``
     into a constant it relies on) also run before closures are inlined, so that a closure
     called only on a branch the argument types prune is never inlined (the general kernel's
-    lean variant, :mod:`mathhammer.montecarlo._kernels.variant`; a branch on a local such as
-    ``multi = a.ndim > 1`` is not resolved this early). Pruning only removes branches that can
-    never run for those types; the later passes are Numba's own."""
+    lean variant, :mod:`mathhammer.montecarlo._kernels.variant`; with the ``a.ndim`` rewrite a
+    single-target variant inlines none of the several-target closures). Pruning only removes
+    branches that can never run for those types; the later passes are Numba's own."""
 
     def define_pipelines(self):
         pm = DefaultPassBuilder.define_nopython_pipeline(self.state)

@@ -5,21 +5,15 @@ from __future__ import annotations
 
 import panel as pn
 
+from ..explorer import ADDRESS, DEFAULT_PORT
 from .view import Explorer
 
-__all__ = ["DEFAULT_PORT", "serve"]
-
-#: The port ``mathhammer app`` serves on when none is given.
-DEFAULT_PORT = 5006
-#: Where it listens: this machine only (the page runs the engines on it).
-ADDRESS = "127.0.0.1"
+__all__ = ["serve"]
 
 
-def serve(port: int = DEFAULT_PORT, *, show: bool = True, scenario=None, method: str = "auto",
-          threaded: bool = False):
+def serve(port: int = DEFAULT_PORT, *, show: bool = True, scenario=None, method: str = "auto") -> None:
     """Serve the explorer on ``127.0.0.1:port`` (``port=0``: any free port) and open it in the
-    browser when ``show``; blocks until interrupted, unless ``threaded`` (then the server
-    runs on a thread of its own and is returned, for tests: ``server.stop()``).
+    browser when ``show``; blocks until interrupted.
 
     Each browser tab gets its own explorer of ``scenario`` (the heavy warjack matchup when
     None), computed by ``method``.
@@ -33,6 +27,5 @@ def serve(port: int = DEFAULT_PORT, *, show: bool = True, scenario=None, method:
         return explorer.panel()
 
     origins = [f"{ADDRESS}:{port}", f"localhost:{port}"] if port else ["*"]
-    return pn.serve({"/": page}, port=port, address=ADDRESS, show=show, threaded=threaded,
-                    title="mathhammer explorer", websocket_origin=origins,
-                    start=not threaded, print_url=not threaded)
+    pn.serve({"/": page}, port=port, address=ADDRESS, show=show, title="mathhammer explorer",
+             websocket_origin=origins)

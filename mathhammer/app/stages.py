@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .._core.ticker import stopping
 from ..engine import evaluate
@@ -71,7 +71,6 @@ class Answer:
     final: bool
     note: str = ""
     seconds: float = 0.0
-    extra: dict = field(default_factory=dict)
 
 
 def _no_stop() -> None:

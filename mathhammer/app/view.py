@@ -55,7 +55,6 @@ class Explorer:
         self.origins: list[str | None] = (["heavy_warjack"] if scenario is None
                                           else [None] * len(self.doc.get("attackers", [])))
         self.scenario = None
-        self.shown = None          # number of the request whose pieces are on the page
         self.last_answer = None
         #: (method, "numbers" or "figure", seconds from the change) of each piece swapped in:
         #: a stage's numbers and tables come first, its figure when drawn
@@ -262,7 +261,6 @@ class Explorer:
             self.state.object = self._state_html("error", "not computed: " + text)
             return
         answer, page = out
-        self.shown = number
         self.last_answer = answer
         self.headline.object = page.headline
         self.attacks.object = page.attacks
@@ -281,10 +279,3 @@ class Explorer:
         else:
             self.state.object = self._state_html(
                 "updating", f"first estimate ({answer.result.trials:,} trials); refining...")
-
-    def refresh(self) -> None:
-        """Compute the current document on this thread, to the end (tests, benchmarks)."""
-        self.runner.wait()
-        if self.scenario is not None:
-            self._t_submit = time.perf_counter()
-            self.runner.run_now((self.scenario, self.method))

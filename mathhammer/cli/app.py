@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from ..explorer import check_panel
+from ..explorer import ADDRESS, DEFAULT_PORT, check_panel
 from ..io.scenario_files import load_scenario
 from ._common import EXIT_OK, int_arg
 
 __all__ = ["add_parsers"]
-
-#: The port served on when --port is not given (mathhammer.app.server.DEFAULT_PORT).
-PORT = 5006
 
 
 def add_parsers(sub) -> None:
@@ -19,8 +16,8 @@ def add_parsers(sub) -> None:
                        "scenario as a TOML file that `mathhammer run` reads, and load one back.")
     p.add_argument("scenario", nargs="?", help="a scenario file to start from (default: a heavy "
                    "warjack against a heavy warjack)")
-    p.add_argument("--port", type=int_arg("port", 0, 65535), default=PORT,
-                   help=f"port on 127.0.0.1 (default {PORT}; 0: any free port)")
+    p.add_argument("--port", type=int_arg("port", 0, 65535), default=DEFAULT_PORT,
+                   help=f"port on {ADDRESS} (default {DEFAULT_PORT}; 0: any free port)")
     p.add_argument("--no-browser", action="store_true", help="serve without opening the browser")
     p.add_argument("--method", choices=("auto", "exact", "monte_carlo"), default="auto",
                    help="how the page computes (default auto: exact where it answers quickly)")

@@ -99,8 +99,12 @@ def _general_chunks(first, seed, trials, chunk, max_draws, stride, tables, count
     the kernel is then the outermost compiled function (see :func:`_run_general`)."""
     for c in range(lo, counters.damage_hist.shape[0], step):
         rs, dice, size, n = open_chunk(np.int64(c), first, seed, trials, chunk, max_draws)
-        run_trials(n, rs, dice, size, size, max_draws, stride, tables,
-                   Counters(*(a[c] for a in counters)), rare)
+        run_trials(n, rs, dice, size, size, max_draws, stride, tables, _chunk_row(counters, c), rare)
+
+
+def _chunk_row(counters, c: int) -> Counters:
+    """Chunk ``c``'s row of each counter (what :func:`_row` gives jitted code), in Python."""
+    return Counters(*(a[c] for a in counters))
 
 
 def _run_general(first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
@@ -247,7 +251,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         else:  # the kernel itself, for one chunk or many (threads)
             rs, dice, size, n = open_chunk(np.int64(0), *args[:5])
             compile_for(trials_kernel, kernel_args(n, rs, dice, size, size, args[4], args[5],
-                                                   enc.tables, Counters(*(a[0] for a in counters)),
+                                                   enc.tables, _chunk_row(counters, 0),
                                                    *variant), *_COLD[cold])
             _run_general(*args)
         damage_hist = counters.damage_hist[:, : boxes + 1]
