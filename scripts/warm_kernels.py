@@ -1,12 +1,12 @@
 """Compile the Monte Carlo kernels into Numba's on-disk cache, two processes at once.
 
 ``make test`` runs this before the suite: the general kernel compiles apart for one target
-(lean: no unit, blast, continuous effect or hazard; and full) and for several targets, one
-compiled function each that runs one chunk or, on threads, many (about 13 s for the lean one,
-80 s for the full one and 150 s for several targets on one core, measured in
+(its variants, :mod:`mathhammer.montecarlo._kernels.variant`: basic, lean and full) and for
+several targets, one compiled function each that runs one chunk or, on threads, many (from
+about 10 s for the basic one to 150 s for several targets on one core, measured in
 benchmarks/README.md), so compiling them two processes at once saves that much of a cold
 suite on two cores. Each job runs a small scenario through :func:`mathhammer.simulate`, the
-same path as the tests, so what it leaves in the cache is what they load; the lean job also
+same path as the tests, so what it leaves in the cache is what they load; the basic job also
 compiles the plain kernel, a last one the Song of Blades and Heroes kernels. Run again on a
 warm cache, it takes seconds.
 
@@ -33,7 +33,18 @@ def _one_target() -> str:
     for scen in (general, plain):
         for trials in (SERIAL, PARALLEL):
             simulate(scen, trials=trials, seed=1)
-    return "one target (lean), plain kernel"
+    return "one target (basic), plain kernel"
+
+
+def _one_target_lean() -> str:
+    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+
+    fist = Weapon("Fist", "melee", 7, 16, attacks=2)
+    tough = Scenario(Target(defense=12, arm=18, boxes=20, rules=["tough"]),
+                     [Attacker("Jack", [fist], focus=1)])
+    for trials in (SERIAL, PARALLEL):
+        simulate(tough, trials=trials, seed=1)
+    return "one target with more rules (lean)"
 
 
 def _one_target_full() -> str:
@@ -70,7 +81,8 @@ def main() -> int:
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=2) as pool:
         # the longest first: each worker then takes the next job as it is free
-        jobs = [pool.submit(job) for job in (_one_target_full, _several_targets, _one_target, _sbh)]
+        jobs = [pool.submit(job) for job in (_one_target_full, _several_targets, _one_target_lean,
+                                             _one_target, _sbh)]
         done = [job.result() for job in jobs]
     print(f"kernels compiled or loaded ({'; '.join(done)}) in {time.perf_counter() - start:.0f} s",
           file=sys.stderr)

@@ -1,10 +1,12 @@
-"""The general kernel's lean variant (issue 18, "First run and waiting": compile only what the
-scenario needs): which scenarios take it, and that it counts exactly as the full variant.
+"""The general kernel's pruned variants (issue 18, "First run and waiting": compile only what
+the scenario needs): which scenarios take each, and that each counts exactly as the full one.
 
-The lean variant is :func:`mathhammer.montecarlo._kernels.sequence.run_trials` compiled with
-``rare=None``: Numba prunes the paths of units, blasts, continuous effects and hazards. A
-scenario takes it only when none of those paths can run, so the full variant, forced here
-through the driver's ``needs_rare``, must give the same counts bit for bit.
+:func:`mathhammer.montecarlo._kernels.sequence.run_trials` compiled with ``rare=None``
+prunes the paths of units, blasts, continuous effects and hazards (the lean variant); with
+``extra=None`` too, those of the rules beyond the core of an attack (the basic variant). A
+scenario takes a pruned variant only when none of its pruned paths can run, so the full
+variant, forced here through the driver's ``variant_of``, must give the same counts bit for
+bit.
 """
 
 from __future__ import annotations
@@ -17,33 +19,49 @@ import pytest
 
 from mathhammer import Attacker, Scenario, Target, Weapon, load_scenario
 from mathhammer.montecarlo._kernels import driver
-from mathhammer.montecarlo._kernels.variant import needs_rare
+from mathhammer.montecarlo._kernels.variant import needs_extra, needs_rare, variant_of
 from mathhammer.montecarlo.encode import encode
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+DEMO = ROOT / "mathhammer" / "data" / "demo.toml"
 
 #: Example files whose scenario has a unit, a blast, several targets, a continuous effect or
-#: a hazard (the full variant), and general-kernel ones with none of them (the lean variant).
+#: a hazard (the full variant); general-kernel ones without them but with a rule the basic
+#: variant prunes (the lean variant: a target's power field, "damage to", Ice Cage and
+#: Shatter); and general-kernel ones with neither (the basic variant).
 FULL = ["fire_and_corrosion.toml", "hazards.toml", "several_targets.toml"]
-LEAN = ["card_matchup.toml", "grid_feedback.toml", "heavy_warjack_focus.toml",
-        "ice_cage_and_shatter.toml", "warcaster_power_field.toml", "warjack_duel.toml"]
+LEAN = ["card_matchup.toml", "grid_feedback.toml", "ice_cage_and_shatter.toml",
+        "warcaster_power_field.toml"]
+BASIC = ["heavy_warjack_focus.toml", "warjack_duel.toml"]
 
 
-def _focus_jack(**target) -> Scenario:
+def _path(name: str) -> Path:
+    return DEMO if name == "demo" else EXAMPLES / name
+
+
+def _focus_jack(weapon_rules=(), **target) -> Scenario:
     """A warjack with 1 focus (the general kernel: it may boost) and two fist attacks."""
-    fist = Weapon("Fist", "melee", 7, 16, attacks=2)
+    fist = Weapon("Fist", "melee", 7, 16, attacks=2, rules=list(weapon_rules))
     return Scenario(Target(**{"defense": 12, "arm": 18, "boxes": 20, **target}),
                     [Attacker("Jack", [fist], focus=1)])
 
 
 @pytest.mark.parametrize("name", FULL)
 def test_scenarios_with_rare_paths_take_the_full_variant(name):
-    assert needs_rare(encode(load_scenario(EXAMPLES / name)).tables)
+    assert variant_of(encode(load_scenario(EXAMPLES / name)).tables) == ("full", (True, True))
 
 
 @pytest.mark.parametrize("name", LEAN)
-def test_scenarios_without_rare_paths_take_the_lean_variant(name):
-    assert not needs_rare(encode(load_scenario(EXAMPLES / name)).tables)
+def test_scenarios_with_extra_rules_take_the_lean_variant(name):
+    assert variant_of(encode(load_scenario(EXAMPLES / name)).tables) == ("lean", (None, True))
+
+
+@pytest.mark.parametrize("name", BASIC + ["demo"])
+def test_scenarios_of_the_core_rules_take_the_basic_variant(name):
+    # the demo (a charging heavy warjack with a knockdown hammer and a light warjack, best
+    # play, against a heavy warjack's grid) is the first run after installing
+    assert variant_of(encode(load_scenario(_path(name))).tables) == ("basic", (None, None))
 
 
 def test_a_unit_takes_the_full_variant():
@@ -52,20 +70,38 @@ def test_a_unit_takes_the_full_variant():
     assert needs_rare(encode(_focus_jack(models=3, boxes=5)).tables)
 
 
+@pytest.mark.parametrize("target, weapon_rules", [
+    ({"rules": ["tough"]}, ()),
+    ({"focus": 2}, ()),
+    ({}, ("reroll_attack",)),
+    ({}, ("grievous_wounds",)),
+])
+def test_each_extra_rule_takes_the_lean_variant(target, weapon_rules):
+    # a target's Tough and power field, a weapon's rule the basic variant prunes
+    assert not needs_extra(encode(_focus_jack()).tables)
+    tables = encode(_focus_jack(weapon_rules, **target)).tables
+    assert needs_extra(tables) and variant_of(tables)[0] == "lean"
+
+
 def _counts(scenario, monkeypatch, full: bool):
     enc = encode(scenario)
     if full:
-        monkeypatch.setattr(driver, "needs_rare", lambda tables: True)
+        monkeypatch.setattr(driver, "variant_of", lambda tables: ("full", (True, True)))
     counts = driver.run_sequences(enc, 30_000, 11, chunk=4096)
     monkeypatch.undo()
     return counts
 
 
-@pytest.mark.parametrize("name", ["focus jack"] + LEAN)
-def test_the_lean_variant_counts_as_the_full_one(name, monkeypatch):
-    scenario = _focus_jack() if name == "focus jack" else load_scenario(EXAMPLES / name)
-    lean = _counts(scenario, monkeypatch, full=False)
+@pytest.mark.parametrize("name", ["focus jack", "tough jack", "demo"] + BASIC + LEAN)
+def test_a_pruned_variant_counts_as_the_full_one(name, monkeypatch):
+    if name == "focus jack":
+        scenario = _focus_jack()
+    elif name == "tough jack":
+        scenario = _focus_jack(rules=["tough"])
+    else:
+        scenario = load_scenario(_path(name))
+    pruned = _counts(scenario, monkeypatch, full=False)
     full = _counts(scenario, monkeypatch, full=True)
-    for field in dataclasses.fields(lean):
-        assert np.array_equal(getattr(lean, field.name), getattr(full, field.name)), field.name
-    assert lean.damage_hist.sum() == 30_000
+    for field in dataclasses.fields(pruned):
+        assert np.array_equal(getattr(pruned, field.name), getattr(full, field.name)), field.name
+    assert pruned.damage_hist.sum() == 30_000

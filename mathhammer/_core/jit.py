@@ -13,7 +13,7 @@ class _PruneFirst(CompilerBase):
     """Numba's nopython pipeline with its dead branch pruning (and the rewrite of ``a.ndim``
     into a constant it relies on) also run before closures are inlined, so that a closure
     called only on a branch the argument types prune is never inlined (the general kernel's
-    lean variant, :mod:`mathhammer.montecarlo._kernels.variant`; with the ``a.ndim`` rewrite a
+    pruned variants, :mod:`mathhammer.montecarlo._kernels.variant`; with the ``a.ndim`` rewrite a
     single-target variant inlines none of the several-target closures). Pruning only removes
     branches that can never run for those types; the later passes are Numba's own."""
 

@@ -49,7 +49,7 @@ from .layout import (
 )
 from .plain import run_plain_trials
 from .sequence import kernel_args, run_trials, trials_kernel
-from .variant import needs_rare
+from .variant import variant_of
 
 #: Rows of padding after each chunk's attack counters: a cache line (false sharing between
 #: threads writing neighbouring chunks costs a factor of 2).
@@ -70,7 +70,7 @@ def _row(counters, c):
 # run of one chunk never compiles a parallel loop). The chunk index is made int64 where the
 # loops hand it on (``prange`` yields a uint64): one signature of each chunk function, not
 # two. The general kernel is driven from Python (:func:`_run_general`), which hands on
-# ``rare`` (:mod:`.variant`): ``None`` compiles its lean variant, ``True`` its full one.
+# ``rare`` and ``extra`` (:mod:`.variant`): ``None`` prunes their paths from the compiled kernel.
 
 @jit()
 def _plain_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters):
@@ -90,8 +90,8 @@ def _plain_serial(first, seed, trials, chunk, max_draws, stride, tables, counter
         _plain_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables, counters)
 
 
-def _general_chunks(first, seed, trials, chunk, max_draws, stride, tables, counters, rare, lo,
-                    step):
+def _general_chunks(first, seed, trials, chunk, max_draws, stride, tables, counters, rare, extra,
+                    lo, step):
     """The general kernel's chunks ``lo, lo + step, ...`` of the batch: the whole batch
     (``lo = 0, step = 1``) or one thread's share of it (:func:`_run_general`).
 
@@ -99,7 +99,8 @@ def _general_chunks(first, seed, trials, chunk, max_draws, stride, tables, count
     the kernel is then the outermost compiled function (see :func:`_run_general`)."""
     for c in range(lo, counters.damage_hist.shape[0], step):
         rs, dice, size, n = open_chunk(np.int64(c), first, seed, trials, chunk, max_draws)
-        run_trials(n, rs, dice, size, size, max_draws, stride, tables, _chunk_row(counters, c), rare)
+        run_trials(n, rs, dice, size, size, max_draws, stride, tables, _chunk_row(counters, c), rare,
+                   extra)
 
 
 def _chunk_row(counters, c: int) -> Counters:
@@ -107,7 +108,7 @@ def _chunk_row(counters, c: int) -> Counters:
     return Counters(*(a[c] for a in counters))
 
 
-def _run_general(first, seed, trials, chunk, max_draws, stride, tables, counters, rare):
+def _run_general(first, seed, trials, chunk, max_draws, stride, tables, counters, rare, extra):
     """Run a batch of the general kernel on Numba's thread count (``numba.get_num_threads``),
     each thread taking every ``threads``-th chunk of the batch.
 
@@ -123,7 +124,7 @@ def _run_general(first, seed, trials, chunk, max_draws, stride, tables, counters
     """
     k = counters.damage_hist.shape[0]
     threads = min(k, numba.get_num_threads())
-    args = (first, seed, trials, chunk, max_draws, stride, tables, counters, rare)
+    args = (first, seed, trials, chunk, max_draws, stride, tables, counters, rare, extra)
     if threads <= 1:
         _general_chunks(*args, 0, 1)
         return
@@ -136,12 +137,14 @@ def _run_general(first, seed, trials, chunk, max_draws, stride, tables, counters
 #: The plain kernel's driver of a batch of one chunk (True) or several.
 _PLAIN = {True: _plain_serial, False: _plain_parallel}
 
-#: What a cold compile of each kernel costs (plain, the general kernel's lean or full
+#: What a cold compile of each kernel costs (plain, the general kernel's basic, lean or full
 #: variant), measured on two cores
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
-         "lean": ("the general Monte Carlo kernel (best play, focus, cards)",
-                  "about 13 s on two cores"),
+         "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
+                   "about 8 s on two cores"),
+         "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
+                  "rerolls, effects, Tough, power fields)", "about 13 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
                   "continuous effects", "80 s to two and a half minutes on two cores")}
 
@@ -185,9 +188,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain` unless ``general``
     asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
     plain = bool(enc.plain) and not general
-    # the general kernel's variant (.variant): the plain drivers take no such argument
-    variant = () if plain else ((True if needs_rare(enc.tables) else None),)
-    cold = "plain" if plain else ("full" if variant[0] else "lean")  # the compile notice's
+    # the general kernel's variant (.variant): the plain drivers take no such arguments
+    cold, variant = ("plain", ()) if plain else variant_of(enc.tables)  # cold: the notice's
     if stride and stride < enc.max_draws:
         raise ValueError(f"stride {stride} is below the scenario's max_draws {enc.max_draws}")
     draws = stride if stride else enc.max_draws

@@ -21,8 +21,11 @@ for the closure ``suffer`` (power field, marking, Tough, healing, crippling), wh
 inlines where it is called: after an attack, and on the rare paths (a knockdown in quicksand,
 the maintenance phase), each a loop or branch of its own outside the attack path, so that an
 attack pays for none of them. The closures' calls on branches the argument types prune (the
-rare paths, ``rare is None``: the lean variant) are pruned before they are inlined
-(``prune_first``, :mod:`mathhammer._core.jit`): inlining them cost most of the cold compile.
+rare paths, ``rare is None``; the extra rules, ``extra is None``: the variants of
+:mod:`.variant`) are pruned before they are inlined (``prune_first``,
+:mod:`mathhammer._core.jit`): inlining them cost most of the cold compile. A gate is an
+argument tested as ``rare is not None and ...`` (Numba prunes only a test of an argument
+itself, and only where no local of the kernel shares its name).
 The small scalar helpers (:mod:`.dice`, :mod:`.damage`) are called, not inlined at Numba IR
 level (LLVM inlines them), and the kernel :func:`trials_kernel` is called from Python once a
 chunk (:func:`run_trials`), never from another jitted function: each jitted caller would
@@ -262,14 +265,18 @@ def _lasting(state, flags, crit):
     return state, minus
 
 
-def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True):
+def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True,
+                extra=True):
     """The arguments of :func:`trials_kernel` for a chunk: ``tables`` (:class:`.layout.Tables`)
     and ``counters`` (:class:`.layout.Counters`, the chunk's row) unpacked.
 
-    ``rare``: ``None`` compiles the lean variant, without the paths of units, blasts,
-    continuous effects and hazards (:func:`.variant.needs_rare`: where none can run); ``True``
-    keeps them. The tables and counters go to the kernel as plain arguments: unpacked into
-    locals the ``suffer`` closure captures, they cost the cold compile 0.7 s (6 %) more.
+    ``rare``: ``None`` compiles without the paths of units, blasts, continuous effects and
+    hazards (:func:`.variant.needs_rare`: where none can run); ``True`` keeps them.
+    ``extra``: ``None`` compiles without the paths of the rules beyond the core of an attack
+    (:func:`.variant.needs_extra`); ``True`` keeps them. The variants (:mod:`.variant`) are
+    ``(None, None)`` basic, ``(None, True)`` lean and ``(True, True)`` full. The tables and
+    counters go to the kernel as plain arguments: unpacked into locals the ``suffer`` closure
+    captures, they cost the cold compile 0.7 s (6 %) more.
     """
     return (n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
             tables.attackers, tables.target, tables.col_full, tables.letter_mask,
@@ -278,10 +285,11 @@ def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
             counters.damage_hist, counters.attack_counts, counters.kill_at,
             counters.cripple_delta, counters.mask_hist, counters.effect_counts,
             counters.destroyed_hist, counters.target_damage, counters.target_destroyed,
-            counters.target_kills, counters.target_made, rare)
+            counters.target_kills, counters.target_made, rare, extra)
 
 
-def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True):
+def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True,
+               extra=True):
     """Simulate ``n_trials`` attack sequences (:func:`trials_kernel`, arguments as
     :func:`kernel_args` takes them); returns the read position after the last trial.
 
@@ -291,7 +299,7 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
     a cold compile per level, benchmarks/README.md).
     """
     return trials_kernel(*kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables,
-                                      counters, rare))
+                                      counters, rare, extra))
 
 
 @jit(prune_first=True)
@@ -299,7 +307,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                   col_full, letter_mask, letters_done, play_keys, play_attack, play_field,
                   play_columns, play_index, groups, routes, damage_hist, attack_counts, kill_at,
                   cripple_delta, mask_hist, effect_counts, destroyed_hist, target_damage,
-                  target_destroyed, target_kills, target_made, rare):
+                  target_destroyed, target_kills, target_made, rare, extra):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -317,7 +325,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
         whatever it read (``max_draws`` must then be ``stride``), so two scenarios run with
         the same seed and stride see the same dice in the same trial.
     attacks, attackers, target : int64 tables of :mod:`.layout` (of :class:`.layout.Tables`).
-    rare : None or bool, see :func:`kernel_args`.
+    rare, extra : None or bool, see :func:`kernel_args`.
     col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
         life spiral (:mod:`.layout`); unread for damage tracks.
     play_keys, play_attack, play_field, play_columns, play_index : the decision tables of
@@ -674,7 +682,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
         """
         remaining = boxes - marked
         lethal = power_lethal
-        if power_best and tpoints > 0 and dealt > 0 and not power_blocked:
+        if extra is not None and power_best and tpoints > 0 and dealt > 0 and not power_blocked:
             k = np.int64(-1)
             m = play_m(marked)
             if dealt < k_damage and m >= 0:
@@ -688,7 +696,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                     attack_counts[row, C_TARGET_SPENT] += k
                 else:
                     effect_counts[t, source, E_TARGET_SPENT] += k
-        if (lethal and tpoints > 0 and dealt >= remaining and not power_blocked
+        if (extra is not None and lethal and tpoints > 0 and dealt >= remaining and not power_blocked
                 and (power_focus or source == SRC_ATTACK)):
             if power_focus:
                 need = (dealt - remaining + 5) // 5
@@ -716,7 +724,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                 c = -1
                 first = 0  # the box "damage to X" marks before the others
                 x = attacks[i, A_DAMAGE_TO] if source == SRC_ATTACK else -1
-                if x >= 0 and ((crippled >> x) & 1) == 0:
+                if extra is not None and x >= 0 and ((crippled >> x) & 1) == 0:
                     for cc in range(n_cols):
                         free = letter_mask[x, cc] & ~colmask[cc]
                         if free != 0:
@@ -728,14 +736,14 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                     e = np.int64(dice[pos])
                     c = die_of(e, 0) - 1
                     pos += 1
-                    if colossal:
+                    if extra is not None and colossal:
                         # the side the attacker stands on, else a d6 (the pair's other die)
                         side = attacks[i, A_SIDE] if source == SRC_ATTACK else SIDE_RANDOM
                         if side == SIDE_RANDOM:
                             side = np.int64(die_of(e, 1) > 3)
                         side_lo = side * N_COLUMNS
                         c += side_lo
-                elif colossal:
+                elif extra is not None and colossal:
                     side_lo = (c // N_COLUMNS) * N_COLUMNS
                 tried = 0  # a colossal: full columns of its side passed since the last marked
                 # whether a letter's boxes in a marked column are all marked now (else the
@@ -745,7 +753,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                     was = colmask[c]
                     free = col_full[c] & ~was
                     if free == 0:
-                        if not colossal:
+                        if extra is None or not colossal:
                             c = c + 1 if c < N_COLUMNS - 1 else 0
                             continue
                         # a colossal: to the right within its side (6 wraps to 1); its side
@@ -775,7 +783,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                     colmask[c] = was | take
                     taken += k
                     newly_done |= letters_done[c, was | take] != letters_done[c, was]
-                    if heals:
+                    if extra is not None and heals:
                         rest = take
                         while rest != 0:
                             order[n_marks] = c * 16 + LOWEST[rest]
@@ -796,7 +804,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
         killed = False
         if marked >= boxes:
             saved = False
-            if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
+            if (extra is not None and tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
                     and (((state & ST_PRONE) == 0 and not felled) or tough == TOUGH_STEADY)
                     and ((state & ST_DISPELLED) == 0 or (groups[g, T_TOUGH_UPKEEP] if multi
                                                          else target[T_TOUGH_UPKEEP]) == 0)):
@@ -822,13 +830,13 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                         attack_counts[row, C_DESTROYED] += 1
                     if source >= 0:
                         effect_counts[t, source, E_DESTROYED] += 1
-        elif rapid != 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
+        elif extra is not None and rapid != 0 and taken > 0 and (state & ST_GRIEVOUS) == 0 and source == SRC_ATTACK:
             if rapid > 0:
                 heal = min(rapid, marked)
             else:  # Rapid Healing d3: a d6 halved, rounding up
                 heal = min((die_of(np.int64(dice[pos]), 0) + 1) >> 1, marked)
                 pos += 1
-        if heal > 0:
+        if extra is not None and heal > 0:
             if not on_card:
                 marked -= heal
             else:
@@ -945,7 +953,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                             boost_dmg = attackers[a, P_BOOST_DMG]
                             best = attackers[a, P_BEST]
                             state &= ~ST_SUSTAINED  # a new activation
-                        if (flags & F_ROF) != 0:
+                        if extra is not None and (flags & F_ROF) != 0:
                             # a random rate of fire (docs/rules.md 5): rolled before its first attack,
                             # which is always made; the later ones while their number is below the roll
                             if attacks[i, A_NUMBER] == 0:
@@ -1081,7 +1089,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                             pos += (nd + 1) >> 1
                             total, kept, counts, judged = roll_stats(word, n, mode)
                             outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
-                        if (flags & F_REROLL_ATT) != 0 and outcome == MISS:
+                        if extra is not None and (flags & F_REROLL_ATT) != 0 and outcome == MISS:
                             nd = n + ((mode & R_SANGUINE) != 0)
                             word = read_word(dice, pos, nd)
                             pos += (nd + 1) >> 1
@@ -1127,7 +1135,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                     first = np.int64(shred == 0)  # a Shred attack's hit counts as a Shred attack
                     attack_counts[row, C_HIT] += hit & first
                     attack_counts[row, C_CRIT] += crit & first
-                    if (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
+                    if extra is not None and (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
                         if (flags & F_DISPEL) != 0 and (flags & F_DISPEL_LATE) == 0:
                             state |= ST_DISPELLED
                         if flags & F_GRIEVOUS:
@@ -1147,7 +1155,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                         remaining = boxes - marked
                         n = attacks[w, A_DMG_DICE]
                         n += (((flags & F_BRUTAL) != 0) & crit) + ((flags & F_BRUTAL_HIT) != 0)
-                        if (flags & (F_TRASH | F_SHATTER | F_CRIT_AP)) != 0:
+                        if extra is not None and (flags & (F_TRASH | F_SHATTER | F_CRIT_AP)) != 0:
                             # Trash / Shatter: one more die against a target knocked down /
                             # stationary at the time; Armor-Piercing on a critical hit only
                             n += (((flags & F_TRASH) != 0) & ((state & ST_PRONE) != 0)) + (
@@ -1186,15 +1194,15 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                             pos += hit * ((n + 1) >> 1)
                             total, kept, counts, judged = roll_stats(word, n, drop)
                         dealt = hit * max(0, total + pow_ - arm)
-                        if ((flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
+                        if (extra is not None and (flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
                                 and 2 * total < 7 * kept):
                             word = read_word(dice, pos, n)
                             pos += (n + 1) >> 1
                             total, kept, counts, judged = roll_stats(word, n, drop)
                             dealt = max(0, total + pow_ - arm)
-                        if (flags & (F_DECAP | F_DECAP_HIT)) != 0:  # on a critical hit / on any hit
+                        if extra is not None and (flags & (F_DECAP | F_DECAP_HIT)) != 0:  # on a critical hit / on any hit
                             dealt *= 1 + (crit | np.int64((flags & F_DECAP_HIT) != 0))
-                    if (flags & F_AFTER_ROLL) != 0 and hit == 1:
+                    if extra is not None and (flags & F_AFTER_ROLL) != 0 and hit == 1:
                         # what the hit leaves once its damage is rolled (from the next attack on):
                         # a Dispel read so (setting), Ice Cage, Paralysis, a -ARM landing again
                         if flags & F_DISPEL_LATE:
@@ -1205,8 +1213,8 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                         if ((flags & F_ARM_STACKS) != 0 and (effects & attacks[w, A_EFFECT_BIT]) != 0
                                 and outcome >= attacks[w, A_EFFECT_ON]):
                             # its -ARM landing again (setting; the first landing is below)
-                            extra = (state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA
-                            more = min(attacks[w, A_ARM_MINUS], MAX_ARM_EXTRA - extra)
+                            stacked = (state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA
+                            more = min(attacks[w, A_ARM_MINUS], MAX_ARM_EXTRA - stacked)
                             arm_minus += more
                             state += more << ST_ARM_SHIFT
                     if spent:  # points paid for the attack: buying it and its boosts
@@ -1217,7 +1225,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                         crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
                     bit = attacks[w, A_EFFECT_BIT]
                     fkey = 0
-                    if power_best and tpoints > 0 and dealt > 0:
+                    if extra is not None and power_best and tpoints > 0 and dealt > 0:
                         # the target's power field is decided in the state after the hit
                         lands = bit != 0 and outcome >= attacks[w, A_EFFECT_ON]
                         sets = 0
@@ -1325,7 +1333,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                                 cont |= 1 << CE_CORROSION
                         quick = quicksand and knocks == 1 and (state & ST_PRONE) == 0
                     state |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
-                    if bit != 0 and (effects & bit) == 0 and outcome >= attacks[w, A_EFFECT_ON]:
+                    if extra is not None and bit != 0 and (effects & bit) == 0 and outcome >= attacks[w, A_EFFECT_ON]:
                         effects |= bit
                         def_minus += attacks[w, A_DEF_MINUS]
                         arm_minus += attacks[w, A_ARM_MINUS]
@@ -1359,7 +1367,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                     break
             if dead:
                 break
-            if rare is None or not continuous:  # the lean variant compiles without what follows
+            if rare is None or not continuous:  # the pruned variants compile without what follows
                 continue
             # --- end of the attackers' turn, then the maintenance phase: each continuous
             # effect on the target, in the order fire, corrosion

@@ -1,22 +1,47 @@
 """Which variant of the general kernel a scenario takes (issue 18, "First run and waiting").
 
-:func:`.sequence.run_trials` compiles apart for each type of its arguments: with ``rare`` set
-to ``None`` Numba prunes the paths of units, blasts, continuous effects and hazards before
-typing them, and compiles the kernel in about half the time (benchmarks/README.md, "First
-run: the cold compile"). A scenario takes that lean variant when none of those paths can
-run; its counts are then the same as the full variant's, bit for bit (the pruned branches
-are those the full variant's runtime tests skip for it).
+:func:`.sequence.run_trials` compiles apart for each type of its arguments, and two of them
+gate paths of the kernel: with ``rare`` set to ``None`` Numba prunes the paths of units,
+blasts, continuous effects and hazards before typing them, and with ``extra`` set to ``None``
+those of the rules beyond the core of an attack (:data:`EXTRA_FLAGS`, -DEF/-ARM effects,
+"damage to", the target's power field, Tough, Rapid Healing, colossals). Three variants:
+
+======  =======  ========  ======================================================
+name    rare     extra     scenarios
+======  =======  ========  ======================================================
+basic   None     None      one model, attacks with boosts, bought attacks, best
+                           play, knockdown, charge, damage tracks, grids, spirals
+lean    None     True      one model, any rule of an attack or target
+full    True     True      anything: units, blasts, several targets, fire ...
+======  =======  ========  ======================================================
+
+A pruned variant compiles in a fraction of the full one's time (benchmarks/README.md, "First
+run: the cold compile"). A scenario takes it only where none of the pruned paths can run:
+its counts are then the same as the full variant's, bit for bit (the pruned branches are
+those the full variant's runtime tests skip for it; tests/test_kernel_variant.py).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .layout import (A_FLAGS, F_BLAST, F_CORROSION, F_CRIT_CORROSION, F_CRIT_FIRE, F_FIRE, T_EFFECTS,
-                     T_HAZARDS, T_MODELS)
+from .layout import (A_DAMAGE_TO, A_EFFECT_BIT, A_FLAGS, F_AFTER_ROLL, F_BLAST, F_CORROSION,
+                     F_CRIT_AP, F_CRIT_CORROSION, F_CRIT_FIRE, F_DECAP, F_DECAP_HIT, F_DISPEL,
+                     F_FIRE, F_GRIEVOUS, F_REROLL_ATT, F_REROLL_DMG, F_ROF, F_SHATTER, F_SUSTAIN,
+                     F_TRASH, N_COLUMNS, T_EFFECTS, T_HAZARDS, T_MODELS, T_POINTS, T_RAPID_HEAL,
+                     T_TOUGH, TOUGH_NONE)
+
+__all__ = ["EXTRA_FLAGS", "SETS_EFFECT", "needs_extra", "needs_rare", "variant_of"]
 
 #: Row flags that put a continuous effect on the target.
 SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
+
+#: Row flags of the rules whose paths the basic variant prunes: a random rate of fire,
+#: rerolls, Dispel, Grievous Wounds, Sustained Attack, Trash, Shatter, Armor-Piercing on a
+#: critical hit, Decapitation, and what a hit leaves after its damage roll (Ice Cage,
+#: Paralysis, a late Dispel, -ARM stacking).
+EXTRA_FLAGS = (F_ROF | F_REROLL_ATT | F_REROLL_DMG | F_DISPEL | F_GRIEVOUS | F_SUSTAIN | F_TRASH
+               | F_SHATTER | F_CRIT_AP | F_DECAP | F_DECAP_HIT | F_AFTER_ROLL)
 
 
 def needs_rare(tables) -> bool:
@@ -25,7 +50,7 @@ def needs_rare(tables) -> bool:
     blast, a continuous effect or hazard the target starts with, or a weapon putting one on.
 
     The kernel's own test for the maintenance phase (``continuous`` in
-    :func:`.sequence.run_trials`) reads the same fields, so the lean variant is taken only
+    :func:`.sequence.run_trials`) reads the same fields, so a pruned variant is taken only
     where the full variant would skip every pruned path.
     """
     groups = tables.groups
@@ -33,3 +58,31 @@ def needs_rare(tables) -> bool:
     return bool(tables.routes.ndim > 1 or groups[:, T_MODELS].sum() > 1
                 or (flags & F_BLAST).any() or (flags & SETS_EFFECT).any()
                 or np.any(groups[:, T_EFFECTS] != 0) or tables.target[T_HAZARDS] != 0)
+
+
+def needs_extra(tables) -> bool:
+    """Whether the encoded scenario ``tables`` needs the paths the basic variant prunes
+    (``extra is not None`` in :func:`.sequence.run_trials`): an attack row (alternative
+    weapons included) with a flag of :data:`EXTRA_FLAGS`, a -DEF/-ARM effect or "damage to";
+    a target with focus or fury to spend against damage (its power field), Tough or Rapid
+    Healing; or a colossal's grid (more than six columns).
+
+    Each is the runtime test that guards its path in the kernel (a target's points only fall
+    from its starting value), so where this is false the full variant never enters one.
+    """
+    attacks, groups = tables.attacks, tables.groups
+    return bool((attacks[:, A_FLAGS] & EXTRA_FLAGS).any() or (attacks[:, A_EFFECT_BIT] != 0).any()
+                or (attacks[:, A_DAMAGE_TO] >= 0).any() or (groups[:, T_POINTS] > 0).any()
+                or (groups[:, T_TOUGH] != TOUGH_NONE).any() or (groups[:, T_RAPID_HEAL] != 0).any()
+                or tables.col_full.shape[0] > N_COLUMNS)
+
+
+def variant_of(tables) -> tuple[str, tuple]:
+    """The variant the scenario ``tables`` takes: its name (``"basic"``, ``"lean"`` or
+    ``"full"``) and the kernel's ``(rare, extra)`` arguments (:func:`.sequence.kernel_args`).
+    The full variant keeps every path: ``rare`` implies ``extra``."""
+    if needs_rare(tables):
+        return "full", (True, True)
+    if needs_extra(tables):
+        return "lean", (None, True)
+    return "basic", (None, None)
