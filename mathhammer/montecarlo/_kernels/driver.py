@@ -1,28 +1,27 @@
 """Chunked drivers: the trials of an encoded scenario over the chunks of
 :mod:`mathhammer._core.chunks` (one random stream per chunk), counters merged after the
-parallel loop.
+batch.
 
 Chunks are independent of the thread count, each chunk writes only its own row of the
-counters, and rows are summed after the parallel loop: integer sums are exact, so the same
-seed gives the same counts on 1 or 32 threads. A run of one chunk takes the serial driver (no
-``prange`` start-up cost) and gives identical counts. The general kernel's chunks are shared
-out over Python threads instead (:func:`_run_general`: a cold compile of the kernel once, not
-once per jitted driver above it). Counters are allocated per batch of
-chunks and folded into the totals, so memory stays flat however many trials are asked for.
+counters, and rows are summed after the batch: integer sums are exact, so the same seed gives
+the same counts on 1 or 32 threads, however the chunks were shared out. A batch's chunks go
+to threads that claim them as they go (:func:`mathhammer._core.threads.run_chunks`: no thread
+for little work, and none waited for that a busy machine keeps off a core). Counters are
+allocated per batch of chunks and folded into the totals, so memory stays flat however many
+trials are asked for.
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numba
 import numpy as np
-from numba import prange
 
 from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_chunk
 from ..._core.compiling import compile_for
 from ..._core.jit import jit
+from ..._core.threads import run_chunks
 from .layout import (
     A_FLAGS,
     A_ORIGIN,
@@ -66,38 +65,34 @@ def _row(counters, c):
                     counters.target_made[c])
 
 
-# The plain kernel: one jitted driver per schedule, each compiled on its first call only (a
-# run of one chunk never compiles a parallel loop). The chunk index is made int64 where the
-# loops hand it on (``prange`` yields a uint64): one signature of each chunk function, not
-# two. The general kernel is driven from Python (:func:`_run_general`), which hands on
-# ``rare`` and ``extra`` (:mod:`.variant`): ``None`` prunes their paths from the compiled kernel.
+# Both kernels run a batch's chunks through :func:`mathhammer._core.threads.run_chunks`: the
+# calling thread runs the first chunk, then the rest alone when it is little work, else with
+# helper threads that claim ranges of chunks as they go (a thread a busy machine starves of a
+# core then holds up nothing it has not claimed). The plain kernel runs a range in one jitted
+# call (its chunks are short: a Python call per chunk would cost a tenth of a single-attack
+# run); the general kernel is driven from Python chunk by chunk (:func:`_general_range`),
+# handing on ``rare`` and ``extra`` (:mod:`.variant`): ``None`` prunes their paths from the
+# compiled kernel.
 
 @jit()
-def _plain_chunk(c, first, seed, trials, chunk, max_draws, stride, tables, counters):
-    rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
-    run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c))
+def _plain_range(lo, hi, first, seed, trials, chunk, max_draws, stride, tables, counters):
+    """The plain kernel over chunks ``lo .. hi - 1`` of the batch."""
+    for c in range(lo, hi):
+        rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
+        run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c))
 
 
-@jit(parallel=True)
-def _plain_parallel(first, seed, trials, chunk, max_draws, stride, tables, counters):
-    for c in prange(counters.damage_hist.shape[0]):
-        _plain_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables, counters)
-
-
-@jit()
-def _plain_serial(first, seed, trials, chunk, max_draws, stride, tables, counters):
-    for c in range(counters.damage_hist.shape[0]):
-        _plain_chunk(np.int64(c), first, seed, trials, chunk, max_draws, stride, tables, counters)
-
-
-def _general_chunks(first, seed, trials, chunk, max_draws, stride, tables, counters, rare, extra,
-                    lo, step):
-    """The general kernel's chunks ``lo, lo + step, ...`` of the batch: the whole batch
-    (``lo = 0, step = 1``) or one thread's share of it (:func:`_run_general`).
+def _general_range(lo, hi, first, seed, trials, chunk, max_draws, stride, tables, counters, rare,
+                   extra):
+    """The general kernel over chunks ``lo .. hi - 1`` of the batch.
 
     A Python loop over jitted calls (:func:`.sequence.run_trials`, which releases the GIL):
-    the kernel is then the outermost compiled function (see :func:`_run_general`)."""
-    for c in range(lo, counters.damage_hist.shape[0], step):
+    the kernel is then the outermost compiled function. Each jitted function that calls the
+    kernel links its code into its own module, so Numba optimizes it and generates its machine
+    code again: jitted serial and ``prange`` drivers made about 6 s of a cold ``mathhammer
+    demo`` of 24 s CPU (benchmarks/README.md, "The general kernel (second step)", its fourth
+    step)."""
+    for c in range(lo, hi):
         rs, dice, size, n = open_chunk(np.int64(c), first, seed, trials, chunk, max_draws)
         run_trials(n, rs, dice, size, size, max_draws, stride, tables, _chunk_row(counters, c), rare,
                    extra)
@@ -108,34 +103,19 @@ def _chunk_row(counters, c: int) -> Counters:
     return Counters(*(a[c] for a in counters))
 
 
-def _run_general(first, seed, trials, chunk, max_draws, stride, tables, counters, rare, extra):
-    """Run a batch of the general kernel on Numba's thread count (``numba.get_num_threads``),
-    each thread taking every ``threads``-th chunk of the batch.
+def _run_batch(plain: bool, args: tuple) -> int:
+    """Run a batch of chunks (``args``: first, seed, trials, chunk, max_draws, stride, tables,
+    counters and, for the general kernel, its variant) on up to Numba's thread count
+    (``numba.get_num_threads``); returns the helper threads started (:func:`run_chunks`)."""
+    k = args[7].damage_hist.shape[0]
+    if plain:
+        def job(lo, hi):
+            _plain_range(np.int64(lo), np.int64(hi), *args)
+    else:
+        def job(lo, hi):
+            _general_range(lo, hi, *args)
+    return run_chunks(job, k, numba.get_num_threads())
 
-    Python threads, not jitted serial and ``prange`` drivers: each jitted function that calls
-    the kernel links its code into its own module, so Numba optimizes it and generates its
-    machine code again; the ``prange`` driver (its parallel loop's function and the caller)
-    and the chunk functions under it made about 6 s of a cold ``mathhammer demo`` of 24 s CPU
-    (benchmarks/README.md, "The general kernel (second step)", its fourth step). Chunks are
-    independent and each writes its own counter row, so the counts are the same on any thread
-    count. A pool is started per batch (a kept one would not survive a fork); with the
-    threads' hand-offs a run of the lightest general scenario, 1,000,000 trials on two threads,
-    takes about 1.5 ms (4 %) more wall time than under ``prange``, the same CPU time.
-    """
-    k = counters.damage_hist.shape[0]
-    threads = min(k, numba.get_num_threads())
-    args = (first, seed, trials, chunk, max_draws, stride, tables, counters, rare, extra)
-    if threads <= 1:
-        _general_chunks(*args, 0, 1)
-        return
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        jobs = [pool.submit(_general_chunks, *args, j, threads) for j in range(threads)]
-        for job in jobs:
-            job.result()
-
-
-#: The plain kernel's driver of a batch of one chunk (True) or several.
-_PLAIN = {True: _plain_serial, False: _plain_parallel}
 
 #: What a cold compile of each kernel costs (plain, the general kernel's basic, lean or full
 #: variant), measured on two cores
@@ -248,14 +228,13 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         args = (np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
                 np.int64(draws), np.int64(stride), enc.tables, counters, *variant)
         if plain:
-            compile_for(_PLAIN[k == 1], args, *_COLD[cold])
-            _PLAIN[k == 1](*args)
+            compile_for(_plain_range, (np.int64(0), np.int64(1)) + args, *_COLD[cold])
         else:  # the kernel itself, for one chunk or many (threads)
             rs, dice, size, n = open_chunk(np.int64(0), *args[:5])
             compile_for(trials_kernel, kernel_args(n, rs, dice, size, size, args[4], args[5],
                                                    enc.tables, _chunk_row(counters, 0),
                                                    *variant), *_COLD[cold])
-            _run_general(*args)
+        _run_batch(plain, args)
         damage_hist = counters.damage_hist[:, : boxes + 1]
         chunk_damage[first:first + k] = damage_hist
         damage_total += damage_hist.sum(axis=0)
