@@ -48,6 +48,9 @@ from pathlib import Path
 
 import numpy as np
 
+from cores import Burner, effective_cores  # same folder
+from floor import floor_run
+
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run from a checkout without an installed package
     sys.path.insert(0, str(ROOT))
@@ -64,6 +67,8 @@ TARGET_VS_PYTHON = 100.0     # Numba (all cores) vs pure Python
 TARGET_CLI_S = 2.0           # whole warm `mathhammer run demo.toml --trials 1000000`
 TARGET_NS_ACTIVATION = 30.0  # 3-focus warjack activation vs a 30-box track, all (2) cores
 TARGET_NS_GRID = 40.0        # 3-attack heavy warjack activation vs a heavy grid, all (2) cores
+TARGET_VS_FLOOR = 2.0        # issue 20: single attack at most 2x the floor kernel (floor.py)
+TARGET_VS_NUMPY_20 = 3.0     # issue 20: single attack at least 3x NumPy, on 1 thread too
 
 #: The illustrative heavy warjack grid of the grid workloads (examples/cards/heavy_warjack.toml
 #: style): columns 1..6, top box first.
@@ -432,6 +437,17 @@ def bench_throughput(cfg, report):
                         cfg.repeats)
         finally:
             numba.set_num_threads(n_threads)
+        if key == "single":  # the floor: a kernel written for this workload alone (floor.py)
+            floor_run(1 << 17, 0)
+            numba.set_num_threads(n_threads)
+            ok &= timed(f"floor kernel, {n_threads} threads", lambda r: floor_run(nt, 6000 + r),
+                        nt, cfg.repeats)
+            numba.set_num_threads(1)
+            try:
+                ok &= timed("floor kernel, 1 thread", lambda r: floor_run(nt, 7000 + r), nt,
+                            cfg.repeats)
+            finally:
+                numba.set_num_threads(n_threads)
         ok &= timed("NumPy (vectorised)", lambda r: numpy_run(scen, cfg.numpy_trials, 3000 + r),
                     cfg.numpy_trials, cfg.numpy_repeats)
         ok &= timed("pure Python", lambda r: python_run(scen, cfg.python_trials, 4000 + r),
@@ -472,7 +488,21 @@ def bench_throughput(cfg, report):
 
     s = per["single"]
     ns_single = s["methods"][f"Numba, {n_threads} threads"]["ns"]
+    ns_single_one = s["methods"]["Numba, 1 thread"]["ns"]
+    floor_all = s["methods"][f"floor kernel, {n_threads} threads"]["ns"]
+    floor_one = s["methods"]["floor kernel, 1 thread"]["ns"]
+    s["ratios"]["floor"] = ns_single / floor_all
+    s["ratios"]["floor_1thread"] = ns_single_one / floor_one
+    print(f"  single attack against the floor kernel (floor.py): {ns_single / floor_all:.2f}x on "
+          f"{n_threads} threads ({ns_single:.2f} vs {floor_all:.2f} ns), "
+          f"{ns_single_one / floor_one:.2f}x on 1 thread ({ns_single_one:.2f} vs {floor_one:.2f} ns)")
     targets = [
+        (f"single attack <= {TARGET_VS_FLOOR:g}x the floor kernel, 1 thread",
+         ns_single_one <= TARGET_VS_FLOOR * floor_one, f"{ns_single_one / floor_one:.2f}x"),
+        (f"single attack <= {TARGET_VS_FLOOR:g}x the floor kernel, {n_threads} threads",
+         ns_single <= TARGET_VS_FLOOR * floor_all, f"{ns_single / floor_all:.2f}x"),
+        (f"single attack >= {TARGET_VS_NUMPY_20:g}x the NumPy baseline, 1 thread",
+         s["ratios"]["numpy_1thread"] >= TARGET_VS_NUMPY_20, f"{s['ratios']['numpy_1thread']:.1f}x"),
         (f"single attack <= {TARGET_NS_SINGLE:g} ns/sequence on {n_threads} cores",
          ns_single <= TARGET_NS_SINGLE, f"{ns_single:.1f} ns"),
         (f"single attack >= {TARGET_VS_NUMPY:g}x the NumPy baseline",
@@ -480,6 +510,11 @@ def bench_throughput(cfg, report):
         (f"single attack >= {TARGET_VS_PYTHON:g}x pure Python",
          s["ratios"]["python"] >= TARGET_VS_PYTHON, f"{s['ratios']['python']:.0f}x"),
     ]
+    for key, d in per.items():  # issue 20: threads never lose to one thread
+        one = d["methods"]["Numba, 1 thread"]["ns"]
+        par = d["methods"][f"Numba, {n_threads} threads"]["ns"]
+        targets.append((f"{key}: {n_threads} threads no slower than 1 (5 % noise allowed)",
+                        par <= 1.05 * one, f"{par:.2f} vs {one:.2f} ns"))
     q = per["sequence"]
     ns_seq = q["methods"][f"Numba, {n_threads} threads"]["ns"]
     targets.append(("3-attack sequence: ns/sequence, vs NumPy, vs pure Python", None,
@@ -780,6 +815,9 @@ def main(argv=None):
     p.add_argument("--skip", action="append", default=[], choices=("startup", "memory"),
                    help="skip a section (repeatable)")
     p.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
+    p.add_argument("--burner", action="store_true",
+                   help="keep one core busy in another process for the whole run (the 'one "
+                        "core taken' case: threads must not lose to one thread)")
     p.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
 
@@ -801,9 +839,21 @@ def main(argv=None):
         cli_repeats=2 if q else 3,
         rss_trials=(100_000, 1_000_000, 10_000_000) + (() if q else (30_000_000,)),
     )
+    burner = Burner().start() if args.burner else None
+    try:
+        return _bench(args, cfg, burner)
+    finally:
+        if burner is not None:
+            burner.stop()
+
+
+def _bench(args, cfg, burner):
+    """The benchmark's sections, in one run (``main`` parses the flags)."""
     import numba
 
+    q = args.quick
     started = time.perf_counter()
+    cores0 = effective_cores()
     load0 = os.getloadavg()
     report = {
         "date": datetime.date.today().isoformat(),
@@ -817,6 +867,10 @@ def main(argv=None):
     print(f"mathhammer kernel benchmark  {report['date']}  {'(quick)' if q else ''}")
     print(f"  {m['cpu']}, {m['cores']} cores; Python {m['python']}, NumPy {m['numpy']}, "
           f"Numba {m['numba']}; load average {load0[0]:.2f}")
+    print(f"  effective cores at the start: {cores0:.2f} (two threads' fixed work against one's)"
+          + ("; a burner process holds one core" if burner is not None else ""))
+    report["effective_cores"] = {"start": cores0}
+    report["burner"] = burner is not None
 
     ok, targets = bench_throughput(cfg, report)
     plain = report["throughput"]["sequence"]["methods"]
@@ -843,7 +897,9 @@ def main(argv=None):
         print(f"  [{tag}] {label}: {value}")
     report["targets"] = [{"target": t, "pass": g, "value": v} for t, g, v in targets]
     load1 = os.getloadavg()
-    print(f"\ncorrectness checks: {'all ok' if ok else 'FAILED'}; "
+    report["effective_cores"]["end"] = cores1 = effective_cores()
+    print(f"\neffective cores: {cores0:.2f} at the start, {cores1:.2f} at the end")
+    print(f"correctness checks: {'all ok' if ok else 'FAILED'}; "
           f"benchmark took {time.perf_counter() - started:.0f} s; "
           f"load average {load0[0]:.2f} -> {load1[0]:.2f}")
     report["checks_ok"] = bool(ok)
