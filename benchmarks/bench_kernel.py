@@ -67,6 +67,7 @@ TARGET_VS_PYTHON = 100.0     # Numba (all cores) vs pure Python
 TARGET_CLI_S = 2.0           # whole warm `mathhammer run demo.toml --trials 1000000`
 TARGET_NS_ACTIVATION = 30.0  # 3-focus warjack activation vs a 30-box track, all (2) cores
 TARGET_NS_GRID = 40.0        # 3-attack heavy warjack activation vs a heavy grid, all (2) cores
+TARGET_DEMO_COLD_S = 10.0     # issue 18: the first `mathhammer demo` after installing
 TARGET_VS_FLOOR = 2.0        # issue 20: single attack at most 2x the floor kernel (floor.py)
 TARGET_VS_NUMPY_20 = 3.0     # issue 20: single attack at least 3x NumPy, on 1 thread too
 
@@ -760,10 +761,41 @@ def bench_startup(cfg, report, cache_dir):
     report["cli"] = {"best_s": best, "all_s": times, "command": cmd[1:]}
     cold_s = cold["first_s"] - cold["steady_s"]
     warm_s = warm["first_s"] - warm["steady_s"]
+    demo = demo_first_run(cmd[: cmd.index("run")] + ["demo"])
+    print("\n== mathhammer demo: the first run after installing (its own empty NUMBA_CACHE_DIR), "
+          "then warm ==")
+    print(table(["run", "wall s", "CPU s"],
+                [[label, f"{demo[key]['wall_s']:.2f}", f"{demo[key]['cpu_s']:.2f}"]
+                 for key, label in (("cold", "cold (compiles its kernels)"), ("warm", "warm"))]))
+    print("  CPU = user + system time of the process; the demo runs the general kernel's basic "
+          "variant\n  (best play, focus, a warjack's grid)")
+    report["demo"] = demo
     return [(f"warm `mathhammer run` 1e6 trials < {TARGET_CLI_S:g} s", best < TARGET_CLI_S,
              f"{best:.2f} s"),
             ("cold compile / warm cache load of the kernel", None,
-             f"{cold_s:.2f} s / {warm_s:.2f} s")]
+             f"{cold_s:.2f} s / {warm_s:.2f} s"),
+            (f"first `mathhammer demo` after installing < {TARGET_DEMO_COLD_S:g} s",
+             demo["cold"]["wall_s"] < TARGET_DEMO_COLD_S,
+             f"{demo['cold']['wall_s']:.1f} s wall, {demo['cold']['cpu_s']:.1f} s CPU")]
+
+
+def demo_first_run(cmd):
+    """Wall and CPU time of ``mathhammer demo`` in a fresh process with an empty Numba cache
+    (the first run after installing), then again with that cache filled."""
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="mathhammer-bench-demo-") as cache_dir:
+        for key in ("cold", "warm"):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t = time.perf_counter()
+            proc = subprocess.run(cmd, env=child_env(cache_dir), capture_output=True, text=True,
+                                  cwd=ROOT)
+            wall = time.perf_counter() - t
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if proc.returncode != 0:
+                raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr[-3000:]}")
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            out[key] = {"wall_s": wall, "cpu_s": cpu}
+    return out
 
 
 def bench_memory(cfg, report, cache_dir):

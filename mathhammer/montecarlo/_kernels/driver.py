@@ -122,11 +122,11 @@ def _run_batch(plain: bool, args: tuple) -> int:
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
-                   "about 8 s on two cores"),
+                   "about 15 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
-                  "rerolls, effects, Tough, power fields)", "about 13 s on two cores"),
+                  "rerolls, effects, Tough, power fields)", "about 25 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
-                  "continuous effects", "80 s to two and a half minutes on two cores")}
+                  "continuous effects", "two to six minutes on two cores")}
 
 
 @dataclass(frozen=True)
