@@ -117,5 +117,10 @@ def box_counts(mask_hist: np.ndarray, card: tuple[str, ...]) -> tuple[np.ndarray
     [4, 5]
     """
     rows = max((len(col) for col in card), default=0)
-    counts = mask_hist @ _bits(mask_hist.shape[1], tuple(range(rows)))
+    sets = 1 << rows
+    # a column's marked rows are some of its boxes: the histogram is empty past its longest
+    # column's sets, so the sums over those sets alone are the whole sums (checked)
+    if mask_hist[:, sets:].any():
+        sets = mask_hist.shape[1]
+    counts = mask_hist[:, :sets] @ _bits(sets, tuple(range(rows)))
     return tuple(counts[c, : len(col)] for c, col in enumerate(card))
