@@ -84,6 +84,7 @@ def _card_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
     cripple = share * letter_counts(counts.cripple_hist, "".join(enc.letters),
                                     target.letters).astype(float)
     cripple, end = cripple[:-1], cripple[-1]  # the last row: after the last round
-    boxes = tuple(share * col.astype(float) for col in box_counts(counts.mask_hist, target.card))
+    marked = share * box_counts(counts.mask_hist, target.card).astype(float)
+    boxes = tuple(marked[c, : len(col)] for c, col in enumerate(target.card))
     return {"letters": target.letters, "cripple_weights": cripple, "box_weights": boxes,
             "cripple_end_weights": end, "card_models": target.models}

@@ -107,14 +107,15 @@ def letter_counts(cripple_hist: np.ndarray, letters_in_order: str,
     return cripple_hist @ _bits(cripple_hist.shape[1], positions)
 
 
-def box_counts(mask_hist: np.ndarray, card: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+def box_counts(mask_hist: np.ndarray, card: tuple[str, ...]) -> np.ndarray:
     """From the kernel's histogram of marked rows per column (``mask_hist[c, m]``: how often
     column ``c`` ended with the rows ``m`` marked), how often each box of ``card`` was
-    marked: per column, an integer array with one count per box (the exact sums over the
-    sets of rows holding the box).
+    marked: an integer array of shape (columns, longest column), ``[c, r]`` the exact sum
+    over the sets of rows holding row ``r`` (past the end of a shorter column: no box, 0 in
+    a kernel's histogram).
 
-    >>> box_counts(np.array([[4, 1, 2, 3]]), ("AB",))[0].tolist()
-    [4, 5]
+    >>> box_counts(np.array([[4, 1, 2, 3], [1, 0, 0, 0]]), ("AB", "C")).tolist()
+    [[4, 5], [0, 0]]
     """
     rows = max((len(col) for col in card), default=0)
     sets = 1 << rows
@@ -122,5 +123,4 @@ def box_counts(mask_hist: np.ndarray, card: tuple[str, ...]) -> tuple[np.ndarray
     # column's sets, so the sums over those sets alone are the whole sums (checked)
     if mask_hist[:, sets:].any():
         sets = mask_hist.shape[1]
-    counts = mask_hist[:, :sets] @ _bits(sets, tuple(range(rows)))
-    return tuple(counts[c, : len(col)] for c, col in enumerate(card))
+    return mask_hist[:, :sets] @ _bits(sets, tuple(range(rows)))
