@@ -48,7 +48,9 @@ def frame_rows(frame: pd.DataFrame, key: tuple = ()) -> list[list]:
 def same(a, b) -> bool:
     """Equal to the bit, NaN equal to NaN, and of the same types."""
     if isinstance(a, float) and isinstance(b, float):
-        return (math.isnan(a) and math.isnan(b)) or (a == b and math.copysign(1, a) == math.copysign(1, b))
+        if math.isnan(a) or math.isnan(b):
+            return math.isnan(a) and math.isnan(b)
+        return a == b and math.copysign(1, a) == math.copysign(1, b)
     return type(a) is type(b) and a == b
 
 

@@ -66,8 +66,13 @@ def summary_records(result: Result) -> list[SummaryRow]:
     >>> from mathhammer import Attacker, Scenario, Target, Weapon, simulate
     >>> jack = Attacker("Jack", [Weapon("Fist", "melee", skill=7, pow=16, attacks=2)])
     >>> res = simulate(Scenario(Target(defense=12, arm=18, boxes=30), [jack]), method="exact")
-    >>> [(m, round(v, 3)) for m, v, lo, hi in summary_records(res)]
-    [('kill', 0.0), ('damage_mean', 8.333), ('damage_sd', 4.082), ('damage_median', 8.0), ('spent:Jack', 0.0)]
+    >>> for metric, value, ci_low, ci_high in summary_records(res):
+    ...     print(metric, round(value, 3), round(ci_low, 3))
+    kill 0.0 0.0
+    damage_mean 8.333 8.333
+    damage_sd 4.082 nan
+    damage_median 8.0 nan
+    spent:Jack 0.0 0.0
     """
     rows: list[SummaryRow] = []
 
