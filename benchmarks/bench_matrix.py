@@ -6,25 +6,31 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_matrix.py            # 20 x 20 cards, 200,000 trials
     .venv/bin/python benchmarks/bench_matrix.py --quick    # smoke run: 4 x 4, 20,000 trials
     .venv/bin/python benchmarks/bench_matrix.py --batches 1,4,16,64   # points per Dask task
+    .venv/bin/python benchmarks/bench_matrix.py --fixed-only --base /tmp/before  # issue 20
 
 Measured in one run (benchmarks/README.md explains every figure):
 
 1. a deck of attacker cards and a deck of target cards, written into a temporary directory
    as variants of the bundled cards (damage tracks, warjack grids, warbeast spirals);
-2. the local backend (``mathhammer.matrix(..., scheduler=None)``: points one after
+2. the fixed cost per point on damage tracks, grids and spirals apart, against issue 20's
+   targets (0.3 ms on a track, 0.6 ms on a grid): a point as a backend computes it
+   (``compute_point``) on one Numba thread at two small trial counts, the intercept of the
+   fit, CPU and wall time, in fresh processes; with ``--base DIR`` the same for another
+   checkout, the two taking turns (before and after, measured in one run);
+3. the local backend (``mathhammer.matrix(..., scheduler=None)``: points one after
    another in this process, each on every core through Numba's threads), after a warm-up
    matrix that loads the kernels;
-3. the single-core cost of a point: ``simulate`` + ``Result.summary()`` on one Numba thread
-   over a sample of the pairs, at the run's trials and at a quarter of them (a fixed cost
-   per point plus a cost per trial);
-4. a Dask LocalCluster of ``--workers`` processes of one thread: its start-up time, a
+4. the single-core cost of a point: ``compute_point`` (``simulate`` without the how-to-play
+   report, then the point's summary rows) on one Numba thread over a sample of the pairs, at
+   the run's trials and at a quarter of them (a fixed cost per point plus a cost per trial);
+5. a Dask LocalCluster of ``--workers`` processes of one thread: its start-up time, a
    warm-up matrix, the matrix on the warm cluster (passed as a ``distributed.Client``) at
    each of ``--batches`` points per task (``matrix(..., batch=k)``; default 1, 4, 16, 64),
    with the CPU time of the client and scheduler per task and per point (and, for scale, that
    process's CPU while the cluster sits idle), then
    ``scheduler="local-cluster"`` end to end (start-up included, one point per task), as a
    user calls it;
-5. the frames of every backend and batch size compared (``pandas.testing.assert_frame_equal``),
+6. the frames of every backend and batch size compared (``pandas.testing.assert_frame_equal``),
    the overhead per point of each, and an estimate of the wall time of a 500 x 500 matrix on
    N workers from the measured per-point cost, at one point per task and at a batch size
    large enough that Dask's per-task cost no longer sets the pace (``--est-batch``).
@@ -42,6 +48,7 @@ import logging
 import math
 import os
 import platform
+import subprocess
 import sys
 import tempfile
 import time
@@ -61,6 +68,11 @@ SEED = 20_261_130            # the run's seed (every point's is derived from it)
 EST_SIZE = 500
 EST_TRIALS = (200_000, 1_000_000)
 EST_WORKERS = (2, 16, 64, 256)
+
+#: Issue 20's fixed cost per point, seconds, by what the target marks damage on.
+FIXED_TARGETS = {"track": 0.3e-3, "grid": 0.6e-3, "spiral": 0.6e-3}
+#: The trial counts the fixed cost is fitted over (one chunk each: no per-chunk cost in it).
+FIXED_TRIALS = (100, 1_600)
 
 
 # ------------------------------------------------------------------------ the cards
@@ -263,14 +275,14 @@ def start_cluster(workers: int):
 # ------------------------------------------------------------------------ measurements
 def single_core_cost(att_dir: Path, tgt_dir: Path, pairs, trials: int, repeats: int,
                      local_frame):
-    """Per-point cost of ``simulate`` + ``summary()`` on one Numba thread over ``pairs``, at
-    ``trials`` and ``trials // 4``: mean seconds at each and the linear fit
-    ``fixed + per_trial * trials``; checks each point's figures against ``local_frame``."""
+    """Per-point cost of a point as the matrix computes it (``compute_point``: ``simulate``
+    without the how-to-play report, then the point's summary rows) on one Numba thread over
+    ``pairs``, at ``trials`` and ``trials // 4``: mean seconds at each and the linear fit
+    ``fixed + per_trial * trials``; checks each point's rows against ``local_frame``."""
     import numba
-    import pandas as pd
 
-    from mathhammer import simulate
     from mathhammer.cards import scenario_from_cards
+    from mathhammer.studies.execution import Point, compute_point
     from mathhammer.studies.matrices import point_seed
 
     atts = sorted(att_dir.glob("*.toml"))
@@ -286,24 +298,22 @@ def single_core_cost(att_dir: Path, tgt_dir: Path, pairs, trials: int, repeats: 
             t0 = time.perf_counter()
             scen = scenario_from_cards([{"card": str(a)}], {"card": str(t)})
             build.append(time.perf_counter() - t0)
-            seed = point_seed(SEED, (a.stem, t.stem))
+            key = (a.stem, t.stem)
+            seed = point_seed(SEED, key)
             best, best_small = math.inf, math.inf
             for _ in range(repeats):
                 t0 = time.perf_counter()
-                summary = simulate(scen, trials=trials, seed=seed).summary()
+                done = compute_point(Point(key, scen, trials, seed, "monte_carlo"))
                 best = min(best, time.perf_counter() - t0)
                 t0 = time.perf_counter()
-                simulate(scen, trials=small, seed=seed).summary()
+                compute_point(Point(key, scen, small, seed, "monte_carlo"))
                 best_small = min(best_small, time.perf_counter() - t0)
             cost.append(best)
             cost_small.append(best_small)
-            want = by_pair[(a.stem, t.stem)][["metric", "value", "ci_low", "ci_high"]]
-            got = summary[["metric", "value", "ci_low", "ci_high"]].copy()
-            got["metric"] = got["metric"].map(lambda m: "spent" if m.startswith("spent:") else m)
-            try:
-                pd.testing.assert_frame_equal(got.reset_index(drop=True),
-                                              want.reset_index(drop=True), check_dtype=False)
-            except AssertionError:
+            want = by_pair[key][["metric", "value", "ci_low", "ci_high"]]
+            got = [["spent" if m.startswith("spent:") else m, v, lo, hi]
+                   for m, v, lo, hi in getattr(done, "rows", [])]
+            if not _same_rows(got, want):
                 mismatches.append(f"{a.stem} / {t.stem}")
     finally:
         numba.set_num_threads(n_threads)
@@ -315,6 +325,172 @@ def single_core_cost(att_dir: Path, tgt_dir: Path, pairs, trials: int, repeats: 
             "mean_s": mean, "mean_small_s": mean_small, "min_s": min(cost), "max_s": max(cost),
             "fixed_s": fixed, "per_trial_s": per_trial,
             "build_s": sum(build) / len(build), "mismatches": mismatches}
+
+
+def _same_rows(got: list, want) -> bool:
+    """A point's rows equal the frame's, NaN equal to NaN (an interval that does not apply)."""
+    rows = [list(r) for r in want.itertuples(index=False)]
+    if len(got) != len(rows):
+        return False
+    return all(x == y or (isinstance(x, float) and isinstance(y, float) and math.isnan(x)
+                          and math.isnan(y)) for g, w in zip(got, rows) for x, y in zip(g, w))
+
+
+# ------------------------------------------------------------------------ the fixed cost
+def target_kind(card: Path) -> str:
+    """``track``, ``grid`` or ``spiral``: what the target card of ``card`` marks damage on."""
+    t = tomllib.loads(card.read_text())["target"]
+    return "grid" if "grid" in t else "spiral" if "spiral" in t else "track"
+
+
+def fixed_cost_pairs(att_dir: Path, tgt_dir: Path, per_kind: int) -> tuple[list, int, int]:
+    """Up to ``per_kind`` (attacker, target, kind) index pairs of each kind of target, spread
+    over the decks, among the pairs whose scenario needs no solve of best play (a solve, tens
+    to hundreds of milliseconds, is the scenario's own work, the same whatever the matrix
+    around it); with the number of such pairs and of all pairs."""
+    from mathhammer.cards import scenario_from_cards
+    from mathhammer.play import needs_play
+
+    atts = sorted(att_dir.glob("*.toml"))
+    tgts = sorted(tgt_dir.glob("*.toml"))
+    kinds = [target_kind(t) for t in tgts]
+    eligible: dict[str, list] = {}
+    for ai, a in enumerate(atts):
+        for ti, t in enumerate(tgts):
+            if not needs_play(scenario_from_cards([{"card": str(a)}], {"card": str(t)})):
+                eligible.setdefault(kinds[ti], []).append((ai, ti, kinds[ti]))
+    picked = []
+    for kind in ("track", "grid", "spiral"):
+        pool = eligible.get(kind, [])
+        step = max(1, len(pool) / per_kind) if pool else 1
+        picked += [pool[int(i * step)] for i in range(min(per_kind, len(pool)))]
+    return picked, sum(len(v) for v in eligible.values()), len(atts) * len(tgts)
+
+
+def fixed_cost_worker(spec_path: str) -> None:
+    """A fresh process's timings of the fixed cost (``--fixed-worker SPEC``): each pair of
+    the spec as the matrix computes it (``compute_point``) on one Numba thread, at each trial
+    count, wall and CPU time, best of ``repeats`` runs of ``calls`` calls, the trial counts
+    taking turns; mathhammer imported from the spec's checkout. Writes JSON to the spec's
+    ``out``."""
+    spec = json.loads(Path(spec_path).read_text())
+    sys.path.insert(0, spec["import_from"])  # before mathhammer is first imported
+    import numba
+
+    import mathhammer
+    from mathhammer.cards import scenario_from_cards
+    from mathhammer.studies.execution import Point, compute_point
+    from mathhammer.studies.matrices import point_seed
+
+    numba.set_num_threads(1)
+    atts = sorted(Path(spec["attackers"]).glob("*.toml"))
+    tgts = sorted(Path(spec["targets"]).glob("*.toml"))
+    out = []
+    for ai, ti, kind in spec["pairs"]:
+        a, t = atts[ai], tgts[ti]
+        scen = scenario_from_cards([{"card": str(a)}], {"card": str(t)})
+        key = (a.stem, t.stem)
+        points = {n: Point(key, scen, n, point_seed(SEED, key), "monte_carlo")
+                  for n in spec["trials"]}
+        for pt in points.values():  # loads the kernels, fills the caches
+            compute_point(pt)
+        wall = {n: math.inf for n in points}
+        cpu = dict(wall)
+        for _ in range(spec["repeats"]):
+            for n, pt in points.items():
+                c0, t0 = time.process_time(), time.perf_counter()
+                for _ in range(spec["calls"]):
+                    compute_point(pt)
+                wall[n] = min(wall[n], (time.perf_counter() - t0) / spec["calls"])
+                cpu[n] = min(cpu[n], (time.process_time() - c0) / spec["calls"])
+        out.append({"pair": key, "kind": kind, "wall": list(wall.values()),
+                    "cpu": list(cpu.values())})
+    Path(spec["out"]).write_text(json.dumps({"mathhammer": mathhammer.__file__, "pairs": out}))
+
+
+def fixed_cost(att_dir: Path, tgt_dir: Path, pairs, checkouts: dict, trials, repeats: int,
+               calls: int, rounds: int, tmp: Path) -> dict:
+    """The fixed cost per point of each checkout (``{name: path}``) over ``pairs``: fresh
+    processes (:func:`fixed_cost_worker`), the checkouts taking turns for ``rounds`` rounds,
+    the best time of each pair and trial count kept; per pair the linear fit over the two
+    trial counts, ``fixed + per_trial * trials``, and per kind of target the means."""
+    best: dict = {name: {} for name in checkouts}
+    where: dict = {}
+    for r in range(rounds):
+        order = list(checkouts) if r % 2 == 0 else list(checkouts)[::-1]
+        for name in order:
+            spec = tmp / f"fixed-{name}-{r}.json"
+            result = tmp / f"fixed-{name}-{r}.out.json"
+            spec.write_text(json.dumps({
+                "import_from": str(checkouts[name]), "attackers": str(att_dir),
+                "targets": str(tgt_dir), "pairs": pairs, "trials": list(trials),
+                "repeats": repeats, "calls": calls, "out": str(result)}))
+            subprocess.run([sys.executable, str(Path(__file__).resolve()), "--fixed-worker",
+                            str(spec)], check=True)
+            got = json.loads(result.read_text())
+            where[name] = got["mathhammer"]
+            for row in got["pairs"]:
+                k = tuple(row["pair"])
+                old = best[name].get(k)
+                if old is None:
+                    best[name][k] = row
+                else:
+                    for m in ("wall", "cpu"):
+                        old[m] = [min(x, y) for x, y in zip(old[m], row[m])]
+    t1, t2 = trials
+    out = {"trials": list(trials), "repeats": repeats, "calls": calls, "rounds": rounds,
+           "imported": where, "kinds": {}}
+    for name in checkouts:
+        per_kind: dict = {}
+        for row in best[name].values():
+            fit = {}
+            for m in ("wall", "cpu"):
+                slope = (row[m][1] - row[m][0]) / (t2 - t1)
+                fit[m] = row[m][0] - slope * t1
+                fit[m + "_per_trial"] = slope
+            per_kind.setdefault(row["kind"], []).append(fit)
+        out["kinds"][name] = {
+            kind: {"pairs": len(fits),
+                   **{m: sum(f[m] for f in fits) / len(fits)
+                      for m in ("wall", "cpu", "wall_per_trial", "cpu_per_trial")},
+                   "cpu_max": max(f["cpu"] for f in fits)}
+            for kind, fits in per_kind.items()}
+    return out
+
+
+def print_fixed_cost(fc: dict, n_eligible: int, n_pairs: int, load: tuple) -> None:
+    """The fixed-cost table against the issue's targets (:data:`FIXED_TARGETS`)."""
+    names = list(fc["kinds"])
+    t1, t2 = fc["trials"]
+    rows = []
+    for kind in ("track", "grid", "spiral"):
+        if kind not in fc["kinds"][names[-1]]:
+            continue
+        head = fc["kinds"][names[-1]][kind]
+        row = [kind, head["pairs"], f"{FIXED_TARGETS[kind] * 1e3:.2f}"]
+        for name in names:
+            k = fc["kinds"][name][kind]
+            row += [f"{k['cpu'] * 1e3:.3f}", f"{k['wall'] * 1e3:.3f}"]
+        row += [f"{head['cpu_per_trial'] * 1e9:.0f}",
+                "yes" if head["cpu"] <= FIXED_TARGETS[kind] else "no"]
+        rows.append(row)
+    headers = ["target", "pairs", "goal ms"]
+    for name in names:
+        headers += [f"{name} CPU ms", f"{name} wall ms"]
+    headers += ["ns/trial", "CPU met"]
+    print(table(headers, rows))
+    print(f"  a point as a backend computes it (compute_point: simulate without the how-to-play "
+          f"report, then its\n  summary rows), 1 Numba thread, at {t1:,} and {t2:,} trials (one "
+          f"chunk), best of {fc['repeats']} x {fc['calls']} calls in\n  each of {fc['rounds']} "
+          f"fresh processes per checkout, the checkouts taking turns; fixed = the fit's "
+          f"intercept,\n  mean over the pairs; CPU = process time (what load does not "
+          f"inflate), wall = elapsed")
+    print(f"  pairs: those needing no solve of best play ({n_eligible} of {n_pairs}; a solve is "
+          "the scenario's own work), spread\n  over each kind; goal: issue 20 (tracks 0.3 ms, "
+          "grids 0.6 ms; a spiral, a card too, as a grid)")
+    for name in names:
+        print(f"  {name}: {fc['imported'][name]}")
+    print(f"  load average {load[0]:.2f} -> {os.getloadavg()[0]:.2f}")
 
 
 def parse_batches(text: str) -> list[int]:
@@ -369,7 +545,22 @@ def main(argv=None):
                    help="write the generated decks into DIR (kept) instead of a temporary "
                         "directory")
     p.add_argument("--json", metavar="PATH", help="also write every figure to PATH as JSON")
+    p.add_argument("--fixed-only", action="store_true",
+                   help="the fixed cost per point only (no backends, no Dask)")
+    p.add_argument("--base", metavar="DIR",
+                   help="a checkout to measure the fixed cost of too, taking turns with this "
+                        "one (e.g. git worktree add /tmp/before <commit>)")
+    p.add_argument("--fixed-pairs", type=int, default=None, metavar="N",
+                   help="pairs of each kind of target timed for the fixed cost (default 12; "
+                        "--quick 3)")
+    p.add_argument("--fixed-rounds", type=int, default=None, metavar="R",
+                   help="fresh processes per checkout for the fixed cost, taking turns "
+                        "(default 3; --quick 1)")
+    p.add_argument("--fixed-worker", metavar="SPEC", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    if args.fixed_worker:
+        fixed_cost_worker(args.fixed_worker)
+        return 0
 
     q = args.quick
     size = args.size or (4 if q else 20)
@@ -387,7 +578,9 @@ def main(argv=None):
     try:
         import distributed
     except ImportError:
-        raise SystemExit("bench_matrix.py needs Dask: pip install 'mathhammer[dask]'") from None
+        if not args.fixed_only:
+            raise SystemExit("bench_matrix.py needs Dask: pip install 'mathhammer[dask]'") from None
+        distributed = None
 
     from mathhammer import pivot_matrix
 
@@ -399,7 +592,7 @@ def main(argv=None):
         "machine": {"cpu": cpu_model(), "cores": os.cpu_count(), "numba_threads": cores,
                     "python": platform.python_version(), "numpy": np.__version__,
                     "numba": numba.__version__, "pandas": pd.__version__,
-                    "distributed": distributed.__version__},
+                    "distributed": getattr(distributed, "__version__", "-")},
         "config": {"size": size, "trials": trials, "workers": n_workers, "sample": sample,
                    "repeats": args.repeats, "seed": SEED, "batches": batches,
                    "est_batch": args.est_batch},
@@ -428,6 +621,24 @@ def main(argv=None):
         common = {"trials": trials, "seed": SEED}
         runs = {}
 
+        # -- the fixed cost per point (issue 20), in fresh processes
+        per_kind = args.fixed_pairs or (3 if q else 12)
+        rounds = args.fixed_rounds or (1 if q else 3)
+        fpairs, n_eligible, n_pairs = fixed_cost_pairs(att_dir, tgt_dir, per_kind)
+        checkouts = {"before": Path(args.base).resolve()} if args.base else {}
+        checkouts["this"] = ROOT
+        print("\n== Fixed cost per point (issue 20) ==")
+        fload = os.getloadavg()
+        fc = fixed_cost(att_dir, tgt_dir, fpairs, checkouts, FIXED_TRIALS, 5, 10 if q else 20,
+                        rounds, Path(tmp))
+        print_fixed_cost(fc, n_eligible, n_pairs, fload)
+        report["fixed_cost"] = {**fc, "eligible_pairs": n_eligible, "all_pairs": n_pairs,
+                                "targets_s": FIXED_TARGETS, "load_before": fload[0]}
+        if args.fixed_only:
+            if args.json:
+                Path(args.json).write_text(json.dumps(report, indent=2, default=float) + "\n")
+            return 0
+
         # -- (a) local backend
         print("\n== Local backend (this process, Numba threads on all cores) ==")
         _, warm_local, _ = timed_matrix(warm_a, warm_t, **common)
@@ -453,7 +664,7 @@ def main(argv=None):
 
         # -- single-core cost per point
         pairs = sample_pairs(size, size, sample)
-        print(f"\n== Single-core cost per point (simulate + summary, 1 Numba thread, "
+        print(f"\n== Single-core cost per point (compute_point, 1 Numba thread, "
               f"{len(pairs)} pairs, best of {args.repeats}) ==")
         sc = single_core_cost(att_dir, tgt_dir, pairs, trials, args.repeats, local)
         report["single_core"] = sc
@@ -568,7 +779,7 @@ def main(argv=None):
     print(table(["backend", "cores", "tasks", "wall s", "points/s", "wall ms/pt",
                  "in task ms/pt", "overhead ms/pt", "of compute", "client CPU ms/task",
                  "ms/pt", "/ local"], rows))
-    print(f"  single-core compute per point c1 = {c1 * 1e3:.2f} ms (simulate + summary, 1 thread,"
+    print(f"  single-core compute per point c1 = {c1 * 1e3:.2f} ms (compute_point, 1 thread,"
           f" mean over the sample)")
     print("  overhead ms/pt = (wall s x cores - c1 x points) / points: core time per point "
           "beyond the\n  single-core compute (client, scheduler, transfers, idle cores, "

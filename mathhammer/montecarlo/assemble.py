@@ -8,13 +8,12 @@ encoder) and the target's card.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..result import Result
 from ..result.naming import scenario_names
 from ..rules import Scenario
 from ._kernels.driver import Counts
 from ._kernels.layout import CE_CORROSION, CE_FIRE, E_KILL
+from .card_tables import box_counts, letter_counts
 from .encode import Encoded
 
 __all__ = ["assemble"]
@@ -79,18 +78,13 @@ def _card_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
     target = scenario.card_target
     if target.card is None:
         return {}
-    sets = np.arange(counts.cripple_hist.shape[1])
     # a unit of models with a card: counted over its models, each figure is their share
     share = 1.0 / target.models
-    cripple = share * np.stack(
-        [counts.cripple_hist[:, (sets >> enc.letters.index(x)) & 1 == 1].sum(axis=1)
-         for x in target.letters], axis=1).astype(float) if target.letters else np.zeros(
-        (counts.cripple_hist.shape[0], 0))  # a grid of hull boxes only: no system
+    # exact integer sums over the sets holding each letter (each box), then the share
+    cripple = share * letter_counts(counts.cripple_hist, "".join(enc.letters),
+                                    target.letters).astype(float)
     cripple, end = cripple[:-1], cripple[-1]  # the last row: after the last round
-    masks = np.arange(counts.mask_hist.shape[1])
-    boxes = tuple(
-        share * np.array([counts.mask_hist[c, (masks >> r) & 1 == 1].sum() for r in range(len(col))],
-                         dtype=float)
-        for c, col in enumerate(target.card))
+    marked = share * box_counts(counts.mask_hist, target.card).astype(float)
+    boxes = tuple(marked[c, : len(col)] for c, col in enumerate(target.card))
     return {"letters": target.letters, "cripple_weights": cripple, "box_weights": boxes,
             "cripple_end_weights": end, "card_models": target.models}

@@ -22,31 +22,30 @@ _PLAIN_FLAGS = (L.F_DAMAGE | L.F_KNOCKDOWN | L.F_CRIT_KNOCKDOWN | L.F_STATIONARY
 
 def is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bool:
     """Whether nothing but knockdowns and stationary effects changes during a sequence, and
-    every roll is plain dice (see :mod:`mathhammer.montecarlo._kernels.plain`)."""
+    every roll is plain dice (see :mod:`mathhammer.montecarlo._kernels.plain`).
+
+    Read row by row in Python: the tables of a scenario are a few rows, on which NumPy's
+    per-call cost is most of the work (every point of a sweep or matrix is encoded)."""
+    t = tvec.tolist()
     return bool(
-        not (attacks[:, L.A_FLAGS] & ~_PLAIN_FLAGS).any()
-        and not attacks[:, [L.A_ATT_MODE, L.A_DMG_MODE]].any()
-        and not attacks[:, L.A_EFFECT_BIT].any()
-        and not attackers[:, L.P_POINTS].any()
-        and tvec[L.T_POINTS] == 0
-        and tvec[L.T_TOUGH] == L.TOUGH_NONE
-        and tvec[L.T_RAPID_HEAL] == 0
-        and tvec[L.T_CAPACITY] == L.CAP_TRACK
-        and tvec[L.T_TURNS] == 1
-        and tvec[L.T_EFFECTS] == 0
-        and tvec[L.T_HAZARDS] == 0
-        and tvec[L.T_MODELS] == 1
-        and tvec[L.T_TARGETS] == 1
+        not any(r[L.A_FLAGS] & ~_PLAIN_FLAGS or r[L.A_ATT_MODE] or r[L.A_DMG_MODE]
+                or r[L.A_EFFECT_BIT] for r in attacks.tolist())
+        and not any(a[L.P_POINTS] for a in attackers.tolist())
+        and t[L.T_POINTS] == 0
+        and t[L.T_TOUGH] == L.TOUGH_NONE
+        and t[L.T_RAPID_HEAL] == 0
+        and t[L.T_CAPACITY] == L.CAP_TRACK
+        and t[L.T_TURNS] == 1
+        and t[L.T_EFFECTS] == 0
+        and t[L.T_HAZARDS] == 0
+        and t[L.T_MODELS] == 1
+        and t[L.T_TARGETS] == 1
     )
 
 
-def _pairs(n_dice: np.ndarray) -> np.ndarray:
-    return (np.maximum(1, n_dice) + 1) // 2
-
-
-def _repeats(flags: np.ndarray) -> np.ndarray:
-    """Most times each row's attack is made: once, or with Shred once and MAX_SHRED more."""
-    return np.where((flags & L.F_SHRED) != 0, 1 + MAX_SHRED, 1)
+def _pairs(n_dice: int) -> int:
+    """Buffer entries (pairs of dice) a roll of ``n_dice`` dice reads."""
+    return (max(1, n_dice) + 1) // 2
 
 
 def most_made(attacks: np.ndarray, n_slots: int) -> int:
@@ -54,7 +53,7 @@ def most_made(attacks: np.ndarray, n_slots: int) -> int:
     or any row may have Shred counts ``1 + MAX_SHRED``)."""
     if not len(attacks):
         return 0
-    shred = bool(((attacks[:, L.A_FLAGS] & L.F_SHRED) != 0).any())
+    shred = any(r[L.A_FLAGS] & L.F_SHRED for r in attacks.tolist())
     return n_slots * (1 + MAX_SHRED) if shred else n_slots
 
 
@@ -69,31 +68,33 @@ def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     ``1 + MAX_SHRED`` times.
 
     The kernel refills its dice buffer between trials whenever fewer than this are left.
+    Read row by row in Python, as :func:`is_plain`.
     """
-    flags = attacks[:, L.A_FLAGS]
-    # most dice: a paid boost, Sanguine Fate's die; a boost, Brutal Damage, Trash / Shatter
-    attack_dice = attacks[:, L.A_ATT_DICE] + 1 + ((attacks[:, L.A_ATT_MODE] & L.R_SANGUINE) != 0)
-    damage_dice = attacks[:, L.A_DMG_DICE] + 2 + ((flags & (L.F_TRASH | L.F_SHATTER)) != 0)
-    # a roll is read through one packed word of at most 10 dice (dice.roll_stats)
-    if len(attacks) and max(attack_dice.max(), damage_dice.max()) > 10:
-        raise MathhammerError("a roll of more than 10 dice: outside what the kernel reads")
-    attack_rolls = 1 + ((flags & L.F_REROLL_ATT) != 0)
-    damage_rolls = 1 + ((flags & L.F_REROLL_DMG) != 0)
-    attack = attack_rolls * _pairs(attack_dice)
-    damage = damage_rolls * _pairs(damage_dice)
-    # an AOE against a unit: a blast damage roll (two dice at most) and a Tough d6 per model
-    caught = np.where((flags & L.F_BLAST) != 0,
-                      np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]), 0)
-    rof = (flags & L.F_ROF) != 0  # a random rate of fire's roll: one pair entry
-    per_row = (attack + damage + 1 + 2 * caught + rof) * _repeats(flags)
-    block = len(attacks) // n_targets
-    per_slot = np.zeros(n_slots, dtype=np.int64)
+    rows = attacks.tolist()
+    per_row = []
+    for r in rows:
+        flags = r[L.A_FLAGS]
+        # most dice: a paid boost, Sanguine Fate's die; a boost, Brutal Damage, Trash / Shatter
+        attack_dice = r[L.A_ATT_DICE] + 1 + (1 if r[L.A_ATT_MODE] & L.R_SANGUINE else 0)
+        damage_dice = r[L.A_DMG_DICE] + 2 + (1 if flags & (L.F_TRASH | L.F_SHATTER) else 0)
+        # a roll is read through one packed word of at most 10 dice (dice.roll_stats)
+        if max(attack_dice, damage_dice) > 10:
+            raise MathhammerError("a roll of more than 10 dice: outside what the kernel reads")
+        attack = (2 if flags & L.F_REROLL_ATT else 1) * _pairs(attack_dice)
+        damage = (2 if flags & L.F_REROLL_DMG else 1) * _pairs(damage_dice)
+        # an AOE against a unit: a blast damage roll (two dice at most) and a Tough d6 per model
+        caught = max(r[L.A_BLAST_MODELS], r[L.A_BLAST_MISS]) if flags & L.F_BLAST else 0
+        rof = 1 if flags & L.F_ROF else 0  # a random rate of fire's roll: one pair entry
+        repeats = 1 + MAX_SHRED if flags & L.F_SHRED else 1  # Shred: once and MAX_SHRED more
+        per_row.append((attack + damage + 1 + 2 * caught + rof) * repeats)
+    block = len(rows) // n_targets
+    per_slot = [0] * n_slots
     for g in range(n_targets):
         for i in range(n_slots):
             r = g * block + i
             need = per_row[r]
-            first, k = attacks[r, L.A_CHOICE_ROW], attacks[r, L.A_CHOICES]
+            first, k = rows[r][L.A_CHOICE_ROW], rows[r][L.A_CHOICES]
             if k:
-                need = max(need, per_row[first: first + k].max())
+                need = max(need, max(per_row[first: first + k]))
             per_slot[i] = max(per_slot[i], need)
-    return int(per_slot.sum())
+    return int(sum(per_slot))

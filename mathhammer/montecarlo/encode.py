@@ -15,8 +15,9 @@ import numpy as np
 from ..errors import InputError
 from ..rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
 from ..rules.slots import round_labels
-from ..rules.vocabulary import CONTINUOUS_EFFECTS, GRID_LETTERS, SPIRAL_LETTERS, STILL_STATES
+from ..rules.vocabulary import CONTINUOUS_EFFECTS, STILL_STATES
 from ._kernels import layout as L
+from .card_tables import alphabet, card_tables
 from .draws import is_plain, max_draws, most_made
 from .weapon_bits import roll_modes, rule_flags
 
@@ -146,45 +147,10 @@ def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndar
         row[L.A_BLAST_MISS] = weapon.blast_on_miss
     if slot.bought and not slot.stops:
         row[L.A_FLAGS] |= L.F_DECLINE_SKIPS
-    letters = _alphabet(target)
+    letters = alphabet(target)
     to = weapon.damage_to
     row[L.A_DAMAGE_TO] = letters.index(to) if to is not None and to in target.letters else -1
     return row
-
-
-def _alphabet(target: Target) -> str:
-    """Letters of the target's card in kernel index order ("" for a damage track)."""
-    return {"grid": GRID_LETTERS, "spiral": SPIRAL_LETTERS, "track": ""}[target.capacity]
-
-
-def _card_tables(target: Target):
-    """``col_full``, ``letter_mask`` and ``letters_done`` of :mod:`._kernels.layout` for the
-    target's grid or spiral (empty tables for a damage track).
-
-    ``letters_done[c, m]`` is the set of letters (a bit each) none of whose boxes in column
-    ``c`` is left unmarked when the column's marked rows are ``m``: a letter is crippled when
-    it is done in every column, so the kernel ANDs six lookups (a colossal's two grids:
-    twelve, their letters crippled over both). The tables have a row per column: six, or a
-    colossal's twelve (the kernel reads its column count off ``col_full``).
-    """
-    n_cols = L.N_COLUMNS if target.card is None else len(target.card)
-    col_full = np.zeros(n_cols, dtype=np.int64)
-    letter_mask = np.zeros((L.MAX_LETTERS, n_cols), dtype=np.int64)
-    if target.card is None:
-        return col_full, letter_mask, np.zeros((n_cols, 1), dtype=np.int64)
-    alphabet = _alphabet(target)
-    for c, column in enumerate(target.card):
-        col_full[c] = (1 << len(column)) - 1
-        for r, ch in enumerate(column):
-            if ch in alphabet:
-                letter_mask[alphabet.index(ch), c] |= 1 << r
-    masks = np.arange(1 << L.MAX_ROWS, dtype=np.int64)
-    letters_done = np.zeros((n_cols, masks.size), dtype=np.int64)
-    for c in range(n_cols):
-        for x in range(len(alphabet)):
-            done = (letter_mask[x, c] & ~masks) == 0
-            letters_done[c] |= done.astype(np.int64) << x
-    return col_full, letter_mask, letters_done
 
 
 def _attacker_row(attacker: Attacker, table) -> np.ndarray:
@@ -221,7 +187,7 @@ def _target_vector(target: Target, table) -> np.ndarray:
     if target.shield_arm:
         for k, loc in enumerate("LRHF"):
             tvec[L.T_SHIELD_LOC + k] = 2 * target.shield.count(loc) + target.buckler.count(loc)
-    tvec[L.T_NLETTERS] = len(_alphabet(target))
+    tvec[L.T_NLETTERS] = len(alphabet(target))
     tvec[L.T_EFFECTS] = sum(1 << k for k, e in enumerate(CONTINUOUS_EFFECTS) if e in target.effects)
     tvec[L.T_SUFFERS] = sum(1 << k for k, e in enumerate(CONTINUOUS_EFFECTS) if target.suffers(e))
     tvec[L.T_HAZARDS] = (L.HZ_ACID * ("acid_bath" in target.hazards)
@@ -370,7 +336,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     n = most_made(attacks, len(sequence))  # attacks a round makes, Shred's included
     if len(targets) == 1 and n == len(sequence):
         routes = routes[:, 0].copy()
-    col_full, letter_mask, letters_done = _card_tables(card_target)
+    col_full, letter_mask, letters_done = card_tables(card_target)
     card = card_target.card is not None
     # per round: the attacks (a column d6 each on a card; a quicksand point's column and
     # Tough d6 after each), two burning-earth d6, fire (expiry, 2d6, column, Tough) and
@@ -388,7 +354,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done,
                       *_play_tables(table), groups, routes)
     return Encoded(
-        tables, draws, is_plain(attacks, attackers, tvec), tuple(_alphabet(card_target)),
+        tables, draws, is_plain(attacks, attackers, tvec), tuple(alphabet(card_target)),
         n_slots=len(sequence),
         slot_labels=round_labels([slot.label for slot in sequence], rounds),
         slot_attacker=tuple(slot.attacker_index for slot in sequence) * rounds,

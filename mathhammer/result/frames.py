@@ -41,6 +41,7 @@ from .fields import (
     EFFECT_TOUGH,
 )
 from .metrics import SUMMARY_COLUMNS
+from .summary import summary_records
 
 if TYPE_CHECKING:  # pragma: no cover
     from .core import Result
@@ -86,42 +87,15 @@ def _frame(name: str, data: dict | None = None) -> pd.DataFrame:
     return pd.DataFrame({c: pd.Series(data[c], dtype=dtype) for c, dtype in schema.items()})
 
 
-def _point(result: Result, value: float) -> tuple[float, float]:
-    """The interval of a mean with no Monte Carlo interval: a point when exact, else NaN."""
-    return (value, value) if result.exact else (_NAN, _NAN)
-
-
-def _damage_median(result: Result) -> float:
-    """Lower median of damage marked: the smallest k with P(damage <= k) >= 1/2."""
-    cdf = np.cumsum(result.damage_weights)
-    # a hair of slack for the exact engine's rounding (its weights sum to 1.0 +- ulps)
-    k = int(np.searchsorted(cdf, 0.5 * result.total * (1.0 - 1e-12), side="left"))
-    return float(min(k, cdf.size - 1))
-
-
 # ------------------------------------------------------------------------ tables
 def summary_frame(result: Result) -> pd.DataFrame:
     """Headline figures of ``result``, one row per metric.
 
     Columns ``metric`` (str), ``value``, ``ci_low``, ``ci_high`` (float; the 95% interval,
-    NaN where none applies). Rows, in order, where they apply:
-
-    - ``kill`` (Wilson interval; a unit: every model destroyed), ``damage_mean`` (normal
-      interval), ``damage_sd`` and ``damage_median`` (the lower median; no interval);
-    - several targets: ``all_destroyed`` (the kill), then ``kill:NAME`` and ``destroyed:NAME``
-      per target (its destruction, its models destroyed);
-    - a unit as the target: ``destroyed`` (expected models destroyed, normal interval) and
-      ``destroyed_at_least:K`` for K = 1 .. models (Wilson intervals);
-    - ``kill_by_turn:T`` for each round T = 1 .. turns, when there are several rounds
-      (Wilson intervals);
-    - ``cripple:X`` for each letter X of the target's grid or spiral (Wilson intervals);
-    - ``effect_damage:E`` for each continuous effect or hazard E of ``result.effects``
-      (expected damage points over all rounds);
-    - ``spent:NAME`` per attacker (expected points spent), then ``target_spent`` and
-      ``tough_saves`` when above zero (means with no Monte Carlo interval).
-
-    Exact results have no sampling error: probabilities and means get the point interval
-    ``ci_low == ci_high == value``; ``damage_sd`` and ``damage_median`` have NaN either way.
+    NaN where none applies): the rows of :func:`~mathhammer.result.summary.summary_records`,
+    which says which metrics a result has and in what order (``kill``, ``damage_mean``,
+    ``damage_sd``, ``damage_median``, then those of several targets, a unit, several rounds,
+    a grid or spiral, continuous effects and points spent).
 
     Examples
     --------
@@ -136,40 +110,7 @@ def summary_frame(result: Result) -> pd.DataFrame:
     3  damage_median  8.000     NaN      NaN
     4     spent:Jack  0.000   0.000    0.000
     """
-    rows: list[tuple[str, float, float, float]] = []
-
-    def add(metric: str, value: float, ci: tuple[float, float]) -> None:
-        rows.append((metric, float(value), float(ci[0]), float(ci[1])))
-
-    add("kill", result.kill, result.kill_ci95)
-    add("damage_mean", result.damage_mean, result.damage_mean_ci95)
-    add("damage_sd", result.damage_sd, (_NAN, _NAN))
-    add("damage_median", _damage_median(result), (_NAN, _NAN))
-    if result.several:
-        add("all_destroyed", result.kill, result.kill_ci95)
-        for name, f in result.targets.items():
-            add(f"kill:{name}", f["kill"], f["kill_ci95"])
-            add(f"destroyed:{name}", f["models_destroyed_mean"], f["models_destroyed_ci95"])
-    if result.models > 1:
-        add("destroyed", result.models_destroyed_mean, result.models_destroyed_ci95)
-        cis = result.models_destroyed_at_least_ci95
-        for k, p in enumerate(result.models_destroyed_at_least[1:], start=1):
-            add(f"destroyed_at_least:{k}", p, cis[k])
-    if result.turns > 1:
-        for r in result.turn_rows:
-            add(f"kill_by_turn:{r['turn']}", r["kill"], tuple(r["kill_ci95"]))
-    ci = result.cripple_ci95
-    for x, p in result.cripple.items():
-        add(f"cripple:{x}", p, ci[x])
-    for e, figures in result.effects.items():
-        m = figures["damage_mean"]
-        add(f"effect_damage:{e}", m, _point(result, m))
-    for name, m in result.spent_by_attacker.items():
-        add(f"spent:{name}", m, _point(result, m))
-    for metric, m in (("target_spent", result.target_spent_total),
-                      ("tough_saves", result.tough_saves_total)):
-        if m > 0:
-            add(metric, m, _point(result, m))
+    rows = summary_records(result)
     return _frame("summary", {c: [r[i] for r in rows] for i, c in enumerate(COLUMNS["summary"])})
 
 

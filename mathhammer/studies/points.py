@@ -24,6 +24,7 @@ from .._core.validate import check_int
 from ..errors import InputError
 from ..result import Result
 from ..result.metrics import SUMMARY_COLUMNS
+from ..result.summary import summary_records
 from ..rules import Scenario
 from ..simulation import simulate
 from .journal import Journal
@@ -113,10 +114,11 @@ def simulate_point(scenario: Scenario, trials: int | None, seed: int | None, met
 
 
 def summary_rows(result: Result, key: tuple = ()) -> list[list]:
-    """The summary of ``result`` as rows ``[*key, metric, value, ci_low, ci_high]``."""
-    summary = result.summary()
-    return [list(key) + [m, float(v), float(lo), float(hi)]
-            for m, v, lo, hi in summary[list(SUMMARY_COLUMNS)].itertuples(index=False)]
+    """The summary of ``result`` as rows ``[*key, metric, value, ci_low, ci_high]``: the rows
+    of ``result.summary()`` (:func:`~mathhammer.result.summary.summary_records`), without
+    building its frame (a point's rows go into one frame of every point, built at the end)."""
+    key = list(key)
+    return [key + list(row) for row in summary_records(result)]
 
 
 # ---------------------------------------------------------------------------- the run
