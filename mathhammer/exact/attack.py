@@ -40,23 +40,12 @@ from ..rules.weapon import rof_odds
 from . import rolls
 from .blast import blast
 from .damage import DamageRoll
-from .edges import Decisions, Piece, choose, slot_counts
+from .edges import BySource, Decisions, Piece, choose, slot_counts
 from .setup import Setup
 from .state import SlotInfo, State
 from .suffering import in_quicksand, quicksand
 
 __all__ = ["attack_edges"]
-
-
-class _BySrc:
-    """Decision groups of an attack from the sorted sources ``m``: one per source."""
-
-    def __init__(self, m: np.ndarray):
-        self.m = m
-        self.identity = m.size == 0 or (m[0] == 0 and m[-1] == m.size - 1)
-
-    def __call__(self, pc: Piece) -> np.ndarray:
-        return pc.src if self.identity else np.searchsorted(self.m, pc.src)
 
 
 # --------------------------------------------------------------------------------- the attack
@@ -79,7 +68,7 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
         # bought nor counted in a volley; its boosts on the row of that weapon
         info = setup.shred_info(i, state)
         dec = dec if info.row == i else dataclasses.replace(dec, row=info.row)
-        return [pc.as_shred() for pc in _attack(setup, info, state, m, 0, dec, _BySrc(m))]
+        return [pc.as_shred() for pc in _attack(setup, info, state, m, 0, dec, BySource(m))]
     if info.rof is not None:
         # a random rate of fire (docs/rules.md 5): rolled before its first attack, which is
         # always made; a later one is made while its number is below the roll
@@ -93,7 +82,7 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
 
 def _made(setup: Setup, info: SlotInfo, state: State, dec: Decisions, m: np.ndarray) -> list[Piece]:
     """Attack ``info`` as made (or, a bought one, as bought or not)."""
-    by_src = _BySrc(m)
+    by_src = BySource(m)
     if not info.slot.bought:
         return _attack(setup, info, state, m, 0, dec, by_src)
     idle = [Piece(state, m, m, np.ones(m.size), slot_counts({}))]
@@ -115,7 +104,7 @@ def _made(setup: Setup, info: SlotInfo, state: State, dec: Decisions, m: np.ndar
 
 
 def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
-            dec: Decisions, by_src: _BySrc) -> list[Piece]:
+            dec: Decisions, by_src: BySource) -> list[Piece]:
     """Step 2, the attack roll (with its paid boost and reroll), then the hit."""
     w = info.weapon
     points = state.points - buy
@@ -156,7 +145,7 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
 
 
 def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bool, points: int,
-         spent: int, paid_attack: int, dec: Decisions, by_src: _BySrc) -> list[Piece]:
+         spent: int, paid_attack: int, dec: Decisions, by_src: BySource) -> list[Piece]:
     """Steps 3, 4 and 6 for a hit: Dispel and Grievous Wounds at once, the damage roll, then
     knockdown, stationary and the weapon's -DEF / -ARM effect for the next attacks."""
     w = info.weapon
