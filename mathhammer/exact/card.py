@@ -256,11 +256,26 @@ class Card(Columns):
             if direct.size:
                 start[on_x] = self.xcol[src[at[on_x]], xi]
                 kind[on_x] = N_COLUMNS + xi
-            digits = self.digits[src[at]]
-            self.mark_digits(digits, start, on_x if direct.size else None, xi, t[at])
-            dst[miss] = self.register_codes(self.codes_of(digits), digits)
+            dst[miss] = self.register_codes(self._marked(src[at], start, on_x, xi, t[at]))
             table.reshape(-1)[row[at] * kinds + kind] = dst[miss]
         return dst
+
+    def _marked(self, src, start, on_x, xi, t) -> np.ndarray:
+        """Codes after marking ``t`` boxes of configurations ``src`` from column ``start``
+        (``on_x``: from its topmost unmarked ``dx[xi]`` box): where they fit in that column,
+        by its digit alone; the others box by box on all six digits (:meth:`mark_digits`)."""
+        code = self.code[src]
+        d = self.digits.reshape(-1)[src * N_COLUMNS + start]
+        fits = ~on_x & (t <= self.unmarked[start, d])
+        at = np.flatnonzero(fits)
+        c, dc = start[at], d[at]
+        code[at] += (self.fill[c, dc, t[at]] - dc) * self.radix[c]
+        rest = np.flatnonzero(~fits)
+        if rest.size:
+            digits = self.digits[src[rest]]
+            self.mark_digits(digits, start[rest], on_x[rest], xi, t[rest])
+            code[rest] = self.codes_of(digits)
+        return code
 
     def _move_stack(self, src, start, first_x, xi, t, heal, window: int) -> np.ndarray:
         """:meth:`land` with a mark stack, for the edges ``src`` (start columns ``start``;

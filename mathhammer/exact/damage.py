@@ -189,20 +189,20 @@ class DamageRoll:
             heal = g_dis.astype(np.int64)
         direct, rolled, dst = card.land(g_src, g_mk, heal, self.info.weapon.damage_to,
                                         setup.windows[self.info.index + 1])
-        spread = lambda a: card.spread(a, direct, rolled)  # noqa: E731 (per edge)
+
+        def spread(a):  # per damage roll -> per edge
+            return card.spread(a, direct, rolled)
+
         s_src, s_mk = spread(g_src), spread(g_mk)
         s_p = spread(g_p * (1.0 / N_COLUMNS))  # a column rolled: 1/6 each
         if direct.size:  # an X box: no roll
             s_p[: direct.size] = g_p[direct]
         s_tag = None if tg is None else spread(tg[at])
         # the state after: the feedback systems and the Cortex crippled, the Tough save
-        key = np.zeros(dst.size, dtype=np.int64)
-        bits = None
-        if setup.feedback_mask or setup.cortex_bit:
-            bits = card.crip[dst]
-            key = (bits & setup.feedback_mask) << 2
-            if setup.cortex_bit:
-                key |= ((bits & setup.cortex_bit) > 0) << 1
+        bits = card.crip[dst] if setup.feedback_mask or setup.cortex_bit else None
+        key = np.zeros(dst.size, dtype=np.int64) if bits is None else (bits & setup.feedback_mask) << 2
+        if setup.cortex_bit:
+            key |= ((bits & setup.cortex_bit) > 0) << 1
         if self.tough:
             key |= spread(g_dis)
         for k, keep in groups_by(key):
