@@ -74,6 +74,13 @@ class Piece:
         return Piece(self.state, self.src, self.dst, self.p * q, self.counts, self.marked, self.tag,
                      self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
+    def as_critical(self) -> Piece:
+        """The piece of a hit counted as a critical hit (the same edges)."""
+        counts = list(self.counts)
+        counts[SLOT_CRIT] = 1.0
+        return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
+                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
+
     def as_shred(self) -> Piece:
         """The piece of a Shred attack: what it counted, its being made, hit and critical hit
         counted as one Shred attack instead (``SLOT_SHRED``)."""
