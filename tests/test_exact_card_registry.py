@@ -154,11 +154,13 @@ def test_moves_read_back_are_the_moves_made_on_a_fresh_card():
 
 def test_moves_kept_between_attacks_change_no_figure(monkeypatch):
     """The same figures, bit for bit, when no move is ever read back (every column roll
-    marked again, as before issue 20), and the kept moves are read back indeed."""
+    marked again, as before issue 20); the kept moves are read back indeed (the later
+    attacks meet some configurations the earlier ones started from)."""
     fist = Weapon("Fist", "melee", skill=6, pow=17)
     ram = Weapon("Ram", "melee", skill=6, pow=16, damage_to="L")
+    twice = Weapon("Fist", "melee", skill=6, pow=17, attacks=2)
     scen = Scenario(heavy(shield=["L"]), [Attacker("A", [ram, fist], policy="fixed", focus=1),
-                                          Attacker("B", [fist], policy="fixed")])
+                                          Attacker("B", [twice], policy="fixed")])
     marked = []
     mark = Card.mark_digits
 
@@ -179,7 +181,7 @@ def test_moves_kept_between_attacks_change_no_figure(monkeypatch):
     monkeypatch.setattr(RowTable, "rows", forgetful)
     marked.clear()
     assert exact_result(scen).to_dict() == kept
-    assert with_memo < sum(marked) / 2  # most column rolls were read back
+    assert with_memo < sum(marked)  # some column rolls were read back
 
 
 # ------------------------------------------------------------------------- edges helpers
