@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ._core.ticker import check_show
+from ._core.ticker import check_show, noticing
 from ._core.validate import check_bool
 from .engine import check_method, evaluate
 from .errors import InputError
@@ -13,7 +13,15 @@ from .policy import optimize
 from .result import Result
 from .rules import Scenario
 
-__all__ = ["simulate"]
+__all__ = ["simulate", "EXACT_NOTICE_AFTER"]
+
+#: Seconds an exact run may last before a line on stderr says so and suggests Monte Carlo
+#: (most take milliseconds; best play on a big grid or spiral may take a minute, or give up).
+EXACT_NOTICE_AFTER = 5.0
+
+_EXACT_NOTICE = ("mathhammer: the exact engine is still at work after {:.0f} s (every configuration of "
+                 "a grid or spiral, every decision of best play); the Monte Carlo method "
+                 "(--method monte_carlo, method=\"monte_carlo\") answers in seconds")
 
 
 def simulate(
@@ -54,7 +62,9 @@ def simulate(
         Monte Carlo run, a counter of the transitions built by the exact engine and by the
         solve of best play. None (the default): when stderr is a terminal (a script run from
         a shell, the command line; not a notebook or a pipe). The first run after installing
-        also says on stderr that it compiles the Monte Carlo kernels, whatever this says.
+        also says on stderr that it compiles the Monte Carlo kernels, and an exact run that
+        lasts over :data:`EXACT_NOTICE_AFTER` seconds that Monte Carlo would answer in
+        seconds, whatever this says.
     explain : bool
         With best play, say how to play it (``Result.play_table()``, the report's section,
         ``--json`` ``best_play.decisions``): a pass over the solved game weighing each
@@ -75,4 +85,7 @@ def simulate(
         best = found.result
         return dataclasses.replace(best, extra={**best.extra, "optimizer": found.to_dict()})
     check_bool("explain", explain)
-    return evaluate(scenario, method, trials, seed, stride=stride, progress=progress, explain=explain)
+    if method != "exact":
+        return evaluate(scenario, method, trials, seed, stride=stride, progress=progress, explain=explain)
+    with noticing(EXACT_NOTICE_AFTER, _EXACT_NOTICE.format(EXACT_NOTICE_AFTER)):
+        return evaluate(scenario, method, trials, seed, stride=stride, progress=progress, explain=explain)

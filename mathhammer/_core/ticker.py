@@ -1,7 +1,9 @@
 """Progress shown on stderr: whether to show it, and a ticker for work that cannot count
 ahead (the exact engine and best play, whose transitions are found as they are built).
 
-The same calls let a caller stop long work: inside a :func:`stopping` block, every
+The same ticks write a one-line notice once long work has lasted a while
+(:func:`noticing`: the exact engine suggesting Monte Carlo). They also let a caller stop long
+work: inside a :func:`stopping` block, every
 :func:`tick` (and every batch of Monte Carlo trials) calls the block's check, which raises to
 stop the work where it stands (the explorer stops a computation a newer value has made
 stale, or an exact try that has overrun its budget).
@@ -27,18 +29,20 @@ TimeoutError: stopped
 from __future__ import annotations
 
 import sys
+import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..errors import InputError
 
-__all__ = ["check_show", "show_progress", "stopping", "tick", "ticking"]
+__all__ = ["check_show", "noticing", "show_progress", "stopping", "tick", "ticking"]
 
 #: Seconds a run lasts before its progress appears (quick runs show nothing).
 DELAY = 1.0
 
 _ACTIVE: ContextVar = ContextVar("mathhammer_ticker", default=None)
 _STOP: ContextVar = ContextVar("mathhammer_stop", default=None)
+_NOTICE: ContextVar = ContextVar("mathhammer_notice", default=None)
 
 
 def check_show(progress) -> None:
@@ -94,12 +98,42 @@ def stopping(check):
         _STOP.reset(token)
 
 
+@contextmanager
+def noticing(after: float, text: str, stream=None):
+    """Inside the block, the first :func:`tick` once it has lasted ``after`` seconds writes
+    the line ``text`` on ``stream`` (stderr, read then, by default), once.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> with noticing(0.0, "still at work", out):
+    ...     tick(1); tick(1)
+    >>> out.getvalue()
+    'still at work\\n'
+    """
+    note = [time.perf_counter() + after, text, stream]
+    token = _NOTICE.set(note)
+    try:
+        yield
+    finally:
+        _NOTICE.reset(token)
+
+
 def tick(n: int = 1) -> None:
     """Add ``n`` to the counter of the enclosing :func:`ticking` block, if one is shown,
-    then call the enclosing :func:`stopping` block's check, if any."""
+    write the enclosing :func:`noticing` block's notice when it is due, then call the
+    enclosing :func:`stopping` block's check, if any."""
     bar = _ACTIVE.get()
     if bar is not None:
         bar.update(n)
+    note = _NOTICE.get()
+    if note is not None and note[0] is not None and time.perf_counter() >= note[0]:
+        note[0] = None  # once
+        out = sys.stderr if note[2] is None else note[2]
+        if bar is not None:
+            bar.write(note[1], file=out)  # above the counter
+        else:
+            out.write(note[1] + "\n")
+        out.flush()
     check = _STOP.get()
     if check is not None:
         check()

@@ -40,23 +40,12 @@ from ..rules.weapon import rof_odds
 from . import rolls
 from .blast import blast
 from .damage import DamageRoll
-from .edges import Decisions, Piece, choose, slot_counts
+from .edges import BySource, Decisions, Piece, choose, slot_counts
 from .setup import Setup
 from .state import SlotInfo, State
 from .suffering import in_quicksand, quicksand
 
 __all__ = ["attack_edges"]
-
-
-class _BySrc:
-    """Decision groups of an attack from the sorted sources ``m``: one per source."""
-
-    def __init__(self, m: np.ndarray):
-        self.m = m
-        self.identity = m.size == 0 or (m[0] == 0 and m[-1] == m.size - 1)
-
-    def __call__(self, pc: Piece) -> np.ndarray:
-        return pc.src if self.identity else np.searchsorted(self.m, pc.src)
 
 
 # --------------------------------------------------------------------------------- the attack
@@ -79,7 +68,7 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
         # bought nor counted in a volley; its boosts on the row of that weapon
         info = setup.shred_info(i, state)
         dec = dec if info.row == i else dataclasses.replace(dec, row=info.row)
-        return [pc.as_shred() for pc in _attack(setup, info, state, m, 0, dec, _BySrc(m))]
+        return [pc.as_shred() for pc in _attack(setup, info, state, m, 0, dec, BySource(m))]
     if info.rof is not None:
         # a random rate of fire (docs/rules.md 5): rolled before its first attack, which is
         # always made; a later one is made while its number is below the roll
@@ -93,7 +82,7 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
 
 def _made(setup: Setup, info: SlotInfo, state: State, dec: Decisions, m: np.ndarray) -> list[Piece]:
     """Attack ``info`` as made (or, a bought one, as bought or not)."""
-    by_src = _BySrc(m)
+    by_src = BySource(m)
     if not info.slot.bought:
         return _attack(setup, info, state, m, 0, dec, by_src)
     idle = [Piece(state, m, m, np.ones(m.size), slot_counts({}))]
@@ -115,7 +104,7 @@ def _made(setup: Setup, info: SlotInfo, state: State, dec: Decisions, m: np.ndar
 
 
 def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
-            dec: Decisions, by_src: _BySrc) -> list[Piece]:
+            dec: Decisions, by_src: BySource) -> list[Piece]:
     """Step 2, the attack roll (with its paid boost and reroll), then the hit."""
     w = info.weapon
     points = state.points - buy
@@ -146,18 +135,40 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
             wide = [Piece(state._replace(points=left, shred=0, shred_alt=0), m, m, np.full(m.size, miss),
                           slot_counts({"made": 1, "boost_attack": paid, "spent": buy + paid}))]
             pieces += blast(setup, info, wide, missed=True)  # an AOE that deviates
+        made = {}  # the edges of a hit, by what they depend on (None: not shared)
         for q, critical in ((plain, False), (crit, True)):
-            if q:
-                pieces += [pc.scaled(q) for pc in _hit(setup, info, state, m, critical, left, buy + paid, paid,
-                                                       dec, by_src)]
+            if not q:
+                continue
+            key = _alike(setup, info, state, critical, left, dec)
+            if key is not None and key in made:  # a critical hit that only counts as one
+                pieces += [pc.scaled(q).as_critical() for pc in made[key]]
+                continue
+            edges = _hit(setup, info, state, m, critical, left, buy + paid, paid, dec, by_src)
+            if key is not None:
+                made[key] = edges
+            pieces += [pc.scaled(q) for pc in edges]
         trees.append(pieces)
     return choose(trees, by_src, m.size, dec, maximise=True, what="boost_attack", context=(state, buy),
                   groups=m)
 
 
-def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bool, points: int,
-         spent: int, paid_attack: int, dec: Decisions, by_src: _BySrc) -> list[Piece]:
-    """Steps 3, 4 and 6 for a hit: Dispel and Grievous Wounds at once, the damage roll, then
+def _alike(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int, dec: Decisions):
+    """What the edges of a hit depend on besides its being counted critical, or None where
+    they are not to be shared: decisions made by looking ahead are recorded per hit.
+
+    A critical hit whose key is an ordinary hit's has the same edges (the same state after
+    it, the same damage roll), only counted as critical: built once."""
+    if dec.value is not None:
+        return None
+    after = _after(setup, info, state, critical, points)
+    if info.pow is None:
+        return after, in_quicksand(setup, info, state, critical)
+    roll = DamageRoll(setup, info, state, after, critical, {}, dec)
+    return after, roll.shift, roll.dice, roll.tough, roll.heals, roll.quick, roll.table_args
+
+
+def _after(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int) -> State:
+    """The state after a hit (critical or not): Dispel and Grievous Wounds at once, then
     knockdown, stationary and the weapon's -DEF / -ARM effect for the next attacks."""
     w = info.weapon
     effects, arm_extra = state.effects, state.arm_extra
@@ -168,7 +179,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
     ice = min(MAX_ICE_STACKS, state.ice + int(w.ices(critical)))  # Ice Cage: stationary from two
     # Shred: a critical hit owes one more attack with the weapon (none past the chain's last)
     shred = state.shred + 1 if critical and "shred" in w.rules and state.shred < MAX_SHRED else 0
-    after = state._replace(
+    return state._replace(
         down=state.down or w.knocks_down(critical),
         still=state.still or w.makes_stationary(critical) or ice >= 2,
         ice=ice,
@@ -183,6 +194,13 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
         points=points,
         cont=state.cont | setup.sets_bits(w, critical),  # continuous effects (docs/rules.md 4)
     )
+
+
+def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bool, points: int,
+         spent: int, paid_attack: int, dec: Decisions, by_src: BySource) -> list[Piece]:
+    """Steps 3, 4 and 6 for a hit: the state after it (:func:`_after`), then the damage roll."""
+    w = info.weapon
+    after = _after(setup, info, state, critical, points)
     base = {"made": 1, "hit": 1, "crit": int(critical), "boost_attack": paid_attack, "spent": spent}
     if info.pow is None:
         pieces = [Piece(after, m, m, np.ones(m.size), slot_counts(base))]

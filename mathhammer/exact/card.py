@@ -6,11 +6,19 @@ boxes are marked: per column (a spiral's branch) a bit mask of its rows, bit ``r
 a registry (:class:`Card`), so that, as on a damage track, one NumPy operation moves the
 probability of every configuration at once.
 
-Each column can only reach a few of its ``2**len`` masks: marking takes the topmost
-unmarked box (or, for "damage to X", the topmost unmarked X box), and healing removes the
-most recently marked boxes, which brings a column back to a mask it had before. The masks a
-column reaches are found once (the closure of those two steps from the empty column), and a
-configuration is the mixed-radix number of its six column-mask indices (its *code*).
+A configuration is the mixed-radix number (its *code*) of its six column digits, the index
+of each column's mask among those it can reach (:mod:`~mathhammer.exact.columns`). The
+registry keeps, per configuration, its code and its digits, and numbers codes without a
+Python call per code (:class:`~mathhammer.exact.registry.KeyIndex`).
+
+Moves are kept
+--------------
+Marking ``t`` boxes from a configuration, starting at a column (or at the topmost unmarked
+X box of "damage to X"), always lands on the same configuration, whatever the attack, its
+dice or its state. The card remembers each such move once it is made (a table over
+configuration, start and ``t``), so that the attacks after the first read their column
+rolls off it instead of marking the boxes again; the configurations are numbered in the
+order they are first met all the same.
 
 Healing order
 -------------
@@ -34,19 +42,13 @@ import numpy as np
 
 from ..rules import Target
 from ..rules.vocabulary import GRID_LETTERS, SPIRAL_LETTERS
+from .columns import N_COLUMNS, Columns
+from .registry import KeyIndex, RowTable
 
 __all__ = ["N_COLUMNS", "Card"]
 
-N_COLUMNS = 6
 
-
-def _lowest_unset(mask: int, allowed: int) -> int:
-    """The lowest bit of ``allowed`` not set in ``mask`` (0 if none)."""
-    free = allowed & ~mask
-    return free & -free
-
-
-class Card:
+class Card(Columns):
     """The configurations of one target's grid or spiral that the engine meets.
 
     Parameters
@@ -71,6 +73,8 @@ class Card:
     code, count, crip : ndarray of int64
         Per configuration (the first :attr:`size` entries): its code, the boxes marked and
         the bits of the letters crippled.
+    digits : ndarray of int64, shape (capacity, 6)
+        Per configuration, its column digits (the mask index of each column).
     xcol : ndarray, shape (capacity, len(dx))
         Per configuration, the lowest-numbered column with an unmarked ``dx[k]`` box, or -1.
     stk, stlen : ndarray
@@ -89,30 +93,26 @@ class Card:
         self.letters = target.letters
         self.alphabet = GRID_LETTERS if self.kind == "grid" else SPIRAL_LETTERS
         self.boxes = sum(len(c) for c in card)
-        self.lengths = [len(c) for c in card]
-        self.full = [(1 << n) - 1 for n in self.lengths]
         self.dx = tuple(x for x in dict.fromkeys(damage_to) if x is not None and x in self.letters)
         self.stack = bool(stack)
         self.width = int(stack)
-        # letter_bits[c][j]: the rows of column c holding letters[j]
-        self.letter_bits = [[sum(1 << r for r, ch in enumerate(col) if ch == x) for x in self.letters]
-                            for col in card]
-        self._build_columns()
-        self.radix = np.ones(N_COLUMNS, dtype=np.int64)
-        for c in range(1, N_COLUMNS):
-            self.radix[c] = self.radix[c - 1] * self.n_masks[c - 1]
-        self.n_codes = int(self.radix[-1] * self.n_masks[-1])
-        self.all_letters = (1 << len(self.letters)) - 1
-        # registry
-        self.index: dict = {}
+        super().__init__(card, self.letters, self.dx)
+        # registry: codes (or, with a stack, codes and stacks) -> indices
+        self._codes = KeyIndex(self.n_codes) if not self.stack else None
+        self._stacks: dict = {}
         self.size = 0
         self._cap = 0
         self.code = np.zeros(0, dtype=np.int64)
         self.count = np.zeros(0, dtype=np.int64)
         self.crip = np.zeros(0, dtype=np.int64)
+        self.digits = np.zeros((0, N_COLUMNS), dtype=np.int64)
         self.xcol = np.zeros((0, len(self.dx)), dtype=np.int64)
         self.stk = np.zeros((0, self.width), dtype=np.int64)  # the stack of each, -1 padded
         self.stlen = np.zeros(0, dtype=np.int64)
+        # the moves made so far (no stack): in the row of configuration i, [t, s] is the
+        # configuration after marking t boxes from start s (a column, or 6 + k: the X box of
+        # dx[k]), -1 where not made yet; the six columns side by side, as a roll reads them
+        self._moves = RowTable(N_COLUMNS + len(self.dx))
         if self.stack:
             start = self._register_stacks(np.zeros(1, dtype=np.int64), np.full((1, self.width), -1),
                                           np.zeros(1, dtype=np.int64))
@@ -120,104 +120,9 @@ class Card:
             start = self.register_codes(np.zeros(1, dtype=np.int64))
         assert start[0] == 0
 
-    # ------------------------------------------------------------------ per-column tables
-    def _build_columns(self):
-        """Masks each column reaches, and the tables that move between them."""
-        self.col_masks: list[list[int]] = []
-        self.col_index: list[dict] = []
-        for c in range(N_COLUMNS):
-            xbits = [self.letter_bits[c][self.letters.index(x)] for x in self.dx]
-            masks, index = [0], {0: 0}
-            k = 0
-            while k < len(masks):
-                m = masks[k]
-                k += 1
-                steps = [_lowest_unset(m, self.full[c])] + [_lowest_unset(m, b) for b in xbits]
-                for bit in steps:
-                    if bit and (m | bit) not in index:
-                        index[m | bit] = len(masks)
-                        masks.append(m | bit)
-            self.col_masks.append(masks)
-            self.col_index.append(index)
-        self.n_masks = np.array([len(m) for m in self.col_masks], dtype=np.int64)
-        top, rows = int(self.n_masks.max()), max(self.lengths)
-        nx = max(1, len(self.dx))
-        self.fill = np.zeros((N_COLUMNS, top, rows + 1), dtype=np.int64)
-        self.unmarked = np.zeros((N_COLUMNS, top), dtype=np.int64)
-        self.marked = np.zeros((N_COLUMNS, top), dtype=np.int64)
-        self.xmark = np.zeros((N_COLUMNS, top, nx), dtype=np.int64)
-        self.hasx = np.zeros((N_COLUMNS, top, nx), dtype=bool)
-        self.colcrip = np.zeros((N_COLUMNS, top), dtype=np.int64)
-        self.mask_of = np.zeros((N_COLUMNS, top), dtype=np.int64)
-        self.toprow = np.full((N_COLUMNS, top), -1, dtype=np.int64)
-        self.xrow = np.full((N_COLUMNS, top, nx), -1, dtype=np.int64)
-        self.unmark = np.full((N_COLUMNS, top, rows), -1, dtype=np.int64)
-        for c, (masks, index) in enumerate(zip(self.col_masks, self.col_index)):
-            for d, m in enumerate(masks):
-                self.mask_of[c, d] = m
-                self.marked[c, d] = m.bit_count()
-                self.unmarked[c, d] = self.lengths[c] - self.marked[c, d]
-                self.toprow[c, d] = _lowest_unset(m, self.full[c]).bit_length() - 1
-                for r in range(self.lengths[c]):
-                    if m >> r & 1:
-                        self.unmark[c, d, r] = index.get(m & ~(1 << r), -1)
-                cur = m
-                for k in range(rows + 1):
-                    self.fill[c, d, k] = index[cur]
-                    cur |= _lowest_unset(cur, self.full[c])
-                for k, x in enumerate(self.dx):
-                    bits = self.letter_bits[c][self.letters.index(x)]
-                    bit = _lowest_unset(m, bits)
-                    self.hasx[c, d, k] = bool(bit)
-                    self.xmark[c, d, k] = index[m | bit] if bit else d
-                    self.xrow[c, d, k] = bit.bit_length() - 1
-                self.colcrip[c, d] = sum(1 << j for j, b in enumerate(self.letter_bits[c]) if b & ~m == 0)
-
-    # ------------------------------------------------------------------ codes
-    def digit(self, code: np.ndarray, c) -> np.ndarray:
-        """Mask index of column ``c`` (an int or an array like ``code``) in each code."""
-        return (code // self.radix[c]) % self.n_masks[c]
-
     def masks_of(self, idx: int) -> list[int]:
         """The six column masks (bit ``r``: row ``r`` marked) of configuration ``idx``."""
-        code = int(self.code[idx])
-        return [self.col_masks[c][code // int(self.radix[c]) % int(self.n_masks[c])] for c in range(N_COLUMNS)]
-
-    def crippled_of(self, code: np.ndarray) -> np.ndarray:
-        """Bits (over :attr:`letters`) of the letters crippled in each code."""
-        out = np.full(code.shape, self.all_letters, dtype=np.int64)
-        for c in range(N_COLUMNS):
-            out &= self.colcrip[c, self.digit(code, c)]
-        return out
-
-    def mark_codes(self, code: np.ndarray, start: np.ndarray, first_x: np.ndarray | None, xi: int,
-                   t: np.ndarray) -> np.ndarray:
-        """Codes after marking ``t`` boxes from column ``start``: the topmost unmarked box of
-        the column, then down, then the next column to the right with an unmarked box (6
-        wraps to 1), a column's share in one step.
-
-        ``first_x``: where true, the first box is the topmost unmarked ``dx[xi]`` box of
-        column ``start`` (the caller made sure it has one), and the rest start again from
-        that column's topmost unmarked box.
-        """
-        code = code.astype(np.int64, copy=True)
-        left = t.astype(np.int64, copy=True)
-        if first_x is not None:
-            sel = first_x & (left > 0)
-            if sel.any():
-                c = start[sel]
-                d = self.digit(code[sel], c)
-                code[sel] += (self.xmark[c, d, xi] - d) * self.radix[c]
-                left[sel] -= 1
-        for j in range(N_COLUMNS):
-            if not left.any():
-                break
-            c = (start + j) % N_COLUMNS
-            d = self.digit(code, c)
-            take = np.minimum(left, self.unmarked[c, d])
-            code += (self.fill[c, d, take] - d) * self.radix[c]
-            left -= take
-        return code
+        return [self.col_masks[c][int(self.digits[idx, c])] for c in range(N_COLUMNS)]
 
     # ------------------------------------------------------------------ registry
     def _reserve(self, n: int):
@@ -226,103 +131,155 @@ class Card:
         if n <= self._cap:
             return
         cap = max(n, 2 * self._cap, 64)
-        for name in ("code", "count", "crip", "xcol", "stk", "stlen"):
+        for name in ("code", "count", "crip", "digits", "xcol", "stk", "stlen"):
             old = getattr(self, name)
-            new = np.full((cap, *old.shape[1:]), -1 if name == "stk" else 0, dtype=np.int64)
+            new = np.full((cap, *old.shape[1:]), -1 if name == "stk" else 0, dtype=old.dtype)
             new[: self.size] = old[: self.size]
             setattr(self, name, new)
         self._cap = cap
 
-    def _append(self, keys: list, codes: np.ndarray, stk=None, stlen=None) -> np.ndarray:
-        """Register new keys (codes, or code and stack rows) and their properties."""
-        n = len(keys)
+    def _append(self, codes: np.ndarray, digits: np.ndarray, stk=None, stlen=None) -> np.ndarray:
+        """Register new configurations (their codes and digits) and their properties."""
+        n = codes.size
         first = self.size
         self._reserve(first + n)
         sl = slice(first, first + n)
         self.code[sl] = codes
+        self.digits[sl] = digits
         count = np.zeros(n, dtype=np.int64)
         for c in range(N_COLUMNS):
-            count += self.marked[c, self.digit(codes, c)]
+            count += self.marked[c, digits[:, c]]
         self.count[sl] = count
-        self.crip[sl] = self.crippled_of(codes)
+        self.crip[sl] = self.crippled_digits(digits)
         for k in range(len(self.dx)):
             col = np.full(n, -1, dtype=np.int64)
             for c in reversed(range(N_COLUMNS)):
-                col = np.where(self.hasx[c, self.digit(codes, c), k], c, col)
+                col = np.where(self.hasx[c, digits[:, c], k], c, col)
             self.xcol[sl, k] = col
-        for j, key in enumerate(keys):
-            self.index[key] = first + j
         if stk is not None:
             self.stk[sl] = stk
             self.stlen[sl] = stlen
         self.size = first + n
         return np.arange(first, first + n)
 
-    def register_codes(self, codes: np.ndarray) -> np.ndarray:
-        """Indices of configurations given by code (without a stack), registering new ones."""
-        uniq, inv = np.unique(codes, return_inverse=True)
-        get = self.index.get
-        idx = np.fromiter((get(int(k), -1) for k in uniq), dtype=np.int64, count=uniq.size)
-        new = idx < 0
-        if new.any():
-            fresh = uniq[new]
-            idx[new] = self._append([int(k) for k in fresh], fresh)
-        return idx[inv.reshape(-1)]
+    def register_codes(self, codes: np.ndarray, digits: np.ndarray | None = None) -> np.ndarray:
+        """Indices of configurations given by code (without a stack), registering new ones
+        (in the order of their codes); ``digits``: the codes' digits, when known."""
+        codes = np.asarray(codes, dtype=np.int64).reshape(-1)
+        idx = self._codes.find(codes)
+        new = np.flatnonzero(idx < 0)
+        if new.size:
+            fresh, at = np.unique(codes[new], return_index=True)
+            fresh_digits = self.digits_of(fresh) if digits is None else digits[new[at]]
+            numbers = self._append(fresh, fresh_digits)
+            self._codes.add(fresh, numbers)
+            idx[new] = numbers[np.searchsorted(fresh, codes[new])]
+        return idx
 
     def _register_stacks(self, codes: np.ndarray, stk: np.ndarray, stlen: np.ndarray) -> np.ndarray:
         """Indices of configurations given by code and stack (rows of ``stk``, -1 padded)."""
         rows = np.column_stack([codes, stk])
         uniq, first, inv = np.unique(rows, axis=0, return_index=True, return_inverse=True)
-        get = self.index.get
+        get = self._stacks.get
         keys = [tuple(r) for r in uniq.tolist()]
         idx = np.fromiter((get(k, -1) for k in keys), dtype=np.int64, count=len(keys))
         new = np.flatnonzero(idx < 0)
         if new.size:
             at = first[new]
-            idx[new] = self._append([keys[j] for j in new.tolist()], codes[at], stk[at], stlen[at])
+            idx[new] = self._append(codes[at], self.digits_of(codes[at]), stk[at], stlen[at])
+            for j, i in zip(new.tolist(), idx[new].tolist()):
+                self._stacks[keys[j]] = i
         return idx[inv.reshape(-1)]
 
     # ------------------------------------------------------------------ moves
-    def landing(self, src: np.ndarray, x: str | None):
-        """Where the damage of each ``src`` starts: ``(sel, start, first_x, q, xi)``.
+    def land(self, src: np.ndarray, t: np.ndarray, heal: np.ndarray, x: str | None, window: int):
+        """Where ``t`` boxes marked on each configuration of ``src`` land, the ``heal`` most
+        recent marks then removed: ``(direct, rolled, dst)``.
 
         With ``x`` (the weapon's ``damage_to``) on the card and an unmarked X box, no
         column is rolled: the damage starts at the lowest-numbered column holding one, at
-        that box (``first_x``), with probability 1. Otherwise each of the six columns is
-        rolled with probability 1/6. ``sel`` indexes ``src`` (an entry appears once or six
-        times); ``first_x`` is None when no entry starts at an X box; ``xi`` indexes
-        :attr:`dx`.
+        that box, with probability 1 (``direct``, indices into ``src``: one edge each).
+        Otherwise (``rolled``) each of the six columns is rolled with probability 1/6: six
+        edges each, columns 1 to 6. ``dst`` lists the direct edges, then the rolled ones
+        (:meth:`spread` lays any per-entry array out the same way); ``window``: marks the
+        stack keeps.
         """
-        n = src.size
-        direct = np.zeros(n, dtype=bool)
+        src = np.asarray(src, dtype=np.int64)
         xi = self.dx.index(x) if x in self.dx else None
-        if xi is not None:
-            xc = self.xcol[src, xi]
-            direct = xc >= 0
-        rolled = np.flatnonzero(~direct)
-        sel_r = np.repeat(rolled, N_COLUMNS)
-        start_r = np.tile(np.arange(N_COLUMNS, dtype=np.int64), rolled.size)
-        if xi is None or not direct.any():
-            return sel_r, start_r, None, np.full(sel_r.size, 1.0 / N_COLUMNS), None
-        sel_d = np.flatnonzero(direct)
-        sel = np.concatenate([sel_d, sel_r])
-        start = np.concatenate([xc[sel_d], start_r])
-        first_x = np.concatenate([np.ones(sel_d.size, dtype=bool), np.zeros(sel_r.size, dtype=bool)])
-        q = np.concatenate([np.ones(sel_d.size), np.full(sel_r.size, 1.0 / N_COLUMNS)])
-        return sel, start, first_x, q, xi
+        if xi is None:
+            direct, rolled = np.zeros(0, dtype=np.int64), np.arange(src.size)
+        else:
+            has = self.xcol[src, xi] >= 0
+            direct, rolled = np.flatnonzero(has), np.flatnonzero(~has)
+        if self.stack:
+            sel = self.spread(np.arange(src.size), direct, rolled)
+            start = np.concatenate([self.xcol[src[direct], xi] if direct.size else direct,
+                                    np.tile(np.arange(N_COLUMNS), rolled.size)])
+            first_x = None if direct.size == 0 else np.arange(sel.size) < direct.size
+            return direct, rolled, self._move_stack(src[sel], start, first_x, xi, t[sel], heal[sel], window)
+        if np.any(heal > t):
+            raise AssertionError("healing beyond this attack's marks needs the mark order")
+        return direct, rolled, self.moves(src, t - heal, direct, rolled, xi)
 
-    def move(self, src: np.ndarray, start: np.ndarray, first_x, xi, t: np.ndarray, heal: np.ndarray,
-             window: int) -> np.ndarray:
-        """Configurations after marking ``t`` boxes (as :meth:`landing` says) and then
-        removing the ``heal`` most recent marks; ``window``: marks the stack keeps."""
-        if not self.stack:
-            if np.any(heal > t):
-                raise AssertionError("healing beyond this attack's marks needs the mark order")
-            return self.register_codes(self.mark_codes(self.code[src], start, first_x, xi, t - heal))
-        return self._move_stack(src, start, first_x, xi, t, heal, window)
+    @staticmethod
+    def spread(a: np.ndarray, direct: np.ndarray, rolled: np.ndarray) -> np.ndarray:
+        """Per-entry ``a`` laid out as the edges of :meth:`land`: the direct entries once,
+        then each rolled entry six times."""
+        if direct.size == 0:
+            return np.repeat(a if rolled.size == a.size else a[rolled], N_COLUMNS)
+        return np.concatenate([a[direct], np.repeat(a[rolled], N_COLUMNS)])
+
+    def moves(self, src: np.ndarray, t: np.ndarray, direct: np.ndarray, rolled: np.ndarray, xi) -> np.ndarray:
+        """The configurations :meth:`land` reaches without a stack, ``t`` boxes marked: read
+        off the moves made before; the others made (:meth:`mark_digits`), numbered in the
+        order of their codes, as if all were met now, and kept."""
+        t = np.asarray(t, dtype=np.int64)
+        if src.size == 0:
+            return np.zeros(0, dtype=np.int64)
+        memo = self._moves
+        memo.widen(int(t.max()) + 1)
+        width, kinds = memo.table.shape[1:]
+        row = memo.rows(src) * width + t  # of the table's (configuration, t) rows
+        table = memo.table.reshape(-1, kinds)
+        dst = table[row[rolled] if direct.size else row, :N_COLUMNS].reshape(-1)
+        if direct.size:
+            dst = np.concatenate([table[row[direct], N_COLUMNS + xi], dst])
+        dst = dst.astype(np.int64)
+        miss = np.flatnonzero(dst < 0)
+        if miss.size:
+            at, start, kind = np.empty((3, miss.size), dtype=np.int64)
+            on_x = miss < direct.size
+            at[on_x] = direct[miss[on_x]]
+            off = miss[~on_x] - direct.size
+            at[~on_x] = rolled[off // N_COLUMNS]
+            start[~on_x] = kind[~on_x] = off % N_COLUMNS
+            if direct.size:
+                start[on_x] = self.xcol[src[at[on_x]], xi]
+                kind[on_x] = N_COLUMNS + xi
+            dst[miss] = self.register_codes(self._marked(src[at], start, on_x, xi, t[at]))
+            table.reshape(-1)[row[at] * kinds + kind] = dst[miss]
+        return dst
+
+    def _marked(self, src, start, on_x, xi, t) -> np.ndarray:
+        """Codes after marking ``t`` boxes of configurations ``src`` from column ``start``
+        (``on_x``: from its topmost unmarked ``dx[xi]`` box): where they fit in that column,
+        by its digit alone; the others box by box on all six digits (:meth:`mark_digits`)."""
+        code = self.code[src]
+        d = self.digits.reshape(-1)[src * N_COLUMNS + start]
+        fits = ~on_x & (t <= self.unmarked[start, d])
+        at = np.flatnonzero(fits)
+        c, dc = start[at], d[at]
+        code[at] += (self.fill[c, dc, t[at]] - dc) * self.radix[c]
+        rest = np.flatnonzero(~fits)
+        if rest.size:
+            digits = self.digits[src[rest]]
+            self.mark_digits(digits, start[rest], on_x[rest], xi, t[rest])
+            code[rest] = self.codes_of(digits)
+        return code
 
     def _move_stack(self, src, start, first_x, xi, t, heal, window: int) -> np.ndarray:
-        """:meth:`move` with a mark stack: box by box, each mark pushed, each heal popped."""
+        """:meth:`land` with a mark stack, for the edges ``src`` (start columns ``start``;
+        ``first_x``: at the X box ``dx[xi]``): box by box, each mark pushed, each heal popped."""
         n = src.size
         if n == 0:
             return np.zeros(0, dtype=np.int64)
@@ -388,10 +345,9 @@ class Card:
 
     def box_marked(self, v: np.ndarray) -> list[np.ndarray]:
         """Per column, the weight ``v`` (over configurations) puts on each box being marked."""
-        codes = self.code[: v.size]
         out = []
         for c in range(N_COLUMNS):
-            mask = self.mask_of[c, self.digit(codes, c)]
+            mask = self.mask_of[c, self.digits[: v.size, c]]
             rows = np.arange(self.lengths[c])
             out.append(((mask[:, None] >> rows) & 1).astype(np.float64).T @ v)
         return out

@@ -16,7 +16,8 @@ import numpy as np
 
 from . import rolls
 from .blast import blast
-from .edges import Piece, choose, slot_counts
+from .card import N_COLUMNS
+from .edges import Piece, choose, groups_by, slot_counts
 from .state import State
 from .suffering import cortex_lost, in_quicksand, quicksand
 
@@ -177,19 +178,35 @@ class DamageRoll:
         go = ~disabled | self.tough  # standing, or saved by Tough: where the boxes went matters
         if not go.any():
             return out
-        sel, start, first_x, q, xi = card.landing(src[go], self.info.weapon.damage_to)
-        rows = np.flatnonzero(go)[sel]
-        s_src, s_mk, s_dis = src[rows], mk[rows], disabled[rows]
-        s_p = np.where(s_dis, self.setup.saved(p[rows]), p[rows]) * q
+        at = np.flatnonzero(go)
+        g_src, g_mk, g_dis = src[at], mk[at], disabled[at]
+        g_p = np.where(g_dis, self.setup.saved(p[at]), p[at]) if self.tough else p[at]
         # Healing, last marked first: a Tough save removes 1 (the disabling attack marked at
         # least one), Rapid Healing up to its points (never below none marked).
-        heal = np.where(s_dis, 1, np.minimum(self.heals, setup.count(s_src) + s_mk))
-        dst = card.move(s_src, start, first_x, xi, s_mk, heal, setup.windows[self.info.index + 1])
-        bits = card.crip[dst]
-        key = (bits & setup.feedback_mask) * 4 + ((bits & setup.cortex_bit) > 0) * 2 + s_dis
-        for k in np.unique(key):
-            keep = key == k
-            b0 = int(bits[np.argmax(keep)])
+        if self.heals:
+            heal = np.where(g_dis, 1, np.minimum(self.heals, setup.count(g_src) + g_mk))
+        else:
+            heal = g_dis.astype(np.int64)
+        direct, rolled, dst = card.land(g_src, g_mk, heal, self.info.weapon.damage_to,
+                                        setup.windows[self.info.index + 1])
+
+        def spread(a):  # per damage roll -> per edge
+            return card.spread(a, direct, rolled)
+
+        s_src, s_mk = spread(g_src), spread(g_mk)
+        s_p = spread(g_p * (1.0 / N_COLUMNS))  # a column rolled: 1/6 each
+        if direct.size:  # an X box: no roll
+            s_p[: direct.size] = g_p[direct]
+        s_tag = None if tg is None else spread(tg[at])
+        # the state after: the feedback systems and the Cortex crippled, the Tough save
+        bits = card.crip[dst] if setup.feedback_mask or setup.cortex_bit else None
+        key = np.zeros(dst.size, dtype=np.int64) if bits is None else (bits & setup.feedback_mask) << 2
+        if setup.cortex_bit:
+            key |= ((bits & setup.cortex_bit) > 0) << 1
+        if self.tough:
+            key |= spread(g_dis)
+        for k, keep in groups_by(key):
+            b0 = 0 if bits is None else int(bits[keep][0])
             state = after._replace(crippled=setup.crippled_set(b0))
             if k & 2:
                 state = cortex_lost(setup, state)  # crippled Cortex: its points, for good
@@ -198,7 +215,7 @@ class DamageRoll:
                 state = state._replace(down=True)
                 extra = {"tough": 1}
             out.append(Piece(state, s_src[keep], dst[keep], s_p[keep], slot_counts(dict(counts, **extra)),
-                             s_mk[keep], None if tg is None else tg[rows][keep]))
+                             s_mk[keep], None if s_tag is None else s_tag[keep]))
         return out
 
 

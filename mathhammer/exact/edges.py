@@ -36,7 +36,7 @@ from ..result.fields import (
 )
 from .state import State
 
-__all__ = ["TIE", "Piece", "Decisions", "subset", "slot_counts", "piece_values", "choose", "merge"]
+__all__ = ["TIE", "Piece", "Decisions", "BySource", "groups_by", "subset", "slot_counts", "piece_values", "choose", "merge"]
 
 
 #: An option must beat the one before it by more than this to be preferred (floating-point
@@ -74,6 +74,13 @@ class Piece:
         return Piece(self.state, self.src, self.dst, self.p * q, self.counts, self.marked, self.tag,
                      self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
+    def as_critical(self) -> Piece:
+        """The piece of a hit counted as a critical hit (the same edges)."""
+        counts = list(self.counts)
+        counts[SLOT_CRIT] = 1.0
+        return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
+                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
+
     def as_shred(self) -> Piece:
         """The piece of a Shred attack: what it counted, its being made, hit and critical hit
         counted as one Shred attack instead (``SLOT_SHRED``)."""
@@ -87,6 +94,55 @@ class Piece:
         return Piece(self.state, self.src[keep], self.dst[keep], self.p[keep], self.counts,
                      subset(self.marked, keep), subset(self.tag, keep), subset(self.quick, keep), self.quick_kill,
                      self.quick_spent, self.quick_tough)
+
+
+class BySource:
+    """The position of each edge's source in ``m``, sorted distinct damage marked (card
+    configurations) that edges start from: the decision groups of an attack, one per
+    source, and where a value computed for ``m`` goes.
+
+    A table over ``m[0] .. m[-1]`` answers with one gather per edge (a binary search per
+    edge cost more than the rest of a decision); ``m`` itself where it is ``0 .. n - 1``.
+    """
+
+    def __init__(self, m: np.ndarray):
+        self.m = m
+        self.identity = m.size == 0 or (m[0] == 0 and m[-1] == m.size - 1)
+        self.table = None
+
+    def __call__(self, pc: Piece) -> np.ndarray:
+        return self.of(pc.src)
+
+    def of(self, src: np.ndarray) -> np.ndarray:
+        """The position in ``m`` of each of ``src`` (every one in ``m``)."""
+        if self.identity:
+            return src
+        if self.table is None:
+            lo = int(self.m[0])
+            self.table = np.zeros(int(self.m[-1]) - lo + 1, dtype=np.int64)
+            self.table[self.m - lo] = np.arange(self.m.size)
+        return self.table[src - self.m[0]]
+
+
+def groups_by(key: np.ndarray) -> list[tuple[int, object]]:
+    """The entries of each distinct value of ``key`` (small non-negative integers), in
+    ascending order of the value, each group in the order of the entries: pairs ``(value,
+    sel)``, ``a[sel]`` the group's entries of any array ``a`` like ``key``.
+
+    One value selects everything (no copy), two a mask each; more are read off one stable
+    sort of the keys (a radix sort of small integers), as one gather per array.
+    """
+    counts = np.bincount(key)
+    values = np.flatnonzero(counts)
+    if values.size == 1:
+        return [(int(values[0]), slice(None))]
+    if values.size == 2:
+        second = key == values[1]
+        return [(int(values[0]), ~second), (int(values[1]), second)]
+    small = np.uint8 if values[-1] < 256 else np.uint16 if values[-1] < 65536 else key.dtype
+    order = np.argsort(key.astype(small), kind="stable")
+    ends = np.cumsum(counts[values])
+    return [(int(v), order[lo:hi]) for v, lo, hi in zip(values.tolist(), [0, *ends[:-1].tolist()], ends.tolist())]
 
 
 def subset(a, keep):
@@ -173,12 +229,13 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
     of damage marked and damage rolled) are handed to ``dec.record`` with the choice."""
     if len(options) == 1:
         return options[0]
-    totals = []
+    totals, grouped = [], []  # per option, per piece: the group of each edge
     for pieces in options:
         tot = np.zeros(n_groups)
         seen = np.zeros(n_groups, dtype=bool)
         for pc, v in zip(pieces, piece_values(pieces, dec)):
             g = group(pc)
+            grouped.append(g)
             tot += np.bincount(g, weights=v, minlength=n_groups)
             seen[g] = True
         tot = tot if maximise else -tot
@@ -193,10 +250,13 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
     if what is not None and dec.record is not None:
         dec.record(what, dec.event, dec.row, context, groups, best, totals)
     out = []
+    groups_of = iter(grouped)
     for j, pieces in enumerate(options):
         for pc in pieces:
-            keep = best[group(pc)] == j
-            if keep.any():
+            keep = best[next(groups_of)] == j
+            if keep.all():
+                out.append(pc)
+            elif keep.any():
                 out.append(pc.where(keep))
     return out
 
@@ -216,6 +276,11 @@ def merge(pieces: list[Piece]) -> list[Piece]:
                                else getattr(pc, field) for pc in group])
 
     for (state, counts, quick_kill, quick_spent, quick_tough), group in groups.items():
+        if len(group) == 1:  # alone: as it is (no copy)
+            pc = group[0]
+            out.append(pc if pc.tag is None else Piece(state, pc.src, pc.dst, pc.p, counts, pc.marked, None,
+                                                       pc.quick, quick_kill, quick_spent, quick_tough))
+            continue
         src, dst, p = (np.concatenate([getattr(pc, f) for pc in group]) for f in ("src", "dst", "p"))
         out.append(Piece(state, src, dst, p, counts, joined(group, "marked"), None,
                          joined(group, "quick"), quick_kill, quick_spent, quick_tough))

@@ -40,6 +40,7 @@ from .induction import CONFIG_BATCH, Engine, deep_recursion
 from .state import CORROSION, FIRE
 from .targets import target_figures
 from .tidy import tidy, tidy_rounds, tidy_targets
+from .vectors import add, moments, pad, push
 
 __all__ = ["exact_result", "propagate", "propagate_rounds"]
 
@@ -104,7 +105,7 @@ def propagate_rounds(engine: Engine, visit=None):
         entered: dict = {}
         for state, v in dist.items():
             state = setup.enter_event(e, state)
-            _add(entered, state, v)
+            add(entered, state, v)
         dist = {}
         attack = ev.kind == "attack"
         t = ev.round
@@ -136,10 +137,11 @@ def propagate_rounds(engine: Engine, visit=None):
                             if several:  # which target the attack was made against
                                 slot_target[i, state.target] += total * pc.counts[SLOT_MADE]
                             if pc.marked is not None:
-                                slot_weights[i, SLOT_DAMAGE] += mass @ pc.marked
-                                slot_damage_sq[i] += mass @ np.square(pc.marked)
+                                first, second = moments(mass, pc.marked)
+                                slot_weights[i, SLOT_DAMAGE] += first
+                                slot_damage_sq[i] += second
                             if pc.quick is not None:
-                                effects[t, quick, EFFECT_DAMAGE] += mass @ pc.quick
+                                effects[t, quick, EFFECT_DAMAGE] += moments(mass, pc.quick)[0]
                             if pc.quick_kill:
                                 effects[t, quick, EFFECT_DESTROYED] += total
                             if pc.quick_spent or pc.quick_tough:
@@ -159,15 +161,14 @@ def propagate_rounds(engine: Engine, visit=None):
                                 effects[t, k_eff, EFFECT_TARGET_SPENT] += total * spent
                                 effects[t, k_eff, EFFECT_TOUGH] += total * tough
                             if pc.marked is not None:
-                                effects[t, k_eff, EFFECT_DAMAGE] += mass @ pc.marked
+                                effects[t, k_eff, EFFECT_DAMAGE] += moments(mass, pc.marked)[0]
                             if pc.state is None:
                                 effects[t, k_eff, EFFECT_KILL] += total
                                 maintenance[t] += total
                                 continue
                         if pc.state is None:
                             raise AssertionError(f"a {ev.kind} step cannot kill")
-                        _add(again if pc.state.shred else dist, pc.state,
-                             np.bincount(pc.dst, weights=mass, minlength=setup.size))
+                        push(again if pc.state.shred else dist, pc.state, pc.dst, mass, setup.size)
             todo = again
         engine.release(e)
         if attack and card is not None:
@@ -175,7 +176,7 @@ def propagate_rounds(engine: Engine, visit=None):
             size = setup.size
             crippled = card.crippled_matrix(size)
             for v in dist.values():
-                cripple_weights[i] += _pad(v, size) @ crippled
+                cripple_weights[i] += pad(v, size) @ crippled
             # a kill marks every box
             cripple_weights[i] += kill_weights[: i + 1].sum() + maintenance[:t].sum()
         if ev.kind == "activation":
@@ -214,31 +215,10 @@ def propagate_rounds(engine: Engine, visit=None):
         for v in dist.values():
             for c, w in enumerate(card.box_marked(v)):
                 box_weights[c] += w
-            cripple_end += _pad(v, size) @ crippled
+            cripple_end += pad(v, size) @ crippled
         cards = {"cripple_weights": cripple_weights, "box_weights": box_weights, "final": dist,
                  "cripple_end": cripple_end}
     return damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards
-
-
-def _pad(v: np.ndarray, size: int) -> np.ndarray:
-    """``v`` with zeros appended up to ``size`` (configurations met since it was made)."""
-    if v.size >= size:
-        return v
-    out = np.zeros(size)
-    out[: v.size] = v
-    return out
-
-
-def _add(dist: dict, state, v: np.ndarray) -> None:
-    """``dist[state] += v``, padding the shorter vector."""
-    old = dist.get(state)
-    if old is None:
-        dist[state] = v
-    elif old.size == v.size:
-        dist[state] = old + v
-    else:
-        size = max(old.size, v.size)
-        dist[state] = _pad(old, size) + _pad(v, size)
 
 
 def exact_result(scenario: Scenario, slots=None) -> Result:

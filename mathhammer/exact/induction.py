@@ -34,7 +34,7 @@ from ..rules import Scenario
 from ..rules.scenario import check_objective
 from .attack import attack_edges
 from .bounds import MAX_CARD_INDUCTION_EDGES, prepare
-from .edges import Decisions, Piece, merge, slot_counts
+from .edges import BySource, Decisions, Piece, merge, slot_counts
 from .rounds import round_edges
 from .setup import Setup
 from .state import State
@@ -234,9 +234,10 @@ class Engine:
         for lo in range(0, missing.size, CONFIG_BATCH):
             part = missing[lo: lo + CONFIG_BATCH]
             out = np.zeros(part.size)
+            at = BySource(part)
             for pc in self.edges(e, state, part):
                 lead = self.kill_value if pc.state is None else self.after(e, pc.state, pc.dst)
-                out += np.bincount(np.searchsorted(part, pc.src), weights=pc.p * lead, minlength=part.size)
+                out += np.bincount(at(pc), weights=pc.p * lead, minlength=part.size)
             vals[part] = out
             known[part] = True
         return vals[idx]

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..result.fields import SLOT_DESTROYED, SLOT_TOUGH
-from .edges import TIE, Decisions, Piece, subset
+from .card import N_COLUMNS
+from .edges import TIE, Decisions, Piece, groups_by, subset
 from .setup import Setup
 from .state import SlotInfo, State
 
@@ -160,16 +161,15 @@ def _suffer_mark(setup: Setup, state: State, rows: np.ndarray, cur: np.ndarray, 
     if not go.any():
         return out
     pos = np.flatnonzero(go)
-    sel, start, _, q, _ = card.landing(cur[pos], None)
-    at = pos[sel]
-    dis = disabled[at]
-    s_p = np.where(dis, setup.saved(p[at]), p[at]) * q
-    dst = card.move(cur[at], start, None, None, taken[at], dis.astype(np.int64), window)
+    dis = disabled[pos]
+    direct, rolled, dst = card.land(cur[pos], taken[pos], dis.astype(np.int64), None, window)
+    at = card.spread(pos, direct, rolled)
+    s_dis = card.spread(dis, direct, rolled)
+    s_p = card.spread(np.where(dis, setup.saved(p[pos]), p[pos]) * (1.0 / N_COLUMNS), direct, rolled)
     bits = card.crip[dst]
-    key = (bits & setup.feedback_mask) * 4 + ((bits & setup.cortex_bit) > 0) * 2 + dis
-    for k in np.unique(key):
-        keep = key == k
-        b0 = int(bits[np.argmax(keep)])
+    key = (bits & setup.feedback_mask) * 4 + ((bits & setup.cortex_bit) > 0) * 2 + s_dis
+    for k, keep in groups_by(key):
+        b0 = int(bits[keep][0])
         st = state._replace(crippled=setup.crippled_set(b0))
         if k & 2:
             st = cortex_lost(setup, st)
