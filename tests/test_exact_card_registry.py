@@ -187,8 +187,9 @@ def test_moves_kept_between_attacks_change_no_figure(monkeypatch):
 # ------------------------------------------------------------------------- edges helpers
 def test_groups_by_splits_in_ascending_keys_keeping_the_order():
     rng = np.random.default_rng(2)
-    for values in ([3], [0, 4], [0, 4, 16, 20, 300]):
-        key = rng.choice(values, size=1000)
+    for values, p in (([3], None), ([0, 4], None), ([0, 4], [0.97, 0.03]), ([0, 4], [0.02, 0.98]),
+                      ([0, 4, 16, 20, 300], None)):
+        key = rng.choice(values, size=1000, p=p)
         data = rng.random(1000)
         got = groups_by(key)
         assert [k for k, _ in got] == sorted(set(key.tolist()))

@@ -36,7 +36,8 @@ from ..result.fields import (
 )
 from .state import State
 
-__all__ = ["TIE", "Piece", "Decisions", "BySource", "groups_by", "subset", "slot_counts", "piece_values", "choose", "merge"]
+__all__ = ["TIE", "Piece", "Decisions", "BySource", "groups_by", "subset", "slot_counts", "piece_values",
+           "choose", "merge"]
 
 
 #: An option must beat the one before it by more than this to be preferred (floating-point
@@ -129,8 +130,9 @@ def groups_by(key: np.ndarray) -> list[tuple[int, object]]:
     ascending order of the value, each group in the order of the entries: pairs ``(value,
     sel)``, ``a[sel]`` the group's entries of any array ``a`` like ``key``.
 
-    One value selects everything (no copy), two a mask each; more are read off one stable
-    sort of the keys (a radix sort of small integers), as one gather per array.
+    One value selects everything (no copy), two a mask each (the positions, for the one of
+    a few entries); more are read off one stable sort of the keys (a radix sort of small
+    integers), as one gather per array.
     """
     counts = np.bincount(key)
     values = np.flatnonzero(counts)
@@ -138,7 +140,12 @@ def groups_by(key: np.ndarray) -> list[tuple[int, object]]:
         return [(int(values[0]), slice(None))]
     if values.size == 2:
         second = key == values[1]
-        return [(int(values[0]), ~second), (int(values[1]), second)]
+        one, two = ~second, second
+        if 8 * counts[values[1]] < key.size:
+            two = np.flatnonzero(second)
+        elif 8 * counts[values[0]] < key.size:
+            one = np.flatnonzero(one)
+        return [(int(values[0]), one), (int(values[1]), two)]
     small = np.uint8 if values[-1] < 256 else np.uint16 if values[-1] < 65536 else key.dtype
     order = np.argsort(key.astype(small), kind="stable")
     ends = np.cumsum(counts[values])
