@@ -271,7 +271,8 @@ def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
     and ``counters`` (:class:`.layout.Counters`, the chunk's row) unpacked.
 
     ``rare``: ``None`` compiles without the paths of units, blasts, continuous effects and
-    hazards (:func:`.variant.needs_rare`: where none can run); ``True`` keeps them.
+    hazards, and without the arrays and closures that hold the other models and targets
+    (:func:`.variant.needs_rare`: where none can run); ``True`` keeps them.
     ``extra``: ``None`` compiles without the paths of the rules beyond the core of an attack
     (:func:`.variant.needs_extra`); ``True`` keeps them. The variants (:mod:`.variant`) are
     ``(None, None)`` basic, ``(None, True)`` lean and ``(True, True)`` full. The tables and
@@ -478,150 +479,156 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
     for gg in range(n_targets):
         all_models += groups[gg, T_MODELS]
     unit = all_models > 1
-    m_marked = np.zeros(all_models, dtype=np.int64)
-    m_state = np.zeros(all_models, dtype=np.int64)
-    m_effects = np.zeros(all_models, dtype=np.int64)
-    m_def_minus = np.zeros(all_models, dtype=np.int64)
-    m_arm_minus = np.zeros(all_models, dtype=np.int64)
-    m_cont = np.zeros(all_models, dtype=np.int64)
-    # stamps, so that no array is reset per trial: the trial in which a model's state was
-    # stored (else it is fresh, as the unit starts) and in which it was destroyed
-    m_stamp = np.zeros(all_models, dtype=np.int64)
-    m_gone = np.zeros(all_models, dtype=np.int64)
-    # how each model starts (its target's starting situation and continuous effects)
-    m_start_state = np.zeros(all_models, dtype=np.int64)
-    m_start_effects = np.zeros(all_models, dtype=np.int64)
-    m_start_shield = np.zeros(all_models, dtype=np.int64)
-    # the models with a grid or spiral (a unit of them, or one of several targets): each
-    # one's marked rows per column, mark order (healing), crippled set and Shield ARM wait
-    # here while another model is under attack
-    m_card = np.zeros(all_models, dtype=np.bool_)
-    for gg in range(n_targets):
-        lo = groups[gg, T_FIRST_MODEL]
-        for j in range(lo, lo + groups[gg, T_MODELS]):
-            m_start_state[j] = groups[gg, T_STATE]
-            m_start_effects[j] = groups[gg, T_EFFECTS]
-            m_start_shield[j] = groups[gg, T_SHIELD_ARM]
-            m_card[j] = groups[gg, T_CAPACITY] != CAP_TRACK and all_models > 1
-    n_card = 0
-    for j in range(all_models):
-        n_card += m_card[j]
-    card_rows = all_models if n_card else 1
-    m_col = np.zeros((card_rows, n_cols), dtype=np.int64)
-    m_order = np.zeros((card_rows, max(1, card_boxes)), dtype=np.int64)
-    m_crippled = np.zeros(all_models, dtype=np.int64)
-    m_shield = np.zeros(all_models, dtype=np.int64)
     # several targets: the target under attack (g, its first model m_lo), and the locals of
     # the others while they wait (stamped per trial as the models'), and when each fell
     g = 0
     m_lo = 0
-    g_stamp = np.zeros(n_targets, dtype=np.int64)
-    g_dead = np.zeros(n_targets, dtype=np.int64)
-    g_tpoints = np.zeros(n_targets, dtype=np.int64)
-    g_lost = np.zeros(n_targets, dtype=np.bool_)
-    g_blocked = np.zeros(n_targets, dtype=np.bool_)
-    g_destroyed = np.zeros(n_targets, dtype=np.int64)
-    g_dispelled = np.zeros(n_targets, dtype=np.int64)
-    g_guarded = np.zeros(n_targets, dtype=np.int64)  # Shield Guard used: the (trial, round) stamp
+    # the arrays of units and of several targets: the pruned variants (rare is None: one
+    # model, one target) compile without them and without the closures that read them
+    if rare is not None:
+        m_marked = np.zeros(all_models, dtype=np.int64)
+        m_state = np.zeros(all_models, dtype=np.int64)
+        m_effects = np.zeros(all_models, dtype=np.int64)
+        m_def_minus = np.zeros(all_models, dtype=np.int64)
+        m_arm_minus = np.zeros(all_models, dtype=np.int64)
+        m_cont = np.zeros(all_models, dtype=np.int64)
+        # stamps, so that no array is reset per trial: the trial in which a model's state was
+        # stored (else it is fresh, as the unit starts) and in which it was destroyed
+        m_stamp = np.zeros(all_models, dtype=np.int64)
+        m_gone = np.zeros(all_models, dtype=np.int64)
+        # how each model starts (its target's starting situation and continuous effects)
+        m_start_state = np.zeros(all_models, dtype=np.int64)
+        m_start_effects = np.zeros(all_models, dtype=np.int64)
+        m_start_shield = np.zeros(all_models, dtype=np.int64)
+        # the models with a grid or spiral (a unit of them, or one of several targets): each
+        # one's marked rows per column, mark order (healing), crippled set and Shield ARM wait
+        # here while another model is under attack
+        m_card = np.zeros(all_models, dtype=np.bool_)
+        for gg in range(n_targets):
+            lo = groups[gg, T_FIRST_MODEL]
+            for j in range(lo, lo + groups[gg, T_MODELS]):
+                m_start_state[j] = groups[gg, T_STATE]
+                m_start_effects[j] = groups[gg, T_EFFECTS]
+                m_start_shield[j] = groups[gg, T_SHIELD_ARM]
+                m_card[j] = groups[gg, T_CAPACITY] != CAP_TRACK and all_models > 1
+        n_card = 0
+        for j in range(all_models):
+            n_card += m_card[j]
+        card_rows = all_models if n_card else 1
+        m_col = np.zeros((card_rows, n_cols), dtype=np.int64)
+        m_order = np.zeros((card_rows, max(1, card_boxes)), dtype=np.int64)
+        m_crippled = np.zeros(all_models, dtype=np.int64)
+        m_shield = np.zeros(all_models, dtype=np.int64)
+        g_stamp = np.zeros(n_targets, dtype=np.int64)
+        g_dead = np.zeros(n_targets, dtype=np.int64)
+        g_tpoints = np.zeros(n_targets, dtype=np.int64)
+        g_lost = np.zeros(n_targets, dtype=np.bool_)
+        g_blocked = np.zeros(n_targets, dtype=np.bool_)
+        g_destroyed = np.zeros(n_targets, dtype=np.int64)
+        g_dispelled = np.zeros(n_targets, dtype=np.int64)
+        g_guarded = np.zeros(n_targets, dtype=np.int64)  # Shield Guard used: the (trial, round) stamp
+    else:
+        n_card = 0
     slam_hit = np.int64(0)  # the last attack hit (a slam's, for its collateral damage roll)
 
-    def figures(gg):
-        """What target ``gg`` is (its vector of ``groups``), as the trial's locals hold it."""
-        kind = groups[gg, T_CAPACITY]
-        tgh = groups[gg, T_TOUGH]
-        rap = groups[gg, T_RAPID_HEAL]
-        return (groups[gg, T_BOXES], groups[gg, T_STATE], groups[gg, T_POINTS],
-                groups[gg, T_SHIELD_ARM], groups[gg, T_POWER_KIND] == PK_FOCUS,
-                groups[gg, T_POWER_POLICY] == PF_LETHAL, groups[gg, T_POWER_POLICY] == PF_BEST,
-                tgh, rap, groups[gg, T_EFFECTS], kind != CAP_TRACK, kind == CAP_GRID,
-                tgh != TOUGH_NONE or rap != 0, groups[gg, T_MODELS], groups[gg, T_FIRST_MODEL])
+    if rare is not None:  # the closures of units and several targets (and their arrays)
+        def figures(gg):
+            """What target ``gg`` is (its vector of ``groups``), as the trial's locals hold it."""
+            kind = groups[gg, T_CAPACITY]
+            tgh = groups[gg, T_TOUGH]
+            rap = groups[gg, T_RAPID_HEAL]
+            return (groups[gg, T_BOXES], groups[gg, T_STATE], groups[gg, T_POINTS],
+                    groups[gg, T_SHIELD_ARM], groups[gg, T_POWER_KIND] == PK_FOCUS,
+                    groups[gg, T_POWER_POLICY] == PF_LETHAL, groups[gg, T_POWER_POLICY] == PF_BEST,
+                    tgh, rap, groups[gg, T_EFFECTS], kind != CAP_TRACK, kind == CAP_GRID,
+                    tgh != TOUGH_NONE or rap != 0, groups[gg, T_MODELS], groups[gg, T_FIRST_MODEL])
 
-    def park(gg, tr, tpoints, cortex_lost, power_blocked, destroyed, state):
-        """Target ``gg`` leaves the trial's locals (trial ``tr``): what it keeps while others
-        are attacked (a Dispel of its upkeep spells, in ``state``, holds for its models; a
-        card's marks, crippled set and Shield ARM go with its model, :func:`store`)."""
-        g_stamp[gg] = tr
-        g_tpoints[gg] = tpoints
-        g_lost[gg] = cortex_lost
-        g_blocked[gg] = power_blocked
-        g_destroyed[gg] = destroyed
-        g_dispelled[gg] = state & ST_DISPELLED
+        def park(gg, tr, tpoints, cortex_lost, power_blocked, destroyed, state):
+            """Target ``gg`` leaves the trial's locals (trial ``tr``): what it keeps while others
+            are attacked (a Dispel of its upkeep spells, in ``state``, holds for its models; a
+            card's marks, crippled set and Shield ARM go with its model, :func:`store`)."""
+            g_stamp[gg] = tr
+            g_tpoints[gg] = tpoints
+            g_lost[gg] = cortex_lost
+            g_blocked[gg] = power_blocked
+            g_destroyed[gg] = destroyed
+            g_dispelled[gg] = state & ST_DISPELLED
 
-    def unpark(gg, tr):
-        """Target ``gg`` takes the trial's locals: as parked, or as it starts."""
-        if g_stamp[gg] != tr:
-            return groups[gg, T_POINTS], False, False, np.int64(0), np.int64(0)
-        return g_tpoints[gg], g_lost[gg], g_blocked[gg], g_destroyed[gg], g_dispelled[gg]
+        def unpark(gg, tr):
+            """Target ``gg`` takes the trial's locals: as parked, or as it starts."""
+            if g_stamp[gg] != tr:
+                return groups[gg, T_POINTS], False, False, np.int64(0), np.int64(0)
+            return g_tpoints[gg], g_lost[gg], g_blocked[gg], g_destroyed[gg], g_dispelled[gg]
 
-    def fell(gg, t, tr, alive):
-        """Several targets: target ``gg`` is destroyed in round ``t``. Returns the targets
-        left, the target under attack (-1: none, until an attack's route picks one) and
-        whether every target is destroyed (the kill)."""
-        g_dead[gg] = tr
-        target_kills[gg, t] += 1
-        return alive - 1, (np.int64(-1) if alive > 1 else np.int64(gg)), alive <= 1
+        def fell(gg, t, tr, alive):
+            """Several targets: target ``gg`` is destroyed in round ``t``. Returns the targets
+            left, the target under attack (-1: none, until an attack's route picks one) and
+            whether every target is destroyed (the kill)."""
+            g_dead[gg] = tr
+            target_kills[gg, t] += 1
+            return alive - 1, (np.int64(-1) if alive > 1 else np.int64(gg)), alive <= 1
 
-    def store(j, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now):
-        """Model ``j`` of a unit leaves the trial's locals (trial ``tr``); a model with a
-        grid or spiral takes its card along (the scratch arrays, its crippled set and Shield
-        ARM: it is the model under attack)."""
-        m_stamp[j] = tr
-        m_marked[j] = marked
-        m_state[j] = state
-        m_effects[j] = effects
-        m_def_minus[j] = def_minus
-        m_arm_minus[j] = arm_minus
-        m_cont[j] = cont
-        if m_card[j]:
-            for c in range(n_cols):
-                m_col[j, c] = colmask[c]
-            for k in range(marked if heals else 0):  # a card's marks are its boxes marked
-                m_order[j, k] = order[k]
-            m_crippled[j] = crippled
-            m_shield[j] = shield_now
+        def store(j, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now):
+            """Model ``j`` of a unit leaves the trial's locals (trial ``tr``); a model with a
+            grid or spiral takes its card along (the scratch arrays, its crippled set and Shield
+            ARM: it is the model under attack)."""
+            m_stamp[j] = tr
+            m_marked[j] = marked
+            m_state[j] = state
+            m_effects[j] = effects
+            m_def_minus[j] = def_minus
+            m_arm_minus[j] = arm_minus
+            m_cont[j] = cont
+            if m_card[j]:
+                for c in range(n_cols):
+                    m_col[j, c] = colmask[c]
+                for k in range(marked if heals else 0):  # a card's marks are its boxes marked
+                    m_order[j, k] = order[k]
+                m_crippled[j] = crippled
+                m_shield[j] = shield_now
 
-    def load(j, tr, state, crippled, n_marks, shield_now):
-        """Model ``j`` of a unit takes the trial's locals (a Dispel of the unit's upkeep
-        spells, in ``state``, holds for every model): its damage marked, situation, effects
-        and continuous effects, and its card's crippled set, marks and Shield ARM (a damage
-        track's model: the locals' as they are)."""
-        dispelled = state & ST_DISPELLED
-        fresh = m_stamp[j] != tr  # untouched this trial: as the unit (its target) starts
-        if not m_card[j]:  # a damage track: the card's locals are as they are
-            cards = (crippled, n_marks, shield_now)
-        elif fresh:
-            for c in range(n_cols):
-                colmask[c] = 0
-            cards = (np.int64(0), np.int64(0), m_start_shield[j])
-        else:
-            for c in range(n_cols):
-                colmask[c] = m_col[j, c]
-            for k in range(m_marked[j] if heals else 0):
-                order[k] = m_order[j, k]
-            cards = (m_crippled[j], m_marked[j], m_shield[j])
-        if fresh:
-            if multi:
-                return (np.int64(0), m_start_state[j] | dispelled, np.int64(0), np.int64(0),
-                        np.int64(0), m_start_effects[j]) + cards
-            return (np.int64(0), start_state | dispelled, np.int64(0), np.int64(0), np.int64(0),
-                    start_effects) + cards
-        return (m_marked[j], m_state[j] | dispelled, m_effects[j], m_def_minus[j],
-                m_arm_minus[j], m_cont[j]) + cards
+        def load(j, tr, state, crippled, n_marks, shield_now):
+            """Model ``j`` of a unit takes the trial's locals (a Dispel of the unit's upkeep
+            spells, in ``state``, holds for every model): its damage marked, situation, effects
+            and continuous effects, and its card's crippled set, marks and Shield ARM (a damage
+            track's model: the locals' as they are)."""
+            dispelled = state & ST_DISPELLED
+            fresh = m_stamp[j] != tr  # untouched this trial: as the unit (its target) starts
+            if not m_card[j]:  # a damage track: the card's locals are as they are
+                cards = (crippled, n_marks, shield_now)
+            elif fresh:
+                for c in range(n_cols):
+                    colmask[c] = 0
+                cards = (np.int64(0), np.int64(0), m_start_shield[j])
+            else:
+                for c in range(n_cols):
+                    colmask[c] = m_col[j, c]
+                for k in range(m_marked[j] if heals else 0):
+                    order[k] = m_order[j, k]
+                cards = (m_crippled[j], m_marked[j], m_shield[j])
+            if fresh:
+                if multi:
+                    return (np.int64(0), m_start_state[j] | dispelled, np.int64(0), np.int64(0),
+                            np.int64(0), m_start_effects[j]) + cards
+                return (np.int64(0), start_state | dispelled, np.int64(0), np.int64(0), np.int64(0),
+                        start_effects) + cards
+            return (m_marked[j], m_state[j] | dispelled, m_effects[j], m_def_minus[j],
+                    m_arm_minus[j], m_cont[j]) + cards
 
-    def first_alive(frm, tr):
-        """The unit's model under attack: the first still standing from ``frm`` on (every
-        model before the one under attack is destroyed; -1: none)."""
-        for j in range(frm, m_lo + n_models if multi else n_models):
-            if m_gone[j] != tr:
-                return j
-        return -1
+        def first_alive(frm, tr):
+            """The unit's model under attack: the first still standing from ``frm`` on (every
+            model before the one under attack is destroyed; -1: none)."""
+            for j in range(frm, m_lo + n_models if multi else n_models):
+                if m_gone[j] != tr:
+                    return j
+            return -1
 
-    def take_place(frm, tr, state, crippled, n_marks, shield_now):
-        """Spill-over: the first living model from ``frm`` on becomes the one under attack;
-        returns its index and its locals (:func:`load`)."""
-        j = first_alive(frm, tr)
-        out = load(j, tr, state, crippled, n_marks, shield_now)
-        return (j,) + out
+        def take_place(frm, tr, state, crippled, n_marks, shield_now):
+            """Spill-over: the first living model from ``frm`` on becomes the one under attack;
+            returns its index and its locals (:func:`load`)."""
+            j = first_alive(frm, tr)
+            out = load(j, tr, state, crippled, n_marks, shield_now)
+            return (j,) + out
 
     def play_key(points, tpoints, state, effects, cont, earth, lost, down_before, destroyed, shots=0,
                  shred=0):
