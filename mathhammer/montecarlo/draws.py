@@ -20,16 +20,23 @@ _PLAIN_FLAGS = (L.F_DAMAGE | L.F_KNOCKDOWN | L.F_CRIT_KNOCKDOWN | L.F_STATIONARY
                 | L.F_IGNORE_SHIELD | L.F_FIRST)
 
 
+def _rows(attacks) -> list:
+    """The attack rows as lists of Python ints: ``attacks`` (an array) read once, or the
+    rows the encoder built the array from, as they are."""
+    return attacks.tolist() if isinstance(attacks, np.ndarray) else attacks
+
+
 def is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bool:
     """Whether nothing but knockdowns and stationary effects changes during a sequence, and
     every roll is plain dice (see :mod:`mathhammer.montecarlo._kernels.plain`).
 
     Read row by row in Python: the tables of a scenario are a few rows, on which NumPy's
-    per-call cost is most of the work (every point of a sweep or matrix is encoded)."""
+    per-call cost is most of the work (every point of a sweep or matrix is encoded).
+    ``attacks`` may be the array or its rows as lists (the encoder's, before the array)."""
     t = tvec.tolist()
     return bool(
         not any(r[L.A_FLAGS] & ~_PLAIN_FLAGS or r[L.A_ATT_MODE] or r[L.A_DMG_MODE]
-                or r[L.A_EFFECT_BIT] for r in attacks.tolist())
+                or r[L.A_EFFECT_BIT] for r in _rows(attacks))
         and not any(a[L.P_POINTS] for a in attackers.tolist())
         and t[L.T_POINTS] == 0
         and t[L.T_TOUGH] == L.TOUGH_NONE
@@ -53,7 +60,7 @@ def most_made(attacks: np.ndarray, n_slots: int) -> int:
     or any row may have Shred counts ``1 + MAX_SHRED``)."""
     if not len(attacks):
         return 0
-    shred = any(r[L.A_FLAGS] & L.F_SHRED for r in attacks.tolist())
+    shred = any(r[L.A_FLAGS] & L.F_SHRED for r in _rows(attacks))
     return n_slots * (1 + MAX_SHRED) if shred else n_slots
 
 
@@ -70,7 +77,7 @@ def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     The kernel refills its dice buffer between trials whenever fewer than this are left.
     Read row by row in Python, as :func:`is_plain`.
     """
-    rows = attacks.tolist()
+    rows = _rows(attacks)
     per_row = []
     for r in rows:
         flags = r[L.A_FLAGS]

@@ -298,6 +298,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     # the tables are built as lists of Python ints and made arrays once: NumPy's cost per
     # element set, per row stacked, was most of the encoder's work
     arows: list = [None] * (block * len(targets))
+    made_rows: dict = {}  # (what a row is made of, target) -> its row
     seen_attackers = set()
     for i, slot in enumerate(rows):
         w = slot.weapon
@@ -314,8 +315,14 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
         first = i < len(sequence) and slot.actor not in seen_attackers
         if first:
             seen_attackers.add(slot.actor)
+        # a unit's models make the same attacks: each distinct row is worked out once
+        same = (id(slot.weapon), id(slot.attacker), slot.number, slot.bought, slot.charge,
+                slot.cost, slot.stops, slot.group, slot.attack_mod, slot.collateral)
         for g, target in enumerate(targets):
-            row = _attack_row(slot, target, scenario)
+            made = made_rows.get((same, g))
+            if made is None:
+                made = made_rows[same, g] = _attack_row(slot, target, scenario)
+            row = made.copy()
             row[L.A_ATTACKER] = slot.attacker_index
             if i in choice_row:
                 row[L.A_CHOICES] = len(slot.choices)
@@ -356,7 +363,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
         route_rows[i][: len(route)] = route
     # Shred's repeated attacks are in the several-target variant only (its attack loop), so
     # a Shred scenario takes it with one target too (most_made: whether any row has Shred)
-    n = most_made(attacks, len(sequence))  # attacks a round makes, Shred's included
+    n = most_made(arows, len(sequence))  # attacks a round makes, Shred's included
     if len(targets) == 1 and n == len(sequence):
         routes = np.array([r[0] for r in route_rows], dtype=np.int64)
     else:
@@ -368,9 +375,9 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     # corrosion (expiry, column, Tough)
     # a column d6 for each model a blast catches too (a unit of models with a card)
     # a colossal: one more d6 for each (the column on the other grid once one is full)
-    caught = max((max(r[L.A_BLAST_MODELS], r[L.A_BLAST_MISS]) for r in arows), default=0)
+    caught = max((max(r[L.A_BLAST_MODELS], r[L.A_BLAST_MISS]) for r in arows), default=0) if card else 0
     more = int(card_target.colossal)
-    per_attack_round = (max_draws(attacks, len(sequence), len(targets))
+    per_attack_round = (max_draws(arows, len(sequence), len(targets))
                         + (n * (1 + caught) * (1 + more) if card else 0)
                         + ((2 + more) * n if "quicksand" in card_target.hazards else 0))
     upkeep = 2 + (4 + 3 + 2 * more) * scenario.total_models  # every model of a unit has its own effects
@@ -379,7 +386,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done,
                       *_play_tables(table), groups, routes)
     return Encoded(
-        tables, draws, is_plain(attacks, attackers, tvec), tuple(alphabet(card_target)),
+        tables, draws, is_plain(arows, attackers, tvec), tuple(alphabet(card_target)),
         n_slots=len(sequence),
         slot_labels=round_labels([slot.label for slot in sequence], rounds),
         slot_attacker=tuple(slot.attacker_index for slot in sequence) * rounds,

@@ -270,8 +270,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         attack_total[initial, C_MADE] = made[initial]
     if on_card:  # every trial starts with nothing crippled; slots change that (every model's
         # of a unit of models with a card)
-        cards = enc.tables.groups[enc.tables.groups[:, T_CAPACITY] != CAP_TRACK]
-        cripple_total[0, 0] += trials * int(cards[0, T_MODELS])
+        cards = [g for g in groups if g[T_CAPACITY] != CAP_TRACK]
+        cripple_total[0, 0] += trials * cards[0][T_MODELS]
         cripple_total = np.cumsum(cripple_total, axis=0)
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
                   effect_total, chunk_damage, destroyed_total, chunk_destroyed, target_damage,
