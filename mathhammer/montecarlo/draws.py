@@ -64,6 +64,24 @@ def most_made(attacks: np.ndarray, n_slots: int) -> int:
     return n_slots * (1 + MAX_SHRED) if shred else n_slots
 
 
+def _row_draws(flags: int, att_dice: int, att_mode: int, dmg_dice: int, blast_models: int,
+               blast_miss: int) -> int:
+    """Most buffer entries the attack of one row can read (:func:`max_draws`)."""
+    # most dice: a paid boost, Sanguine Fate's die; a boost, Brutal Damage, Trash / Shatter
+    attack_dice = att_dice + 1 + (1 if att_mode & L.R_SANGUINE else 0)
+    damage_dice = dmg_dice + 2 + (1 if flags & (L.F_TRASH | L.F_SHATTER) else 0)
+    # a roll is read through one packed word of at most 10 dice (dice.roll_stats)
+    if max(attack_dice, damage_dice) > 10:
+        raise MathhammerError("a roll of more than 10 dice: outside what the kernel reads")
+    attack = (2 if flags & L.F_REROLL_ATT else 1) * _pairs(attack_dice)
+    damage = (2 if flags & L.F_REROLL_DMG else 1) * _pairs(damage_dice)
+    # an AOE against a unit: a blast damage roll (two dice at most) and a Tough d6 per model
+    caught = max(blast_models, blast_miss) if flags & L.F_BLAST else 0
+    rof = 1 if flags & L.F_ROF else 0  # a random rate of fire's roll: one pair entry
+    repeats = 1 + MAX_SHRED if flags & L.F_SHRED else 1  # Shred: once and MAX_SHRED more
+    return (attack + damage + 1 + 2 * caught + rof) * repeats
+
+
 def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     """Most buffer entries one trial can read: every attack rolled with a paid boost and
     rerolled, every damage roll made with Brutal Damage, a paid boost and a reroll, and a
@@ -78,22 +96,15 @@ def max_draws(attacks: np.ndarray, n_slots: int, n_targets: int = 1) -> int:
     Read row by row in Python, as :func:`is_plain`.
     """
     rows = _rows(attacks)
+    known: dict = {}  # a unit's models' rows alike: each distinct one worked out once
     per_row = []
     for r in rows:
-        flags = r[L.A_FLAGS]
-        # most dice: a paid boost, Sanguine Fate's die; a boost, Brutal Damage, Trash / Shatter
-        attack_dice = r[L.A_ATT_DICE] + 1 + (1 if r[L.A_ATT_MODE] & L.R_SANGUINE else 0)
-        damage_dice = r[L.A_DMG_DICE] + 2 + (1 if flags & (L.F_TRASH | L.F_SHATTER) else 0)
-        # a roll is read through one packed word of at most 10 dice (dice.roll_stats)
-        if max(attack_dice, damage_dice) > 10:
-            raise MathhammerError("a roll of more than 10 dice: outside what the kernel reads")
-        attack = (2 if flags & L.F_REROLL_ATT else 1) * _pairs(attack_dice)
-        damage = (2 if flags & L.F_REROLL_DMG else 1) * _pairs(damage_dice)
-        # an AOE against a unit: a blast damage roll (two dice at most) and a Tough d6 per model
-        caught = max(r[L.A_BLAST_MODELS], r[L.A_BLAST_MISS]) if flags & L.F_BLAST else 0
-        rof = 1 if flags & L.F_ROF else 0  # a random rate of fire's roll: one pair entry
-        repeats = 1 + MAX_SHRED if flags & L.F_SHRED else 1  # Shred: once and MAX_SHRED more
-        per_row.append((attack + damage + 1 + 2 * caught + rof) * repeats)
+        what = (r[L.A_FLAGS], r[L.A_ATT_DICE], r[L.A_ATT_MODE], r[L.A_DMG_DICE],
+                r[L.A_BLAST_MODELS], r[L.A_BLAST_MISS])
+        need = known.get(what)
+        if need is None:
+            need = known[what] = _row_draws(*what)
+        per_row.append(need)
     block = len(rows) // n_targets
     per_slot = [0] * n_slots
     for g in range(n_targets):
