@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-__all__ = ["NOTICE_AFTER", "compile_for"]
+__all__ = ["NOTICE_AFTER", "arg_layout", "compile_for"]
 
 #: Seconds a compile (or cache load) may take before the notice is written: a load from the
 #: cache takes well under this, a cold compile far more.
@@ -49,7 +49,7 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     # Numba's typing of the arguments costs ~0.7 ms for the general kernel's tables (a cost
     # per batch of every run, a matrix's points too): a key of what that typing reads, held
     # once the kernel is ready, answers the calls after the first at a fraction of it
-    key = (id(dispatcher), _layout(args))
+    key = (id(dispatcher), arg_layout(args))
     if key in _READY:
         return False
     types = tuple(dispatcher.typeof_pyval(a) for a in args)
@@ -86,17 +86,17 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
 _READY: set = set()
 
 
-def _layout(a):
+def arg_layout(a):
     """What Numba's typing of ``a`` depends on, for the arguments the kernels take (arrays,
     NumPy and Python scalars, None, tuples and NamedTuples of them): equal keys, equal types.
 
-    >>> _layout((np.zeros(2), np.int64(1))) == _layout((np.ones(5), np.int64(7)))
+    >>> arg_layout((np.zeros(2), np.int64(1))) == arg_layout((np.ones(5), np.int64(7)))
     True
-    >>> _layout(np.zeros((2, 2))) == _layout(np.zeros(2))
+    >>> arg_layout(np.zeros((2, 2))) == arg_layout(np.zeros(2))
     False
     """
     if isinstance(a, np.ndarray):  # the flags' bits: contiguity, writeable, aligned
-        return (a.dtype.str, a.ndim, a.flags.num)
-    if isinstance(a, tuple):
-        return (type(a), tuple(_layout(x) for x in a))
+        return (a.dtype, a.ndim, a.flags.num)
+    if isinstance(a, tuple):  # map: a generator's frame per tuple cost as much as the arrays
+        return (type(a), tuple(map(arg_layout, a)))
     return type(a)

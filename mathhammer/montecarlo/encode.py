@@ -83,14 +83,15 @@ class Encoded:
 _SIDES = {"left": L.SIDE_LEFT, "right": L.SIDE_RIGHT, "random": L.SIDE_RANDOM}
 
 
-def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndarray:
+def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> list[int]:
     """The figures of one attack slot against ``target`` (in its starting state), with the
-    scenario's settings."""
+    scenario's settings: a row of :data:`~._kernels.layout.A_NFIELDS` Python ints (the
+    encoder makes one array of all rows: NumPy's cost per element set was most of the work)."""
     weapon: Weapon = slot.weapon
     attacker: Attacker = slot.attacker
     rules = weapon.rules
     blessed = "blessed" in rules
-    row = np.zeros(L.A_NFIELDS, dtype=np.int64)
+    row = [0] * L.A_NFIELDS
     flags = rule_flags(weapon, target, scenario)
     if weapon.boosted_attack:
         flags |= L.F_FREE_ATT_BOOST
@@ -153,12 +154,12 @@ def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> np.ndar
     return row
 
 
-def _attacker_row(attacker: Attacker, table) -> np.ndarray:
+def _attacker_row(attacker: Attacker, table) -> list[int]:
     """Points and spending of one attacker; best play's unsolved entries fall back to the
     default :class:`~mathhammer.rules.Spend` (no reserve: best play keeps none)."""
     best = table is not None and attacker.plays_best
     spend = Spend() if best else attacker.spend
-    row = np.zeros(L.P_NFIELDS, dtype=np.int64)
+    row = [0] * L.P_NFIELDS
     row[L.P_BEST] = int(best)
     row[L.P_POINTS] = attacker.points
     row[L.P_BOOST_ATT] = _MODE[spend.boost_attack]
@@ -168,8 +169,8 @@ def _attacker_row(attacker: Attacker, table) -> np.ndarray:
     return row
 
 
-def _target_vector(target: Target, table) -> np.ndarray:
-    tvec = np.zeros(L.T_NFIELDS, dtype=np.int64)
+def _target_vector(target: Target, table) -> list[int]:
+    tvec = [0] * L.T_NFIELDS
     tvec[L.T_BOXES] = target.boxes
     state = L.ST_ALWAYS  # what a weapon with auto_hit hits on: every state
     if target.starts_base_def_5:
@@ -212,17 +213,30 @@ def _target_vector(target: Target, table) -> np.ndarray:
     return tvec
 
 
+def _no_play_tables() -> tuple:
+    """The tiny unread tables of :func:`_play_tables` without best play."""
+    keys = np.zeros(L.K_NFIELDS, dtype=np.int64)
+    keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED, L.K_ICE,
+          L.K_SHOTS, L.K_ARM_EXTRA, L.K_SHRED]] = 1
+    tables = (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
+              np.full((1, 1), -1, dtype=np.int64), np.full(1, -1, dtype=np.int32))
+    for a in tables:
+        a.setflags(write=False)
+    return tables
+
+
+#: Built once (read-only): each encoding without best play gets writable copies.
+_NO_PLAY = _no_play_tables()
+
+
 def _play_tables(table) -> tuple:
     """``play_keys``, ``play_attack``, ``play_field``, ``play_columns`` and ``play_index`` of a
     :class:`~mathhammer.play.DecisionTable` (tiny unread ones without best play)."""
+    if table is None:
+        return tuple(a.copy() for a in _NO_PLAY)
     keys = np.zeros(L.K_NFIELDS, dtype=np.int64)
     columns = np.full((1, 1), -1, dtype=np.int64)
     index = np.full(1, -1, dtype=np.int32)
-    if table is None:
-        keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED, L.K_ICE,
-              L.K_SHOTS, L.K_ARM_EXTRA, L.K_SHRED]] = 1
-        return (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
-                columns, index)
     ks = table.keys
     keys[L.K_POINTS] = ks.points
     keys[L.K_TPOINTS] = ks.target_points
@@ -281,7 +295,10 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
             rows += [slot.with_weapon(wi) for wi in slot.choices]
     # several targets: a block of those rows per target, each against its target
     block = len(rows)
-    attacks = np.zeros((block * len(targets), L.A_NFIELDS), dtype=np.int64)
+    # the tables are built as lists of Python ints and made arrays once: NumPy's cost per
+    # element set, per row stacked, was most of the encoder's work
+    arows: list = [None] * (block * len(targets))
+    made_rows: dict = {}  # (what a row is made of, target) -> its row
     seen_attackers = set()
     for i, slot in enumerate(rows):
         w = slot.weapon
@@ -298,44 +315,59 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
         first = i < len(sequence) and slot.actor not in seen_attackers
         if first:
             seen_attackers.add(slot.actor)
+        # a unit's models make the same attacks: each distinct row is worked out once
+        same = (id(slot.weapon), id(slot.attacker), slot.number, slot.bought, slot.charge,
+                slot.cost, slot.stops, slot.group, slot.attack_mod, slot.collateral)
         for g, target in enumerate(targets):
-            r = g * block + i
-            attacks[r] = _attack_row(slot, target, scenario)
-            attacks[r, L.A_ATTACKER] = slot.attacker_index
+            made = made_rows.get((same, g))
+            if made is None:
+                made = made_rows[same, g] = _attack_row(slot, target, scenario)
+            row = made.copy()
+            row[L.A_ATTACKER] = slot.attacker_index
             if i in choice_row:
-                attacks[r, L.A_CHOICES] = len(slot.choices)
-                attacks[r, L.A_CHOICE_ROW] = g * block + choice_row[i]
-            attacks[r, L.A_EFFECT_BIT] = bit
+                row[L.A_CHOICES] = len(slot.choices)
+                row[L.A_CHOICE_ROW] = g * block + choice_row[i]
+            row[L.A_EFFECT_BIT] = bit
             if first:
-                attacks[r, L.A_FLAGS] |= L.F_FIRST
-    attackers = np.stack([_attacker_row(a, table) for a in scenario.attackers])
-    groups = np.stack([_target_vector(t, table) for t in targets])
-    groups[:, L.T_FIRST_MODEL] = np.cumsum([0] + [t.models for t in targets])[:-1]
-    groups[:, L.T_TARGETS] = len(targets)
-    groups[:, L.T_TURNS] = scenario.turns
-    groups[:, L.T_SLOTS] = len(sequence)
-    groups[:, L.T_ATTACK_ROUNDS] = scenario.attack_rounds
-    # Shield Guard (docs/rules.md 9): who guards each target; its ranged attacks may be taken
+                row[L.A_FLAGS] |= L.F_FIRST
+            arows[g * block + i] = row
+    grows = [_target_vector(t, table) for t in targets]
+    first_model = 0
     names = [t.name for t in targets]
-    groups[:, L.T_GUARDED_BY] = -1
+    for g, t in enumerate(targets):
+        grows[g][L.T_FIRST_MODEL] = first_model
+        first_model += t.models
+        grows[g][L.T_TARGETS] = len(targets)
+        grows[g][L.T_TURNS] = scenario.turns
+        grows[g][L.T_SLOTS] = len(sequence)
+        grows[g][L.T_ATTACK_ROUNDS] = scenario.attack_rounds
+        grows[g][L.T_GUARDED_BY] = -1
+    # Shield Guard (docs/rules.md 9): who guards each target; its ranged attacks may be taken
     for g, t in enumerate(targets):
         for name in t.shield_guard:
-            groups[names.index(name), L.T_GUARDED_BY] = g
-    if (groups[:, L.T_GUARDED_BY] >= 0).any():
-        ranged = np.array([slot.weapon.type == "ranged" for slot in rows] * len(targets), dtype=bool)
-        attacks[ranged, L.A_FLAGS] |= L.F_GUARDABLE
+            grows[names.index(name)][L.T_GUARDED_BY] = g
+    if any(row[L.T_GUARDED_BY] >= 0 for row in grows):
+        for i, slot in enumerate(rows):
+            if slot.weapon.type == "ranged":
+                for g in range(len(targets)):
+                    arows[g * block + i][L.A_FLAGS] |= L.F_GUARDABLE
+    attacks = np.array(arows, dtype=np.int64).reshape(-1, L.A_NFIELDS)
+    attackers = np.array([_attacker_row(a, table) for a in scenario.attackers], dtype=np.int64)
+    groups = np.array(grows, dtype=np.int64)
     tvec = groups[0].copy()
     # a matrix with several targets (or Shred, below), a vector (unread) for one: the kernel
     # compiles each apart
-    routes = np.full((max(1, len(sequence)), len(targets)), -1, dtype=np.int64)
+    route_rows = [[-1] * len(targets) for _ in range(max(1, len(sequence)))]
     for i, slot in enumerate(sequence):
         route = slot.route or tuple(range(len(targets)))
-        routes[i, : len(route)] = route
+        route_rows[i][: len(route)] = route
     # Shred's repeated attacks are in the several-target variant only (its attack loop), so
     # a Shred scenario takes it with one target too (most_made: whether any row has Shred)
-    n = most_made(attacks, len(sequence))  # attacks a round makes, Shred's included
+    n = most_made(arows, len(sequence))  # attacks a round makes, Shred's included
     if len(targets) == 1 and n == len(sequence):
-        routes = routes[:, 0].copy()
+        routes = np.array([r[0] for r in route_rows], dtype=np.int64)
+    else:
+        routes = np.array(route_rows, dtype=np.int64)
     col_full, letter_mask, letters_done = card_tables(card_target)
     card = card_target.card is not None
     # per round: the attacks (a column d6 each on a card; a quicksand point's column and
@@ -343,9 +375,9 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     # corrosion (expiry, column, Tough)
     # a column d6 for each model a blast catches too (a unit of models with a card)
     # a colossal: one more d6 for each (the column on the other grid once one is full)
-    caught = np.maximum(attacks[:, L.A_BLAST_MODELS], attacks[:, L.A_BLAST_MISS]).max(initial=0)
+    caught = max((max(r[L.A_BLAST_MODELS], r[L.A_BLAST_MISS]) for r in arows), default=0) if card else 0
     more = int(card_target.colossal)
-    per_attack_round = (max_draws(attacks, len(sequence), len(targets))
+    per_attack_round = (max_draws(arows, len(sequence), len(targets))
                         + (n * (1 + caught) * (1 + more) if card else 0)
                         + ((2 + more) * n if "quicksand" in card_target.hazards else 0))
     upkeep = 2 + (4 + 3 + 2 * more) * scenario.total_models  # every model of a unit has its own effects
@@ -354,7 +386,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done,
                       *_play_tables(table), groups, routes)
     return Encoded(
-        tables, draws, is_plain(attacks, attackers, tvec), tuple(alphabet(card_target)),
+        tables, draws, is_plain(arows, attackers, tvec), tuple(alphabet(card_target)),
         n_slots=len(sequence),
         slot_labels=round_labels([slot.label for slot in sequence], rounds),
         slot_attacker=tuple(slot.attacker_index for slot in sequence) * rounds,

@@ -54,9 +54,8 @@ def rule_flags(weapon: Weapon, target: Target, scenario: Scenario) -> int:
     """
     rules = weapon.rules
     flags = 0
-    for rule, bit in _RULE_FLAGS.items():
-        if rule in rules:
-            flags |= bit
+    for rule in rules:  # a weapon has a few rules: the table's lookups, not its length
+        flags |= _RULE_FLAGS.get(rule, 0)
     for effect, bits in _EFFECT_FLAGS.items():
         if not target.suffers(effect):
             flags &= ~bits

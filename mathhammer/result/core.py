@@ -311,10 +311,10 @@ class Result(CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods
     @property
     def spent_by_attacker(self) -> dict[str, float]:
         """Expected points (focus, fury or forcing) each attacker spent."""
-        spent = self.spent_mean
+        spent = self.spent_mean.tolist()  # Python floats, the same values
         out = {name: 0.0 for name in self.attacker_names}
-        for i, a in enumerate(self.slot_attacker):
-            out[self.attacker_names[a]] += float(spent[i])
+        for a, x in zip(self.slot_attacker, spent):
+            out[self.attacker_names[a]] += x
         return out
 
     @property

@@ -91,7 +91,7 @@ def summary_records(result: Result) -> list[SummaryRow]:
     if result.models > 1:
         add("destroyed", result.models_destroyed_mean, result.models_destroyed_ci95)
         cis = result.models_destroyed_at_least_ci95
-        for k, p in enumerate(result.models_destroyed_at_least[1:], start=1):
+        for k, p in enumerate(result.models_destroyed_at_least.tolist()[1:], start=1):
             add(f"destroyed_at_least:{k}", p, cis[k])
     if result.turns > 1:
         for r in result.turn_rows:

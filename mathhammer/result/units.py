@@ -61,10 +61,11 @@ class UnitFigures:
     def models_destroyed_at_least_ci95(self) -> list[tuple[float, float]]:
         """95% Wilson interval of each :attr:`models_destroyed_at_least` entry (points for
         exact results)."""
-        at_least = self.models_destroyed_at_least
+        at_least = self.models_destroyed_at_least.tolist()  # Python floats, the same values
         if self.exact:
-            return [(float(p), float(p)) for p in at_least]
-        return [wilson_interval(round(float(p) * self.total), int(self.trials)) for p in at_least]
+            return [(p, p) for p in at_least]
+        trials = int(self.trials)
+        return [wilson_interval(round(p * self.total), trials) for p in at_least]
 
     @property
     def destroyed_by_attack(self) -> np.ndarray:

@@ -247,8 +247,7 @@ class Scenario:
         weapon."""
         out = []
         for ai, a in enumerate(self.attackers):
-            for g, size in enumerate(a.groups):  # a unit: each model (or combined attack) in turn
-                out += _combat_action(ai, a, g, size)
+            out += _combat_actions(ai, a)
         if self.several:
             out = [dataclasses.replace(s, route=self.route_of(s.attacker, s.weapon)) for s in out]
         return tuple(dataclasses.replace(s, attack_mod=slam_mod(self, s.attacker, s.weapon))
@@ -310,33 +309,39 @@ def _distinct(key: str, items: tuple, kind: type, why: str) -> None:
         names.add(x.name)
 
 
-def _combat_action(ai: int, a: Attacker, g: int, size: int) -> list[AttackSlot]:
-    """The attacks of one combat action of attacker ``ai`` (model or combined attack ``g``
-    of ``size`` models): its weapons' initial attacks in order (a spell's casts in its place),
-    then the attacks it may buy (docs/rules.md 5): additional melee attacks, or its ranged
-    weapons' reloads, weapon by weapon."""
+def _combat_actions(ai: int, a: Attacker) -> list[AttackSlot]:
+    """The attacks of the combat actions of attacker ``ai``, one per model or combined attack
+    of :attr:`Attacker.groups` in turn (a unit: each model): each action's weapons' initial
+    attacks in order (a spell's casts in its place), then the attacks it may buy
+    (docs/rules.md 5): additional melee attacks, or its ranged weapons' reloads, weapon by
+    weapon. The attacker's derived figures are read once, not once per model."""
     out = []
     charge = a.charge_weapon_index
     casts = dict(a.casts)
-    who = {"model": g, "group": size}
     power = a.power_weapon
-    for wi, w in enumerate(a.weapons):
-        if power is not None and w is not power:  # a power attack is the combat action
-            continue
-        if w.cost:  # a spell: every cast is paid for, the first too
-            out.extend(AttackSlot(ai, wi, k, a, w, bought=True, cost=w.cost, stops=False, **who)
-                       for k in range(casts.get(wi, 0)))
-            continue
-        paid = a.power_cost if w is power else 0
-        for k in range(w.initial_attacks):  # a random rate of fire: the most it gives
-            out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0), paid=paid, **who))
-        if w.collateral is not None:  # the slam's collateral damage roll, after it
-            out.append(AttackSlot(ai, wi, 0, a, w.collateral_roll, collateral=True, **who))
+    power_cost = a.power_cost
     bought = a.bought_weapon
-    if a.max_bought:
-        wi = a.weapons.index(bought)
-        for k in range(a.max_bought):
-            out.append(AttackSlot(ai, wi, k, a, bought, bought=True, choices=a.buy_choices, **who))
-    for wi, n in a.reloads:  # Reload [N]: additional ranged attacks, one point each
-        out.extend(AttackSlot(ai, wi, k, a, a.weapons[wi], bought=True, **who) for k in range(n))
+    max_bought = a.max_bought
+    choices = a.buy_choices if max_bought else ()
+    reloads = a.reloads
+    for g, size in enumerate(a.groups):
+        who = {"model": g, "group": size}
+        for wi, w in enumerate(a.weapons):
+            if power is not None and w is not power:  # a power attack is the combat action
+                continue
+            if w.cost:  # a spell: every cast is paid for, the first too
+                out.extend(AttackSlot(ai, wi, k, a, w, bought=True, cost=w.cost, stops=False, **who)
+                           for k in range(casts.get(wi, 0)))
+                continue
+            paid = power_cost if w is power else 0
+            for k in range(w.initial_attacks):  # a random rate of fire: the most it gives
+                out.append(AttackSlot(ai, wi, k, a, w, charge=(wi == charge and k == 0), paid=paid, **who))
+            if w.collateral is not None:  # the slam's collateral damage roll, after it
+                out.append(AttackSlot(ai, wi, 0, a, w.collateral_roll, collateral=True, **who))
+        if max_bought:
+            wi = a.weapons.index(bought)
+            for k in range(max_bought):
+                out.append(AttackSlot(ai, wi, k, a, bought, bought=True, choices=choices, **who))
+        for wi, n in reloads:  # Reload [N]: additional ranged attacks, one point each
+            out.extend(AttackSlot(ai, wi, k, a, a.weapons[wi], bought=True, **who) for k in range(n))
     return out

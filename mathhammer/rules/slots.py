@@ -93,7 +93,9 @@ class AttackSlot:
         """The attacker's name, and within a unit the number of its model (or combined
         attack): ``"Riflemen 3"``."""
         a = self.attacker
-        return a.name if len(a.groups) == 1 else f"{a.name} {self.model + 1}"
+        # one combat action (a single ``groups`` entry): a model, or a unit all in one
+        # combined attack (``combined`` is at most ``models``)
+        return a.name if a.models == 1 or a.combined >= a.models else f"{a.name} {self.model + 1}"
 
     @property
     def label(self) -> str:

@@ -14,12 +14,13 @@ trials are asked for.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import accumulate
 
 import numba
 import numpy as np
 
 from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_chunk
-from ..._core.compiling import compile_for
+from ..._core.compiling import arg_layout, compile_for
 from ..._core.jit import jit
 from ..._core.threads import run_chunks
 from .layout import (
@@ -114,7 +115,8 @@ def _run_batch(plain: bool, args: tuple) -> int:
     else:
         def job(lo, hi):
             _general_range(lo, hi, *args)
-    return run_chunks(job, k, numba.get_num_threads())
+    # one chunk runs on the calling thread (asking Numba its thread count costs microseconds)
+    return run_chunks(job, k, numba.get_num_threads() if k > 1 else 1)
 
 
 #: What a cold compile of each kernel costs (plain, the general kernel's basic, lean or full
@@ -127,6 +129,12 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
                   "rerolls, effects, Tough, power fields)", "about 25 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
                   "continuous effects", "two to six minutes on two cores")}
+
+
+#: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this
+#: process: typing every argument of a kernel call to look it up there cost more than the
+#: call itself.
+_READY: set = set()
 
 
 @dataclass(frozen=True)
@@ -174,40 +182,36 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         raise ValueError(f"stride {stride} is below the scenario's max_draws {enc.max_draws}")
     draws = stride if stride else enc.max_draws
     n_slots = enc.n_slots  # the attacks table's first rows (alternative weapons follow)
-    turns = int(enc.target[T_TURNS])
-    rounds = int(enc.target[T_ATTACK_ROUNDS])
+    # the few figures read off the tables as Python numbers (NumPy's cost per call on arrays
+    # this small was most of the driver's fixed cost per run)
+    groups = enc.tables.groups.tolist()
+    turns = groups[0][T_TURNS]
+    rounds = groups[0][T_ATTACK_ROUNDS]
     n_attacks = rounds * n_slots  # counter rows: each slot of each round with attacks
-    groups = enc.tables.groups
     n_targets = len(groups)
     # the several-target variant of the kernel (a routes matrix: several targets, or Shred)
     # counts per target and every attack made
     multi = enc.tables.routes.ndim > 1
     # a unit: the damage on the whole unit; several targets: on all of them
-    models = int(groups[:, T_MODELS].sum())
-    boxes = int((groups[:, T_BOXES] * groups[:, T_MODELS]).sum())
-    t_boxes = int((groups[:, T_BOXES] * groups[:, T_MODELS]).max()) if multi else 0
-    t_models = int(groups[:, T_MODELS].max()) if multi else 0
+    models = sum(g[T_MODELS] for g in groups)
+    boxes = sum(g[T_BOXES] * g[T_MODELS] for g in groups)
+    t_boxes = max(g[T_BOXES] * g[T_MODELS] for g in groups) if multi else 0
+    t_models = max(g[T_MODELS] for g in groups) if multi else 0
     t_shape = (n_targets, t_boxes + 1) if multi else (1, 1)
     td_shape = (n_targets, t_models + 1) if multi else (1, 1)
     tk_shape = (n_targets, turns) if multi else (1, 1)
-    target_damage = np.zeros(t_shape, dtype=np.int64)
-    target_destroyed = np.zeros(td_shape, dtype=np.int64)
-    target_kills = np.zeros(tk_shape, dtype=np.int64)
     tm_shape = (n_attacks, n_targets) if multi else (1, 1)
-    target_made = np.zeros(tm_shape, dtype=np.int64)
-    destroyed_total = np.zeros(models + 1, dtype=np.int64)
-    damage_total = np.zeros(boxes + 1, dtype=np.int64)
-    attack_total = np.zeros((n_attacks, C_NFIELDS), dtype=np.int64)
-    kill_total = np.zeros(n_attacks, dtype=np.int64)
-    n_letters = int(groups[:, T_NLETTERS].max())  # the one target with a card
-    on_card = bool(enc.col_full.any())
+    n_letters = max(g[T_NLETTERS] for g in groups)  # the one target with a card
+    on_card = any(enc.col_full.tolist())
     cripple_shape = (n_attacks + 1, 1 << n_letters) if on_card else (1, 1)
     mask_shape = (enc.col_full.size, 1 << MAX_ROWS) if on_card else (1, 1)  # 6 or 12 columns
-    cripple_total = np.zeros(cripple_shape, dtype=np.int64)
-    mask_total = np.zeros(mask_shape, dtype=np.int64)
-    effect_total = np.zeros((turns, N_EFFECTS, E_NFIELDS), dtype=np.int64)
-    chunk_damage = np.zeros((n_chunks(trials, chunk), boxes + 1), dtype=np.int64)
-    chunk_destroyed = np.zeros((n_chunks(trials, chunk), models + 1), dtype=np.int64)
+    # what the kernel's argument types depend on: the tables' arrays and the variant (the
+    # counters and numbers are laid out by this function, always alike)
+    ready = (plain, arg_layout(enc.tables), variant)
+    total_chunks = n_chunks(trials, chunk)
+    chunk_damage = np.empty((total_chunks, boxes + 1), dtype=np.int64)
+    chunk_destroyed = np.empty((total_chunks, models + 1), dtype=np.int64)
+    totals = None
     for first, k in batches(trials, chunk, batch):
         # each chunk's row ends with a cache line of padding, so threads writing the rows of
         # neighbouring chunks never share a cache line (false sharing costs a factor of 2);
@@ -227,30 +231,30 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         )
         args = (np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
                 np.int64(draws), np.int64(stride), enc.tables, counters, *variant)
-        if plain:
-            compile_for(_plain_range, (np.int64(0), np.int64(1)) + args, *_COLD[cold])
-        else:  # the kernel itself, for one chunk or many (threads)
-            rs, dice, size, n = open_chunk(np.int64(0), *args[:5])
-            compile_for(trials_kernel, kernel_args(n, rs, dice, size, size, args[4], args[5],
-                                                   enc.tables, _chunk_row(counters, 0),
-                                                   *variant), *_COLD[cold])
+        if ready not in _READY:  # the kernel compiled or loaded for this layout of tables
+            if plain:
+                compile_for(_plain_range, (np.int64(0), np.int64(1)) + args, *_COLD[cold])
+            else:  # the kernel itself, for one chunk or many (threads)
+                rs, dice, size, n = open_chunk(np.int64(0), *args[:5])
+                compile_for(trials_kernel, kernel_args(n, rs, dice, size, size, args[4], args[5],
+                                                       enc.tables, _chunk_row(counters, 0),
+                                                       *variant), *_COLD[cold])
+            _READY.add(ready)
         _run_batch(plain, args)
-        damage_hist = counters.damage_hist[:, : boxes + 1]
-        chunk_damage[first:first + k] = damage_hist
-        damage_total += damage_hist.sum(axis=0)
-        attack_total += counters.attack_counts[:, :n_attacks].sum(axis=0)
-        kill_total += counters.kill_at[:, :n_attacks].sum(axis=0)
-        cripple_total += counters.cripple_delta.sum(axis=0)
-        mask_total += counters.mask_hist.sum(axis=0)
-        effect_total += counters.effect_counts[:, :turns].sum(axis=0)
+        chunk_damage[first:first + k] = counters.damage_hist[:, : boxes + 1]
         chunk_destroyed[first:first + k] = counters.destroyed_hist[:, : models + 1]
-        destroyed_total += counters.destroyed_hist[:, : models + 1].sum(axis=0)
-        target_damage += counters.target_damage.sum(axis=0)
-        target_destroyed += counters.target_destroyed.sum(axis=0)
-        target_kills += counters.target_kills.sum(axis=0)
-        target_made += counters.target_made[:, : tm_shape[0]].sum(axis=0)
+        # the chunks' rows summed (one chunk: its row), without the padding
+        rows = (counters.damage_hist[:, : boxes + 1], counters.attack_counts[:, :n_attacks],
+                counters.kill_at[:, :n_attacks], counters.cripple_delta, counters.mask_hist,
+                counters.effect_counts[:, :turns], counters.destroyed_hist[:, : models + 1],
+                counters.target_damage, counters.target_destroyed, counters.target_kills,
+                counters.target_made[:, : tm_shape[0]])
+        sums = [r[0] for r in rows] if k == 1 else [r.sum(axis=0) for r in rows]
+        totals = sums if totals is None else [t + s for t, s in zip(totals, sums)]
         if on_batch is not None:
             on_batch(min(trials, (first + k) * chunk) - first * chunk)
+    (damage_total, attack_total, kill_total, cripple_total, mask_total, effect_total,
+     destroyed_total, target_damage, target_destroyed, target_kills, target_made) = totals
     maintenance = effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]
     # the kernels count the models destroyed but the last (the kill): add it
     attack_total[:, C_DESTROYED] += kill_total
@@ -266,8 +270,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         attack_total[initial, C_MADE] = made[initial]
     if on_card:  # every trial starts with nothing crippled; slots change that (every model's
         # of a unit of models with a card)
-        cards = groups[groups[:, T_CAPACITY] != CAP_TRACK]
-        cripple_total[0, 0] += trials * int(cards[0, T_MODELS])
+        cards = [g for g in groups if g[T_CAPACITY] != CAP_TRACK]
+        cripple_total[0, 0] += trials * cards[0][T_MODELS]
         cripple_total = np.cumsum(cripple_total, axis=0)
     return Counts(damage_total, attack_total, kill_total, cripple_total, mask_total,
                   effect_total, chunk_damage, destroyed_total, chunk_destroyed, target_damage,
@@ -278,8 +282,10 @@ def derived_rows(attacks: np.ndarray, n_slots: int, rounds: int) -> np.ndarray:
     """Counter rows (each slot of each round) whose attacks made :func:`made_counts` derives
     from the kills: the initial attacks, but a random rate of fire's (the kernel counts those,
     as it counts bought ones). A Shred attack counts in ``C_SHRED``, not here."""
-    rows = attacks[:n_slots]
-    return np.tile((rows[:, A_ORIGIN] == ORIGIN_INITIAL) & ((rows[:, A_FLAGS] & F_ROF) == 0), rounds)
+    # Python numbers: NumPy's cost per call on a few rows was most of the work
+    origins, flags = attacks[:n_slots, A_ORIGIN].tolist(), attacks[:n_slots, A_FLAGS].tolist()
+    return np.array([o == ORIGIN_INITIAL and not f & F_ROF for o, f in zip(origins, flags)]
+                    * rounds, dtype=bool)
 
 
 def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:
@@ -294,9 +300,13 @@ def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int
     >>> made_counts(np.array([1, 0, 2, 0]), 10, np.array([3, 0]), 2).tolist()
     [10, 9, 6, 4]
     """
-    before = np.cumsum(kill_at) - kill_at
-    if maintenance is not None and n_slots:
-        rounds = np.arange(len(kill_at)) // n_slots
-        earlier = np.concatenate([[0], np.cumsum(maintenance)])
-        before = before + earlier[rounds]
-    return trials - before
+    # Python numbers: NumPy's cost per call on a few rows was most of the work
+    kills = np.asarray(kill_at).tolist()
+    by_round = maintenance is not None and n_slots
+    # the maintenance kills before each round
+    earlier = [0, *accumulate(np.asarray(maintenance).tolist())] if by_round else [0]
+    made, before = [], 0
+    for i, k in enumerate(kills):
+        made.append(trials - before - (earlier[i // n_slots] if by_round else 0))
+        before += k
+    return np.array(made, dtype=np.int64)

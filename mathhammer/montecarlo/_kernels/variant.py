@@ -23,8 +23,6 @@ those the full variant's runtime tests skip for it; tests/test_kernel_variant.py
 
 from __future__ import annotations
 
-import numpy as np
-
 from .layout import (A_DAMAGE_TO, A_EFFECT_BIT, A_FLAGS, F_AFTER_ROLL, F_BLAST, F_CORROSION,
                      F_CRIT_AP, F_CRIT_CORROSION, F_CRIT_FIRE, F_DECAP, F_DECAP_HIT, F_DISPEL,
                      F_FIRE, F_GRIEVOUS, F_REROLL_ATT, F_REROLL_DMG, F_ROF, F_SHATTER, F_SUSTAIN,
@@ -53,11 +51,12 @@ def needs_rare(tables) -> bool:
     :func:`.sequence.run_trials`) reads the same fields, so a pruned variant is taken only
     where the full variant would skip every pruned path.
     """
-    groups = tables.groups
-    flags = tables.attacks[:, A_FLAGS]
-    return bool(tables.routes.ndim > 1 or groups[:, T_MODELS].sum() > 1
-                or (flags & F_BLAST).any() or (flags & SETS_EFFECT).any()
-                or np.any(groups[:, T_EFFECTS] != 0) or tables.target[T_HAZARDS] != 0)
+    # read as Python numbers: NumPy's cost per call on tables this small was most of the work
+    groups = tables.groups.tolist()
+    flags = tables.attacks[:, A_FLAGS].tolist()
+    return bool(tables.routes.ndim > 1 or sum(g[T_MODELS] for g in groups) > 1
+                or any(f & (F_BLAST | SETS_EFFECT) for f in flags)
+                or any(g[T_EFFECTS] != 0 for g in groups) or tables.target[T_HAZARDS] != 0)
 
 
 def needs_extra(tables) -> bool:
@@ -70,10 +69,11 @@ def needs_extra(tables) -> bool:
     Each is the runtime test that guards its path in the kernel (a target's points only fall
     from its starting value), so where this is false the full variant never enters one.
     """
-    attacks, groups = tables.attacks, tables.groups
-    return bool((attacks[:, A_FLAGS] & EXTRA_FLAGS).any() or (attacks[:, A_EFFECT_BIT] != 0).any()
-                or (attacks[:, A_DAMAGE_TO] >= 0).any() or (groups[:, T_POINTS] > 0).any()
-                or (groups[:, T_TOUGH] != TOUGH_NONE).any() or (groups[:, T_RAPID_HEAL] != 0).any()
+    attacks, groups = tables.attacks.tolist(), tables.groups.tolist()
+    return bool(any(a[A_FLAGS] & EXTRA_FLAGS or a[A_EFFECT_BIT] != 0 or a[A_DAMAGE_TO] >= 0
+                    for a in attacks)
+                or any(g[T_POINTS] > 0 or g[T_TOUGH] != TOUGH_NONE or g[T_RAPID_HEAL] != 0
+                       for g in groups)
                 or tables.col_full.shape[0] > N_COLUMNS)
 
 
