@@ -11,7 +11,7 @@ import pytest
 
 import mathhammer as mh
 from mathhammer._core import compiling, ticker
-from mathhammer._core.compiling import compile_for
+from mathhammer._core.compiling import compile_for, machine_code
 from mathhammer._core.ticker import show_progress, tick, ticking
 from mathhammer.cli import main
 from mathhammer.errors import InputError
@@ -49,6 +49,22 @@ def test_a_quick_compile_or_cache_load_says_nothing():
     # a kernel this small compiles well under NOTICE_AFTER (1 s)
     assert compile_for(kernel, (np.zeros(2), np.int64(1)), "k", "n", stream=out) is False
     assert out.getvalue() == ""
+
+
+def test_machine_code_is_the_compiled_kernel_for_those_types():
+    """What the drivers call once a kernel is ready: the machine code for the arguments'
+    types, skipping Numba's typing of every argument; the dispatcher itself before."""
+    kernel = _fresh_kernel()
+    ints, floats = (np.arange(4), np.int64(3)), (np.ones(4), np.int64(3))
+    assert machine_code(kernel, ints) is kernel
+    compile_for(kernel, ints, "k", "n", stream=io.StringIO())
+    code = machine_code(kernel, ints)
+    assert code is not kernel and code(*ints) == kernel(*ints) == 9
+    # another layout of arguments has code of its own (or none yet)
+    assert machine_code(kernel, floats) is kernel
+    compile_for(kernel, floats, "k", "n", stream=io.StringIO())
+    other = machine_code(kernel, floats)
+    assert other is not code and other(*floats) == 7.0
 
 
 def test_progress_must_be_a_bool_or_none():

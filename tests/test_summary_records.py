@@ -81,6 +81,20 @@ def test_summary_rows_are_the_old_rows_with_their_key(result):
         assert len(a) == len(b) and all(same(x, y) for x, y in zip(a, b)), (a, b)
 
 
+def test_headline_is_the_properties_to_the_bit(result):
+    """``Result.headline()`` works each figure out once for the summary: the same numbers as
+    the properties a user reads one by one (kill, its Wilson interval, the damage mean, its
+    normal interval, the standard deviation)."""
+    kill, kill_ci, mean, mean_ci, sd = result.headline()
+    pairs = [(kill, result.kill), (mean, result.damage_mean), (sd, result.damage_sd),
+             *zip(kill_ci, result.kill_ci95), *zip(mean_ci, result.damage_mean_ci95)]
+    assert all(same(float(a), float(b)) for a, b in pairs), pairs
+    rows = {m: (v, lo, hi) for m, v, lo, hi in summary_records(result)}
+    assert rows["kill"] == (result.kill, *result.kill_ci95)
+    assert rows["damage_mean"] == (result.damage_mean, *result.damage_mean_ci95)
+    assert 0.0 <= kill_ci[0] <= kill <= kill_ci[1] <= 1.0 and mean_ci[0] <= mean <= mean_ci[1]
+
+
 def test_exact_results_keep_their_point_intervals():
     res = simulate(scenario_from_cards(["solo"], "infantry"), method="exact")
     want = frame_rows(res.summary())

@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-__all__ = ["NOTICE_AFTER", "arg_layout", "compile_for"]
+__all__ = ["NOTICE_AFTER", "arg_layout", "compile_for", "machine_code"]
 
 #: Seconds a compile (or cache load) may take before the notice is written: a load from the
 #: cache takes well under this, a cold compile far more.
@@ -80,6 +80,31 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
                   "load it from the cache\n")
         out.flush()
     return shown.is_set()
+
+
+def machine_code(dispatcher, args: tuple):
+    """The compiled code of ``dispatcher`` for the types of ``args``, to call without Numba's
+    dispatch; ``dispatcher`` itself where there is none yet (call :func:`compile_for` first).
+
+    A dispatcher types every argument on every call to pick its machine code: about 10 us
+    for the kernels' two dozen arrays, a tenth of a balance matrix point's fixed cost
+    (benchmarks/README.md). The code returned takes arguments of exactly these types, so a
+    caller keeps it under the :func:`arg_layout` key it was made for.
+
+    >>> import numba
+    >>> @numba.njit
+    ... def twice(x):
+    ...     return 2 * x
+    >>> code = machine_code(twice, (np.int64(3),))
+    >>> code is twice  # not compiled yet
+    True
+    >>> _ = twice(np.int64(3)); code = machine_code(twice, (np.int64(3),))
+    >>> code is twice, int(code(np.int64(21)))
+    (False, 42)
+    """
+    types = tuple(dispatcher.typeof_pyval(a) for a in args)
+    compiled = dispatcher.overloads.get(types)
+    return getattr(compiled, "entry_point", None) or dispatcher
 
 
 #: The (kernel, argument layout) pairs compiled or loaded in this process.

@@ -79,12 +79,13 @@ def summary_records(result: Result) -> list[SummaryRow]:
     def add(metric: str, value: float, ci: tuple[float, float]) -> None:
         rows.append((metric, float(value), float(ci[0]), float(ci[1])))
 
-    add("kill", result.kill, result.kill_ci95)
-    add("damage_mean", result.damage_mean, result.damage_mean_ci95)
-    add("damage_sd", result.damage_sd, (_NAN, _NAN))
+    kill, kill_ci, mean, mean_ci, sd = result.headline()
+    add("kill", kill, kill_ci)
+    add("damage_mean", mean, mean_ci)
+    add("damage_sd", sd, (_NAN, _NAN))
     add("damage_median", _damage_median(result), (_NAN, _NAN))
     if result.several:
-        add("all_destroyed", result.kill, result.kill_ci95)
+        add("all_destroyed", kill, kill_ci)
         for name, f in result.targets.items():
             add(f"kill:{name}", f["kill"], f["kill_ci95"])
             add(f"destroyed:{name}", f["models_destroyed_mean"], f["models_destroyed_ci95"])

@@ -20,7 +20,7 @@ import numba
 import numpy as np
 
 from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_chunk
-from ..._core.compiling import arg_layout, compile_for
+from ..._core.compiling import arg_layout, compile_for, machine_code
 from ..._core.jit import jit
 from ..._core.threads import run_chunks
 from .layout import (
@@ -48,7 +48,7 @@ from .layout import (
     Counters,
 )
 from .plain import run_plain_trials
-from .sequence import kernel_args, run_trials, trials_kernel
+from .sequence import kernel_args, trials_kernel
 from .variant import variant_of
 
 #: Rows of padding after each chunk's attack counters: a cache line (false sharing between
@@ -84,19 +84,20 @@ def _plain_range(lo, hi, first, seed, trials, chunk, max_draws, stride, tables, 
 
 
 def _general_range(lo, hi, first, seed, trials, chunk, max_draws, stride, tables, counters, rare,
-                   extra):
+                   extra, kernel=trials_kernel):
     """The general kernel over chunks ``lo .. hi - 1`` of the batch.
 
-    A Python loop over jitted calls (:func:`.sequence.run_trials`, which releases the GIL):
-    the kernel is then the outermost compiled function. Each jitted function that calls the
-    kernel links its code into its own module, so Numba optimizes it and generates its machine
-    code again: jitted serial and ``prange`` drivers made about 6 s of a cold ``mathhammer
-    demo`` of 24 s CPU (benchmarks/README.md, "The general kernel (second step)", its fourth
-    step)."""
+    A Python loop over jitted calls (``kernel``: :func:`.sequence.trials_kernel` or its
+    machine code for these arguments, :func:`~mathhammer._core.compiling.machine_code`; it
+    releases the GIL): the kernel is then the outermost compiled function. Each jitted
+    function that calls the kernel links its code into its own module, so Numba optimizes it
+    and generates its machine code again: jitted serial and ``prange`` drivers made about 6 s
+    of a cold ``mathhammer demo`` of 24 s CPU (benchmarks/README.md, "The general kernel
+    (second step)", its fourth step)."""
     for c in range(lo, hi):
         rs, dice, size, n = open_chunk(np.int64(c), first, seed, trials, chunk, max_draws)
-        run_trials(n, rs, dice, size, size, max_draws, stride, tables, _chunk_row(counters, c), rare,
-                   extra)
+        kernel(*kernel_args(n, rs, dice, size, size, max_draws, stride, tables,
+                            _chunk_row(counters, c), rare, extra))
 
 
 def _chunk_row(counters, c: int) -> Counters:
@@ -104,17 +105,18 @@ def _chunk_row(counters, c: int) -> Counters:
     return Counters(*(a[c] for a in counters))
 
 
-def _run_batch(plain: bool, args: tuple) -> int:
+def _run_batch(plain: bool, args: tuple, code) -> int:
     """Run a batch of chunks (``args``: first, seed, trials, chunk, max_draws, stride, tables,
     counters and, for the general kernel, its variant) on up to Numba's thread count
-    (``numba.get_num_threads``); returns the helper threads started (:func:`run_chunks`)."""
+    (``numba.get_num_threads``), ``code`` being the kernel's machine code (``_plain_range``'s
+    or ``trials_kernel``'s); returns the helper threads started (:func:`run_chunks`)."""
     k = args[7].damage_hist.shape[0]
     if plain:
         def job(lo, hi):
-            _plain_range(np.int64(lo), np.int64(hi), *args)
+            code(np.int64(lo), np.int64(hi), *args)
     else:
         def job(lo, hi):
-            _general_range(lo, hi, *args)
+            _general_range(lo, hi, *args, code)
     # one chunk runs on the calling thread (asking Numba its thread count costs microseconds)
     return run_chunks(job, k, numba.get_num_threads() if k > 1 else 1)
 
@@ -132,9 +134,9 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
 
 
 #: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this
-#: process: typing every argument of a kernel call to look it up there cost more than the
-#: call itself.
-_READY: set = set()
+#: process, and the kernel's machine code for each (:func:`machine_code`): typing every
+#: argument of a kernel call to look it up cost more than the call itself.
+_READY: dict = {}
 
 
 @dataclass(frozen=True)
@@ -231,16 +233,19 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
         )
         args = (np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
                 np.int64(draws), np.int64(stride), enc.tables, counters, *variant)
-        if ready not in _READY:  # the kernel compiled or loaded for this layout of tables
+        code = _READY.get(ready)
+        if code is None:  # the kernel compiled or loaded for this layout of tables
             if plain:
-                compile_for(_plain_range, (np.int64(0), np.int64(1)) + args, *_COLD[cold])
+                call = (np.int64(0), np.int64(1)) + args
+                compile_for(_plain_range, call, *_COLD[cold])
+                code = _READY[ready] = machine_code(_plain_range, call)
             else:  # the kernel itself, for one chunk or many (threads)
                 rs, dice, size, n = open_chunk(np.int64(0), *args[:5])
-                compile_for(trials_kernel, kernel_args(n, rs, dice, size, size, args[4], args[5],
-                                                       enc.tables, _chunk_row(counters, 0),
-                                                       *variant), *_COLD[cold])
-            _READY.add(ready)
-        _run_batch(plain, args)
+                call = kernel_args(n, rs, dice, size, size, args[4], args[5], enc.tables,
+                                   _chunk_row(counters, 0), *variant)
+                compile_for(trials_kernel, call, *_COLD[cold])
+                code = _READY[ready] = machine_code(trials_kernel, call)
+        _run_batch(plain, args, code)
         chunk_damage[first:first + k] = counters.damage_hist[:, : boxes + 1]
         chunk_destroyed[first:first + k] = counters.destroyed_hist[:, : models + 1]
         # the chunks' rows summed (one chunk: its row), without the padding
