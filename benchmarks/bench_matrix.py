@@ -416,6 +416,10 @@ def fixed_cost(att_dir: Path, tgt_dir: Path, pairs, checkouts: dict, trials, rep
     trial counts, ``fixed + per_trial * trials``, and per kind of target the means."""
     best: dict = {name: {} for name in checkouts}
     where: dict = {}
+    t1, t2 = trials
+    # each process's own mean fixed cost per kind (CPU), to show the spread between rounds
+    # and, with two checkouts, their ratio round by round (the processes next to each other)
+    per_round: dict = {name: {} for name in checkouts}
     for r in range(rounds):
         order = list(checkouts) if r % 2 == 0 else list(checkouts)[::-1]
         for name in order:
@@ -429,6 +433,12 @@ def fixed_cost(att_dir: Path, tgt_dir: Path, pairs, checkouts: dict, trials, rep
                             str(spec)], check=True)
             got = json.loads(result.read_text())
             where[name] = got["mathhammer"]
+            kinds: dict = {}
+            for row in got["pairs"]:
+                slope = (row["cpu"][1] - row["cpu"][0]) / (t2 - t1)
+                kinds.setdefault(row["kind"], []).append(row["cpu"][0] - slope * t1)
+            for kind, fits in kinds.items():
+                per_round[name].setdefault(kind, []).append(sum(fits) / len(fits))
             for row in got["pairs"]:
                 k = tuple(row["pair"])
                 old = best[name].get(k)
@@ -437,9 +447,8 @@ def fixed_cost(att_dir: Path, tgt_dir: Path, pairs, checkouts: dict, trials, rep
                 else:
                     for m in ("wall", "cpu"):
                         old[m] = [min(x, y) for x, y in zip(old[m], row[m])]
-    t1, t2 = trials
     out = {"trials": list(trials), "repeats": repeats, "calls": calls, "rounds": rounds,
-           "imported": where, "kinds": {}}
+           "imported": where, "kinds": {}, "per_round_cpu": per_round}
     for name in checkouts:
         per_kind: dict = {}
         for row in best[name].values():
@@ -490,7 +499,30 @@ def print_fixed_cost(fc: dict, n_eligible: int, n_pairs: int, load: tuple) -> No
           "grids 0.6 ms; a spiral, a card too, as a grid)")
     for name in names:
         print(f"  {name}: {fc['imported'][name]}")
+    print_round_spread(fc)
     print(f"  load average {load[0]:.2f} -> {os.getloadavg()[0]:.2f}")
+
+
+def print_round_spread(fc: dict) -> None:
+    """Each process's mean fixed cost (CPU) per kind, lowest to highest over the rounds,
+    and with two checkouts the ratio of the last to the first round by round (processes run
+    next to each other): the table above keeps each pair's best over every round, which hides
+    how much one run of the same code differs from the next on a shared machine."""
+    rounds = fc.get("per_round_cpu") or {}
+    names = list(rounds)
+    for kind in ("track", "grid", "spiral"):
+        spans = [f"{n} {min(v) * 1e3:.3f}-{max(v) * 1e3:.3f}"
+                 for n in names if (v := rounds[n].get(kind))]
+        if not spans:
+            continue
+        line = f"  {kind}: per round, ms: " + ", ".join(spans)
+        if len(names) == 2 and kind in rounds[names[0]] and kind in rounds[names[1]]:
+            ratios = sorted(b / a for a, b in zip(rounds[names[0]][kind], rounds[names[1]][kind])
+                            if a > 0)
+            if ratios:
+                line += (f"; {names[1]} / {names[0]} round by round: median "
+                         f"{ratios[len(ratios) // 2]:.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f})")
+        print(line)
 
 
 def parse_batches(text: str) -> list[int]:
