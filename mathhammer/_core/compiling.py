@@ -86,10 +86,11 @@ def machine_code(dispatcher, args: tuple):
     """The compiled code of ``dispatcher`` for the types of ``args``, to call without Numba's
     dispatch; ``dispatcher`` itself where there is none yet (call :func:`compile_for` first).
 
-    A dispatcher types every argument on every call to pick its machine code: about 10 us
-    for the kernels' two dozen arrays, a tenth of a balance matrix point's fixed cost
-    (benchmarks/README.md). The code returned takes arguments of exactly these types, so a
-    caller keeps it under the :func:`arg_layout` key it was made for.
+    A dispatcher types every argument on every call to pick its machine code: about 12 us a
+    call for the kernels' two dozen arrays, paid by every point of a balance matrix (whose
+    fixed cost is some 0.4 ms; benchmarks/README.md, "Two more cuts"). The code returned
+    takes arguments of exactly these types, so a caller keeps it under the
+    :func:`arg_layout` key it was made for.
 
     >>> import numba
     >>> @numba.njit
