@@ -4,8 +4,9 @@ A :class:`Result` never holds per-trial samples: Monte Carlo runs keep counts (w
 sum to ``trials``), the exact engine keeps probabilities (weights that sum to 1). Every
 figure is derived from those weights, so both methods report through the same code: the
 headline figures here, those of each attack (:mod:`.slots`), of grids and spirals
-(:mod:`.card`) and of rounds and continuous effects (:mod:`.rounds`) in mixins, and the pandas tables and files
-(:mod:`.tables`) as thin methods over :mod:`.frames` and :mod:`.export`.
+(:mod:`.card`) and of rounds and continuous effects (:mod:`.rounds`) in mixins, and the
+pandas tables and files (:mod:`.tables`) as thin methods over :mod:`.frames` and
+:mod:`.export`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ from .targets import TargetFigures
 from .units import UnitFigures
 
 __all__ = ["Result"]
+
+
+def _pmf_mean(pmf: np.ndarray) -> float:
+    """Mean of a distribution over 0, 1, 2, ... (``pmf[k]``: probability of k)."""
+    return float(np.arange(pmf.size) @ pmf)
 
 
 @dataclass(frozen=True, eq=False)
@@ -175,6 +181,12 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
         maintenance = 0.0 if self.maintenance_kill_weights is None else self.maintenance_kill_weights.sum()
         return float(self.kill_weights.sum() + maintenance)
 
+    def _kill_figures(self) -> tuple[float, tuple[float, float]]:
+        """:attr:`kill` and its 95% interval from one kill weight."""
+        weight = self._kill_weight()
+        kill = weight / self.total
+        return kill, (kill, kill) if self.exact else wilson_interval(weight, int(self.trials))
+
     @property
     def kill(self) -> float:
         """Probability the target ends disabled (by attacks or, over several rounds, by
@@ -184,9 +196,7 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
     @property
     def kill_ci95(self) -> tuple[float, float]:
         """95% Wilson interval of :attr:`kill` (a point for exact results)."""
-        if self.exact:
-            return (self.kill, self.kill)
-        return wilson_interval(self._kill_weight(), int(self.trials))
+        return self._kill_figures()[1]
 
     @property
     def kill_se(self) -> float:
@@ -201,11 +211,17 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
         """``pmf[k]``: probability exactly k damage points were marked, k = 0..boxes."""
         return self.damage_weights / self.total
 
+    def _damage_figures(self) -> tuple[float, tuple[float, float], float]:
+        """:attr:`damage_mean`, its 95% normal interval and :attr:`damage_sd` from one pmf."""
+        pmf = self.damage_pmf
+        mean = _pmf_mean(pmf)
+        sd = pmf_sd(pmf)
+        return mean, normal_interval(mean, sd, None if self.exact else self.trials), sd
+
     @property
     def damage_mean(self) -> float:
         """Expected damage points marked on the target."""
-        k = np.arange(self.damage_weights.size)
-        return float(k @ self.damage_pmf)
+        return _pmf_mean(self.damage_pmf)
 
     @property
     def damage_sd(self) -> float:
@@ -213,12 +229,12 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
 
     @property
     def damage_mean_ci95(self) -> tuple[float, float]:
-        return normal_interval(self.damage_mean, self.damage_sd, None if self.exact else self.trials)
+        return self._damage_figures()[1]
 
     def headline(self) -> tuple[float, tuple[float, float], float, tuple[float, float], float]:
         """``(kill, kill_ci95, damage_mean, damage_mean_ci95, damage_sd)``, each worked out
-        once: the same figures as those properties, which each work out what they need again
-        (a summary of many points asks for all five).
+        once: the same figures as those properties, read one by one (a summary of many points
+        asks for all five).
 
         Examples
         --------
@@ -229,13 +245,7 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
         ...                    res.damage_sd)
         True
         """
-        weight = self._kill_weight()
-        kill = weight / self.total
-        kill_ci = (kill, kill) if self.exact else wilson_interval(weight, int(self.trials))
-        pmf = self.damage_pmf
-        mean = float(np.arange(pmf.size) @ pmf)
-        sd = pmf_sd(pmf)
-        return kill, kill_ci, mean, normal_interval(mean, sd, None if self.exact else self.trials), sd
+        return (*self._kill_figures(), *self._damage_figures())
 
     @property
     def damage_at_least(self) -> np.ndarray:

@@ -84,12 +84,12 @@ def _plain_range(lo, hi, first, seed, trials, chunk, max_draws, stride, tables, 
 
 
 def _general_range(lo, hi, first, seed, trials, chunk, max_draws, stride, tables, counters, rare,
-                   extra, kernel=trials_kernel):
+                   extra, kernel):
     """The general kernel over chunks ``lo .. hi - 1`` of the batch.
 
-    A Python loop over jitted calls (``kernel``: :func:`.sequence.trials_kernel` or its
-    machine code for these arguments, :func:`~mathhammer._core.compiling.machine_code`; it
-    releases the GIL): the kernel is then the outermost compiled function. Each jitted
+    A Python loop over jitted calls (``kernel``: :func:`.sequence.trials_kernel`'s machine
+    code for these arguments, :func:`~mathhammer._core.compiling.machine_code`; it releases
+    the GIL): the kernel is then the outermost compiled function. Each jitted
     function that calls the kernel links its code into its own module, so Numba optimizes it
     and generates its machine code again: jitted serial and ``prange`` drivers made about 6 s
     of a cold ``mathhammer demo`` of 24 s CPU (benchmarks/README.md, "The general kernel
