@@ -130,7 +130,7 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
                   "rerolls, effects, Tough, power fields)", "about 25 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
-                  "continuous effects", "two to four minutes on two cores")}
+                  "continuous effects", "two to six minutes on two cores")}
 
 
 #: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this

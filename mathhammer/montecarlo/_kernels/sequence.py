@@ -18,15 +18,11 @@ The trial loop, the attack loop and the reading of the dice buffer live in this 
 on purpose: passing arrays into helpers on every trial costs reference-count calls that keep
 table reads from being hoisted and double the time of a trial. Helpers take scalars only, but
 for the closure ``suffer`` (power field, marking, Tough, healing, crippling), which Numba
-inlines where it is called: after an attack; once more for the rare damage an attack
-deals besides (the other models a blast catches, then a knockdown's point in quicksand: one
-call in a loop over them: a call for each took the full variant's cold compile from about
-110 to 160 s); and in the maintenance phase. Each of the last two is a loop or branch of its
-own outside the attack path, so that an attack pays for none of the rare paths (one call
-for all three cost the attacks of the full variant up to 1.7x their time, measured: the
-attack's own damage then sat in that loop). The closures' calls on branches the argument
-types prune (the rare paths, ``rare is None``; the extra rules, ``extra is None``: the
-variants of :mod:`.variant`) are pruned before they are inlined (``prune_first``,
+inlines where it is called: after an attack, and on the rare paths (a knockdown in quicksand,
+the maintenance phase), each a loop or branch of its own outside the attack path, so that an
+attack pays for none of them. The closures' calls on branches the argument types prune (the
+rare paths, ``rare is None``; the extra rules, ``extra is None``: the variants of
+:mod:`.variant`) are pruned before they are inlined (``prune_first``,
 :mod:`mathhammer._core.jit`): inlining them cost most of the cold compile. A gate is an
 argument tested as ``rare is not None and ...`` (Numba prunes only a test of an argument
 itself, and only where no local of the kernel shares its name).
@@ -1259,10 +1255,65 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                     n_caught = 0
                     if (flags & F_BLAST) != 0:
                         n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
-                    caught = False  # an AOE catches other models of the unit (below)
                     if rare is not None and n_caught > 0:
-                        caught = True
-                    if dead and not caught:
+                        # --- an AOE: the other models of the unit it catches (docs/units.md),
+                        # each a blast damage roll, in order; a miss catches the one aimed at too
+                        hit_model = cur
+                        if dead:
+                            destroyed += 1
+                            m_gone[cur] = tr
+                            if destroyed < n_models:
+                                dead = False
+                        else:
+                            store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
+                        stored = True
+                        for j in range(cur, m_lo + n_models):
+                            if n_caught == 0 or dead:
+                                break
+                            if m_gone[j] == tr or (hit == 1 and j == cur):
+                                continue
+                            n_caught -= 1
+                            (marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                             shield_now) = load(j, tr, state, crippled, n_marks, shield_now)
+                            arm = attacks[w, A_ARM] - arm_minus
+                            if (state & ST_DISPELLED) == 0:
+                                arm += attacks[w, A_UPKEEP_ARM]
+                            if (flags & F_IGNORE_SHIELD) == 0:
+                                arm += shield_now
+                            n = attacks[w, A_BLAST_DICE]
+                            if n == 2:
+                                total = PAIR_SUM[np.int64(dice[pos])]
+                                pos += 1
+                            else:
+                                word = read_word(dice, pos, n)
+                                pos += (n + 1) >> 1
+                                total, kept, counts, judged = roll_stats(word, n, 0)
+                            dealt = max(0, total + attacks[w, A_BLAST_POW] - arm)
+                            (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                             power_blocked, dead) = suffer(SRC_ATTACK, dealt, w, row, row, t, marked,
+                                                           tpoints, crippled, n_marks, pos, state,
+                                                           shield_now, cortex_lost, power_blocked, 0,
+                                                           prow, destroyed + 1 >= n_models and alive == 1)
+                            if dead:
+                                destroyed += 1
+                                m_gone[j] = tr
+                                if destroyed >= n_models:
+                                    break
+                                dead = False
+                            else:
+                                store(j, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
+                        if dead and multi:  # the whole target destroyed: the others may stand
+                            alive, g, dead = fell(g, t, tr, alive)
+                            if not dead:
+                                continue
+                        if dead:
+                            break
+                        # the model hit, or when it is gone the next one, for the next attack
+                        (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                         shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
+                        if cur != hit_model:
+                            continue
+                    elif dead:
                         destroyed += 1
                         if rare is not None and destroyed < n_models:  # spill-over: the next model, from the next attack
                             m_gone[cur] = tr
@@ -1277,9 +1328,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                                 continue
                         break
 
-                    # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9), on the
-                    # model hit (with an AOE, before the other models suffer: they do not see it,
-                    # and the model hit keeps it while they do)
+                    # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
                     quick = False
                     if rare is not None and continuous:
                         # the continuous effects the hit puts on; a knockdown in quicksand
@@ -1295,115 +1344,31 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                         effects |= bit
                         def_minus += attacks[w, A_DEF_MINUS]
                         arm_minus += attacks[w, A_ARM_MINUS]
-
-                    if rare is not None and (caught or quick):
-                        # --- the rare damage of an attack, one call of ``suffer`` for all of it
-                        # (a call for each kind took the full variant's cold compile from about
-                        # 110 to 160 s, benchmarks/README.md):
-                        # an AOE's blast damage rolls on the other models it catches, in order
-                        # (docs/units.md; a miss catches the one aimed at too), then a knockdown
-                        # in quicksand: 1 damage point, suffered at once
-                        ev = 2  # what suffers next: 1 a model the blast catches, 2 quicksand's point
-                        flow = 0  # then: 0 the attack goes on, 1 it ends (continue), 2 a kill (break)
-                        hit_model = cur
-                        jb = cur  # the blast: the next model it may catch, up to jend
-                        jend = m_lo + n_models
-                        if caught:
-                            if dead:
-                                destroyed += 1
+                    if rare is not None and quick:
+                        # knocked down in quicksand: 1 damage point, suffered at once
+                        fkey = 0
+                        if power_best and tpoints > 0:
+                            fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
+                                            cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
+                                            shots * ((flags & F_ROF) != 0), shred_after)
+                        (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
+                         power_blocked, dead) = suffer(CE_QUICKSAND, 1, w, row, row, t, marked,
+                                                       tpoints, crippled, n_marks, pos, state,
+                                                       shield_now, cortex_lost, power_blocked, fkey,
+                                                       k_rows + prow, destroyed + 1 >= n_models and alive == 1)
+                        if dead:
+                            destroyed += 1
+                            if destroyed < n_models:
                                 m_gone[cur] = tr
-                                if destroyed < n_models:
-                                    dead = False
-                            else:
-                                store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
-                            stored = True
-                            ev = 1
-                        while True:
-                            if ev == 1:
-                                while (jb < jend and n_caught > 0 and not dead
-                                       and (m_gone[jb] == tr or (hit == 1 and jb == cur))):
-                                    jb += 1
-                                if jb < jend and n_caught > 0 and not dead:  # the next model caught
-                                    n_caught -= 1
-                                    (marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
-                                     shield_now) = load(jb, tr, state, crippled, n_marks, shield_now)
-                                    arm = attacks[w, A_ARM] - arm_minus
-                                    if (state & ST_DISPELLED) == 0:
-                                        arm += attacks[w, A_UPKEEP_ARM]
-                                    if (flags & F_IGNORE_SHIELD) == 0:
-                                        arm += shield_now
-                                    n = attacks[w, A_BLAST_DICE]
-                                    if n == 2:
-                                        total = PAIR_SUM[np.int64(dice[pos])]
-                                        pos += 1
-                                    else:
-                                        word = read_word(dice, pos, n)
-                                        pos += (n + 1) >> 1
-                                        total, kept, counts, judged = roll_stats(word, n, 0)
-                                    dealt = max(0, total + attacks[w, A_BLAST_POW] - arm)
-                                    src = SRC_ATTACK
-                                    fkey = 0
-                                    krow = prow
-                                else:
-                                    if dead and multi:  # the whole target destroyed: the others may stand
-                                        alive, g, dead = fell(g, t, tr, alive)
-                                        if not dead:
-                                            flow = 1
-                                            break
-                                    if dead:
-                                        flow = 2
-                                        break
-                                    # the model hit, or when it is gone the next one, for the next attack
-                                    (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
-                                     shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
-                                    if cur != hit_model:
-                                        flow = 1
-                                        break
-                                    if not quick:
-                                        break
-                                    ev = 2
-                            if ev == 2:
-                                fkey = 0
-                                if power_best and tpoints > 0:
-                                    fkey = play_key(points, tpoints, state, effects, cont, earth_lit,
-                                                    cortex_lost, (state & ST_PRONE) != 0, m_lo + destroyed,
-                                                    shots * ((flags & F_ROF) != 0), shred_after)
-                                src = CE_QUICKSAND
-                                dealt = 1
-                                krow = k_rows + prow
-                            (marked, tpoints, crippled, n_marks, pos, state, shield_now, cortex_lost,
-                             power_blocked, dead) = suffer(src, dealt, w, row, row, t, marked, tpoints,
-                                                           crippled, n_marks, pos, state, shield_now,
-                                                           cortex_lost, power_blocked, fkey, krow,
-                                                           destroyed + 1 >= n_models and alive == 1)
-                            if ev == 1:  # the model the blast caught
-                                if dead:
-                                    destroyed += 1
-                                    m_gone[jb] = tr
-                                    if destroyed < n_models:
-                                        dead = False
-                                else:
-                                    store(jb, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
-                                jb += 1
+                                (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
+                                 shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
+                                dead = False
                                 continue
-                            if dead:  # quicksand's point destroyed the model
-                                destroyed += 1
-                                if destroyed < n_models:
-                                    m_gone[cur] = tr
-                                    (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
-                                     shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
-                                    dead = False
-                                    flow = 1
-                                elif multi:
-                                    m_gone[cur] = tr
-                                    alive, g, dead = fell(g, t, tr, alive)
-                                    flow = 2 if dead else 1
-                                else:
-                                    flow = 2
-                            break
-                        if flow == 1:
-                            continue
-                        if flow == 2:
+                            if multi:
+                                m_gone[cur] = tr
+                                alive, g, dead = fell(g, t, tr, alive)
+                                if not dead:
+                                    continue
                             break
                 if dead:
                     break
