@@ -25,7 +25,8 @@ class _PruneFirst(CompilerBase):
         return [pm]
 
 
-def jit(parallel: bool = False, inline: bool = False, prune_first: bool = False):
+def jit(parallel: bool = False, inline: bool = False, prune_first: bool = False,
+        helper: bool = False):
     """``numba.njit`` with the package's options.
 
     ``cache=True`` so a warm process loads machine code instead of compiling (a cold compile
@@ -41,7 +42,13 @@ def jit(parallel: bool = False, inline: bool = False, prune_first: bool = False)
     call on a pruned branch is cheaper never inlined. That took the general kernel's cold
     compile of the lean variant from 123 s to 21.5 s CPU (benchmarks/README.md, "First run: the
     cold compile").
+    ``helper=True`` (a function only other jitted functions call: the kernels' dice, damage
+    and random-stream helpers) builds no Python or C wrapper for it, about 50 ms of each
+    helper's cold compile; the machine code of its callers is the same. Called from Python,
+    such a helper raises.
     """
     extra = {"pipeline_class": _PruneFirst} if prune_first else {}
+    if helper:
+        extra.update(no_cpython_wrapper=True, no_cfunc_wrapper=True)
     return numba.njit(cache=True, nogil=True, error_model="numpy", parallel=parallel,
                       inline="always" if inline else "never", **extra)

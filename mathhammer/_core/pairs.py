@@ -36,7 +36,7 @@ def pair_entry(first: int, second: int = 1) -> int:
     return (first - 1) * 6 + (second - 1)
 
 
-@jit()
+@jit(helper=True)
 def die_of(entry, k):
     """Die ``k`` of a roll whose pair entry holding it is ``entry``."""
     return FIRST[entry] if k % 2 == 0 else SECOND[entry]

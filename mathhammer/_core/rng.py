@@ -35,7 +35,7 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 
 
-@jit()
+@jit(helper=True)
 def _splitmix(x):
     """One SplitMix64 step: returns (new state, output)."""
     x = x + _GOLDEN
@@ -59,12 +59,12 @@ def rng_seed(rs, seed, stream):
         rs[0] = _GOLDEN
 
 
-@jit()
+@jit(helper=True)
 def _rotl(x, k):
     return (x << k) | (x >> (np.uint64(64) - k))
 
 
-@jit()
+@jit(helper=True)
 def next64(rs):
     """Next 64-bit word of the xoshiro256** stream."""
     s0 = rs[0]

@@ -19,7 +19,7 @@ POPCOUNT = np.array([bin(int(v)).count("1") for v in _V], dtype=np.int64)
 LOWEST = np.array([(int(v) & -int(v)).bit_length() - 1 for v in _V], dtype=np.int64)
 
 
-@jit()
+@jit(helper=True)
 def mark_track(marked, boxes, points):
     """Mark ``points`` damage on a track with ``marked`` of ``boxes`` already marked.
 
@@ -30,7 +30,7 @@ def mark_track(marked, boxes, points):
     return points if points < room else room
 
 
-@jit()
+@jit(helper=True)
 def lowest_bits(free, k):
     """The ``k`` lowest set bits of ``free``: the topmost ``k`` unmarked boxes of a column."""
     take = 0

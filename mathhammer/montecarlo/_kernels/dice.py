@@ -23,7 +23,7 @@ from .layout import CRIT, HIT, MISS, R_CRIT_ALL, R_DROP_HIGH, R_DROP_LOW, R_ONE_
 _TWICE_MASK = 0xEEEEEE0
 
 
-@jit()
+@jit(helper=True)
 def two_dice_attack(p, skill, defense):
     """Outcome of an attack rolled on exactly two dice, pair entry ``p``: MISS, HIT or CRIT.
 
@@ -34,7 +34,7 @@ def two_dice_attack(p, skill, defense):
     return np.int64(hit) * (1 + PAIR_DOUBLE[p])
 
 
-@jit()
+@jit(helper=True)
 def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense, one_misses=False):
     """Outcome of an attack roll of ``n_dice`` dice summing to ``total``.
 
@@ -50,7 +50,7 @@ def classify_attack_roll(n_dice, total, ones, sixes, double, skill, defense, one
     return MISS
 
 
-@jit()
+@jit(helper=True)
 def roll_stats(word, n_dice, mode):
     """Sum, dice kept and face counts of a roll of ``n_dice`` dice.
 
@@ -97,7 +97,7 @@ def roll_stats(word, n_dice, mode):
     return total, kept, counts, judged
 
 
-@jit()
+@jit(helper=True)
 def attack_from_stats(total, kept, counts, judged, skill, defense, mode):
     """Outcome (MISS, HIT, CRIT) of an attack roll described by :func:`roll_stats`."""
     ones = (counts >> 4) & 15
@@ -106,7 +106,7 @@ def attack_from_stats(total, kept, counts, judged, skill, defense, mode):
     return classify_attack_roll(kept, total, ones, sixes, double, skill, defense, (mode & R_ONE_MISSES) != 0)
 
 
-@jit()
+@jit(helper=True)
 def kept_of(n_dice, mode):
     """Dice kept from a roll of ``n_dice`` with the discards of ``mode``."""
     kept = n_dice
@@ -117,7 +117,7 @@ def kept_of(n_dice, mode):
     return kept
 
 
-@jit()
+@jit(helper=True)
 def read_word(dice, pos, n_dice):
     """The pair entries of a roll of ``n_dice`` dice starting at ``dice[pos]``, packed six bits
     each for :func:`roll_stats` (the roll reads ``(n_dice + 1) // 2`` entries; with Sanguine
@@ -128,7 +128,7 @@ def read_word(dice, pos, n_dice):
     return word
 
 
-@jit()
+@jit(helper=True)
 def sum_of_three_or_four(dice, pos, n_dice):
     """Sum of a roll of ``n_dice`` = 3 or 4 dice starting at ``dice[pos]``, every die kept
     (what :func:`roll_stats` gives as ``total`` with ``mode = 0``): two pair sums, less the

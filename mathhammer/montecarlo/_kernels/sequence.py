@@ -248,7 +248,7 @@ SRC_ATTACK = -1
 _SHIELD_LETTER = np.array([GL_L, GL_R, GL_H, GL_F], dtype=np.int64)
 
 
-@jit()
+@jit(helper=True)
 def _lasting(state, flags, crit):
     """The state bits after a hit of a weapon with Ice Cage or Paralysis (docs/rules.md 1),
     and the DEF it takes off: Ice Cage -2 DEF a hit, cumulative, stationary from the second;
