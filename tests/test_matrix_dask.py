@@ -150,3 +150,49 @@ def test_a_killed_worker_loses_only_its_point_in_flight(cluster, tmp_path):
     assert len(again) <= 2, again
     # a replacement worker is a new process, which loads the kernels once if it runs points
     assert frame.attrs["first_points"] == len(frame.attrs["processes"])
+
+
+SHUTDOWN_SCRIPT = '''
+import logging
+import distributed
+from mathhammer.studies.execution.dask_backend import DaskBackend
+
+
+class LogsWhenClosing(distributed.WorkerPlugin):
+    """Logs an error with a traceback as the worker closes, as a lost heartbeat does when the
+    worker and the scheduler close at the same moment."""
+
+    def teardown(self, worker):
+        try:
+            raise OSError("Stream is closed")
+        except OSError:
+            logging.getLogger("distributed.worker").exception("LOGGED-WHILE-CLOSING")
+
+
+def log_during_the_run():
+    logging.getLogger("distributed.worker").error("LOGGED-DURING-THE-RUN")
+
+
+if __name__ == "__main__":
+    backend = DaskBackend("local-cluster", workers=1)
+    backend.client.register_plugin(LogsWhenClosing())
+    backend.client.run(log_during_the_run)
+    backend.close()
+    print("closed")
+'''
+
+
+def test_a_local_cluster_closes_without_printing_its_workers_shutdown_noise(tmp_path):
+    """A worker of the cluster the backend started may log a lost heartbeat, with its
+    traceback, while it closes (a race in ``distributed``: it failed a CI run of docs/matrix.md
+    once). The backend mutes its workers' logs before it closes them; what a worker logs while
+    the run goes on still reaches stderr."""
+    import subprocess
+
+    script = tmp_path / "shutdown.py"
+    script.write_text(SHUTDOWN_SCRIPT, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "closed", proc.stderr
+    assert "LOGGED-DURING-THE-RUN" in proc.stderr
+    assert "LOGGED-WHILE-CLOSING" not in proc.stderr and "Traceback" not in proc.stderr

@@ -113,6 +113,14 @@ class DaskBackend:
             except Exception:  # noqa: BLE001 - best effort while closing
                 pass
             self._futures = []
+        if self._cluster is not None:
+            # Workers closing at the same moment as the scheduler may log a lost heartbeat
+            # (with its traceback) after a run that went well: a race inside ``distributed``.
+            # What a worker logs from here on is shutdown noise, not something to show.
+            try:
+                self.client.run(_mute_logs, on_error="ignore")
+            except Exception:  # noqa: BLE001 - best effort while closing
+                pass
         if self._own_client is not None:
             self._own_client.close()
             self._own_client = None
@@ -172,6 +180,14 @@ class DaskBackend:
             future.release()
             yield from outcome if isinstance(outcome, list) else (outcome,)
             submit()
+
+
+def _mute_logs() -> None:
+    """Run on each worker of a local cluster about to close: drop what ``distributed`` logs."""
+    names = [name for name in logging.root.manager.loggerDict
+             if name == "distributed" or name.startswith("distributed.")]
+    for name in names:  # a child logger with a level of its own ignores its parent's
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
 
 
 def _batches(points: Iterable[Point], size: int) -> Iterator[tuple[Point, ...]]:
