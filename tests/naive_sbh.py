@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from fractions import Fraction
+from gmpy2 import mpq as Fraction  # exact rationals in C: the suite's oracles, 5x faster
 
 
 def die_ok(face, quality, bonus, one_fails=True, six_ok=True):
