@@ -31,6 +31,7 @@ __all__ = ["SCHEMES", "DaskBackend"]
 #: Address schemes passed to ``distributed.Client`` as they are.
 SCHEMES = ("tcp://", "tls://", "ucx://", "inproc://", "ws://", "wss://")
 _CONNECT_TIMEOUT = "20s"
+_MUTE_TIMEOUT = 5  # seconds
 
 
 def _import_distributed():
@@ -116,9 +117,10 @@ class DaskBackend:
         if self._cluster is not None:
             # Workers closing at the same moment as the scheduler may log a lost heartbeat
             # (with its traceback) after a run that went well: a race inside ``distributed``.
-            # What a worker logs from here on is shutdown noise, not something to show.
+            # What a worker logs from here on is shutdown noise, not something to show
+            # (at most a few seconds' wait: a stuck worker must not hold up the closing).
             try:
-                self.client.run(_mute_logs, on_error="ignore")
+                self.client.run(_mute_logs, on_error="ignore", callback_timeout=_MUTE_TIMEOUT)
             except Exception:  # noqa: BLE001 - best effort while closing
                 pass
         if self._own_client is not None:
