@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import subprocess
 import sys
 from collections import Counter
 
@@ -187,8 +188,6 @@ def test_a_local_cluster_closes_without_printing_its_workers_shutdown_noise(tmp_
     traceback, while it closes (a race in ``distributed``: it failed a CI run of docs/matrix.md
     once). The backend mutes its workers' logs before it closes them; what a worker logs while
     the run goes on still reaches stderr."""
-    import subprocess
-
     script = tmp_path / "shutdown.py"
     script.write_text(SHUTDOWN_SCRIPT, encoding="utf-8")
     proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
