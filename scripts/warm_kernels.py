@@ -1,11 +1,11 @@
 """Compile the Monte Carlo kernels into Numba's on-disk cache, two processes at once.
 
 ``make test`` runs this before the suite: the general kernel compiles apart for one target
-(its variants, :mod:`mathhammer.montecarlo._kernels.variant`: basic, lean and full) and for
-several targets, one compiled function each that runs one chunk or, on threads, many (from
-about 10 s for the basic one to 150 s for several targets on one core, measured in
-benchmarks/README.md), so compiling them two processes at once saves that much of a cold
-suite on two cores. Each job runs a small scenario through :func:`mathhammer.simulate`, the
+(its variants, :mod:`mathhammer.montecarlo._kernels.variant`: basic, lean, units, lasting
+and full) and for several targets (units and full), one compiled function each that runs one
+chunk or, on threads, many (from about 10 s for the basic one to minutes for the full one
+with several targets on one core, measured in benchmarks/README.md), so compiling them two
+processes at once saves that much of a cold suite on two cores. Each job runs a small scenario through :func:`mathhammer.simulate`, the
 same path as the tests, so what it leaves in the cache is what they load; the basic job also
 compiles the plain kernel, a last one the Song of Blades and Heroes kernels. Run again on a
 warm cache, it takes seconds.
@@ -47,25 +47,46 @@ def _one_target_lean() -> str:
     return "one target with more rules (lean)"
 
 
-def _one_target_full() -> str:
+def _one_target_units() -> str:
     from mathhammer import Attacker, Scenario, Target, Weapon, simulate
 
     fist = Weapon("Fist", "melee", 7, 16, attacks=2)
     unit = Scenario(Target(defense=12, arm=14, boxes=5, models=3), [Attacker("Jack", [fist], focus=1)])
     for trials in (SERIAL, PARALLEL):
         simulate(unit, trials=trials, seed=1)
-    return "one target with the rare paths (a unit)"
+    return "one target with units and blasts (units)"
+
+
+def _one_target_lasting() -> str:
+    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+
+    torch = Weapon("Torch", "melee", 7, 12, attacks=2, rules=["fire"])
+    burning = Scenario(Target(defense=12, arm=16, boxes=10), [Attacker("Jack", [torch], focus=1)])
+    for trials in (SERIAL, PARALLEL):
+        simulate(burning, trials=trials, seed=1)
+    return "one model with continuous effects (lasting)"
+
+
+def _one_target_full() -> str:
+    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+
+    torch = Weapon("Torch", "melee", 7, 12, attacks=2, rules=["fire"])
+    unit = Scenario(Target(defense=12, arm=14, boxes=5, models=3), [Attacker("Jack", [torch], focus=1)])
+    for trials in (SERIAL, PARALLEL):
+        simulate(unit, trials=trials, seed=1)
+    return "one target with every path (fire on a unit: full)"
 
 
 def _several_targets() -> str:
     from mathhammer import Attacker, Scenario, Target, Weapon, simulate
 
     fist = Weapon("Fist", "melee", 7, 16, attacks=2)
-    scen = Scenario([Target(defense=12, arm=14, boxes=5, name="A"), Target(defense=12, arm=18, boxes=20, name="B")],
-                    [Attacker("Jack", [fist], focus=1)])
-    for trials in (SERIAL, PARALLEL):
-        simulate(scen, trials=trials, seed=1)
-    return "several targets"
+    torch = Weapon("Torch", "melee", 7, 12, attacks=2, rules=["fire"])
+    two = [Target(defense=12, arm=14, boxes=5, name="A"), Target(defense=12, arm=18, boxes=20, name="B")]
+    for weapon in (fist, torch):  # the units variant, then the full one
+        for trials in (SERIAL, PARALLEL):
+            simulate(Scenario(two, [Attacker("Jack", [weapon], focus=1)]), trials=trials, seed=1)
+    return "several targets (units and full)"
 
 
 def _sbh() -> str:
@@ -81,8 +102,9 @@ def main() -> int:
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=2) as pool:
         # the longest first: each worker then takes the next job as it is free
-        jobs = [pool.submit(job) for job in (_one_target_full, _several_targets, _one_target_lean,
-                                             _one_target, _sbh)]
+        jobs = [pool.submit(job) for job in (_several_targets, _one_target_full,
+                                             _one_target_lasting, _one_target_units,
+                                             _one_target_lean, _one_target, _sbh)]
         done = [job.result() for job in jobs]
     print(f"kernels compiled or loaded ({'; '.join(done)}) in {time.perf_counter() - start:.0f} s",
           file=sys.stderr)

@@ -1,12 +1,12 @@
 """The chunk scheme: what a seed means, for every Monte Carlo kernel of the package.
 
 Trials are split into chunks of :data:`CHUNK` trials. Chunk k of seed s draws its dice from
-its own stream, keyed on (s, k) (:func:`mathhammer._core.rng.rng_seed`), into a buffer of
+its own stream, keyed on (s, k) (:func:`mathhammer._core.rng.stream_state`), into a buffer of
 pairs of dice (:mod:`.pairs`) refilled :data:`DRAW_BLOCK` pairs or more at a time. Each chunk
 writes only its own counter row (padded by :data:`PAD` entries, a cache line, so threads never
 share one), and rows are summed after the parallel loop: integer sums are exact, so the same
-seed gives the same counts on any number of threads. Kernels open a chunk with
-:func:`open_chunk`; drivers walk the chunks in batches of :data:`BATCH` (:func:`batches`),
+seed gives the same counts on any number of threads. Drivers open a batch's chunks with
+:func:`open_batch`, and walk the chunks in batches of :data:`BATCH` (:func:`batches`),
 which bounds memory and never changes results.
 """
 
@@ -16,10 +16,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from .jit import jit
-from .rng import FILL_SLACK, RNG_WORDS, rng_seed
+from .rng import FILL_SLACK, stream_state
 
-__all__ = ["CHUNK", "BATCH", "DRAW_BLOCK", "PAD", "n_chunks", "batches", "open_chunk"]
+__all__ = ["CHUNK", "BATCH", "DRAW_BLOCK", "PAD", "n_chunks", "batches", "open_batch"]
 
 #: Trials per chunk. It fixes which random numbers each trial sees, so it is part of what a
 #: seed means: changing it changes results (never their distribution).
@@ -53,18 +52,26 @@ def batches(trials: int, chunk: int = CHUNK, batch: int = BATCH) -> Iterator[tup
         yield first, min(batch, total - first)
 
 
-@jit()
-def open_chunk(c, first, seed, trials, chunk, max_draws):
-    """The stream and empty dice buffer of chunk ``first + c``, and its number of trials.
+def open_batch(seed: int, first: int, k: int, trials: int, chunk: int,
+               max_draws: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The streams, empty dice buffers and trials of chunks ``first .. first + k - 1``.
 
-    Returns ``(rs, dice, size, n)``: the xoshiro state seeded for (``seed``, ``first + c``),
-    a buffer of ``size + FILL_SLACK`` entries (``size`` at least four times ``max_draws``, the
-    most entries one trial reads) and the trials of the chunk. A kernel starts reading at
-    ``pos = size``: the buffer is empty, the first trial fills it.
+    Returns ``(streams, dice, n, size)``: ``streams[c]`` the xoshiro state seeded for
+    (``seed``, ``first + c``), ``dice[c]`` its buffer of ``size + FILL_SLACK`` entries
+    (``size`` at least four times ``max_draws``, the most entries one trial reads), ``n[c]``
+    its number of trials. Each chunk's kernel reads and writes only its own rows (views); it
+    starts reading at ``pos = size``: the buffer is empty, the first trial fills it.
+
+    Built in Python, not in a jitted function: what it costs per batch is microseconds, and a
+    jitted opener cost every first run half a second of compile (benchmarks/README.md,
+    "Ninth step").
+
+    >>> streams, dice, n, size = open_batch(1, 0, 3, 3 * CHUNK - 5, CHUNK, 10)
+    >>> streams.shape, dice.shape, n.tolist()
+    ((3, 4), (3, 4108), [32768, 32768, 32763])
     """
-    rs = np.empty(RNG_WORDS, dtype=np.uint64)
-    rng_seed(rs, seed, first + c)
     size = max(DRAW_BLOCK, 4 * max_draws)
-    dice = np.empty(size + FILL_SLACK, dtype=np.uint8)
-    n = min(chunk, trials - (first + c) * chunk)
-    return rs, dice, size, n
+    streams = np.array([stream_state(seed, first + c) for c in range(k)], dtype=np.uint64)
+    dice = np.empty((k, size + FILL_SLACK), dtype=np.uint8)
+    n = np.array([min(chunk, trials - (first + c) * chunk) for c in range(k)], dtype=np.int64)
+    return streams, dice, n, size

@@ -24,7 +24,6 @@ RNG_WORDS = 4
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
-_U0 = np.uint64(0)
 _S17 = np.uint64(17)
 _S45 = np.uint64(45)
 _S7 = np.uint64(7)
@@ -35,28 +34,43 @@ _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 
 
-@jit(helper=True)
-def _splitmix(x):
-    """One SplitMix64 step: returns (new state, output)."""
-    x = x + _GOLDEN
-    z = x
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return x, z ^ (z >> _S31)
+_M64 = (1 << 64) - 1
 
 
-@jit()
-def rng_seed(rs, seed, stream):
-    """Seed ``rs`` for stream number ``stream`` of ``seed``."""
-    x = np.uint64(seed) ^ (np.uint64(stream) * _MIX2)
+def _splitmix(x: int) -> tuple[int, int]:
+    """One SplitMix64 step on a Python integer: returns (new state, output)."""
+    x = (x + int(_GOLDEN)) & _M64
+    z = ((x ^ (x >> 30)) * int(_MIX1)) & _M64
+    z = ((z ^ (z >> 27)) * int(_MIX2)) & _M64
+    return x, z ^ (z >> 31)
+
+
+def stream_state(seed: int, stream: int) -> tuple[int, int, int, int]:
+    """The four xoshiro256** words that start stream number ``stream`` of ``seed``.
+
+    Worked out in Python integers, not in a jitted function: a chunk is seeded once, and a
+    jitted seeding function (with the chunk opener around it) cost about half a second of
+    every first run's compile (benchmarks/README.md, "Ninth step").
+
+    >>> stream_state(1, 0) == stream_state(1, 0) != stream_state(1, 1)
+    True
+    """
+    x = (seed ^ (stream * int(_MIX2))) & _M64
     x, a = _splitmix(x)
     x, b = _splitmix(x)
-    x = x ^ a
-    for i in range(4):
+    x ^= a
+    words = []
+    for _ in range(RNG_WORDS):
         x, z = _splitmix(x)
-        rs[i] = z ^ b
-    if rs[0] == _U0 and rs[1] == _U0 and rs[2] == _U0 and rs[3] == _U0:
-        rs[0] = _GOLDEN
+        words.append(z ^ b)
+    if not any(words):  # xoshiro's one forbidden state
+        words[0] = int(_GOLDEN)
+    return tuple(words)
+
+
+def rng_seed(rs: np.ndarray, seed: int, stream: int) -> None:
+    """Seed ``rs`` (``uint64[RNG_WORDS]``) for stream number ``stream`` of ``seed``."""
+    rs[:] = stream_state(seed, stream)
 
 
 @jit(helper=True)

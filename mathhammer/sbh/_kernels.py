@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from .._core.chunks import BATCH, CHUNK, PAD, batches, open_chunk
+from .._core.chunks import BATCH, CHUNK, PAD, batches, open_batch
 from .._core.compiling import compile_for
 from .._core.jit import jit
 from .._core.pairs import die_of
@@ -121,21 +121,21 @@ def run_turn_trials(n_trials, rs, dice, size, max_draws, steps, offs, row):
 
 
 @jit()
-def _run_chunk(c, first, seed, trials, chunk, max_draws, steps, offs, counts):
-    rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
-    run_turn_trials(n, rs, dice, size, max_draws, steps, offs, counts[c])
+def _run_chunk(c, streams, dice, n, size, max_draws, steps, offs, counts):
+    """Chunk ``c`` of the batch (opened by :func:`~mathhammer._core.chunks.open_batch`)."""
+    run_turn_trials(n[c], streams[c], dice[c], size, max_draws, steps, offs, counts[c])
 
 
 @jit(parallel=True)
-def _run_parallel(first, seed, trials, chunk, max_draws, steps, offs, counts):
+def _run_parallel(streams, dice, n, size, max_draws, steps, offs, counts):
     for c in prange(counts.shape[0]):  # a uint64 index: made int64, one signature of _run_chunk
-        _run_chunk(np.int64(c), first, seed, trials, chunk, max_draws, steps, offs, counts)
+        _run_chunk(np.int64(c), streams, dice, n, size, max_draws, steps, offs, counts)
 
 
 @jit()
-def _run_serial(first, seed, trials, chunk, max_draws, steps, offs, counts):
+def _run_serial(streams, dice, n, size, max_draws, steps, offs, counts):
     for c in range(counts.shape[0]):
-        _run_chunk(np.int64(c), first, seed, trials, chunk, max_draws, steps, offs, counts)
+        _run_chunk(np.int64(c), streams, dice, n, size, max_draws, steps, offs, counts)
 
 
 #: A cold compile of the kernel with its serial or parallel driver, measured on two cores
@@ -158,8 +158,8 @@ def run_turns(steps: np.ndarray, n_models: int, max_actions: int, trials: int, s
     for first, k in batches(trials, chunk, batch):
         counts = np.zeros((k, width + PAD), dtype=np.int64)
         run = _run_serial if k == 1 else _run_parallel
-        args = (np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-                np.int64(max_draws), steps, offs, counts)
+        streams, dice, n, size = open_batch(seed, first, k, trials, chunk, max_draws)
+        args = (streams, dice, n, np.int64(size), np.int64(max_draws), steps, offs, counts)
         compile_for(run, args, "the Song of Blades and Heroes kernel", _COLD)
         run(*args)
         total += counts[:, :width].sum(axis=0)

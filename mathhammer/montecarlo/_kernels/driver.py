@@ -19,7 +19,7 @@ from itertools import accumulate
 import numba
 import numpy as np
 
-from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_chunk
+from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_batch
 from ..._core.compiling import arg_layout, compile_for, machine_code
 from ..._core.jit import jit
 from ..._core.threads import run_chunks
@@ -72,19 +72,20 @@ def _row(counters, c):
 # core then holds up nothing it has not claimed). The plain kernel runs a range in one jitted
 # call (its chunks are short: a Python call per chunk would cost a tenth of a single-attack
 # run); the general kernel is driven from Python chunk by chunk (:func:`_general_range`),
-# handing on ``rare`` and ``extra`` (:mod:`.variant`): ``None`` prunes their paths from the
-# compiled kernel.
+# handing on ``rare``, ``extra`` and ``lasting`` (:mod:`.variant`): ``None`` prunes their
+# paths from the compiled kernel.
 
 @jit()
-def _plain_range(lo, hi, first, seed, trials, chunk, max_draws, stride, tables, counters):
-    """The plain kernel over chunks ``lo .. hi - 1`` of the batch."""
+def _plain_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, counters):
+    """The plain kernel over chunks ``lo .. hi - 1`` of the batch (opened by
+    :func:`~mathhammer._core.chunks.open_batch`: each chunk's stream, buffer and trials)."""
     for c in range(lo, hi):
-        rs, dice, size, n = open_chunk(c, first, seed, trials, chunk, max_draws)
-        run_plain_trials(n, rs, dice, size, size, max_draws, stride, tables, _row(counters, c))
+        run_plain_trials(n[c], streams[c], dice[c], size, size, max_draws, stride, tables,
+                         _row(counters, c))
 
 
-def _general_range(lo, hi, first, seed, trials, chunk, max_draws, stride, tables, counters, rare,
-                   extra, kernel):
+def _general_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, counters, rare,
+                   extra, lasting, kernel):
     """The general kernel over chunks ``lo .. hi - 1`` of the batch.
 
     A Python loop over jitted calls (``kernel``: :func:`.sequence.trials_kernel`'s machine
@@ -95,9 +96,8 @@ def _general_range(lo, hi, first, seed, trials, chunk, max_draws, stride, tables
     of a cold ``mathhammer demo`` of 24 s CPU (benchmarks/README.md, "The general kernel
     (second step)", its fourth step)."""
     for c in range(lo, hi):
-        rs, dice, size, n = open_chunk(np.int64(c), first, seed, trials, chunk, max_draws)
-        kernel(*kernel_args(n, rs, dice, size, size, max_draws, stride, tables,
-                            _chunk_row(counters, c), rare, extra))
+        kernel(*kernel_args(n[c], streams[c], dice[c], size, size, max_draws, stride, tables,
+                            _chunk_row(counters, c), rare, extra, lasting))
 
 
 def _chunk_row(counters, c: int) -> Counters:
@@ -106,8 +106,9 @@ def _chunk_row(counters, c: int) -> Counters:
 
 
 def _run_batch(plain: bool, args: tuple, code) -> int:
-    """Run a batch of chunks (``args``: first, seed, trials, chunk, max_draws, stride, tables,
-    counters and, for the general kernel, its variant) on up to Numba's thread count
+    """Run a batch of chunks (``args``: the chunks' streams, dice buffers and trials, the
+    buffers' size, max_draws, stride, tables, counters and, for the general kernel, its
+    variant) on up to Numba's thread count
     (``numba.get_num_threads``), ``code`` being the kernel's machine code (``_plain_range``'s
     or ``trials_kernel``'s); returns the helper threads started (:func:`run_chunks`)."""
     k = args[7].damage_hist.shape[0]
@@ -121,14 +122,18 @@ def _run_batch(plain: bool, args: tuple, code) -> int:
     return run_chunks(job, k, numba.get_num_threads() if k > 1 else 1)
 
 
-#: What a cold compile of each kernel costs (plain, the general kernel's basic, lean or full
-#: variant), measured on two cores
+#: What a cold compile of each kernel costs (plain, the general kernel's basic, lean, units,
+#: lasting or full variant), measured on two cores
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
                    "about 15 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
                   "rerolls, effects, Tough, power fields)", "about 25 s on two cores"),
+         "units": ("the general Monte Carlo kernel with units, blasts and several targets",
+                   "about a minute on two cores"),
+         "lasting": ("the general Monte Carlo kernel with continuous effects and hazards",
+                     "about a minute on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
                   "continuous effects", "two to six minutes on two cores")}
 
@@ -231,8 +236,9 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
             target_kills=np.zeros((k,) + tk_shape, dtype=np.int64),
             target_made=np.zeros((k, tm_shape[0] + _PAD_ROWS, tm_shape[1]), dtype=np.int64),
         )
-        args = (np.int64(first), np.int64(seed), np.int64(trials), np.int64(chunk),
-                np.int64(draws), np.int64(stride), enc.tables, counters, *variant)
+        streams, dice, n, size = open_batch(seed, first, k, trials, chunk, draws)
+        args = (streams, dice, n, np.int64(size), np.int64(draws), np.int64(stride), enc.tables,
+                counters, *variant)
         code = _READY.get(ready)
         if code is None:  # the kernel compiled or loaded for this layout of tables
             if plain:
@@ -240,9 +246,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
                 compile_for(_plain_range, call, *_COLD[cold])
                 code = _READY[ready] = machine_code(_plain_range, call)
             else:  # the kernel itself, for one chunk or many (threads)
-                rs, dice, size, n = open_chunk(np.int64(0), *args[:5])
-                call = kernel_args(n, rs, dice, size, size, args[4], args[5], enc.tables,
-                                   _chunk_row(counters, 0), *variant)
+                call = kernel_args(n[0], streams[0], dice[0], args[3], args[3], args[4],
+                                   args[5], enc.tables, _chunk_row(counters, 0), *variant)
                 compile_for(trials_kernel, call, *_COLD[cold])
                 code = _READY[ready] = machine_code(trials_kernel, call)
         _run_batch(plain, args, code)

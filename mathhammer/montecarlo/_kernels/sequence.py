@@ -266,16 +266,21 @@ def _lasting(state, flags, crit):
 
 
 def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True,
-                extra=True):
+                extra=True, lasting=True):
     """The arguments of :func:`trials_kernel` for a chunk: ``tables`` (:class:`.layout.Tables`)
     and ``counters`` (:class:`.layout.Counters`, the chunk's row) unpacked.
 
-    ``rare``: ``None`` compiles without the paths of units, blasts, continuous effects and
-    hazards, and without the arrays and closures that hold the other models and targets
+    ``rare``: ``None`` compiles without the paths of units, blasts and several targets, and
+    without the arrays and closures that hold the other models and targets
     (:func:`.variant.needs_rare`: where none can run); ``True`` keeps them.
+    ``lasting``: ``None`` compiles without the paths of continuous effects and hazards (the
+    maintenance phase, a knockdown in quicksand: :func:`.variant.needs_lasting`); ``True``
+    keeps them (and with ``rare``, their visits to a unit's models and other targets).
     ``extra``: ``None`` compiles without the paths of the rules beyond the core of an attack
-    (:func:`.variant.needs_extra`); ``True`` keeps them. The variants (:mod:`.variant`) are
-    ``(None, None)`` basic, ``(None, True)`` lean and ``(True, True)`` full. The tables and
+    (:func:`.variant.needs_extra`); ``True`` keeps them. The variants (:mod:`.variant`) are,
+    as ``(rare, extra, lasting)``: ``(None, None, None)`` basic, ``(None, True, None)``
+    lean, ``(True, True, None)`` units, ``(None, True, True)`` lasting and
+    ``(True, True, True)`` full. The tables and
     counters go to the kernel as plain arguments: unpacked into locals the ``suffer`` closure
     captures, they cost the cold compile 0.7 s (6 %) more.
     """
@@ -286,11 +291,11 @@ def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
             counters.damage_hist, counters.attack_counts, counters.kill_at,
             counters.cripple_delta, counters.mask_hist, counters.effect_counts,
             counters.destroyed_hist, counters.target_damage, counters.target_destroyed,
-            counters.target_kills, counters.target_made, rare, extra)
+            counters.target_kills, counters.target_made, rare, extra, lasting)
 
 
 def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True,
-               extra=True):
+               extra=True, lasting=True):
     """Simulate ``n_trials`` attack sequences (:func:`trials_kernel`, arguments as
     :func:`kernel_args` takes them); returns the read position after the last trial.
 
@@ -300,7 +305,7 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
     a cold compile per level, benchmarks/README.md).
     """
     return trials_kernel(*kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables,
-                                      counters, rare, extra))
+                                      counters, rare, extra, lasting))
 
 
 @jit(prune_first=True)
@@ -308,7 +313,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                   col_full, letter_mask, letters_done, play_keys, play_attack, play_field,
                   play_columns, play_index, groups, routes, damage_hist, attack_counts, kill_at,
                   cripple_delta, mask_hist, effect_counts, destroyed_hist, target_damage,
-                  target_destroyed, target_kills, target_made, rare, extra):
+                  target_destroyed, target_kills, target_made, rare, extra, lasting):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
@@ -326,7 +331,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
         whatever it read (``max_draws`` must then be ``stride``), so two scenarios run with
         the same seed and stride see the same dice in the same trial.
     attacks, attackers, target : int64 tables of :mod:`.layout` (of :class:`.layout.Tables`).
-    rare, extra : None or bool, see :func:`kernel_args`.
+    rare, extra, lasting : None or bool, see :func:`kernel_args`.
     col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
         life spiral (:mod:`.layout`); unread for damage tracks.
     play_keys, play_attack, play_field, play_columns, play_index : the decision tables of
@@ -1330,7 +1335,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
 
                     # --- what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
                     quick = False
-                    if rare is not None and continuous:
+                    if lasting is not None and continuous:
                         # the continuous effects the hit puts on; a knockdown in quicksand
                         if hit == 1:
                             if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
@@ -1344,7 +1349,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                         effects |= bit
                         def_minus += attacks[w, A_DEF_MINUS]
                         arm_minus += attacks[w, A_ARM_MINUS]
-                    if rare is not None and quick:
+                    if lasting is not None and quick:
                         # knocked down in quicksand: 1 damage point, suffered at once
                         fkey = 0
                         if power_best and tpoints > 0:
@@ -1358,7 +1363,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                                                        k_rows + prow, destroyed + 1 >= n_models and alive == 1)
                         if dead:
                             destroyed += 1
-                            if destroyed < n_models:
+                            if rare is not None and destroyed < n_models:
                                 m_gone[cur] = tr
                                 (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
                                  shield_now) = take_place(cur, tr, state, crippled, n_marks, shield_now)
@@ -1374,7 +1379,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                     break
             if dead:
                 break
-            if rare is None or not continuous:  # the pruned variants compile without what follows
+            if lasting is None or not continuous:  # the pruned variants compile without what follows
                 continue
             # --- end of the attackers' turn, then the maintenance phase: each continuous
             # effect on the target, in the order fire, corrosion
@@ -1397,11 +1402,11 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                     (cur, marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
                      shield_now) = take_place(m_lo, tr, disp, np.int64(0), np.int64(0), shield)
                 # a unit: every living model in turn (the one under attack leaves the locals)
-                if unit:
+                if rare is not None and unit:
                     store(cur, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
                     stored = True
                 for mj in range(cur, m_lo + n_models):
-                    if unit:
+                    if rare is not None and unit:
                         if m_gone[mj] == tr:
                             continue
                         (marked, state, effects, def_minus, arm_minus, cont, crippled, n_marks,
@@ -1439,11 +1444,12 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                             break
                     if dead:
                         destroyed += 1
-                        m_gone[mj] = tr
+                        if rare is not None:
+                            m_gone[mj] = tr
                         if destroyed >= n_models:
                             break
                         dead = False  # one model of the unit: the others go on
-                    elif unit:
+                    elif rare is not None and unit:
                         store(mj, tr, marked, state, effects, def_minus, arm_minus, cont, crippled, shield_now)
                 if dead and multi:  # the whole target destroyed: the others may stand
                     alive, g, dead = fell(g, t, tr, alive)
@@ -1466,7 +1472,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                 gives |= suffers & (1 << CE_FIRE)
                 earth_lit = die_of(np.int64(dice[pos]), 0) > 2
                 pos += 1
-            if unit:  # every living model was stored by the maintenance phase
+            if rare is not None and unit:  # every living model was stored by the maintenance phase
                 for j in range(0 if multi else cur, all_models if multi else n_models):
                     if m_gone[j] != tr:
                         m_cont[j] |= gives

@@ -1,19 +1,23 @@
 """Which variant of the general kernel a scenario takes (issue 18, "First run and waiting").
 
-:func:`.sequence.run_trials` compiles apart for each type of its arguments, and two of them
+:func:`.sequence.run_trials` compiles apart for each type of its arguments, and three of them
 gate paths of the kernel: with ``rare`` set to ``None`` Numba prunes the paths of units,
-blasts, continuous effects and hazards before typing them, and with ``extra`` set to ``None``
-those of the rules beyond the core of an attack (:data:`EXTRA_FLAGS`, -DEF/-ARM effects,
-"damage to", the target's power field, Tough, Rapid Healing, colossals). Three variants:
+blasts and several targets before typing them; with ``lasting`` set to ``None``, those of
+continuous effects and hazards (the maintenance phase, a knockdown in quicksand); with
+``extra`` set to ``None``, those of the rules beyond the core of an attack
+(:data:`EXTRA_FLAGS`, -DEF/-ARM effects, "damage to", the target's power field, Tough, Rapid
+Healing, colossals). Five variants:
 
-======  =======  ========  ======================================================
-name    rare     extra     scenarios
-======  =======  ========  ======================================================
-basic   None     None      one model, attacks with boosts, bought attacks, best
-                           play, knockdown, charge, damage tracks, grids, spirals
-lean    None     True      one model, any rule of an attack or target
-full    True     True      anything: units, blasts, several targets, fire ...
-======  =======  ========  ======================================================
+=======  =====  =======  =====  ====================================================
+name     rare   lasting  extra  scenarios
+=======  =====  =======  =====  ====================================================
+basic    None   None     None   one model, attacks with boosts, bought attacks, best
+                                play, knockdown, charge, damage tracks, grids, spirals
+lean     None   None     True   one model, any rule of an attack or target
+units    True   None     True   units, blasts, several targets, Shred, and any rule
+lasting  None   True     True   one model with continuous effects or hazards
+full     True   True     True   anything: fire on a unit, a unit in quicksand ...
+=======  =====  =======  =====  ====================================================
 
 A pruned variant compiles in a fraction of the full one's time (benchmarks/README.md, "First
 run: the cold compile"). A scenario takes it only where none of the pruned paths can run:
@@ -29,7 +33,7 @@ from .layout import (A_DAMAGE_TO, A_EFFECT_BIT, A_FLAGS, F_AFTER_ROLL, F_BLAST, 
                      F_TRASH, N_COLUMNS, T_EFFECTS, T_HAZARDS, T_MODELS, T_POINTS, T_RAPID_HEAL,
                      T_TOUGH, TOUGH_NONE)
 
-__all__ = ["EXTRA_FLAGS", "SETS_EFFECT", "needs_extra", "needs_rare", "variant_of"]
+__all__ = ["EXTRA_FLAGS", "SETS_EFFECT", "needs_extra", "needs_lasting", "needs_rare", "variant_of"]
 
 #: Row flags that put a continuous effect on the target.
 SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
@@ -43,20 +47,29 @@ EXTRA_FLAGS = (F_ROF | F_REROLL_ATT | F_REROLL_DMG | F_DISPEL | F_GRIEVOUS | F_S
 
 
 def needs_rare(tables) -> bool:
-    """Whether the encoded scenario ``tables`` (:class:`.layout.Tables`) needs the full
-    variant of the general kernel: several targets (or Shred: a routes matrix), a unit, a
-    blast, a continuous effect or hazard the target starts with, or a weapon putting one on.
+    """Whether the encoded scenario ``tables`` (:class:`.layout.Tables`) needs the paths of
+    units, blasts and several targets (``rare is not None`` in :func:`.sequence.run_trials`):
+    several targets (or Shred: a routes matrix), a unit, or a blast."""
+    # read as Python numbers: NumPy's cost per call on tables this small was most of the work
+    groups = tables.groups.tolist()
+    flags = tables.attacks[:, A_FLAGS].tolist()
+    return bool(tables.routes.ndim > 1 or sum(g[T_MODELS] for g in groups) > 1
+                or any(f & F_BLAST for f in flags))
+
+
+def needs_lasting(tables) -> bool:
+    """Whether the encoded scenario ``tables`` needs the paths of continuous effects and
+    hazards (``lasting is not None`` in :func:`.sequence.run_trials`): a continuous effect or
+    hazard a target starts with, or a weapon putting one on.
 
     The kernel's own test for the maintenance phase (``continuous`` in
     :func:`.sequence.run_trials`) reads the same fields, so a pruned variant is taken only
     where the full variant would skip every pruned path.
     """
-    # read as Python numbers: NumPy's cost per call on tables this small was most of the work
-    groups = tables.groups.tolist()
     flags = tables.attacks[:, A_FLAGS].tolist()
-    return bool(tables.routes.ndim > 1 or sum(g[T_MODELS] for g in groups) > 1
-                or any(f & (F_BLAST | SETS_EFFECT) for f in flags)
-                or any(g[T_EFFECTS] != 0 for g in groups) or tables.target[T_HAZARDS] != 0)
+    return bool(any(f & SETS_EFFECT for f in flags)
+                or any(g[T_EFFECTS] != 0 for g in tables.groups.tolist())
+                or tables.target[T_HAZARDS] != 0)
 
 
 def needs_extra(tables) -> bool:
@@ -78,11 +91,15 @@ def needs_extra(tables) -> bool:
 
 
 def variant_of(tables) -> tuple[str, tuple]:
-    """The variant the scenario ``tables`` takes: its name (``"basic"``, ``"lean"`` or
-    ``"full"``) and the kernel's ``(rare, extra)`` arguments (:func:`.sequence.kernel_args`).
-    The full variant keeps every path: ``rare`` implies ``extra``."""
-    if needs_rare(tables):
-        return "full", (True, True)
+    """The variant the scenario ``tables`` takes: its name (``"basic"``, ``"lean"``,
+    ``"units"``, ``"lasting"`` or ``"full"``) and the kernel's ``(rare, extra, lasting)``
+    arguments (:func:`.sequence.kernel_args`). ``rare`` and ``lasting`` each imply ``extra``:
+    the full variant keeps every path."""
+    rare = needs_rare(tables)
+    if needs_lasting(tables):
+        return ("full", (True, True, True)) if rare else ("lasting", (None, True, True))
+    if rare:
+        return "units", (True, True, None)
     if needs_extra(tables):
-        return "lean", (None, True)
-    return "basic", (None, None)
+        return "lean", (None, True, None)
+    return "basic", (None, None, None)
