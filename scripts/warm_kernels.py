@@ -2,7 +2,7 @@
 
 ``make test`` runs this before the suite: the general kernel compiles apart for one target
 (its variants, :mod:`mathhammer.montecarlo._kernels.variant`: basic, lean, units, lasting
-and full) and for several targets (units and full), one compiled function each that runs one
+and full) and for several targets (full), one compiled function each that runs one
 chunk or, on threads, many (from about 10 s for the basic one to minutes for the full one
 with several targets on one core, measured in benchmarks/README.md), so compiling them two
 processes at once saves that much of a cold suite on two cores. Each job runs a small scenario through :func:`mathhammer.simulate`, the
@@ -81,12 +81,11 @@ def _several_targets() -> str:
     from mathhammer import Attacker, Scenario, Target, Weapon, simulate
 
     fist = Weapon("Fist", "melee", 7, 16, attacks=2)
-    torch = Weapon("Torch", "melee", 7, 12, attacks=2, rules=["fire"])
-    two = [Target(defense=12, arm=14, boxes=5, name="A"), Target(defense=12, arm=18, boxes=20, name="B")]
-    for weapon in (fist, torch):  # the units variant, then the full one
-        for trials in (SERIAL, PARALLEL):
-            simulate(Scenario(two, [Attacker("Jack", [weapon], focus=1)]), trials=trials, seed=1)
-    return "several targets (units and full)"
+    scen = Scenario([Target(defense=12, arm=14, boxes=5, name="A"), Target(defense=12, arm=18, boxes=20, name="B")],
+                    [Attacker("Jack", [fist], focus=1)])
+    for trials in (SERIAL, PARALLEL):
+        simulate(scen, trials=trials, seed=1)
+    return "several targets (full)"
 
 
 def _sbh() -> str:

@@ -32,19 +32,17 @@ EXAMPLES = ROOT / "examples"
 DEMO = ROOT / "mathhammer" / "data" / "demo.toml"
 
 #: Example files whose scenario has a continuous effect or a hazard on one model (the lasting
-#: variant); a unit, a blast or several targets (the units variant); general-kernel ones
+#: variant); several targets (the full variant, whatever else they need); general-kernel ones
 #: with none of them but with a rule the basic variant prunes (the lean variant: a target's
 #: power field, "damage to", Ice Cage and Shatter); and general-kernel ones with neither (the
 #: basic variant).
 LASTING = ["fire_and_corrosion.toml", "hazards.toml"]
-UNITS = ["several_targets.toml"]
+FULL = ["several_targets.toml"]
 #: The unit scenarios of tests/unit_cases.py that take the units variant (no continuous
 #: effect or hazard): spill-over, Tough, combined attacks, blasts on a hit and on a miss,
 #: best play and fixed spending against a unit.
 UNIT_VARIANT_CASES = [(name, scen) for name, scen in UNIT_CASES
                       if not needs_lasting(encode(scen).tables)]
-#: Shred on one target (its attacks' routes a matrix: the several-target paths).
-UNIT_VARIANT_CASES += [(name, scen) for name, scen in ACTIVATION_CASES if name == "shred_with_focus"]
 #: The one-model scenarios of tests/turns_cases.py (continuous effects and hazards over
 #: rounds, on tracks, grids and spirals, with Tough, healing and power fields): the lasting
 #: variant.
@@ -79,10 +77,16 @@ def test_lasting_effects_on_a_unit_take_the_full_variant(name, scenario):
     assert variant_of(encode(scenario).tables) == ("full", (True, True, True))
 
 
-@pytest.mark.parametrize("name", UNITS)
-def test_scenarios_with_units_or_several_targets_take_the_units_variant(name):
+@pytest.mark.parametrize("name", FULL)
+def test_several_targets_take_the_full_variant(name):
     assert (variant_of(encode(load_scenario(EXAMPLES / name)).tables)
-            == ("units", (True, True, None)))
+            == ("full", (True, True, True)))
+
+
+def test_shred_takes_the_full_variant():
+    # Shred's attacks go down a routes matrix, as several targets' do
+    shred = dict(ACTIVATION_CASES)["shred_with_focus"]
+    assert variant_of(encode(shred).tables)[0] == "full"
 
 
 @pytest.mark.parametrize("name", LEAN)
@@ -136,8 +140,7 @@ def _counts(scenario, monkeypatch, full: bool):
     return counts
 
 
-@pytest.mark.parametrize("name", ["focus jack", "tough jack", "demo"] + BASIC + LEAN + UNITS
-                         + LASTING)
+@pytest.mark.parametrize("name", ["focus jack", "tough jack", "demo"] + BASIC + LEAN + LASTING)
 def test_a_pruned_variant_counts_as_the_full_one(name, monkeypatch):
     if name == "focus jack":
         scenario = _focus_jack()

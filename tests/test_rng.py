@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from mathhammer._core.pairs import FIRST, PAIR_SUM, SECOND, pair_entry
-from mathhammer._core.rng import FILL_SLACK, RNG_WORDS, fill_pairs, rng_seed
+from mathhammer._core.rng import FILL_SLACK, RNG_WORDS, fill_pairs, rng_seed, stream_state
 
 N = 600_000
 # 0.9999 quantiles of chi-square with 5 and 35 degrees of freedom
@@ -24,6 +24,41 @@ def _pairs(seed, stream, n=N):
 def _chi2_uniform(counts):
     exp = counts.sum() / counts.size
     return float(((counts - exp) ** 2 / exp).sum())
+
+
+_M64 = (1 << 64) - 1
+
+
+def _splitmix64(x):
+    """SplitMix64 (Vigna, splitmix64.c), written out again for the test: (state, output)."""
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return x, z ^ (z >> 31)
+
+
+def test_stream_state_is_the_documented_splitmix_derivation():
+    """What a seed means: stream ``s`` of seed ``k`` starts from ``k ^ (s * 0x94D0...)``; two
+    SplitMix64 outputs a, b, the state xored with a, then four outputs xored with b are the
+    xoshiro256** words. The reference SplitMix64 gives its published first outputs from 0."""
+    x, outs = 0, []
+    for _ in range(3):
+        x, z = _splitmix64(x)
+        outs.append(z)
+    assert outs == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    for seed, stream in [(0, 0), (1, 0), (1, 1), (7, 3), (20261201, 63), (2**63 - 1, 2**20 + 5)]:
+        x = (seed ^ (stream * 0x94D049BB133111EB)) & _M64
+        x, a = _splitmix64(x)
+        x, b = _splitmix64(x)
+        x ^= a
+        words = []
+        for _ in range(RNG_WORDS):
+            x, z = _splitmix64(x)
+            words.append(z ^ b)
+        assert stream_state(seed, stream) == tuple(words)
+        rs = np.zeros(RNG_WORDS, dtype=np.uint64)
+        rng_seed(rs, seed, stream)
+        assert rs.tolist() == words
 
 
 def test_pair_tables_spell_out_two_dice():

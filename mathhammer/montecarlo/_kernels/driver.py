@@ -130,7 +130,7 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
                    "about 15 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
                   "rerolls, effects, Tough, power fields)", "about 25 s on two cores"),
-         "units": ("the general Monte Carlo kernel with units, blasts and several targets",
+         "units": ("the general Monte Carlo kernel with units and blasts",
                    "about a minute on two cores"),
          "lasting": ("the general Monte Carlo kernel with continuous effects and hazards",
                      "about a minute on two cores"),

@@ -14,9 +14,9 @@ name     rare   lasting  extra  scenarios
 basic    None   None     None   one model, attacks with boosts, bought attacks, best
                                 play, knockdown, charge, damage tracks, grids, spirals
 lean     None   None     True   one model, any rule of an attack or target
-units    True   None     True   units, blasts, several targets, Shred, and any rule
+units    True   None     True   a unit, blasts, one target; any rule
 lasting  None   True     True   one model with continuous effects or hazards
-full     True   True     True   anything: fire on a unit, a unit in quicksand ...
+full     True   True     True   anything: several targets, Shred, fire on a unit ...
 =======  =====  =======  =====  ====================================================
 
 A pruned variant compiles in a fraction of the full one's time (benchmarks/README.md, "First
@@ -95,9 +95,14 @@ def variant_of(tables) -> tuple[str, tuple]:
     ``"units"``, ``"lasting"`` or ``"full"``) and the kernel's ``(rare, extra, lasting)``
     arguments (:func:`.sequence.kernel_args`). ``rare`` and ``lasting`` each imply ``extra``:
     the full variant keeps every path."""
-    rare = needs_rare(tables)
-    if needs_lasting(tables):
-        return ("full", (True, True, True)) if rare else ("lasting", (None, True, True))
+    rare, lasting = needs_rare(tables), needs_lasting(tables)
+    # several targets (or Shred: a routes matrix) keep the full variant whatever they need:
+    # their trial loop ran 5 to 10 % slower without the lasting paths (benchmarks/README.md,
+    # "Ninth step"), where units and lasting effects on one target ran as fast or faster
+    if tables.routes.ndim > 1 or (rare and lasting):
+        return "full", (True, True, True)
+    if lasting:
+        return "lasting", (None, True, True)
     if rare:
         return "units", (True, True, None)
     if needs_extra(tables):
