@@ -21,28 +21,23 @@ from .jit import jit
 
 RNG_WORDS = 4
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+# SplitMix64's constants (Python integers: the seeding runs in Python)
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
+_M64 = (1 << 64) - 1
 _S17 = np.uint64(17)
 _S45 = np.uint64(45)
 _S7 = np.uint64(7)
 _U5 = np.uint64(5)
 _U9 = np.uint64(9)
-_S30 = np.uint64(30)
-_S27 = np.uint64(27)
-_S31 = np.uint64(31)
 
 
-_M64 = (1 << 64) - 1
-
-
-def _splitmix(x: int) -> tuple[int, int]:
-    """One SplitMix64 step on a Python integer: returns (new state, output)."""
-    x = (x + int(_GOLDEN)) & _M64
-    z = ((x ^ (x >> 30)) * int(_MIX1)) & _M64
-    z = ((z ^ (z >> 27)) * int(_MIX2)) & _M64
-    return x, z ^ (z >> 31)
+def _mix(z: int) -> int:
+    """SplitMix64's output for its state ``z`` (the state itself steps by ``_GOLDEN``)."""
+    z = ((z ^ (z >> 30)) * _MIX1) & _M64
+    z = ((z ^ (z >> 27)) * _MIX2) & _M64
+    return z ^ (z >> 31)
 
 
 def stream_state(seed: int, stream: int) -> tuple[int, int, int, int]:
@@ -55,17 +50,16 @@ def stream_state(seed: int, stream: int) -> tuple[int, int, int, int]:
     >>> stream_state(1, 0) == stream_state(1, 0) != stream_state(1, 1)
     True
     """
-    x = (seed ^ (stream * int(_MIX2))) & _M64
-    x, a = _splitmix(x)
-    x, b = _splitmix(x)
+    # SplitMix64 from seed ^ (stream * _MIX2): two outputs a, b; the state xored with a;
+    # four more outputs xored with b (3 us a stream: a few per point of a balance matrix)
+    x = (seed ^ (stream * _MIX2)) & _M64
+    a = _mix((x + _GOLDEN) & _M64)
+    x = (x + 2 * _GOLDEN) & _M64
+    b = _mix(x)
     x ^= a
-    words = []
-    for _ in range(RNG_WORDS):
-        x, z = _splitmix(x)
-        words.append(z ^ b)
-    if not any(words):  # xoshiro's one forbidden state
-        words[0] = int(_GOLDEN)
-    return tuple(words)
+    words = (_mix((x + _GOLDEN) & _M64) ^ b, _mix((x + 2 * _GOLDEN) & _M64) ^ b,
+             _mix((x + 3 * _GOLDEN) & _M64) ^ b, _mix((x + 4 * _GOLDEN) & _M64) ^ b)
+    return words if any(words) else (_GOLDEN,) + words[1:]  # xoshiro's one forbidden state
 
 
 def rng_seed(rs: np.ndarray, seed: int, stream: int) -> None:

@@ -50,11 +50,7 @@ def needs_rare(tables) -> bool:
     """Whether the encoded scenario ``tables`` (:class:`.layout.Tables`) needs the paths of
     units, blasts and several targets (``rare is not None`` in :func:`.sequence.run_trials`):
     several targets (or Shred: a routes matrix), a unit, or a blast."""
-    # read as Python numbers: NumPy's cost per call on tables this small was most of the work
-    groups = tables.groups.tolist()
-    flags = tables.attacks[:, A_FLAGS].tolist()
-    return bool(tables.routes.ndim > 1 or sum(g[T_MODELS] for g in groups) > 1
-                or any(f & F_BLAST for f in flags))
+    return _rare(tables, *_rows(tables))
 
 
 def needs_lasting(tables) -> bool:
@@ -66,10 +62,7 @@ def needs_lasting(tables) -> bool:
     :func:`.sequence.run_trials`) reads the same fields, so a pruned variant is taken only
     where the full variant would skip every pruned path.
     """
-    flags = tables.attacks[:, A_FLAGS].tolist()
-    return bool(any(f & SETS_EFFECT for f in flags)
-                or any(g[T_EFFECTS] != 0 for g in tables.groups.tolist())
-                or tables.target[T_HAZARDS] != 0)
+    return _lasting(tables, *_rows(tables))
 
 
 def needs_extra(tables) -> bool:
@@ -82,12 +75,7 @@ def needs_extra(tables) -> bool:
     Each is the runtime test that guards its path in the kernel (a target's points only fall
     from its starting value), so where this is false the full variant never enters one.
     """
-    attacks, groups = tables.attacks.tolist(), tables.groups.tolist()
-    return bool(any(a[A_FLAGS] & EXTRA_FLAGS or a[A_EFFECT_BIT] != 0 or a[A_DAMAGE_TO] >= 0
-                    for a in attacks)
-                or any(g[T_POINTS] > 0 or g[T_TOUGH] != TOUGH_NONE or g[T_RAPID_HEAL] != 0
-                       for g in groups)
-                or tables.col_full.shape[0] > N_COLUMNS)
+    return _extra(tables, *_rows(tables))
 
 
 def variant_of(tables) -> tuple[str, tuple]:
@@ -95,7 +83,8 @@ def variant_of(tables) -> tuple[str, tuple]:
     ``"units"``, ``"lasting"`` or ``"full"``) and the kernel's ``(rare, extra, lasting)``
     arguments (:func:`.sequence.kernel_args`). ``rare`` and ``lasting`` each imply ``extra``:
     the full variant keeps every path."""
-    rare, lasting = needs_rare(tables), needs_lasting(tables)
+    rows = _rows(tables)  # once: a balance matrix asks at every point
+    rare, lasting = _rare(tables, *rows), _lasting(tables, *rows)
     # several targets (or Shred: a routes matrix) keep the full variant whatever they need:
     # their trial loop ran 5 to 10 % slower without the lasting paths (benchmarks/README.md,
     # "Ninth step"), where units and lasting effects on one target ran as fast or faster
@@ -105,6 +94,30 @@ def variant_of(tables) -> tuple[str, tuple]:
         return "lasting", (None, True, True)
     if rare:
         return "units", (True, True, None)
-    if needs_extra(tables):
+    if _extra(tables, *rows):
         return "lean", (None, True, None)
     return "basic", (None, None, None)
+
+
+def _rows(tables) -> tuple[list, list]:
+    """The attack rows and target vectors of ``tables`` as Python lists: NumPy's cost per
+    call on tables this small was most of the work."""
+    return tables.attacks.tolist(), tables.groups.tolist()
+
+
+def _rare(tables, attacks: list, groups: list) -> bool:
+    return bool(tables.routes.ndim > 1 or sum(g[T_MODELS] for g in groups) > 1
+                or any(a[A_FLAGS] & F_BLAST for a in attacks))
+
+
+def _lasting(tables, attacks: list, groups: list) -> bool:
+    return bool(any(a[A_FLAGS] & SETS_EFFECT for a in attacks)
+                or any(g[T_EFFECTS] != 0 for g in groups) or tables.target[T_HAZARDS] != 0)
+
+
+def _extra(tables, attacks: list, groups: list) -> bool:
+    return bool(any(a[A_FLAGS] & EXTRA_FLAGS or a[A_EFFECT_BIT] != 0 or a[A_DAMAGE_TO] >= 0
+                    for a in attacks)
+                or any(g[T_POINTS] > 0 or g[T_TOUGH] != TOUGH_NONE or g[T_RAPID_HEAL] != 0
+                       for g in groups)
+                or tables.col_full.shape[0] > N_COLUMNS)
