@@ -3,7 +3,8 @@
 Every chunk of trials owns a stream derived only from the user's seed and the chunk index,
 so results do not depend on how chunks are spread over threads.
 
-State ``rs`` is a ``uint64[RNG_WORDS]`` array holding the four xoshiro words.
+State ``rs`` is a ``uint64[RNG_WORDS]`` array holding the four xoshiro words (of
+:func:`stream_state`, worked out in Python when a chunk opens).
 
 The hot loop does not call the generator per die: :func:`fill_pairs` writes a block of
 *pairs* of d6 (one byte each, a base-36 digit) into a ``uint8`` buffer, and the trials read
@@ -60,11 +61,6 @@ def stream_state(seed: int, stream: int) -> tuple[int, int, int, int]:
     words = (_mix((x + _GOLDEN) & _M64) ^ b, _mix((x + 2 * _GOLDEN) & _M64) ^ b,
              _mix((x + 3 * _GOLDEN) & _M64) ^ b, _mix((x + 4 * _GOLDEN) & _M64) ^ b)
     return words if any(words) else (_GOLDEN,) + words[1:]  # xoshiro's one forbidden state
-
-
-def rng_seed(rs: np.ndarray, seed: int, stream: int) -> None:
-    """Seed ``rs`` (``uint64[RNG_WORDS]``) for stream number ``stream`` of ``seed``."""
-    rs[:] = stream_state(seed, stream)
 
 
 @jit(helper=True)
