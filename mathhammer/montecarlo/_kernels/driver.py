@@ -108,9 +108,9 @@ def _chunk_row(counters, c: int) -> Counters:
 def _run_batch(plain: bool, args: tuple, code) -> int:
     """Run a batch of chunks (``args``: the chunks' streams, dice buffers and trials, the
     buffers' size, max_draws, stride, tables, counters and, for the general kernel, its
-    variant) on up to Numba's thread count
-    (``numba.get_num_threads``), ``code`` being the kernel's machine code (``_plain_range``'s
-    or ``trials_kernel``'s); returns the helper threads started (:func:`run_chunks`)."""
+    variant) on up to Numba's thread count (``numba.get_num_threads``), ``code`` being the
+    kernel's machine code (``_plain_range``'s or ``trials_kernel``'s); returns the helper
+    threads started (:func:`run_chunks`)."""
     k = args[7].damage_hist.shape[0]
     if plain:
         def job(lo, hi):

@@ -21,8 +21,9 @@ for the closure ``suffer`` (power field, marking, Tough, healing, crippling), wh
 inlines where it is called: after an attack, and on the rare paths (a knockdown in quicksand,
 the maintenance phase), each a loop or branch of its own outside the attack path, so that an
 attack pays for none of them. The closures' calls on branches the argument types prune (the
-rare paths, ``rare is None``; the extra rules, ``extra is None``: the variants of
-:mod:`.variant`) are pruned before they are inlined (``prune_first``,
+paths of units and several targets, ``rare is None``; of continuous effects and hazards,
+``lasting is None``; the extra rules, ``extra is None``: the variants of :mod:`.variant`)
+are pruned before they are inlined (``prune_first``,
 :mod:`mathhammer._core.jit`): inlining them cost most of the cold compile. A gate is an
 argument tested as ``rare is not None and ...`` (Numba prunes only a test of an argument
 itself, and only where no local of the kernel shares its name).
@@ -280,9 +281,9 @@ def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
     (:func:`.variant.needs_extra`); ``True`` keeps them. The variants (:mod:`.variant`) are,
     as ``(rare, extra, lasting)``: ``(None, None, None)`` basic, ``(None, True, None)``
     lean, ``(True, True, None)`` units, ``(None, True, True)`` lasting and
-    ``(True, True, True)`` full. The tables and
-    counters go to the kernel as plain arguments: unpacked into locals the ``suffer`` closure
-    captures, they cost the cold compile 0.7 s (6 %) more.
+    ``(True, True, True)`` full. The tables and counters go to the kernel as plain
+    arguments: unpacked into locals the ``suffer`` closure captures, they cost the cold
+    compile 0.7 s (6 %) more.
     """
     return (n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
             tables.attackers, tables.target, tables.col_full, tables.letter_mask,
