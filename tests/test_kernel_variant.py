@@ -2,11 +2,12 @@
 the scenario needs): which scenarios take each, and that each counts exactly as the full one.
 
 :func:`mathhammer.montecarlo._kernels.sequence.run_trials` compiled with ``lasting=None``
-prunes the paths of continuous effects and hazards (the units variant); with ``rare=None``
-too, those of units, blasts and several targets (the lean variant); with ``extra=None`` too,
-those of the rules beyond the core of an attack (the basic variant). A scenario takes a
-pruned variant only when none of its pruned paths can run, so the full variant, forced here
-through the driver's ``variant_of``, must give the same counts bit for bit.
+prunes the paths of continuous effects and hazards (the units variant); with ``rare=None``,
+those of units, blasts and several targets (the lasting variant); with both, the lean
+variant; with ``extra=None`` too, the rules beyond the core of an attack (the basic
+variant). A scenario takes a pruned variant only when none of its pruned paths can run, so
+the full variant, forced here through the driver's ``variant_of``, must give the same counts
+bit for bit.
 """
 
 from __future__ import annotations
