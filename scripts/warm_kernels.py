@@ -5,8 +5,9 @@
 and full) and for several targets (full), one compiled function each that runs one
 chunk or, on threads, many (from about 10 s for the basic one to minutes for the full one
 with several targets on one core, measured in benchmarks/README.md), so compiling them two
-processes at once saves that much of a cold suite on two cores. Each job runs a small scenario through :func:`mathhammer.simulate`, the
-same path as the tests, so what it leaves in the cache is what they load; the basic job also
+processes at once saves that much of a cold suite on two cores. Each job runs a small
+scenario through :func:`mathhammer.simulate`, the same path as the tests, so what it leaves
+in the cache is what they load; the basic job also
 compiles the plain kernel, a last one the Song of Blades and Heroes kernels. Run again on a
 warm cache, it takes seconds.
 
@@ -24,67 +25,56 @@ from concurrent.futures import ProcessPoolExecutor
 SERIAL, PARALLEL = 1_000, 70_000
 
 
-def _one_target() -> str:
-    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+def _run(*scenarios) -> None:
+    """Each scenario on one chunk and on several (the compiled code each loads)."""
+    from mathhammer import simulate
 
-    fist = Weapon("Fist", "melee", 7, 16, attacks=2)
-    general = Scenario(Target(defense=12, arm=18, boxes=20), [Attacker("Jack", [fist], focus=1)])
-    plain = Scenario(Target(defense=12, arm=18, boxes=20), [Attacker("Jack", [fist])])
-    for scen in (general, plain):
+    for scen in scenarios:
         for trials in (SERIAL, PARALLEL):
             simulate(scen, trials=trials, seed=1)
+
+
+def _jack(weapon_rules=(), focus=1, **target):
+    """A warjack's two fists (``weapon_rules`` on them) against one target (``target``: its
+    fields over DEF 12, ARM 18, 20 boxes; a list of targets under ``targets``)."""
+    from mathhammer import Attacker, Scenario, Target, Weapon
+
+    fist = Weapon("Fist", "melee", 7, 16, attacks=2, rules=list(weapon_rules))
+    targets = target.pop("targets", None) or Target(**{"defense": 12, "arm": 18, "boxes": 20,
+                                                        **target})
+    return Scenario(targets, [Attacker("Jack", [fist], focus=focus)])
+
+
+def _one_target() -> str:
+    _run(_jack(), _jack(focus=0))
     return "one target (basic), plain kernel"
 
 
 def _one_target_lean() -> str:
-    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
-
-    fist = Weapon("Fist", "melee", 7, 16, attacks=2)
-    tough = Scenario(Target(defense=12, arm=18, boxes=20, rules=["tough"]),
-                     [Attacker("Jack", [fist], focus=1)])
-    for trials in (SERIAL, PARALLEL):
-        simulate(tough, trials=trials, seed=1)
+    _run(_jack(rules=["tough"]))
     return "one target with more rules (lean)"
 
 
 def _one_target_units() -> str:
-    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
-
-    fist = Weapon("Fist", "melee", 7, 16, attacks=2)
-    unit = Scenario(Target(defense=12, arm=14, boxes=5, models=3), [Attacker("Jack", [fist], focus=1)])
-    for trials in (SERIAL, PARALLEL):
-        simulate(unit, trials=trials, seed=1)
+    _run(_jack(arm=14, boxes=5, models=3))
     return "one target with units and blasts (units)"
 
 
 def _one_target_lasting() -> str:
-    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
-
-    torch = Weapon("Torch", "melee", 7, 12, attacks=2, rules=["fire"])
-    burning = Scenario(Target(defense=12, arm=16, boxes=10), [Attacker("Jack", [torch], focus=1)])
-    for trials in (SERIAL, PARALLEL):
-        simulate(burning, trials=trials, seed=1)
+    _run(_jack(["fire"], boxes=10))
     return "one model with continuous effects (lasting)"
 
 
 def _one_target_full() -> str:
-    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
-
-    torch = Weapon("Torch", "melee", 7, 12, attacks=2, rules=["fire"])
-    unit = Scenario(Target(defense=12, arm=14, boxes=5, models=3), [Attacker("Jack", [torch], focus=1)])
-    for trials in (SERIAL, PARALLEL):
-        simulate(unit, trials=trials, seed=1)
+    _run(_jack(["fire"], arm=14, boxes=5, models=3))
     return "one target with every path (fire on a unit: full)"
 
 
 def _several_targets() -> str:
-    from mathhammer import Attacker, Scenario, Target, Weapon, simulate
+    from mathhammer import Target
 
-    fist = Weapon("Fist", "melee", 7, 16, attacks=2)
-    scen = Scenario([Target(defense=12, arm=14, boxes=5, name="A"), Target(defense=12, arm=18, boxes=20, name="B")],
-                    [Attacker("Jack", [fist], focus=1)])
-    for trials in (SERIAL, PARALLEL):
-        simulate(scen, trials=trials, seed=1)
+    _run(_jack(targets=[Target(defense=12, arm=14, boxes=5, name="A"),
+                        Target(defense=12, arm=18, boxes=20, name="B")]))
     return "several targets (full)"
 
 
