@@ -75,7 +75,8 @@ def play(scenario, rolls) -> Played:
     d6, a continuous effect's expiry d6 or a burning earth's d6 as a 1-tuple; fire's 2d6),
     in the order docs/activation.md gives, e.g. ``[(3, 4), (5, 6)]``; a flat list of ints is
     read as consecutive two-dice rolls. Rolls the kernel does not make (an automatic hit
-    rolls no attack dice; a miss, no damage) must be left out. With several rounds the
+    rolls no attack dice) must be left out; a miss's damage roll is drawn and dropped (the
+    stream's rule, mathhammer/_core/rng.py), so it is given too. With several rounds the
     per-slot lists have a row per slot per round with attacks.
     """
     if all(isinstance(r, int) for r in rolls):

@@ -3,8 +3,8 @@
 Each test replays dice chosen by hand through one trial of the real Monte Carlo kernel
 (tests/scripted.py) and checks the per-slot counters that matter for the rule; the figures are
 worked out by hand in the comments. Rolls are listed in the order the kernel reads them: the
-attack roll (none for an automatic hit), its reroll, the damage roll (hits with a POW only),
-its reroll, then a Tough d6 as a 1-tuple.
+attack roll (none for an automatic hit), its reroll, the damage roll (weapons with a POW only;
+on a miss it is drawn and dropped), its reroll, then a Tough d6 as a 1-tuple.
 
 Names: ``test_<docs section>_<rule>``. The docs sections are "State carried" (pools),
 "Order" (bought attacks, the end at a kill), "One attack, step by step" 1-6, and the
@@ -186,11 +186,13 @@ def test_boost_damage_always_even_when_the_kill_is_sure():
 
 
 def test_boost_damage_always_pays_nothing_on_a_miss():
-    """Step 4: the damage boost is decided after the attack roll: a miss boosts nothing."""
+    """Step 4: the damage boost is decided after the attack roll: a miss boosts nothing (its
+    damage roll is drawn and dropped with two dice, unboosted)."""
     s = scen(Target(defense=13, arm=10, boxes=30), fist(), focus=3,
              spend=spend(damage="always"))
-    p = play(s, [(2, 3)])  # 5 + 7 = 12 < 13 misses
-    assert p.hit == [0] and p.boost_damage == [0] and p.spent == [0] and p.rolls_read == 1
+    p = play(s, [(2, 3),   # 5 + 7 = 12 < 13 misses
+                 (1, 1)])  # the miss's damage roll, drawn and dropped
+    assert p.hit == [0] and p.boost_damage == [0] and p.spent == [0] and p.rolls_read == 2
 
 
 @pytest.mark.parametrize("boxes, boosts", [
@@ -408,9 +410,10 @@ def test_charge_attack_that_misses_passes_nothing_on():
     """Step 4: the boost belongs to the charge attack if it hits; when it misses the second
     attack still rolls two damage dice. MAT 7 vs DEF 12."""
     s = scen(Target(defense=12, arm=14, boxes=30), fist(attacks=2), charge=True)
-    p = play(s, [(1, 2),            # 3 + 7 = 10 < 12 misses: no damage roll
+    p = play(s, [(1, 2),            # 3 + 7 = 10 < 12 misses
+                 (1, 1, 1),         # the miss's damage roll (charge: 3 dice), drawn and dropped
                  (2, 3), (3, 4)])   # 12 hits: 2 dice, 7 + 12 - 14 = 5
-    assert p.hit == [0, 1] and p.damage == [0, 5] and p.rolls_read == 3
+    assert p.hit == [0, 1] and p.damage == [0, 5] and p.rolls_read == 4
 
 
 def test_combined_attack_adds_to_attack_and_damage():
@@ -420,8 +423,9 @@ def test_combined_attack_adds_to_attack_and_damage():
     t = Target(defense=15, arm=14, boxes=30)
     p = play(scen(t, w, combined=3), [(3, 4), (2, 3)])
     assert p.hit == [1] and p.damage == [4]
-    assert play(scen(t, w, combined=3), [(2, 4)]).hit == [0]  # 6 + 8 = 14
-    assert play(scen(t, w), [(3, 4)]).hit == [0]  # alone: 7 + 5 = 12
+    # each miss's damage roll (1, 1) is drawn and dropped
+    assert play(scen(t, w, combined=3), [(2, 4), (1, 1)]).hit == [0]  # 6 + 8 = 14
+    assert play(scen(t, w), [(3, 4), (1, 1)]).hit == [0]  # alone: 7 + 5 = 12
 
 
 def test_weapon_master_adds_a_damage_die():
@@ -520,7 +524,7 @@ def test_spell_and_upkeep_def_and_arm_add_up():
     s = scen(t, fist(skill=6))
     p = play(s, [(3, 5), (3, 4)])
     assert p.hit == [1] and p.damage == [4]
-    assert play(s, [(2, 5)]).hit == [0]
+    assert play(s, [(2, 5), (1, 1)]).hit == [0]  # the miss's damage roll, drawn and dropped
 
 
 # ============================================================================================
@@ -531,8 +535,9 @@ def test_reroll_attack_rerolls_a_miss_once():
     s = scen(Target(defense=14, arm=14, boxes=30), fist(skill=6, rules={"reroll_attack"}))
     p = play(s, [(2, 3), (3, 5), (1, 2)])  # damage 3 + 12 - 14 = 1
     assert p.hit == [1] and p.damage == [1] and p.rolls_read == 3
-    p = play(s, [(2, 3), (2, 3)])  # missed twice: no third roll
-    assert p.hit == [0] and p.rolls_read == 2
+    p = play(s, [(2, 3), (2, 3),  # missed twice: no third attack roll
+                 (1, 1)])         # the miss's damage roll, drawn and dropped
+    assert p.hit == [0] and p.rolls_read == 3
     p = play(s, [(1, 2), (4, 4), (1, 2)])  # a reroll may be critical
     assert p.hit == [1] and p.crit == [1]
 
@@ -716,8 +721,8 @@ def test_critical_stationary_only_on_critical():
     misses); a critical makes the Fist hit automatically."""
     hammer = Weapon("Hammer", "melee", 6, None, rules={"critical_stationary"})
     s = scen(Target(defense=14, arm=14, boxes=30), hammer, fist(skill=6))
-    p = play(s, [(3, 5), (2, 3)])
-    assert p.hit == [1, 0] and p.rolls_read == 2
+    p = play(s, [(3, 5), (2, 3), (1, 1)])  # (1, 1): the miss's damage roll, drawn and dropped
+    assert p.hit == [1, 0] and p.rolls_read == 3
     p = play(s, [(4, 4), (3, 4)])
     assert p.hit == [1, 1] and p.damage == [0, 5] and p.rolls_read == 2
 
@@ -751,8 +756,9 @@ def test_dispel_ends_upkeep_at_once_spells_stay():
 def test_dispel_miss_leaves_upkeep():
     """Step 3: a Dispel miss ends nothing: the next attack still faces DEF 15."""
     s = scen(_dispel_target(), Weapon("Rune", "melee", 6, 10, rules={"dispel"}, attacks=2))
-    p = play(s, [(1, 2), (3, 4)])  # 9 < 15; 13 < 15
-    assert p.hit == [0, 0] and p.rolls_read == 2
+    p = play(s, [(1, 2), (1, 1),   # 9 < 15; the miss's damage roll, drawn and dropped
+                 (3, 4), (1, 1)])  # 13 < 15; the same
+    assert p.hit == [0, 0] and p.rolls_read == 4
 
 
 def test_dispel_helps_later_weapons():
@@ -779,7 +785,8 @@ def test_grievous_wounds_stops_tough_for_later_attacks():
     p = play(s, [(2, 3), (1, 2), (2, 3), (5, 6)])  # knife 3 + 5 - 10: 0; fist 13 >= 5
     assert p.hit == [1, 1] and p.killed_by == 1 and p.tough == [0, 0] and p.rolls_read == 4
     s = scen(Target(defense=12, arm=10, boxes=5, rules={"tough"}), knife, fist())
-    p = play(s, [(1, 2), (2, 3), (5, 6), (6,)])  # knife 10 < 12 misses; fist 12 hits
+    p = play(s, [(1, 2), (1, 1),   # knife 10 < 12 misses; its damage roll, drawn and dropped
+                 (2, 3), (5, 6), (6,)])  # fist 12 hits
     assert p.hit == [0, 1] and p.killed_by is None and p.tough == [0, 1] and p.marked == 4
 
 
@@ -800,7 +807,7 @@ def test_blessed_ignores_spell_and_upkeep_def_and_arm():
     p = play(scen(t, fist(skill=6, pow=10, rules={"blessed"})), [(2, 4), (3, 4)])
     assert p.hit == [1] and p.damage == [5]
     plain = scen(t, fist(skill=6, pow=10))
-    assert play(plain, [(2, 4)]).hit == [0]
+    assert play(plain, [(2, 4), (1, 1)]).hit == [0]  # the miss's damage roll, drawn and dropped
     assert play(plain, [(4, 5), (3, 4)]).damage == [2]
 
 
@@ -970,7 +977,9 @@ def test_tough_steady_rolls_while_knocked_down():
 def test_rapid_healing_after_damage_that_does_not_disable():
     """Step 4: rapid_healing 2: 5 marked -> 3; a miss heals nothing; 4 more -> 7 -> 5."""
     t = Target(defense=10, arm=10, boxes=30, rapid_healing=2)
-    p = play(scen(t, fist(attacks=3)), [(2, 3), (1, 2), (1, 1), (2, 3), (1, 1)])
+    p = play(scen(t, fist(attacks=3)), [(2, 3), (1, 2),
+                                        (1, 1), (1, 1),  # miss; its damage roll, drawn and dropped
+                                        (2, 3), (1, 1)])
     assert p.hit == [1, 0, 1] and p.damage == [5, 0, 4] and p.marked == 5
 
 

@@ -24,7 +24,8 @@ def test_worked_example_a_feat_is_no_spell():
     misses DEF 14."""
     scen = Scenario(Target(defense=12, arm=12, boxes=20, upkeep_def=2, upkeep_arm=2, spell_arm=1,
                            feat_def=2, feat_arm=3), [Attacker("Knight", [HOLY])])
-    out = play(scen, [(4, 4), (5, 5), (3, 4)])
+    out = play(scen, [(4, 4), (5, 5), (3, 4),
+                      (1, 1)])  # the miss's damage roll, drawn and dropped
     assert out.hit[:2] == [1, 0]
     assert out.damage[:2] == [7, 0] and out.marked == 7
 

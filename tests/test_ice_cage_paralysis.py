@@ -51,7 +51,8 @@ def test_worked_example_paralysis_base_def_5_but_melee_rolls():
     fist = Weapon("Fist", "melee", 2, 12, attacks=2)
     t = Target(defense=17, arm=18, boxes=20)
     scen = Scenario(t, [Attacker("N", [net], **FIXED), Attacker("S", [fist], **FIXED)])
-    out = play(scen, [(5, 4), (1, 2), (3, 3), (1, 1)])  # 9 + 8 = 17 hits; 3 + 2 >= 5 hits; 1-1 misses
+    out = play(scen, [(5, 4), (1, 2), (3, 3), (1, 1),  # 9 + 8 = 17 hits; 3 + 2 >= 5 hits; 1-1 misses
+                      (1, 1)])  # the miss's damage roll, drawn and dropped
     assert out.hit[:3] == [1, 1, 0]
 
 

@@ -11,12 +11,26 @@ import numpy as np
 import pytest
 
 from activation_cases import CASES
+from mathhammer import Attacker, Scenario, Target, Weapon
+from mathhammer._core.jit import jit
 from mathhammer.montecarlo._kernels.driver import run_sequences
+from mathhammer.montecarlo._kernels.plain import N_ROLLS, N_STATES, outcome_tables
 from mathhammer.montecarlo.encode import encode
 from test_mc_vs_exact import SCENARIOS
 
+@jit()
+def build_tables(attacks, target, outcomes, takes):
+    """:func:`outcome_tables` called from Python (it is a helper: no wrapper of its own)."""
+    outcome_tables(attacks, target, outcomes, takes)
+
+
 PLAIN = {name: s for name, s in SCENARIOS.items()}
 PLAIN.update({name: s for name, s in CASES if encode(s).plain})
+# a melee attack without POW on a knocked-down target: an automatic hit, no dice read
+PLAIN["melee_net_on_a_knocked_down_target"] = Scenario(
+    Target(15, 14, boxes=5, state={"knocked_down"}),
+    [Attacker("Netter", [Weapon("Net", "melee", 6, None, rules={"stationary"})]),
+     Attacker("Axeman", [Weapon("Axe", "melee", 2, 12, attacks=2)])])
 
 
 @pytest.mark.parametrize("name", sorted(PLAIN))
@@ -29,6 +43,34 @@ def test_plain_and_general_kernels_agree_bit_for_bit(name):
     np.testing.assert_array_equal(fast.damage_hist, slow.damage_hist)
     np.testing.assert_array_equal(fast.attack_counts, slow.attack_counts)
     np.testing.assert_array_equal(fast.kill_at, slow.kill_at)
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN))
+def test_aligned_streams_agree_bit_for_bit(name):
+    # with a stride (common random numbers) each trial starts at its own place in the stream:
+    # the plain kernel skips the entries up to it as the buffer kernel moves its position
+    enc = encode(PLAIN[name])
+    trials = 2 * 4096 + 31
+    stride = enc.max_draws + 3
+    fast = run_sequences(enc, trials, 7, chunk=4096, stride=stride)
+    slow = run_sequences(enc, trials, 7, chunk=4096, general=True, stride=stride)
+    np.testing.assert_array_equal(fast.damage_hist, slow.damage_hist)
+    np.testing.assert_array_equal(fast.attack_counts, slow.attack_counts)
+    np.testing.assert_array_equal(fast.kill_at, slow.kill_at)
+
+
+def test_the_outcome_tables_cover_every_path_of_the_plain_kernel():
+    # the scenarios above reach each way a slot is read: one attack of two entries (its own
+    # loop), two entries from a table, one (an automatic hit's damage roll; an attack without
+    # POW), none (an automatic hit without POW), and more than two read one by one
+    takes = set()
+    for scenario in PLAIN.values():
+        enc = encode(scenario)
+        out = np.zeros((enc.attacks.shape[0], N_STATES, N_ROLLS), dtype=np.uint16)
+        t = np.full((enc.attacks.shape[0], N_STATES), -2, dtype=np.int64)
+        build_tables(enc.tables.attacks, enc.tables.target, out, t)
+        takes |= set(t[t > -2].tolist())
+    assert takes == {-1, 0, 1, 2}
 
 
 def test_what_makes_a_scenario_plain():

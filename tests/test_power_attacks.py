@@ -74,13 +74,16 @@ def test_worked_example_the_power_attack_is_the_combat_action_and_attacks_are_bo
 
 
 def test_worked_example_a_missed_headbutt_knocks_nothing_down():
-    """2 + 1 + 6 = 9 misses DEF 12: no knockdown, no damage roll; the bought Fist attack
-    rolls to hit (3 + 3 + 6 = 12 hits) and damages as usual."""
+    """2 + 1 + 6 = 9 misses DEF 12: no knockdown, no damage (the miss's damage dice are
+    drawn and dropped); the bought Fist attack rolls to hit (3 + 3 + 6 = 12 hits) and
+    damages as usual."""
     t = Target(defense=12, arm=16, boxes=30)
     spend = Spend(boost_attack="never", boost_damage="never", buy_attacks=True)
     out = play(Scenario(t, [_jack(_headbutt(), focus=2, policy="fixed", spend=spend)]),
-               [(2, 1), (3, 3), (4, 4)])
-    assert out.hit == [0, 1] and out.damage == [0, 4 + 4 + 17 - 16] and out.rolls_read == 3
+               [(2, 1),
+                (1, 1),  # the miss's damage roll, drawn and dropped
+                (3, 3), (4, 4)])
+    assert out.hit == [0, 1] and out.damage == [0, 4 + 4 + 17 - 16] and out.rolls_read == 4
 
 
 def test_worked_example_slam_at_a_larger_base_is_at_minus_two():
@@ -92,6 +95,7 @@ def test_worked_example_slam_at_a_larger_base_is_at_minus_two():
     large = play(Scenario(Target(defense=12, arm=16, boxes=30, base="large"),
                           [_jack(_slam(), policy="fixed", spend=NEVER)]), dice)
     assert huge.hit == [0] and large.hit == [1] and large.damage == [6 + 6 + 14 - 16]
+    assert huge.rolls_read == 2  # the miss draws its damage roll, the (6, 6), and drops it
 
 
 def test_worked_example_slam_stopped_by_contact_rolls_an_additional_die():
@@ -261,9 +265,12 @@ def test_worked_example_collateral_damage_knocks_down_then_damages_the_contacted
 
 
 def test_worked_example_a_missed_slam_has_no_collateral_damage():
-    """1 + 2 + 6 = 9 misses: no damage roll, and the collateral roll is not made."""
-    out = play(_pair(), [(1, 2), (6, 6), (6, 6)])
-    assert out.made == [1, 0] and out.target_marked == [0, 0] and out.rolls_read == 1
+    """1 + 2 + 6 = 9 misses: no damage (the miss's damage dice are drawn and dropped), and
+    the collateral roll is not made."""
+    out = play(_pair(), [(1, 2),
+                         (1, 1),  # the miss's damage roll, drawn and dropped
+                         (6, 6), (6, 6)])
+    assert out.made == [1, 0] and out.target_marked == [0, 0] and out.rolls_read == 2
 
 
 def _sum2(f):

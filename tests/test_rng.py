@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from mathhammer._core.pairs import FIRST, PAIR_SUM, SECOND, pair_entry
-from mathhammer._core.rng import FILL_SLACK, RNG_WORDS, fill_pairs, stream_state
+from mathhammer._core.jit import jit
+from mathhammer._core.rng import FILL_SLACK, RNG_WORDS, fill_pairs, stream_state, take_entry
 
 N = 600_000
 # 0.9999 quantiles of chi-square with 5 and 35 degrees of freedom
@@ -104,3 +105,30 @@ def test_neighbouring_streams_are_uncorrelated():
     b = _pairs(9, 1).astype(float)
     r = np.corrcoef(a, b)[0, 1]
     assert abs(r) < 5 / np.sqrt(N)
+
+
+@jit()
+def _read_entries(rs, n):
+    """``n`` entries read with :func:`take_entry` (the plain kernel's reader), and the words
+    it drew."""
+    out = np.empty(n, dtype=np.int64)
+    a = np.uint64(0)
+    b = np.uint64(0)
+    left = 0
+    drawn = 0
+    for i in range(n):
+        e, a, b, left, drawn = take_entry(rs, a, b, left, drawn)
+        out[i] = e
+    return out, drawn
+
+
+def test_the_register_reader_meets_the_buffer_entry_for_entry():
+    """The plain kernel decodes in registers the very entries fill_pairs writes, in order,
+    drawing the same words."""
+    for n in (1, 11, 12, 13, 4096, 5003):
+        rs = np.array(stream_state(9, 4), dtype=np.uint64)
+        got, drawn = _read_entries(rs.copy(), n)
+        want = np.empty(n + FILL_SLACK, dtype=np.uint8)
+        fill_pairs(rs, want, n)
+        np.testing.assert_array_equal(got, want[:n])
+        assert drawn == 2 * -(-n // 12)  # two words for every 12 entries, as fill_pairs draws

@@ -56,12 +56,14 @@ def test_worked_example_d6_rate_of_fire():
 
 
 def test_worked_example_sustained_attack():
-    """Sustained Attack: the first attack misses (rolls), the second hits (4 + 4 + 6 = 14
-    against DEF 14), and the third hits automatically with no attack roll: its damage roll
-    is read right after the second's."""
+    """Sustained Attack: the first attack misses (rolls; its damage dice are drawn and
+    dropped), the second hits (4 + 4 + 6 = 14 against DEF 14), and the third hits
+    automatically with no attack roll: its damage roll is read right after the second's."""
     claw = Weapon("Claw", "melee", 6, 12, attacks=3, rules={"sustained_attack"})
     scen = Scenario(Target(defense=14, arm=18, boxes=30), [Attacker("B", [claw], **FIXED)])
-    out = play(scen, [(1, 2), (4, 4), (3, 3), (6, 6)])
+    out = play(scen, [(1, 2),
+                      (1, 1),  # the miss's damage roll, drawn and dropped
+                      (4, 4), (3, 3), (6, 6)])
     assert out.hit[:3] == [0, 1, 1] and out.crit[:3] == [0, 1, 0]
     assert out.damage[:3] == [0, 0, 6]
 
@@ -71,7 +73,8 @@ def test_sustained_attack_ends_with_the_activation():
     claw = Weapon("Claw", "melee", 6, 12, rules={"sustained_attack"})
     scen = Scenario(Target(defense=14, arm=18, boxes=30),
                     [Attacker("A", [claw], **FIXED), Attacker("B", [claw], **FIXED)])
-    out = play(scen, [(4, 4), (3, 3), (1, 2)])
+    out = play(scen, [(4, 4), (3, 3), (1, 2),
+                      (1, 1)])  # the miss's damage roll, drawn and dropped
     assert out.hit[:2] == [1, 0]
 
 

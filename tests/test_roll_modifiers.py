@@ -61,7 +61,9 @@ def test_worked_example_discard_both_keeps_the_middle_die():
     1, 4, 6 keeps the 4: with RAT 8 against DEF 12, 4 + 8 = 12 hits; one kept die is never
     critical. 2, 2, 6 keeps a 2: 10 misses."""
     w = Weapon("Gun", "ranged", 8, 10, attacks=2, extra_attack_dice=1, attack_discard="both")
-    out = play(_one(w, Target(defense=12, arm=30, boxes=5)), [(1, 4, 6, 1), (1, 1), (2, 2, 6, 1)])
+    out = play(_one(w, Target(defense=12, arm=30, boxes=5)),
+               [(1, 4, 6, 1), (1, 1), (2, 2, 6, 1),
+                (1, 1)])  # the miss's damage roll, drawn and dropped
     assert out.hit[:2] == [1, 0] and out.crit[:2] == [0, 0]
 
 

@@ -28,7 +28,7 @@ GUN = dict(name="Gun", type="ranged", skill=6, pow=12)
 def test_rule_attack_roll_hits_on_reaching_def():
     """RULES 1: 2d6 + MAT >= DEF hits. MAT 7 vs DEF 12 needs 5: 2+2 misses, 2+3 hits."""
     s = scen(Target(defense=12, arm=18, boxes=30), Weapon(**FIST))
-    assert play(s, [2, 2]).hit == [0]
+    assert play(s, [2, 2, 1, 1]).hit == [0]  # the miss's damage roll, drawn and dropped
     p = play(s, [2, 3, 1, 1])  # hit; damage 1+1+16-18 = 0
     assert p.hit == [1] and p.crit == [0] and p.damage == [0]
 
@@ -36,11 +36,11 @@ def test_rule_attack_roll_hits_on_reaching_def():
 def test_rule_automatic_miss_all_ones_with_mat_20():
     """RULES 1: all dice 1 miss automatically, even MAT 20 against DEF 5."""
     s = scen(Target(defense=5, arm=10), Weapon("Big", "melee", 20, 10))
-    assert play(s, [1, 1]).hit == [0]
+    assert play(s, [1, 1, 1, 1]).hit == [0]  # the miss's damage roll, drawn and dropped
     assert play(s, [1, 2, 1, 1]).hit == [1]
     # three dice (boosted): only 1-1-1 misses
     sb = scen(Target(defense=5, arm=30), Weapon("Big", "melee", 20, 10, boosted_attack=True))
-    assert play(sb, [(1, 1, 1)]).hit == [0]
+    assert play(sb, [(1, 1, 1), (1, 1)]).hit == [0]  # the miss's damage roll, drawn and dropped (two dice)
     assert play(sb, [(1, 1, 2), (1, 1)]).hit == [1]
     assert simulate(s, method="exact").hit[0] == pytest.approx(35 / 36, abs=1e-12)
 
@@ -50,7 +50,7 @@ def test_rule_automatic_hit_all_sixes_against_def_25():
     s = scen(Target(defense=25, arm=30), Weapon("Claw", "melee", 5, 10))
     p = play(s, [6, 6, 1, 1])
     assert p.hit == [1] and p.crit == [1]
-    assert play(s, [6, 5]).hit == [0]
+    assert play(s, [6, 5, 1, 1]).hit == [0]  # the miss's damage roll, drawn and dropped
     assert simulate(s, method="exact").hit[0] == pytest.approx(1 / 36, abs=1e-12)
 
 
@@ -61,14 +61,15 @@ def test_rule_automatic_miss_and_hit_need_two_dice():
     assert play(s, [(1,), (1, 1)]).hit == [1]  # 1 + 10 >= 11: hits, and one die can't be critical
     assert play(s, [(1,), (1, 1)]).crit == [0]
     s2 = scen(Target(defense=17, arm=30), w)
-    assert play(s2, [(6,)]).hit == [0]  # 6 + 10 < 17: one six is no automatic hit
+    # 6 + 10 < 17: one six is no automatic hit; the miss's damage roll (two dice), drawn and dropped
+    assert play(s2, [(6,), (1, 1)]).hit == [0]
 
 
 def test_rule_critical_hit_needs_two_equal_dice_and_a_hit():
     """RULES 1: a critical hit is a hit with at least two dice showing the same number."""
     s = scen(Target(defense=12, arm=30), Weapon(**FIST))
     assert play(s, [3, 3, 1, 1]).crit == [1]
-    assert play(s, [2, 2]).crit == [0]  # doubles that miss are not critical
+    assert play(s, [2, 2, 1, 1]).crit == [0]  # doubles that miss are not critical (then the dropped damage roll)
     assert play(s, [3, 4, 1, 1]).crit == [0]
     sb = scen(Target(defense=12, arm=30), Weapon(**FIST, boosted_attack=True))
     assert play(sb, [(1, 5, 5), (1, 1)]).crit == [1]  # any two of three dice
@@ -93,7 +94,7 @@ def test_rule_base_def_5_states_ranged(state):
     assert t.defense_against("ranged") == 5 + 4
     s = scen(Target(defense=16, arm=30, state={state}), Weapon("Gun", "ranged", 1, 12))
     assert play(s, [1, 3, 1, 1]).hit == [1]  # 4 + 1 = 5 reaches base DEF 5 (DEF 16 ignored)
-    assert play(s, [1, 2]).hit == [0]
+    assert play(s, [1, 2, 1, 1]).hit == [0]  # the miss's damage roll, drawn and dropped
 
 
 def test_rule_def_modifiers_table():
@@ -129,14 +130,14 @@ def test_rule_cover_and_concealment_do_not_stack_in_the_kernel():
     """RULES 1: cover + concealment = +4 (not +6). RAT 6 vs DEF 12 + 4 = 16 needs a 10."""
     s = scen(Target(defense=12, arm=30, state={"cover", "concealment"}), Weapon(**GUN))
     assert play(s, [4, 6, 1, 1]).hit == [1]
-    assert play(s, [4, 5]).hit == [0]
+    assert play(s, [4, 5, 1, 1]).hit == [0]  # the miss's damage roll, drawn and dropped
 
 
 def test_rule_huge_base_ignores_cover_in_the_kernel():
     """RULES 1: a huge base gains no cover: RAT 6 vs DEF 12 needs a 6."""
     s = scen(Target(defense=12, arm=30, base="huge", state={"cover"}), Weapon(**GUN))
     assert play(s, [2, 4, 1, 1]).hit == [1]
-    assert play(s, [1, 4]).hit == [0]
+    assert play(s, [1, 4, 1, 1]).hit == [0]  # the miss's damage roll, drawn and dropped
 
 
 def test_rule_arcane_uses_rat_and_ranged_modifiers():
@@ -144,7 +145,7 @@ def test_rule_arcane_uses_rat_and_ranged_modifiers():
     spell = Weapon("Bolt", "arcane", skill=6, pow=12)
     s = scen(Target(defense=12, arm=30, state={"concealment"}), spell)
     assert play(s, [4, 4, 1, 1]).hit == [1]  # 8 + 6 = 14 = 12 + 2
-    assert play(s, [3, 4]).hit == [0]
+    assert play(s, [3, 4, 1, 1]).hit == [0]  # the miss's damage roll, drawn and dropped
 
 
 # --- dice counts ----------------------------------------------------------------------------
@@ -271,7 +272,8 @@ def test_rule_critical_knockdown_only_on_critical():
     """RULES 5: critical_knockdown knocks down only on a critical hit."""
     s = scen(Target(defense=12, arm=30, boxes=30),
              Weapon("Hammer", "melee", 7, 10, rules={"critical_knockdown"}, attacks=2))
-    p = play(s, [3, 4, 1, 1, 1, 1])  # hit, no crit; second attack rolls (and auto-misses)
+    # hit, no crit; second attack rolls (and auto-misses), then its damage roll, drawn and dropped
+    p = play(s, [3, 4, 1, 1, 1, 1, 1, 1])
     assert p.hit == [1, 0]
     p = play(s, [3, 3, 1, 1, 1, 1])  # crit: knocked down; second hits with no roll
     assert p.hit == [1, 1] and p.rolls_read == 3
@@ -284,7 +286,7 @@ def test_rule_knockdown_then_ranged_faces_base_def_5():
     s = Scenario(Target(defense=15, arm=30, boxes=30, state={"concealment"}), [a])
     p = play(s, [5, 6, 2, 4, 1, 1])  # net 11 + 6 = 17 >= 17 hits; gun 6 + 1 = 7 >= 5 + 2
     assert p.hit == [1, 1]
-    p = play(s, [5, 6, 2, 3])  # gun 5 + 1 = 6 < 7
+    p = play(s, [5, 6, 2, 3, 1, 1])  # gun 5 + 1 = 6 < 7; the miss's damage roll, drawn and dropped
     assert p.hit == [1, 0]
 
 

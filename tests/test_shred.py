@@ -35,12 +35,13 @@ def _claw(**kw):
 def test_worked_example_a_critical_hit_shreds_twice():
     """MAT 6 against DEF 12, POW 12 against ARM 14. 3 + 3 hits critically: damage 4 + 5 - 2
     = 7, and a Shred attack: 5 + 5 critical again, damage 6 + 6 - 2 = 10, and another: 2 + 1
-    misses (no damage roll). One attack slot: made once, hit once, two Shred attacks, 17
-    points."""
+    misses (its damage dice are drawn and dropped). One attack slot: made once, hit once,
+    two Shred attacks, 17 points."""
     scen = Scenario(Target(defense=12, arm=14, boxes=30), [Attacker("B", [_claw()], **FIXED)])
-    out = play(scen, [(3, 3), (4, 5), (5, 5), (6, 6), (2, 1)])
+    out = play(scen, [(3, 3), (4, 5), (5, 5), (6, 6), (2, 1),
+                      (1, 1)])  # the miss's damage roll, drawn and dropped
     assert (out.made, out.hit, out.crit, out.shred) == ([1], [1], [1], [2])
-    assert out.damage == [17] and out.marked == 17 and out.rolls_read == 5
+    assert out.damage == [17] and out.marked == 17 and out.rolls_read == 6
 
 
 def test_worked_example_a_plain_hit_ends_the_chain_and_the_next_attack_follows():
@@ -70,14 +71,16 @@ def test_worked_example_the_chain_stops_after_max_shred():
 def test_worked_example_a_shred_attack_is_boosted_but_not_paid_for():
     """Focus 2, attack boosts always: the attack (3 + 3 + 1, MAT 6: 13 against DEF 12,
     critical) and its Shred attack (4 + 4 + 2) are boosted, one focus each; the next Shred
-    attack has no focus left and rolls two dice (1 + 2 misses). No attack is bought."""
+    attack has no focus left and rolls two dice (1 + 2 misses; its damage dice are drawn and
+    dropped). No attack is bought."""
     claw = _claw(pow=10)
     spend = Spend(boost_attack="always", boost_damage="never", buy_attacks=False)
     scen = Scenario(Target(defense=12, arm=20, boxes=30),
                     [Attacker("B", [claw], focus=2, policy="fixed", spend=spend)])
-    out = play(scen, [(3, 3, 1), (1, 1), (4, 4, 2), (1, 1), (1, 2)])
+    out = play(scen, [(3, 3, 1), (1, 1), (4, 4, 2), (1, 1), (1, 2),
+                      (1, 1)])  # the miss's damage roll, drawn and dropped
     assert out.boost_attack == [2] and out.spent == [2] and out.shred == [2]
-    assert out.made == [1] and out.rolls_read == 5
+    assert out.made == [1] and out.rolls_read == 6
 
 
 def test_worked_example_a_shred_attack_spills_onto_the_next_model():

@@ -3,10 +3,10 @@ docs/activation.md, "Continuous effects, hazards and several turns"), replayed r
 through the real kernel.
 
 Rolls in the order the kernel reads them, per round: the attack phase (attack roll, damage
-roll, column d6, Tough d6 as needed), a burning earth's d6 at the end of the attackers'
-turn, then for fire and corrosion, if on the target, the expiry d6 and, when it applies,
-fire's 2d6 (then a column d6 and a Tough d6 as needed); the burning earth's d6 at the end of
-the target's turn.
+roll -- a miss's too, drawn and dropped --, column d6, Tough d6 as needed), a burning
+earth's d6 at the end of the attackers' turn, then for fire and corrosion, if on the target,
+the expiry d6 and, when it applies, fire's 2d6 (then a column d6 and a Tough d6 as needed);
+the burning earth's d6 at the end of the target's turn.
 """
 
 from __future__ import annotations
@@ -49,9 +49,11 @@ def test_rules4_effect_expires_on_1_or_2():
 
 def test_rules4_corrosion_deals_one_point_each_round_until_it_expires():
     t = Target(0, 14, boxes=20, effects={"corrosion"})
-    p = play(one(t, torch(), turns=3, attack_turns="first"), [(1, 1), (5,), (6,), (1,)])
-    # round 1: the torch misses on double ones; corrosion 5: 1 point; round 2: 6: 1 point;
-    # round 3: 1: expires
+    p = play(one(t, torch(), turns=3, attack_turns="first"), [
+        (1, 1), (1, 1),  # the miss, and its damage roll, drawn and dropped
+        (5,), (6,), (1,)])
+    # round 1: the torch misses on double ones (its damage dice drawn and dropped);
+    # corrosion 5: 1 point; round 2: 6: 1 point; round 3: 1: expires
     assert p.effects[:, CE_CORROSION, E_DAMAGE].tolist() == [1, 1, 0]
     assert p.effects[:, CE_CORROSION, E_AFTER].tolist() == [1, 1, 0]
     assert p.marked == 2
@@ -104,9 +106,11 @@ def test_attack_turns_all_repeats_the_attack_phase_each_round():
 def test_acid_bath_gives_corrosion_at_the_end_of_the_targets_activation():
     """RULES 4 hazards: ending an activation in an acid bath gives Corrosion."""
     t = Target(0, 14, boxes=20, terrain={"acid_bath"})
-    p = play(one(t, torch(), turns=2, attack_turns="first"), [(1, 1), (4,)])
-    # round 1: no effect at maintenance; the activation in the bath: corrosion;
-    # round 2: corrosion 4: 1 point
+    p = play(one(t, torch(), turns=2, attack_turns="first"), [
+        (1, 1), (1, 1),  # the miss, and its damage roll, drawn and dropped
+        (4,)])
+    # round 1: the torch misses (its damage dice drawn and dropped); no effect at
+    # maintenance; the activation in the bath: corrosion; round 2: corrosion 4: 1 point
     assert p.effects[:, CE_CORROSION, E_PRESENT].tolist() == [0, 1]
     assert p.marked == 1
 
@@ -115,9 +119,12 @@ def test_burning_earth_goes_out_on_1_or_2():
     """RULES 4 hazards: burning earth gives Fire and goes out on a d6 of 1-2 at each player's
     turn end."""
     t = Target(0, 14, boxes=20, terrain={"burning_earth"})
-    # round 1: the end of the attackers' turn: 4 (still burns); activation: Fire; end of the
-    # target's turn: 1 (goes out). Round 2: fire 5 -> 2d6 (1, 2) + 12 - 14 = 1
-    p = play(one(t, torch(), turns=2, attack_turns="first"), [(1, 1), (4,), (1,), (5,), (1, 2)])
+    # round 1: the torch misses (its damage dice drawn and dropped); the end of the
+    # attackers' turn: 4 (still burns); activation: Fire; end of the target's turn: 1 (goes
+    # out). Round 2: fire 5 -> 2d6 (1, 2) + 12 - 14 = 1
+    p = play(one(t, torch(), turns=2, attack_turns="first"), [
+        (1, 1), (1, 1),  # the miss, and its damage roll, drawn and dropped
+        (4,), (1,), (5,), (1, 2)])
     assert p.effects[:, CE_FIRE, E_DAMAGE].tolist() == [0, 1]
     assert p.effects[1, CE_FIRE, E_AFTER] == 1  # fire itself burns on; the earth is out
 
@@ -137,7 +144,9 @@ def test_power_field_focus_against_fire_but_not_fury():
     """docs/activation.md: focus may be spent against non-attack damage; fury may not."""
     for kind, spent in (("focus", True), ("fury", False)):
         t = Target(0, 14, boxes=2, effects={"fire"}, power_field="lethal", **{kind: 1})
-        p = play(one(t, torch()), [(1, 1), (3,), (3, 3)])  # fire: 6 + 12 - 14 = 4 >= 2 boxes
+        p = play(one(t, torch()), [(1, 1),
+                                   (1, 1),  # the miss's damage roll, drawn and dropped
+                                   (3,), (3, 3)])  # fire: 6 + 12 - 14 = 4 >= 2 boxes
         assert (p.marked == 0) == spent
         assert (p.effects[0, CE_FIRE, E_KILL] == 1) == (not spent)
         assert p.effects[0, CE_FIRE, E_TARGET_SPENT] == (1 if spent else 0)  # counted: issue 18
@@ -145,12 +154,16 @@ def test_power_field_focus_against_fire_but_not_fury():
 
 def test_tough_saves_from_corrosion():
     t = Target(0, 14, boxes=1, effects={"corrosion"}, rules={"tough"})
-    p = play(one(t, torch()), [(1, 1), (4,), (5,)])  # corrosion applies; Tough 5: saved
+    p = play(one(t, torch()), [(1, 1),
+                               (1, 1),  # the miss's damage roll, drawn and dropped
+                               (4,), (5,)])  # corrosion applies; Tough 5: saved
     assert p.marked == 0 and p.effects[0, CE_CORROSION, E_KILL] == 0
     assert p.effects[0, CE_CORROSION, E_TOUGH] == 1
 
 
 def test_corrosion_on_a_grid_rolls_the_column():
     t = Target(0, 14, grid=("L", ".", ".", ".", ".", "."), effects={"corrosion"})
-    p = play(one(t, torch()), [(1, 1), (3,), (1,)])  # applies; column 1: the L box
+    p = play(one(t, torch()), [(1, 1),
+                               (1, 1),  # the miss's damage roll, drawn and dropped
+                               (3,), (1,)])  # applies; column 1: the L box
     assert p.crippled == {"L"} and p.marks[0] == [1]

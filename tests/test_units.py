@@ -71,7 +71,8 @@ def test_spill_over_loses_the_points_left_over():
     p = play(s, [(4, 3), (6, 6), (4, 3), (3, 3)])
     assert p.destroyed == [1, 1] and p.models_destroyed == 2 and p.killed_by == 1
     assert p.damage == [2, 2]  # boxes marked: the 12 points left over are lost
-    p = play(s, [(4, 3), (6, 6), (1, 1)])  # the second shot misses (all ones)
+    p = play(s, [(4, 3), (6, 6), (1, 1),  # the second shot misses (all ones)
+                 (1, 1)])  # the miss's damage roll, drawn and dropped
     assert p.destroyed == [1, 0] and p.models_destroyed == 1 and p.killed_by is None
     assert p.marked == 2  # the unit's damage: the destroyed model's two boxes
 
@@ -87,7 +88,8 @@ def test_each_model_rolls_its_own_tough():
     assert p.hit == [1, 1, 1]
     assert p.tough == [1, 0, 0] and p.destroyed == [0, 1, 1] and p.models_destroyed == 2
     # the knocked-down model is hit on a 3 (RAT 5 vs DEF 5); the fresh one needs 8
-    assert play(s, [(4, 4), (3, 3), (5,), (1, 2), (3, 3), (3, 4)]).hit == [1, 1, 0]
+    assert play(s, [(4, 4), (3, 3), (5,), (1, 2), (3, 3), (3, 4),
+                    (1, 1)]).hit == [1, 1, 0]  # the miss's damage roll, drawn and dropped
 
 
 def test_blast_damage_catches_the_next_models_of_the_unit():
@@ -106,15 +108,19 @@ def test_blast_damage_catches_the_next_models_of_the_unit():
 
 def test_a_missed_blast_catches_the_model_aimed_at():
     """docs/units.md, ``blast_on_miss`` (the setting for where a missed AOE deviates): a miss
-    (1+1) rolls no damage for the model aimed at, but its blast roll, 3+3 + 6 vs ARM 10,
-    destroys it; with the default ``blast_on_miss = 0`` a miss does nothing."""
+    (1+1) deals no damage to the model aimed at (its damage dice are drawn and dropped), but
+    its blast roll, 3+3 + 6 vs ARM 10, destroys it; with the default ``blast_on_miss = 0`` a
+    miss does nothing (beyond the dropped damage roll)."""
     wide = Weapon("Mortar", "ranged", skill=8, pow=12, blast_pow=6, blast_on_miss=1)
     s = Scenario(Target(defense=10, arm=10, boxes=1, models=3), [Attacker("A", [wide])])
-    p = play(s, [(1, 1), (3, 3)])
+    p = play(s, [(1, 1),
+                 (1, 1),  # the miss's damage roll, drawn and dropped
+                 (3, 3)])
     assert p.hit == [0] and p.destroyed == [1] and p.models_destroyed == 1
     narrow = Weapon("Mortar", "ranged", skill=8, pow=12, blast_pow=6)
-    p = play(Scenario(s.target, [Attacker("A", [narrow])]), [(1, 1)])
-    assert p.destroyed == [0] and p.rolls_read == 1
+    p = play(Scenario(s.target, [Attacker("A", [narrow])]),
+             [(1, 1), (1, 1)])  # the miss, and its damage roll, drawn and dropped
+    assert p.destroyed == [0] and p.rolls_read == 2
 
 
 def test_combined_attacks_of_a_unit_add_their_models():
@@ -123,7 +129,8 @@ def test_combined_attacks_of_a_unit_add_their_models():
     RAT 5 against DEF 13: a 3+3 (6) hits with the +2 (13), not without it (11)."""
     gun = Weapon("Gun", "ranged", skill=5, pow=10)
     s = Scenario(Target(defense=13, arm=30, boxes=5, models=2), [Attacker("Squad", [gun], models=3, combined=2)])
-    p = play(s, [(3, 3), (1, 1), (3, 3)])
+    p = play(s, [(3, 3), (1, 1), (3, 3),
+                 (1, 1)])  # the miss's damage roll, drawn and dropped
     assert p.hit == [1, 0]
 
 

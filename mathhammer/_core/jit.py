@@ -44,8 +44,9 @@ def jit(parallel: bool = False, inline: bool = False, prune_first: bool = False,
     cold compile").
     ``helper=True`` (a function only other jitted functions call: the kernels' dice, damage
     and random-stream helpers) builds no Python or C wrapper for it, about 50 ms of each
-    helper's cold compile; the machine code of its callers is the same. Called from Python,
-    such a helper raises.
+    helper's cold compile; the machine code of its callers is the same. Never call such a
+    helper from Python: without its wrapper, the call crashes the process (a segmentation
+    fault, seen with ``fill_words``); tests call it through a jitted function of their own.
     """
     extra = {"pipeline_class": _PruneFirst} if prune_first else {}
     if helper:

@@ -12,6 +12,14 @@ them by position: a roll of n dice reads ``(n + 1) // 2`` entries (an odd die is
 die of its pair). A trial never reads more than the encoder's ``max_draws`` bound, so the
 buffer is refilled between trials whenever fewer are left (the unread rest is discarded,
 deterministically).
+
+What the kernels read from the stream, in order, is what a seed means. One rule of it matters
+for speed: a damaging attack's damage roll is drawn whether the attack hits or not (on a
+miss, its dice as they would be unboosted are drawn and dropped), so the places of a trial's
+rolls depend on its state, never on its dice (issue 20; before 2026-12-04 a miss drew no
+damage dice). The plain kernel reads its entries straight from the words in registers
+(:func:`take_pair`), replaying the buffer's refills, and so meets the same dice as the
+buffer kernels.
 """
 
 from __future__ import annotations
@@ -130,3 +138,35 @@ def fill_pairs(rs, buf, n):
             buf[i] = np.uint8(pa)
             buf[i + 1] = np.uint8(pb)
             i += 2
+
+
+@jit(helper=True)
+def fill_words(n):
+    """Words of the stream :func:`fill_pairs` draws to write ``n`` entries (two for every 12)."""
+    return 2 * ((n + 11) // 12)
+
+
+@jit(helper=True)
+def take_pair(a, b, left):
+    """The next entry :func:`fill_pairs` would write, read from its two words in registers.
+
+    ``a`` and ``b`` are the two words being read (what is left of them), ``left`` the entries
+    they still hold (12 when freshly drawn). Returns ``(entry, a, b, left - 1)``: the entry is
+    ``a``'s top digit, and ``(a, b)`` become ``(b, rest of a)``, so that entries alternate
+    between the words as in the buffer. The caller draws two new words when ``left`` is 0.
+    """
+    entry, rest = _pair(a)
+    return entry, b, rest, left - 1
+
+
+@jit(helper=True)
+def take_entry(rs, a, b, left, drawn):
+    """:func:`take_pair`, drawing two new words first when none is left (``drawn`` counts the
+    words drawn): ``(entry, a, b, left, drawn)``."""
+    if left == 0:
+        a = next64(rs)
+        b = next64(rs)
+        left = 12
+        drawn += 2
+    entry, a, b, left = take_pair(a, b, left)
+    return entry, a, b, left, drawn

@@ -47,7 +47,7 @@ from .layout import (
     T_TURNS,
     Counters,
 )
-from .plain import run_plain_trials
+from .plain import N_ROLLS, N_STATES, outcome_tables, run_plain_trials
 from .sequence import kernel_args, trials_kernel
 from .variant import variant_of
 
@@ -78,10 +78,17 @@ def _row(counters, c):
 @jit()
 def _plain_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, counters):
     """The plain kernel over chunks ``lo .. hi - 1`` of the batch (opened by
-    :func:`~mathhammer._core.chunks.open_batch`: each chunk's stream, buffer and trials)."""
+    :func:`~mathhammer._core.chunks.open_batch`: each chunk's stream and trials; ``dice`` is
+    unread, the plain kernel decoding its entries in registers)."""
+    attacks = tables.attacks
+    # the outcome tables, built for each range claimed (microseconds: a range is at least
+    # a chunk) so that no two threads ever write one
+    outcomes = np.empty((attacks.shape[0], N_STATES, N_ROLLS), dtype=np.uint16)
+    takes = np.zeros((attacks.shape[0], N_STATES), dtype=np.int64)
+    outcome_tables(attacks, tables.target, outcomes, takes)
     for c in range(lo, hi):
-        run_plain_trials(n[c], streams[c], dice[c], size, size, max_draws, stride, tables,
-                         _row(counters, c))
+        run_plain_trials(n[c], streams[c], size, max_draws, stride, tables, _row(counters, c),
+                         outcomes, takes)
 
 
 def _general_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, counters, rare,

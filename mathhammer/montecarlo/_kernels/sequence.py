@@ -1110,8 +1110,9 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                             outcome = attack_from_stats(total, kept, counts, judged, skill, defense, mode)
 
                     # branch-free from here on the common path: a miss is as likely as not to be
-                    # mispredicted, so the damage roll is read either way and consumed (and counted)
-                    # only on a hit
+                    # mispredicted, so the damage roll is read and consumed either way (a miss's
+                    # dice are drawn and dropped: the stream's rule, mathhammer/_core/rng.py) and
+                    # counted only on a hit
                     hit = np.int64(outcome != MISS)
                     crit = np.int64(outcome == CRIT)
                     if multi:
@@ -1197,14 +1198,14 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
                         if n == 2 and drop == 0:
                             total = PAIR_SUM[np.int64(dice[pos])]
                             kept = 2
-                            pos += hit
+                            pos += 1
                         elif 3 <= n <= 4 and drop == 0:
                             total = sum_of_three_or_four(dice, pos, n)
                             kept = n
-                            pos += 2 * hit
+                            pos += 2
                         else:
                             word = read_word(dice, pos, n)
-                            pos += hit * ((n + 1) >> 1)
+                            pos += (n + 1) >> 1
                             total, kept, counts, judged = roll_stats(word, n, drop)
                         dealt = hit * max(0, total + pow_ - arm)
                         if (extra is not None and (flags & F_REROLL_DMG) != 0 and hit == 1 and dealt < remaining
