@@ -18,13 +18,19 @@ import numpy as np
 
 from .rng import FILL_SLACK, stream_state
 
-__all__ = ["CHUNK", "BATCH", "DRAW_BLOCK", "PAD", "n_chunks", "batches", "open_batch"]
+__all__ = ["CHUNK", "BATCH", "PLAIN_BATCH", "DRAW_BLOCK", "PAD", "n_chunks", "batches", "open_batch"]
 
 #: Trials per chunk. It fixes which random numbers each trial sees, so it is part of what a
 #: seed means: changing it changes results (never their distribution).
 CHUNK = 1 << 15
 #: Chunks per kernel call (bounds memory; never changes results).
 BATCH = 64
+#: Chunks per call of the plain kernel, whose chunks are short (32,768 single attacks take
+#: about 0.13 ms): a batch's end waits for the chunks a helper thread has claimed, and on a
+#: busy machine that helper may be off its core for a time slice, a cost per batch that 64
+#: such chunks did not cover (two threads ran slower than one beside a busy core;
+#: benchmarks/README.md, "The plain kernel on outcome tables"). Its counters are small.
+PLAIN_BATCH = 1024
 #: Pairs of dice drawn at a time into a chunk's buffer (at least; more when a trial may read
 #: more than a quarter of them).
 DRAW_BLOCK = 4096

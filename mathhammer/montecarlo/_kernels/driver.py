@@ -19,7 +19,7 @@ from itertools import accumulate
 import numba
 import numpy as np
 
-from ..._core.chunks import BATCH, CHUNK, PAD, batches, n_chunks, open_batch
+from ..._core.chunks import BATCH, CHUNK, PAD, PLAIN_BATCH, batches, n_chunks, open_batch
 from ..._core.compiling import arg_layout, compile_for, machine_code
 from ..._core.jit import jit
 from ..._core.threads import run_chunks
@@ -174,7 +174,7 @@ class Counts:
     target_made: np.ndarray    # int64[n_attacks, n_targets]: ... each attack made against each
 
 
-def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = BATCH,
+def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | None = None,
                   general: bool = False, stride: int = 0, on_batch=None) -> Counts:
     """Run ``trials`` sequences of the encoded scenario ``enc`` and merge the counters.
 
@@ -190,6 +190,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int = 
     Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain` unless ``general``
     asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
     plain = bool(enc.plain) and not general
+    if batch is None:  # the chunks of a kernel call: more of the plain kernel's short ones
+        batch = PLAIN_BATCH if plain else BATCH
     # the general kernel's variant (.variant): the plain drivers take no such arguments
     cold, variant = ("plain", ()) if plain else variant_of(enc.tables)  # cold: the notice's
     if stride and stride < enc.max_draws:
