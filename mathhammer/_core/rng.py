@@ -160,13 +160,19 @@ def take_pair(a, b, left):
 
 
 @jit(helper=True)
+def draw_words(rs, drawn):
+    """The next two words :func:`fill_pairs` would read, as :func:`take_pair` holds them:
+    ``(a, b, 12, drawn + 2)`` (``drawn`` counts the words drawn)."""
+    a = next64(rs)
+    b = next64(rs)
+    return a, b, 12, drawn + 2
+
+
+@jit(helper=True)
 def take_entry(rs, a, b, left, drawn):
     """:func:`take_pair`, drawing two new words first when none is left (``drawn`` counts the
     words drawn): ``(entry, a, b, left, drawn)``."""
     if left == 0:
-        a = next64(rs)
-        b = next64(rs)
-        left = 12
-        drawn += 2
+        a, b, left, drawn = draw_words(rs, drawn)
     entry, a, b, left = take_pair(a, b, left)
     return entry, a, b, left, drawn

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.pairs import PAIR_SUM
-from ..._core.rng import fill_words, next64, take_entry, take_pair
+from ..._core.rng import draw_words, fill_words, next64, take_entry, take_pair
 from .dice import attack_from_stats, roll_stats, two_dice_attack
 from .layout import (
     A_ARM,
@@ -209,10 +209,7 @@ def run_plain_trials(n_trials, rs, size, max_draws, stride, tables, counters, ou
                 left = 0
                 pos = 0
             if left == 0:
-                a = next64(rs)
-                b = next64(rs)
-                left = 12
-                drawn += 2
+                a, b, left, drawn = draw_words(rs, drawn)
             e1, a, b, left = take_pair(a, b, left)
             e2, a, b, left = take_pair(a, b, left)
             pos += 2
@@ -247,10 +244,7 @@ def run_plain_trials(n_trials, rs, size, max_draws, stride, tables, counters, ou
         for i in range(n_attacks):
             k = takes[i, s]
             if k == 2 and left == 0:
-                a = next64(rs)
-                b = next64(rs)
-                left = 12
-                drawn += 2
+                a, b, left, drawn = draw_words(rs, drawn)
             if k == 2 and left >= 2:
                 e1, a, b, left = take_pair(a, b, left)
                 e2, a, b, left = take_pair(a, b, left)
