@@ -13,6 +13,7 @@ import pytest
 from activation_cases import CASES
 from mathhammer import Attacker, Scenario, Target, Weapon
 from mathhammer._core.jit import jit
+from scripted import play
 from mathhammer.montecarlo._kernels.driver import run_sequences
 from mathhammer.montecarlo._kernels.plain import N_ROLLS, N_STATES, outcome_tables
 from mathhammer.montecarlo.encode import encode
@@ -31,6 +32,10 @@ PLAIN["melee_net_on_a_knocked_down_target"] = Scenario(
     Target(15, 14, boxes=5, state={"knocked_down"}),
     [Attacker("Netter", [Weapon("Net", "melee", 6, None, rules={"stationary"})]),
      Attacker("Axeman", [Weapon("Axe", "melee", 2, 12, attacks=2)])])
+# three damage dice (a free boost): a slot of three entries, read one by one
+PLAIN["lance_boosted_damage"] = Scenario(
+    Target(14, 15, boxes=20),
+    [Attacker("Knight", [Weapon("Lance", "melee", 6, 13, attacks=2, boosted_damage=True)])])
 
 
 @pytest.mark.parametrize("name", sorted(PLAIN))
@@ -83,3 +88,15 @@ def test_what_makes_a_scenario_plain():
                         "tough", "power_field_focus_lethal", "dispel", "brutal_damage_critical",
                         "rapid_healing", "decapitation", "fury_attacker"}
     assert len(names) >= 5
+
+
+def test_stream_rule_a_miss_draws_its_damage_roll():
+    """The dice stream (mathhammer/_core/rng.py): a damaging attack's damage roll is drawn
+    whether it hits or not, as a non-critical hit would roll it without a bought boost. A
+    free-boosted Lance (three damage dice) misses DEF 14 on 2 + 2 + 6 = 10: its 6-6-6 is
+    drawn and dropped; the second attack then reads 5-5 (a critical hit) and 1-2-3 for
+    6 + 13 - 15 = 4 damage. The general kernel reads it so here, the plain kernel as the
+    general one on this scenario (its bit-for-bit tests above)."""
+    p = play(PLAIN["lance_boosted_damage"], [(2, 2), (6, 6, 6), (5, 5), (1, 2, 3)])
+    assert p.hit == [0, 1] and p.crit == [0, 1] and p.damage == [0, 4]
+    assert p.rolls_read == 4

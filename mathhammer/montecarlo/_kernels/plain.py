@@ -58,6 +58,7 @@ from .layout import (
     F_IGNORE_SHIELD,
     F_KNOCKDOWN,
     F_STATIONARY,
+    HIT,
     MISS,
     ST_BASE_DEF_5,
     ST_KNOCKED_DOWN,
@@ -89,7 +90,7 @@ def slot_code(attacks, i, state, att_word, dmg_word, shield, boxes):
     """
     flags = attacks[i, A_FLAGS]
     if (state & attacks[i, A_AUTOHIT_ON]) != 0:
-        outcome = 1  # automatic hit: no roll, so never critical
+        outcome = HIT  # automatic hit: no roll, so never critical
     else:
         n = max(1, attacks[i, A_ATT_DICE])
         skill = attacks[i, A_SKILL]
@@ -257,7 +258,8 @@ def run_plain_trials(n_trials, rs, size, max_draws, stride, tables, counters, ou
                     e = e * 36 + ek
                 pos += k
                 code = np.int64(outcomes[i, s, e])
-            else:  # three or four dice: the entries packed as roll_stats reads them
+            else:  # more than two entries (a roll of three or four dice): packed as
+                # roll_stats reads them
                 state = state_of(start_state, s)
                 att, dmg = slot_entries(attacks, i, state)
                 word = 0
