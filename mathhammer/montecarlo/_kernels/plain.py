@@ -79,14 +79,13 @@ CODE_DAMAGE = 4
 
 
 @jit(helper=True)
-def slot_code(attacks, i, state, att_word, dmg_word, shield, boxes):
-    """Slot ``i``'s attack against a target in ``state``, its attack roll's entries packed
-    six bits each in ``att_word`` (none read on an automatic hit) and its damage roll's in
-    ``dmg_word``: ``hit | crit << 1 | new_state << 2 | damage << CODE_DAMAGE``.
+def attack_bits(attacks, i, state, att_word):
+    """Slot ``i``'s attack roll against a target in ``state``, its entries packed six bits
+    each in ``att_word`` (none read on an automatic hit): ``hit | crit << 1 | new_state <<
+    2``, the low bits of :func:`slot_code`.
 
-    The rules of docs/rules.md 1 and 2 for a plain attack: 2d6 (or its dice) + skill against
-    DEF, an automatic hit never critical; damage (its dice) + POW - ARM, nothing on a miss;
-    ``new_state``: bit 0 if it knocks down, bit 1 if it makes stationary.
+    docs/rules.md 1 for a plain attack: 2d6 (or its dice) + skill against DEF, an automatic
+    hit never critical; ``new_state``: bit 0 if it knocks down, bit 1 if it makes stationary.
     """
     flags = attacks[i, A_FLAGS]
     if (state & attacks[i, A_AUTOHIT_ON]) != 0:
@@ -107,14 +106,33 @@ def slot_code(attacks, i, state, att_word, dmg_word, shield, boxes):
         crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
     still = (hit & np.int64((flags & F_STATIONARY) != 0)) | (
         crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
-    damage = 0
-    if flags & F_DAMAGE:
-        n = max(1, attacks[i, A_DMG_DICE])
-        total = PAIR_SUM[dmg_word & 63] if n == 2 else roll_stats(dmg_word, n, 0)[0]
-        arm = attacks[i, A_ARM] + attacks[i, A_UPKEEP_ARM] + shield * (
-            (flags & F_IGNORE_SHIELD) == 0)
-        damage = min(boxes, hit * max(0, total + attacks[i, A_POW] - arm))
-    return hit | crit << 1 | knocks << 2 | still << 3 | damage << CODE_DAMAGE
+    return hit | crit << 1 | knocks << 2 | still << 3
+
+
+@jit(helper=True)
+def damage_on_hit(attacks, i, dmg_word, shield, boxes):
+    """The damage slot ``i`` deals when it hits, its damage roll's entries packed six bits
+    each in ``dmg_word``: docs/rules.md 2, its dice + POW - ARM, at least 0, capped at the
+    target's boxes (0 for an attack without POW). A plain attack's damage does not depend on
+    whether the hit was critical."""
+    flags = attacks[i, A_FLAGS]
+    if (flags & F_DAMAGE) == 0:
+        return 0
+    n = max(1, attacks[i, A_DMG_DICE])
+    total = PAIR_SUM[dmg_word & 63] if n == 2 else roll_stats(dmg_word, n, 0)[0]
+    arm = attacks[i, A_ARM] + attacks[i, A_UPKEEP_ARM] + shield * ((flags & F_IGNORE_SHIELD) == 0)
+    return min(boxes, max(0, total + attacks[i, A_POW] - arm))
+
+
+@jit(helper=True)
+def slot_code(attacks, i, state, att_word, dmg_word, shield, boxes):
+    """Slot ``i``'s attack against a target in ``state``, its attack roll's entries packed
+    six bits each in ``att_word`` (none read on an automatic hit) and its damage roll's in
+    ``dmg_word``: ``hit | crit << 1 | new_state << 2 | damage << CODE_DAMAGE``
+    (:func:`attack_bits`; the damage of :func:`damage_on_hit` on a hit, nothing on a miss).
+    """
+    bits = attack_bits(attacks, i, state, att_word)
+    return bits | ((bits & 1) * damage_on_hit(attacks, i, dmg_word, shield, boxes)) << CODE_DAMAGE
 
 
 @jit(helper=True)
@@ -147,6 +165,8 @@ def outcome_tables(attacks, target, outcomes, takes):
     boxes = target[T_BOXES]
     knocks = 0
     stills = 0
+    rolled = np.empty(36, dtype=np.int64)  # a slot's attack bits, by its attack roll's entry
+    dealt = np.empty(36, dtype=np.int64)  # ... its damage on a hit, by its damage roll's entry
     for i in range(attacks.shape[0]):
         knocks |= attacks[i, A_FLAGS] & (F_KNOCKDOWN | F_CRIT_KNOCKDOWN)
         stills |= attacks[i, A_FLAGS] & (F_STATIONARY | F_CRIT_STATIONARY)
@@ -159,6 +179,18 @@ def outcome_tables(attacks, target, outcomes, takes):
             k = att + dmg
             takes[i, s] = k if k <= 2 else -1
             if k > 2:
+                continue
+            if att == 1 and dmg == 1:
+                # one entry each: the attack roll's bits from the first, the damage from the
+                # second (36 + 36 rolls resolved, not 1,296: a balance matrix builds these
+                # tables for every point, an attacking unit's for each of its slots)
+                for e in range(36):
+                    rolled[e] = attack_bits(attacks, i, state, e)
+                    dealt[e] = damage_on_hit(attacks, i, e, shield, boxes) << CODE_DAMAGE
+                for e1 in range(36):
+                    bits = rolled[e1]
+                    for e2 in range(36):
+                        outcomes[i, s, e1 * 36 + e2] = bits | (bits & 1) * dealt[e2]
                 continue
             for e in range(36 ** k):
                 # the entries in reading order (the attack roll's first), packed six bits
