@@ -14,10 +14,16 @@ CHI2_5 = 25.7
 CHI2_35 = 73.4
 
 
+@jit()
+def fill(rs, buf, n):
+    """:func:`fill_pairs` called from Python (it is a helper: no wrapper of its own)."""
+    fill_pairs(rs, buf, n)
+
+
 def _pairs(seed, stream, n=N):
     rs = np.array(stream_state(seed, stream), dtype=np.uint64)
     buf = np.empty(n + FILL_SLACK, dtype=np.uint8)
-    fill_pairs(rs, buf, n)
+    fill(rs, buf, n)
     return buf[:n].astype(np.int64)
 
 
@@ -129,6 +135,6 @@ def test_the_register_reader_meets_the_buffer_entry_for_entry():
         rs = np.array(stream_state(9, 4), dtype=np.uint64)
         got, drawn = _read_entries(rs.copy(), n)
         want = np.empty(n + FILL_SLACK, dtype=np.uint8)
-        fill_pairs(rs, want, n)
+        fill(rs, want, n)
         np.testing.assert_array_equal(got, want[:n])
         assert drawn == 2 * -(-n // 12)  # two words for every 12 entries, as fill_pairs draws

@@ -285,7 +285,12 @@ def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
     arguments: unpacked into locals the ``suffer`` closure captures, they cost the cold
     compile 0.7 s (6 %) more.
     """
-    return (n_trials, rs, dice, pos, size, max_draws, stride, tables.attacks,
+    # the trial's scratch of a grid or spiral (below, ``colmask`` and ``order``): allocated
+    # here, as NumPy's zeros compiled into the kernel cost every first run 0.2 s
+    boxes = max(1, int(tables.target[T_BOXES]), *tables.groups[:, T_BOXES].tolist())
+    return (n_trials, rs, dice, pos, size, max_draws, stride,
+            np.zeros(tables.col_full.shape[0], dtype=np.int64), np.zeros(boxes, dtype=np.int64),
+            tables.attacks,
             tables.attackers, tables.target, tables.col_full, tables.letter_mask,
             tables.letters_done, tables.play_keys, tables.play_attack, tables.play_field,
             tables.play_columns, tables.play_index, tables.groups, tables.routes,
@@ -310,8 +315,8 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
 
 
 @jit(prune_first=True)
-def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, attackers, target,
-                  col_full, letter_mask, letters_done, play_keys, play_attack, play_field,
+def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, colmask, order, attacks,
+                  attackers, target, col_full, letter_mask, letters_done, play_keys, play_attack, play_field,
                   play_columns, play_index, groups, routes, damage_hist, attack_counts, kill_at,
                   cripple_delta, mask_hist, effect_counts, destroyed_hist, target_damage,
                   target_destroyed, target_kills, target_made, rare, extra, lasting):
@@ -331,6 +336,9 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
         random numbers): each trial starts ``stride`` entries after the last one started,
         whatever it read (``max_draws`` must then be ``stride``), so two scenarios run with
         the same seed and stride see the same dice in the same trial.
+    colmask, order : int64 scratch of a grid or spiral, zeros: the marked rows of each column
+        (as many as ``col_full``), the order boxes were marked in (at least the card's boxes;
+        healing removes the last first); unread for damage tracks.
     attacks, attackers, target : int64 tables of :mod:`.layout` (of :class:`.layout.Tables`).
     rare, extra, lasting : None or bool, see :func:`kernel_args`.
     col_full, letter_mask, letters_done : int64 tables of the target's damage grid or
@@ -467,8 +475,6 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, attacks, att
     # the card's columns: six, or a colossal's twelve (its left grid's, then its right's)
     n_cols = col_full.shape[0]
     colossal = n_cols > N_COLUMNS
-    colmask = np.zeros(n_cols, dtype=np.int64)
-    order = np.zeros(max(1, card_boxes), dtype=np.int64)
     heals = tough != TOUGH_NONE or rapid != 0
     # letters on the card: the crippled set is the AND over columns of letters_done
     present = 0
