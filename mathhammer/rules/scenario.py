@@ -314,7 +314,8 @@ def _combat_actions(ai: int, a: Attacker) -> list[AttackSlot]:
     of :attr:`Attacker.groups` in turn (a unit: each model): each action's weapons' initial
     attacks in order (a spell's casts in its place), then the attacks it may buy
     (docs/rules.md 5): additional melee attacks, or its ranged weapons' reloads, weapon by
-    weapon. The attacker's derived figures are read once, not once per model."""
+    weapon. The attacker's derived figures are read once, not once per model, and the
+    slots of a unit's other models are copies of the first's (:meth:`AttackSlot.of_model`)."""
     out = []
     charge = a.charge_weapon_index
     casts = dict(a.casts)
@@ -324,7 +325,12 @@ def _combat_actions(ai: int, a: Attacker) -> list[AttackSlot]:
     max_bought = a.max_bought
     choices = a.buy_choices if max_bought else ()
     reloads = a.reloads
+    first: dict[int, list[AttackSlot]] = {}  # the first action's slots, by its models
     for g, size in enumerate(a.groups):
+        if size in first:  # another model's (or combined attack's) action: the same attacks
+            out.extend(s.of_model(g) for s in first[size])
+            continue
+        start = len(out)
         who = {"model": g, "group": size}
         for wi, w in enumerate(a.weapons):
             if power is not None and w is not power:  # a power attack is the combat action
@@ -344,4 +350,5 @@ def _combat_actions(ai: int, a: Attacker) -> list[AttackSlot]:
                 out.append(AttackSlot(ai, wi, k, a, bought, bought=True, choices=choices, **who))
         for wi, n in reloads:  # Reload [N]: additional ranged attacks, one point each
             out.extend(AttackSlot(ai, wi, k, a, a.weapons[wi], bought=True, **who) for k in range(n))
+        first[size] = out[start:]
     return out

@@ -82,6 +82,25 @@ class AttackSlot:
         unit). An actor's first attack resets the points to its own (each model's points)."""
         return (self.attacker_index, self.model)
 
+    def of_model(self, model: int) -> "AttackSlot":
+        """The same attack made by model (or combined attack) ``model`` of its unit.
+
+        A unit's models make alike attacks (:meth:`Scenario.attack_sequence`), so the slots
+        of the others are copies of the first's. The copy is made field for field from this
+        frozen slot's own (valid) fields, not through ``__init__``, which sets its 18 fields
+        one by one: 3 us a slot, most of building a unit's sequence in a balance matrix.
+
+        >>> from mathhammer import Attacker, Weapon
+        >>> a = Attacker("Riflemen", [Weapon("Rifle", "ranged", 5, 10)], models=3)
+        >>> s = AttackSlot(0, 0, 0, a, a.weapons[0])
+        >>> s.of_model(2) == dataclasses.replace(s, model=2), s.of_model(2).label
+        (True, 'Riflemen 3 / Rifle #1')
+        """
+        twin = object.__new__(AttackSlot)
+        twin.__dict__.update(self.__dict__)
+        twin.__dict__["model"] = model
+        return twin
+
     def with_weapon(self, weapon_index: int) -> "AttackSlot":
         """This bought attack made with weapon ``weapon_index`` of its attacker (one of
         :attr:`choices`): a slot without choices."""
