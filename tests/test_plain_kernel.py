@@ -15,7 +15,9 @@ from mathhammer import Attacker, Scenario, Target, Weapon
 from mathhammer._core.jit import jit
 from scripted import play
 from mathhammer.montecarlo._kernels.driver import run_sequences
-from mathhammer.montecarlo._kernels.plain import N_ROLLS, N_STATES, outcome_tables
+from mathhammer.montecarlo._kernels.layout import T_BOXES, T_SHIELD_ARM, T_STATE
+from mathhammer.montecarlo._kernels.plain import (N_ROLLS, N_STATES, outcome_tables, slot_code,
+                                                  slot_entries, state_of)
 from mathhammer.montecarlo.encode import encode
 from test_mc_vs_exact import SCENARIOS
 
@@ -23,6 +25,23 @@ from test_mc_vs_exact import SCENARIOS
 def build_tables(attacks, target, outcomes, takes):
     """:func:`outcome_tables` called from Python (it is a helper: no wrapper of its own)."""
     outcome_tables(attacks, target, outcomes, takes)
+
+
+@jit()
+def tables_roll_by_roll(attacks, target, outcomes, takes):
+    """The outcome tables as :func:`outcome_tables` documents them, every entry its own call
+    of :func:`slot_code` (the kernel builds its common slots from 36 + 36 rolls)."""
+    for s in range(N_STATES):
+        state = state_of(target[T_STATE], s)
+        for i in range(attacks.shape[0]):
+            att, dmg = slot_entries(attacks, i, state)
+            k = att + dmg
+            takes[i, s] = k if k <= 2 else -1
+            for e in range(36 ** k if k <= 2 else 0):
+                word = (e // 36) | (e % 36) << 6 if k == 2 else e
+                outcomes[i, s, e] = slot_code(attacks, i, state, word & ((1 << (6 * att)) - 1),
+                                              word >> (6 * att), target[T_SHIELD_ARM],
+                                              target[T_BOXES])
 
 
 PLAIN = {name: s for name, s in SCENARIOS.items()}
@@ -62,6 +81,23 @@ def test_aligned_streams_agree_bit_for_bit(name):
     np.testing.assert_array_equal(fast.damage_hist, slow.damage_hist)
     np.testing.assert_array_equal(fast.attack_counts, slow.attack_counts)
     np.testing.assert_array_equal(fast.kill_at, slow.kill_at)
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN))
+def test_outcome_tables_equal_every_roll_resolved_one_by_one(name):
+    # the rows the kernel writes (the states its sequence can reach) hold, for every pair of
+    # entries, what slot_code gives for those rolls
+    enc = encode(PLAIN[name])
+    shape = (enc.attacks.shape[0], N_STATES, N_ROLLS)
+    fast, slow = np.zeros(shape, dtype=np.uint16), np.zeros(shape, dtype=np.uint16)
+    t_fast = np.full(shape[:2], -2, dtype=np.int64)
+    t_slow = np.full(shape[:2], -2, dtype=np.int64)
+    build_tables(enc.tables.attacks, enc.tables.target, fast, t_fast)
+    tables_roll_by_roll(enc.tables.attacks, enc.tables.target, slow, t_slow)
+    written = t_fast > -2
+    assert written[:, 0].all()
+    np.testing.assert_array_equal(t_fast[written], t_slow[written])
+    np.testing.assert_array_equal(fast[written], slow[written])
 
 
 def test_the_outcome_tables_cover_every_path_of_the_plain_kernel():
