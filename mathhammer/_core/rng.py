@@ -123,11 +123,13 @@ def _pair(w):
 def fill_pairs(rs, buf, n):
     """Write at least ``n`` pairs of dice into ``buf`` (uint8, ``n + FILL_SLACK`` entries).
 
-    Called from the kernels only (a helper: no wrapper for Python, which a first run would
-    compile for nothing; a test calls it through a jitted function of its own). Each entry is a base-36 digit ``p`` standing for two d6, ``p // 6 + 1`` and ``p % 6 + 1``
+    Each entry is a base-36 digit ``p`` standing for two d6, ``p // 6 + 1`` and ``p % 6 + 1``
     (see :mod:`.dice`). Two 64-bit words are read side by side as base-36 fractions, six digits
     from each; after six digits a word still holds 52 random bits, so the bias of any pair is
     below ``36**6 / 2**64`` (2e-10).
+
+    Called from the kernels only: a helper, without the wrapper for Python that a first run
+    would compile for nothing (a test calls it through a jitted function of its own).
     """
     i = 0
     while i < n:

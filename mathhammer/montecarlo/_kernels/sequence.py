@@ -316,10 +316,11 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
 
 @jit(prune_first=True)
 def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, colmask, order, attacks,
-                  attackers, target, col_full, letter_mask, letters_done, play_keys, play_attack, play_field,
-                  play_columns, play_index, groups, routes, damage_hist, attack_counts, kill_at,
-                  cripple_delta, mask_hist, effect_counts, destroyed_hist, target_damage,
-                  target_destroyed, target_kills, target_made, rare, extra, lasting):
+                  attackers, target, col_full, letter_mask, letters_done, play_keys, play_attack,
+                  play_field, play_columns, play_index, groups, routes, damage_hist,
+                  attack_counts, kill_at, cripple_delta, mask_hist, effect_counts, destroyed_hist,
+                  target_damage, target_destroyed, target_kills, target_made, rare, extra,
+                  lasting):
     """Simulate ``n_trials`` attack sequences and add their outcomes to the counters.
 
     Parameters
