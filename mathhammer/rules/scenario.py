@@ -325,7 +325,7 @@ def _combat_actions(ai: int, a: Attacker) -> list[AttackSlot]:
     max_bought = a.max_bought
     choices = a.buy_choices if max_bought else ()
     reloads = a.reloads
-    first: dict[int, list[AttackSlot]] = {}  # the first action's slots, by its models
+    first: dict[int, list[AttackSlot]] = {}  # the first action's slots, by its number of models
     for g, size in enumerate(a.groups):
         if size in first:  # another model's (or combined attack's) action: the same attacks
             out.extend(s.of_model(g) for s in first[size])

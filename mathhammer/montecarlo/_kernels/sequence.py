@@ -287,7 +287,7 @@ def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
     """
     # the trial's scratch of a grid or spiral (below, ``colmask`` and ``order``): allocated
     # here, as NumPy's zeros compiled into the kernel cost every first run 0.2 s
-    boxes = max(1, int(tables.target[T_BOXES]), *tables.groups[:, T_BOXES].tolist())
+    boxes = max(1, *tables.groups[:, T_BOXES].tolist())  # the target's row is the first
     return (n_trials, rs, dice, pos, size, max_draws, stride,
             np.zeros(tables.col_full.shape[0], dtype=np.int64), np.zeros(boxes, dtype=np.int64),
             tables.attacks,
