@@ -1,7 +1,8 @@
 """What a trial of an encoded scenario needs from the kernels: the most entries of the dice
 buffer it may read (the refill threshold, :attr:`Encoded.max_draws
-<mathhammer.montecarlo.encode.Encoded.max_draws>`) and whether the fast kernel of
-:mod:`mathhammer.montecarlo._kernels.plain` serves it."""
+<mathhammer.montecarlo.encode.Encoded.max_draws>`) and whether a fast kernel
+(:mod:`mathhammer.montecarlo._kernels.plain`, :mod:`mathhammer.montecarlo._kernels.spend`)
+serves it."""
 
 from __future__ import annotations
 
@@ -26,9 +27,12 @@ def _rows(attacks) -> list:
     return attacks.tolist() if isinstance(attacks, np.ndarray) else attacks
 
 
-def is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bool:
+def is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray,
+             spending: bool = False) -> bool:
     """Whether nothing but knockdowns and stationary effects changes during a sequence, and
-    every roll is plain dice (see :mod:`mathhammer.montecarlo._kernels.plain`).
+    every roll is plain dice (see :mod:`mathhammer.montecarlo._kernels.plain`); with
+    ``spending``, but for the attackers' points (focus, fury: boosts and bought attacks, the
+    kernel of :mod:`mathhammer.montecarlo._kernels.spend`).
 
     Read row by row in Python: the tables of a scenario are a few rows, on which NumPy's
     per-call cost is most of the work (every point of a sweep or matrix is encoded).
@@ -37,7 +41,7 @@ def is_plain(attacks: np.ndarray, attackers: np.ndarray, tvec: np.ndarray) -> bo
     return bool(
         not any(r[L.A_FLAGS] & ~_PLAIN_FLAGS or r[L.A_ATT_MODE] or r[L.A_DMG_MODE]
                 or r[L.A_EFFECT_BIT] for r in _rows(attacks))
-        and not any(a[L.P_POINTS] for a in attackers.tolist())
+        and (spending or not any(a[L.P_POINTS] for a in attackers.tolist()))
         and t[L.T_POINTS] == 0
         and t[L.T_TOUGH] == L.TOUGH_NONE
         and t[L.T_RAPID_HEAL] == 0

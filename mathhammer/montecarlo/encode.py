@@ -42,7 +42,8 @@ class Encoded:
     describe the grid or spiral of the target that has one. ``max_draws`` is the most entries (pairs of dice) one trial can read from
     the dice buffer (with a grid or spiral, one more per attack for the column roll);
     ``plain`` says the scenario can take the fast kernel
-    (:mod:`mathhammer.montecarlo._kernels.plain`); ``letters`` is the card's alphabet in
+    (:mod:`mathhammer.montecarlo._kernels.plain`), ``spend`` that it is plain but for its
+    attackers' points and can take :mod:`mathhammer.montecarlo._kernels.spend`; ``letters`` is the card's alphabet in
     kernel index order (empty for a damage track).
 
     What the counters' rows mean, read off the attack sequence once: ``n_slots`` attack slots
@@ -61,6 +62,7 @@ class Encoded:
     slot_attacker: tuple[int, ...]
     slot_round: tuple[int, ...]
     slot_paid: tuple[int, ...] = ()
+    spend: bool = False
 
     @property
     def attacks(self) -> np.ndarray:
@@ -385,11 +387,13 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     rounds = scenario.attack_rounds
     tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done,
                       *_play_tables(table), groups, routes)
+    plain = is_plain(arows, attackers, tvec)
     return Encoded(
-        tables, draws, is_plain(arows, attackers, tvec), tuple(alphabet(card_target)),
+        tables, draws, plain, tuple(alphabet(card_target)),
         n_slots=len(sequence),
         slot_labels=round_labels([slot.label for slot in sequence], rounds),
         slot_attacker=tuple(slot.attacker_index for slot in sequence) * rounds,
         slot_round=tuple(t for t in range(rounds) for _ in sequence),
         slot_paid=tuple(slot.paid for slot in sequence) * rounds,
+        spend=not plain and is_plain(arows, attackers, tvec, spending=True),
     )

@@ -36,6 +36,7 @@ from .layout import (
     E_KILL,
     E_NFIELDS,
     F_ROF,
+    P_BEST,
     MAX_ROWS,
     N_EFFECTS,
     ORIGIN_INITIAL,
@@ -49,6 +50,7 @@ from .layout import (
 )
 from .plain import N_ROLLS, N_STATES, outcome_tables, run_plain_trials
 from .sequence import kernel_args, trials_kernel
+from .spend import R_NFIELDS, run_spend_trials, spend_tables
 from .variant import variant_of
 
 #: Rows of padding after each chunk's attack counters: a cache line (false sharing between
@@ -91,6 +93,30 @@ def _plain_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, coun
                          outcomes, takes)
 
 
+@jit()
+def _spend_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, counters,
+                 best_play):
+    """The spending kernel (:mod:`.spend`) over chunks ``lo .. hi - 1`` of the batch, as
+    :func:`_plain_range` runs the plain one (its tables built for each range claimed);
+    ``best_play``: ``None`` or ``True``, see :func:`.spend.run_spend_trials`."""
+    attacks = tables.attacks
+    rows = attacks.shape[0]
+    att_codes = np.empty((rows, N_STATES, 2, N_ROLLS), dtype=np.uint8)
+    att_takes = np.zeros((rows, N_STATES, 2), dtype=np.int64)
+    dmg_codes = np.empty((rows, 2, N_ROLLS), dtype=np.uint16)
+    dmg_takes = np.zeros((rows, 2), dtype=np.int64)
+    info = np.zeros((rows, R_NFIELDS), dtype=np.int64)
+    key_base = np.zeros(N_STATES, dtype=np.int64)
+    tally = np.zeros((rows, 2), dtype=np.int64)
+    spend_tables(attacks, tables.attackers, tables.target, tables.play_keys, att_codes,
+                 att_takes, dmg_codes, dmg_takes, info, key_base)
+    for c in range(lo, hi):
+        run_spend_trials(n[c], streams[c], dice[c], size, max_draws, stride, tables,
+                         _row(counters, c),
+                         att_codes, att_takes, dmg_codes, dmg_takes, info, key_base, tally,
+                         best_play)
+
+
 def _general_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, counters, rare,
                    extra, lasting, kernel):
     """The general kernel over chunks ``lo .. hi - 1`` of the batch.
@@ -112,14 +138,15 @@ def _chunk_row(counters, c: int) -> Counters:
     return Counters(*(a[c] for a in counters))
 
 
-def _run_batch(plain: bool, args: tuple, code) -> int:
+def _run_batch(fast: bool, args: tuple, code) -> int:
     """Run a batch of chunks (``args``: the chunks' streams, dice buffers and trials, the
     buffers' size, max_draws, stride, tables, counters and, for the general kernel, its
     variant) on up to Numba's thread count (``numba.get_num_threads``), ``code`` being the
-    kernel's machine code (``_plain_range``'s or ``trials_kernel``'s); returns the helper
-    threads started (:func:`run_chunks`)."""
+    kernel's machine code (a fast path's range driver, ``_plain_range``'s or
+    ``_spend_range``'s, when ``fast``; else ``trials_kernel``'s); returns the helper threads
+    started (:func:`run_chunks`)."""
     k = args[7].damage_hist.shape[0]
-    if plain:
+    if fast:
         def job(lo, hi):
             code(np.int64(lo), np.int64(hi), *args)
     else:
@@ -133,6 +160,7 @@ def _run_batch(plain: bool, args: tuple, code) -> int:
 #: lasting or full variant), measured on two cores
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
+         "spend": ("the Monte Carlo kernel with focus and fury", "about 5 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
                    "about 15 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
@@ -187,13 +215,22 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
     ``on_batch(n)``, when given, is called after each batch of chunks with the number of
     trials it ran (progress bars).
 
-    Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain` unless ``general``
-    asks for :mod:`.sequence` (the two give identical counts; tests compare them)."""
-    plain = bool(enc.plain) and not general
-    if batch is None:  # the chunks of a kernel call: more of the plain kernel's short ones
-        batch = PLAIN_BATCH if plain else BATCH
-    # the general kernel's variant (.variant): the plain drivers take no such arguments
-    cold, variant = ("plain", ()) if plain else variant_of(enc.tables)  # cold: the notice's
+    Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain`, plain ones with
+    points (``enc.spend``) that of :mod:`.spend`, unless ``general`` asks for :mod:`.sequence`
+    (they give identical counts; tests compare them)."""
+    # a fast path's range driver, else None (the general kernel)
+    fast = None if general else _plain_range if enc.plain else _spend_range if enc.spend else None
+    if batch is None:  # the chunks of a kernel call: more of the fast kernels' short ones
+        batch = PLAIN_BATCH if fast is not None else BATCH
+    # the kernel's variant: the general kernel's (.variant); the spending kernel's, whether
+    # any attacker plays best; cold: the compile notice's key
+    if fast is None:
+        cold, variant = variant_of(enc.tables)
+    elif enc.plain:
+        cold, variant = "plain", ()
+    else:
+        cold = "spend"
+        variant = (True if any(a[P_BEST] for a in enc.tables.attackers.tolist()) else None,)
     if stride and stride < enc.max_draws:
         raise ValueError(f"stride {stride} is below the scenario's max_draws {enc.max_draws}")
     draws = stride if stride else enc.max_draws
@@ -223,7 +260,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
     mask_shape = (enc.col_full.size, 1 << MAX_ROWS) if on_card else (1, 1)  # 6 or 12 columns
     # what the kernel's argument types depend on: the tables' arrays and the variant (the
     # counters and numbers are laid out by this function, always alike)
-    ready = (plain, arg_layout(enc.tables), variant)
+    ready = (cold, arg_layout(enc.tables), variant)
     total_chunks = n_chunks(trials, chunk)
     chunk_damage = np.empty((total_chunks, boxes + 1), dtype=np.int64)
     chunk_destroyed = np.empty((total_chunks, models + 1), dtype=np.int64)
@@ -250,16 +287,16 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
                 counters, *variant)
         code = _READY.get(ready)
         if code is None:  # the kernel compiled or loaded for this layout of tables
-            if plain:
+            if fast is not None:
                 call = (np.int64(0), np.int64(1)) + args
-                compile_for(_plain_range, call, *_COLD[cold])
-                code = _READY[ready] = machine_code(_plain_range, call)
+                compile_for(fast, call, *_COLD[cold])
+                code = _READY[ready] = machine_code(fast, call)
             else:  # the kernel itself, for one chunk or many (threads)
                 call = kernel_args(n[0], streams[0], dice[0], args[3], args[3], args[4],
                                    args[5], enc.tables, _chunk_row(counters, 0), *variant)
                 compile_for(trials_kernel, call, *_COLD[cold])
                 code = _READY[ready] = machine_code(trials_kernel, call)
-        _run_batch(plain, args, code)
+        _run_batch(fast is not None, args, code)
         chunk_damage[first:first + k] = counters.damage_hist[:, : boxes + 1]
         chunk_destroyed[first:first + k] = counters.destroyed_hist[:, : models + 1]
         # the chunks' rows summed (one chunk: its row), without the padding

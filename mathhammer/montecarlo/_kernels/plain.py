@@ -79,10 +79,11 @@ CODE_DAMAGE = 4
 
 
 @jit(helper=True)
-def attack_bits(attacks, i, state, att_word):
+def attack_bits(attacks, i, state, att_word, more=0):
     """Slot ``i``'s attack roll against a target in ``state``, its entries packed six bits
     each in ``att_word`` (none read on an automatic hit): ``hit | crit << 1 | new_state <<
-    2``, the low bits of :func:`slot_code`.
+    2``, the low bits of :func:`slot_code`. ``more``: dice added to the slot's (a paid boost,
+    :mod:`.spend`).
 
     docs/rules.md 1 for a plain attack: 2d6 (or its dice) + skill against DEF, an automatic
     hit never critical; ``new_state``: bit 0 if it knocks down, bit 1 if it makes stationary.
@@ -91,7 +92,7 @@ def attack_bits(attacks, i, state, att_word):
     if (state & attacks[i, A_AUTOHIT_ON]) != 0:
         outcome = HIT  # automatic hit: no roll, so never critical
     else:
-        n = max(1, attacks[i, A_ATT_DICE])
+        n = max(1, attacks[i, A_ATT_DICE] + more)
         skill = attacks[i, A_SKILL]
         defense = attacks[i, A_DEF5] if (state & ST_BASE_DEF_5) != 0 else attacks[i, A_DEF]
         defense += attacks[i, A_SPELL_DEF] + attacks[i, A_UPKEEP_DEF]
@@ -110,15 +111,15 @@ def attack_bits(attacks, i, state, att_word):
 
 
 @jit(helper=True)
-def damage_on_hit(attacks, i, dmg_word, shield, boxes):
+def damage_on_hit(attacks, i, dmg_word, shield, boxes, more=0):
     """The damage slot ``i`` deals when it hits, its damage roll's entries packed six bits
-    each in ``dmg_word``: docs/rules.md 2, its dice + POW - ARM, at least 0, capped at the
-    target's boxes (0 for an attack without POW). A plain attack's damage does not depend on
-    whether the hit was critical."""
+    each in ``dmg_word``: docs/rules.md 2, its dice (``more`` added: a paid boost) + POW -
+    ARM, at least 0, capped at the target's boxes (0 for an attack without POW). A plain
+    attack's damage does not depend on whether the hit was critical."""
     flags = attacks[i, A_FLAGS]
     if (flags & F_DAMAGE) == 0:
         return 0
-    n = max(1, attacks[i, A_DMG_DICE])
+    n = max(1, attacks[i, A_DMG_DICE] + more)
     total = PAIR_SUM[dmg_word & 63] if n == 2 else roll_stats(dmg_word, n, 0)[0]
     arm = attacks[i, A_ARM] + attacks[i, A_UPKEEP_ARM] + shield * ((flags & F_IGNORE_SHIELD) == 0)
     return min(boxes, max(0, total + attacks[i, A_POW] - arm))
@@ -133,6 +134,27 @@ def slot_code(attacks, i, state, att_word, dmg_word, shield, boxes):
     """
     bits = attack_bits(attacks, i, state, att_word)
     return bits | ((bits & 1) * damage_on_hit(attacks, i, dmg_word, shield, boxes)) << CODE_DAMAGE
+
+
+@jit(helper=True)
+def trial_start(rs, a, b, left, drawn, pos, start, size, max_draws, stride, words):
+    """Where a trial's dice start, the buffer kernel's refill replayed on the reader (``a``,
+    ``b``, ``left``, ``drawn`` as :func:`~mathhammer._core.rng.take_entry` keeps them;
+    ``pos``: the buffer kernel's position, ``start``: where this trial starts with a
+    ``stride``; ``words``: the words a fill draws). Returns ``(a, b, left, drawn, pos,
+    start)``, ``start`` now the next trial's."""
+    goal = start if stride > 0 else pos
+    if goal > size - max_draws:
+        for _w in range(words - drawn):
+            next64(rs)  # the rest of the fill, dropped with the unread entries
+        drawn = 0
+        left = 0
+        pos = 0
+    else:
+        while pos < goal:  # a stride's alignment: the entries up to its start, dropped
+            _, a, b, left, drawn = take_entry(rs, a, b, left, drawn)
+            pos += 1
+    return a, b, left, drawn, pos, pos + stride
 
 
 @jit(helper=True)
@@ -259,19 +281,8 @@ def run_plain_trials(n_trials, rs, size, max_draws, stride, tables, counters, ou
         kill_at[0] += kills
         return pos
     for _ in range(n_trials):
-        # --- where the trial's dice start: the buffer kernel's refill, replayed
-        goal = start if stride > 0 else pos
-        if goal > size - max_draws:
-            for _w in range(words - drawn):
-                next64(rs)  # the rest of the fill, dropped with the unread entries
-            drawn = 0
-            left = 0
-            pos = 0
-        else:
-            while pos < goal:  # a stride's alignment: the entries up to its start, dropped
-                _, a, b, left, drawn = take_entry(rs, a, b, left, drawn)
-                pos += 1
-        start = pos + stride
+        a, b, left, drawn, pos, start = trial_start(rs, a, b, left, drawn, pos, start, size,
+                                                    max_draws, stride, words)
         s = 0
         marked = 0
         for i in range(n_attacks):

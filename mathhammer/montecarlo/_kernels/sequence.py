@@ -44,6 +44,7 @@ from ..._core.rng import fill_pairs
 from .damage import LOWEST, POPCOUNT, lowest_bits, mark_track
 from .dice import (attack_from_stats, kept_of, read_word, roll_stats, sum_of_three_or_four,
                    two_dice_attack)
+from .situation import situation_bits
 from .variant import SETS_EFFECT
 from .layout import (
     A_ARM,
@@ -653,11 +654,7 @@ def trials_kernel(n_trials, rs, dice, pos, size, max_draws, stride, colmask, ord
         a hit: those it leaves, one more owed or 0)."""
         if key_is_points:
             return np.int64(points)
-        down = (state & ST_PRONE) != 0
-        still = (state & ST_STILL) != 0  # stationary (Shatter's), knocked down or not
-        raw = (np.int64(down) | np.int64(still) << 1 | np.int64((state & ST_DISPELLED) != 0) << 2
-               | np.int64((state & ST_GRIEVOUS) != 0) << 3 | np.int64(down_before) << 4
-               | np.int64((state & ST_PARALYZED) != 0) << 5 | np.int64((state & ST_SUSTAINED) != 0) << 6)
+        raw = situation_bits(state, down_before)
         # digits that are 0 whenever their radix is 1 (the scenario has no such rule): no test
         key = shred * k_arm_extra + ((state >> ST_ARM_SHIFT) & MAX_ARM_EXTRA)
         key = key * k_shots + shots
