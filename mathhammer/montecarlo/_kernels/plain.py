@@ -137,27 +137,6 @@ def slot_code(attacks, i, state, att_word, dmg_word, shield, boxes):
 
 
 @jit(helper=True)
-def trial_start(rs, a, b, left, drawn, pos, start, size, max_draws, stride, words):
-    """Where a trial's dice start, the buffer kernel's refill replayed on the reader (``a``,
-    ``b``, ``left``, ``drawn`` as :func:`~mathhammer._core.rng.take_entry` keeps them;
-    ``pos``: the buffer kernel's position, ``start``: where this trial starts with a
-    ``stride``; ``words``: the words a fill draws). Returns ``(a, b, left, drawn, pos,
-    start)``, ``start`` now the next trial's."""
-    goal = start if stride > 0 else pos
-    if goal > size - max_draws:
-        for _w in range(words - drawn):
-            next64(rs)  # the rest of the fill, dropped with the unread entries
-        drawn = 0
-        left = 0
-        pos = 0
-    else:
-        while pos < goal:  # a stride's alignment: the entries up to its start, dropped
-            _, a, b, left, drawn = take_entry(rs, a, b, left, drawn)
-            pos += 1
-    return a, b, left, drawn, pos, pos + stride
-
-
-@jit(helper=True)
 def state_of(start_state, s):
     """The target's state bits in row ``s`` of the outcome tables."""
     return start_state | ST_KNOCKED_DOWN * (s & 1) | ST_STATIONARY * ((s >> 1) & 1)
@@ -281,8 +260,19 @@ def run_plain_trials(n_trials, rs, size, max_draws, stride, tables, counters, ou
         kill_at[0] += kills
         return pos
     for _ in range(n_trials):
-        a, b, left, drawn, pos, start = trial_start(rs, a, b, left, drawn, pos, start, size,
-                                                    max_draws, stride, words)
+        # --- where the trial's dice start: the buffer kernel's refill, replayed
+        goal = start if stride > 0 else pos
+        if goal > size - max_draws:
+            for _w in range(words - drawn):
+                next64(rs)  # the rest of the fill, dropped with the unread entries
+            drawn = 0
+            left = 0
+            pos = 0
+        else:
+            while pos < goal:  # a stride's alignment: the entries up to its start, dropped
+                _, a, b, left, drawn = take_entry(rs, a, b, left, drawn)
+                pos += 1
+        start = pos + stride
         s = 0
         marked = 0
         for i in range(n_attacks):

@@ -206,13 +206,24 @@ def spend_tables(attacks, attackers, target, play_keys, att_codes, att_takes, dm
             for b in range(2 if pays and (can_att >> s) & 1 else 1):
                 k = 0 if (state & attacks[r, A_AUTOHIT_ON]) != 0 else _entries(attacks[r, A_ATT_DICE] + b)
                 att_takes[r, s, b] = k if k <= 2 else -1
+                three = max(1, attacks[r, A_ATT_DICE] + b) == 3
                 for e in range(36 if k == 0 else 36 ** k if k <= 2 else 0):
+                    if three and e % 6 != 0:  # as the roll of the entry's first die (below)
+                        att_codes[r, s, b, e] = att_codes[r, s, b, e - e % 6]
+                        continue
                     word = (e // 36) | (e % 36) << 6 if k == 2 else e
                     att_codes[r, s, b, e] = attack_bits(attacks, r, state, word if k > 0 else 0, b)
         for b in range(2 if pays and rows[r, R_CAN_DMG] else 1):
             k = _entries(n + b) if damages else 0
             dmg_takes[r, b] = k if k <= 2 else -1
+            three = max(1, n + b) == 3
             for e in range(36 ** k if k <= 2 else 0):
+                # three dice (a boosted roll, the usual case) read the first die of their
+                # second entry only: 216 rolls resolved, each copied to the entries that differ
+                # in the unread die (a balance matrix builds these tables for every point)
+                if three and e % 6 != 0:
+                    dmg_codes[r, b, e] = dmg_codes[r, b, e - e % 6]
+                    continue
                 word = (e // 36) | (e % 36) << 6 if k == 2 else e
                 dmg_codes[r, b, e] = damage_on_hit(attacks, r, word, shield, boxes, b)
 
