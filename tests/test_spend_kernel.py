@@ -23,7 +23,8 @@ from mathhammer.montecarlo._kernels.layout import (A_ATT_DICE, A_DMG_DICE, T_BOX
                                                    T_SHIELD_ARM, T_STATE)
 from mathhammer.montecarlo._kernels.plain import (N_ROLLS, N_STATES, attack_bits, damage_on_hit,
                                                   state_of)
-from mathhammer.montecarlo._kernels.spend import NEVER, R_DMG_ABOVE, R_NFIELDS, R_TABLE, spend_tables
+from mathhammer.montecarlo._kernels.spend_tables import (NEVER, R_DMG_ABOVE, R_NFIELDS, R_TABLE,
+                                                         spend_tables)
 from mathhammer.montecarlo.encode import encode
 from mathhammer.play import needs_play, solve
 from test_mc_vs_exact import SCENARIOS
@@ -57,7 +58,8 @@ SPEND.update({
     # two attackers with focus, the second holding a reserve, boosts always and never
     "two_attackers_policies": Scenario(
         Target(14, 16, boxes=34),
-        [Attacker("Jack", [FISTS], focus=2, spend=Spend(boost_attack="always", boost_damage="never")),
+        [Attacker("Jack", [FISTS], focus=2,
+                  spend=Spend(boost_attack="always", boost_damage="never")),
          Attacker("Light", [Weapon("Blade", "melee", 6, 12, attacks=2)], focus=3,
                   spend=Spend(reserve=1, boost_attack="never", boost_damage="always"))]),
 })
@@ -188,7 +190,8 @@ def test_fixed_policy_boosts_damage_while_it_can_matter():
         n = t.attacks.shape[0]
         _build(t.attacks, t.attackers, t.target, t.play_keys,
                np.zeros((n, N_STATES, 2, N_ROLLS), dtype=np.uint8),
-               np.zeros((n, N_STATES, 2), dtype=np.int64), np.zeros((n, 2, N_ROLLS), dtype=np.uint16),
+               np.zeros((n, N_STATES, 2), dtype=np.int64),
+               np.zeros((n, 2, N_ROLLS), dtype=np.uint16),
                np.zeros((n, 2), dtype=np.int64), rows, np.zeros(N_STATES, dtype=np.int64))
         return rows[0, R_DMG_ABOVE]
     assert above(18) == 2 + 16 - 18

@@ -50,7 +50,8 @@ from .layout import (
 )
 from .plain import N_ROLLS, N_STATES, outcome_tables, run_plain_trials
 from .sequence import kernel_args, trials_kernel
-from .spend import R_NFIELDS, run_spend_trials, spend_tables
+from .spend import run_spend_trials
+from .spend_tables import R_NFIELDS, spend_tables
 from .variant import variant_of
 
 #: Rows of padding after each chunk's attack counters: a cache line (false sharing between
