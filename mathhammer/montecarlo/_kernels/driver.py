@@ -161,7 +161,7 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
 #: lasting or full variant), measured on two cores
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
-         "spend": ("the Monte Carlo kernel with focus and fury", "about 5 s on two cores"),
+         "spend": ("the Monte Carlo kernel with focus and fury", "about 7 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
                    "about 15 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
