@@ -118,6 +118,12 @@ def kept_of(n_dice, mode):
 
 
 @jit(helper=True)
+def entries_of(n_dice):
+    """Entries (pairs of dice) a roll of ``n_dice`` dice reads (at least one die)."""
+    return (max(1, n_dice) + 1) >> 1
+
+
+@jit(helper=True)
 def read_word(dice, pos, n_dice):
     """The pair entries of a roll of ``n_dice`` dice starting at ``dice[pos]``, packed six bits
     each for :func:`roll_stats` (the roll reads ``(n_dice + 1) // 2`` entries; with Sanguine

@@ -219,19 +219,19 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
     Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain`, plain ones with
     points (``enc.spend``) that of :mod:`.spend`, unless ``general`` asks for :mod:`.sequence`
     (they give identical counts; tests compare them)."""
-    # a fast path's range driver, else None (the general kernel)
-    fast = None if general else _plain_range if enc.plain else _spend_range if enc.spend else None
-    if batch is None:  # the chunks of a kernel call: more of the fast kernels' short ones
-        batch = PLAIN_BATCH if fast is not None else BATCH
-    # the kernel's variant: the general kernel's (.variant); the spending kernel's, whether
-    # any attacker plays best; cold: the compile notice's key
-    if fast is None:
+    # the kernel: a fast path's range driver (``fast``) or the general kernel (None); its
+    # variant (the general kernel's, .variant; the spending kernel's, whether any attacker
+    # plays best); cold: the compile notice's key
+    if general or not (enc.plain or enc.spend):
+        fast = None
         cold, variant = variant_of(enc.tables)
     elif enc.plain:
-        cold, variant = "plain", ()
+        fast, cold, variant = _plain_range, "plain", ()
     else:
-        cold = "spend"
+        fast, cold = _spend_range, "spend"
         variant = (True if any(a[P_BEST] for a in enc.tables.attackers.tolist()) else None,)
+    if batch is None:  # the chunks of a kernel call: more of the fast kernels' short ones
+        batch = PLAIN_BATCH if fast is not None else BATCH
     if stride and stride < enc.max_draws:
         raise ValueError(f"stride {stride} is below the scenario's max_draws {enc.max_draws}")
     draws = stride if stride else enc.max_draws

@@ -34,7 +34,7 @@ import numpy as np
 from ..._core.jit import jit
 from ..._core.pairs import PAIR_SUM
 from ..._core.rng import draw_words, fill_words, next64, take_entry, take_pair
-from .dice import attack_from_stats, roll_stats, two_dice_attack
+from .dice import attack_from_stats, entries_of, roll_stats, two_dice_attack
 from .layout import (
     A_ARM,
     A_ATT_DICE,
@@ -146,8 +146,8 @@ def state_of(start_state, s):
 def slot_entries(attacks, i, state):
     """Entries slot ``i`` reads in ``state``: ``(attack roll's, damage roll's)``."""
     auto = (state & attacks[i, A_AUTOHIT_ON]) != 0
-    att = 0 if auto else (max(1, attacks[i, A_ATT_DICE]) + 1) >> 1
-    dmg = (max(1, attacks[i, A_DMG_DICE]) + 1) >> 1 if (attacks[i, A_FLAGS] & F_DAMAGE) else 0
+    att = 0 if auto else entries_of(attacks[i, A_ATT_DICE])
+    dmg = entries_of(attacks[i, A_DMG_DICE]) if (attacks[i, A_FLAGS] & F_DAMAGE) else 0
     return att, dmg
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.rng import fill_pairs
-from .dice import read_word
+from .dice import entries_of, read_word
 from .layout import (
     A_ATT_DICE,
     A_ATTACKER,
@@ -66,7 +66,7 @@ from .layout import (
     T_STATE,
 )
 from .plain import attack_bits, damage_on_hit, state_of
-from .spend_tables import R_CAN_ATT, R_CAN_DMG, R_DMG_ABOVE, R_TABLE, R_WANT_ATT, entries_of
+from .spend_tables import R_CAN_ATT, R_CAN_DMG, R_DMG_ABOVE, R_TABLE, R_WANT_ATT
 
 @jit(helper=True)
 def _index(dice, pos, k):
@@ -92,13 +92,14 @@ def _flush(tally, attack_counts, n_attacks):
     mask = (1 << TALLY_BITS) - 1
     for i in range(n_attacks):
         word = tally[i, 0]
-        boosts = ((word >> (2 * TALLY_BITS)) & mask) + ((word >> (3 * TALLY_BITS)) & mask)
+        att_boosts = (word >> (2 * TALLY_BITS)) & mask
+        dmg_boosts = (word >> (3 * TALLY_BITS)) & mask
         attack_counts[i, C_HIT] += word & mask
         attack_counts[i, C_CRIT] += (word >> TALLY_BITS) & mask
-        attack_counts[i, C_BOOST_ATT] += (word >> (2 * TALLY_BITS)) & mask
-        attack_counts[i, C_BOOST_DMG] += (word >> (3 * TALLY_BITS)) & mask
+        attack_counts[i, C_BOOST_ATT] += att_boosts
+        attack_counts[i, C_BOOST_DMG] += dmg_boosts
         attack_counts[i, C_DAMAGE] += tally[i, 1]
-        attack_counts[i, C_SPENT] += boosts
+        attack_counts[i, C_SPENT] += att_boosts + dmg_boosts
         tally[i, 0] = 0
         tally[i, 1] = 0
 

@@ -46,6 +46,7 @@ from .layout import (
     T_SHIELD_ARM,
     T_STATE,
 )
+from .dice import entries_of
 from .plain import N_STATES, attack_bits, damage_on_hit, state_of
 from .situation import situation_bits
 
@@ -80,12 +81,6 @@ def _same_rolls(attacks, i, j):
         if attacks[i, f] != attacks[j, f]:
             return False
     return True
-
-
-@jit(helper=True)
-def entries_of(n_dice):
-    """Entries (pairs of dice) a roll of ``n_dice`` dice reads (at least one die)."""
-    return (max(1, n_dice) + 1) >> 1
 
 
 @jit(helper=True)
@@ -188,4 +183,4 @@ def spend_tables(attacks, attackers, target, play_keys, att_codes, att_takes, dm
 
 
 __all__ = ["NEVER", "R_CAN_ATT", "R_CAN_DMG", "R_DMG_ABOVE", "R_NFIELDS", "R_TABLE", "R_WANT_ATT",
-           "entries_of", "spend_tables"]
+           "spend_tables"]
