@@ -1,0 +1,131 @@
+"""mathhammer._core.numba_passes: the faster analyses give Numba's own results.
+
+Three checks: the replacements apply on the Numba they were checked against; a function
+with what the kernels have (closures inlined, variables assigned on several paths, loops,
+branches) compiles to the same LLVM IR with and without them, each call compared with
+Numba's own on a copy (``MATHHAMMER_CHECK_NUMBA_PASSES``); and a cold run of the plain
+kernel and of the general kernel's basic variant in a fresh process and cache, every call
+of the replacements compared with Numba's own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+
+import numba
+import numpy as np
+import pytest
+
+from mathhammer._core import numba_passes as P
+
+
+def test_replacements_apply_on_the_checked_numba():
+    if numba.__version__ != "0.68.1":
+        pytest.skip(f"checked on Numba 0.68.1, this is {numba.__version__}")
+    assert P.usable()
+    assert P.numba_hash() in P.VERIFIED
+
+
+def _sample(xs, k):
+    """Loops, branches, a closure called on two paths, variables assigned on several, a
+    store through an alias."""
+    total = 0.0
+    best = -1
+    state = 0
+
+    def bump(v, s):
+        return v * 2 + s if s & 1 else v - s
+
+    for i in range(xs.shape[0]):
+        v = xs[i]
+        if v > k:
+            state |= 1
+            v = bump(v, state)
+        elif v < -k:
+            state = 0
+            v = -v
+        else:
+            v = bump(v, i)
+        total += v
+        if v > best:
+            best = v
+    while state < 8:
+        state += 3
+    out = np.zeros(2)
+    view = out  # a store through an alias the end still reads
+    view[0] = total
+    return total, best, state, out[0]
+
+
+def _llvm(check: bool, faster: bool) -> str:
+    """LLVM IR of a fresh compile of :func:`_sample`."""
+    fn = numba.njit(cache=False)(_sample)
+    env = os.environ.get("MATHHAMMER_CHECK_NUMBA_PASSES")
+    os.environ["MATHHAMMER_CHECK_NUMBA_PASSES"] = "1" if check else "0"
+    try:
+        if faster:
+            with P.faster_passes():
+                fn.compile("(float64[:], float64)")
+        else:
+            fn.compile("(float64[:], float64)")
+    finally:
+        if env is None:
+            os.environ.pop("MATHHAMMER_CHECK_NUMBA_PASSES")
+        else:
+            os.environ["MATHHAMMER_CHECK_NUMBA_PASSES"] = env
+    ir = fn.inspect_llvm(fn.signatures[0])
+    xs = np.array([3.0, -9.0, 0.5, 2.5])[::2]  # the compiled layout: any strides
+    assert fn(xs, 2.0) == fn.py_func(xs, 2.0)
+    # Numba numbers a dispatcher's versions and the blocks of inlined closures process-wide:
+    # each name renumbered in the order it first appears
+    names: dict = {}
+    return re.sub(r"\bB\d+\b|B2v\d+B", lambda m: names.setdefault(m.group(), f"<{len(names)}>"), ir)
+
+
+def test_same_llvm_ir_with_and_without():
+    if not P.usable():
+        pytest.skip("not a Numba the replacements were checked against")
+    assert _llvm(check=True, faster=True) == _llvm(check=False, faster=False)
+
+
+def test_installed_only_inside_the_block():
+    from numba.core import analysis, ssa
+
+    before = (analysis.compute_live_map, ssa._run_ssa)
+    with P.faster_passes():
+        with P.faster_passes():  # nested: one installation
+            inside = (analysis.compute_live_map, ssa._run_ssa)
+        still = (analysis.compute_live_map, ssa._run_ssa)
+    assert (analysis.compute_live_map, ssa._run_ssa) == before
+    if P.usable():
+        assert inside == (P.live_map, P.run_ssa) == still
+    else:
+        assert inside == before
+
+
+@pytest.mark.slow
+def test_cold_kernels_checked_against_numba(tmp_path):
+    """Every call of the replacements in a cold compile of the plain kernel and of the
+    general kernel (basic variant: closures inlined, 500 variables to put in SSA form)
+    compared with Numba's own (an AssertionError would end the process)."""
+    if not P.usable():
+        pytest.skip("not a Numba the replacements were checked against")
+    script = textwrap.dedent("""
+        import mathhammer as mh
+        jack = mh.Attacker("Jack", [mh.Weapon("Fist", "melee", skill=7, pow=16, attacks=2)],
+                           focus=2)
+        target = mh.Target(defense=12, arm=18, boxes=30)
+        plain = mh.simulate(mh.Scenario(target, [mh.Attacker("Gun", [mh.Weapon("Gun", "ranged", 5, 12)])]),
+                            trials=2000, seed=1)
+        general = mh.simulate(mh.Scenario(target, [jack]), trials=2000, seed=1, method="mc")
+        print("ok", plain.kill, general.kill)
+    """)
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), MATHHAMMER_CHECK_NUMBA_PASSES="1")
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("ok")
