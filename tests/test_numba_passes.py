@@ -24,6 +24,8 @@ from mathhammer._core import numba_passes as P
 
 
 def test_replacements_apply_on_the_checked_numba():
+    if os.environ.get("MATHHAMMER_NUMBA_PASSES") == "0":
+        pytest.skip("turned off by MATHHAMMER_NUMBA_PASSES=0")
     if numba.__version__ != "0.68.1":
         pytest.skip(f"checked on Numba 0.68.1, this is {numba.__version__}")
     assert P.usable()
@@ -80,10 +82,13 @@ def _llvm(check: bool, faster: bool) -> str:
     ir = fn.inspect_llvm(fn.signatures[0])
     xs = np.array([3.0, -9.0, 0.5, 2.5])[::2]  # the compiled layout: any strides
     assert fn(xs, 2.0) == fn.py_func(xs, 2.0)
-    # Numba numbers a dispatcher's versions and the blocks of inlined closures process-wide:
-    # each name renumbered in the order it first appears
+    # Numba numbers a dispatcher's versions (in its symbols, and so in the lengths of the
+    # strings naming them) and the blocks of inlined closures process-wide: the versions
+    # dropped, the blocks renumbered in the order they first appear
+    ir = re.sub(r"B\d+v\d+B", "<v>", ir)
+    ir = re.sub(r"\[\d+ x i8\] c\"missing Environment", "[# x i8] c\"missing Environment", ir)
     names: dict = {}
-    return re.sub(r"\bB\d+\b|B2v\d+B", lambda m: names.setdefault(m.group(), f"<{len(names)}>"), ir)
+    return re.sub(r"\bB\d+\b", lambda m: names.setdefault(m.group(), f"<{len(names)}>"), ir)
 
 
 def test_same_llvm_ir_with_and_without():

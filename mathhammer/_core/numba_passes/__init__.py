@@ -21,7 +21,8 @@ Each gives what Numba's own gives, to the statement, the variable name and the o
 kernels' machine code is the same (their LLVM IR compared, every variant). :func:`faster_passes`
 installs them only while mathhammer compiles (:func:`~mathhammer._core.compiling.compile_for`),
 and only on a Numba whose replaced functions are the ones they were checked against (a hash
-of their source, :data:`VERIFIED`); any other Numba compiles with its own. With
+of their source, :data:`VERIFIED`); any other Numba compiles with its own, and so does a
+process with ``MATHHAMMER_NUMBA_PASSES=0`` in its environment. With
 ``MATHHAMMER_CHECK_NUMBA_PASSES=1`` in the environment every call also runs Numba's own on a
 copy and raises :class:`AssertionError` on any difference (the test suite does so for a
 cold compile of two kernels).
@@ -75,11 +76,14 @@ def numba_hash() -> str:
 
 
 def usable() -> bool:
-    """Whether this Numba is one the replacements were checked against (worked out once)."""
+    """Whether the replacements are used: this Numba is one they were checked against, and
+    ``MATHHAMMER_NUMBA_PASSES=0`` is not set (Numba's own analyses then run: the baseline
+    of ``benchmarks/bench_cold.py``). Worked out once."""
     global _usable
     if _usable is None:
         try:
-            _usable = numba_hash() in VERIFIED
+            _usable = (os.environ.get("MATHHAMMER_NUMBA_PASSES", "") != "0"
+                       and numba_hash() in VERIFIED)
         except (ImportError, AttributeError, OSError, TypeError):
             _usable = False
     return _usable
