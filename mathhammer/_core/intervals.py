@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-__all__ = ["wilson_interval", "normal_interval", "pmf_sd", "t975", "Z95"]
+__all__ = ["wilson_interval", "normal_interval", "pmf_moments", "pmf_sd", "t975", "Z95"]
 
 # Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179,
@@ -34,17 +34,26 @@ def normal_interval(mean: float, sd: float, n: int | None, z: float = Z95) -> tu
     return (mean - h, mean + h)
 
 
-def pmf_sd(pmf) -> float:
-    """Standard deviation of a distribution over 0, 1, 2, ... (``pmf[k]``: probability of
-    k), what :func:`normal_interval` takes for the mean of such counts.
+def pmf_moments(pmf) -> tuple[float, float]:
+    """Mean and standard deviation of a distribution over 0, 1, 2, ... (``pmf[k]``:
+    probability of k), what :func:`normal_interval` takes for the mean of such counts.
 
-    >>> pmf_sd([0.5, 0.0, 0.5])
-    1.0
+    >>> pmf_moments([0.5, 0.0, 0.5])
+    (1.0, 1.0)
     """
     pmf = np.asarray(pmf, dtype=np.float64)
     k = np.arange(pmf.size)
     mean = float(k @ pmf)
-    return math.sqrt(max(0.0, float((k * k) @ pmf) - mean * mean))
+    return mean, math.sqrt(max(0.0, float((k * k) @ pmf) - mean * mean))
+
+
+def pmf_sd(pmf) -> float:
+    """Standard deviation of a distribution over 0, 1, 2, ... (:func:`pmf_moments`).
+
+    >>> pmf_sd([0.5, 0.0, 0.5])
+    1.0
+    """
+    return pmf_moments(pmf)[1]
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:

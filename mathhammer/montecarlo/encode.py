@@ -220,14 +220,14 @@ def _no_play_tables() -> tuple:
     keys = np.zeros(L.K_NFIELDS, dtype=np.int64)
     keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED, L.K_ICE,
           L.K_SHOTS, L.K_ARM_EXTRA, L.K_SHRED]] = 1
-    tables = (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
-              np.full((1, 1), -1, dtype=np.int64), np.full(1, -1, dtype=np.int32))
-    for a in tables:
-        a.setflags(write=False)
-    return tables
+    return (keys, np.zeros((1, 1, 1), dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int8),
+            np.full((1, 1), -1, dtype=np.int64), np.full(1, -1, dtype=np.int32))
 
 
-#: Built once (read-only): each encoding without best play gets writable copies.
+#: Built once and shared by every encoding without best play. No kernel writes a table
+#: (the kernels read ``Tables``, they count into ``Counters``); the arrays stay writable
+#: because Numba types a read-only array apart, and a best-play table's are writable: one
+#: compiled kernel serves both (copying them for each run cost a matrix point microseconds).
 _NO_PLAY = _no_play_tables()
 
 
@@ -235,7 +235,7 @@ def _play_tables(table) -> tuple:
     """``play_keys``, ``play_attack``, ``play_field``, ``play_columns`` and ``play_index`` of a
     :class:`~mathhammer.play.DecisionTable` (tiny unread ones without best play)."""
     if table is None:
-        return tuple(a.copy() for a in _NO_PLAY)
+        return _NO_PLAY
     keys = np.zeros(L.K_NFIELDS, dtype=np.int64)
     columns = np.full((1, 1), -1, dtype=np.int64)
     index = np.full(1, -1, dtype=np.int32)

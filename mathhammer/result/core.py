@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._core.intervals import normal_interval, pmf_sd, wilson_interval
+from .._core.intervals import normal_interval, pmf_moments, pmf_sd, wilson_interval
 from .card import CardFigures
 from .rounds import RoundFigures
 from .slots import SlotFigures
@@ -213,9 +213,7 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
 
     def _damage_figures(self) -> tuple[float, tuple[float, float], float]:
         """:attr:`damage_mean`, its 95% normal interval and :attr:`damage_sd` from one pmf."""
-        pmf = self.damage_pmf
-        mean = _pmf_mean(pmf)
-        sd = pmf_sd(pmf)
+        mean, sd = pmf_moments(self.damage_pmf)
         return mean, normal_interval(mean, sd, None if self.exact else self.trials), sd
 
     @property

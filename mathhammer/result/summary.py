@@ -90,10 +90,10 @@ def summary_records(result: Result) -> list[SummaryRow]:
             add(f"kill:{name}", f["kill"], f["kill_ci95"])
             add(f"destroyed:{name}", f["models_destroyed_mean"], f["models_destroyed_ci95"])
     if result.models > 1:
-        add("destroyed", result.models_destroyed_mean, result.models_destroyed_ci95)
-        cis = result.models_destroyed_at_least_ci95
-        for k, p in enumerate(result.models_destroyed_at_least.tolist()[1:], start=1):
-            add(f"destroyed_at_least:{k}", p, cis[k])
+        mean, mean_ci, at_least, cis = result.destroyed_summary()
+        add("destroyed", mean, mean_ci)
+        for k in range(1, len(at_least)):
+            add(f"destroyed_at_least:{k}", at_least[k], cis[k])
     if result.turns > 1:
         for r in result.turn_rows:
             add(f"kill_by_turn:{r['turn']}", r["kill"], tuple(r["kill_ci95"]))

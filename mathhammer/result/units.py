@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._core.intervals import normal_interval, pmf_sd, wilson_interval
+from .._core.intervals import normal_interval, pmf_moments, pmf_sd, wilson_interval
 from .fields import EFFECT_DESTROYED, SLOT_DESTROYED
 
 __all__ = ["UnitFigures"]
@@ -49,8 +49,7 @@ class UnitFigures:
     def models_destroyed_ci95(self) -> tuple[float, float]:
         """95% interval of :attr:`models_destroyed_mean` (normal, from the sample's standard
         deviation; a point for exact results)."""
-        return normal_interval(self.models_destroyed_mean, self.models_destroyed_sd,
-                               None if self.exact else self.trials)
+        return self.destroyed_summary()[1]
 
     @property
     def models_destroyed_at_least(self) -> np.ndarray:
@@ -61,11 +60,37 @@ class UnitFigures:
     def models_destroyed_at_least_ci95(self) -> list[tuple[float, float]]:
         """95% Wilson interval of each :attr:`models_destroyed_at_least` entry (points for
         exact results)."""
-        at_least = self.models_destroyed_at_least.tolist()  # Python floats, the same values
+        return self.destroyed_summary()[3]
+
+    def destroyed_summary(self) -> tuple[float, tuple[float, float], list[float],
+                                         list[tuple[float, float]]]:
+        """``(models_destroyed_mean, models_destroyed_ci95, models_destroyed_at_least,
+        models_destroyed_at_least_ci95)`` from one pmf (the at-least figures as Python floats):
+        what a summary of many points asks for, worked out once.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from mathhammer.result import Result
+        >>> r = Result("monte_carlo", 4, 1, ("A #1",), 4.0, np.array([1.0, 0, 1, 2]),
+        ...            np.zeros((1, 10)), np.array([2.0]), 3, models=3,
+        ...            destroyed_weights=np.array([1.0, 1, 0, 2]))
+        >>> mean, ci, at_least, cis = r.destroyed_summary()
+        >>> (mean, ci, at_least, cis) == (r.models_destroyed_mean, r.models_destroyed_ci95,
+        ...                               r.models_destroyed_at_least.tolist(),
+        ...                               r.models_destroyed_at_least_ci95)
+        True
+        >>> at_least
+        [1.0, 0.75, 0.5, 0.5]
+        """
+        pmf = self.models_destroyed_pmf
+        mean, sd = pmf_moments(pmf)
+        ci = normal_interval(mean, sd, None if self.exact else self.trials)
+        at_least = np.cumsum(pmf[::-1])[::-1].tolist()  # Python floats, the same values
         if self.exact:
-            return [(p, p) for p in at_least]
+            return mean, ci, at_least, [(p, p) for p in at_least]
         trials = int(self.trials)
-        return [wilson_interval(round(p * self.total), trials) for p in at_least]
+        return mean, ci, at_least, [wilson_interval(round(p * self.total), trials) for p in at_least]
 
     @property
     def destroyed_by_attack(self) -> np.ndarray:

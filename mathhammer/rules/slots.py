@@ -30,7 +30,9 @@ def round_labels(labels, attack_rounds: int) -> tuple[str, ...]:
     >>> round_labels(["A #1", "B #1"], 2)
     ('R1 · A #1', 'R1 · B #1', 'R2 · A #1', 'R2 · B #1')
     """
-    return tuple(round_label(lb, r, attack_rounds) for r in range(max(1, attack_rounds)) for lb in labels)
+    if attack_rounds <= 1:
+        return tuple(labels)
+    return tuple(round_label(lb, r, attack_rounds) for r in range(attack_rounds) for lb in labels)
 
 
 @dataclass(frozen=True)

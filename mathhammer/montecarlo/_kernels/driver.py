@@ -147,14 +147,19 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
     ``_spend_range``'s, when ``fast``; else ``trials_kernel``'s); returns the helper threads
     started (:func:`run_chunks`)."""
     k = args[7].damage_hist.shape[0]
+    if k == 1:  # one chunk runs on the calling thread (run_chunks would: no call to it)
+        if fast:
+            code(np.int64(0), np.int64(1), *args)
+        else:
+            _general_range(0, 1, *args, code)
+        return 0
     if fast:
         def job(lo, hi):
             code(np.int64(lo), np.int64(hi), *args)
     else:
         def job(lo, hi):
             _general_range(lo, hi, *args, code)
-    # one chunk runs on the calling thread (asking Numba its thread count costs microseconds)
-    return run_chunks(job, k, numba.get_num_threads() if k > 1 else 1)
+    return run_chunks(job, k, numba.get_num_threads())
 
 
 #: What a cold compile of each kernel costs (plain, the general kernel's basic, lean, units,
@@ -312,19 +317,26 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
             on_batch(min(trials, (first + k) * chunk) - first * chunk)
     (damage_total, attack_total, kill_total, cripple_total, mask_total, effect_total,
      destroyed_total, target_damage, target_destroyed, target_kills, target_made) = totals
-    maintenance = effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]
     # the kernels count the models destroyed but the last (the kill): add it
     attack_total[:, C_DESTROYED] += kill_total
-    effect_total[:, :, E_DESTROYED] += effect_total[:, :, E_KILL]
+    if fast is None:  # the fast kernels have no continuous effects: their counts stay 0
+        effect_total[:, :, E_DESTROYED] += effect_total[:, :, E_KILL]
+        maintenance = (effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]).tolist()
+    else:
+        maintenance = [0] * turns
+    # Python numbers: NumPy's cost per call on a few rows was most of the work
+    kills = kill_total.tolist()
     if models == 1:  # a single model (the plain kernel keeps no such counter)
-        killed = int(kill_total.sum() + maintenance.sum())
+        killed = sum(kills) + sum(maintenance)
         destroyed_total[:] = (trials - killed, killed)
-        chunk_destroyed[:, 0] = chunk_damage.sum(axis=1) - chunk_damage[:, -1]
-        chunk_destroyed[:, 1] = chunk_damage[:, -1]
+        last = chunk_damage[:, -1]
+        chunk_destroyed[:, 1] = last
+        chunk_destroyed[:, 0] = chunk_damage.sum(axis=1) - last
     if not multi:  # the several-target variant counts every attack made
-        initial = derived_rows(enc.attacks, n_slots, rounds)
-        made = made_counts(kill_total, trials, maintenance, n_slots)
-        attack_total[initial, C_MADE] = made[initial]
+        made = made_counts(kills, trials, maintenance, n_slots)
+        counted = attack_total[:, C_MADE].tolist()
+        attack_total[:, C_MADE] = [m if derived else c for m, c, derived in
+                                   zip(made, counted, derived_rows(enc.attacks, n_slots, rounds))]
     if on_card:  # every trial starts with nothing crippled; slots change that (every model's
         # of a unit of models with a card)
         cards = [g for g in groups if g[T_CAPACITY] != CAP_TRACK]
@@ -335,35 +347,35 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
                   target_destroyed, target_kills, target_made)
 
 
-def derived_rows(attacks: np.ndarray, n_slots: int, rounds: int) -> np.ndarray:
+def derived_rows(attacks: np.ndarray, n_slots: int, rounds: int) -> list[bool]:
     """Counter rows (each slot of each round) whose attacks made :func:`made_counts` derives
     from the kills: the initial attacks, but a random rate of fire's (the kernel counts those,
-    as it counts bought ones). A Shred attack counts in ``C_SHRED``, not here."""
-    # Python numbers: NumPy's cost per call on a few rows was most of the work
+    as it counts bought ones). A Shred attack counts in ``C_SHRED``, not here. Python
+    numbers, as in :func:`made_counts`."""
     origins, flags = attacks[:n_slots, A_ORIGIN].tolist(), attacks[:n_slots, A_FLAGS].tolist()
-    return np.array([o == ORIGIN_INITIAL and not f & F_ROF for o, f in zip(origins, flags)]
-                    * rounds, dtype=bool)
+    return [o == ORIGIN_INITIAL and not f & F_ROF for o, f in zip(origins, flags)] * rounds
 
 
-def made_counts(kill_at: np.ndarray, trials: int, maintenance=None, n_slots: int = 0) -> np.ndarray:
+def made_counts(kill_at, trials: int, maintenance=None, n_slots: int = 0) -> list[int]:
     """How often each initial attack was made: in every trial but those an earlier attack
     ended (bought attacks, made only while points remain, are counted by the kernel).
 
     With several rounds, ``kill_at`` has ``n_slots`` rows per round and ``maintenance[t]``
     the kills of round t's maintenance phase, which come before the next round's attacks.
 
-    >>> made_counts(np.array([0, 3, 2]), 10).tolist()
+    ``kill_at`` and ``maintenance``: sequences of counts (Python numbers: NumPy's cost per
+    call on a few rows was most of the work).
+
+    >>> made_counts([0, 3, 2], 10)
     [10, 10, 7]
-    >>> made_counts(np.array([1, 0, 2, 0]), 10, np.array([3, 0]), 2).tolist()
+    >>> made_counts([1, 0, 2, 0], 10, [3, 0], 2)
     [10, 9, 6, 4]
     """
-    # Python numbers: NumPy's cost per call on a few rows was most of the work
-    kills = np.asarray(kill_at).tolist()
     by_round = maintenance is not None and n_slots
     # the maintenance kills before each round
-    earlier = [0, *accumulate(np.asarray(maintenance).tolist())] if by_round else [0]
+    earlier = [0, *accumulate(maintenance)] if by_round else [0]
     made, before = [], 0
-    for i, k in enumerate(kills):
+    for i, k in enumerate(kill_at):
         made.append(trials - before - (earlier[i // n_slots] if by_round else 0))
-        before += k
-    return np.array(made, dtype=np.int64)
+        before += int(k)
+    return made

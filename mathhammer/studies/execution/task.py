@@ -71,12 +71,25 @@ def _numba_threads() -> None:
     numba.set_num_threads(max(1, min(int(n), numba.config.NUMBA_NUM_THREADS)))
 
 
+#: ``(MathhammerError, simulate_point, summary_rows)``, imported by the first call (the
+#: import statements cost a matrix point microseconds on every call).
+_api: tuple | None = None
+
+
+def _point_api() -> tuple:
+    global _api
+    if _api is None:
+        from ...errors import MathhammerError
+        from ..points import simulate_point, summary_rows
+
+        _api = (MathhammerError, simulate_point, summary_rows)
+    return _api
+
+
 def compute_point(point: Point) -> PointDone | PointFailed:
     """Simulate ``point`` and return its summary rows (or the error it raised, as text)."""
     global _calls_in_process
-    from ...errors import MathhammerError
-    from ..points import simulate_point, summary_rows
-
+    MathhammerError, simulate_point, summary_rows = _api or _point_api()
     start = time.perf_counter()
     with _KERNEL_LOCK:
         _numba_threads()
