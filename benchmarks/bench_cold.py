@@ -54,8 +54,9 @@ if how.startswith("file:"):
     from mathhammer.io.scenario_files import load_scenario
     scenario = load_scenario(how[5:])
 else:
+    from mathhammer.io.scenario_files import scenario_from_cards
     _, attacker, target = how.split(":")
-    scenario = mh.scenario_from_cards([attacker], target)
+    scenario = scenario_from_cards([attacker], target)
 began = time.perf_counter()
 result = mh.simulate(scenario, trials=2000, seed=1, progress=False)
 print(time.perf_counter() - began, result.kill)

@@ -124,8 +124,8 @@ def test_cold_kernels_checked_against_numba(tmp_path):
         jack = mh.Attacker("Jack", [mh.Weapon("Fist", "melee", skill=7, pow=16, attacks=2)],
                            focus=2)
         target = mh.Target(defense=12, arm=18, boxes=30)
-        plain = mh.simulate(mh.Scenario(target, [mh.Attacker("Gun", [mh.Weapon("Gun", "ranged", 5, 12)])]),
-                            trials=2000, seed=1)
+        gun = mh.Attacker("Gun", [mh.Weapon("Gun", "ranged", 5, 12)])
+        plain = mh.simulate(mh.Scenario(target, [gun]), trials=2000, seed=1)
         general = mh.simulate(mh.Scenario(target, [jack]), trials=2000, seed=1, method="mc")
         print("ok", plain.kill, general.kill)
     """)

@@ -90,7 +90,8 @@ class UnitFigures:
         if self.exact:
             return mean, ci, at_least, [(p, p) for p in at_least]
         trials = int(self.trials)
-        return mean, ci, at_least, [wilson_interval(round(p * self.total), trials) for p in at_least]
+        cis = [wilson_interval(round(p * self.total), trials) for p in at_least]
+        return mean, ci, at_least, cis
 
     @property
     def destroyed_by_attack(self) -> np.ndarray:

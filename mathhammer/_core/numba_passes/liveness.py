@@ -119,6 +119,7 @@ def _names_of(bits: int, names: list, memo: dict) -> set:
         else:  # NumPy finds the bits of a big int without a Python step per bit
             raw = np.frombuffer(bits.to_bytes((bits.bit_length() + 7) // 8, "little"),
                                 dtype=np.uint8)
-            found = [names[i] for i in np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()]
+            bits_set = np.flatnonzero(np.unpackbits(raw, bitorder="little")).tolist()
+            found = [names[i] for i in bits_set]
         found = memo[bits] = frozenset(found)
     return set(found)

@@ -163,20 +163,20 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
 
 
 #: What a cold compile of each kernel costs (plain, the general kernel's basic, lean, units,
-#: lasting or full variant), measured on two cores
+#: lasting or full variant), measured on two cores by benchmarks/bench_cold.py
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
-         "spend": ("the Monte Carlo kernel with focus and fury", "about 7 s on two cores"),
+         "spend": ("the Monte Carlo kernel with focus and fury", "about 6 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
-                   "about 15 s on two cores"),
+                   "about 6-10 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
-                  "rerolls, effects, Tough, power fields)", "about 25 s on two cores"),
+                  "rerolls, effects, Tough, power fields)", "about 7-12 s on two cores"),
          "units": ("the general Monte Carlo kernel with units and blasts",
-                   "about a minute on two cores"),
+                   "about 15-20 s on two cores"),
          "lasting": ("the general Monte Carlo kernel with continuous effects and hazards",
-                     "about a minute on two cores"),
+                     "about 15-20 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
-                  "continuous effects", "two to six minutes on two cores")}
+                  "continuous effects", "about 30-45 s on two cores")}
 
 
 #: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this
@@ -321,7 +321,8 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
     attack_total[:, C_DESTROYED] += kill_total
     if fast is None:  # the fast kernels have no continuous effects: their counts stay 0
         effect_total[:, :, E_DESTROYED] += effect_total[:, :, E_KILL]
-        maintenance = (effect_total[:, CE_FIRE, E_KILL] + effect_total[:, CE_CORROSION, E_KILL]).tolist()
+        maintenance = (effect_total[:, CE_FIRE, E_KILL]
+                       + effect_total[:, CE_CORROSION, E_KILL]).tolist()
     else:
         maintenance = [0] * turns
     # Python numbers: NumPy's cost per call on a few rows was most of the work
