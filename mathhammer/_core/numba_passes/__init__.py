@@ -141,16 +141,9 @@ def _checked(mine, theirs, what: str):
     return both
 
 
-@contextmanager
-def faster_passes():
-    """Numba compiles with :func:`live_map`, :func:`run_ssa` and :func:`define_in_scopes`
-    inside the block (nested blocks and threads share one installation); nothing changes
-    on a Numba not :func:`usable`. The replacements return what Numba's own return, so a
-    compile elsewhere in the process meanwhile is unaffected but for its speed."""
+def _install() -> None:
+    """Put the replacements in Numba's modules (the first of nested installations only)."""
     global _depth
-    if not usable():
-        yield
-        return
     from numba.core import analysis, config, inline_closurecall, ir_utils, ssa, untyped_passes
 
     with _LOCK:
@@ -170,12 +163,45 @@ def faster_passes():
                 _saved.append((module, name, theirs))
                 setattr(module, name, _checked(mine, theirs, what) if check else mine)
         _depth += 1
+
+
+def _uninstall() -> None:
+    """Give Numba its own back once the last installation ends."""
+    global _depth
+    with _LOCK:
+        _depth -= 1
+        if _depth == 0:
+            while _saved:
+                module, name, theirs = _saved.pop()
+                setattr(module, name, theirs)
+
+
+@contextmanager
+def faster_passes():
+    """Numba compiles with the replacements inside the block (nested blocks and threads
+    share one installation); nothing changes on a Numba not :func:`usable`.
+
+    They are installed when a compile starts (Numba's ``numba:compile`` event), not when
+    the block is entered: a kernel loaded from Numba's cache, what every run but the first
+    does, pays nothing for them (checking this Numba's source and importing the compiler
+    modules they go into cost about 50 ms). They return what Numba's own return, so a
+    compile elsewhere in the process meanwhile is unaffected but for its speed."""
+    from numba.core import event
+
+    installed = []
+
+    class _OnCompile(event.Listener):
+        def on_start(self, event_):
+            if not installed and usable():
+                _install()
+                installed.append(True)
+
+        def on_end(self, event_):
+            pass
+
     try:
-        yield
+        with event.install_listener("numba:compile", _OnCompile()):
+            yield
     finally:
-        with _LOCK:
-            _depth -= 1
-            if _depth == 0:
-                while _saved:
-                    module, name, theirs = _saved.pop()
-                    setattr(module, name, theirs)
+        if installed:
+            _uninstall()
