@@ -147,18 +147,15 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
     ``_spend_range``'s, when ``fast``; else ``trials_kernel``'s); returns the helper threads
     started (:func:`run_chunks`)."""
     k = args[7].damage_hist.shape[0]
-    if k == 1:  # one chunk runs on the calling thread (run_chunks would: no call to it)
-        if fast:
-            code(np.int64(0), np.int64(1), *args)
-        else:
-            _general_range(0, 1, *args, code)
-        return 0
     if fast:
         def job(lo, hi):
             code(np.int64(lo), np.int64(hi), *args)
     else:
         def job(lo, hi):
             _general_range(lo, hi, *args, code)
+    if k == 1:  # one chunk runs on the calling thread (run_chunks would: no call to it)
+        job(0, 1)
+        return 0
     return run_chunks(job, k, numba.get_num_threads())
 
 
