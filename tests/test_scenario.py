@@ -1199,3 +1199,19 @@ def test_cost_reads_on_a_spell(tmp_path):
     scen = load_scenario(write(tmp_path, text))
     assert scen.attackers[0].weapons[0].cost == 2 and scen.attackers[0].casts == ((0, 2),)
     assert _round_trip(scen) == scen
+
+
+def test_equal_attackers_share_their_attack_slots():
+    """A balance matrix builds an equal Attacker for each pairing of a card: the second's
+    slots are the first's (kept by value), and any change of the attacker is a new key."""
+    def jack(focus):
+        return Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2)], focus=focus)
+
+    first = Scenario(Target(defense=12, arm=18, boxes=30), [jack(3)]).attack_sequence()
+    again = Scenario(Target(defense=14, arm=20, boxes=28), [jack(3)]).attack_sequence()
+    assert again == first and all(a is b for a, b in zip(again, first))
+    other = Scenario(Target(defense=12, arm=18, boxes=30), [jack(1)]).attack_sequence()
+    # two initial attacks, then one bought attack per point of focus
+    assert [s.bought for s in first] == [False, False, True, True, True]
+    assert [s.bought for s in other] == [False, False, True]
+    assert other[0].attacker.focus == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
 
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TARGETS, MAX_TRIALS
@@ -19,6 +20,9 @@ __all__ = ["Scenario", "MAX_SLOTS", "MAX_TURNS", "check_objective"]
 
 MAX_SLOTS = 4096
 MAX_TURNS = 20
+#: Attackers whose attack slots are kept (:func:`_combat_actions`): a balance matrix pairs
+#: each attacker card with every target card, each pair building an equal Attacker.
+SLOTS_CACHE_SIZE = 256
 
 
 def check_objective(key: str, objective: object, target: Target) -> str:
@@ -247,7 +251,7 @@ class Scenario:
         weapon."""
         out = []
         for ai, a in enumerate(self.attackers):
-            out += _combat_actions(ai, a)
+            out += _kept_actions(ai, a)  # an attacker equal to one seen before: its slots
         if self.several:
             out = [dataclasses.replace(s, route=self.route_of(s.attacker, s.weapon)) for s in out]
         return tuple(dataclasses.replace(s, attack_mod=slam_mod(self, s.attacker, s.weapon))
@@ -268,9 +272,14 @@ class Scenario:
     def continuous(self) -> bool:
         """Whether continuous effects or hazards can happen at all in this scenario (on any
         of its targets)."""
-        return any(t.effects or t.hazards or any(
-            w.sets_effects(True) - t.resist for a in self.attackers for w in a.weapons)
-            for t in self.targets)
+        put = self._effects_put()
+        return any(t.effects or t.hazards or put - t.resist for t in self.targets)
+
+    def _effects_put(self) -> frozenset[str]:
+        """The continuous effects a hit of any attacker's weapon can put on (a critical
+        one's included), before any target's resistances."""
+        return frozenset().union(*[w.sets_effects(True) for a in self.attackers
+                                   for w in a.weapons])
 
     @property
     def possible_effects(self) -> tuple[str, ...]:
@@ -279,11 +288,10 @@ class Scenario:
         put on it (unless it resists), one a hazard gives it (burning earth: fire; an acid
         bath: corrosion), and quicksand; with several targets, on any of them."""
         out = []
+        put = self._effects_put()
         for effect, hazard in (("fire", "burning_earth"), ("corrosion", "acid_bath")):
             if any(effect in t.effects or (t.suffers(effect) and (
-                    hazard in t.hazards or any(effect in w.sets_effects(True)
-                                               for a in self.attackers for w in a.weapons)))
-                   for t in self.targets):
+                    hazard in t.hazards or effect in put)) for t in self.targets):
                 out.append(effect)
         if any("quicksand" in t.hazards for t in self.targets):
             out.append("quicksand")
@@ -307,6 +315,16 @@ def _distinct(key: str, items: tuple, kind: type, why: str) -> None:
         if x.name in names:
             raise InputError(f"{key}[{i}].name", x.name, f"two {key} have this name: {why}")
         names.add(x.name)
+
+
+@functools.lru_cache(maxsize=SLOTS_CACHE_SIZE)
+def _kept_actions(ai: int, a: Attacker) -> tuple[AttackSlot, ...]:
+    """:func:`_combat_actions` kept for the last :data:`SLOTS_CACHE_SIZE` attackers, by value
+    (slots are frozen; an equal attacker makes the same attacks; a validated Attacker's
+    fields are all hashable, tuples and frozensets): the attacker's derived
+    figures and the slots' frozen ``__init__`` were 23 us of a matrix point, the key's hash
+    and comparison cost about 3 us (benchmarks/README.md, "A point's Python trimmed again")."""
+    return tuple(_combat_actions(ai, a))
 
 
 def _combat_actions(ai: int, a: Attacker) -> list[AttackSlot]:
