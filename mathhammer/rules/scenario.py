@@ -20,7 +20,7 @@ __all__ = ["Scenario", "MAX_SLOTS", "MAX_TURNS", "check_objective"]
 
 MAX_SLOTS = 4096
 MAX_TURNS = 20
-#: Attackers whose attack slots are kept (:func:`_combat_actions`): a balance matrix pairs
+#: Attackers whose attack slots are kept (:func:`_kept_actions`): a balance matrix pairs
 #: each attacker card with every target card, each pair building an equal Attacker.
 SLOTS_CACHE_SIZE = 256
 
