@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -59,7 +60,7 @@ print(json.dumps(out))
 
 def run_child(checkout: Path, names: list[str], trials: int, repeats: int) -> dict:
     """ns per trial of each workload with the mathhammer of ``checkout`` (a fresh process)."""
-    env = {"PYTHONPATH": str(checkout), "PATH": "/usr/bin:/bin"}
+    env = dict(os.environ, PYTHONPATH=str(checkout))
     done = subprocess.run([sys.executable, "-c", _CHILD, str(HERE), str(trials), str(repeats),
                            ",".join(names)], env=env, capture_output=True, text=True,
                           cwd=checkout)
