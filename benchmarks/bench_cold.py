@@ -13,7 +13,11 @@ run by ``mh.simulate(scenario, trials=2000, seed=1)`` in a fresh process with an
 ``mathhammer demo`` process. Each runs twice per round, the two taking turns: with Numba's
 own analyses (``MATHHAMMER_NUMBA_PASSES=0``, the baseline) and with mathhammer's faster
 equivalents (:mod:`mathhammer._core.numba_passes`, the default), so the ratio is measured in
-one run on one machine. Both runs' figures (the kill probability) must agree.
+one run on one machine. Both runs' figures (the kill probability) must agree. With
+``--against CHECKOUT`` the baseline is instead the first run of another checkout (a
+``git worktree`` of an earlier commit), each with its own analyses::
+
+    .venv/bin/python benchmarks/bench_cold.py --against /tmp/before --only units,full
 
 Printed: wall seconds of the first run (the ``simulate`` call, or the whole ``demo``
 process), the ratio, and issue 18's targets: a first ``mathhammer demo`` under 10 s, a first
@@ -63,19 +67,20 @@ print(time.perf_counter() - began, result.kill)
 """
 
 
-def first_run(how: str, faster: bool) -> tuple[float, str]:
-    """Seconds of the first run of ``how`` in a fresh process and cache, and its figure."""
+def first_run(how: str, faster: bool, root: str = ROOT) -> tuple[float, str]:
+    """Seconds of the first run of ``how`` in a fresh process and cache, and its figure,
+    with the mathhammer package of the checkout at ``root``."""
     with tempfile.TemporaryDirectory(prefix="mathhammer-cold-") as cache:
-        env = dict(os.environ, NUMBA_CACHE_DIR=cache,
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=root,
                    MATHHAMMER_NUMBA_PASSES="1" if faster else "0")
         if how == "demo":
             began = time.perf_counter()
-            done = subprocess.run([sys.executable, "-m", "mathhammer", "demo"], cwd=ROOT,
+            done = subprocess.run([sys.executable, "-m", "mathhammer", "demo"], cwd=root,
                                   env=env, capture_output=True, text=True)
             seconds = time.perf_counter() - began
             figure = next((ln for ln in done.stdout.splitlines() if "kill" in ln.lower()), "")
         else:
-            done = subprocess.run([sys.executable, "-c", _CHILD, how], cwd=ROOT, env=env,
+            done = subprocess.run([sys.executable, "-c", _CHILD, how], cwd=root, env=env,
                                   capture_output=True, text=True)
             seconds, _, figure = done.stdout.strip().partition(" ")
             seconds = float(seconds) if done.returncode == 0 else float("nan")
@@ -89,7 +94,14 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=1, help="runs of each, taking turns (best kept)")
     p.add_argument("--only", default=",".join(WORKLOADS),
                    help=f"comma-separated workloads (default all: {','.join(WORKLOADS)})")
+    p.add_argument("--against", metavar="CHECKOUT",
+                   help="compare with another checkout of mathhammer (a git worktree of an "
+                        "earlier commit, say) instead of Numba's own analyses: the baseline "
+                        "column is its first run, with its own analyses")
     args = p.parse_args(argv)
+    other = os.path.abspath(args.against) if args.against else None
+    if other and not os.path.isdir(os.path.join(other, "mathhammer")):
+        p.error(f"--against: no mathhammer package in {args.against!r}")
     names = [n for n in args.only.split(",") if n]
     unknown = [n for n in names if n not in WORKLOADS]
     if unknown or args.rounds < 1:
@@ -98,7 +110,8 @@ def main(argv=None) -> int:
 
     print(f"mathhammer cold-compile benchmark  {time.strftime('%Y-%m-%d')}  "
           f"effective cores {effective_cores():.2f}")
-    print(f"{'workload':8s}  {'compiles':48s}  {'Numba s':>8s}  {'faster s':>8s}  "
+    base = "other s" if other else "Numba s"
+    print(f"{'workload':8s}  {'compiles':48s}  {base:>8s}  {'faster s':>8s}  "
           f"{'ratio':>5s}  {'target':>6s}  met")
     for name in names:
         what, how, target = WORKLOADS[name]
@@ -106,7 +119,10 @@ def main(argv=None) -> int:
         figures = set()
         for _ in range(args.rounds):
             for faster in (False, True):
-                seconds, figure = first_run(how, faster)
+                if other and not faster:
+                    seconds, figure = first_run(how, True, other)
+                else:
+                    seconds, figure = first_run(how, faster)
                 best[faster] = min(best[faster], seconds)
                 figures.add(figure)
         if len(figures) != 1:
@@ -114,8 +130,9 @@ def main(argv=None) -> int:
         met = "-" if target is None else ("yes" if best[True] < target else "no")
         print(f"{name:8s}  {what:48s}  {best[False]:8.1f}  {best[True]:8.1f}  "
               f"{best[False] / best[True]:5.2f}  {target or '-':>6}  {met}", flush=True)
+    against = f"other: {other}" if other else "Numba: MATHHAMMER_NUMBA_PASSES=0"
     print(f"  wall seconds of the first run in a fresh process and cache, best of {args.rounds}; "
-          f"Numba: MATHHAMMER_NUMBA_PASSES=0; effective cores at the end {effective_cores():.2f}")
+          f"{against}; effective cores at the end {effective_cores():.2f}")
     return 0
 
 

@@ -1,11 +1,13 @@
 """mathhammer._core.numba_passes: the faster analyses give Numba's own results.
 
-Three checks: the replacements apply on the Numba they were checked against; a function
-with what the kernels have (closures inlined, variables assigned on several paths, loops,
-branches) compiles to the same LLVM IR with and without them, each call compared with
-Numba's own on a copy (``MATHHAMMER_CHECK_NUMBA_PASSES``); and a cold run of the plain
-kernel and of the general kernel's basic variant in a fresh process and cache, every call
-of the replacements compared with Numba's own.
+The replacements apply on the Numba they were checked against; a function with what the
+kernels have (closures inlined, variables assigned on several paths, loops, branches)
+compiles to the same LLVM IR with and without them, each call compared with Numba's own on
+a copy (``MATHHAMMER_CHECK_NUMBA_PASSES``); the post-processing, the record of call types
+and the builder's positioning each give what Numba's (llvmlite's) give, a generator keeping
+Numba's post-processing; and a cold run of the plain kernel and of the general kernel's
+basic variant in a fresh process and cache, every call of the replacements compared with
+Numba's own.
 """
 
 from __future__ import annotations
@@ -100,10 +102,13 @@ def test_same_llvm_ir_with_and_without():
 def test_installed_only_while_compiling_inside_the_block():
     """Installed by a compile starting inside the block (not by entering it: a kernel loaded
     from the cache pays nothing), kept to its end, nested blocks sharing one installation."""
-    from numba.core import analysis, ssa
+    from llvmlite.ir import builder
+    from numba.core import analysis, postproc, ssa
+    from numba.core.types import functions
 
     def now():
-        return analysis.compute_live_map, ssa._run_ssa
+        return (analysis.compute_live_map, ssa._run_ssa, postproc.PostProcessor.run,
+                functions.BaseFunction.get_call_type, builder.IRBuilder.position_before)
 
     before = now()
     with P.faster_passes():
@@ -114,9 +119,111 @@ def test_installed_only_while_compiling_inside_the_block():
         still = now()
     assert now() == before == entered
     if P.usable():
-        assert compiled == (P.live_map, P.run_ssa) == still
+        assert compiled[:2] == (P.live_map, P.run_ssa) and compiled == still
+        assert compiled[4] is P.position_before
+        assert compiled[2] is not before[2] and compiled[3] is not before[3]
     else:
         assert compiled == before
+
+
+def _countdown(n):
+    """A generator: its post-processing is Numba's own (its analysis reads what the
+    replacement leaves to a read)."""
+    while n > 0:
+        yield n
+        n -= 1
+
+
+def test_a_generator_compiles_with_numba_own_post_processing():
+    gen = numba.njit(cache=False)(_countdown)
+    env = os.environ.get("MATHHAMMER_CHECK_NUMBA_PASSES")
+    os.environ["MATHHAMMER_CHECK_NUMBA_PASSES"] = "1"
+    try:
+        with P.faster_passes():
+            gen.compile("(int64,)")
+    finally:
+        if env is None:
+            os.environ.pop("MATHHAMMER_CHECK_NUMBA_PASSES")
+        else:
+            os.environ["MATHHAMMER_CHECK_NUMBA_PASSES"] = env
+    assert list(gen(3)) == [3, 2, 1]
+
+
+def test_post_processor_works_out_block_entry_vars_when_read():
+    """``post_processor``: what Numba's run gives the blocks' entry, on the first read."""
+    from numba.core import compiler, postproc
+
+    def fresh():
+        func_ir = compiler.run_frontend(_sample)
+        for block in func_ir.blocks.values():  # as after a pass: nothing worked out yet
+            func_ir.block_entry_vars.pop(block, None)
+        return func_ir
+
+    theirs = postproc.PostProcessor.run
+    want, got = fresh(), fresh()
+    theirs(postproc.PostProcessor(want))
+    P.post_processor(theirs)(postproc.PostProcessor(got))
+    assert dict.__len__(got.block_entry_vars) == 0  # nothing worked out before a read
+    pairs = list(zip(want.blocks.values(), got.blocks.values()))
+    assert [want.get_block_entry_vars(a) for a, _ in pairs] == \
+        [got.get_block_entry_vars(b) for _, b in pairs]
+    assert len(pairs) > 3
+    checking = fresh()
+    P.post_processor(theirs, checking=True)(postproc.PostProcessor(checking))
+    with pytest.raises(AssertionError, match="read"):
+        checking.get_block_entry_vars(next(iter(checking.blocks.values())))
+
+
+def test_call_typer_searches_once_per_argument_types():
+    """``call_typer``: a second question with the same types is answered from the record,
+    with the implementation key the search set; other types are searched."""
+    import operator
+
+    from numba.core import types
+    from numba.core.registry import cpu_target
+
+    context = cpu_target.typing_context
+    context.refresh()
+    fnty = context.resolve_value_type(operator.add)
+    searches = []
+
+    def theirs(self, ctx, args, kws):
+        searches.append(args)
+        return type(self).get_call_type(self, ctx, args, kws)
+
+    typer = P.call_typer(theirs)
+    first = typer(fnty, context, (types.int64, types.int64), {})
+    key = fnty._impl_keys[first.args]
+    fnty._impl_keys.pop(first.args)
+    again = typer(fnty, context, (types.int64, types.int64), {})
+    assert again == first and fnty._impl_keys[again.args] == key
+    other = typer(fnty, context, (types.float64, types.int64), {})
+    assert other.return_type == types.float64
+    assert searches == [(types.int64, types.int64), (types.float64, types.int64)]
+    checked = P.call_typer(theirs, checking=True)
+    checked(fnty, context, (types.int64, types.int64), {})
+    checked(fnty, context, (types.int64, types.int64), {})  # answered, then searched again
+    assert len(searches) == 4
+
+
+def test_position_before_places_the_builder_as_llvmlite_does():
+    from llvmlite import ir
+
+    module = ir.Module()
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), []), "f")
+    block = fn.append_basic_block()
+    made = ir.IRBuilder(block)
+    slots = [made.alloca(ir.IntType(64)) for _ in range(4)]
+    end = made.ret_void()
+    for instr in (end, slots[0], slots[2]):
+        mine, theirs = ir.IRBuilder(), ir.IRBuilder()
+        P.position_before(mine, instr)
+        theirs.position_before(instr)
+        assert (mine.block, mine._anchor) == (theirs.block, theirs._anchor)
+    mine = ir.IRBuilder()
+    P.position_before(mine, end)
+    mine.alloca(ir.IntType(8))  # goes in before the terminator, as llvmlite's would
+    assert block.instructions[-1] is end and len(block.instructions) == 6
 
 
 @pytest.mark.slow

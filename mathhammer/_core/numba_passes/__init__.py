@@ -1,4 +1,4 @@
-"""Faster equivalents of five of Numba's compile-time analyses, used while the kernels compile.
+"""Faster equivalents of eight of Numba's (and llvmlite's) compile-time steps, used while the kernels compile.
 
 A cold compile of the general Monte Carlo kernel spent most of its time in pure-Python
 analyses of Numba's front end whose cost grows with the square of the function's size
@@ -15,7 +15,15 @@ here as Numba does it, on less work:
   (Numba's pass leaves the others as they are);
 * :func:`~.deadcode.remove_dead_block`: the live variables with their aliases built only
   for the statements whose check reads them;
-* :func:`~.ssa.define_in_scopes`: once per scope, not once per block (blocks share one).
+* :func:`~.ssa.define_in_scopes`: once per scope, not once per block (blocks share one);
+* :func:`~.lifetime.post_processor`: the post-processing Numba runs after every pass that
+  changes the IR, with the variables' lifetimes worked out when read (in a nopython
+  compile, never) instead of at each run;
+* :func:`~.calltypes.call_typer`: the signature of a call to a built-in function (an
+  operator, ``getitem``...) searched once per argument types, not at each question of
+  type inference;
+* :func:`~.position.position_before`: llvmlite's builder put before the last instruction of
+  a block without searching the block for it.
 
 Each gives what Numba's own gives, to the statement, the variable name and the order: the
 kernels' machine code is the same (their LLVM IR compared, every variant). :func:`faster_passes`
@@ -38,12 +46,16 @@ import os
 import threading
 from contextlib import contextmanager
 
+from .calltypes import call_typer
 from .deadcode import remove_dead_block
+from .lifetime import post_processor
 from .liveness import live_map, live_variables
+from .position import position_before
 from .ssa import define_in_scopes, run_ssa
 
 __all__ = ["VERIFIED", "usable", "faster_passes", "live_map", "live_variables", "run_ssa",
-           "remove_dead_block", "define_in_scopes"]
+           "remove_dead_block", "define_in_scopes", "post_processor", "call_typer",
+           "position_before"]
 
 #: SHA-256 of the source of the Numba functions replaced or mirrored here, as checked
 #: (Numba 0.68.1): ``numba.core.analysis``'s ``compute_live_map`` and
@@ -51,7 +63,7 @@ __all__ = ["VERIFIED", "usable", "faster_passes", "live_map", "live_variables", 
 #: ``_fix_ssa_vars``, ``_run_block_rewrite``, ``_run_ssa_block_pass``, ``_FreshVarHandler``
 #: and ``_FixSSAVars``; ``numba.core.ir_utils``'s ``fixup_var_define_in_scope``,
 #: ``remove_dead``, ``remove_dead_block`` and ``has_no_side_effect``.
-VERIFIED = frozenset({"e86b950e3b23566f314525d79a8f8952ccc269b955e1ecb392c12c9858b1763d"})
+VERIFIED = frozenset({"7c982b425477402a9fefd40c4c1c1ee6becfa74ef692d05d6b33e6f314a47da6"})
 
 _LOCK = threading.Lock()
 _depth = 0
@@ -60,13 +72,17 @@ _usable: bool | None = None
 
 
 def _numba_sources() -> str:
-    from numba.core import analysis, ir_utils, ssa
+    from numba.core import analysis, ir, ir_utils, postproc, ssa
+    from llvmlite.ir import builder
+    from numba.core.types import functions
 
     parts = [analysis.compute_live_map, analysis.compute_live_variables, ssa._run_ssa,
              ssa._fresh_vars, ssa._fix_ssa_vars, ssa._run_block_rewrite,
              ssa._run_ssa_block_pass, ssa._FreshVarHandler, ssa._FixSSAVars,
              ir_utils.fixup_var_define_in_scope, ir_utils.remove_dead,
-             ir_utils.remove_dead_block, ir_utils.has_no_side_effect]
+             ir_utils.remove_dead_block, ir_utils.has_no_side_effect,
+             postproc.PostProcessor, postproc.VariableLifetime, ir.FunctionIR,
+             functions.BaseFunction, builder.IRBuilder.position_before]
     return "\n".join(inspect.getsource(p) for p in parts)
 
 
@@ -129,6 +145,13 @@ def _checked(mine, theirs, what: str):
             if (got, lives, _dump({0: block})) != (want, twin_lives, _dump({0: twin})):
                 raise AssertionError("mathhammer's remove_dead_block differs from Numba's")
             return got
+    elif what == "position":
+        def both(builder, instr):
+            mine(builder, instr)
+            got = (builder._block, builder._anchor)
+            theirs(builder, instr)
+            if got != (builder._block, builder._anchor):
+                raise AssertionError("mathhammer's position_before differs from llvmlite's")
     else:
         def both(blocks):
             twin = copy.deepcopy(blocks)
@@ -144,12 +167,16 @@ def _checked(mine, theirs, what: str):
 def _install() -> None:
     """Put the replacements in Numba's modules (the first of nested installations only)."""
     global _depth
-    from numba.core import analysis, config, inline_closurecall, ir_utils, ssa, untyped_passes
+    from llvmlite.ir import builder
+    from numba.core import (analysis, config, inline_closurecall, ir_utils, postproc, ssa,
+                            untyped_passes)
+    from numba.core.types import functions
 
     with _LOCK:
         if _depth == 0:
             check = _checking()
             slots = [(analysis, "compute_live_map", live_map, "live"),
+                     (builder.IRBuilder, "position_before", position_before, "position"),
                      (ir_utils, "compute_live_map", live_map, "live"),
                      (analysis, "compute_live_variables", live_variables, "live"),
                      (inline_closurecall, "compute_live_variables", live_variables, "live"),
@@ -162,6 +189,13 @@ def _install() -> None:
                 theirs = getattr(module, name)
                 _saved.append((module, name, theirs))
                 setattr(module, name, _checked(mine, theirs, what) if check else mine)
+            # the post-processing is made around Numba's own (a generator's), checking too
+            theirs = postproc.PostProcessor.run
+            _saved.append((postproc.PostProcessor, "run", theirs))
+            postproc.PostProcessor.run = post_processor(theirs, checking=check)
+            theirs = functions.BaseFunction.get_call_type
+            _saved.append((functions.BaseFunction, "get_call_type", theirs))
+            functions.BaseFunction.get_call_type = call_typer(theirs, checking=check)
         _depth += 1
 
 
