@@ -162,18 +162,18 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
 #: What a cold compile of each kernel costs (plain, the general kernel's basic, lean, units,
 #: lasting or full variant), measured on two cores by benchmarks/bench_cold.py
 #: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
-_COLD = {"plain": ("the Monte Carlo kernel", "about 5 s on two cores"),
-         "spend": ("the Monte Carlo kernel with focus and fury", "about 6 s on two cores"),
+_COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
+         "spend": ("the Monte Carlo kernel with focus and fury", "about 5-6 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
-                   "about 6-10 s on two cores"),
+                   "about 4-8 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
-                  "rerolls, effects, Tough, power fields)", "about 7-12 s on two cores"),
+                  "rerolls, effects, Tough, power fields)", "about 6-10 s on two cores"),
          "units": ("the general Monte Carlo kernel with units and blasts",
-                   "about 15-20 s on two cores"),
+                   "about 10-15 s on two cores"),
          "lasting": ("the general Monte Carlo kernel with continuous effects and hazards",
-                     "about 15-20 s on two cores"),
+                     "about 10-15 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
-                  "continuous effects", "about 30-45 s on two cores")}
+                  "continuous effects", "about 25-35 s on two cores")}
 
 
 #: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this
