@@ -268,7 +268,7 @@ def test_picking_cards_adding_and_removing_attackers():
     assert ex.last_answer.result.card_kind == "grid"
 
 
-def test_download_and_load_back():
+def test_download_and_load_back(exact_in_time):
     ex = _explorer()
     _value(ex, "target.arm", "17")
     text = ex.toml_file().getvalue()
