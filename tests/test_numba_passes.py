@@ -248,3 +248,45 @@ def test_cold_kernels_checked_against_numba(tmp_path):
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("ok")
+
+
+def _nested(n):
+    """A list comprehension of list comprehensions in ``np.array``: Numba builds each row in
+    a loop (``empty_inferred``) and nests it in the outer array."""
+    return np.array([[i * j for j in range(3)] for i in range(n)])
+
+
+def test_nested_array_fixer_runs_numba_own_only_where_it_changes_something():
+    from numba.core import inline_closurecall
+
+    theirs = inline_closurecall._fix_nested_array
+    runs = []
+
+    def counted(func_ir):
+        runs.append(sum(len(b.body) for b in func_ir.blocks.values()))
+        return theirs(func_ir)
+
+    dump = lambda blocks: str([[str(s) for s in b.body] for b in blocks.values()])  # noqa: E731
+    try:
+        inline_closurecall._fix_nested_array = P.nested_array_fixer(counted)
+        numba.njit(cache=False)(_sample).compile("(float64[:], float64)")
+        assert runs == []  # none to nest: Numba's own is not run
+        nested = numba.njit(cache=False)(_nested)
+        assert nested(3).tolist() == [[0, 0, 0], [0, 1, 2], [0, 2, 4]]
+        assert runs  # a row to nest: Numba's own, on the function
+        # checking: where it skips, Numba's own runs on a copy, which must come out unchanged
+        runs.clear()
+        inline_closurecall._fix_nested_array = P.nested_array_fixer(counted, True, dump)
+        numba.njit(cache=False)(_sample).compile("(float64[:], float64)")
+        assert runs
+    finally:
+        inline_closurecall._fix_nested_array = theirs
+    plain = numba.njit(cache=False)(_nested)
+    plain.compile("(int64,)")
+    faster = numba.njit(cache=False)(_nested)
+    with P.faster_passes():
+        faster.compile("(int64,)")
+    if P.usable():
+        strip = re.compile(r"B\d+v\d+B|\bB\d+\b")
+        assert strip.sub("", faster.inspect_llvm(faster.signatures[0])) == \
+            strip.sub("", plain.inspect_llvm(plain.signatures[0]))

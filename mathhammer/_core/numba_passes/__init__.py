@@ -1,4 +1,4 @@
-"""Faster equivalents of eight of Numba's (and llvmlite's) compile-time steps, used while the kernels compile.
+"""Faster equivalents of nine of Numba's (and llvmlite's) compile-time steps, used while the kernels compile.
 
 A cold compile of the general Monte Carlo kernel spent most of its time in pure-Python
 analyses of Numba's front end whose cost grows with the square of the function's size
@@ -23,7 +23,9 @@ here as Numba does it, on less work:
   operator, ``getitem``...) searched once per argument types, not at each question of
   type inference;
 * :func:`~.position.position_before`: llvmlite's builder put before the last instruction of
-  a block without searching the block for it.
+  a block without searching the block for it;
+* :func:`~.arraycall.nested_array_fixer`: the nesting of arrays a list comprehension
+  built, skipped (with its analyses of the whole function) where there is none.
 
 Each gives what Numba's own gives, to the statement, the variable name and the order: the
 kernels' machine code is the same (their LLVM IR compared, every variant). :func:`faster_passes`
@@ -46,6 +48,7 @@ import os
 import threading
 from contextlib import contextmanager
 
+from .arraycall import nested_array_fixer
 from .calltypes import call_typer
 from .deadcode import remove_dead_block
 from .lifetime import post_processor
@@ -55,15 +58,19 @@ from .ssa import define_in_scopes, run_ssa
 
 __all__ = ["VERIFIED", "usable", "faster_passes", "live_map", "live_variables", "run_ssa",
            "remove_dead_block", "define_in_scopes", "post_processor", "call_typer",
-           "position_before"]
+           "position_before", "nested_array_fixer"]
 
 #: SHA-256 of the source of the Numba functions replaced or mirrored here, as checked
 #: (Numba 0.68.1): ``numba.core.analysis``'s ``compute_live_map`` and
 #: ``compute_live_variables``; ``numba.core.ssa``'s ``_run_ssa``, ``_fresh_vars``,
 #: ``_fix_ssa_vars``, ``_run_block_rewrite``, ``_run_ssa_block_pass``, ``_FreshVarHandler``
 #: and ``_FixSSAVars``; ``numba.core.ir_utils``'s ``fixup_var_define_in_scope``,
-#: ``remove_dead``, ``remove_dead_block`` and ``has_no_side_effect``.
-VERIFIED = frozenset({"7c982b425477402a9fefd40c4c1c1ee6becfa74ef692d05d6b33e6f314a47da6"})
+#: ``remove_dead``, ``remove_dead_block`` and ``has_no_side_effect``; ``numba.core.postproc``'s
+#: ``PostProcessor`` and ``VariableLifetime``; ``numba.core.ir.FunctionIR`` (which reads what
+#: the post-processing works out); ``numba.core.types.functions.BaseFunction``;
+#: ``numba.core.inline_closurecall``'s ``_fix_nested_array`` and
+#: ``_find_unsafe_empty_inferred``; llvmlite's ``IRBuilder.position_before``.
+VERIFIED = frozenset({"07617b9b2f1cce3566d68c7225c9a799b61fee61432e4af586f779d26996ee63"})
 
 _LOCK = threading.Lock()
 _depth = 0
@@ -72,8 +79,8 @@ _usable: bool | None = None
 
 
 def _numba_sources() -> str:
-    from numba.core import analysis, ir, ir_utils, postproc, ssa
     from llvmlite.ir import builder
+    from numba.core import analysis, inline_closurecall, ir, ir_utils, postproc, ssa
     from numba.core.types import functions
 
     parts = [analysis.compute_live_map, analysis.compute_live_variables, ssa._run_ssa,
@@ -82,7 +89,8 @@ def _numba_sources() -> str:
              ir_utils.fixup_var_define_in_scope, ir_utils.remove_dead,
              ir_utils.remove_dead_block, ir_utils.has_no_side_effect,
              postproc.PostProcessor, postproc.VariableLifetime, ir.FunctionIR,
-             functions.BaseFunction, builder.IRBuilder.position_before]
+             functions.BaseFunction, builder.IRBuilder.position_before,
+             inline_closurecall._fix_nested_array, inline_closurecall._find_unsafe_empty_inferred]
     return "\n".join(inspect.getsource(p) for p in parts)
 
 
@@ -196,6 +204,9 @@ def _install() -> None:
             theirs = functions.BaseFunction.get_call_type
             _saved.append((functions.BaseFunction, "get_call_type", theirs))
             functions.BaseFunction.get_call_type = call_typer(theirs, checking=check)
+            theirs = inline_closurecall._fix_nested_array
+            _saved.append((inline_closurecall, "_fix_nested_array", theirs))
+            inline_closurecall._fix_nested_array = nested_array_fixer(theirs, check, _dump)
         _depth += 1
 
 
