@@ -1,4 +1,5 @@
-"""Faster equivalents of nine of Numba's (and llvmlite's) compile-time steps, used while the kernels compile.
+"""Faster equivalents of nine of Numba's (and llvmlite's) compile-time steps, used while the
+kernels compile.
 
 A cold compile of the general Monte Carlo kernel spent most of its time in pure-Python
 analyses of Numba's front end whose cost grows with the square of the function's size
@@ -184,13 +185,13 @@ def _install() -> None:
         if _depth == 0:
             check = _checking()
             slots = [(analysis, "compute_live_map", live_map, "live"),
-                     (builder.IRBuilder, "position_before", position_before, "position"),
                      (ir_utils, "compute_live_map", live_map, "live"),
                      (analysis, "compute_live_variables", live_variables, "live"),
                      (inline_closurecall, "compute_live_variables", live_variables, "live"),
                      (ssa, "_run_ssa", run_ssa, "ssa"),
                      (ir_utils, "fixup_var_define_in_scope", define_in_scopes, "scopes"),
-                     (untyped_passes, "fixup_var_define_in_scope", define_in_scopes, "scopes")]
+                     (untyped_passes, "fixup_var_define_in_scope", define_in_scopes, "scopes"),
+                     (builder.IRBuilder, "position_before", position_before, "position")]
             if not config.DEBUG_ARRAY_OPT:  # Numba's prints its steps when asked to
                 slots.append((ir_utils, "remove_dead_block", remove_dead_block, "dead"))
             for module, name, mine, what in slots:

@@ -33,7 +33,7 @@ class _Unread(dict):
 
     def __missing__(self, block):
         raise AssertionError("Numba read the variables live at a block's entry, which "
-                             "mathhammer's post_process left to their first read")
+                             "mathhammer's post_processor left to their first read")
 
 
 class _UnreadLifetime:
@@ -41,7 +41,7 @@ class _UnreadLifetime:
 
     def __getattr__(self, name):
         raise AssertionError(f"Numba read the variables' lifetimes ({name}), which "
-                             "mathhammer's post_process left to their first read")
+                             "mathhammer's post_processor left to their first read")
 
 
 def post_processor(theirs, checking: bool = False):
