@@ -3,13 +3,13 @@
 ``make test`` runs this before the suite: the general kernel compiles apart for one target
 (its variants, :mod:`mathhammer.montecarlo._kernels.variant`: basic, lean, units, lasting
 and full) and for several targets (full), one compiled function each that runs one
-chunk or, on threads, many (from about 6 s for the basic one to about 30 s for the full one
-with several targets on one core, measured by benchmarks/bench_cold.py), so compiling them
-two processes at once saves that much of a cold suite on two cores (about 50 s in all). Each job runs a small
-scenario through :func:`mathhammer.simulate`, the same path as the tests, so what it leaves
-in the cache is what they load; the basic job also
-compiles the plain kernel, a last one the Song of Blades and Heroes kernels. Run again on a
-warm cache, it takes seconds.
+chunk or, on threads, many (from about 5 s for the basic one to about 25-30 s for the full
+one with several targets on one core, measured by benchmarks/bench_cold.py), so compiling
+them two processes at once saves that much of a cold suite on two cores (about 50 s in all).
+Each job runs a small scenario through :func:`mathhammer.simulate`, the same path as the
+tests, so what it leaves in the cache is what they load; the basic job also compiles the
+plain kernel, a last one the Song of Blades and Heroes kernels. Run again on a warm cache,
+it takes seconds.
 
 Usage: ``python scripts/warm_kernels.py``
 """

@@ -72,7 +72,7 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     began = time.perf_counter()
     timer.start()
     try:
-        with faster_passes():  # Numba's own result in a half to a quarter of the time
+        with faster_passes():  # Numba's own result in a half to a fifth of the time
             dispatcher.compile(types)
     finally:
         timer.cancel()

@@ -42,6 +42,7 @@ cold compile of two kernels).
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import inspect
 import io
@@ -198,16 +199,16 @@ def _install() -> None:
                 theirs = getattr(module, name)
                 _saved.append((module, name, theirs))
                 setattr(module, name, _checked(mine, theirs, what) if check else mine)
-            # the post-processing is made around Numba's own (a generator's), checking too
-            theirs = postproc.PostProcessor.run
-            _saved.append((postproc.PostProcessor, "run", theirs))
-            postproc.PostProcessor.run = post_processor(theirs, checking=check)
-            theirs = functions.BaseFunction.get_call_type
-            _saved.append((functions.BaseFunction, "get_call_type", theirs))
-            functions.BaseFunction.get_call_type = call_typer(theirs, checking=check)
-            theirs = inline_closurecall._fix_nested_array
-            _saved.append((inline_closurecall, "_fix_nested_array", theirs))
-            inline_closurecall._fix_nested_array = nested_array_fixer(theirs, check, _dump)
+            # made around Numba's own (which they call where they cannot answer), checking
+            # in their own way
+            wrapping = [(postproc.PostProcessor, "run", post_processor),
+                        (functions.BaseFunction, "get_call_type", call_typer),
+                        (inline_closurecall, "_fix_nested_array",
+                         functools.partial(nested_array_fixer, dump=_dump))]
+            for owner, name, make in wrapping:
+                theirs = getattr(owner, name)
+                _saved.append((owner, name, theirs))
+                setattr(owner, name, make(theirs, checking=check))
         _depth += 1
 
 
