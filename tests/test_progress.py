@@ -44,6 +44,24 @@ def test_a_slow_compile_says_so_and_how_long_it_took(monkeypatch):
     assert again.getvalue() == ""
 
 
+def test_a_compile_under_a_shown_bar_keeps_its_clock_counting(monkeypatch, capsys):
+    """Issue 18, "First run and waiting": where the run's progress bar is shown, a slow
+    compile renames it and redraws it (its elapsed time counting) until the trials start."""
+    monkeypatch.setattr(compiling, "NOTICE_AFTER", 0.0)
+    monkeypatch.setattr(ticker, "DELAY", 0.0)
+    monkeypatch.setattr(ticker, "REDRAW", 0.01)
+    kernel, args = _fresh_kernel(), (np.zeros(3), np.int64(2))
+    with ticking("simulate", True, unit="trial", total=10) as bar:
+        assert compile_for(kernel, args, "the test kernel", "about 1 s") is True
+        assert bar.desc == "simulate"  # its own name back for the trials
+    err = capsys.readouterr().err
+    notice = err.index("mathhammer: compiling the test kernel (the first run of its kind")
+    assert notice < err.index("compiling:") < err.index("mathhammer: compiled in ")
+    # drawn with the notice, then redrawn at least once while the compile went on
+    assert err.count("compiling:") >= 2
+    assert kernel(*args) == 2.0
+
+
 def test_a_quick_compile_or_cache_load_says_nothing():
     kernel, out = _fresh_kernel(), io.StringIO()
     # a kernel this small compiles well under NOTICE_AFTER (1 s)

@@ -6,18 +6,19 @@ compile, at the first run of each kind (plain or general kernel, one target or s
 one chunk of trials or many) after installing or upgrading, takes seconds to minutes on two
 cores. :func:`compile_for` compiles (or loads) the kernel for the argument types of the
 call about to be made and, when that has not finished after :data:`NOTICE_AFTER` seconds,
-writes one line on stderr saying what is happening, so a first run never waits in silence.
+writes one line on stderr saying what is happening (where a progress bar is shown, its clock
+then counts the wait: :func:`~mathhammer._core.ticker.waiting`), so a first run never waits
+in silence.
 """
 
 from __future__ import annotations
 
-import sys
-import threading
 import time
 
 import numpy as np
 
 from .numba_passes import faster_passes
+from .ticker import say, waiting
 
 __all__ = ["NOTICE_AFTER", "arg_layout", "compile_for", "machine_code"]
 
@@ -58,30 +59,16 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     if types in dispatcher.overloads:  # already compiled in this process
         _READY.add(key)
         return False
-    out = sys.stderr if stream is None else stream
-    shown = threading.Event()
-
-    def notice() -> None:
-        shown.set()
-        out.write(f"mathhammer: compiling {what} (the first run of its kind after "
-                  f"installing only; {about})...\n")
-        out.flush()
-
-    timer = threading.Timer(NOTICE_AFTER, notice)
-    timer.daemon = True
+    notice = (f"mathhammer: compiling {what} (the first run of its kind after installing "
+              f"only; {about})...")
     began = time.perf_counter()
-    timer.start()
-    try:
+    with waiting("compiling", NOTICE_AFTER, notice, stream) as shown:
         with faster_passes():  # Numba's own result in a half to a fifth of the time
             dispatcher.compile(types)
-    finally:
-        timer.cancel()
-        timer.join()  # a notice being written is finished before the check below
     _READY.add(key)
     if shown.is_set():
-        out.write(f"mathhammer: compiled in {time.perf_counter() - began:.0f} s; later runs "
-                  "load it from the cache\n")
-        out.flush()
+        say(f"mathhammer: compiled in {time.perf_counter() - began:.0f} s; later runs load it "
+            "from the cache", stream)
     return shown.is_set()
 
 

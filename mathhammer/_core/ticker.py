@@ -3,10 +3,11 @@ ahead (the exact engine and best play, whose transitions are found as they are b
 
 The same ticks write a one-line notice once long work has lasted a while
 (:func:`noticing`: the exact engine suggesting Monte Carlo). They also let a caller stop long
-work: inside a :func:`stopping` block, every
-:func:`tick` (and every batch of Monte Carlo trials) calls the block's check, which raises to
-stop the work where it stands (the explorer stops a computation a newer value has made
-stale, or an exact try that has overrun its budget).
+work: inside a :func:`stopping` block, every :func:`tick` (and every batch of Monte Carlo
+trials) calls the block's check, which raises to stop the work where it stands (the explorer
+stops a computation a newer value has made stale, or an exact try that has overrun its
+budget). Work that cannot tick at all, a kernel's compile, runs inside :func:`waiting`: its
+notice, then the bar's clock counting.
 
 A ``progress`` argument of the API is ``None`` (show it when stderr is a terminal: the
 command line, not a captured test or a pipe), ``True`` or ``False``. :func:`ticking` opens a
@@ -29,16 +30,21 @@ TimeoutError: stopped
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 from ..errors import InputError
 
-__all__ = ["check_show", "noticing", "show_progress", "stopping", "tick", "ticking"]
+__all__ = ["check_show", "noticing", "say", "show_progress", "stopping", "tick", "ticking",
+           "waiting"]
 
 #: Seconds a run lasts before its progress appears (quick runs show nothing).
 DELAY = 1.0
+
+#: Seconds between two redraws of a bar inside :func:`waiting` (its clock counting).
+REDRAW = 1.0
 
 _ACTIVE: ContextVar = ContextVar("mathhammer_ticker", default=None)
 _STOP: ContextVar = ContextVar("mathhammer_stop", default=None)
@@ -128,12 +134,65 @@ def tick(n: int = 1) -> None:
     note = _NOTICE.get()
     if note is not None and note[0] is not None and time.perf_counter() >= note[0]:
         note[0] = None  # once
-        out = sys.stderr if note[2] is None else note[2]
-        if bar is not None:
-            bar.write(note[1], file=out)  # above the counter
-        else:
-            out.write(note[1] + "\n")
-        out.flush()
+        _write(note[1], note[2], bar)
     check = _STOP.get()
     if check is not None:
         check()
+
+
+@contextmanager
+def waiting(desc: str, after: float, notice: str, stream=None):
+    """Work that cannot tick (a kernel's compile): once the block has lasted ``after``
+    seconds, write the line ``notice`` on ``stream`` (stderr, read then, by default) and, where
+    an enclosing :func:`ticking` bar is shown, name it ``desc`` and redraw it every
+    :data:`REDRAW` seconds, so that its clock counts the wait instead of standing still; its
+    name comes back at the end.
+
+    Yields a :class:`threading.Event`, set once the notice is written (the wait was long).
+    The notice and the redrawing come from a thread, which the block's end stops and joins.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> with waiting("compiling", 0.0, "compiling the kernel...", out) as shown:
+    ...     time.sleep(0.2)
+    >>> shown.is_set(), out.getvalue()
+    (True, 'compiling the kernel...\\n')
+    """
+    bar = _ACTIVE.get()  # here: a thread starts without this context
+    name = None if bar is None else bar.desc
+    shown, done = threading.Event(), threading.Event()
+
+    def wait() -> None:
+        if done.wait(after):
+            return
+        if bar is not None:
+            bar.set_description_str(desc, refresh=False)  # drawn so by the notice's writing
+        _write(notice, stream, bar)
+        shown.set()
+        while bar is not None and not done.wait(REDRAW):
+            bar.refresh()  # the elapsed time moves on
+
+    thread = threading.Thread(target=wait, daemon=True)
+    thread.start()
+    try:
+        yield shown
+    finally:
+        done.set()
+        thread.join()  # a notice being written is finished before the caller reads ``shown``
+        if bar is not None and shown.is_set():
+            bar.set_description_str(name, refresh=False)
+
+
+def say(text: str, stream=None) -> None:
+    """Write the line ``text`` on ``stream`` (stderr, read then, by default), above the
+    enclosing :func:`ticking` bar where one is shown, so that the two never overlap."""
+    _write(text, stream, _ACTIVE.get())
+
+
+def _write(text: str, stream, bar) -> None:
+    out = sys.stderr if stream is None else stream
+    if bar is not None:
+        bar.write(text, file=out)  # above the counter
+    else:
+        out.write(text + "\n")
+    out.flush()
