@@ -16,10 +16,10 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/mathhammer demo
 
-# The kernels are compiled first, two variants at a time (scripts/warm_kernels.py), then the
+# The kernels are compiled first, two variants at a time (`mathhammer warm`), then the
 # suite runs on up to four workers, a test file each at a time.
 test: $(STAMP)
-	$(BIN)/python scripts/warm_kernels.py
+	$(BIN)/mathhammer warm
 	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 # JupyterLab (the `notebook` extra) is installed by this target only, not by `make test`,

@@ -68,7 +68,7 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     _READY.add(key)
     if shown.is_set():
         say(f"mathhammer: compiled in {time.perf_counter() - began:.0f} s; later runs load it "
-            "from the cache", stream)
+            "from the cache (`mathhammer warm` compiles every kernel ahead)", stream)
     return shown.is_set()
 
 

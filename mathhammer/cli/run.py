@@ -150,15 +150,6 @@ def write_csv_tables(args: argparse.Namespace, result) -> str | None:
     return f"{PROG}: wrote {len(paths)} tables to {args.csv}: " + ", ".join(p.name for p in paths)
 
 
-def _demo_scenario():
-    from importlib.resources import files
-
-    from ..io.scenario_files import loads_scenario
-
-    text = files("mathhammer").joinpath("data").joinpath("demo.toml").read_text(encoding="utf-8")
-    return loads_scenario(text, source="demo.toml")
-
-
 def _from_cards(args: argparse.Namespace):
     """``run`` with cards: a scenario of cards, or the file's with its target / attackers
     replaced by cards."""
@@ -209,7 +200,9 @@ def _flag_cards(args: argparse.Namespace, target: str, dirs):
 
 def load_for(args: argparse.Namespace):
     """The scenario a ``run``/``demo`` command line names, with its overrides applied."""
-    scenario = _demo_scenario() if args.command == "demo" else _from_cards(args)
+    from ..io.scenario_files import demo_scenario
+
+    scenario = demo_scenario() if args.command == "demo" else _from_cards(args)
     if args.objective is not None:
         scenario = dataclasses.replace(scenario, objective=args.objective)
     return scenario

@@ -33,8 +33,8 @@ from .schema import (
 from .tables import TableReader
 from .toml_text import parse_toml
 
-__all__ = ["ScenarioReader", "load_scenario", "loads_scenario", "scenario_from_cards",
-           "scenario_from_dict"]
+__all__ = ["ScenarioReader", "demo_scenario", "load_scenario", "loads_scenario",
+           "scenario_from_cards", "scenario_from_dict"]
 
 
 class ScenarioReader(TableReader):
@@ -174,6 +174,14 @@ def loads_scenario(text: str, source: str = "<string>", cards=None,
     (3, 'always')
     """
     return scenario_from_dict(parse_toml(text, source), source, cards, base)
+
+
+def demo_scenario() -> Scenario:
+    """The bundled demo scenario (``mathhammer/data/demo.toml``, run by ``mathhammer demo``)."""
+    from importlib.resources import files
+
+    text = files("mathhammer").joinpath("data", "demo.toml").read_text(encoding="utf-8")
+    return loads_scenario(text, source="demo.toml")
 
 
 def load_scenario(path: str | os.PathLike, cards=None) -> Scenario:
