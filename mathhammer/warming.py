@@ -26,8 +26,8 @@ from ._core.validate import check_int
 
 __all__ = ["JOBS", "MAX_PROCESSES", "warm"]
 
-#: Trials of one chunk (the general kernel on the calling thread, the plain kernel's serial
-#: driver) and of several (threads; the plain kernel's parallel driver).
+#: Trials of one chunk and of several: the two ways a run goes (one chunk on the calling
+#: thread; several shared out over threads, or Song of Blades and Heroes' parallel loop).
 SERIAL, PARALLEL = 1_000, 70_000
 
 
