@@ -21,6 +21,7 @@ def add_parsers(sub) -> None:
                        "are cached already. A first run of each kind otherwise compiles its "
                        "kernel then (up to about 35 s).")
     p.add_argument("--processes", type=int_arg("processes", 1, MAX_PROCESSES), default=2,
+                   metavar="N",
                    help=f"jobs at once, each on a core (1 to {MAX_PROCESSES}; default 2)")
     p.set_defaults(handler=_warm)
 
