@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
 from ._core.validate import check_int
 
@@ -125,6 +123,9 @@ def warm(processes: int = 2, *, say=None) -> dict[str, float]:
     The jobs run in spawned processes, which import the calling script again: a script (not a
     notebook) calls this under ``if __name__ == "__main__":``, as for a local Dask cluster.
     """
+    import multiprocessing  # here: the command line's start-up stays light
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
     processes = check_int("processes", processes, 1, MAX_PROCESSES)
     took = {}
     # fresh processes (spawned): a fork of a process whose Numba threads have run (Song of
