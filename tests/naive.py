@@ -36,6 +36,11 @@ __all__ = [
     "bf_activation",
     "BF_FIELDS",
     "BF_COLUMNS",
+    "lex_key",
+    "bf_slots",
+    "bf_points",
+    "bf_attack_roll",
+    "bf_damage_roll",
 ]
 
 FACES = (1, 2, 3, 4, 5, 6)
@@ -514,12 +519,40 @@ class _Tally:
                 if theirs[j]:
                     mine[j] += p * theirs[j]
 
+    def spent(self):
+        """Points the attackers spent, and the target (against attacks and other points)."""
+        attackers = sum((row[BF_FIELDS.index("spent")] for row in self.slots), Fraction(0))
+        target = sum((row[BF_FIELDS.index("target_spent")] for row in self.slots), Fraction(0))
+        target += sum((v for (_, _, col), v in self.eff.items() if col == _TSPENT), Fraction(0))
+        return attackers, target
+
     def value(self, objective, boxes):
         if objective == "kill":
             return sum(self.kill, Fraction(0)) + sum(self.mkill, Fraction(0))
         if objective.startswith("cripple:"):
             return self.cripple_end.get(objective.split(":", 1)[1], Fraction(0))
         return sum((k * v for k, v in self.damage.items()), Fraction(0))
+
+
+def lex_key(tally, objective, boxes, side):
+    """What best play compares, written from docs/best-play.md ("Objectives"): the objective,
+    then its secondary figures (``kill``: the damage marked; ``damage``: the kill;
+    ``cripple:X``: the kill, then the damage), then the points spent. Signed so that the
+    greater tuple is preferred by ``side``: an attacker wants more of every figure and fewer
+    of the attackers' points (with ``keep_points``, the points come before the damage), the
+    target less of every figure and fewer of its own points."""
+    kill, damage = tally.value("kill", boxes), tally.value("damage", boxes)
+    chain = {"kill": [("f", kill), ("d", damage)], "damage": [("d", damage), ("f", kill)]}.get(objective)
+    if chain is None:
+        chain = [("f", tally.value(objective, boxes)), ("f", kill), ("d", damage)]
+    attackers, target = tally.spent()
+    if side == "target":
+        return tuple(-v for _, v in chain) + (-target,)
+    if getattr(side, "keep_points", False):
+        at = next(j for j, (kind, _) in enumerate(chain) if kind == "d")
+        at += 1 if at == 0 else 0
+        return tuple(v for _, v in chain[:at]) + (-attackers,) + tuple(v for _, v in chain[at:])
+    return tuple(v for _, v in chain) + (-attackers,)
 
 
 #: Continuous effects and hazards, in the order of ``mathhammer.result.EFFECT_NAMES``, and
@@ -713,13 +746,15 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             out.eff[key] = out.eff.get(key, 0) + amount
         return out
 
-    def best(options, maximise, obj):
-        chosen = options[0]
-        for o in options[1:]:
-            v, c = o.value(obj, boxes), chosen.value(obj, boxes)
-            if (v > c) if maximise else (v < c):
-                chosen = o
-        return chosen
+    def best(options, side, obj):
+        """The option ``side`` (an attacker, or ``"target"``) prefers, lexicographically over
+        its chain (:func:`lex_key`); the first listed on a tie."""
+        keys = [lex_key(o, obj, boxes, side) for o in options]
+        chosen = 0
+        for j in range(1, len(options)):
+            if keys[j] > keys[chosen]:
+                chosen = j
+        return options[chosen]
 
     def settle(st, order):
         """The state with ``order`` marked; a crippled Cortex (grid) loses the target's
@@ -751,7 +786,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         while k <= left and 5 * (k - 1) < x:
             options.append(suffer_mark(dict(st, target_points=left - k), max(0, x - 5 * k), then, k))
             k += 1
-        return best(options, False, target_objective)
+        return best(options, "target", target_objective)
 
     def suffer_mark(st, x, then, spent=0):
         remaining = boxes - st["marked"]
@@ -839,7 +874,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             if slot.weapon.type == "melee" and a.buy_weapon is None:
                 others = [attack(i, st, slot.cost, w) for w in a.weapons
                           if w.type == "melee" and w is not slot.weapon and not getattr(w, "power_attack", None)]
-            return best([stop, bought, *others], True, objective)
+            return best([stop, bought, *others], slot.attacker_obj, objective)
         if isinstance(slot.weapon.attacks, str):  # a random rate of fire
             if slot.number == 0:  # rolled before its first attack
                 odds = {"d3": {k: Fraction(1, 3) for k in (1, 2, 3)},
@@ -900,7 +935,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
                     counted = {} if again else {"hit": 1, "crit": int(res == "crit")}
                     branches.append((roll[res], hit(i, st, res == "crit", points - paid, dict(local, **counted))))
             trees.append(mix(branches))
-        return best(trees, True, objective) if len(trees) > 1 else trees[0]
+        return best(trees, slots[i].attacker_obj, objective) if len(trees) > 1 else trees[0]
 
     def hit(i, st, crit, points, local):
         slot = slots[i]
@@ -972,7 +1007,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             branches = [(p, field_step(i, st, after, grievous, x, points - paid, local2, quick))
                         for x, p in roll.items()]
             trees.append(mix(branches))
-        return best(trees, True, objective) if len(trees) > 1 else trees[0]
+        return best(trees, slots[i].attacker_obj, objective) if len(trees) > 1 else trees[0]
 
     def after_quicksand(i, st, quick):
         """Knocked down in quicksand by the hit of slot ``i``: 1 damage point at once."""
@@ -1011,7 +1046,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             while k <= left and 5 * (k - 1) < x:
                 options.append(mark(*args, max(0, x - 5 * k), k, points, local, quick))
                 k += 1
-        return best(options, False, target_objective)
+        return best(options, "target", target_objective)
 
     def mark(i, st, after, grievous, x, spent, points, local, quick):
         remaining = boxes - st["marked"]
@@ -1203,3 +1238,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         res["box"] = [[result.box.get((c, r), Fraction(0)) for r in range(len(card.cols[c]))]
                       for c in range(6)]
     return res
+
+
+#: The dice and the attack sequence, for the other oracles of the suite.
+bf_slots, bf_points, bf_attack_roll, bf_damage_roll = _bf_slots, _bf_points, _bf_attack_roll, _bf_damage_roll

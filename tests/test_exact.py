@@ -806,7 +806,7 @@ def one_with(target, *weapons, **attacker):
 def test_lethal_power_field_thresholds():
     # Automatic hit (knocked down), 2d6 + 10 - 10 = 2d6 points against 5 boxes and 1 focus:
     # 2d6 in 5..9 is lethal and 1 focus (-5) saves it; 10..12 would need 2.
-    t = Target(14, 10, boxes=5, focus=1, state={"knocked_down"})
+    t = Target(14, 10, boxes=5, focus=1, state={"knocked_down"}, power_field="lethal")
     res = exact_result(one_with(t, W("Fist", "melee", 5, 10)))
     assert res.kill == pytest.approx(6 / 36, abs=TOL)
     assert res.target_spent_mean[0] == pytest.approx(24 / 36, abs=TOL)
@@ -817,6 +817,20 @@ def test_lethal_power_field_thresholds():
     assert res.target_spent_mean[0] == pytest.approx((24 + 2 * 6) / 36, abs=TOL)
     never = exact_result(one_with(dataclasses.replace(t, power_field="never"), W("Fist", "melee", 5, 10)))
     assert never.kill == pytest.approx(30 / 36, abs=TOL) and never.target_spent_mean[0] == 0.0
+
+
+def test_best_power_field_spends_for_boxes_once_the_kill_is_settled():
+    """docs/best-play.md, "Objectives": the target's power field prefers fewer kills, then
+    fewer boxes marked, then keeping its points. Automatic hit of 2d6 points against 5 boxes
+    and 1 focus: on 5..9 the focus saves it; on 2..4 the kill is not at stake, and the focus
+    (worth nothing once the sequence ends) takes 5 points off, so nothing is marked; on 10..12
+    the target is destroyed whatever it spends, and it keeps its focus."""
+    t = Target(14, 10, boxes=5, focus=1, state={"knocked_down"})
+    res = exact_result(one_with(t, W("Fist", "melee", 5, 10)))
+    assert res.kill == pytest.approx(6 / 36, abs=TOL)
+    assert res.target_spent_mean[0] == pytest.approx(30 / 36, abs=TOL)
+    want = np.array([1 + 2 + 3 + 4, 5, 6, 5, 4, 6]) / 36  # x - 5 on 2..9 (0 at least), killed on 10..12
+    np.testing.assert_allclose(res.damage_pmf, want, atol=TOL)
 
 
 def test_fury_target_prevents_one_lethal_attack():

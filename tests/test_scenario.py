@@ -572,6 +572,7 @@ NEW_KEYS = [
     ("weapon-targets", "weapon", 'targets = ["Target"]', lambda s: s.attackers[0].weapons[0].targets,
      ("Target",)),
     ("attacker-buy-weapon", "attacker", 'buy_weapon = "Fist"', lambda s: s.attackers[0].buy_weapon, "Fist"),
+    ("attacker-keep-points", "attacker", "keep_points = true", lambda s: s.attackers[0].keep_points, True),
     ("spend-boost-attack", "spend", 'boost_attack = "always"', lambda s: s.attackers[0].spend,
      Spend(boost_attack="always")),
     ("spend-boost-attack-at", "spend", "boost_attack_at = 10", lambda s: s.attackers[0].spend,
@@ -1156,8 +1157,9 @@ def test_format_doc_example_parses():
     assert set(data["settings"]) == set(SETTINGS_KEYS)
     assert set(data["target"]) == set(TARGET_KEYS) - {"spiral", "models"}  # a grid or a spiral; a
     # unit's models have damage tracks (docs/scenario-format.md, "Units")
-    assert set(data["attackers"][0]) == set(ATTACKER_KEYS) - {"fury", "force", "target", "targets"}
-    # one of the three points; routes are for several targets
+    assert set(data["attackers"][0]) == set(ATTACKER_KEYS) - {"fury", "force", "target", "targets", "keep_points"}
+    # one of the three points; routes are for several targets; keep_points is best play's
+    # (this attacker's policy is fixed: "Best play" below)
     assert set(data["attackers"][0]["spend"]) == set(SPEND_KEYS)
     assert set(WEAPON_KEYS) - set(data["attackers"][0]["weapons"][0]) <= {
         "boosted_attack", "boosted_damage", "damage_type", "extra_attack_dice", "extra_damage_dice",

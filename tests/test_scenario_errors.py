@@ -511,6 +511,11 @@ EXACT_CASES = [
     ("attacker-name-twice", BASE + MELEE_SECOND_ATTACKER.replace('name = "Gunner"', 'name = "Jack"'),
      "attackers[1].name: two attackers have this name: figures are reported by name (got 'Jack')"),
     ("attacker-buy-weapon-int", in_attacker("buy_weapon = 1"), "attackers[0].buy_weapon: must be a string (got 1)"),
+    ("attacker-keep-points-string", in_attacker('keep_points = "yes"'),
+     "attackers[0].keep_points: must be true or false (got 'yes')"),
+    ("attacker-keep-points-fixed", in_attacker('keep_points = true\npolicy = "fixed"'),
+     'attackers[0].keep_points: orders the choices of best play: it needs policy = "best" '
+     "(policy = 'fixed') (got True)"),
     ("attacker-buy-weapon-ranged", in_attacker('buy_weapon = "Fist"', RANGED_ONLY),
      ("attackers[0].buy_weapon: names a weapon to buy attacks with, but the attacker has no melee weapon "
      "(got 'Fist')")),

@@ -24,9 +24,10 @@ a paid damage boost (after the attack roll) and the target's power field (after 
 roll). :class:`~mathhammer.exact.edges.Decisions` says who decides how: the attackers' fixed
 ``spend`` policies or their best play, and the target's ``power_field`` policy. A decision
 made by looking ahead (:func:`~mathhammer.exact.edges.choose`) compares the value of each
-option's edges under ``Decisions.value`` (the value of the states after this attack) and
-keeps, per ``m`` (or per ``m`` and damage roll for the target), the edges of the best
-option; on a tie the first option listed (the cheaper one) is kept.
+option's edges under ``Decisions.value`` (the value of the states after this attack, compared
+figure by figure as :mod:`~mathhammer.exact.chain` says) and keeps, per ``m`` (or per ``m``
+and damage roll for the target), the edges of the preferred option; on a tie the first
+option listed (the cheaper one) is kept.
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def _made(setup: Setup, info: SlotInfo, state: State, dec: Decisions, m: np.ndar
     # with which weapon: the slot's, or another melee weapon (recorded on its own row)
     others = [_attack(setup, alt, state, m, cost, dataclasses.replace(dec, row=alt.row), by_src)
               for alt in setup.alternatives[info.index]]
-    return choose([stop, bought, *others], by_src, m.size, dec, maximise=True, what="buy",
+    return choose([stop, bought, *others], by_src, m.size, dec, dec.attacker(info.slot.attacker_index), what="buy",
                   context=(state,), groups=m)
 
 
@@ -148,8 +149,8 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
                 made[key] = edges
             pieces += [pc.scaled(q) for pc in edges]
         trees.append(pieces)
-    return choose(trees, by_src, m.size, dec, maximise=True, what="boost_attack", context=(state, buy),
-                  groups=m)
+    by = dec.attacker(info.slot.attacker_index) if len(trees) > 1 else None
+    return choose(trees, by_src, m.size, dec, by, what="boost_attack", context=(state, buy), groups=m)
 
 
 def _alike(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int, dec: Decisions):
@@ -217,7 +218,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
     if best:
         # the state before the attack, bought or not, the attack boost paid, critical or not
         context = (state, spent - paid_attack, paid_attack, critical)
-        return choose([roll.edges(m, 0), roll.edges(m, 1)], by_src, m.size, dec, maximise=True,
+        return choose([roll.edges(m, 0), roll.edges(m, 1)], by_src, m.size, dec, dec.attacker(info.slot.attacker_index),
                       what="boost_damage", context=context, groups=m)
     if spend.boost_damage == "never":
         return roll.edges(m, 0)

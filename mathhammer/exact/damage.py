@@ -90,7 +90,7 @@ class DamageRoll:
             options.append(self._leaves(cells.where(useful), k, points, counts, tag=np.flatnonzero(useful)))
         # decided in the state after the hit (the attacker's points after its boosts) and
         # whether the target was down before it (Tough, quicksand)
-        return choose(options, lambda pc: pc.tag, cells.x.size, self.dec, maximise=False, what="field",
+        return choose(options, lambda pc: pc.tag, cells.x.size, self.dec, self.dec.target, what="field",
                       context=(self.after._replace(points=points), self.state.down), groups=(cells.src, cells.x))
 
     def _leaves(self, cells: _Cells, k: int, points: int, counts: dict, tag=None) -> list[Piece]:

@@ -8,9 +8,10 @@ pieces that lead to the same place. The same edges serve forward propagation (pu
 probability along them) and backward induction (pull values back along them).
 
 :class:`Decisions` says who decides what during an attack; a decision made by looking ahead
-(:func:`choose`) compares the value of each option's edges (:func:`piece_values`) and keeps,
-per group of edges, the best option's; on a tie (within :data:`TIE`) the first option listed
-(the cheaper one) is kept.
+(:func:`choose`) compares the value of each option's edges (:func:`piece_values`: a vector of
+expected figures, compared figure by figure as :mod:`~mathhammer.exact.chain` says) and keeps,
+per group of edges, the preferred option's; on a tie the first option listed (the cheaper
+one) is kept.
 """
 
 from __future__ import annotations
@@ -34,15 +35,11 @@ from ..result.fields import (
     SLOT_TARGET_SPENT,
     SLOT_TOUGH,
 )
+from .chain import Chain, Preference
 from .state import State
 
-__all__ = ["TIE", "Piece", "Decisions", "BySource", "groups_by", "subset", "slot_counts", "piece_values",
-           "choose", "merge"]
-
-
-#: An option must beat the one before it by more than this to be preferred (floating-point
-#: noise must not decide a tie).
-TIE = 1e-13
+__all__ = ["Piece", "Decisions", "BySource", "groups_by", "subset", "slot_counts", "piece_values",
+           "choose", "merge", "sums_by", "attack_cost"]
 
 
 @dataclass
@@ -169,19 +166,21 @@ class Decisions:
         ignored). The others follow their ``spend`` policies.
     value : callable, optional
         ``value(state, idx)``: the value of the state after this attack at each damage
-        marked (configuration) of ``idx``. Needed by best-play decisions: the attackers'
-        and, with ``power_field = "best"``, the target's (which minimises it).
-    kill_value : float
-        Value of a kill (1 for the kill probability or a crippled system, ``boxes`` for
-        expected damage).
+        marked (configuration) of ``idx``, ``[idx.size, chain.width]``. Needed by best-play
+        decisions: the attackers' and, with ``power_field = "best"``, the target's.
+    chain : Chain, optional
+        The columns of values, the value of a kill and each side's preference.
+    keep_points : frozenset of int
+        Attackers whose chain puts the points they keep ahead of the damage marked.
     event : int
         The event (:attr:`Setup.events <mathhammer.exact.setup.Setup.events>`) decided.
     record : callable, optional
-        ``record(what, event, row, context, groups, best, values)``: told every decision made
-        by looking ahead (what, the event, the decision-table row, a tuple saying where it is
-        made, the groups it was made for, the option chosen in each and, per option, its
-        value in each group, negated where the choice minimises, -inf where not offered); the
-        decision tables of best play (:mod:`mathhammer.play`) are read off these calls.
+        ``record(what, event, row, context, groups, best, values, preference)``: told every
+        decision made by looking ahead (what, the event, the decision-table row, a tuple
+        saying where it is made, the groups it was made for, the option chosen in each, per
+        option its value in each group, ``[groups, chain.width]``, NaN where not offered,
+        and the :class:`~mathhammer.exact.chain.Preference` it was chosen by); the decision
+        tables of best play (:mod:`mathhammer.play`) are read off these calls.
     row : int
         The decision-table row of the attack decided (:attr:`SlotInfo.row
         <mathhammer.exact.state.SlotInfo.row>`: the slot, or the weapon a bought attack is
@@ -190,7 +189,8 @@ class Decisions:
 
     best: frozenset = frozenset()
     value: Callable[[State, np.ndarray], np.ndarray] | None = None
-    kill_value: float = 1.0
+    chain: Chain | None = None
+    keep_points: frozenset = frozenset()
     event: int = -1
     record: Callable | None = None
     row: int = -1
@@ -198,6 +198,28 @@ class Decisions:
     def plays_best(self, attacker_index: int) -> bool:
         """Whether attacker ``attacker_index`` decides by best play."""
         return attacker_index in self.best
+
+    def attacker(self, attacker_index: int) -> Preference:
+        """The preference attacker ``attacker_index`` decides by."""
+        return self.chain.attackers(attacker_index in self.keep_points)
+
+    @property
+    def target(self) -> Preference:
+        """The preference the target's power field decides by."""
+        return self.chain.target
+
+    def lead(self, state: State | None, dst: np.ndarray, spent: float = 0.0, target_spent: float = 0.0) -> np.ndarray:
+        """The value of reaching ``state`` (None: the kill) at ``dst`` after spending
+        ``spent`` attacker points and ``target_spent`` target points on the way."""
+        if state is None:
+            out = np.broadcast_to(self.chain.kill_value, (dst.size, self.chain.width)).copy()
+        else:
+            out = np.array(self.value(state, dst), dtype=np.float64)
+        if spent:
+            out[:, self.chain.index("spent")] += spent
+        if target_spent:
+            out[:, self.chain.index("target_spent")] += target_spent
+        return out
 
 
 _COL = {"made": SLOT_MADE, "hit": SLOT_HIT, "crit": SLOT_CRIT, "dmg": SLOT_DAMAGE,
@@ -215,22 +237,33 @@ def slot_counts(named: dict) -> tuple:
     return tuple(out)
 
 
-def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
-    """Per edge, probability times the value of where it leads."""
-    out = []
-    for pc in pieces:
-        if pc.state is None:
-            out.append(pc.p * dec.kill_value)
-        else:
-            out.append(pc.p * dec.value(pc.state, pc.dst))
+def attack_cost(pc: Piece) -> tuple[float, float]:
+    """Points the attackers and the target spent along an attack's piece (a knockdown in
+    quicksand's power field included)."""
+    return pc.counts[SLOT_SPENT], pc.counts[SLOT_TARGET_SPENT] + pc.quick_spent
+
+
+def sums_by(index: np.ndarray, weights: np.ndarray, values: np.ndarray, n: int, out: np.ndarray | None = None) -> np.ndarray:
+    """``out[g] += sum of weights[e] * values[e]`` over the edges ``e`` of each group
+    ``g = index[e]``: ``[n, columns]`` (a value's columns summed apart)."""
+    if out is None:
+        out = np.zeros((n, values.shape[1]))
+    for k in range(values.shape[1]):
+        out[:, k] += np.bincount(index, weights=weights * values[:, k], minlength=n)
     return out
 
 
+def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
+    """Per edge, the value of where it leads, with what was spent along it
+    (``[edges, chain.width]``; the probability not applied)."""
+    return [dec.lead(pc.state, pc.dst, *attack_cost(pc)) for pc in pieces]
+
+
 def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_groups: int,
-           dec: Decisions, maximise: bool, what: str | None = None, context: tuple = (),
+           dec: Decisions, by: Preference, what: str | None = None, context: tuple = (),
            groups: object = None) -> list[Piece]:
-    """Keep, per group, the edges of the best option (the first on a tie); an option with no
-    edge in a group is not available there.
+    """Keep, per group, the edges of the option ``by`` prefers (the first on a tie); an
+    option with no edge in a group is not available there.
 
     ``what``, ``context`` and ``groups`` (what the groups are: the damage marked, or cells
     of damage marked and damage rolled) are handed to ``dec.record`` with the choice."""
@@ -238,24 +271,18 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
         return options[0]
     totals, grouped = [], []  # per option, per piece: the group of each edge
     for pieces in options:
-        tot = np.zeros(n_groups)
+        tot = np.zeros((n_groups, dec.chain.width))
         seen = np.zeros(n_groups, dtype=bool)
         for pc, v in zip(pieces, piece_values(pieces, dec)):
             g = group(pc)
             grouped.append(g)
-            tot += np.bincount(g, weights=v, minlength=n_groups)
+            sums_by(g, pc.p, v, n_groups, tot)
             seen[g] = True
-        tot = tot if maximise else -tot
-        tot[~seen] = -np.inf
+        tot[~seen] = np.nan
         totals.append(tot)
-    best = np.zeros(n_groups, dtype=np.int64)
-    best_value = totals[0].copy()
-    for j in range(1, len(options)):
-        better = totals[j] > best_value + TIE
-        best[better] = j
-        best_value[better] = totals[j][better]
+    best = by.choose(totals)
     if what is not None and dec.record is not None:
-        dec.record(what, dec.event, dec.row, context, groups, best, totals)
+        dec.record(what, dec.event, dec.row, context, groups, best, totals, by)
     out = []
     groups_of = iter(grouped)
     for j, pieces in enumerate(options):

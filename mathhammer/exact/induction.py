@@ -3,18 +3,21 @@
 :class:`Engine` holds the edges of each event (an attack:
 :func:`~mathhammer.exact.attack.attack_edges`; a step of the end of a round:
 :func:`~mathhammer.exact.rounds.round_edges`) and the value of each state before each
-event, ``V_e(state)[m]``: the kill probability (or the expected damage marked at the end,
-or the probability a system or aspect ends crippled) from there on. After the last event
-the value is 0 (or ``m``, or whether it is crippled) for a target left standing; a kill is
-worth 1 (or ``boxes``, or 1: every box is marked). Values are
+event, ``V_e(state)[m]``: the expected figures of the end of the sequence from there on, a
+vector of the columns of the objective's :class:`~mathhammer.exact.chain.Chain` (the kill
+probability, the models destroyed, the damage marked, whether a system or aspect ends
+crippled, in the objective's order, then the points each side spends). After the last event
+a target left standing is worth what it ends with (0 for the kill, ``m`` boxes, ...); a kill
+is worth every figure at its most (every box is marked, every system crippled). Values are
 computed on demand and memoised, so only states that a decision can reach are visited; on
 a grid or spiral, only the configurations asked for.
 
 Two uses:
 
 * best play (docs/best-play.md): attackers with ``policy = "best"`` do, at each decision,
-  what maximises the objective, a target with ``power_field = "best"`` what minimises it,
-  the others follow their fixed policies (:func:`exact_result
+  what their chain prefers (the objective at its greatest, then its secondary figures, then
+  fewer points spent), a target with ``power_field = "best"`` what its chain prefers (every
+  figure at its least, then fewer points of its own), the others follow their fixed policies (:func:`exact_result
   <mathhammer.exact.exact_result>` then propagates forward along those decisions, and
   :mod:`mathhammer.play` reads the decisions into tables the Monte Carlo kernel follows);
 * :func:`optimal_value`: every attacker's best play, the yardstick of the policy optimizer.
@@ -34,25 +37,20 @@ from ..rules import Scenario
 from ..rules.scenario import check_objective
 from .attack import attack_edges
 from .bounds import MAX_CARD_INDUCTION_EDGES, prepare
-from .edges import BySource, Decisions, Piece, merge, slot_counts
+from .chain import Chain
+from .edges import BySource, Decisions, Piece, attack_cost, merge, slot_counts, sums_by
 from .rounds import round_edges
 from .setup import Setup
 from .state import State
 from .targets import Targets
 
-__all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CONFIG_BATCH", "UNIT_TIEBREAK"]
+__all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CONFIG_BATCH"]
 
 #: Most edges kept in memory for reuse by later attacks (about 40 bytes each).
 EDGE_BUDGET = 4_000_000
 
 #: Grids and spirals: configurations whose edges are built at once (bounds the memory).
 CONFIG_BATCH = 1024
-
-#: Weight of the fraction of a unit's models destroyed added to the kill objective (every
-#: model destroyed), so best play against a unit kills as many as it can where clearing it is
-#: out of reach (docs/units.md); decisions it changes differ in the kill by less than this.
-#: With several targets: the fraction of all their models.
-UNIT_TIEBREAK = 1e-10
 
 
 class Engine:
@@ -69,18 +67,16 @@ class Engine:
         Attackers that play their best (see :class:`~mathhammer.exact.edges.Decisions`);
         by default those whose policy is ``"best"`` (with points to spend).
     objective : {"kill", "damage", "destroyed", "cripple:X"}
-        What values measure: kill probability, expected damage marked at the end, expected
-        models of a unit destroyed, or the probability system / aspect X ends crippled
-        (grids and spirals).
+        What values measure first (:class:`~mathhammer.exact.chain.Chain`): kill
+        probability, expected damage marked at the end, expected models of a unit destroyed,
+        or the probability system / aspect X ends crippled (grids and spirals); then the
+        objective's secondary figures and the points spent.
     record : callable, optional
         Told every decision made by looking ahead (:class:`~mathhammer.exact.edges.Decisions`).
     edge_budget : int, optional
         On a grid or spiral with look-ahead: most edges built before giving up with
         :class:`~mathhammer.errors.ExactNotApplicable` (the bounds of
         :mod:`~mathhammer.exact.bounds` are loose there).
-    tiebreak : float
-        Weight of the fraction of boxes marked at the end added to the objective (0: none):
-        decisions the objective leaves (nearly) tied go to the one that deals more damage.
 
     Events are numbered as :attr:`Setup.events`: one per attack of every round with an
     attack phase, and the steps of the end of each round (with several rounds or continuous
@@ -88,7 +84,7 @@ class Engine:
     """
 
     def __init__(self, setup: Setup | Targets, best: frozenset | None = None, objective: str = "kill",
-                 record=None, edge_budget: int | None = None, tiebreak: float = 0.0):
+                 record=None, edge_budget: int | None = None):
         self.setup = setup
         self.edge_budget = edge_budget
         self.built = 0  # edges built by look-ahead on a card (bounded by edge_budget)
@@ -100,16 +96,11 @@ class Engine:
         self.record = record
         self.looks_ahead = bool(self.best) or setup.field == "best"
         self.on_card = setup.card is not None
-        self.kill_value = {"damage": float(setup.unit_boxes), "destroyed": float(setup.models)}.get(objective, 1.0)
-        # a small weight on the damage marked (a kill marks every box): decisions that the
-        # objective leaves tied go to the one that deals more (the relaxation of best play)
-        self.tiebreak = float(tiebreak)
-        self.kill_value += self.tiebreak
-        # a unit with the kill objective (every model destroyed): where that is out of reach,
-        # or the options are tied for it, decisions go to more models destroyed (a weight
-        # far below any difference in the kill that matters, far above rounding noise)
-        self.unit_tiebreak = UNIT_TIEBREAK if setup.models > 1 and objective == "kill" else 0.0
-        self.kill_value += self.unit_tiebreak
+        sc = setup.scenario
+        points = (sum(a.points * max(1, a.models) for a in sc.attackers)
+                  + sum(t.power_points for t in sc.targets)) * max(1, setup.turns)
+        self.chain = Chain.of(objective, setup.models, setup.unit_boxes, points)
+        self.keep_points = frozenset(i for i, a in enumerate(sc.attackers) if a.keep_points)
         self._cripple_bit = 0
         if objective.startswith("cripple:"):
             self._cripple_bit = 1 << setup.card.letters.index(objective.split(":", 1)[1])
@@ -125,27 +116,24 @@ class Engine:
 
     def terminal(self, idx: np.ndarray, state: State) -> np.ndarray:
         """Value after the last event at the damage marked (configurations) ``idx`` of a
-        target left standing in ``state`` (a unit: damage on the whole unit, a destroyed
-        model counting all its boxes; several targets: and all the boxes and models of the
-        targets destroyed before it)."""
+        target left standing in ``state``, ``[idx.size, chain.width]`` (a unit: damage on
+        the whole unit, a destroyed model counting all its boxes; several targets: and all
+        the boxes and models of the targets destroyed before it)."""
         setup = self.setup
         part = setup.part(state)
         boxes_before, models_before = setup.before(state)
         marked = (part.count(idx) + state.destroyed * part.boxes + sum(m for m, _ in state.others)
                   + boxes_before)
         destroyed = state.destroyed + models_before
-        extra = 0.0
-        if self.tiebreak:
-            extra = self.tiebreak * marked / setup.unit_boxes
-        if self.unit_tiebreak:
-            extra = extra + self.unit_tiebreak * destroyed / setup.models
-        if self.objective == "kill":
-            return np.zeros(idx.size) + extra
-        if self.objective == "damage":
-            return marked.astype(np.float64) + extra
-        if self.objective == "destroyed":  # the models destroyed (a kill: every one)
-            return np.full(idx.size, float(destroyed)) + extra
-        return ((self.setup.card.crip[idx] & self._cripple_bit) > 0).astype(np.float64) + extra
+        out = np.zeros((idx.size, self.chain.width))
+        for k, name in enumerate(self.chain.columns):
+            if name == "destroyed":
+                out[:, k] = destroyed
+            elif name == "damage":
+                out[:, k] = marked
+            elif name == "cripple":
+                out[:, k] = (self.setup.card.crip[idx] & self._cripple_bit) > 0
+        return out
 
     def edges(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
         """Edges of event ``e`` from ``state`` (as the event finds it), one piece per state
@@ -187,7 +175,7 @@ class Engine:
     def _build(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
         ev = self.events[e]
         setup = self.setup.part(state)  # the target under attack's
-        dec = Decisions(self.best, kill_value=self.kill_value, event=e, record=self.record,
+        dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, record=self.record,
                         row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.after(e, s, idx)
@@ -224,34 +212,51 @@ class Engine:
         key = (e, state)
         vals, known = self._values.get(key, (None, None))
         size = self.setup.size
-        if vals is None or vals.size < size:
-            grown, seen = np.zeros(size), np.zeros(size, dtype=bool)
+        if vals is None or vals.shape[0] < size:
+            grown, seen = np.zeros((size, self.chain.width)), np.zeros(size, dtype=bool)
             if vals is not None:
-                grown[: vals.size], seen[: vals.size] = vals, known
+                grown[: vals.shape[0]], seen[: vals.shape[0]] = vals, known
             vals, known = grown, seen
             self._values[key] = (vals, known)
         missing = np.unique(idx[~known[idx]])
         for lo in range(0, missing.size, CONFIG_BATCH):
             part = missing[lo: lo + CONFIG_BATCH]
-            out = np.zeros(part.size)
+            out = np.zeros((part.size, self.chain.width))
             at = BySource(part)
             for pc in self.edges(e, state, part):
-                lead = self.kill_value if pc.state is None else self.after(e, pc.state, pc.dst)
-                out += np.bincount(at(pc), weights=pc.p * lead, minlength=part.size)
+                sums_by(at(pc), pc.p, self._lead(e, pc), part.size, out)
             vals[part] = out
             known[part] = True
         return vals[idx]
 
+    def _lead(self, e: int, pc: Piece) -> np.ndarray:
+        """The value of where each edge of ``pc`` (of event ``e``) leads, with what was spent
+        along it."""
+        chain = self.chain
+        if pc.state is None:
+            out = np.broadcast_to(chain.kill_value, (pc.dst.size, chain.width)).copy()
+        else:
+            out = np.array(self.after(e, pc.state, pc.dst), dtype=np.float64)
+        if self.events[e].kind == "attack":
+            spent, target_spent = attack_cost(pc)
+        else:  # a fire or corrosion point suffered: (present, applied, destroyed, spent, tough)
+            spent, target_spent = 0.0, (pc.counts[3] if len(pc.counts) == 5 else 0.0)
+        if spent:
+            out[:, chain.index("spent")] += spent
+        if target_spent:
+            out[:, chain.index("target_spent")] += target_spent
+        return out
+
     def _track_value(self, e: int, state: State) -> np.ndarray:
-        """Value of ``state`` before event ``e`` at every damage marked of a track (read-only)."""
+        """Value of ``state`` before event ``e`` at every damage marked of a track,
+        ``[boxes, chain.width]`` (read-only)."""
         key = (e, state)
         out = self._values.get(key)
         if out is None:
             boxes = self.setup.part(state).boxes
-            out = np.zeros(boxes)
+            out = np.zeros((boxes, self.chain.width))
             for pc in self.edges(e, state):
-                lead = self.kill_value if pc.state is None else self.after(e, pc.state, pc.dst)
-                out += np.bincount(pc.src, weights=pc.p * lead, minlength=boxes)
+                sums_by(pc.src, pc.p, self._lead(e, pc), boxes, out)
             out.setflags(write=False)
             self._values[key] = out
         return out
@@ -315,4 +320,4 @@ def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
     engine = Engine(setup, best=frozenset(range(len(everyone))), objective=objective,
                     edge_budget=MAX_CARD_INDUCTION_EDGES)
     with deep_recursion(setup.n_events):
-        return float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0])
+        return float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0, 0])

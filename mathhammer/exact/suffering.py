@@ -18,7 +18,7 @@ import numpy as np
 
 from ..result.fields import SLOT_DESTROYED, SLOT_TOUGH
 from .card import N_COLUMNS
-from .edges import TIE, Decisions, Piece, groups_by, subset
+from .edges import Decisions, Piece, groups_by, subset, sums_by
 from .setup import Setup
 from .state import SlotInfo, State
 
@@ -60,7 +60,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
     marked (configuration) ``cur``, with probabilities ``p``.
 
     The power field spends focus by its policy (``lethal``: only when the points would
-    disable, the fewest; ``best``: what minimises ``dec.value``; fury does not prevent
+    disable, the fewest; ``best``: what the target prefers of ``dec.value``; fury does not prevent
     them; a crippled Power Field Generator stops it); the points are marked (a column roll
     on a card); a disabled target may roll Tough; no Rapid Healing. ``window``: marks the
     card's stack keeps (the next attack's).
@@ -91,26 +91,18 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
     if len(options) == 1:
         return options[0]
     n = cur.size
-    best = np.zeros(n, dtype=np.int64)
-    best_value = None
     totals = []
-    for j, hurts in enumerate(options):
-        tot = np.zeros(n)
+    for hurts in options:
+        tot = np.zeros((n, dec.chain.width))
         seen = np.zeros(n, dtype=bool)
         for h in hurts:
-            lead = dec.kill_value if h.state is None else dec.value(h.state, h.dst)
-            tot += np.bincount(h.rows, weights=h.p * lead, minlength=n)
+            sums_by(h.rows, h.p, dec.lead(h.state, h.dst, target_spent=h.spent), n, tot)
             seen[h.rows] = True
-        tot = np.where(seen, -tot, -np.inf)  # maximise minus the value
+        tot[~seen] = np.nan
         totals.append(tot)
-        if best_value is None:
-            best_value = tot
-            continue
-        better = tot > best_value + TIE
-        best[better] = j
-        best_value = np.where(better, tot, best_value)
+    best = dec.target.choose(totals)
     if dec.record is not None:
-        dec.record("suffer", dec.event, dec.row, (state,), (cur, x), best, totals)
+        dec.record("suffer", dec.event, dec.row, (state,), (cur, x), best, totals, dec.target)
     out = []
     for j, hurts in enumerate(options):
         for h in hurts:

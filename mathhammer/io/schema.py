@@ -80,25 +80,8 @@ TARGET_KEYS = (
     "upkeep_rules",
     "shield_guard",
 )
-ATTACKER_KEYS = (
-    "name",
-    "weapons",
-    "focus",
-    "fury",
-    "force",
-    "policy",
-    "charge",
-    "combined",
-    "buy_weapon",
-    "model",
-    "crippled",
-    "models",
-    "target",
-    "targets",
-    "spend",
-    "base",
-    "side",
-)
+ATTACKER_KEYS = ("name", "weapons", "focus", "fury", "force", "policy", "charge", "combined", "buy_weapon",
+                 "model", "crippled", "models", "target", "targets", "spend", "base", "side", "keep_points")
 SPEND_KEYS = ("boost_attack", "boost_attack_at", "boost_damage", "buy_attacks", "reserve")
 WEAPON_KEYS = (
     "name",
@@ -167,7 +150,7 @@ TARGET_LIST_HINTS: dict[str, dict[str, str]] = {
 }
 #: Attacker keys passed to Attacker as they are.
 ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon", "model",
-                   "crippled", "models", "targets", "base", "side")
+                   "crippled", "models", "targets", "base", "side", "keep_points")
 
 #: Names players often write for a key, mapped to the key the file format uses (or to the
 #: keys it may mean, the first one the table allows being suggested).
@@ -223,6 +206,8 @@ ALIASES: dict[str, str | tuple[str, ...]] = {
     "count": "models",
     "number": "models",
     "bought_weapon": "buy_weapon",
+    "keep_focus": "keep_points",
+    "keep_fury": "keep_points",
     "buy": "buy_attacks",
     "boosted_attack_at": "boost_attack_at",
     "boost_at": "boost_attack_at",

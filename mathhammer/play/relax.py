@@ -13,11 +13,13 @@ random, as the sequence's damage rolls would, to find each system's chance ``p(m
 being crippled with ``m`` boxes marked; marking ``m`` to ``m'`` on the track cripples it with
 chance ``(p(m') - p(m)) / (1 - p(m))``, and it stays crippled with its feedback. The tables
 are keyed by the boxes marked only, so each decision is the one whose value, averaged over
-the systems crippled (weighted by their chance at those boxes marked), is best. ``cripple:X`` has no meaning on a track: the relaxation maximises the
-expected damage instead. Decisions the track leaves (nearly) tied go to the one that deals more
-damage (a weight of :data:`~mathhammer.play.solve.RELAXED_TIEBREAK` on the fraction of boxes
-marked): on the card, damage cripples systems and opens kills the track cannot see. docs/best-play.md gives the loss this costs against the exact
-optimum on small grids.
+the systems crippled (weighted by their chance at those boxes marked), is preferred. The
+track compares the same chain of figures as the card (the objective, then the models
+destroyed and the damage marked, then the points), so decisions the track's kill leaves
+tied go to more damage, which on the card cripples systems and opens kills the track cannot
+see. ``cripple:X`` has no meaning on a track: there the relaxation's objective is the
+expected damage (its chain: damage, kill). docs/best-play.md gives the loss this costs
+against the exact optimum on small grids.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ import dataclasses
 import numpy as np
 
 from ..exact import rolls
-from ..exact.edges import TIE
 from ..exact.setup import Setup
 from ..rules import Scenario
 
@@ -156,33 +157,30 @@ class Averaged:
         self.setup = setup
         self.acc: dict = {}
 
-    def add(self, where: tuple, state, cells: tuple, values) -> None:
+    def add(self, where: tuple, state, cells: tuple, values, preference) -> None:
         """One record: the cells (damage marked, and damage rolled for the power field) of
-        decision ``where`` met in ``state``, and each option's value there (``values``,
-        per option an array over the cells, -inf where it is not offered)."""
+        decision ``where`` met in ``state``, each option's value there (``values``, per
+        option an array ``[cells, columns]``, NaN where it is not offered) and the
+        :class:`~mathhammer.exact.chain.Preference` that decides it."""
         w = self.setup.track_weight(state.crippled, cells[0])
         keep = w > 0
         if keep.any():
-            v = np.asarray(values)[:, keep] * w[keep]
-            self.acc.setdefault(where, []).append((np.stack([c[keep] for c in cells], axis=1), v))
+            v = np.stack(values)[:, keep] * w[keep][None, :, None]
+            self.acc.setdefault(where, []).append((np.stack([c[keep] for c in cells], axis=1), v, preference))
 
     def best(self) -> dict:
-        """``{where: (cells as arrays, best option per cell)}``: per cell, the option of the
-        best weighted sum over the records (the first on a tie, within ``TIE``)."""
+        """``{where: (cells as arrays, preferred option per cell)}``: per cell, the option
+        whose weighted sum over the records is preferred (the first on a tie)."""
         out = {}
         for where, parts in self.acc.items():
-            n_options = max(v.shape[0] for _, v in parts)
-            cells = np.concatenate([c for c, _ in parts])
-            values = np.concatenate([np.pad(v, ((0, n_options - v.shape[0]), (0, 0)),
-                                            constant_values=-np.inf).T for _, v in parts])
+            n_options = max(v.shape[0] for _, v, _ in parts)
+            width = parts[0][1].shape[2]
+            cells = np.concatenate([c for c, _, _ in parts])
+            values = np.concatenate([np.pad(v, ((0, n_options - v.shape[0]), (0, 0), (0, 0)),
+                                            constant_values=np.nan) for _, v, _ in parts], axis=1)
             uniq, inv = np.unique(cells, axis=0, return_inverse=True)
-            total = np.zeros((len(uniq), n_options))
-            np.add.at(total, inv.ravel(), values)  # -inf (not offered) stays -inf
-            best = np.zeros(len(uniq), dtype=np.int64)
-            best_value = total[:, 0].copy()
-            for j in range(1, n_options):
-                better = total[:, j] > best_value + TIE
-                best[better] = j
-                best_value[better] = total[better, j]
-            out[where] = (tuple(uniq[:, k] for k in range(uniq.shape[1])), best)
+            total = np.zeros((n_options, len(uniq), width))
+            for j in range(n_options):
+                np.add.at(total[j], inv.ravel(), values[j])  # NaN (not offered) stays NaN
+            out[where] = (tuple(uniq[:, k] for k in range(uniq.shape[1])), parts[0][2].choose(list(total)))
         return out

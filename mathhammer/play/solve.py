@@ -38,11 +38,6 @@ PLAY_CARD_WORK = 20_000_000
 #: ... and when backward induction builds at most this many edges on it (about a second).
 PLAY_CARD_EDGES = 1_000_000
 
-#: The relaxation's tie-break: this weight on the fraction of boxes marked is added to the
-#: objective, so that decisions the track leaves (nearly) tied go to more damage, which on the
-#: card cripples systems and opens kills the track cannot see (docs/best-play.md).
-RELAXED_TIEBREAK = 1e-4
-
 
 @dataclass(frozen=True, eq=False)
 class DecisionTable:
@@ -191,7 +186,7 @@ class _Recorder:
             self._keys[(state, down_before)] = out
         return out
 
-    def __call__(self, what, event, row, context, groups, best, values):
+    def __call__(self, what, event, row, context, groups, best, values, preference):
         ev = self.setup.events[event]
         state = context[0]
         if what == "buy":
@@ -212,7 +207,7 @@ class _Recorder:
         else:
             raise ValueError(f"unknown decision {what!r}")
         if self.mixed is not None:
-            self.mixed.add(where, state, cells, values)
+            self.mixed.add(where, state, cells, values, preference)
         else:
             self._put(where, cells, best)
 
@@ -280,26 +275,24 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
         except ExactNotApplicable:
             pass
     solved, objective, how = relaxed(scenario)
-    # a relaxed scenario differs in its target only: the attack sequence is the same; a
-    # track's near ties need not be ties on the card: they go to more damage
-    tiebreak = RELAXED_TIEBREAK if solved is not scenario else 0.0
+    # a relaxed scenario differs in its target only: the attack sequence is the same
     setup = prepare(solved, slots, induction=True)
     if solved is not scenario:
         share = cripple_marks(scenario, slots)
         if share:
             setup.cripple_from(share)
             how += f", {', '.join(sorted(share))} crippled at random as on the grid"
-    return _solve(setup, objective, how, began, reach, tiebreak=tiebreak)
+    return _solve(setup, objective, how, began, reach)
 
 
 def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
-           edge_budget: int | None = None, tiebreak: float = 0.0) -> DecisionTable:
+           edge_budget: int | None = None) -> DecisionTable:
     keys = _keyspace(setup)
     rows = setup.table_rows
     rec = _Recorder(setup, keys)
-    engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget, tiebreak=tiebreak)
+    engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget)
     with deep_recursion(setup.n_events):
-        value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0])
+        value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0, 0])
     rec.finish()
     card = setup.card
     width = setup.size  # the boxes of a track (the largest of several), or the card's configurations

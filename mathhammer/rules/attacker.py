@@ -42,6 +42,10 @@ class Attacker:
     (docs/best-play.md); ``"fixed"`` follows ``spend`` (the default when a ``spend`` is given
     without a policy); ``"optimize"`` searches the policy family for the best fixed ``spend``.
 
+    ``keep_points``: best play keeps points ahead of dealing more damage (a warcaster that
+    keeps focus for its power field in the opponent's turn): after the objective and the
+    models destroyed, it spends no point for damage alone.
+
     Examples
     --------
     >>> a = Attacker("Heavy warjack", [Weapon("Fist", "melee", 7, 16, attacks=2)], focus=3)
@@ -71,6 +75,7 @@ class Attacker:
     targets: tuple[str, ...] = ()
     base: str | None = None
     side: str = "random"
+    keep_points: bool = False
 
     def __post_init__(self):
         plain_ints(self)  # NumPy's integers read as ints
@@ -113,6 +118,10 @@ class Attacker:
                              'is followed by policy = "fixed" only: best play decides every spend '
                              '(give policy="fixed", or no spend)')
         check_bool("charge", self.charge)
+        check_bool("keep_points", self.keep_points)
+        if self.keep_points and self.policy != "best":
+            raise InputError("keep_points", True, f'orders the choices of best play: it needs policy = "best" '
+                             f'(policy = {self.policy!r})')
         check_int("combined", self.combined, 1, MAX_COMBINED)
         check_int("models", self.models, 1, MAX_MODELS)
         if self.models > 1 and self.combined > self.models:

@@ -1,0 +1,173 @@
+"""What best play compares, in order: the objective, then its secondary figures, then points.
+
+A decision compares its options by the *value* of each: a vector of expected figures at the
+end of the sequence, one column per :class:`Chain` column. The attackers prefer the option
+whose value is greater on the first column that differs by more than float noise (and, on
+the points they spend, smaller); the target prefers the smaller on every figure and the
+fewer points of its own. Comparing figure by figure, rather than adding a small weight of
+each secondary figure to the primary, keeps the primary exact: no weight is small enough
+never to trade a real difference in the kill for damage, nor large enough to survive the
+rounding of a long sequence.
+
+The chains (docs/best-play.md):
+
+========== ==========================================================
+objective  columns, in order
+========== ==========================================================
+kill       kill, models destroyed, damage marked
+damage     damage marked, kill, models destroyed
+destroyed  models destroyed, kill, damage marked
+cripple:X  X crippled, kill, models destroyed, damage marked
+========== ==========================================================
+
+then the points the attackers spend and the points the target spends. "Models destroyed"
+is there only where it can differ from the kill (a unit, several targets). An attacker with
+``keep_points`` moves its points ahead of the damage marked (right after the objective where
+the objective is the damage).
+
+Examples
+--------
+>>> import numpy as np
+>>> chain = Chain.of("kill", models=1, boxes=10, points=3)
+>>> chain.columns
+('kill', 'damage', 'spent', 'target_spent')
+>>> a = np.array([[0.0, 4.0, 1.0, 0.0]])   # no kill, 4 boxes, 1 point spent
+>>> b = np.array([[0.0, 2.0, 0.0, 0.0]])   # no kill, 2 boxes, nothing spent
+>>> bool(chain.attackers().better(a, b)[0])   # the damage decides before the points
+True
+>>> bool(chain.target.better(a, b)[0])        # the target prefers fewer boxes marked
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Chain", "Preference", "TIE", "CRITERIA"]
+
+#: Two values closer than this (times the column's scale) are the same figure: float noise
+#: must not decide a decision.
+TIE = 1e-13
+
+#: The figures a chain can compare, besides the points spent.
+CRITERIA = ("kill", "destroyed", "damage", "cripple")
+
+
+@dataclass(frozen=True, eq=False)
+class Preference:
+    """One side's order over values: compare ``columns`` in turn, each multiplied by its
+    ``sign`` (+1: more is better), and the first that differs by more than ``tol`` decides."""
+
+    columns: np.ndarray
+    sign: np.ndarray
+    tol: np.ndarray
+
+    def key(self, values: np.ndarray) -> np.ndarray:
+        """``values`` (``[n, columns]``) as this side sees them: its columns in its order,
+        each signed so that more is better."""
+        return values[:, self.columns] * self.sign
+
+    def better(self, cand: np.ndarray, best: np.ndarray) -> np.ndarray:
+        """Where ``cand`` is strictly preferred to ``best`` (both ``[n, columns]``; a row of
+        NaN is an option not offered: never preferred, and anything offered beats it)."""
+        d = self.key(cand) - self.key(best)
+        sig = np.abs(d) > self.tol
+        first = sig.argmax(axis=1)
+        rows = np.arange(d.shape[0])
+        out = sig[rows, first] & (d[rows, first] > 0)
+        offered = ~np.isnan(cand[:, 0])
+        return offered & (out | np.isnan(best[:, 0]))
+
+    def choose(self, values: list[np.ndarray]) -> np.ndarray:
+        """Per row, the index of the preferred option of ``values`` (one ``[n, columns]``
+        array per option); on a tie the first listed."""
+        best = np.zeros(values[0].shape[0], dtype=np.int64)
+        best_value = values[0].copy()
+        for j in range(1, len(values)):
+            better = self.better(values[j], best_value)
+            best[better] = j
+            best_value[better] = values[j][better]
+        return best
+
+
+@dataclass(frozen=True, eq=False)
+class Chain:
+    """The columns of best play's values for one objective, and each side's preference.
+
+    Build one with :meth:`of`.
+
+    Attributes
+    ----------
+    objective : str
+    columns : tuple of str
+        The objective's figures in the chain's order (:data:`CRITERIA`, ``cripple`` standing
+        for the system or aspect of ``cripple:X``), then ``"spent"`` (points the attackers
+        spend) and ``"target_spent"`` (points the target spends).
+    scale : ndarray
+        The largest each column can be (its tolerance is :data:`TIE` times that).
+    kill_value : ndarray
+        The value of a kill, once reached: every figure at its most, nothing spent after.
+    """
+
+    objective: str
+    columns: tuple
+    scale: np.ndarray
+    kill_value: np.ndarray
+
+    @classmethod
+    def of(cls, objective: str, models: int, boxes: int, points: int) -> Chain:
+        """The chain of ``objective`` against ``models`` models (over every target) of
+        ``boxes`` boxes in all, with at most ``points`` points spent in the sequence."""
+        primary = objective.split(":", 1)[0]
+        order = {"kill": ("kill", "destroyed", "damage"),
+                 "damage": ("damage", "kill", "destroyed"),
+                 "destroyed": ("destroyed", "kill", "damage"),
+                 "cripple": ("cripple", "kill", "destroyed", "damage")}[primary]
+        if models <= 1:  # the models destroyed are the kill
+            order = tuple(c for c in order if c != ("kill" if primary == "destroyed" else "destroyed"))
+        columns = (*order, "spent", "target_spent")
+        most = {"kill": 1.0, "destroyed": float(models), "damage": float(boxes), "cripple": 1.0,
+                "spent": float(max(points, 1)), "target_spent": float(max(points, 1))}
+        kill = {"kill": 1.0, "destroyed": float(models), "damage": float(boxes), "cripple": 1.0,
+                "spent": 0.0, "target_spent": 0.0}
+        return cls(objective, columns, np.array([most[c] for c in columns]),
+                   np.array([kill[c] for c in columns]))
+
+    @property
+    def width(self) -> int:
+        return len(self.columns)
+
+    def index(self, name: str) -> int:
+        return self.columns.index(name)
+
+    def attackers(self, keep_points: bool = False) -> Preference:
+        """The attackers' order: the objective's figures, more is better, then fewer of
+        their points spent; with ``keep_points``, the points ahead of the damage marked
+        (right after it where it is the objective)."""
+        figures = [j for j, c in enumerate(self.columns) if c not in ("spent", "target_spent")]
+        spent = self.index("spent")
+        if keep_points:
+            damage = self.index("damage")
+            at = figures.index(damage) + (1 if damage == 0 else 0)
+            order = figures[:at] + [spent] + figures[at:]
+        else:
+            order = figures + [spent]
+        sign = [-1.0 if j == spent else 1.0 for j in order]
+        return self._preference(order, sign)
+
+    @property
+    def target(self) -> Preference:
+        """The target's order: every figure of the objective, less is better, then fewer of
+        its own points spent."""
+        order = [j for j, c in enumerate(self.columns) if c != "spent"]
+        return self._preference(order, [-1.0] * len(order))
+
+    def primary(self, values: np.ndarray) -> np.ndarray:
+        """The objective's own figure of ``values`` (``[..., columns]``)."""
+        return values[..., 0]
+
+    def _preference(self, order, sign) -> Preference:
+        order = np.array(order, dtype=np.int64)
+        return Preference(order, np.array(sign), TIE * self.scale[order])
