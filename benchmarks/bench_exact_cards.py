@@ -20,7 +20,7 @@ the Result (a fresh card every run: nothing is carried from one run to the next)
 Both on their attackers' fixed spending policies (``policy = "fixed"``, the targets' power
 field ``"lethal"``): the runs the issue timed (17 s and 3.5 s, 5.6 million registry lookups
 for the tour). With the cards' default best play, backward induction needs more than the
-engine's 30 million transitions on both, and the run ends in that one-line refusal
+engine's 82 million transitions on both, and the run ends in that one-line refusal
 (``--best-play`` times how long it takes to say so).
 
 ``--before PATH`` runs the same workloads with the ``mathhammer`` of another checkout, in a

@@ -18,7 +18,10 @@ import numpy as np
 import pytest
 
 import mathhammer as mh
+from mathhammer.cards import scenario_from_cards
 from mathhammer.cli import main
+from mathhammer.result.play import play_lines
+from mathhammer.result.text import format_report
 from mathhammer.exact import exact_result, optimal_value
 from mathhammer.play import solve
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
@@ -534,3 +537,126 @@ def test_explain_false_gives_the_same_figures_without_words():
     assert "best_play" not in exact.extra
     with pytest.raises(mh.InputError, match="explain: must be true or false"):
         mh.simulate(scen, explain="yes")
+
+
+# ------------------------------------------- the chain at the table: the issue's scenarios
+def test_a_light_warjack_spends_its_focus_on_a_heavy_it_cannot_destroy_on_both_methods():
+    """docs/best-play.md, "Objectives": with the kill out of reach (a light warjack's axe
+    against a 34-box heavy warjack), the damage decides: both methods buy and boost with all
+    3 focus and deal the same damage (within 5 standard errors); keeping the focus would deal
+    what one unboosted axe deals."""
+    scen = scenario_from_cards(["light_warjack"], "heavy_warjack")
+    ex = mh.simulate(scen, method="exact")
+    mc = mh.simulate(scen, trials=400_000, seed=3)
+    idle = exact_result(dataclasses.replace(scen, attackers=[dataclasses.replace(
+        scen.attackers[0], policy="fixed", spend=Spend(boost_attack="never", boost_damage="never",
+                                                       buy_attacks=False))]))
+    assert ex.kill == 0.0 and mc.kill == 0.0
+    assert ex.spent_mean.sum() == pytest.approx(3.0, abs=1e-9)
+    assert mc.spent_mean.sum() == pytest.approx(3.0, abs=1e-9)
+    assert abs(mc.damage_mean - ex.damage_mean) <= 5 * ex.damage_sd / math.sqrt(400_000)
+    assert ex.damage_mean > 4 * idle.damage_mean
+    for res in (ex, mc):
+        text = format_report(scen, res)
+        assert "focus 3 (best play)" in text and "attack auto 8+" not in text
+        assert "The kill is out of reach: best play goes for the damage" in text
+
+
+def test_more_focus_never_deals_less_damage_when_the_kill_is_out_of_reach():
+    """A light warjack against a heavy warbeast (no kill with up to 2 focus, 7e-6 with 3): each
+    focus point buys an attack or a boost, so the damage rises with the focus, and "how to
+    play it" buys the attack."""
+    base = scenario_from_cards(["light_warjack"], "heavy_warbeast")
+    damage = []
+    for focus in range(4):
+        scen = dataclasses.replace(base, attackers=[dataclasses.replace(base.attackers[0], focus=focus)])
+        res = mh.simulate(scen, method="exact")
+        assert res.kill == 0.0 if focus < 3 else res.kill < 1e-5
+        damage.append(res.damage_mean)
+        if focus == 2:
+            said = {(d["kind"], d["condition"]) for d in res.extra["best_play"]["decisions"]}
+            assert ("buy", "always") in said
+    assert damage == sorted(damage) and damage[2] > damage[0] + 5
+
+
+def test_the_target_spends_its_focus_to_keep_boxes_when_it_cannot_be_destroyed():
+    """Three attacks on a 30-box target with 3 focus: the kill is out of reach, so the target's
+    power field takes off what it can (fewer boxes marked before points kept); its figures are
+    the lexicographic brute force's (tests/naive_lex.py)."""
+    target = Target(12, 16, boxes=30, focus=3)
+    scen = Scenario(target, [Attacker("Jack", [Weapon("Hammer", "melee", 7, 19, attacks=3)])])
+    best = exact_result(scen)
+    never = exact_result(dataclasses.replace(scen, target=dataclasses.replace(target, power_field="never")))
+    bf = bf_lexicographic(scen)
+    assert best.kill == pytest.approx(float(bf["kill"]), abs=TOL) and best.kill < 0.01
+    assert best.damage_mean == pytest.approx(float(bf["damage"]), abs=TOL)
+    assert best.target_spent_total == pytest.approx(float(bf["target_spent"]), abs=TOL)
+    assert best.target_spent_total > 2.5
+    assert best.damage_mean < never.damage_mean - 10
+
+
+def test_keep_points_spends_for_the_kill_only():
+    """docs/best-play.md: ``keep_points`` puts the points kept ahead of the damage. A warcaster
+    that cannot destroy the target keeps its focus; one that can spends it on the kill alone:
+    its kill is best play's, its damage not above it."""
+    staff = Weapon("Staff", "melee", 7, 14)
+    # four attacks at most (one and three bought), 3d6 + 14 - 20 = 12 at most each: 48 < 50
+    out_of_reach = Scenario(Target(12, 20, boxes=50), [Attacker("Caster", [staff], focus=3, keep_points=True)])
+    res = exact_result(out_of_reach)
+    assert res.kill == 0.0 and res.spent_mean.sum() == 0.0
+    plain = exact_result(Scenario(out_of_reach.target, [Attacker("Caster", [staff], focus=3)]))
+    assert plain.spent_mean.sum() == pytest.approx(3.0, abs=TOL)
+    # 24 boxes: after a poor first hit the kill is out of reach, and only the focus kept is left
+    # to decide (the damage comes after it)
+    reach = Scenario(Target(12, 14, boxes=24), [Attacker("Caster", [staff], focus=3, keep_points=True)])
+    kept, spent = exact_result(reach), exact_result(Scenario(reach.target, [Attacker("Caster", [staff], focus=3)]))
+    assert kept.kill == pytest.approx(spent.kill, abs=TOL) and kept.kill > 0.2
+    assert kept.spent_mean.sum() < spent.spent_mean.sum() - 0.1
+    assert kept.damage_mean < spent.damage_mean - 0.5
+    assert kept.kill == pytest.approx(float(bf_lexicographic(reach)["kill"]), abs=TOL)
+    assert kept.spent_mean.sum() == pytest.approx(float(bf_lexicographic(reach)["spent"]), abs=TOL)
+    text = format_report(reach, kept)
+    assert "focus 3 (best play, keeping points before damage)" in text
+
+
+def test_how_to_play_uses_the_verbs_of_the_game():
+    """A warbeast is forced, a spell cast, a ranged weapon reloaded, a warjack's attack bought
+    ("How to play it"), one line per attack."""
+    beast = Scenario(Target(13, 15, boxes=20), [Attacker(
+        "Beast", [Weapon("Claw", "melee", 6, 14), Weapon("Bite", "melee", 6, 16)], force=2, model="warbeast")])
+    caster = Scenario(Target(14, 14, boxes=5), [Attacker("Caster", [Weapon("Bolt", "arcane", 7, 12, attacks=2,
+                                                                          cost=2)], focus=5)])
+    gunner = Scenario(Target(13, 14, boxes=12), [Attacker("Gunner", [Weapon("Rifle", "ranged", 6, 12, reload=2)],
+                                                          focus=2)])
+    jack = Scenario(Target(13, 15, boxes=20), [Attacker("Jack", [FIST], focus=2)])
+    for scen, verb in ((beast, "force this additional attack"), (caster, "cast it"),
+                       (gunner, "reload for this attack"), (jack, "buy this attack")):
+        res = mh.simulate(scen, method="exact")
+        lines = play_lines(res)
+        assert any(verb in line for line in lines), (verb, lines)
+        numbers = [line.split(".")[0].strip() for line in lines[1:] if line.strip()[:1].isdigit()]
+        assert len(numbers) == len(set(numbers)), lines  # one line per attack
+        assert "buy this attack" not in "\n".join(lines) or verb == "buy this attack"
+
+
+def test_a_second_weapon_s_boosts_share_the_attack_s_line():
+    """A bought attack best play may make with either weapon: its line says which weapon and
+    the boosts of each, never a second line under the same number."""
+    scen = MC_CASES["bought attacks with a choice of weapons"]
+    res = mh.simulate(scen, method="exact")
+    lines = [line for line in play_lines(res) if line.strip()[:1].isdigit()]
+    numbers = [line.split(".")[0].strip() for line in lines]
+    assert len(numbers) == len(set(numbers)), lines
+    assert any("make it with" in line for line in lines), lines
+
+
+def test_made_footnote_says_what_the_column_counts():
+    """The "made" footnote names what keeps an attack from being made in this scenario: a
+    bought attack not bought, a shot of a random rate of fire the roll did not give."""
+    volley = Scenario(Target(13, 14, boxes=12), [Attacker("Gunner", [Weapon("Gun", "ranged", 6, 12, attacks="d3")])])
+    text = format_report(volley, mh.simulate(volley, method="exact"))
+    assert "a shot of a random rate of fire when the roll gave it" in text.replace("\n", " ")
+    jack = Scenario(Target(13, 15, boxes=20), [Attacker("Jack", [FIST], focus=2)])
+    text = format_report(jack, mh.simulate(jack, method="exact"))
+    assert "a bought attack when it was bought" in text.replace("\n", " ")
+    assert "random rate of fire" not in text

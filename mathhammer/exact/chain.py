@@ -1,7 +1,8 @@
 """What best play compares, in order: the objective, then its secondary figures, then points.
 
 A decision compares its options by the *value* of each: a vector of expected figures at the
-end of the sequence, one column per :class:`Chain` column. The attackers prefer the option
+end of the sequence, one per :class:`Chain` column (values of many states at once are arrays
+``[columns, states]``: each figure contiguous, as the sums over edges read them). The attackers prefer the option
 whose value is greater on the first column that differs by more than float noise (and, on
 the points they spend, smaller); the target prefers the smaller on every figure and the
 fewer points of its own. Comparing figure by figure, rather than adding a small weight of
@@ -31,8 +32,8 @@ Examples
 >>> chain = Chain.of("kill", models=1, boxes=10, points=3)
 >>> chain.columns
 ('kill', 'damage', 'spent', 'target_spent')
->>> a = np.array([[0.0, 4.0, 1.0, 0.0]])   # no kill, 4 boxes, 1 point spent
->>> b = np.array([[0.0, 2.0, 0.0, 0.0]])   # no kill, 2 boxes, nothing spent
+>>> a = np.array([[0.0], [4.0], [1.0], [0.0]])   # no kill, 4 boxes, 1 point spent
+>>> b = np.array([[0.0], [2.0], [0.0], [0.0]])   # no kill, 2 boxes, nothing spent
 >>> bool(chain.attackers().better(a, b)[0])   # the damage decides before the points
 True
 >>> bool(chain.target.better(a, b)[0])        # the target prefers fewer boxes marked
@@ -65,30 +66,30 @@ class Preference:
     tol: np.ndarray
 
     def key(self, values: np.ndarray) -> np.ndarray:
-        """``values`` (``[n, columns]``) as this side sees them: its columns in its order,
+        """``values`` (``[columns, n]``) as this side sees them: its columns in its order,
         each signed so that more is better."""
-        return values[:, self.columns] * self.sign
+        return values[self.columns] * self.sign[:, None]
 
     def better(self, cand: np.ndarray, best: np.ndarray) -> np.ndarray:
-        """Where ``cand`` is strictly preferred to ``best`` (both ``[n, columns]``; a row of
-        NaN is an option not offered: never preferred, and anything offered beats it)."""
+        """Where ``cand`` is strictly preferred to ``best`` (both ``[columns, n]``; a column
+        of NaN is an option not offered: never preferred, and anything offered beats it)."""
         d = self.key(cand) - self.key(best)
-        sig = np.abs(d) > self.tol
-        first = sig.argmax(axis=1)
-        rows = np.arange(d.shape[0])
-        out = sig[rows, first] & (d[rows, first] > 0)
-        offered = ~np.isnan(cand[:, 0])
-        return offered & (out | np.isnan(best[:, 0]))
+        sig = np.abs(d) > self.tol[:, None]
+        first = sig.argmax(axis=0)
+        cols = np.arange(d.shape[1])
+        out = sig[first, cols] & (d[first, cols] > 0)
+        offered = ~np.isnan(cand[0])
+        return offered & (out | np.isnan(best[0]))
 
     def choose(self, values: list[np.ndarray]) -> np.ndarray:
-        """Per row, the index of the preferred option of ``values`` (one ``[n, columns]``
+        """Per state, the index of the preferred option of ``values`` (one ``[columns, n]``
         array per option); on a tie the first listed."""
-        best = np.zeros(values[0].shape[0], dtype=np.int64)
+        best = np.zeros(values[0].shape[1], dtype=np.int64)
         best_value = values[0].copy()
         for j in range(1, len(values)):
             better = self.better(values[j], best_value)
             best[better] = j
-            best_value[better] = values[j][better]
+            best_value[:, better] = values[j][:, better]
         return best
 
 
@@ -108,7 +109,8 @@ class Chain:
     scale : ndarray
         The largest each column can be (its tolerance is :data:`TIE` times that).
     kill_value : ndarray
-        The value of a kill, once reached: every figure at its most, nothing spent after.
+        The value of a kill, once reached (``[columns, 1]``): every figure at its most,
+        nothing spent after.
     """
 
     objective: str
@@ -117,9 +119,12 @@ class Chain:
     kill_value: np.ndarray
 
     @classmethod
-    def of(cls, objective: str, models: int, boxes: int, points: int) -> Chain:
+    def of(cls, objective: str, models: int, boxes: int, points: int, attackers_spend: bool = True,
+           target_spends: bool = True) -> Chain:
         """The chain of ``objective`` against ``models`` models (over every target) of
-        ``boxes`` boxes in all, with at most ``points`` points spent in the sequence."""
+        ``boxes`` boxes in all, with at most ``points`` points spent in the sequence.
+        ``attackers_spend`` / ``target_spends``: whether the attackers' (the target's) points
+        are spent by decisions at all (when not, the column is left out: it would be 0)."""
         primary = objective.split(":", 1)[0]
         order = {"kill": ("kill", "destroyed", "damage"),
                  "damage": ("damage", "kill", "destroyed"),
@@ -127,20 +132,21 @@ class Chain:
                  "cripple": ("cripple", "kill", "destroyed", "damage")}[primary]
         if models <= 1:  # the models destroyed are the kill
             order = tuple(c for c in order if c != ("kill" if primary == "destroyed" else "destroyed"))
-        columns = (*order, "spent", "target_spent")
+        columns = order + ("spent",) * attackers_spend + ("target_spent",) * target_spends
         most = {"kill": 1.0, "destroyed": float(models), "damage": float(boxes), "cripple": 1.0,
                 "spent": float(max(points, 1)), "target_spent": float(max(points, 1))}
         kill = {"kill": 1.0, "destroyed": float(models), "damage": float(boxes), "cripple": 1.0,
                 "spent": 0.0, "target_spent": 0.0}
         return cls(objective, columns, np.array([most[c] for c in columns]),
-                   np.array([kill[c] for c in columns]))
+                   np.array([[kill[c]] for c in columns]))
 
     @property
     def width(self) -> int:
         return len(self.columns)
 
-    def index(self, name: str) -> int:
-        return self.columns.index(name)
+    def index(self, name: str) -> int | None:
+        """The row of column ``name`` in values (None: not kept)."""
+        return self.columns.index(name) if name in self.columns else None
 
     def attackers(self, keep_points: bool = False) -> Preference:
         """The attackers' order: the objective's figures, more is better, then fewer of
@@ -148,7 +154,9 @@ class Chain:
         (right after it where it is the objective)."""
         figures = [j for j, c in enumerate(self.columns) if c not in ("spent", "target_spent")]
         spent = self.index("spent")
-        if keep_points:
+        if spent is None:
+            order = figures
+        elif keep_points:
             damage = self.index("damage")
             at = figures.index(damage) + (1 if damage == 0 else 0)
             order = figures[:at] + [spent] + figures[at:]
@@ -164,9 +172,14 @@ class Chain:
         order = [j for j, c in enumerate(self.columns) if c != "spent"]
         return self._preference(order, [-1.0] * len(order))
 
-    def primary(self, values: np.ndarray) -> np.ndarray:
-        """The objective's own figure of ``values`` (``[..., columns]``)."""
-        return values[..., 0]
+    def add_spent(self, values: np.ndarray, spent: float, target_spent: float) -> np.ndarray:
+        """``values`` (``[columns, n]``, changed in place) with the points spent on the way
+        to them added."""
+        if spent and "spent" in self.columns:
+            values[self.columns.index("spent")] += spent
+        if target_spent and "target_spent" in self.columns:
+            values[self.columns.index("target_spent")] += target_spent
+        return values
 
     def _preference(self, order, sign) -> Preference:
         order = np.array(order, dtype=np.int64)

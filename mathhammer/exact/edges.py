@@ -39,7 +39,7 @@ from .chain import Chain, Preference
 from .state import State
 
 __all__ = ["Piece", "Decisions", "BySource", "groups_by", "subset", "slot_counts", "piece_values",
-           "choose", "merge", "sums_by", "attack_cost"]
+           "choose", "merge", "sums_by", "attack_cost", "lead"]
 
 
 @dataclass
@@ -166,7 +166,7 @@ class Decisions:
         ignored). The others follow their ``spend`` policies.
     value : callable, optional
         ``value(state, idx)``: the value of the state after this attack at each damage
-        marked (configuration) of ``idx``, ``[idx.size, chain.width]``. Needed by best-play
+        marked (configuration) of ``idx``, ``[chain.width, idx.size]``. Needed by best-play
         decisions: the attackers' and, with ``power_field = "best"``, the target's.
     chain : Chain, optional
         The columns of values, the value of a kill and each side's preference.
@@ -178,7 +178,7 @@ class Decisions:
         ``record(what, event, row, context, groups, best, values, preference)``: told every
         decision made by looking ahead (what, the event, the decision-table row, a tuple
         saying where it is made, the groups it was made for, the option chosen in each, per
-        option its value in each group, ``[groups, chain.width]``, NaN where not offered,
+        option its value in each group, ``[chain.width, groups]``, NaN where not offered,
         and the :class:`~mathhammer.exact.chain.Preference` it was chosen by); the decision
         tables of best play (:mod:`mathhammer.play`) are read off these calls.
     row : int
@@ -209,17 +209,20 @@ class Decisions:
         return self.chain.target
 
     def lead(self, state: State | None, dst: np.ndarray, spent: float = 0.0, target_spent: float = 0.0) -> np.ndarray:
-        """The value of reaching ``state`` (None: the kill) at ``dst`` after spending
-        ``spent`` attacker points and ``target_spent`` target points on the way."""
-        if state is None:
-            out = np.broadcast_to(self.chain.kill_value, (dst.size, self.chain.width)).copy()
-        else:
-            out = np.array(self.value(state, dst), dtype=np.float64)
-        if spent:
-            out[:, self.chain.index("spent")] += spent
-        if target_spent:
-            out[:, self.chain.index("target_spent")] += target_spent
-        return out
+        """The value (``[chain.width, dst.size]``) of reaching ``state`` at ``dst`` after
+        spending ``spent`` attacker points and ``target_spent`` target points on the way."""
+        return lead(self.chain, self.value, state, dst, spent, target_spent)
+
+
+def lead(chain: Chain, value: Callable, state: State | None, dst: np.ndarray, spent: float = 0.0,
+         target_spent: float = 0.0) -> np.ndarray:
+    """The value (``[chain.width, dst.size]``) of reaching ``state`` (None: the kill) at the
+    damage marked ``dst``, ``value(state, dst)`` once there, with the points spent on the way."""
+    if state is None:
+        out = np.repeat(chain.kill_value, dst.size, axis=1)
+    else:
+        out = value(state, dst)  # a fresh array (a gather of the memoised values)
+    return chain.add_spent(out, spent, target_spent)
 
 
 _COL = {"made": SLOT_MADE, "hit": SLOT_HIT, "crit": SLOT_CRIT, "dmg": SLOT_DAMAGE,
@@ -244,18 +247,18 @@ def attack_cost(pc: Piece) -> tuple[float, float]:
 
 
 def sums_by(index: np.ndarray, weights: np.ndarray, values: np.ndarray, n: int, out: np.ndarray | None = None) -> np.ndarray:
-    """``out[g] += sum of weights[e] * values[e]`` over the edges ``e`` of each group
-    ``g = index[e]``: ``[n, columns]`` (a value's columns summed apart)."""
+    """``out[:, g] += sum of weights[e] * values[:, e]`` over the edges ``e`` of each group
+    ``g = index[e]``: ``[columns, n]`` (each figure summed apart)."""
     if out is None:
-        out = np.zeros((n, values.shape[1]))
-    for k in range(values.shape[1]):
-        out[:, k] += np.bincount(index, weights=weights * values[:, k], minlength=n)
+        out = np.zeros((values.shape[0], n))
+    for k in range(values.shape[0]):
+        out[k] += np.bincount(index, weights=weights * values[k], minlength=n)
     return out
 
 
 def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
     """Per edge, the value of where it leads, with what was spent along it
-    (``[edges, chain.width]``; the probability not applied)."""
+    (``[chain.width, edges]``; the probability not applied)."""
     return [dec.lead(pc.state, pc.dst, *attack_cost(pc)) for pc in pieces]
 
 
@@ -271,14 +274,14 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
         return options[0]
     totals, grouped = [], []  # per option, per piece: the group of each edge
     for pieces in options:
-        tot = np.zeros((n_groups, dec.chain.width))
+        tot = np.zeros((dec.chain.width, n_groups))
         seen = np.zeros(n_groups, dtype=bool)
         for pc, v in zip(pieces, piece_values(pieces, dec)):
             g = group(pc)
             grouped.append(g)
             sums_by(g, pc.p, v, n_groups, tot)
             seen[g] = True
-        tot[~seen] = np.nan
+        tot[:, ~seen] = np.nan
         totals.append(tot)
     best = by.choose(totals)
     if what is not None and dec.record is not None:

@@ -38,7 +38,7 @@ from ..rules.scenario import check_objective
 from .attack import attack_edges
 from .bounds import MAX_CARD_INDUCTION_EDGES, prepare
 from .chain import Chain
-from .edges import BySource, Decisions, Piece, attack_cost, merge, slot_counts, sums_by
+from .edges import BySource, Decisions, Piece, attack_cost, lead, merge, slot_counts, sums_by
 from .rounds import round_edges
 from .setup import Setup
 from .state import State
@@ -99,7 +99,9 @@ class Engine:
         sc = setup.scenario
         points = (sum(a.points * max(1, a.models) for a in sc.attackers)
                   + sum(t.power_points for t in sc.targets)) * max(1, setup.turns)
-        self.chain = Chain.of(objective, setup.models, setup.unit_boxes, points)
+        fields = [t.power_field == "best" and t.power_points > 0 for t in sc.targets]
+        self.chain = Chain.of(objective, setup.models, setup.unit_boxes, points,
+                              attackers_spend=bool(self.best), target_spends=any(fields))
         self.keep_points = frozenset(i for i, a in enumerate(sc.attackers) if a.keep_points)
         self._cripple_bit = 0
         if objective.startswith("cripple:"):
@@ -116,7 +118,7 @@ class Engine:
 
     def terminal(self, idx: np.ndarray, state: State) -> np.ndarray:
         """Value after the last event at the damage marked (configurations) ``idx`` of a
-        target left standing in ``state``, ``[idx.size, chain.width]`` (a unit: damage on
+        target left standing in ``state``, ``[chain.width, idx.size]`` (a unit: damage on
         the whole unit, a destroyed model counting all its boxes; several targets: and all
         the boxes and models of the targets destroyed before it)."""
         setup = self.setup
@@ -125,14 +127,14 @@ class Engine:
         marked = (part.count(idx) + state.destroyed * part.boxes + sum(m for m, _ in state.others)
                   + boxes_before)
         destroyed = state.destroyed + models_before
-        out = np.zeros((idx.size, self.chain.width))
+        out = np.zeros((self.chain.width, idx.size))
         for k, name in enumerate(self.chain.columns):
             if name == "destroyed":
-                out[:, k] = destroyed
+                out[k] = destroyed
             elif name == "damage":
-                out[:, k] = marked
+                out[k] = marked
             elif name == "cripple":
-                out[:, k] = (self.setup.card.crip[idx] & self._cripple_bit) > 0
+                out[k] = (self.setup.card.crip[idx] & self._cripple_bit) > 0
         return out
 
     def edges(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
@@ -208,53 +210,46 @@ class Engine:
         if e >= len(self.events):
             return self.terminal(idx, state)
         if not self.on_card:
-            return self._track_value(e, state)[idx]
+            return self._track_value(e, state)[:, idx]
         key = (e, state)
         vals, known = self._values.get(key, (None, None))
         size = self.setup.size
-        if vals is None or vals.shape[0] < size:
-            grown, seen = np.zeros((size, self.chain.width)), np.zeros(size, dtype=bool)
+        if vals is None or vals.shape[1] < size:
+            # the card's configurations are numbered as they are met: room for more at once
+            size = size if vals is None else max(size, vals.shape[1] + vals.shape[1] // 2)
+            grown, seen = np.zeros((self.chain.width, size)), np.zeros(size, dtype=bool)
             if vals is not None:
-                grown[: vals.shape[0]], seen[: vals.shape[0]] = vals, known
+                grown[:, : vals.shape[1]], seen[: vals.shape[1]] = vals, known
             vals, known = grown, seen
             self._values[key] = (vals, known)
         missing = np.unique(idx[~known[idx]])
         for lo in range(0, missing.size, CONFIG_BATCH):
             part = missing[lo: lo + CONFIG_BATCH]
-            out = np.zeros((part.size, self.chain.width))
+            out = np.zeros((self.chain.width, part.size))
             at = BySource(part)
             for pc in self.edges(e, state, part):
                 sums_by(at(pc), pc.p, self._lead(e, pc), part.size, out)
-            vals[part] = out
+            vals[:, part] = out
             known[part] = True
-        return vals[idx]
+        return vals[:, idx]
 
     def _lead(self, e: int, pc: Piece) -> np.ndarray:
         """The value of where each edge of ``pc`` (of event ``e``) leads, with what was spent
         along it."""
-        chain = self.chain
-        if pc.state is None:
-            out = np.broadcast_to(chain.kill_value, (pc.dst.size, chain.width)).copy()
-        else:
-            out = np.array(self.after(e, pc.state, pc.dst), dtype=np.float64)
         if self.events[e].kind == "attack":
             spent, target_spent = attack_cost(pc)
         else:  # a fire or corrosion point suffered: (present, applied, destroyed, spent, tough)
             spent, target_spent = 0.0, (pc.counts[3] if len(pc.counts) == 5 else 0.0)
-        if spent:
-            out[:, chain.index("spent")] += spent
-        if target_spent:
-            out[:, chain.index("target_spent")] += target_spent
-        return out
+        return lead(self.chain, lambda s, idx: self.after(e, s, idx), pc.state, pc.dst, spent, target_spent)
 
     def _track_value(self, e: int, state: State) -> np.ndarray:
         """Value of ``state`` before event ``e`` at every damage marked of a track,
-        ``[boxes, chain.width]`` (read-only)."""
+        ``[chain.width, boxes]`` (read-only)."""
         key = (e, state)
         out = self._values.get(key)
         if out is None:
             boxes = self.setup.part(state).boxes
-            out = np.zeros((boxes, self.chain.width))
+            out = np.zeros((self.chain.width, boxes))
             for pc in self.edges(e, state):
                 sums_by(pc.src, pc.p, self._lead(e, pc), boxes, out)
             out.setflags(write=False)

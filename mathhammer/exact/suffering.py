@@ -93,12 +93,12 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
     n = cur.size
     totals = []
     for hurts in options:
-        tot = np.zeros((n, dec.chain.width))
+        tot = np.zeros((dec.chain.width, n))
         seen = np.zeros(n, dtype=bool)
         for h in hurts:
             sums_by(h.rows, h.p, dec.lead(h.state, h.dst, target_spent=h.spent), n, tot)
             seen[h.rows] = True
-        tot[~seen] = np.nan
+        tot[:, ~seen] = np.nan
         totals.append(tot)
     best = dec.target.choose(totals)
     if dec.record is not None:

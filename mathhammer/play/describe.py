@@ -23,8 +23,13 @@ AGREEMENT = 0.995
 #: Two-threshold rules are looked for among the best this many single thresholds.
 PAIRED = 24
 
+#: What a player does to make an attack that is paid for, by what pays: a warbeast is forced,
+#: a spell cast, a ranged weapon reloaded, a warjack's (or a warcaster's) attack bought.
+BUY_WORDS = {"spell": "cast it", "reload": "reload for this attack", "force": "force this additional attack",
+             "buy": "buy this attack"}
+
 _ATTACKER = (
-    ("buy", "buy this attack", K.BUY, K.KNOWN_BUY),
+    ("buy", None, K.BUY, K.KNOWN_BUY),
     ("boost_attack", "boost the attack roll", K.BOOST_ATTACK, K.KNOWN_ATTACK),
     ("boost_damage_hit", "boost the damage roll of a hit", K.BOOST_DAMAGE_HIT, K.KNOWN_DAMAGE_HIT),
     ("boost_damage_crit", "boost the damage roll of a critical hit", K.BOOST_DAMAGE_CRIT,
@@ -95,7 +100,7 @@ def _words(name: str, op: str, t: int) -> str:
     return f"{amount} {what}"
 
 
-def decisions(table, scenario, labels, resource_of) -> list[dict]:
+def decisions(table, scenario, labels, resource_of, paid_by=None) -> list[dict]:
     """Rows of the "how to play it" table: one per attack and decision met.
 
     Parameters
@@ -107,11 +112,17 @@ def decisions(table, scenario, labels, resource_of) -> list[dict]:
         Label of each attack row.
     resource_of : sequence of str
         Per attack row, the points its attacker spends (``"focus"``, ``"fury"``, ``"force"``).
+    paid_by : sequence of str, optional
+        Per attack row of a paid attack, how a player makes it (a key of :data:`BUY_WORDS`);
+        ``"buy"`` by default.
 
     Returns
     -------
     list of dict
-        ``slot`` (row), ``attack`` (label), ``who`` (attacker or target), ``decision``,
+        ``slot`` (row), ``attack`` (label), ``who`` (attacker or target), ``kind`` (``"buy"``,
+        ``"weapon"``, ``"boost_attack"``, ``"boost_damage_hit"``, ``"boost_damage_crit"``,
+        ``"boost_damage"`` (both alike), ``"field"``), ``decision`` (in a player's words),
+        ``weapon`` (a bought attack's other weapon whose boosts these are, else None),
         ``condition``, ``agreement`` (weighted, 0..1).
     """
     ks = table.keys
@@ -127,11 +138,10 @@ def decisions(table, scenario, labels, resource_of) -> list[dict]:
     # reached where best play makes it with that weapon), reported under the slot's row
     n_slots = table.slots
     alt_rows: dict = {}
-    slot_of, label_of = list(range(n_slots)), list(labels[:n_slots])
+    slot_of = list(range(n_slots))
     for j, (main, weapon) in enumerate(table.alternatives):
         alt_rows.setdefault(main, []).append((n_slots + j, weapon))
         slot_of.append(main)
-        label_of.append(f"{labels[main]} with {weapon}")
     for row in range(table.rows):
         w = reach[row]
         alts = alt_rows.get(row, [])
@@ -142,7 +152,13 @@ def decisions(table, scenario, labels, resource_of) -> list[dict]:
         attacker = scenario.attackers[table.row_attacker[row]]
         dec = table.attack[row]
         res = resource_of[row]
+        slot = slot_of[row]
+        weapon = None if row < n_slots else table.alternatives[row - n_slots][1]
         for name, words, bit, known in _ATTACKER:
+            if name == "buy":
+                if row >= n_slots:  # bought with another weapon: "make it with X" says it
+                    continue
+                words = BUY_WORDS["buy" if paid_by is None else paid_by[row]]
             weight = bought_w if name == "buy" else w
             offered = ((dec & known) != 0) & (weight > 0)
             if not offered.any():
@@ -153,8 +169,9 @@ def decisions(table, scenario, labels, resource_of) -> list[dict]:
                 features["target"] = tpoints[kk]
             condition, agree = _rule(features, ((dec[kk, mm] & bit) != 0).astype(int), weight[kk, mm])
             condition = condition.replace("{res}", res)
-            out.append({"slot": slot_of[row], "attack": label_of[row], "who": attacker.name,
-                        "decision": words, "condition": condition, "agreement": round(agree, 4)})
+            out.append({"slot": slot, "attack": labels[slot], "who": attacker.name, "kind": name,
+                        "decision": words, "weapon": weapon, "condition": condition,
+                        "agreement": round(agree, 4)})
             if name == "buy" and alts:
                 out += _weapon_choice(table, row, alts, bought_w, features, kk, mm, labels[row],
                                       attacker.name, res)
@@ -187,8 +204,10 @@ def decisions(table, scenario, labels, resource_of) -> list[dict]:
                 most = int(spent.max())
                 if most > 1:
                     words += f" (up to {most})"
-            out.append({"slot": slot_of[row], "attack": label_of[row], "who": scenario.target.name,
-                        "decision": words, "condition": condition, "agreement": round(agree, 4)})
+            out.append({"slot": slot_of[row], "attack": labels[slot_of[row]], "who": scenario.target.name,
+                        "kind": "field", "decision": words,
+                        "weapon": None if row < n_slots else table.alternatives[row - n_slots][1],
+                        "condition": condition, "agreement": round(agree, 4)})
     return sorted(out, key=lambda d: d["slot"])
 
 
@@ -206,8 +225,8 @@ def _weapon_choice(table, row, alts, weight, features, kk, mm, label, who, res) 
         if not chosen.any():
             continue
         condition, agree = _rule(features, chosen, weight[kk, mm])
-        out.append({"slot": row, "attack": label, "who": who, "decision": f"make it with {weapon}",
-                    "condition": condition.replace("{res}", res), "agreement": round(agree, 4)})
+        out.append({"slot": row, "attack": label, "who": who, "kind": "weapon", "decision": f"make it with {weapon}",
+                    "weapon": weapon, "condition": condition.replace("{res}", res), "agreement": round(agree, 4)})
     return out
 
 
@@ -216,11 +235,10 @@ def _merge_damage(rows: list[dict]) -> list[dict]:
     out = []
     for row in rows:
         prev = out[-1] if out else None
-        if (prev is not None and prev["slot"] == row["slot"]
-                and prev["decision"] == "boost the damage roll of a hit"
-                and row["decision"] == "boost the damage roll of a critical hit"
+        if (prev is not None and prev["slot"] == row["slot"] and prev["weapon"] == row["weapon"]
+                and prev["kind"] == "boost_damage_hit" and row["kind"] == "boost_damage_crit"
                 and prev["condition"] == row["condition"]):
-            out[-1] = dict(prev, decision="boost the damage roll",
+            out[-1] = dict(prev, kind="boost_damage", decision="boost the damage roll",
                            agreement=min(prev["agreement"], row["agreement"]))
             continue
         out.append(row)

@@ -160,12 +160,12 @@ class Averaged:
     def add(self, where: tuple, state, cells: tuple, values, preference) -> None:
         """One record: the cells (damage marked, and damage rolled for the power field) of
         decision ``where`` met in ``state``, each option's value there (``values``, per
-        option an array ``[cells, columns]``, NaN where it is not offered) and the
+        option an array ``[columns, cells]``, NaN where it is not offered) and the
         :class:`~mathhammer.exact.chain.Preference` that decides it."""
         w = self.setup.track_weight(state.crippled, cells[0])
         keep = w > 0
         if keep.any():
-            v = np.stack(values)[:, keep] * w[keep][None, :, None]
+            v = np.stack(values)[:, :, keep] * w[keep]
             self.acc.setdefault(where, []).append((np.stack([c[keep] for c in cells], axis=1), v, preference))
 
     def best(self) -> dict:
@@ -174,13 +174,14 @@ class Averaged:
         out = {}
         for where, parts in self.acc.items():
             n_options = max(v.shape[0] for _, v, _ in parts)
-            width = parts[0][1].shape[2]
+            width = parts[0][1].shape[1]
             cells = np.concatenate([c for c, _, _ in parts])
             values = np.concatenate([np.pad(v, ((0, n_options - v.shape[0]), (0, 0), (0, 0)),
-                                            constant_values=np.nan) for _, v, _ in parts], axis=1)
+                                            constant_values=np.nan) for _, v, _ in parts], axis=2)
             uniq, inv = np.unique(cells, axis=0, return_inverse=True)
-            total = np.zeros((n_options, len(uniq), width))
+            total = np.zeros((n_options, width, len(uniq)))
             for j in range(n_options):
-                np.add.at(total[j], inv.ravel(), values[j])  # NaN (not offered) stays NaN
+                for k in range(width):  # NaN (not offered) stays NaN
+                    total[j, k] = np.bincount(inv.ravel(), weights=values[j, k], minlength=len(uniq))
             out[where] = (tuple(uniq[:, k] for k in range(uniq.shape[1])), parts[0][2].choose(list(total)))
         return out

@@ -33,10 +33,12 @@ MAX_TABLE_BYTES = 256 * 2**20
 
 #: A grid or spiral is solved exactly for the kernel when the exact engine's bound on the
 #: edges of a pass over its configurations (:func:`~mathhammer.exact.bounds.card_work`) is at
-#: most this (about a second of solving); beyond, on the relaxation.
-PLAY_CARD_WORK = 20_000_000
-#: ... and when backward induction builds at most this many edges on it (about a second).
-PLAY_CARD_EDGES = 1_000_000
+#: most this (the bound is loose: a single warjack's or warbeast's attacks on any bundled card
+#: stay within it, and a warcaster's on a heavy's do not); beyond, on the relaxation.
+PLAY_CARD_WORK = 110_000_000
+#: ... and when backward induction builds at most this many edges on it (well under a
+#: second; the solve gives up for the relaxation past them).
+PLAY_CARD_EDGES = 2_500_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -390,4 +392,16 @@ def report(table: DecisionTable, scenario: Scenario, labels) -> dict:
     :meth:`~DecisionTable.summary` and the decisions in a player's words
     (:func:`.describe.decisions`), one per attack row of ``labels``."""
     resources = [scenario.attackers[i].resource or "focus" for i in table.row_attacker]
-    return {**table.summary(), "decisions": decisions(table, scenario, list(labels), resources)}
+    sequence = scenario.attack_sequence()
+    paid_by = [_paid_by(sequence[row % len(sequence)]) for row in range(table.slots)]
+    paid_by += [paid_by[main] for main, _ in table.alternatives]
+    return {**table.summary(), "decisions": decisions(table, scenario, list(labels), resources, paid_by)}
+
+
+def _paid_by(slot) -> str:
+    """How a player makes a paid attack (a key of :data:`.describe.BUY_WORDS`)."""
+    if slot.weapon.cost:
+        return "spell"
+    if slot.weapon.type == "ranged":
+        return "reload"
+    return "force" if slot.attacker.resource == "force" else "buy"

@@ -25,25 +25,34 @@ def play_rows(result) -> list[dict]:
     out = []
     for d in info.get("decisions", []):
         i = d["slot"]
-        decision = d["decision"]
+        kind = d.get("kind")
         taken = None
-        if decision == "boost the attack roll":
+        if kind == "boost_attack":
             taken = float(result.boost_attack_rate[i])
             points = taken
-        elif decision.startswith("boost the damage roll"):
+        elif kind is not None and kind.startswith("boost_damage"):
             taken = float(result.boost_damage_rate[i])
             points = taken
-        elif decision == "buy this attack":
+        elif kind == "buy":
             taken = float(result.made[i])
-            points = taken
-        elif decision.startswith("make it with "):  # the weapon: not counted per weapon
+            # what buying it cost (a spell's cast: its cost), its boosts aside
+            points = float(result.spent_mean[i] - result.boost_attack_rate[i] - result.boost_damage_rate[i])
+        elif kind == "weapon":  # the weapon: not counted per weapon
             points = None
         else:  # the target's power field
             points = float(result.target_spent_mean[i])
-        out.append({"slot": i + 1, "attack": d["attack"], "who": d["who"], "decision": decision,
+        out.append({"slot": i + 1, "attack": d["attack"], "who": d["who"], "decision": decision_words(d),
                     "condition": d["condition"], "agreement": d["agreement"], "taken": taken,
                     "points": points})
     return out
+
+
+def decision_words(d: dict) -> str:
+    """A decision as the report says it: the boosts of a bought attack made with another
+    weapon say which ("with Claw, boost the damage roll")."""
+    if d.get("weapon") and d.get("kind") not in ("weapon", "buy"):
+        return f"with {d['weapon']}, {d['decision']}"
+    return d["decision"]
 
 
 def play_lines(result) -> list[str]:
@@ -57,10 +66,12 @@ def play_lines(result) -> list[str]:
     # "exact", "exact, as if without Shield Guard", "relaxed: the grid as a damage track ..."
     how = "exactly" + solved[5:] if solved.startswith("exact") else "with " + solved.removeprefix("relaxed: ")
     lines = [f"How to play it (best play for the objective {info['objective']}; solved {how}):"]
+    if info["objective"] == "kill" and info.get("value", 1.0) <= 0.0:
+        lines.append("  The kill is out of reach: best play goes for the damage (then keeps its points).")
     by_slot: dict = {}
     for row in play_rows(result):
-        by_slot.setdefault((row["slot"], row["attack"]), []).append(row)
-    for (slot, attack), rows in by_slot.items():
+        by_slot.setdefault(row["slot"], []).append(row)
+    for slot, rows in by_slot.items():
         said = []
         for row in rows:
             if row["condition"] == "never":
@@ -68,7 +79,6 @@ def play_lines(result) -> list[str]:
             who = "target: " if row["who"] == result.target_name and row["decision"].startswith("spend") else ""
             cond = "" if row["condition"] == "always" else " " + row["condition"]
             said.append(f"{who}{row['decision']}{cond}")
-        lines.append(f"  {slot}. {attack}: " + ("; ".join(said) if said else "spend nothing") + ".")
+        lines.append(f"  {slot}. {rows[0]['attack']}: " + ("; ".join(said) if said else "spend nothing") + ".")
     lines.append("")
     return lines
-

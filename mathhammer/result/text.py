@@ -6,6 +6,7 @@ Pure Python and NumPy only: no pandas or matplotlib, so the command line starts 
 from __future__ import annotations
 
 import math
+import textwrap
 
 from ..rules import Scenario
 from ..rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES
@@ -125,7 +126,9 @@ def _describe_attackers(scenario: Scenario) -> list[str]:
         lines.append(f"{head}{i + 1}. {a.name}: " + "; ".join(weapons))
         notes = []
         if a.points:
-            policy = "optimized" if a.policy == "optimize" else a.spend.label
+            policy = {"optimize": "optimized", "best": "best play"}.get(a.policy, a.spend.label)
+            if a.keep_points:
+                policy += ", keeping points before damage"
             paid = f", 1 more paid for the {a.power_weapon.power_attack}" if a.power_cost else ""
             notes.append(f"{a.resource} {a.points} ({policy}{paid})")
         if a.charge:
@@ -256,6 +259,22 @@ def _optimizer_lines(info: dict) -> list[str]:
     return lines
 
 
+def _made_note(scenario: Scenario, result: Result) -> list[str]:
+    """What the "made" column counts, for the kinds of attack the sequence has."""
+    sequence = scenario.attack_sequence()
+    standing = "while one of its targets stood" if result.several else "while the target stood"
+    when = [f"made: how often the attack was made: {standing}"]
+    if any(s.bought and not s.weapon.cost for s in sequence):
+        when.append("a bought attack when it was bought")
+    if any(s.bought and s.weapon.cost for s in sequence):
+        when.append("a spell's cast when it was cast")
+    if any(isinstance(s.weapon.attacks, str) for s in sequence):
+        when.append("a shot of a random rate of fire when the roll gave it")
+    text = ", ".join(when) + ("; made against: how often it was made against each target;" if result.several
+                              else ";")
+    return textwrap.wrap(text, 92)
+
+
 def format_report(scenario: Scenario, result: Result) -> str:
     """A readable plain-text report of ``result`` for ``scenario``.
 
@@ -354,11 +373,7 @@ def format_report(scenario: Scenario, result: Result) -> str:
     align = "ll" + "r" * (len(headers) - 2)
     lines += _table(headers, rows, align[:-1] + "l" if result.several else align)
     lines.append("")
-    if result.several:
-        lines.append("made: one of its targets was still standing (and, for bought attacks, a point")
-        lines.append("was left); made against: how often it was made against each target;")
-    else:
-        lines.append("made: the target was still standing (and, for bought attacks, a point was left);")
+    lines += _made_note(scenario, result)
     lines.append("hit and crit count attacks made and hitting;")
     lines.append("mean dmg: damage points the attack marked, averaged over all trials.")
     lines += ["shred attacks: the Shred attacks it led to (their damage is in mean dmg)."] if shreds else []
