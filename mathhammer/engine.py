@@ -61,7 +61,7 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
                 # the decisions in a player's words (a second backward induction, with
                 # records; its tables are for one target)
                 table = solve(scenario, sequence, relax="never")
-                result.extra["best_play"] = report(table, scenario, result.slot_labels)
+                result.extra["best_play"] = report(table, scenario, result.slot_labels, sequence)
         return result
     trials = scenario.trials if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
     if seed is None:

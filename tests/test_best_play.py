@@ -89,6 +89,12 @@ def random_scenario(seed: int) -> Scenario:
     return Scenario(target, attackers, objective=objective)
 
 
+def batch_seeds(batch: int) -> range:
+    """The seeds of one of the 8 batches the random scenarios are checked in."""
+    per = N_RANDOM // 8
+    return range(batch * per, (batch + 1) * per)
+
+
 def _f(xs):
     return np.array([float(x) for x in xs])
 
@@ -97,9 +103,8 @@ def _f(xs):
 def test_exact_best_play_equals_brute_force_on_random_scenarios(batch):
     """docs/best-play.md: every figure of exact best play (attackers' and target's, mixed
     with fixed policies) equals the brute force's, to 1e-12, on 400 random scenarios."""
-    per = N_RANDOM // 8
     played = 0
-    for seed in range(batch * per, (batch + 1) * per):
+    for seed in batch_seeds(batch):
         scen = random_scenario(seed)
         res = exact_result(scen)
         bf = bf_activation(scen)
@@ -113,7 +118,7 @@ def test_exact_best_play_equals_brute_force_on_random_scenarios(batch):
         assert value == pytest.approx(float(bf["value"]), abs=TOL * scen.target.boxes), seed
         played += any(a.plays_best for a in scen.attackers) or (
             scen.target.power_field == "best" and scen.target.power_points > 0)
-    assert played >= per // 2  # most scenarios have decisions to make
+    assert played >= N_RANDOM // 16  # most scenarios have decisions to make
 
 
 # ------------------------------------------------- lexicographic best play: units, targets
@@ -181,9 +186,8 @@ def test_lexicographic_best_play_equals_brute_force_on_units_and_targets(batch):
     of tests/naive_lex.py (which shares no code with the engine) to 1e-12 on the objective
     and on every secondary figure (the kill, the models destroyed, the damage marked, the
     points each side spent), on 400 random scenarios with units and several targets."""
-    per = N_RANDOM // 8
     ties = 0
-    for seed in range(batch * per, (batch + 1) * per):
+    for seed in batch_seeds(batch):
         scen = random_lex_scenario(seed)
         res = exact_result(scen)
         bf = bf_lexicographic(scen)
@@ -192,7 +196,7 @@ def test_lexicographic_best_play_equals_brute_force_on_units_and_targets(batch):
         for name, value in got.items():
             assert value == pytest.approx(float(bf[name]), abs=TOL * max(1.0, float(bf["damage"]))), (seed, name)
         ties += bf["kill"] in (0, 1)  # the kill out of reach (or certain): the secondary figures decide
-    assert ties >= per // 10
+    assert ties >= N_RANDOM // 80
 
 
 def test_random_lex_scenarios_cover_the_contract():

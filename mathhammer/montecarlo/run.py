@@ -47,7 +47,7 @@ def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None =
         counts = run_sequences(enc, trials, seed, stride=stride or 0, on_batch=tick)
     result = assemble(scenario, enc, counts, trials, seed, stride or 0)
     if table is not None:
-        result.extra["best_play"] = report(table, scenario, enc.slot_labels)
+        result.extra["best_play"] = report(table, scenario, enc.slot_labels, sequence)
     elif unsolved is not None:
         result.extra["best_play"] = unsolved
     return result

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import codes as K
 
-__all__ = ["decisions", "AGREEMENT"]
+__all__ = ["decisions", "paid_by", "AGREEMENT", "BUY_WORDS"]
 
 #: A rule is reported as the decision when it agrees with the table this often (weighted).
 AGREEMENT = 0.995
@@ -209,6 +209,21 @@ def decisions(table, scenario, labels, resource_of, paid_by=None) -> list[dict]:
                         "weapon": None if row < n_slots else table.alternatives[row - n_slots][1],
                         "condition": condition, "agreement": round(agree, 4)})
     return sorted(out, key=lambda d: d["slot"])
+
+
+def paid_by(table, sequence) -> list[str]:
+    """Per attack row of ``table``, how a player makes the attack when it is paid for (a key
+    of :data:`BUY_WORDS`), from the scenario's attack ``sequence`` (its rows repeat it round
+    after round; an alternative weapon's row is its slot's)."""
+    def how(slot) -> str:
+        if slot.weapon.cost:
+            return "spell"
+        if slot.weapon.type == "ranged":
+            return "reload"
+        return "force" if slot.attacker.resource == "force" else "buy"
+
+    rows = [how(sequence[row % len(sequence)]) for row in range(table.slots)]
+    return rows + [rows[main] for main, _ in table.alternatives]
 
 
 def _weapon_choice(table, row, alts, weight, features, kk, mm, label, who, res) -> list[dict]:

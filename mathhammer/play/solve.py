@@ -23,7 +23,7 @@ from ..exact.induction import Engine, deep_recursion
 from ..rules import Scenario
 from . import codes as K
 from .codes import KeySpace
-from .describe import decisions
+from .describe import decisions, paid_by
 from .relax import Averaged, cripple_marks, relaxed, unguarded
 
 __all__ = ["DecisionTable", "solve", "needs_play", "report", "MAX_TABLE_BYTES"]
@@ -387,21 +387,11 @@ def _card_maps(card) -> tuple[np.ndarray, np.ndarray]:
     return columns, index
 
 
-def report(table: DecisionTable, scenario: Scenario, labels) -> dict:
+def report(table: DecisionTable, scenario: Scenario, labels, sequence) -> dict:
     """What a result carries about best play (``Result.extra["best_play"]``): the table's
     :meth:`~DecisionTable.summary` and the decisions in a player's words
-    (:func:`.describe.decisions`), one per attack row of ``labels``."""
+    (:func:`.describe.decisions`), one per attack row of ``labels``; ``sequence``: the
+    scenario's attack sequence (how each paid attack is made)."""
     resources = [scenario.attackers[i].resource or "focus" for i in table.row_attacker]
-    sequence = scenario.attack_sequence()
-    paid_by = [_paid_by(sequence[row % len(sequence)]) for row in range(table.slots)]
-    paid_by += [paid_by[main] for main, _ in table.alternatives]
-    return {**table.summary(), "decisions": decisions(table, scenario, list(labels), resources, paid_by)}
-
-
-def _paid_by(slot) -> str:
-    """How a player makes a paid attack (a key of :data:`.describe.BUY_WORDS`)."""
-    if slot.weapon.cost:
-        return "spell"
-    if slot.weapon.type == "ranged":
-        return "reload"
-    return "force" if slot.attacker.resource == "force" else "buy"
+    return {**table.summary(), "decisions": decisions(table, scenario, list(labels), resources,
+                                                      paid_by(table, sequence))}

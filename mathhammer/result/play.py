@@ -9,6 +9,10 @@ from __future__ import annotations
 
 __all__ = ["play_rows", "play_lines", "PLAY_COLUMNS"]
 
+#: A kill less likely than this (and not 0) under best play is called "all but out of reach":
+#: decisions that still turn on it may look odd to a player who would play for damage.
+NEARLY_OUT_OF_REACH = 0.001
+
 #: Columns of ``Result.play_table()``.
 PLAY_COLUMNS = ("slot", "attack", "who", "decision", "condition", "agreement", "taken", "points")
 
@@ -66,8 +70,13 @@ def play_lines(result) -> list[str]:
     # "exact", "exact, as if without Shield Guard", "relaxed: the grid as a damage track ..."
     how = "exactly" + solved[5:] if solved.startswith("exact") else "with " + solved.removeprefix("relaxed: ")
     lines = [f"How to play it (best play for the objective {info['objective']}; solved {how}):"]
-    if info["objective"] == "kill" and info.get("value", 1.0) <= 0.0:
-        lines.append("  The kill is out of reach: best play goes for the damage (then keeps its points).")
+    value = info.get("value", 1.0)
+    then = "the models destroyed, then the damage" if result.models > 1 else "the damage"
+    if info["objective"] == "kill" and value <= 0.0:
+        lines.append(f"  The kill is out of reach: best play goes for {then} (then keeps its points).")
+    elif info["objective"] == "kill" and value < NEARLY_OUT_OF_REACH:
+        lines.append(f"  The kill is all but out of reach ({value:.4%}): best play still goes for it")
+        lines.append(f"  first, and for {then} where it cannot.")
     by_slot: dict = {}
     for row in play_rows(result):
         by_slot.setdefault(row["slot"], []).append(row)

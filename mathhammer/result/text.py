@@ -261,14 +261,14 @@ def _optimizer_lines(info: dict) -> list[str]:
 
 def _made_note(scenario: Scenario, result: Result) -> list[str]:
     """What the "made" column counts, for the kinds of attack the sequence has."""
-    sequence = scenario.attack_sequence()
+    attackers = scenario.attackers
     standing = "while one of its targets stood" if result.several else "while the target stood"
     when = [f"made: how often the attack was made: {standing}"]
-    if any(s.bought and not s.weapon.cost for s in sequence):
+    if any(a.max_bought or any(n for _, n in a.reloads) for a in attackers):
         when.append("a bought attack when it was bought")
-    if any(s.bought and s.weapon.cost for s in sequence):
+    if any(n for a in attackers for _, n in a.casts):
         when.append("a spell's cast when it was cast")
-    if any(isinstance(s.weapon.attacks, str) for s in sequence):
+    if any(isinstance(w.attacks, str) for a in attackers for w in a.weapons):
         when.append("a shot of a random rate of fire when the roll gave it")
     text = ", ".join(when) + ("; made against: how often it was made against each target;" if result.several
                               else ";")
