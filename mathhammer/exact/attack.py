@@ -100,8 +100,8 @@ def _made(setup: Setup, info: SlotInfo, state: State, dec: Decisions, m: np.ndar
     # with which weapon: the slot's, or another melee weapon (recorded on its own row)
     others = [_attack(setup, alt, state, m, cost, dataclasses.replace(dec, row=alt.row), by_src)
               for alt in setup.alternatives[info.index]]
-    return choose([stop, bought, *others], by_src, m.size, dec, dec.attacker(info.slot.attacker_index), what="buy",
-                  context=(state,), groups=m)
+    by = dec.attacker(info.slot.attacker_index)
+    return choose([stop, bought, *others], by_src, m.size, dec, by, what="buy", context=(state,), groups=m)
 
 
 def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
@@ -218,8 +218,9 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
     if best:
         # the state before the attack, bought or not, the attack boost paid, critical or not
         context = (state, spent - paid_attack, paid_attack, critical)
-        return choose([roll.edges(m, 0), roll.edges(m, 1)], by_src, m.size, dec, dec.attacker(info.slot.attacker_index),
-                      what="boost_damage", context=context, groups=m)
+        by = dec.attacker(info.slot.attacker_index)
+        return choose([roll.edges(m, 0), roll.edges(m, 1)], by_src, m.size, dec, by, what="boost_damage",
+                      context=context, groups=m)
     if spend.boost_damage == "never":
         return roll.edges(m, 0)
     if spend.boost_damage == "always":

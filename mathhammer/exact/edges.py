@@ -246,7 +246,8 @@ def attack_cost(pc: Piece) -> tuple[float, float]:
     return pc.counts[SLOT_SPENT], pc.counts[SLOT_TARGET_SPENT] + pc.quick_spent
 
 
-def sums_by(index: np.ndarray, weights: np.ndarray, values: np.ndarray, n: int, out: np.ndarray | None = None) -> np.ndarray:
+def sums_by(index: np.ndarray, weights: np.ndarray, values: np.ndarray, n: int,
+            out: np.ndarray | None = None) -> np.ndarray:
     """``out[:, g] += sum of weights[e] * values[:, e]`` over the edges ``e`` of each group
     ``g = index[e]``: ``[columns, n]`` (each figure summed apart)."""
     if out is None:

@@ -81,7 +81,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
             out += _suffer_mark(setup, state._replace(target_points=tp - k), sel, cur[sel],
                                 np.maximum(0, x[sel] - 5 * k), p[sel], window, k)
         return out
-    # best: per edge, the spending that minimises the value ahead (the cheaper on a tie)
+    # best: per edge, the spending the target prefers (fewer kills, boxes, then points spent)
     top = min(tp, -(-int(x.max()) // 5))
     options = []
     for k in range(top + 1):
