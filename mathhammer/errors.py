@@ -7,7 +7,29 @@ and the offending value, so that the CLI can print it as one line and exit with 
 
 from __future__ import annotations
 
-__all__ = ["MathhammerError", "InputError", "ExactNotApplicable"]
+__all__ = ["MathhammerError", "InputError", "ExactNotApplicable", "shown", "SHOWN_CHARS"]
+
+#: The most characters of a value an error message shows (a 5,000-digit number is cut).
+SHOWN_CHARS = 80
+
+
+def shown(value: object) -> str:
+    """``repr(value)`` on one line, cut to :data:`SHOWN_CHARS` characters: a value pasted in
+    full, thousands of digits say, never floods the message. A long value is cut after its
+    start; a long path keeps its start and its end (the file's name), cut in its middle.
+
+    >>> print(shown("9" * 100))
+    '999999999999999999999999999999999999999999999999999999999999999999999999999...
+    >>> print(shown("/home/player/" + "deep/" * 20 + "sweep.csv"))
+    '/home/player/deep/deep/deep/deep/deep/...ep/deep/deep/deep/deep/deep/sweep.csv'
+    """
+    text = repr(value).replace("\n", "\\n").replace("\r", "\\r")  # one line: objects' reprs too
+    if len(text) <= SHOWN_CHARS:
+        return text
+    if isinstance(value, str) and "/" in value:
+        half = (SHOWN_CHARS - 3) // 2
+        return text[: SHOWN_CHARS - 3 - half] + "..." + text[-half:]
+    return text[: SHOWN_CHARS - 3] + "..."
 
 
 class MathhammerError(Exception):
@@ -39,7 +61,7 @@ class InputError(MathhammerError, ValueError):
         super().__init__(self._format())
 
     def _format(self) -> str:
-        return f"{self.key}: {self.reason} (got {self.value!r})"
+        return f"{self.key}: {self.reason} (got {shown(self.value)})"
 
     def under(self, prefix: str) -> "InputError":
         """Return the same error with ``prefix`` put in front of its key."""

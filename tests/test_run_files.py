@@ -82,12 +82,12 @@ def test_out_into_a_missing_folder_is_refused_before_any_point(tmp_path, points,
     out = tmp_path / "no" / "such" / "arm.csv"
     with pytest.raises(InputError, match="its folder does not exist") as info:
         sweep(PLAIN, GRID, trials=1000, seed=1, out=out, progress=False)
-    assert info.value.key == "out" and str(out) in str(info.value) and calls == []
+    assert info.value.key == "out" and out.name in str(info.value) and calls == []
     scen = tmp_path / "s.toml"
     scen.write_text(SCENARIO, encoding="utf-8")
     err = _cli_error(capsys, ["sweep", str(scen), "--vary", "target.arm=15:17", "--out",
                               str(out), "--no-progress"])
-    assert err.startswith("mathhammer: error: --out: its folder does not exist") and str(out) in err
+    assert err.startswith("mathhammer: error: --out: its folder does not exist") and out.name in err
     err = _cli_error(capsys, [*MATRIX, "--out", str(tmp_path / "nope" / "m.parquet")])
     assert "--out: its folder does not exist" in err
     assert calls == [] and _listing(tmp_path) == {"s.toml": SCENARIO.encode()}
@@ -126,7 +126,7 @@ def test_out_naming_a_folder_or_no_path_is_refused(tmp_path, points):
     calls, _ = points
     (tmp_path / "a.csv").mkdir()
     for resume in (False, True):
-        with pytest.raises(InputError, match="is not a file"):
+        with pytest.raises(InputError, match="is a directory"):
             sweep(PLAIN, GRID, trials=1000, seed=1, out=tmp_path / "a.csv", resume=resume,
                   progress=False)
     with pytest.raises(InputError, match="out: must be a path") as info:
@@ -160,14 +160,14 @@ def test_resume_of_a_binary_file_is_one_line_and_leaves_it(tmp_path, points, cap
     out.write_bytes(junk)
     err = _cli_error(capsys, ["sweep", str(scen), "--vary", "target.arm=15:17", "--out",
                               str(out), "--resume", "--no-progress"])
-    assert err.startswith("mathhammer: error: --resume: ") and str(out) in err
+    assert err.startswith("mathhammer: error: --resume: ") and out.name in err
     assert out.read_bytes() == junk and calls == []
     # the record beside it binary too: one line naming the record
     meta = tmp_path / "arm.csv.meta.json"
     meta.write_bytes(junk)
     with pytest.raises(InputError, match="is not a sweep record mathhammer can read") as info:
         sweep(PLAIN, GRID, trials=1000, seed=1, out=out, resume=True, progress=False)
-    assert str(meta) in str(info.value) and meta.read_bytes() == junk and calls == []
+    assert meta.name in str(info.value) and meta.read_bytes() == junk and calls == []
 
 
 def test_resume_of_an_empty_file_starts_afresh_with_its_header(tmp_path, points):

@@ -206,7 +206,7 @@ def test_an_existing_file_is_never_overwritten(tmp_path):
     out.write_text("precious\n")
     with pytest.raises(InputError, match="exists; resume it") as info:
         sweep(PLAIN, GRID, trials=TRIALS, seed=3, out=out, progress=False)
-    assert "\n" not in str(info.value) and str(out) in str(info.value)
+    assert "\n" not in str(info.value) and out.name in str(info.value)  # a long path keeps its end
     assert out.read_text() == "precious\n"
     # resuming a file that is not a sweep is refused too
     with pytest.raises(InputError, match="has no sweep record"):

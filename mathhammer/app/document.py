@@ -23,9 +23,9 @@ each weapon's MAT/RAT and POW can be changed and the downloaded file says what w
 from __future__ import annotations
 
 import copy
-import re
 from collections.abc import Mapping, Sequence
 
+from .._core.numbers import read_number
 from ..errors import InputError
 from ..io.cards import list_cards, load_card
 from ..io.dump import scenario_to_dict
@@ -98,27 +98,23 @@ def put(doc: Mapping, path: Path, value) -> dict:
     return out
 
 
-_INT = re.compile(r"^[+-]?\d+$")
-_FLOAT = re.compile(r"^[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?$")
-
-
 def parse_typed(text: str):
     """What a number field's text means: ``None`` when blank (the key is removed), an int or a
-    float when it reads as one (``1_000_000`` and ``1e6`` too), else the text itself, for the
-    reader to refuse by name ("must be an integer (got 'abc')").
+    float when it reads as one (``1e6`` too: :func:`mathhammer._core.numbers.read_number`),
+    else the text itself, for the reader to refuse by name ("must be an integer (got
+    'abc')"), as a file's reader refuses the same text (``1_0`` and digits other than 0-9
+    included).
 
-    >>> parse_typed(" 17 "), parse_typed(""), parse_typed("1e6"), parse_typed("abc")
-    (17, None, 1000000, 'abc')
+    >>> parse_typed(" 17 "), parse_typed(""), parse_typed("1e6"), parse_typed("1_0")
+    (17, None, 1000000, '1_0')
     """
-    s = str(text).strip().replace("_", "")
+    s = str(text).strip()
     if not s:
         return None
-    if _INT.match(s):
-        return int(s)
-    if _FLOAT.match(s):
-        f = float(s)
-        return int(f) if f.is_integer() and abs(f) < 2**63 else f
-    return str(text).strip()
+    try:
+        return read_number("value", s)
+    except InputError:  # not a number (or too long for one): the reader refuses it by name
+        return s
 
 
 def attacker_from_card(name: str, action: str | None = None) -> dict:

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+
+from .._core.numbers import read_int
+from ..errors import SHOWN_CHARS, InputError, shown
 
 PROG = "mathhammer"
 EXIT_OK = 0
 EXIT_INPUT = 2
+
+
+#: A quoted value longer than an error message shows.
+_QUOTED = re.compile("'([^']{%d,})'" % (SHOWN_CHARS + 1))
 
 
 class UsageError(Exception):
@@ -18,26 +26,20 @@ class Parser(argparse.ArgumentParser):
     """argparse without the multi-line usage text on errors: raise instead of exiting."""
 
     def error(self, message: str):  # noqa: D401 - argparse API
-        raise UsageError(" ".join(str(message).split()))
+        # argparse quotes the value it refuses in full: cut as error messages cut values
+        message = _QUOTED.sub(lambda m: shown(m.group(1)), " ".join(str(message).split()))
+        raise UsageError(message)
 
 
 def int_arg(name: str, lo: int, hi: int):
-    """An argparse ``type`` accepting integers in ``[lo, hi]`` (also written ``1e6``)."""
+    """An argparse ``type`` accepting integers in ``[lo, hi]`` (also written ``1e6``), read
+    as every number a user types is (:func:`mathhammer._core.numbers.read_int`)."""
 
     def parse(text: str) -> int:
         try:
-            value = int(text.strip())
-        except ValueError:
-            try:
-                f = float(text)
-            except ValueError:
-                f = None
-            if f is None or not f.is_integer():
-                raise argparse.ArgumentTypeError(f"must be an integer (got {text!r})") from None
-            value = int(f)
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"must be between {lo} and {hi} (got {text!r})")
-        return value
+            return read_int(name, text, lo, hi, exponent=True)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(f"{exc.reason} (got {shown(text)})") from None
 
     parse.__name__ = name
     return parse

@@ -8,6 +8,7 @@ import argparse
 import json
 import textwrap
 
+from ..errors import shown
 from ._common import EXIT_OK, UsageError, write
 
 
@@ -34,7 +35,7 @@ def _flagged(function, args: argparse.Namespace):
         return function(args.cards or ())
     except InputError as err:
         if err.key == "cards":
-            raise UsageError(f"--cards: {err.reason} (got {err.value!r})") from None
+            raise UsageError(f"--cards: {err.reason} (got {shown(err.value)})") from None
         raise
 
 
@@ -159,7 +160,7 @@ def new_command(args: argparse.Namespace) -> int:
         path = _flagged(lambda dirs: copy_card(args.name, args.source, dirs, overwrite=args.overwrite), args)
     except InputError as err:
         if err.key == "card":  # the card copied
-            raise UsageError(f"--from: {err.reason} (got {err.value!r})") from None
+            raise UsageError(f"--from: {err.reason} (got {shown(err.value)})") from None
         raise
     write(f"{path}\nEdit it to match your model; `mathhammer cards show {args.name}` prints it, and "
           f'scenarios use it as card = "{args.name}" (or --attacker {args.name}).')

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError
+from ..errors import shown
 from ._common import EXIT_OK, PROG, UsageError, int_arg
 from .cards import add_cards_flag, card_dirs_for
 from .run import add_common, check_plot
@@ -81,16 +82,16 @@ def _deck(values: list[str], flag: str):
     """A directory (given alone) or the card names of every value, split at commas (an
     empty value is no folder: Path("") is the current one)."""
     if any(not v.strip() for v in values):
-        raise UsageError(f"{flag}: an empty value: give a directory or card names (got {values!r})")
+        raise UsageError(f"{flag}: an empty value: give a directory or card names (got {shown(values)})")
     dirs = [v for v in values if Path(v).expanduser().is_dir()]
     if dirs:
         if len(values) > 1:
-            raise UsageError(f"{flag}: give one directory, or card names (got {values!r})")
+            raise UsageError(f"{flag}: give one directory, or card names (got {shown(values)})")
         return dirs[0]
     names = [n.strip() for v in values for n in v.split(",")]
     for n in names:
         if not n:
-            raise UsageError(f"{flag}: an empty card name in {','.join(values)!r}")
+            raise UsageError(f"{flag}: an empty card name in {shown(','.join(values))}")
     return names
 
 

@@ -21,13 +21,15 @@ import math
 import re
 
 from .._core.limits import MAX_SEED, MAX_TRIALS
+from .._core.numbers import read_int
+from ..errors import shown
 from ._common import EXIT_OK, UsageError, int_arg, write
 
 _STEP_HELP = ("a solo activation Q:D (Quality, dice; e.g. 4:2) or a Leader's group order "
               "LQ:LD>Q,Q,...:D (Leader's Quality and dice, then the members' Qualities and "
               "the group's dice; e.g. 3:1>4,4,5:3)")
-_SOLO = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*$")
-_GROUP = re.compile(r"^\s*(\d+)\s*:\s*(\d+)\s*>\s*([\d,\s]+?)\s*:\s*(\d+)\s*$")
+_SOLO = re.compile(r"^\s*([0-9]+)\s*:\s*([0-9]+)\s*$", re.ASCII)
+_GROUP = re.compile(r"^\s*([0-9]+)\s*:\s*([0-9]+)\s*>\s*([0-9,\s]+?)\s*:\s*([0-9]+)\s*$", re.ASCII)
 
 
 def _qualities(text: str) -> list[int]:
@@ -35,11 +37,11 @@ def _qualities(text: str) -> list[int]:
     parse = int_arg("quality", 2, 6)
     parts = text.split(",")
     if any(not t.strip() for t in parts):
-        raise argparse.ArgumentTypeError(f"must be Qualities separated by commas (got {text!r})")
+        raise argparse.ArgumentTypeError(f"must be Qualities separated by commas (got {shown(text)})")
     try:
         return [parse(t) for t in parts]
     except argparse.ArgumentTypeError as exc:
-        raise argparse.ArgumentTypeError(f"{exc} in {text!r}") from None
+        raise argparse.ArgumentTypeError(f"{exc} in {shown(text)}") from None
 
 
 def add_parsers(sub) -> None:
@@ -258,14 +260,15 @@ def parse_step(text: str, index: int):
     try:
         m = _SOLO.match(text)
         if m:
-            return Solo(Model(int(m.group(1))), int(m.group(2)))
+            return Solo(Model(read_int("quality", m.group(1))), read_int("dice", m.group(2)))
         m = _GROUP.match(text)
         if m:
             qualities = [t.strip() for t in m.group(3).split(",")]
             if any(not t for t in qualities):
                 raise InputError("members", m.group(3), "must be Qualities separated by commas")
-            return Group(Model(int(m.group(1)), name="Leader", leader=True),
-                         [Model(int(q)) for q in qualities], int(m.group(4)), int(m.group(2)))
+            return Group(Model(read_int("leader quality", m.group(1)), name="Leader", leader=True),
+                         [Model(read_int("quality", q)) for q in qualities], read_int("dice", m.group(4)),
+                         read_int("leader dice", m.group(2)))
     except InputError as exc:
         raise InputError(f"{key} ({text.strip()})", exc.value, f"{exc.key} {exc.reason}") from None
     raise InputError(key, text, "must look like Q:D or LQ:LD>Q,Q,...:D")

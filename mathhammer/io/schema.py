@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 
-from ..errors import InputError
+from ..errors import InputError, shown
 from ..rules.vocabulary import (
     CONTINUOUS_EFFECTS,
     DAMAGE_TYPES,
@@ -41,7 +41,6 @@ __all__ = [
     "WEAPON_KEYS",
     "ScenarioFileError",
     "normal_name",
-    "short_repr",
     "suggest_choice",
     "unknown_key_reason",
 ]
@@ -259,8 +258,6 @@ ELSEWHERE: dict[str, dict[str, str]] = {
     "target": {"turns": "[simulation]", "attack_turns": "[simulation]"},
 }
 
-MAX_REPR = 80
-
 
 class _Missing:
     """Marker for 'no value': a required key that is absent, or an unreadable file."""
@@ -270,14 +267,6 @@ class _Missing:
 
 
 MISSING = _Missing()
-
-
-def short_repr(value: object) -> str:
-    """``repr(value)`` on one line, cut to :data:`MAX_REPR` characters."""
-    text = repr(value).replace("\n", "\\n").replace("\r", "\\r")
-    if len(text) > MAX_REPR:
-        text = text[: MAX_REPR - 3] + "..."
-    return text
 
 
 class ScenarioFileError(InputError):
@@ -312,7 +301,7 @@ class ScenarioFileError(InputError):
             parts.append(self.key)
         text = ": ".join(parts) + ": " + " ".join(str(self.reason).split())
         if self.value is not MISSING:
-            text += f" (got {short_repr(self.value)})"
+            text += f" (got {shown(self.value)})"
         return text
 
     def under(self, prefix: str) -> ScenarioFileError:

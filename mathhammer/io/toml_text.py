@@ -1,12 +1,13 @@
 """TOML text of a scenario or card file -> a dict, every problem one line.
 
-A UTF-8 byte-order mark (which some editors write) is accepted; invalid TOML and tables
-nested too deep for the parser are a :class:`~mathhammer.io.schema.ScenarioFileError` naming
-the file.
+A UTF-8 byte-order mark (which some editors write) is accepted; invalid TOML, tables nested
+too deep for the parser and numbers of more digits than Python converts are a
+:class:`~mathhammer.io.schema.ScenarioFileError` naming the file.
 """
 
 from __future__ import annotations
 
+import sys
 import tomllib
 
 from .schema import MISSING, ScenarioFileError
@@ -31,3 +32,6 @@ def parse_toml(text: str, source: str) -> dict:
         raise ScenarioFileError(source, "", MISSING, f"invalid TOML: {exc}") from None
     except RecursionError:
         raise ScenarioFileError(source, "", MISSING, "invalid TOML: nested too deep for the parser") from None
+    except ValueError:  # Python's limit on converting a text of thousands of digits to int
+        raise ScenarioFileError(source, "", MISSING, "invalid TOML: a number has more digits than Python "
+                                f"reads ({sys.get_int_max_str_digits():,}); no value here needs as many") from None

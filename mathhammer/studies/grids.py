@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from .._core.numbers import INTEGER_TEXT, read_int
 from ..errors import InputError
 from ..io.dump import scenario_to_dict
 from ..io.scenario_files import scenario_from_dict
@@ -25,13 +26,13 @@ from .params import VARY_KEY, Param, resolve_all
 
 __all__ = ["parse_values", "parse_spec", "value_label", "apply", "grid"]
 
-_RANGE = re.compile(r"^\s*(-?\d+)\s*:\s*(-?\d+)\s*(?::\s*(-?\d+)\s*)?$")
+_RANGE = re.compile(rf"^\s*({INTEGER_TEXT})\s*:\s*({INTEGER_TEXT})\s*(?::\s*({INTEGER_TEXT})\s*)?$", re.ASCII)
 
 
-def _scalar(text: str):
+def _scalar(text: str, key: str):
     t = text.strip()
-    if re.fullmatch(r"[+-]?\d+", t):
-        return int(t)
+    if re.fullmatch(INTEGER_TEXT, t, re.ASCII):
+        return read_int(key, t)
     if t.lower() in ("true", "false"):
         return t.lower() == "true"
     return t
@@ -59,8 +60,8 @@ def parse_values(text: str, key: str = "--vary") -> list:
     for item in text.split(","):
         m = _RANGE.match(item)
         if m:
-            lo, hi = int(m[1]), int(m[2])
-            step = int(m[3]) if m[3] is not None else 1
+            lo, hi = read_int(key, m[1]), read_int(key, m[2])
+            step = read_int(key, m[3]) if m[3] is not None else 1
             if step <= 0:
                 raise InputError(key, text, f"the step of {item.strip()} must be positive")
             if hi < lo:
@@ -72,7 +73,7 @@ def parse_values(text: str, key: str = "--vary") -> list:
         elif item.strip() == "" and len(text.split(",")) > 1:
             raise InputError(key, text, "has an empty item between commas")
         else:
-            out.append(_scalar(item))
+            out.append(_scalar(item, key))
     return out
 
 

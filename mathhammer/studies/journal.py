@@ -9,8 +9,12 @@ and the sidecar tells: on resume its rows are dropped and the point computed aga
 
 A file is never overwritten: it must not exist unless the run resumes it, and a file written
 by another run (another identity) is refused. Before anything is computed the journal checks
-that its folder exists and that a file can be created there (a probe file, created and
-removed), so a run into a folder it cannot write stops at once, not after its first point.
+the path (:func:`mathhammer._core.paths.file_to_write`) and that a file can be created in its
+folder (a probe file, created exclusively and removed), so a run into a folder it cannot write
+stops at once, not after its first point. While it runs it holds a lock on the file
+(:class:`~mathhammer._core.locks.WriterLock`): a second run writing the same file stops at
+once with one line, before it reads or writes anything. The file and its record are
+rewritten through temporary files created exclusively (never a file of the user's).
 
 Resuming an *empty* file (created by hand, or truncated) starts the run afresh, header
 first: there is nothing in it to keep. A file that is not UTF-8 CSV text is refused.
@@ -33,6 +37,8 @@ import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from .._core.locks import WriterLock
+from .._core.paths import TEMP_SUFFIX, file_to_write, replace_with
 from ..errors import InputError
 from ..result.metrics import SUMMARY_COLUMNS
 
@@ -67,38 +73,38 @@ class Journal:
     def __init__(self, path, identity: dict, columns: list[str], resume: bool, *, tag: str,
                  checks: Mapping[str, str | None], what: str = "run", name: str | None = None,
                  key: str = "out"):
-        if not isinstance(path, (str, os.PathLike)):
-            raise InputError(key, path, "must be a path to a file")
-        self.path = Path(os.fspath(path)).expanduser()
+        self.name = name if name is not None else (os.fspath(path) if isinstance(path, (str, os.PathLike))
+                                                   else path)
+        self.path = file_to_write(key, path, ".csv file")
         self.meta_path = Path(str(self.path) + ".meta.json")
         self.identity = identity
         self.columns = list(columns)
         self.tag, self.checks, self.what, self.key = tag, dict(checks), what, key
         self.rows: dict[tuple, list] = {}  # finished point -> its rows (figures as floats)
         self.last: tuple | None = None
-        self.name = name if name is not None else os.fspath(path)
         self._file = None
         self._synced = 0.0
         if self.path.suffix.lower() != ".csv":
             raise InputError(key, self.name, "must be a .csv file")
-        if not self.path.parent.is_dir():
-            raise InputError(key, self.name, "its folder does not exist")
+        file_to_write(key, self.meta_path, "run record")
+        self._lock = WriterLock(key, self.path).acquire()  # before anything is read
         exists = [p for p in (self.path, self.meta_path) if p.exists()]
-        for p in exists:
-            if not p.is_file():
-                raise InputError(key, os.fspath(p), "is not a file (a folder?): choose another path")
         if exists and not resume:
+            self._lock.release()
             raise InputError(key, os.fspath(exists[0]),
                              "exists; resume it (--resume, resume=True) or choose another path")
-        self._check_writable(exists)
+        try:
+            self._check_writable(exists)
+        except InputError:
+            self._lock.release()
+            raise
 
     def _check_writable(self, exists: list[Path]) -> None:
         """Refuse (before anything is computed) a folder where no file can be created, or an
         existing file that cannot be read and written: create and remove a probe file."""
         folder = self.path.parent
         try:
-            fd, probe = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".probe",
-                                         dir=folder)
+            fd, probe = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=TEMP_SUFFIX, dir=folder)
             os.close(fd)
             os.remove(probe)
             for p in exists:
@@ -193,15 +199,16 @@ class Journal:
 
     # -------------------------------------------------------------------- writing
     def _rewrite(self) -> None:
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "w", newline="", encoding="utf-8") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow(self.columns)
-            for rows in self.rows.values():
-                w.writerows(rows)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        def write(tmp: Path) -> None:
+            with open(tmp, "w", newline="", encoding="utf-8") as f:
+                w = csv.writer(f, lineterminator="\n")
+                w.writerow(self.columns)
+                for rows in self.rows.values():
+                    w.writerows(rows)
+                f.flush()
+                os.fsync(f.fileno())
+
+        replace_with(self.path, write)
         self._write_meta()
 
     def _write_meta(self) -> None:
@@ -210,9 +217,8 @@ class Journal:
             last = {"point": list(self.last), "rows": len(self.rows[self.last])}
         meta = {self.tag: 1, "identity": self.identity, "last": last,
                 "points_done": len(self.rows)}
-        tmp = self.meta_path.with_name(self.meta_path.name + ".tmp")
-        tmp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, self.meta_path)
+        replace_with(self.meta_path, lambda tmp: tmp.write_text(json.dumps(meta, indent=1) + "\n",
+                                                                encoding="utf-8"))
 
     def add(self, point: tuple, rows: list) -> None:
         """Append a finished point's rows (the file and its record are created with the
@@ -251,6 +257,23 @@ class Journal:
                 p.unlink()
             except FileNotFoundError:
                 pass
+        self.finish()
+
+    def finish(self) -> None:
+        """The run is over: close the file and release its lock."""
+        self.close()
+        self._lock.release()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.finish()
+
+    def __del__(self):  # an interrupted run: the lock goes with the journal
+        lock = getattr(self, "_lock", None)
+        if lock is not None:
+            lock.release()
 
     def close(self) -> None:
         """Sync and close the file (rows of every point added are on disk after this)."""

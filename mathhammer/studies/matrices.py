@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._core.limits import MAX_SEED
+from .._core.paths import file_to_write, replace_with
 from .._core.validate import check_bool
 from ..engine import check_method
 from ..errors import InputError, MathhammerError
@@ -39,7 +40,7 @@ from ..result.metrics import SUMMARY_COLUMNS
 from .decks import DeckEntry, deck
 from .execution import Point, PointFailed, make_backend
 from .grids import grid, value_label
-from .points import digest, open_run, points_frame, run_points, run_settings
+from .points import digest, held, open_run, points_frame, run_points, run_settings
 from .progress import check_progress
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -108,7 +109,7 @@ def _metric(name: str) -> str:
 # ---------------------------------------------------------------------------- outputs
 def _outputs(out, resume: bool) -> tuple[Path, Path | None]:
     """The journal's path and the Parquet file written at the end (None for CSV)."""
-    path = Path(os.fspath(out)).expanduser()
+    path = file_to_write("out", out, "matrix file")
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return path, None
@@ -130,9 +131,8 @@ def _outputs(out, resume: bool) -> tuple[Path, Path | None]:
 
 
 def _write_parquet(frame, path: Path) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    frame.to_parquet(tmp, index=False)
-    os.replace(tmp, path)
+    """The Parquet file whole, through a temporary file of its own (never a user's)."""
+    replace_with(path, lambda tmp: frame.to_parquet(tmp, index=False))
 
 
 # ---------------------------------------------------------------------------- matrix
@@ -288,7 +288,6 @@ def matrix(
     journal, seed = open_run(out, identity, columns, resume, method, seed, keys,
                              tag="mathhammer_matrix", checks=_CHECKS, what="matrix",
                              path=journal_path, name=None if out is None else os.fspath(out))
-    backend = make_backend(scheduler, workers, batch)
     stats = {"processes": {}, "first_points": 0, "compute_seconds": 0.0}
 
     def to_compute(todo: list[tuple]) -> Iterator[Point]:
@@ -319,15 +318,17 @@ def matrix(
             yield outcome.key, [list(outcome.key) + [_metric(m), v, lo, hi]
                                 for m, v, lo, hi in outcome.rows]
 
-    with backend:
-        done, todo = run_points(keys, compute, journal=journal, progress=progress,
-                                what="matrix", out=out)
-    frame = points_frame(columns, keys, frame_keys, done)
-    if journal is not None:
-        journal.reorder(keys)
-        if final is not None:
-            _write_parquet(frame, final)
-            journal.discard()  # the Parquet file holds every point: only it stays
+    with held(journal):
+        backend = make_backend(scheduler, workers, batch)
+        with backend:
+            done, todo = run_points(keys, compute, journal=journal, progress=progress,
+                                    what="matrix", out=out)
+        frame = points_frame(columns, keys, frame_keys, done)
+        if journal is not None:
+            journal.reorder(keys)
+            if final is not None:
+                _write_parquet(frame, final)
+                journal.discard()  # the Parquet file holds every point: only it stays
     frame.attrs.update({
         "seed": seed, "trials": trials, "method": method, "backend": backend.name,
         "workers": backend.workers, "batch": backend.batch,

@@ -12,6 +12,7 @@ frame of them all, in point order.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -33,7 +34,7 @@ from .progress import PointProgress
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-__all__ = ["RunInterrupted", "check_loadouts", "digest", "open_run", "points_frame",
+__all__ = ["RunInterrupted", "check_loadouts", "digest", "held", "open_run", "points_frame",
            "run_points", "run_settings", "simulate_point", "summary_rows"]
 
 #: What a point computes: ``(key, rows)``, rows ``[*key, metric, value, ci_low, ci_high]``.
@@ -142,8 +143,18 @@ def open_run(out, identity: dict, columns: list[str], resume: bool, method: str,
         seed = fresh_seed()
     identity["seed"] = seed
     if journal is not None:
-        journal.load(keys)
+        try:
+            journal.load(keys)
+        except BaseException:
+            journal.finish()  # another run's file, say: its lock is not kept
+            raise
     return journal, seed
+
+
+def held(journal: Journal | None):
+    """The context a run writes its journal in (its lock released at the end, whatever
+    happens); nothing without a journal."""
+    return contextlib.nullcontext() if journal is None else journal
 
 
 def run_points(keys: list[tuple], compute: Callable[[list[tuple], PointProgress], Iterator[Outcome]],

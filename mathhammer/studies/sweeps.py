@@ -38,6 +38,7 @@ from .params import Param
 from .points import (
     check_loadouts,
     digest,
+    held,
     open_run,
     points_frame,
     run_points,
@@ -184,8 +185,9 @@ def sweep(
             yield key, summary_rows(evaluate_point(points[key], trials, seed, method, stride),
                                     key)
 
-    done, todo = run_points(keys, compute, journal=journal, progress=progress, what="sweep",
-                            out=out)
+    with held(journal):
+        done, todo = run_points(keys, compute, journal=journal, progress=progress, what="sweep",
+                                out=out)
     frame = points_frame(columns, keys, frame_values, done)
     frame.attrs.update({
         "seed": seed, "trials": trials, "method": method, "stride": stride,
