@@ -20,6 +20,7 @@ import contextlib
 import io
 import time
 
+from ._core.numba_env import check_environment
 from ._core.validate import check_int
 
 __all__ = ["JOBS", "MAX_PROCESSES", "warm"]
@@ -127,6 +128,7 @@ def warm(processes: int = 2, *, say=None) -> dict[str, float]:
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
     processes = check_int("processes", processes, 1, MAX_PROCESSES)
+    check_environment()  # NUMBA_* values Numba would fail on, before any process starts
     took = {}
     # fresh processes (spawned): a fork of a process whose Numba threads have run (Song of
     # Blades and Heroes' parallel loop) may hang, with some threading layers

@@ -478,7 +478,7 @@ def test_run_csv_bad_directory(tmp_path, capsys):
     assert rc == 2 and out == ""
     assert err.splitlines() == [f"mathhammer: error: --csv: is not a directory (got '{f}')"]
     rc, out, err = cli(["run", ROUNDS, "--trials", "1000", "--csv", ""], capsys)
-    assert rc == 2 and "--csv: must name a directory" in err
+    assert rc == 2 and "--csv: is empty: give the path of a folder" in err
 
 
 def test_effects_list_only_what_can_happen_in_the_scenario():

@@ -143,20 +143,27 @@ def file_to_write(key: str, value: object, what: str = "file") -> Path:
 
 
 def folder_to_write(key: str, value: object) -> Path:
-    """The folder ``value`` names, to write files in: it exists (or its parent does, and it
-    will be created), and can be written to."""
+    """The folder ``value`` names, to write files in: it exists, or it will be created under
+    the nearest folder above it that exists; either can be written to."""
     path = path_of(key, value, "a folder")
     shown = os.fspath(value) if isinstance(value, (str, os.PathLike)) else os.fspath(path)
-    st = _stat(key, shown, path, "a folder")
-    if st is None:
-        parent = _stat(key, shown, path.parent, "a folder")
-        if parent is None or not stat.S_ISDIR(parent.st_mode):
-            raise InputError(key, shown, "no such directory, nor its parent to create it in")
-        target = path.parent
-    elif not stat.S_ISDIR(st.st_mode):
-        raise InputError(key, shown, "is not a directory")
-    else:
-        target = path
+    target = path
+    while True:
+        try:
+            st = target.stat()
+        except FileNotFoundError:
+            if target.parent == target:
+                raise InputError(key, shown, "no such directory") from None
+            target = target.parent
+            continue
+        except NotADirectoryError:
+            raise InputError(key, shown, "cannot create the directory: a part of the path is a file") from None
+        except OSError as exc:
+            raise InputError(key, shown, f"cannot be read: {exc.strerror or exc}") from None
+        break
+    if not stat.S_ISDIR(st.st_mode):
+        reason = "is not a directory" if target == path else "cannot create the directory: a part of the path is a file"
+        raise InputError(key, shown, reason)
     if not os.access(target, os.W_OK | os.X_OK):
         raise InputError(key, shown, "cannot be written to: permission denied")
     return path
@@ -175,9 +182,10 @@ def home_folder() -> Path | None:
 def replace_with(path: Path, write) -> None:
     """Write the file ``path`` whole or not at all: ``write(tmp)`` fills a temporary file made
     beside it, which then replaces ``path``. The temporary file is created exclusively under a
-    name no other file has (``.NAME.XXXXXX.mathhammer-tmp``), so no file of the user's is ever
-    written over on the way, and it is removed if anything fails."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX)
+    name no other file has (``.NAME.XXXXXX.mathhammer-tmp`` and the file's own suffix, which some
+    writers read), so no file of the user's is ever written over on the way, and it is
+    removed if anything fails."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=TEMP_SUFFIX + path.suffix)
     os.close(fd)
     try:
         write(Path(tmp))

@@ -79,23 +79,17 @@ def check_plot(args: argparse.Namespace) -> None:
     if getattr(args, "plot", None) is None:
         return
     import os
-    from pathlib import Path
 
+    from .._core.paths import file_to_write
     from ..errors import InputError
     from ..plots.figure import PLOT_SUFFIXES
 
-    path = Path(args.plot)
+    path = file_to_write("--plot", args.plot, "figure file")  # a path, its folder writable, no folder or device
     if path.suffix.lower() not in PLOT_SUFFIXES:
         raise InputError("--plot", args.plot, "must end in .png, .svg or .pdf")
-    if path.is_dir():
-        raise InputError("--plot", args.plot, "is a folder, not a file")
     if path.exists() and not getattr(args, "force", False):
         raise InputError("--plot", args.plot, f"already exists; {_CSV_HINT}")
-    folder = path.parent
-    if not folder.is_dir():
-        raise InputError("--plot", args.plot, f"cannot be written (no folder {folder})")
-    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists()
-                                                    and not os.access(path, os.W_OK)):
+    if path.exists() and not os.access(path, os.W_OK):
         raise InputError("--plot", args.plot, "cannot be written (permission denied)")
 
 
@@ -131,8 +125,6 @@ def check_csv(args: argparse.Namespace, scenario) -> None:
     from ..result.export import check_csv_target
     from ..result.frames import table_names
 
-    if not args.csv.strip():
-        raise InputError("--csv", args.csv, "must name a directory")
     check_csv_target(args.csv, table_names(scenario), overwrite=args.force, key="--csv",
                      hint=_CSV_HINT)
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from .._core.paths import read_file, replace_with
 from ..errors import InputError
 from .cardpath import write_dir
 from .cards import load_card
@@ -95,20 +96,19 @@ def copy_card(name: str, source: str | os.PathLike, dirs: Iterable[str | os.Path
         raise InputError("NAME", name, f"is the card copied from ({path}): choose another name")
     if clash and not overwrite:
         raise InputError("NAME", name, f"{path} already exists: pass --overwrite to replace it")
-    text = card.info.path.read_bytes().decode("utf-8-sig")
+    text = read_file("--from", card.info.path, "card file").decode("utf-8-sig")
     body = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("# Bundled card"))
     header = (f"# {name}: copied from the card {card.name!r} ({card.info.path}) by `mathhammer cards new`.\n"
               "# Edit it to match your model; the keys: examples/cards/README.md (\"Your own cards\").\n")
+    content = header + _renamed(body, display_name(name))
+
+    def write(tmp: Path) -> None:
+        tmp.write_text(content, encoding="utf-8")
+        load_card(str(tmp))  # the copy is a card before it is put in place
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{name}.new.toml"
-        tmp.write_text(header + _renamed(body, display_name(name)), encoding="utf-8")
+        replace_with(path, write)  # through a temporary file of its own: never a user's file
     except OSError as exc:
         raise InputError("cards", str(folder), f"cannot write a card there: {exc.strerror or exc}") from None
-    try:
-        load_card(str(tmp))  # the copy is a card before it is put in place
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
     return path

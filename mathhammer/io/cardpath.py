@@ -17,6 +17,7 @@ import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from .._core.paths import folder_to_read, home_folder
 from ..errors import InputError
 from .schema import normal_name
 
@@ -34,13 +35,10 @@ _MAX_LISTED = 20
 
 
 def check_directory(key: str, value: str | os.PathLike) -> Path:
-    """``value`` as a :class:`Path` to an existing directory, else an InputError naming ``key``."""
-    path = Path(value).expanduser()
-    if not path.exists():
-        raise InputError(key, os.fspath(value), "no such directory")
-    if not path.is_dir():
-        raise InputError(key, os.fspath(value), "is not a directory")
-    return path
+    """``value`` as a :class:`Path` to an existing directory whose files can be listed, else
+    an InputError naming ``key`` (an empty value is refused: it would be the working
+    folder)."""
+    return folder_to_read(key, value)
 
 
 def user_dir() -> Path | None:
@@ -52,10 +50,8 @@ def user_dir() -> Path | None:
     names a folder. A folder of the home directory, not of the working directory: a project's
     ``cards/`` folder (or ``examples/cards``, which holds scenarios) is never read unasked.
     """
-    try:
-        return Path.home() / ".mathhammer" / "cards"
-    except (RuntimeError, KeyError):  # no home directory to be found
-        return None
+    home = home_folder()  # None where HOME is empty or relative: never the root or the working folder
+    return None if home is None else home / ".mathhammer" / "cards"
 
 
 def card_folders(extra: Iterable[str | os.PathLike] | None = ()) -> list[tuple[str, Path]]:
@@ -112,7 +108,9 @@ def card_dirs(extra: Iterable[str | os.PathLike] | None = ()) -> list[Path]:
     InputError
         A directory that does not exist: key ``cards`` (``extra``) or ``MATHHAMMER_CARDS``.
     """
-    return [d for label, d in card_folders(extra) if label != USER_LABEL or d.is_dir()]
+    # the user's folder where it exists (an unreadable one is refused, never skipped)
+    return [d if label != USER_LABEL else check_directory("~/.mathhammer/cards", d)
+            for label, d in card_folders(extra) if label != USER_LABEL or d.is_dir()]
 
 
 def write_dir(extra: Iterable[str | os.PathLike] | None = ()) -> tuple[str, Path]:

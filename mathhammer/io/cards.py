@@ -36,6 +36,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .._core.limits import MAX_MODELS
+from .._core.paths import read_file
 from .._core.validate import check_int
 from ..errors import InputError
 from ..rules import Attacker, Target
@@ -175,12 +176,12 @@ class Card:
 
 def _read_toml(source: str, path: Path) -> dict:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_file("card", path, "card file").decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ScenarioFileError(source, "", MISSING,
                                 f"not UTF-8 text (bad byte at offset {exc.start})") from None
-    except OSError as exc:
-        raise ScenarioFileError(source, "", MISSING, f"cannot read card file: {exc.strerror or exc}") from None
+    except InputError as err:
+        raise ScenarioFileError(source, "", MISSING, err.reason) from None
     return parse_toml(text, source)
 
 

@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+from .._core.paths import read_file
 from ..errors import InputError
 from ..rules import Scenario
 from .cards import attacker_ref, load_card
@@ -205,20 +206,16 @@ def load_scenario(path: str | os.PathLike, cards=None) -> Scenario:
         When the file cannot be read, is not valid UTF-8 TOML, or describes an invalid
         scenario; the message is one line starting with the file name as given.
     """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise InputError("path", path, "must be the path of a scenario file")
     source = os.fspath(path)
     if isinstance(source, bytes):
         source = os.fsdecode(source)
-    p = Path(source)
     try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ScenarioFileError(source, "", MISSING, "no such file") from None
-    except IsADirectoryError:
-        raise ScenarioFileError(source, "", MISSING, "is a directory, not a scenario file") from None
-    except PermissionError:
-        raise ScenarioFileError(source, "", MISSING, "permission denied") from None
-    except OSError as exc:
-        raise ScenarioFileError(source, "", MISSING, f"cannot read file: {exc.strerror or exc}") from None
+        raw = read_file("path", path, "scenario file")
+    except InputError as err:
+        raise ScenarioFileError(source, "", MISSING, err.reason) from None
+    p = Path(source).expanduser()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .._core.paths import folder_to_write
 from ..errors import InputError
 from .frames import tables
 
@@ -44,9 +45,7 @@ def check_csv_target(directory: str | os.PathLike, names, *, overwrite: bool = F
     Raises :class:`InputError` (naming ``key`` and the directory) when ``directory`` is not a
     directory, or when one of the files exists and ``overwrite`` is false.
     """
-    d = Path(directory)
-    if d.exists() and not d.is_dir():
-        raise InputError(key, str(d), "is not a directory")
+    d = folder_to_write(key, directory)  # a path (not empty, no NUL, not too long), a folder to write in
     if not overwrite:
         _clash(csv_paths(d, names), key, d, hint)
     return d

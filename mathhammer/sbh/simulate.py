@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import InputError
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS, fresh_seed
+from .._core.numba_env import check_environment
+from ..errors import InputError
 from .._core.validate import check_choice, check_int
 from .results import TurnResult
 from . import layout as k
@@ -86,6 +87,7 @@ def simulate_turn(turn: Turn, trials: int | None = None, seed: int | None = None
     trials = DEFAULT_TRIALS if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
     seed = fresh_seed() if seed is None else check_int("seed", seed, 0, MAX_SEED)
 
+    check_environment()  # NUMBA_* values Numba would fail on, as one line
     from ._kernels import run_turns  # Numba is imported by the first Monte Carlo run only
 
     steps = encode_turn(turn)
