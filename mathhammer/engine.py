@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
 from ._core.ticker import show_progress, ticking
-from ._core.validate import check_int
+from ._core.validate import check_int, check_sequence
 from .errors import InputError
 from .result import Result
 from .rules import Scenario
@@ -83,6 +83,9 @@ def common_stride(scenarios) -> int:
     >>> common_stride(points) == max(common_stride([p]) for p in points)
     True
     """
+    if isinstance(scenarios, (str, bytes, Scenario)) or not hasattr(scenarios, "__iter__"):
+        raise InputError("scenarios", scenarios, "must be a list of mathhammer Scenarios")
+    scenarios = check_sequence("scenarios", list(scenarios), Scenario, "mathhammer Scenarios")
     from .montecarlo import max_draws
 
     return max(max_draws(s) for s in scenarios)

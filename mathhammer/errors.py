@@ -7,7 +7,7 @@ and the offending value, so that the CLI can print it as one line and exit with 
 
 from __future__ import annotations
 
-__all__ = ["MathhammerError", "InputError", "ExactNotApplicable", "shown", "SHOWN_CHARS"]
+__all__ = ["MathhammerError", "InputError", "ExactNotApplicable", "shown", "cut", "SHOWN_CHARS", "NO_VALUE"]
 
 #: The most characters of a value an error message shows (a 5,000-digit number is cut).
 SHOWN_CHARS = 80
@@ -30,6 +30,29 @@ def shown(value: object) -> str:
         half = (SHOWN_CHARS - 3) // 2
         return text[: SHOWN_CHARS - 3 - half] + "..." + text[-half:]
     return text[: SHOWN_CHARS - 3] + "..."
+
+
+def cut(text: str, most: int = SHOWN_CHARS) -> str:
+    """``text`` as :func:`shown` would show it, without the quotes (a typed step named in a
+    key), cut past ``most`` characters (a path keeps its end)."""
+    text = str(text)
+    if len(text) <= most:
+        return text
+    if "/" in text:
+        half = (most - 3) // 2
+        return text[: most - 3 - half] + "..." + text[-half:]
+    return text[: most - 3] + "..."
+
+
+class _NoValue:
+    """Marker for an InputError about a whole argument, with no single value to show."""
+
+    def __repr__(self) -> str:  # pragma: no cover - never shown
+        return "<no value>"
+
+
+#: Pass as an InputError's ``value`` when the message names no value ("(got ...)" left out).
+NO_VALUE = _NoValue()
 
 
 class MathhammerError(Exception):
@@ -61,6 +84,8 @@ class InputError(MathhammerError, ValueError):
         super().__init__(self._format())
 
     def _format(self) -> str:
+        if self.value is NO_VALUE:
+            return f"{self.key}: {self.reason}"
         return f"{self.key}: {self.reason} (got {shown(self.value)})"
 
     def under(self, prefix: str) -> "InputError":

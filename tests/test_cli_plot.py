@@ -97,5 +97,5 @@ def test_plot_into_a_missing_folder_is_refused_before_computing(tmp_path, capsys
             "sweep": ["sweep", MATCHUP, "--vary", "target.arm=16:17"],
             "compare": ["compare", MATCHUP, GRID]}[command]
     assert main([*argv, "--trials", "1000", "--plot", str(out)]) == 2
-    assert "cannot be written" in _err_line(capsys)
+    assert "its folder does not exist" in _err_line(capsys)
     assert not out.parent.exists()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 import json
+import unicodedata
 import tomllib
 from importlib.resources import files
 from pathlib import Path
@@ -561,7 +562,7 @@ NEW_KEYS = [
     # power attacks (tests/test_power_attacks.py reads and writes power_attack, which needs
     # an attacker with a base and a point to pay)
     ("attacker-base", "attacker", 'base = "large"', lambda s: s.attackers[0].base, "large"),
-    ("attacker-side", "attacker", 'side = "left"', lambda s: s.attackers[0].side, "left"),
+    ("attacker-side", "attacker", 'side = "random"', lambda s: s.attackers[0].side, "random"),
     ("weapon-slam-contact", "weapon", "slam_contact = false", lambda s: s.attackers[0].weapons[0].slam_contact,
      False),
     # routes (several targets, docs/units.md): with one target they name it
@@ -666,7 +667,7 @@ def test_later_key_parses(tmp_path, table, line, read, expected):
     # everything else keeps its default
     base = load_scenario(write(tmp_path, MINIMAL))
     assert scen != base or line in ("", "crippled = []", "reload = 0", "cost = 0", "shield_guard = []",
-                                    "slam_contact = false")
+                                    "slam_contact = false", 'side = "random"')  # left / right: a colossal's
 
 
 GRID_34 = ("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM")
@@ -992,7 +993,8 @@ def _dump_toml(d: dict, path: tuple[str, ...] = ()) -> str:
 
 
 _NAMES = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\x7f"), min_size=1,
-                 max_size=8).filter(str.strip)  # a name is not blank
+                 max_size=8).filter(  # a name is not blank: it holds a character a reader sees
+    lambda s: s.strip() and any(unicodedata.category(c) not in ("Zs", "Cc", "Cf", "Mn", "Me", "Cn") for c in s))
 _DAMAGE_RULES = DAMAGE_ROLL_RULES
 
 

@@ -511,6 +511,9 @@ EXACT_CASES = [
     ("attacker-name-twice", BASE + MELEE_SECOND_ATTACKER.replace('name = "Gunner"', 'name = "Jack"'),
      "attackers[1].name: two attackers have this name: figures are reported by name (got 'Jack')"),
     ("attacker-buy-weapon-int", in_attacker("buy_weapon = 1"), "attackers[0].buy_weapon: must be a string (got 1)"),
+    ("attacker-side-no-colossal", in_attacker('side = "left"'),
+     "attackers[0].side: says which grid of a colossal its damage goes to, and no target is a colossal "
+     "(got 'left')"),
     ("attacker-keep-points-string", in_attacker('keep_points = "yes"'),
      "attackers[0].keep_points: must be true or false (got 'yes')"),
     ("attacker-keep-points-fixed", in_attacker('keep_points = true\npolicy = "fixed"'),

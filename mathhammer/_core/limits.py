@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 __all__ = ["DEFAULT_TRIALS", "MAX_TRIALS", "MAX_SEED", "MAX_MODELS", "MAX_TARGETS", "MAX_ICE_STACKS",
-           "MAX_ARM_STACK", "MAX_SHRED", "fresh_seed"]
+           "MAX_ARM_STACK", "MAX_SHRED", "MAX_POINTS", "fresh_seed"]
 
 #: Monte Carlo sample size when none is given.
 DEFAULT_TRIALS = 1_000_000
@@ -26,6 +26,10 @@ MAX_ARM_STACK = 63
 #: critical hit of the last one gives none. A chain that long needs 20 critical hits in a row,
 #: below 1e-7 with three dice for the double and 3e-16 with two (docs/rules.md 5).
 MAX_SHRED = 20
+#: Most points of one sweep or matrix (the product of its varied values, and of its cards):
+#: each point is a scenario built before the first is computed, and a run of more would not
+#: end in a day.
+MAX_POINTS = 100_000
 
 
 def fresh_seed() -> int:

@@ -31,7 +31,7 @@ from pathlib import Path
 from ..errors import InputError
 
 __all__ = ["MAX_READ_BYTES", "TEMP_SUFFIX", "path_of", "read_file", "folder_to_read", "file_to_write",
-           "folder_to_write", "home_folder", "replace_with"]
+           "folder_to_write", "home_folder", "replace_with", "is_folder"]
 
 #: The largest file read (a scenario, a card, a sweep's journal record): far above any real one.
 MAX_READ_BYTES = 64 * 2**20
@@ -77,6 +77,16 @@ def _stat(key: str, shown: str, path: Path, what: str):
         if exc.errno == errno.ENAMETOOLONG:
             raise InputError(key, shown, "is too long for the file system") from None
         raise InputError(key, shown, f"cannot be read: {exc.strerror or exc}") from None
+
+
+def is_folder(value: object) -> bool:
+    """Whether ``value`` names an existing folder; False for anything that cannot (not a path,
+    empty, a NUL character, too long for the file system), where ``Path.is_dir`` would raise.
+    For deciding what a value is (a folder of cards, or card names), not for checking it."""
+    try:
+        return path_of("path", value, "a folder").is_dir()
+    except (InputError, OSError):
+        return False
 
 
 def read_file(key: str, value: object, what: str = "file", most: int = MAX_READ_BYTES) -> bytes:

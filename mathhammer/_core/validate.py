@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
+import unicodedata
 from collections.abc import Iterable
 
 from ..errors import InputError
@@ -62,11 +63,25 @@ def check_str(key: str, value: object) -> str:
     return value
 
 
+#: Unicode categories that draw nothing: spaces, controls, formatting (zero-width) characters,
+#: combining marks, unassigned code points.
+_UNSEEN = {"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"}
+
+
 def check_name(key: str, value: object) -> str:
-    """A name: a string with something in it besides spaces (reports show it)."""
+    """A name: a string with something a reader can see (reports show it); a name made only
+    of spaces or of invisible characters (zero-width spaces, joiners) is refused.
+
+    >>> check_name("name", "\u200b\u200d")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: name: must hold a visible character: reports name it (got '\u200b\u200d')
+    """
     check_str(key, value)
     if not value.strip():
         raise InputError(key, value, "must not be empty: reports name it")
+    if all(unicodedata.category(ch) in _UNSEEN for ch in value):
+        raise InputError(key, value, "must hold a visible character: reports name it")
     return value
 
 
@@ -96,7 +111,37 @@ def check_names(key: str, values: object) -> tuple[str, ...]:
     for i, v in enumerate(values):
         if not isinstance(v, str) or not v:
             raise InputError(f"{key}[{i}]", v, "must be a name (a non-empty string)")
+        check_name(f"{key}[{i}]", v)
         if v in seen:
             raise InputError(f"{key}[{i}]", v, "is named twice")
         seen.append(v)
     return tuple(seen)
+
+
+def check_instance(key: str, value: object, kind: type | tuple, what: str):
+    """``value`` if it is a ``kind`` (an instance), else an InputError saying it must be
+    ``what`` (e.g. ``"a mathhammer Result (what simulate returns)"``)."""
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise InputError(key, value, f"must be {what}")
+    return value
+
+
+def check_sequence(key: str, values: object, kind: type | tuple, what: str, *, empty: bool = False) -> list:
+    """``values`` as a list: a list or tuple (not a string) whose every item is a ``kind``
+    (each named ``key[i]``); not empty unless ``empty``."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple)):
+        raise InputError(key, values, f"must be a list of {what}")
+    if not values and not empty:
+        raise InputError(key, values, f"must hold at least one of {what}")
+    for i, v in enumerate(values):
+        check_instance(f"{key}[{i}]", v, kind, f"one of {what}")
+    return list(values)
+
+
+def check_frame(key: str, value: object, what: str):
+    """``value`` if it is a pandas DataFrame with the summary columns of the package's frames
+    (``metric``, ``value`` ...), else an InputError saying it must be ``what``."""
+    columns = getattr(value, "columns", None)
+    if columns is None or not hasattr(value, "loc") or "metric" not in columns or "value" not in columns:
+        raise InputError(key, value, f"must be {what}")
+    return value

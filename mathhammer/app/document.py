@@ -105,8 +105,8 @@ def parse_typed(text: str):
     'abc')"), as a file's reader refuses the same text (``1_0`` and digits other than 0-9
     included).
 
-    >>> parse_typed(" 17 "), parse_typed(""), parse_typed("1e6"), parse_typed("1_0")
-    (17, None, 1000000, '1_0')
+    >>> parse_typed(" 17 "), parse_typed(""), parse_typed("1e6"), parse_typed("1_000"), parse_typed("1_0_")
+    (17, None, 1000000, 1000, '1_0_')
     """
     s = str(text).strip()
     if not s:

@@ -12,6 +12,7 @@ start-up, and the Numba kernels are imported only when a simulation runs.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 from .. import __version__
@@ -48,8 +49,36 @@ def _build_parser() -> Parser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mathhammer`` console script; returns the exit status.
 
-    0 on success, 2 for any bad input (one line on stderr), 130 when interrupted.
+    0 on success, 2 for any bad input (one line on stderr), 130 when interrupted. As the
+    console script (``argv`` None), a Ctrl-C once the command is done (while the interpreter
+    closes: a Dask cluster, Numba's threads) ends the process at once with one line, not a
+    traceback or a death by the signal.
     """
+    finished = False
+    try:
+        status = _main(argv)
+        finished = True
+        return status
+    finally:
+        if argv is None:
+            _on_interrupt_exit(finished)
+
+
+def _on_interrupt_exit(finished: bool) -> None:
+    """From now on a Ctrl-C writes one line and exits with status 130 at once."""
+
+    def handler(signum, frame):  # noqa: ARG001 - signal API
+        done = "; the command itself had finished" if finished else ""
+        try:
+            sys.stderr.write(f"{PROG}: interrupted while closing{done}\n")
+            sys.stderr.flush()
+        finally:
+            os._exit(130)
+
+    signal.signal(signal.SIGINT, handler)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = _build_parser()
     if not (sys.argv[1:] if argv is None else argv):  # no command: the commands, and how to ask
         parser.print_help()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import InputError
 from ..explorer import ADDRESS, DEFAULT_PORT, check_panel
 from ..io.scenario_files import load_scenario
 from ._common import EXIT_OK, int_arg
@@ -26,7 +27,10 @@ def add_parsers(sub) -> None:
 
 def _app(args) -> int:
     check_panel()
-    scenario = load_scenario(args.scenario) if args.scenario else None
+    scenario = load_scenario(args.scenario) if args.scenario is not None else None
+    if scenario is not None and scenario.several:
+        raise InputError("scenario", args.scenario, "has several targets: the explorer's page shows one "
+                         "target (run the file with mathhammer run)")
     from ..app.server import serve  # Panel is imported only by this command
 
     serve(args.port, show=not args.no_browser, scenario=scenario, method=args.method)

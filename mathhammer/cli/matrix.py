@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from ..errors import InputError
-from ..errors import shown
+from .._core.paths import is_folder
+from ..errors import InputError, shown
 from ._common import EXIT_OK, PROG, UsageError, int_arg
 from .cards import add_cards_flag, card_dirs_for
 from .run import add_common, check_plot
-from .sweep import interrupted, metric_tables, parse_vary, write_frame
+from .sweep import interrupted, metric_of, metric_tables, parse_vary, write_frame
 
 #: API argument -> the flag that sets it, for error messages.
 _FLAGS = {"attackers": "--attackers", "targets": "--targets", "vary": "--vary",
@@ -61,7 +60,7 @@ def add_parsers(sub) -> None:
                    "by point as they finish (never overwritten)")
     p.add_argument("--resume", action="store_true",
                    help="continue the matrix --out holds: compute only the missing points")
-    p.add_argument("--metric", default="kill", metavar="METRIC",
+    p.add_argument("--metric", default=None, metavar="METRIC",
                    help="figure the table (and --plot) shows: kill, damage_mean, cripple:X, "
                    "... (default kill)")
     p.add_argument("--plot", default=None, metavar="FILE.png",
@@ -83,7 +82,7 @@ def _deck(values: list[str], flag: str):
     empty value is no folder: Path("") is the current one)."""
     if any(not v.strip() for v in values):
         raise UsageError(f"{flag}: an empty value: give a directory or card names (got {shown(values)})")
-    dirs = [v for v in values if Path(v).expanduser().is_dir()]
+    dirs = [v for v in values if is_folder(v)]
     if dirs:
         if len(values) > 1:
             raise UsageError(f"{flag}: give one directory, or card names (got {shown(values)})")
@@ -123,6 +122,7 @@ def matrix_command(args: argparse.Namespace) -> int:
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out FILE, the file of the matrix to resume")
     check_plot(args)
+    metric_of(args)  # a --metric nothing would read is refused before any point
     vary = parse_vary(args.vary)
     try:
         frame = matrix(
@@ -163,7 +163,7 @@ def _plot(frame, args: argparse.Namespace) -> None:
     fig = Figure(figsize=(min(4 + 0.6 * n_t, 30), min(3 + 0.45 * n_a, 30)),
                  layout="constrained")
     try:
-        plot_matrix(frame, args.metric, ax=fig.add_subplot(), where=where or None)
+        plot_matrix(frame, metric_of(args), ax=fig.add_subplot(), where=where or None)
     except ValueError as exc:
-        raise InputError("--metric", args.metric, str(exc)) from None
+        raise InputError("--metric", metric_of(args), str(exc)) from None
     save_figure(fig, args.plot)

@@ -204,6 +204,9 @@ def run_command(args: argparse.Namespace) -> int:
     from ..simulation import simulate
 
     scenario = load_for(args)
+    if args.method == "exact" and (args.trials is not None or args.seed is not None):
+        raise UsageError("argument --trials/--seed: only with --method monte_carlo (the exact method "
+                         "computes without trials or a seed)")
     check_csv(args, scenario)
     check_plot(args)
     result = simulate(scenario, trials=args.trials, seed=args.seed, method=args.method,

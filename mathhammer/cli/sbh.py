@@ -22,7 +22,7 @@ import re
 
 from .._core.limits import MAX_SEED, MAX_TRIALS
 from .._core.numbers import read_int
-from ..errors import shown
+from ..errors import cut, shown
 from ._common import EXIT_OK, UsageError, int_arg, write
 
 _STEP_HELP = ("a solo activation Q:D (Quality, dice; e.g. 4:2) or a Leader's group order "
@@ -270,7 +270,7 @@ def parse_step(text: str, index: int):
                          [Model(read_int("quality", q)) for q in qualities], read_int("dice", m.group(4)),
                          read_int("leader dice", m.group(2)))
     except InputError as exc:
-        raise InputError(f"{key} ({text.strip()})", exc.value, f"{exc.key} {exc.reason}") from None
+        raise InputError(f"{key} ({cut(text.strip())})", exc.value, f"{exc.key} {exc.reason}") from None
     raise InputError(key, text, "must look like Q:D or LQ:LD>Q,Q,...:D")
 
 
@@ -286,7 +286,7 @@ def turn_command(args: argparse.Namespace) -> int:
         m = re.match(r"steps\[(\d+)\](.*)", exc.key)
         if m:
             i = int(m.group(1))
-            raise InputError(f"STEP {i + 1} ({args.steps[i].strip()})", exc.value,
+            raise InputError(f"STEP {i + 1} ({cut(args.steps[i].strip())})", exc.value,
                              f"{m.group(2).lstrip('.')} {exc.reason}") from None
         raise
     method = "monte_carlo" if args.method == "mc" else args.method

@@ -44,7 +44,7 @@ def add_parsers(sub) -> None:
                     help="append the rows to this CSV file point by point (never overwritten)")
     sw.add_argument("--resume", action="store_true",
                     help="continue the sweep --out holds: compute only the missing points")
-    sw.add_argument("--metric", default="kill", metavar="METRIC",
+    sw.add_argument("--metric", default=None, metavar="METRIC",
                     help="figure the table shows (kill, damage_mean, cripple:X, ...; "
                     "default kill)")
     sw.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -97,7 +97,7 @@ def _save_plot(figure, args: argparse.Namespace, what: str) -> None:
     try:
         fig = figure()
     except ValueError as exc:  # a metric the figure cannot draw
-        raise InputError("--metric", getattr(args, "metric", "kill"), str(exc)) from None
+        raise InputError("--metric", metric_of(args), str(exc)) from None
     save_figure(fig, args.plot)
     sys.stderr.write(f"{PROG}: wrote the {what} to {args.plot}\n")
 
@@ -216,6 +216,16 @@ def sweep_text(frame, metric: str) -> str:
     return "\n".join(lines)
 
 
+def metric_of(args: argparse.Namespace) -> str:
+    """The figure ``--metric`` names (``kill`` by default). With ``--json`` or ``--csv`` every
+    figure is printed, so a ``--metric`` would choose nothing there unless a ``--plot`` draws
+    it: refused in one line rather than ignored."""
+    if args.metric is not None and (args.json or args.csv) and getattr(args, "plot", None) is None:
+        raise UsageError(f"--metric: with --{'json' if args.json else 'csv'} every figure is printed; "
+                         "--metric chooses the figure of the text table and of --plot (give one of them)")
+    return "kill" if args.metric is None else args.metric
+
+
 def write_frame(frame, args: argparse.Namespace, attrs: tuple[str, ...], text, **extra) -> None:
     """Print a long frame of points (sweep, matrix): ``--json`` (``attrs`` of the frame,
     ``extra``, ``columns`` and ``rows``), ``--csv``, or ``text(frame, args.metric)``."""
@@ -229,7 +239,7 @@ def write_frame(frame, args: argparse.Namespace, attrs: tuple[str, ...], text, *
     elif args.csv:
         write(frame.to_csv(index=False, lineterminator="\n"))
     else:
-        write(text(frame, args.metric))
+        write(text(frame, metric_of(args)))
 
 
 def parse_vary(specs) -> dict[str, list]:
@@ -265,6 +275,7 @@ def sweep_command(args: argparse.Namespace) -> int:
         raise UsageError("--resume needs --out FILE.csv, the file of the sweep to resume")
     vary = parse_vary(args.vary)
     check_plot(args)
+    metric_of(args)  # a --metric nothing would read is refused before any point
     if args.plot is not None and len(vary) > 2:
         raise InputError("--plot", args.plot, "draws a sweep over one or two --vary "
                          f"parameters (this one has {len(vary)}); use --out and plot the "
@@ -289,7 +300,7 @@ def sweep_command(args: argparse.Namespace) -> int:
                 sweep_text, vary=vary)
     from ..plots import sweep_figure
 
-    _save_plot(lambda: sweep_figure(frame, args.metric), args,
+    _save_plot(lambda: sweep_figure(frame, metric_of(args)), args,
                "heatmap" if len(vary) == 2 else "figure")
     return EXIT_OK
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from .._core.paths import folder_to_read, home_folder
+from .._core.paths import folder_to_read, home_folder, path_of
 from ..errors import InputError
 from .schema import normal_name
 
@@ -70,9 +70,13 @@ def card_folders(extra: Iterable[str | os.PathLike] | None = ()) -> list[tuple[s
         A directory given that does not exist: key ``cards`` (``extra``) or
         ``MATHHAMMER_CARDS``.
     """
-    if isinstance(extra, (str, os.PathLike)):
+    if isinstance(extra, (str, bytes, os.PathLike)):
         extra = [extra]
-    found = [("--cards", check_directory("cards", d)) for d in (extra or ())]
+    elif extra is None:
+        extra = ()
+    elif isinstance(extra, Mapping) or not isinstance(extra, Iterable):
+        raise InputError("cards", extra, "must be a folder of cards, or a list of them")
+    found = [("--cards", check_directory("cards", d)) for d in extra]
     for entry in os.environ.get(ENV_VAR, "").split(os.pathsep):
         if entry.strip():
             found.append((ENV_VAR, check_directory(ENV_VAR, entry)))
@@ -178,7 +182,7 @@ def find_card(ref: str, dirs: Iterable[str | os.PathLike] | None = None,
         raise InputError("card", ref, "must be a card name or the path of a card file (.toml)")
     ref = ref.strip()
     if is_card_path(ref):
-        path = Path(ref).expanduser()
+        path = path_of("card", ref, "a card file")  # not too long, no NUL
         if not path.is_absolute() and base is not None:
             path = Path(base) / path
         if not path.is_file():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from .._core.validate import check_instance
 from ..rules import Scenario
 from .schema import (
     ATTACKER_PLAIN,
@@ -73,6 +74,7 @@ def scenario_to_dict(scenario: Scenario) -> dict:
     >>> d["simulation"], d["target"]["effects"]
     ({'trials': 1000, 'seed': 3, 'turns': 3}, ['corrosion'])
     """
+    check_instance("scenario", scenario, Scenario, "a mathhammer Scenario")
     sim: dict = {"trials": scenario.trials}
     if scenario.seed is not None:
         sim["seed"] = scenario.seed

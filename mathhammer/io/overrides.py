@@ -79,6 +79,7 @@ def merge_target(card: Card, overrides: Mapping) -> dict:
     >>> t["boxes"], t["arm"], "grid" in t
     (20, 20, False)
     """
+    _check_card(card, overrides)
     return _merge(card.target_table, {k: v for k, v in overrides.items() if k != "card"},
                   _TARGET_GROUPS)
 
@@ -105,9 +106,19 @@ def merge_attacker(card: Card, overrides: Mapping, action: str | None = None) ->
     >>> a["name"], [w["name"] for w in a["weapons"]]
     ('Squad', ['Hand weapon'])
     """
+    _check_card(card, overrides)
     if card.attacker_table is None:
         raise InputError("card", card.name, "is a target-only card: it has no [attacker] table")
     return with_action(card.attacker_table, overrides, action)
+
+
+def _check_card(card, overrides) -> None:
+    """``card`` must be a loaded card (:func:`~mathhammer.io.cards.load_card`) and
+    ``overrides`` a table of keys."""
+    if not hasattr(card, "target_table") or not hasattr(card, "attacker_table"):
+        raise InputError("card", card, "must be a card (what load_card returns)")
+    if not isinstance(overrides, Mapping):
+        raise InputError("overrides", overrides, "must be a table of keys (a dict)")
 
 
 def with_action(table: Mapping, overrides: Mapping, action: str | None) -> dict:

@@ -174,6 +174,8 @@ def loads_scenario(text: str, source: str = "<string>", cards=None,
     >>> s.attackers[0].focus, s.attackers[0].spend.boost_attack
     (3, 'always')
     """
+    if not isinstance(text, str):
+        raise InputError("text", text, "must be the TOML text of a scenario (a str)")
     return scenario_from_dict(parse_toml(text, source), source, cards, base)
 
 
@@ -264,6 +266,13 @@ def scenario_from_cards(attackers: Sequence[str | Mapping], target: str | Mappin
         raise TypeError(f"scenario_from_cards() got unexpected keyword arguments: {', '.join(unknown)}")
     if isinstance(attackers, (str, Mapping)):
         attackers = [attackers]
+    if not isinstance(attackers, (list, tuple)) or not attackers:
+        raise InputError("attackers", attackers, "must be a card name, or a list of card names (or tables)")
+    for i, a in enumerate(attackers):
+        if not isinstance(a, (str, Mapping)):
+            raise InputError(f"attackers[{i}]", a, "must be a card name or a table with card = NAME")
+    if not isinstance(target, (str, Mapping)):
+        raise InputError("target", target, "must be a card name or a table with card = NAME")
     sim = {k: v for k, v in simulation.items() if k in SIMULATION_KEYS and v is not None}
     settings = {k: v for k, v in simulation.items() if k in SETTINGS_KEYS and v is not None}
     data: dict = {

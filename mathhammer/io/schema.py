@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 
-from ..errors import InputError, shown
+from ..errors import InputError, cut, shown
 from ..rules.vocabulary import (
     CONTINUOUS_EFFECTS,
     DAMAGE_TYPES,
@@ -296,7 +296,8 @@ class ScenarioFileError(InputError):
         super().__init__(key, value, reason)
 
     def _format(self) -> str:
-        parts = [self.source]
+        # the file's name as given, but one too long for any file system (cut, its end kept)
+        parts = [cut(self.source, 300)]
         if self.key:
             parts.append(self.key)
         text = ": ".join(parts) + ": " + " ".join(str(self.reason).split())

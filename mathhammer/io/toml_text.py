@@ -7,6 +7,7 @@ too deep for the parser and numbers of more digits than Python converts are a
 
 from __future__ import annotations
 
+import re
 import sys
 import tomllib
 
@@ -33,5 +34,26 @@ def parse_toml(text: str, source: str) -> dict:
     except RecursionError:
         raise ScenarioFileError(source, "", MISSING, "invalid TOML: nested too deep for the parser") from None
     except ValueError:  # Python's limit on converting a text of thousands of digits to int
-        raise ScenarioFileError(source, "", MISSING, "invalid TOML: a number has more digits than Python "
-                                f"reads ({sys.get_int_max_str_digits():,}); no value here needs as many") from None
+        key, value = _long_number(text)
+        raise ScenarioFileError(source, key, value, f"a number of more than {sys.get_int_max_str_digits():,} "
+                                "digits: no value here needs as many") from None
+
+
+def _long_number(text: str) -> tuple[str, object]:
+    """The dotted key and the text of the first number too long for Python to read in
+    ``text`` (``("", MISSING)`` where it cannot be told, e.g. inside an inline table)."""
+    table = ""
+    for line in text.splitlines():
+        head = _TABLE.match(line)
+        if head:
+            table = head.group(1).strip().replace('"', "")
+            continue
+        m = _LONG.match(line)
+        if m:
+            key = m.group(1).strip().replace('"', "")
+            return (f"{table}.{key}" if table else key), m.group(2)
+    return "", MISSING
+
+
+_TABLE = re.compile(r"^\s*\[\[?([^\]]+)\]\]?")
+_LONG = re.compile(r"^\s*([A-Za-z0-9_\-\".]+)\s*=\s*([+-]?[0-9_]{%d,})" % 1000)

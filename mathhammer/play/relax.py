@@ -69,7 +69,9 @@ def relaxed(scenario: Scenario) -> tuple[Scenario, str, str]:
         return scenario, scenario.objective, "exact"
     objective = "damage" if scenario.objective.startswith("cripple:") else scenario.objective
     track = dataclasses.replace(t, grid=None, spiral=None, boxes=t.boxes)
-    solved = dataclasses.replace(scenario, target=track, objective=objective)
+    # a track has no sides: an attacker's side of a colossal has nothing to say there
+    attackers = tuple(dataclasses.replace(a, side="random") if a.side != "random" else a for a in scenario.attackers)
+    solved = dataclasses.replace(scenario, target=track, objective=objective, attackers=attackers)
     what = "colossal's two grids" if t.colossal else t.capacity
     how = f"relaxed: the {what} as a damage track of {t.boxes} boxes"
     if objective != scenario.objective:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from ..errors import NO_VALUE, InputError
+
 #: Colours used throughout: bars, the disabled (killed) bar, lines.
 BAR_COLOR = "tab:blue"
 KILL_COLOR = "tab:red"
@@ -25,6 +27,8 @@ def get_axes(ax: Axes | None, *, figsize: tuple[float, float] = OWN_FIGSIZE) -> 
     which is the current one).
     """
     if ax is not None:
+        if not isinstance(ax, Axes):
+            raise InputError("ax", ax, "must be a matplotlib Axes, or None for a figure of its own")
         return ax
     import matplotlib.pyplot as plt
 
@@ -93,12 +97,28 @@ def target_title(result, what: str) -> str:
     return f"{what}: {name}"
 
 
+def need_result(result, what: str) -> None:
+    """``result`` must be a :class:`~mathhammer.result.Result` (what ``simulate`` returns)."""
+    from ..result import Result
+
+    if not isinstance(result, Result):
+        raise InputError(what, result, "draws a mathhammer Result (what simulate returns)")
+
+
+def need_comparison(comparison, what: str) -> None:
+    """``comparison`` must be what :func:`mathhammer.compare` returns."""
+    from ..studies.comparisons import Comparison
+
+    if not isinstance(comparison, Comparison):
+        raise InputError(what, comparison, "draws a mathhammer Comparison (what compare returns)")
+
+
 def need_columns(frame, columns, what: str) -> None:
     """``frame`` must be a DataFrame with ``columns`` (else a ValueError saying what is missing)."""
     if not hasattr(frame, "columns"):
-        raise ValueError(f"{what}: expected a pandas DataFrame (a sweep frame), "
+        raise InputError(what, NO_VALUE, f"expected a pandas DataFrame (a sweep frame), "
                          f"got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
-        raise ValueError(f"{what}: the frame lacks column(s) {', '.join(map(repr, missing))} "
+        raise InputError(what, NO_VALUE, f"the frame lacks column(s) {', '.join(map(repr, missing))} "
                          f"(it has {', '.join(map(repr, frame.columns))})")

@@ -11,8 +11,9 @@ from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
+from ..errors import NO_VALUE, InputError
 from .._core.intervals import wilson_interval
-from ._common import BAR_COLOR, get_axes, method_note, percent_axis, target_title
+from ._common import BAR_COLOR, get_axes, method_note, need_result, percent_axis, target_title
 
 #: Colour of the bars over the trials the target still stands (beside every trial's).
 STANDING_COLOR = "tab:orange"
@@ -54,12 +55,12 @@ def _standing(p: np.ndarray, kill: float) -> np.ndarray:
 
 def _check_condition(result, what: str) -> None:
     if not can_condition(result):
-        raise ValueError(f"{what}: standing=True needs one single-model target destroyed in "
+        raise InputError(what, NO_VALUE, f"standing=True needs one single-model target destroyed in "
                          f"some trials but not all (kill {result.kill:.4g})")
 
 
 def _no_card(what: str) -> ValueError:
-    return ValueError(f"{what}: the target has no damage grid or life spiral "
+    return InputError(what, NO_VALUE, f"the target has no damage grid or life spiral "
                       "(a damage track has nothing to draw or cripple)")
 
 
@@ -74,10 +75,11 @@ def plot_cripple(result, *, ax: Axes | None = None, standing: bool | str = False
     arguments go to :meth:`~matplotlib.axes.Axes.bar`. Raises ValueError when the target has
     no card, or ``standing`` asks for what :func:`can_condition` refuses.
     """
+    need_result(result, "plot_cripple")
     if not result.letters:
         raise _no_card("plot_cripple")
     if standing not in (False, True, "both"):
-        raise ValueError(f"plot_cripple: standing must be False, True or 'both' (got {standing!r})")
+        raise InputError("plot_cripple", NO_VALUE, f"standing must be False, True or 'both' (got {standing!r})")
     if standing:
         _check_condition(result, "plot_cripple")
     ax = get_axes(ax)
@@ -149,6 +151,7 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
     Raises ValueError when the target has no card, has a grid and ``ax`` is polar, or
     ``standing`` asks for what :func:`can_condition` refuses.
     """
+    need_result(result, "plot_card")
     if not result.card:
         raise _no_card("plot_card")
     if standing:
@@ -165,7 +168,7 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
     spiral = result.card_kind == "spiral"
     polar = getattr(ax, "name", "") == "polar"
     if polar and not spiral:
-        raise ValueError("plot_card: a damage grid is drawn on rectilinear Axes, not polar ones")
+        raise InputError("plot_card", NO_VALUE, "a damage grid is drawn on rectilinear Axes, not polar ones")
     if spiral and polar:
         _draw_ring(ax, result.card, probs, cmap, norm, annotate, kwargs)
     else:

@@ -8,8 +8,9 @@ import textwrap
 import numpy as np
 from matplotlib.axes import Axes
 
+from ..errors import NO_VALUE, InputError
 from ..result.metrics import is_probability
-from ._common import BAR_COLOR, KILL_COLOR, get_axes, percent_axis
+from ._common import BAR_COLOR, KILL_COLOR, get_axes, need_comparison, percent_axis
 
 __all__ = ["plot_compare"]
 
@@ -42,11 +43,12 @@ def plot_compare(comparison, metric: str = "kill", *, ax: Axes | None = None,
     ValueError
         One line: ``metric`` is not a figure of the comparison.
     """
+    need_comparison(comparison, "plot_compare")
     long = comparison.long
     rows = long[long["metric"] == metric]
     if rows.empty:
         have = ", ".join(dict.fromkeys(long["metric"].astype(str)))
-        raise ValueError(f"plot_compare: {metric!r} is not a figure of the comparison "
+        raise InputError("plot_compare", NO_VALUE, f"{metric!r} is not a figure of the comparison "
                          f"(it has {have})")
     rows = rows.set_index("loadout").reindex(list(comparison.labels))
     labels = [str(x) for x in rows.index]

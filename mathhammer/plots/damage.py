@@ -14,6 +14,7 @@ from ._common import (
     integer_axis,
     legend_below,
     method_note,
+    need_result,
     percent_axis,
     target_title,
 )
@@ -34,6 +35,7 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
 
     Returns the Axes of the bars.
     """
+    need_result(result, "plot_damage")
     ax = get_axes(ax)
     pmf = np.asarray(result.damage_pmf, dtype=float)
     k = np.arange(pmf.size)

@@ -12,8 +12,9 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from ..errors import InputError
-from ._common import method_note
+from .._core.paths import path_of
+from ..errors import NO_VALUE, InputError
+from ._common import method_note, need_columns, need_comparison, need_result
 
 __all__ = ["PLOT_SUFFIXES", "compare_figure", "figure_title", "main_figure", "save_figure",
            "sweep_figure", "write_main_figure"]
@@ -56,6 +57,7 @@ def main_figure(result) -> Figure:
     the headline figures and how they were found; the panels' titles only say what each
     panel shows, so nothing is said twice.
     """
+    need_result(result, "main_figure")
     from .card import can_condition, plot_card, plot_cripple
     from .damage import plot_damage
     from .turns import plot_kill_by_turn
@@ -151,15 +153,16 @@ def sweep_figure(frame, metric: str = "kill") -> Figure:
 
     One parameter: :func:`plot_kill_vs`, a line per loadout with its 95 % band. Two: a
     :func:`plot_kill_heatmap` per loadout side by side, the first parameter up the rows,
-    the second across (as the text table puts them). Raises ValueError (one line) for
+    the second across (as the text table puts them). Raises InputError (one line) for
     another number of parameters or a metric the frame lacks.
     """
     from ..result.metrics import SUMMARY_COLUMNS
     from .sweep import plot_kill_heatmap, plot_kill_vs
 
+    need_columns(frame, ("metric", "value"), "sweep_figure")
     params = [c for c in frame.columns if c not in SUMMARY_COLUMNS and c != "loadout"]
     if len(params) not in (1, 2):
-        raise ValueError(f"sweep_figure: draws a sweep over one or two parameters "
+        raise InputError("sweep_figure", NO_VALUE, f"draws a sweep over one or two parameters "
                          f"(this one has {len(params)})")
     a = frame.attrs
     how = _how(a.get("method"), a.get("trials"), a.get("seed"))
@@ -181,6 +184,7 @@ def compare_figure(comparison) -> Figure:
     """The figure ``mathhammer compare --plot FILE`` writes: a :func:`plot_compare` panel
     per figure the comparison ranks (kill, mean damage and, against a unit, models
     destroyed), side by side, each with its verdict."""
+    need_comparison(comparison, "compare_figure")
     from .compare import plot_compare
 
     metrics = list(comparison.best) or ["kill"]
@@ -199,7 +203,9 @@ def save_figure(fig: Figure, path, *, dpi: int = 120) -> Path:
     Raises :class:`~mathhammer.errors.InputError` (key ``--plot``) for another suffix or a
     file that cannot be written. Returns the path written.
     """
-    p = Path(path)
+    if not isinstance(fig, Figure):
+        raise InputError("save_figure", fig, "draws a matplotlib Figure (main_figure, sweep_figure ...)")
+    p = path_of("--plot", path, "a figure file")
     suffix = p.suffix.lower()
     if suffix not in PLOT_SUFFIXES:
         raise InputError("--plot", str(path), "must end in .png, .svg or .pdf")
@@ -219,6 +225,7 @@ def save_figure(fig: Figure, path, *, dpi: int = 120) -> Path:
 def write_main_figure(result, path, *, dpi: int = 120) -> Path:
     """``save_figure(main_figure(result), path)``: what ``mathhammer run --plot`` does.
     The suffix is checked before anything is drawn."""
-    if Path(path).suffix.lower() not in PLOT_SUFFIXES:
+    need_result(result, "write_main_figure")
+    if path_of("--plot", path, "a figure file").suffix.lower() not in PLOT_SUFFIXES:
         raise InputError("--plot", str(path), "must end in .png, .svg or .pdf")
     return save_figure(main_figure(result), path, dpi=dpi)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 from matplotlib.axes import Axes
 
-from ..errors import InputError
+from ..errors import NO_VALUE, InputError
 from ..result.metrics import SUMMARY_COLUMNS, is_probability
 from ..studies.matrices import KEY_COLUMNS, pivot_matrix
 from ._common import get_axes, need_columns, tick_label
@@ -40,17 +40,17 @@ def fitted_figsize(table) -> tuple[float, float]:
 
 
 def _table(frame, metric: str, where: Mapping):
-    """``pivot_matrix(frame, metric, **where)``, its InputError as a one-line ValueError that
+    """``pivot_matrix(frame, metric, **where)``, its InputError as a one-line InputError of the plot that
     says how to choose with ``where=``."""
     what = "plot_matrix"
     try:
         return pivot_matrix(frame, metric, **where)
     except InputError as err:
         if err.reason.startswith("holds several values"):
-            raise ValueError(f"{what}: {err.key} holds several values "
+            raise InputError(what, NO_VALUE, f"{err.key} holds several values "
                              f"({', '.join(map(tick_label, err.value))}); choose one with "
                              f"where={{{err.key!r}: ...}}") from None
-        raise ValueError(f"{what}: {err}") from None
+        raise InputError(what, NO_VALUE, f"{err}") from None
 
 
 def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate: bool = True,
@@ -119,12 +119,12 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
     if where is None:
         where = {}
     elif not isinstance(where, Mapping):
-        raise ValueError(f"{what}: where= must map parameter names to values, "
+        raise InputError(what, NO_VALUE, f"where= must map parameter names to values, "
                          f"got {type(where).__name__}")
     table = _table(frame, metric, where)
     lacking = [str(t) for t in table.columns if table[t].isna().all()]
     if lacking and len(lacking) == table.shape[1]:
-        raise ValueError(f"{what}: no target has the figure {metric!r}")
+        raise InputError(what, NO_VALUE, f"no target has the figure {metric!r}")
     table = table.drop(columns=[t for t in table.columns if str(t) in lacking])
     data = table.to_numpy(dtype=float)
     if percent is None:

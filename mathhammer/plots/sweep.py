@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 
+from ..errors import NO_VALUE, InputError
 from ..result.metrics import is_probability
 from ._common import BAND_ALPHA, get_axes, integer_axis, need_columns, percent_axis, tick_label
 from ._heatmap import draw_heatmap
@@ -21,7 +22,7 @@ def _rows_of_metric(frame, metric: str, what: str):
     rows = frame[frame["metric"] == metric]
     if rows.empty:
         have = ", ".join(map(repr, sorted(frame["metric"].astype(str).unique())))
-        raise ValueError(f"{what}: no rows with metric {metric!r} (the frame has {have or 'none'})")
+        raise InputError(what, NO_VALUE, f"no rows with metric {metric!r} (the frame has {have or 'none'})")
     return rows
 
 
@@ -57,18 +58,18 @@ def plot_kill_heatmap(frame, *, x: str = "target.def", y: str = "target.arm",
         names = list(dict.fromkeys(rows["loadout"]))
         if loadout is None:
             if len(names) > 1:
-                raise ValueError(f"{what}: the frame holds {len(names)} loadouts "
+                raise InputError(what, NO_VALUE, f"the frame holds {len(names)} loadouts "
                                  f"({', '.join(map(str, names))}); choose one with loadout=")
         else:
             if loadout not in names:
-                raise ValueError(f"{what}: loadout {loadout!r} is not in the frame "
+                raise InputError(what, NO_VALUE, f"loadout {loadout!r} is not in the frame "
                                  f"(it has {', '.join(map(str, names))})")
             rows = rows[rows["loadout"] == loadout]
         title_bits.append(str(loadout if loadout is not None else names[0]))
     elif loadout is not None:
-        raise ValueError(f"{what}: loadout={loadout!r} given but the frame has no 'loadout' column")
+        raise InputError(what, NO_VALUE, f"loadout={loadout!r} given but the frame has no 'loadout' column")
     if rows.duplicated(subset=[x, y]).any():
-        raise ValueError(f"{what}: several rows per ({y}, {x}) cell; filter the frame so that "
+        raise InputError(what, NO_VALUE, f"several rows per ({y}, {x}) cell; filter the frame so that "
                          f"only {x} and {y} vary")
     table = rows.pivot(index=y, columns=x, values="value").sort_index(axis=0).sort_index(axis=1)
     data = table.to_numpy(dtype=float)
@@ -92,7 +93,7 @@ def _as_frame(frame, hue: str | None):
         import pandas as pd
 
         if not frame:
-            raise ValueError("plot_kill_vs: the dict of frames is empty")
+            raise InputError("plot_kill_vs", NO_VALUE, "the dict of frames is empty")
         col = hue or "loadout"
         parts = []
         for label, f in frame.items():
@@ -121,7 +122,7 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
     need_columns(frame, [param, "metric", "value"], what)
     if hue is not None and hue not in frame.columns:
         if hue != "loadout":
-            raise ValueError(f"{what}: the frame lacks the hue column {hue!r} "
+            raise InputError(what, NO_VALUE, f"the frame lacks the hue column {hue!r} "
                              f"(it has {', '.join(map(repr, frame.columns))})")
         hue = None
     rows = _rows_of_metric(frame, metric, what)
@@ -136,7 +137,7 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
     for name, g in groups:
         if g[param].duplicated().any():
             who = "" if name is None else f" for {hue} {name!r}"
-            raise ValueError(f"{what}: several rows per {param} value{who}; filter the frame "
+            raise InputError(what, NO_VALUE, f"several rows per {param} value{who}; filter the frame "
                              f"so that only {param} varies")
         g = g.sort_values(param)
         xs = g[param].to_numpy()

@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
-from ._common import BAR_COLOR, KILL_COLOR, get_axes, method_note, percent_axis
+from ._common import BAR_COLOR, KILL_COLOR, get_axes, method_note, need_result, percent_axis
 
 __all__ = ["plot_targets"]
 
@@ -20,6 +20,7 @@ def plot_targets(result, *, ax: Axes | None = None, **kwargs) -> Axes:
 
     Returns the Axes.
     """
+    need_result(result, "plot_targets")
     ax = get_axes(ax)
     figures = list(result.targets.values())
     labels = [f["name"] for f in figures] + ["every target"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.axes import Axes
 
-from ._common import BAND_ALPHA, get_axes, integer_axis, percent_axis
+from ..errors import NO_VALUE, InputError
+from ._common import BAND_ALPHA, get_axes, integer_axis, need_result, percent_axis
 
 __all__ = ["plot_kill_by_turn"]
 
@@ -21,13 +22,16 @@ def plot_kill_by_turn(result_or_results, *, ax: Axes | None = None, band: bool =
     """
     if isinstance(result_or_results, dict):
         if not result_or_results:
-            raise ValueError("plot_kill_by_turn: the dict of results is empty")
+            raise InputError("plot_kill_by_turn", NO_VALUE, "the dict of results is empty")
         items = list(result_or_results.items())
         legend = True
     else:
         r = result_or_results
+        need_result(r, "plot_kill_by_turn")
         items = [(r.target_name or "kill", r)]
         legend = False
+    for label, result in items:
+        need_result(result, f"plot_kill_by_turn[{label!r}]")
     ax = get_axes(ax)
     kwargs.setdefault("marker", "o")
     top = 0.0  # the highest figure drawn (its band's top), for the y axis

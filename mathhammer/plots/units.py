@@ -16,6 +16,7 @@ from ._common import (
     integer_axis,
     legend_below,
     method_note,
+    need_result,
     percent_axis,
     target_title,
 )
@@ -37,6 +38,7 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
 
     Returns the Axes of the bars.
     """
+    need_result(result, "plot_models_destroyed")
     ax = get_axes(ax)
     pmf = np.asarray(result.models_destroyed_pmf, dtype=float)
     n = pmf.size - 1

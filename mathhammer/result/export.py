@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._core.paths import folder_to_write
+from .._core.paths import file_to_write, folder_to_write
 from ..errors import InputError
 from .frames import tables
 
@@ -103,9 +103,7 @@ def write_json(result: Result, path: str | os.PathLike, *, overwrite: bool = Fal
     InputError
         When ``path`` is a directory, or exists and ``overwrite`` is false.
     """
-    p = Path(path)
-    if p.is_dir():
-        raise InputError("path", str(p), "is a directory")
+    p = file_to_write("path", path, "JSON file")  # a path, its folder writable, not a folder itself
     if not overwrite:
         _clash([p], "path", p, "pass overwrite=True to replace")
     try:

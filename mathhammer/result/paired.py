@@ -8,14 +8,13 @@ measured chunk by chunk: a batch-means interval far narrower than two independen
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._core.intervals import t975
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .core import Result
+from .._core.validate import check_instance
+from ..errors import InputError
+from .core import Result
 
 __all__ = ["paired_difference", "PAIRED_METRICS"]
 
@@ -56,17 +55,20 @@ def paired_difference(a: Result, b: Result, metric: str = "kill") -> dict:
         ``metric``, ``difference``, ``ci95`` (a pair or None), ``se``, ``chunks``, ``method``
         (``"paired chunks"`` or ``"exact"``).
     """
-    if metric not in PAIRED_METRICS:
-        raise ValueError(f"metric must be one of {', '.join(PAIRED_METRICS)} (got {metric!r})")
+    check_instance("a", a, Result, "a mathhammer Result (what simulate returns)")
+    check_instance("b", b, Result, "a mathhammer Result (what simulate returns)")
+    if not isinstance(metric, str) or metric not in PAIRED_METRICS:
+        raise InputError("metric", metric, f"must be one of {', '.join(PAIRED_METRICS)}")
     diff = _VALUE[metric](a) - _VALUE[metric](b)
     if a.exact and b.exact:
         return {"metric": metric, "difference": diff, "ci95": (diff, diff), "se": 0.0,
                 "chunks": 0, "method": "exact"}
     if a.exact or b.exact:
-        raise ValueError("compare two Monte Carlo results or two exact ones, not one of each")
+        raise InputError("b", b.method, f"compare two Monte Carlo results or two exact ones, not one of "
+                         f"each (a is {a.method})")
     if (a.seed, a.trials, a.stride) != (b.seed, b.trials, b.stride) or a.stride == 0:
-        raise ValueError("paired comparison needs the same seed, trials and a common "
-                         "stride (simulate(..., stride=common_stride([...])))")
+        raise InputError("b", (b.seed, b.trials, b.stride), "paired comparison needs the same seed, trials "
+                         "and a common stride (simulate(..., stride=common_stride([...])))")
     sizes = a.chunk_damage_weights.sum(axis=1)
     d = (_chunk_metric(a, metric) - _chunk_metric(b, metric)) / sizes
     n = len(d)

@@ -125,6 +125,11 @@ def _describe_attackers(scenario: Scenario) -> list[str]:
             weapons.append(desc + ")")
         lines.append(f"{head}{i + 1}. {a.name}: " + "; ".join(weapons))
         notes = []
+        # points the card has that a crippled system takes away: said, not dropped silently
+        if a.model == "warjack" and "C" in a.crippled and a.focus:
+            notes.append(f"focus {a.focus}, none usable: its Cortex is crippled")
+        if a.model == "warbeast" and "S" in a.crippled and a.force:
+            notes.append(f"force {a.force}, none usable: its Spirit is crippled (it cannot be forced)")
         if a.points:
             policy = {"optimize": "optimized", "best": "best play"}.get(a.policy, a.spend.label)
             if a.keep_points:
@@ -263,13 +268,11 @@ def _made_note(scenario: Scenario, result: Result) -> list[str]:
     """What the "made" column counts, for the kinds of attack the sequence has."""
     attackers = scenario.attackers
     standing = "while one of its targets stood" if result.several else "while the target stood"
-    when = [f"made: how often the attack was made: {standing}"]
-    if any(a.max_bought or any(n for _, n in a.reloads) for a in attackers):
-        when.append("a bought attack when it was bought")
-    if any(n for a in attackers for _, n in a.casts):
-        when.append("a spell's cast when it was cast")
-    if any(isinstance(w.attacks, str) for a in attackers for w in a.weapons):
-        when.append("a shot of a random rate of fire when the roll gave it")
+    kinds = [(any(a.max_bought or any(n for _, n in a.reloads) for a in attackers), "a bought attack when it was bought"),
+             (any(n for a in attackers for _, n in a.casts), "a spell's cast when it was cast"),
+             (any(isinstance(w.attacks, str) for a in attackers for w in a.weapons),
+              "a shot of a random rate of fire when the roll gave it")]
+    when = [f"made: how often the attack was made: {standing}"] + [words for has, words in kinds if has]
     text = ", ".join(when) + ("; made against: how often it was made against each target;" if result.several
                               else ";")
     return textwrap.wrap(text, 92)

@@ -106,6 +106,11 @@ class Scenario:
         if not isinstance(self.attackers, tuple) or not self.attackers:
             raise InputError("attackers", self.attackers, "at least one attacker is needed")
         _distinct("attackers", self.attackers, Attacker, "figures are reported by name")
+        if not any(t.colossal for t in self.targets):
+            for i, a in enumerate(self.attackers):
+                if a.side != "random":
+                    raise InputError(f"attackers[{i}].side", a.side, "says which grid of a colossal its "
+                                     "damage goes to, and no target is a colossal")
         check_int("simulation.trials", self.trials, 1, MAX_TRIALS)
         if self.seed is not None:
             check_int("simulation.seed", self.seed, 0, MAX_SEED)
@@ -149,7 +154,13 @@ class Scenario:
         if not self.targets:
             object.__setattr__(self, "targets", (self.target,))
         elif self.targets[0] != self.target:
-            # the first target is ``target`` (dataclasses.replace(scenario, target=...))
+            # the first target is ``target``: dataclasses.replace(scenario, target=...) gives a
+            # new first target; of several, another one named would be dropped: refused
+            first = self.targets[0]
+            if len(self.targets) > 1 and isinstance(first, Target) and first.name != self.target.name:
+                raise InputError("targets", [getattr(t, "name", t) for t in self.targets],
+                                 f"lists every target, the first being target ({self.target.name!r}): "
+                                 "give targets=(target, ...), or the list as target")
             object.__setattr__(self, "targets", (self.target,) + self.targets[1:])
         if len(self.targets) > MAX_TARGETS:
             raise InputError("targets", len(self.targets), f"at most {MAX_TARGETS} targets")

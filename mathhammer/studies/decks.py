@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from .._core.paths import is_folder
 from ..errors import InputError
 from ..io.cards import attacker_ref, cards_in, load_card
 
@@ -42,7 +43,7 @@ def deck(value, role: str, dirs, all_actions: bool) -> tuple[list[DeckEntry], li
     attacking = role == "attackers"
     skipped: list[str] = []
     picked: list[tuple] = []  # (card, action or None, label, (key, ref) or None)
-    if isinstance(value, (str, os.PathLike)) and Path(value).expanduser().is_dir():
+    if isinstance(value, (str, os.PathLike)) and is_folder(value):
         for card in cards_in(value, role):
             if attacking and not card.info.attacks:
                 skipped.append(card.name)

@@ -11,11 +11,13 @@ names joined by ``+`` (``"none"`` or ``""``: the empty list).
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from .._core.limits import MAX_POINTS
 from .._core.numbers import INTEGER_TEXT, read_int
 from ..errors import InputError
 from ..io.dump import scenario_to_dict
@@ -230,6 +232,10 @@ def grid(scenario: Scenario, vary: Mapping[str, Iterable]) -> tuple[list[Param],
         for v in values:
             _build(data, [(p, v)])
         lists.append(values)
+    total = math.prod(len(values) for values in lists)
+    if total > MAX_POINTS:
+        raise InputError(VARY_KEY, {p.path: len(v) for p, v in zip(params, lists)},
+                         f"makes {total:,} points: at most {MAX_POINTS:,} (vary fewer values)")
     points = []
     for combo in itertools.product(*lists):
         scen = _build(data, list(zip(params, combo)))

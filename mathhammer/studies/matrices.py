@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._core.limits import MAX_SEED
+from .._core.limits import MAX_POINTS, MAX_SEED
 from .._core.paths import file_to_write, replace_with
-from .._core.validate import check_bool
+from .._core.validate import check_bool, check_frame, check_str
 from ..engine import check_method
 from ..errors import InputError, MathhammerError
 from ..io.cardpath import card_dirs
@@ -265,6 +265,10 @@ def matrix(
             _grid(_pair(attack_deck[0], t, simulation), vary, attack_deck[0], t)
     elif vary is not None and not isinstance(vary, Mapping):
         raise InputError("vary", vary, "must map parameter paths to their values")
+    total = len(attack_deck) * len(target_deck) * len(combos)
+    if total > MAX_POINTS:
+        raise InputError("vary", f"{len(attack_deck)} attackers x {len(target_deck)} targets x {len(combos)} values",
+                         f"makes {total:,} points: at most {MAX_POINTS:,}")
     trials, seed = run_settings([first], trials, seed, method)
     columns = list(KEY_COLUMNS) + [p.path for p in params] + list(SUMMARY_COLUMNS)
     labels = [tuple(value_label(v) for v in values) for values in combos]
@@ -361,6 +365,8 @@ def pivot_matrix(frame: pd.DataFrame, metric: str = "kill", *, value: str = "val
     InputError
         An unknown metric or parameter, or a parameter left with several values.
     """
+    check_frame("frame", frame, "a matrix frame (what matrix returns)")
+    check_str("metric", metric)
     if value not in SUMMARY_COLUMNS[1:]:
         raise InputError("value", value, "must be one of value, ci_low, ci_high")
     params = [c for c in frame.columns if c not in KEY_COLUMNS and c not in SUMMARY_COLUMNS]

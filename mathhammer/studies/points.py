@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
-from .._core.validate import check_int
+from .._core.validate import check_int, check_name
 from ..errors import InputError
 from ..result import Result
 from ..result.metrics import SUMMARY_COLUMNS
@@ -68,6 +68,7 @@ def check_loadouts(scenario: object, key: str = "scenario") -> dict[str | None, 
     for label, s in scenario.items():
         if not isinstance(label, str) or not label.strip():
             raise InputError(f"{key} label", label, "must be a non-empty string")
+        check_name(f"{key} label", label)
         if not isinstance(s, Scenario):
             raise InputError(f"{key}[{label!r}]", type(s).__name__, "must be a mathhammer.Scenario")
         out[label] = s

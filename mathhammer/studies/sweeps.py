@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from .._core.validate import check_bool
+from .._core.validate import check_bool, check_frame, check_str
 from ..engine import check_method, common_stride
 from ..errors import InputError
 from ..io.dump import scenario_to_dict
@@ -203,6 +203,10 @@ def pivot(frame: pd.DataFrame, metric: str = "kill", loadout: str | None = None)
 
     Other parameters (and loadouts, unless ``loadout`` picks one) stay as outer row levels.
     """
+    check_frame("frame", frame, "a sweep frame (what sweep returns)")
+    check_str("metric", metric)
+    if loadout is not None:
+        check_str("loadout", loadout)
     params = [c for c in frame.columns if c not in SUMMARY_COLUMNS]
     rows = frame[frame["metric"] == metric]
     if loadout is not None:

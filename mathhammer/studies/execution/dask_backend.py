@@ -81,13 +81,14 @@ class DaskBackend:
             if not host.strip() or host.startswith(":"):  # distributed's own error is pages long
                 raise InputError("scheduler", scheduler, "has no host: give an address such as "
                                  "tcp://host:8786")
+            _check_address(distributed, scheduler)
             if workers is not None:
                 raise InputError("workers", workers, "applies to scheduler='local-cluster' "
                                  "only (a cluster at an address has its own workers)")
             try:
                 self.client = self._own_client = distributed.Client(
                     scheduler, timeout=_CONNECT_TIMEOUT)
-            except (OSError, TimeoutError) as exc:
+            except (OSError, TimeoutError, ValueError, TypeError) as exc:
                 reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
                 raise InputError("scheduler", scheduler,
                                  f"cannot reach the Dask scheduler ({reason})") from None
@@ -202,3 +203,16 @@ def _batches(points: Iterable[Point], size: int) -> Iterator[tuple[Point, ...]]:
             batch = []
     if batch:
         yield tuple(batch)
+
+
+def _check_address(distributed, address: str) -> None:
+    """Refuse, before connecting, an address Dask's own parser refuses (a bracket left open,
+    a port that is not a number or not 1 to 65535): its errors are tracebacks."""
+    try:
+        _, location = distributed.comm.parse_address(address)
+        _, port = distributed.comm.parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError("scheduler", address, f"is not an address Dask can read ({reason})") from None
+    if not 1 <= int(port) <= 65535:
+        raise InputError("scheduler", address, "has a port outside 1..65535")
