@@ -24,21 +24,22 @@ def shown(value: object) -> str:
     '/home/player/deep/deep/deep/deep/deep/...ep/deep/deep/deep/deep/deep/sweep.csv'
     """
     text = repr(value).replace("\n", "\\n").replace("\r", "\\r")  # one line: objects' reprs too
-    if len(text) <= SHOWN_CHARS:
-        return text
-    if isinstance(value, str) and "/" in value:
-        half = (SHOWN_CHARS - 3) // 2
-        return text[: SHOWN_CHARS - 3 - half] + "..." + text[-half:]
-    return text[: SHOWN_CHARS - 3] + "..."
+    return _cut(text, SHOWN_CHARS, keep_end=isinstance(value, str) and "/" in value)
 
 
 def cut(text: str, most: int = SHOWN_CHARS) -> str:
     """``text`` as :func:`shown` would show it, without the quotes (a typed step named in a
     key), cut past ``most`` characters (a path keeps its end)."""
     text = str(text)
+    return _cut(text, most, keep_end="/" in text)
+
+
+def _cut(text: str, most: int, keep_end: bool) -> str:
+    """``text`` cut to ``most`` characters with "..." where it was cut: after its start, or in
+    its middle when ``keep_end`` (a path's end names the file)."""
     if len(text) <= most:
         return text
-    if "/" in text:
+    if keep_end:
         half = (most - 3) // 2
         return text[: most - 3 - half] + "..." + text[-half:]
     return text[: most - 3] + "..."

@@ -80,10 +80,10 @@ def simulate(
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     method = check_method(method)
     if method == "exact":
-        given = [k for k, v in (("trials", trials), ("seed", seed), ("stride", stride)) if v is not None]
-        if given:
-            raise InputError(given[0], {"trials": trials, "seed": seed, "stride": stride}[given[0]],
-                             "is Monte Carlo's: the exact method computes without trials, seed or stride")
+        for name, value in (("trials", trials), ("seed", seed), ("stride", stride)):
+            if value is not None:
+                raise InputError(name, value, "is Monte Carlo's: the exact method computes without "
+                                 "trials, seed or stride")
     check_show(progress)
     if any(a.policy == "optimize" for a in scenario.attackers):
         found = optimize(scenario, method=method, trials=trials, seed=seed, stride=stride)

@@ -64,6 +64,11 @@ def path_of(key: str, value: object, what: str = "a file") -> Path:
     return path
 
 
+def _typed(value: object) -> str:
+    """A path :func:`path_of` accepted, as the user typed it (``~`` not expanded), for messages."""
+    return os.fsdecode(os.fspath(value))
+
+
 def _stat(key: str, shown: str, path: Path, what: str):
     try:
         return path.stat()
@@ -92,7 +97,7 @@ def is_folder(value: object) -> bool:
 def read_file(key: str, value: object, what: str = "file", most: int = MAX_READ_BYTES) -> bytes:
     """The bytes of the regular file ``value`` names, at most ``most`` of them."""
     path = path_of(key, value, f"a {what}")
-    shown = os.fspath(value) if not isinstance(value, bytes) else os.fsdecode(value)
+    shown = _typed(value)
     st = _stat(key, shown, path, f"a {what}")
     if st is None:
         raise InputError(key, shown, "no such file")
@@ -117,7 +122,7 @@ def read_file(key: str, value: object, what: str = "file", most: int = MAX_READ_
 def folder_to_read(key: str, value: object) -> Path:
     """The folder ``value`` names, checked to exist and be readable (its files listed)."""
     path = path_of(key, value, "a folder")
-    shown = os.fspath(path) if not isinstance(value, (str, os.PathLike)) else os.fspath(value)
+    shown = _typed(value)
     st = _stat(key, shown, path, "a folder")
     if st is None:
         raise InputError(key, shown, "no such directory")
@@ -136,7 +141,7 @@ def file_to_write(key: str, value: object, what: str = "file") -> Path:
     the path, if it exists, is a regular file (not a folder, a device or a pipe). Whether an
     existing file may be replaced is the caller's to say."""
     path = path_of(key, value, f"a {what}")
-    shown = os.fspath(value) if isinstance(value, (str, os.PathLike)) else os.fspath(path)
+    shown = _typed(value)
     folder = path.parent
     st = _stat(key, shown, folder, "a folder")
     if st is None or not stat.S_ISDIR(st.st_mode):
@@ -156,7 +161,7 @@ def folder_to_write(key: str, value: object) -> Path:
     """The folder ``value`` names, to write files in: it exists, or it will be created under
     the nearest folder above it that exists; either can be written to."""
     path = path_of(key, value, "a folder")
-    shown = os.fspath(value) if isinstance(value, (str, os.PathLike)) else os.fspath(path)
+    shown = _typed(value)
     target = path
     while True:
         try:

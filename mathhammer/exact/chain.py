@@ -43,17 +43,15 @@ False
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
-__all__ = ["Chain", "Preference", "TIE", "CRITERIA"]
+__all__ = ["Chain", "Preference", "TIE"]
 
 #: Two values closer than this (times the column's scale) are the same figure: float noise
 #: must not decide a decision.
 TIE = 1e-13
-
-#: The figures a chain can compare, besides the points spent.
-CRITERIA = ("kill", "destroyed", "damage", "cripple")
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,8 +101,8 @@ class Chain:
     ----------
     objective : str
     columns : tuple of str
-        The objective's figures in the chain's order (:data:`CRITERIA`, ``cripple`` standing
-        for the system or aspect of ``cripple:X``), then ``"spent"`` (points the attackers
+        The objective's figures in the chain's order (``kill``, ``destroyed``, ``damage``,
+        ``cripple`` standing for the system or aspect of ``cripple:X``), then ``"spent"`` (points the attackers
         spend) and ``"target_spent"`` (points the target spends).
     scale : ndarray
         The largest each column can be (its tolerance is :data:`TIE` times that).
@@ -152,6 +150,14 @@ class Chain:
         """The attackers' order: the objective's figures, more is better, then fewer of
         their points spent; with ``keep_points``, the points ahead of the damage marked
         (right after it where it is the objective)."""
+        return self._attackers[bool(keep_points)]
+
+    @cached_property
+    def _attackers(self) -> tuple[Preference, Preference]:
+        # Built once per chain: every decision of the induction reads one of them.
+        return self._attackers_preference(False), self._attackers_preference(True)
+
+    def _attackers_preference(self, keep_points: bool) -> Preference:
         figures = [j for j, c in enumerate(self.columns) if c not in ("spent", "target_spent")]
         spent = self.index("spent")
         if spent is None:
@@ -165,7 +171,7 @@ class Chain:
         sign = [-1.0 if j == spent else 1.0 for j in order]
         return self._preference(order, sign)
 
-    @property
+    @cached_property
     def target(self) -> Preference:
         """The target's order: every figure of the objective, less is better, then fewer of
         its own points spent."""

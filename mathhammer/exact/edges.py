@@ -39,7 +39,7 @@ from .chain import Chain, Preference
 from .state import State
 
 __all__ = ["Piece", "Decisions", "BySource", "groups_by", "subset", "slot_counts", "piece_values",
-           "choose", "merge", "sums_by", "attack_cost", "lead"]
+           "choose", "merge", "sums_by", "option_totals", "attack_cost", "lead"]
 
 
 @dataclass
@@ -257,6 +257,20 @@ def sums_by(index: np.ndarray, weights: np.ndarray, values: np.ndarray, n: int,
     return out
 
 
+def option_totals(width: int, n_groups: int, parts) -> np.ndarray:
+    """One option's value per group (``[width, n_groups]``): the sum over ``parts``, triples
+    ``(groups, p, values)`` of edges, as :func:`sums_by` sums them; NaN in a group no edge
+    reaches (the option is not offered there, and :meth:`Preference.choose
+    <mathhammer.exact.chain.Preference.choose>` never picks it)."""
+    tot = np.zeros((width, n_groups))
+    seen = np.zeros(n_groups, dtype=bool)
+    for g, p, v in parts:
+        sums_by(g, p, v, n_groups, tot)
+        seen[g] = True
+    tot[:, ~seen] = np.nan
+    return tot
+
+
 def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
     """Per edge, the value of where it leads, with what was spent along it
     (``[chain.width, edges]``; the probability not applied)."""
@@ -273,25 +287,17 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
     of damage marked and damage rolled) are handed to ``dec.record`` with the choice."""
     if len(options) == 1:
         return options[0]
-    totals, grouped = [], []  # per option, per piece: the group of each edge
-    for pieces in options:
-        tot = np.zeros((dec.chain.width, n_groups))
-        seen = np.zeros(n_groups, dtype=bool)
-        for pc, v in zip(pieces, piece_values(pieces, dec)):
-            g = group(pc)
-            grouped.append(g)
-            sums_by(g, pc.p, v, n_groups, tot)
-            seen[g] = True
-        tot[:, ~seen] = np.nan
-        totals.append(tot)
+    grouped = [[group(pc) for pc in pieces] for pieces in options]  # the group of each edge
+    totals = [option_totals(dec.chain.width, n_groups,
+                            zip(gs, (pc.p for pc in pieces), piece_values(pieces, dec)))
+              for gs, pieces in zip(grouped, options)]
     best = by.choose(totals)
     if what is not None and dec.record is not None:
         dec.record(what, dec.event, dec.row, context, groups, best, totals, by)
     out = []
-    groups_of = iter(grouped)
-    for j, pieces in enumerate(options):
-        for pc in pieces:
-            keep = best[next(groups_of)] == j
+    for j, (gs, pieces) in enumerate(zip(grouped, options)):
+        for g, pc in zip(gs, pieces):
+            keep = best[g] == j
             if keep.all():
                 out.append(pc)
             elif keep.any():

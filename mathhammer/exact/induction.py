@@ -39,7 +39,7 @@ from .attack import attack_edges
 from .bounds import MAX_CARD_INDUCTION_EDGES, prepare
 from .chain import Chain
 from .edges import BySource, Decisions, Piece, attack_cost, lead, merge, slot_counts, sums_by
-from .rounds import round_edges
+from .rounds import round_edges, suffered_spent
 from .setup import Setup
 from .state import State
 from .targets import Targets
@@ -238,8 +238,8 @@ class Engine:
         along it."""
         if self.events[e].kind == "attack":
             spent, target_spent = attack_cost(pc)
-        else:  # a fire or corrosion point suffered: (present, applied, destroyed, spent, tough)
-            spent, target_spent = 0.0, (pc.counts[3] if len(pc.counts) == 5 else 0.0)
+        else:  # a round's end: the target may have spent focus against fire or corrosion
+            spent, target_spent = 0.0, suffered_spent(pc.counts)
         return lead(self.chain, lambda s, idx: self.after(e, s, idx), pc.state, pc.dst, spent, target_spent)
 
     def _track_value(self, e: int, state: State) -> np.ndarray:

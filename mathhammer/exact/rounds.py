@@ -33,7 +33,7 @@ from .setup import Setup
 from .state import CORROSION, FIRE, FIRE_POW, Event, State
 from .suffering import suffer
 
-__all__ = ["round_edges", "PRESENT", "suffered"]
+__all__ = ["round_edges", "PRESENT", "suffered", "suffered_spent"]
 
 #: ``counts`` of a fire or corrosion piece: on the target at the maintenance phase, expired.
 PRESENT = (1, 0)
@@ -44,6 +44,12 @@ def suffered(destroyed: int, spent: int, tough: int) -> tuple:
     applied, the points destroyed a model (the target, or one of its unit's), the focus the
     target's power field spent against them, a Tough roll saved the target."""
     return (1, 1, destroyed, spent, tough)
+
+
+def suffered_spent(counts: tuple) -> int:
+    """The focus the target's power field spent against a round-end piece of ``counts``
+    (0 where nothing was suffered: an expiry, a round without a continuous effect)."""
+    return counts[3] if len(counts) == 5 else 0
 
 
 def round_edges(setup: Setup, ev: Event, state: State, m: np.ndarray, dec: Decisions | None) -> list[Piece]:

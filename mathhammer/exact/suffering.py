@@ -18,7 +18,7 @@ import numpy as np
 
 from ..result.fields import SLOT_DESTROYED, SLOT_TOUGH
 from .card import N_COLUMNS
-from .edges import Decisions, Piece, groups_by, subset, sums_by
+from .edges import Decisions, Piece, groups_by, option_totals, subset
 from .setup import Setup
 from .state import SlotInfo, State
 
@@ -90,16 +90,9 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
                                     np.maximum(0, x[sel] - 5 * k), p[sel], window, k))
     if len(options) == 1:
         return options[0]
-    n = cur.size
-    totals = []
-    for hurts in options:
-        tot = np.zeros((dec.chain.width, n))
-        seen = np.zeros(n, dtype=bool)
-        for h in hurts:
-            sums_by(h.rows, h.p, dec.lead(h.state, h.dst, target_spent=h.spent), n, tot)
-            seen[h.rows] = True
-        tot[:, ~seen] = np.nan
-        totals.append(tot)
+    totals = [option_totals(dec.chain.width, cur.size,
+                            ((h.rows, h.p, dec.lead(h.state, h.dst, target_spent=h.spent)) for h in hurts))
+              for hurts in options]
     best = dec.target.choose(totals)
     if dec.record is not None:
         dec.record("suffer", dec.event, dec.row, (state,), (cur, x), best, totals, dec.target)

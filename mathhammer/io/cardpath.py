@@ -22,7 +22,7 @@ from ..errors import InputError
 from .schema import normal_name
 
 __all__ = ["BUNDLED_DIR", "ENV_VAR", "USER_LABEL", "card_dirs", "card_folders", "catalogue",
-           "check_directory", "find_card", "is_card_path", "user_dir", "write_dir"]
+           "find_card", "is_card_path", "user_dir", "write_dir"]
 
 #: Environment variable naming directories of user cards (``os.pathsep``-separated).
 ENV_VAR = "MATHHAMMER_CARDS"
@@ -32,13 +32,6 @@ BUNDLED_DIR = Path(__file__).resolve().parent.parent / "data" / "cards"
 USER_LABEL = "user"
 #: Card names listed in an "unknown card" message (more: ``mathhammer cards`` lists them).
 _MAX_LISTED = 20
-
-
-def check_directory(key: str, value: str | os.PathLike) -> Path:
-    """``value`` as a :class:`Path` to an existing directory whose files can be listed, else
-    an InputError naming ``key`` (an empty value is refused: it would be the working
-    folder)."""
-    return folder_to_read(key, value)
 
 
 def user_dir() -> Path | None:
@@ -76,10 +69,10 @@ def card_folders(extra: Iterable[str | os.PathLike] | None = ()) -> list[tuple[s
         extra = ()
     elif isinstance(extra, Mapping) or not isinstance(extra, Iterable):
         raise InputError("cards", extra, "must be a folder of cards, or a list of them")
-    found = [("--cards", check_directory("cards", d)) for d in extra]
+    found = [("--cards", folder_to_read("cards", d)) for d in extra]
     for entry in os.environ.get(ENV_VAR, "").split(os.pathsep):
         if entry.strip():
-            found.append((ENV_VAR, check_directory(ENV_VAR, entry)))
+            found.append((ENV_VAR, folder_to_read(ENV_VAR, entry)))
     user = user_dir()
     if user is not None:
         found.append((USER_LABEL, user))
@@ -113,7 +106,7 @@ def card_dirs(extra: Iterable[str | os.PathLike] | None = ()) -> list[Path]:
         A directory that does not exist: key ``cards`` (``extra``) or ``MATHHAMMER_CARDS``.
     """
     # the user's folder where it exists (an unreadable one is refused, never skipped)
-    return [d if label != USER_LABEL else check_directory("~/.mathhammer/cards", d)
+    return [d if label != USER_LABEL else folder_to_read("~/.mathhammer/cards", d)
             for label, d in card_folders(extra) if label != USER_LABEL or d.is_dir()]
 
 

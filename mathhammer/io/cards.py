@@ -36,12 +36,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .._core.limits import MAX_MODELS
-from .._core.paths import read_file
+from .._core.paths import folder_to_read, read_file
 from .._core.validate import check_int
 from ..errors import InputError
 from ..rules import Attacker, Target
 from ..rules.vocabulary import CARD_ACTIONS
-from .cardpath import BUNDLED_DIR, card_dirs, catalogue, check_directory, find_card
+from .cardpath import BUNDLED_DIR, card_dirs, catalogue, find_card
 from .overrides import merge_attacker, merge_target, weapon_actions, with_action
 from .schema import ATTACKER_KEYS, MISSING, ScenarioFileError
 from .tables import TableReader
@@ -331,7 +331,7 @@ def cards_in(directory: str | os.PathLike, key: str = "cards") -> list[Card]:
     >>> [c.name for c in cards_in(BUNDLED_DIR)][:3]
     ['colossal', 'heavy_infantry', 'heavy_infantry_unit']
     """
-    path = check_directory(key, directory)
+    path = folder_to_read(key, directory)
     files = sorted(path.glob("*.toml"))
     if not files:
         raise InputError(key, os.fspath(directory), "holds no card file (*.toml)")

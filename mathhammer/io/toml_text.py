@@ -43,17 +43,18 @@ def _long_number(text: str) -> tuple[str, object]:
     """The dotted key and the text of the first number too long for Python to read in
     ``text`` (``("", MISSING)`` where it cannot be told, e.g. inside an inline table)."""
     table = ""
+    most = sys.get_int_max_str_digits()
     for line in text.splitlines():
         head = _TABLE.match(line)
         if head:
             table = head.group(1).strip().replace('"', "")
             continue
-        m = _LONG.match(line)
-        if m:
+        m = _NUMBER.match(line)
+        if m and sum(c.isdigit() for c in m.group(2)) > most:
             key = m.group(1).strip().replace('"', "")
             return (f"{table}.{key}" if table else key), m.group(2)
     return "", MISSING
 
 
 _TABLE = re.compile(r"^\s*\[\[?([^\]]+)\]\]?")
-_LONG = re.compile(r"^\s*([A-Za-z0-9_\-\".]+)\s*=\s*([+-]?[0-9_]{%d,})" % 1000)
+_NUMBER = re.compile(r"^\s*([A-Za-z0-9_\-\".]+)\s*=\s*([+-]?[0-9][0-9_]*)")

@@ -100,7 +100,7 @@ def _words(name: str, op: str, t: int) -> str:
     return f"{amount} {what}"
 
 
-def decisions(table, scenario, labels, resource_of, paid_by=None) -> list[dict]:
+def decisions(table, scenario, labels, resource_of, paid_by) -> list[dict]:
     """Rows of the "how to play it" table: one per attack and decision met.
 
     Parameters
@@ -112,9 +112,9 @@ def decisions(table, scenario, labels, resource_of, paid_by=None) -> list[dict]:
         Label of each attack row.
     resource_of : sequence of str
         Per attack row, the points its attacker spends (``"focus"``, ``"fury"``, ``"force"``).
-    paid_by : sequence of str, optional
-        Per attack row of a paid attack, how a player makes it (a key of :data:`BUY_WORDS`);
-        ``"buy"`` by default.
+    paid_by : sequence of str
+        Per attack row of a paid attack, how a player makes it (a key of :data:`BUY_WORDS`;
+        :func:`paid_by` tells it).
 
     Returns
     -------
@@ -158,7 +158,7 @@ def decisions(table, scenario, labels, resource_of, paid_by=None) -> list[dict]:
             if name == "buy":
                 if row >= n_slots:  # bought with another weapon: "make it with X" says it
                     continue
-                words = BUY_WORDS["buy" if paid_by is None else paid_by[row]]
+                words = BUY_WORDS[paid_by[row]]
             weight = bought_w if name == "buy" else w
             offered = ((dec & known) != 0) & (weight > 0)
             if not offered.any():

@@ -11,8 +11,8 @@ from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 from matplotlib.patches import Rectangle
 
-from ..errors import NO_VALUE, InputError
 from .._core.intervals import wilson_interval
+from ..errors import NO_VALUE, InputError
 from ._common import BAR_COLOR, get_axes, method_note, need_result, percent_axis, target_title
 
 #: Colour of the bars over the trials the target still stands (beside every trial's).

@@ -24,14 +24,14 @@ def plot_kill_by_turn(result_or_results, *, ax: Axes | None = None, band: bool =
         if not result_or_results:
             raise InputError("plot_kill_by_turn", NO_VALUE, "the dict of results is empty")
         items = list(result_or_results.items())
+        for label, result in items:
+            need_result(result, f"plot_kill_by_turn[{label!r}]")
         legend = True
     else:
         r = result_or_results
         need_result(r, "plot_kill_by_turn")
         items = [(r.target_name or "kill", r)]
         legend = False
-    for label, result in items:
-        need_result(result, f"plot_kill_by_turn[{label!r}]")
     ax = get_axes(ax)
     kwargs.setdefault("marker", "o")
     top = 0.0  # the highest figure drawn (its band's top), for the y axis

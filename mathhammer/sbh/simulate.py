@@ -11,8 +11,8 @@ import numpy as np
 
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS, fresh_seed
 from .._core.numba_env import check_environment
-from ..errors import InputError
 from .._core.validate import check_choice, check_int
+from ..errors import InputError
 from .results import TurnResult
 from . import layout as k
 from .plans import Group, Solo, Turn
