@@ -318,3 +318,129 @@ def test_backends_share_one_interface():
     assert isinstance(make_backend(), Backend)
     for member in ("run", "__enter__", "__exit__", "name"):
         assert hasattr(DaskBackend, member), member
+
+
+#: Lines a function may have, from its ``def`` to its last line (docstring included).
+MAX_FUNCTION_LINES = 150
+#: Functions over it, each named as ``module.function``: the general Monte Carlo kernel's
+#: trial loop and its suffering closure, one function for speed until the kernel is rebuilt
+#: from steps. The list may only shrink: a function fixed must leave it.
+LONG_FUNCTIONS = {"mathhammer.montecarlo._kernels.sequence.trials_kernel",
+                  "mathhammer.montecarlo._kernels.sequence.suffer"}
+
+
+def _functions():
+    """``(module.function, lines)`` of every function of the package, nested ones too."""
+    for name, path in MODULES.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield f"{name}.{node.name}", node.end_lineno - node.lineno + 1
+
+
+def test_functions_are_short():
+    long = {f: n for f, n in _functions() if n > MAX_FUNCTION_LINES}
+    assert set(long) <= LONG_FUNCTIONS, (
+        f"functions over {MAX_FUNCTION_LINES} lines: "
+        f"{ {f: n for f, n in long.items() if f not in LONG_FUNCTIONS} }")
+    assert set(long) == LONG_FUNCTIONS, (
+        f"no longer over {MAX_FUNCTION_LINES} lines, take them off LONG_FUNCTIONS: "
+        f"{sorted(LONG_FUNCTIONS - set(long))}")
+
+
+#: Numba's modules a kernel may import: its public face, and the documented extension API
+#: (jit options, ``numba.extending``, a custom pipeline built from its public pass classes).
+NUMBA_PUBLIC = {"numba", "numba.extending", "numba.typed", "numba.core.compiler",
+                "numba.core.compiler_machinery", "numba.core.untyped_passes",
+                "numba.core.typed_passes"}
+#: Modules that still reach Numba's and llvmlite's internals: the replacements of Numba's
+#: analyses, to be removed once the general kernel compiles fast on Numba's own. The list may
+#: only shrink.
+REACHES_INTO_NUMBA = {"mathhammer._core.numba_passes", "mathhammer._core.numba_passes.arraycall",
+                      "mathhammer._core.numba_passes.calltypes",
+                      "mathhammer._core.numba_passes.deadcode",
+                      "mathhammer._core.numba_passes.lifetime",
+                      "mathhammer._core.numba_passes.ssa"}
+
+
+def _foreign_imports(name: str):
+    """``(absolute module, alias bound)`` of every import of ``name`` outside the package;
+    ``from numba.core import ssa`` gives ``numba.core.ssa``."""
+    for node in ast.walk(ast.parse(MODULES[name].read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, (a.asname or a.name).split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            for a in node.names:
+                yield f"{node.module}.{a.name}", a.asname or a.name
+
+
+def _private_numba(module: str) -> bool:
+    if not module.startswith(("numba.", "llvmlite")) or module in NUMBA_PUBLIC:
+        return False
+    # ``from numba.core.compiler import CompilerBase`` names a class of a public module
+    return module.rpartition(".")[0] not in NUMBA_PUBLIC or module.startswith("llvmlite")
+
+
+def test_no_private_module_of_numba_or_llvmlite_is_imported():
+    bad = {name: sorted(m for m, _ in _foreign_imports(name) if _private_numba(m))
+           for name in MODULES}
+    bad = {name: mods for name, mods in bad.items() if mods}
+    assert set(bad) <= REACHES_INTO_NUMBA, {n: m for n, m in bad.items()
+                                            if n not in REACHES_INTO_NUMBA}
+    assert set(bad) == REACHES_INTO_NUMBA, (
+        "no longer reaching into Numba, take off REACHES_INTO_NUMBA: "
+        f"{sorted(REACHES_INTO_NUMBA - set(bad))}")
+
+
+def _assigns_to_other_packages(name: str) -> list[str]:
+    """Lines of ``name`` that may assign to another package's attributes: an assignment or
+    ``del`` on an attribute of a module imported from outside the package (or of a name a
+    ``from`` import of it bound), and any ``setattr`` or ``delattr`` on an object other than
+    ``self`` or ``cls`` (where the object comes from cannot be read from the source)."""
+    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+    foreign = {alias for module, alias in _foreign_imports(name)
+               if not module.startswith("mathhammer")}
+    bad = []
+    for node in ast.walk(tree):
+        targets = []
+        if isinstance(node, (ast.Assign, ast.Delete)):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for t in targets:
+            while isinstance(t, ast.Attribute):
+                if isinstance(t.value, ast.Name) and t.value.id in foreign:
+                    bad.append(f"{name}: line {node.lineno}")
+                t = t.value
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("setattr", "delattr") and node.args
+                and not (isinstance(node.args[0], ast.Name)
+                         and node.args[0].id in ("self", "cls"))):
+            bad.append(f"{name}: line {node.lineno}")
+    return bad
+
+
+def test_no_module_assigns_to_another_package():
+    bad = {name: _assigns_to_other_packages(name) for name in MODULES}
+    bad = {name: lines for name, lines in bad.items() if lines}
+    assert set(bad) <= REACHES_INTO_NUMBA, {n: b for n, b in bad.items()
+                                            if n not in REACHES_INTO_NUMBA}
+    assert "mathhammer._core.numba_passes" in bad  # the one that installs the replacements
+
+
+def test_the_checks_of_other_packages_catch_what_they_look_for(tmp_path):
+    """The three checks above, on a module written to break each."""
+    source = ("import numba\nfrom numba.core import ssa\nimport llvmlite.ir\n"
+              "ssa._run_ssa = None\nsetattr(numba, 'x', 1)\nsetattr(self, 'y', 2)\n")
+    MODULES["mathhammer._probe"] = tmp_path / "probe.py"
+    (tmp_path / "probe.py").write_text(source + "def f():\n" + "    x = 1\n" * 160)
+    try:
+        assert sorted(m for m, _ in _foreign_imports("mathhammer._probe")
+                      if _private_numba(m)) == ["llvmlite.ir", "numba.core.ssa"]
+        assert _assigns_to_other_packages("mathhammer._probe") == [
+            "mathhammer._probe: line 4", "mathhammer._probe: line 5"]
+        assert dict(_functions())["mathhammer._probe.f"] == 161
+        assert not _assigns_to_other_packages("mathhammer.errors")
+        assert not _private_numba("numba.core.compiler.CompilerBase")
+    finally:
+        del MODULES["mathhammer._probe"]

@@ -185,6 +185,21 @@ def propagate_rounds(engine: Engine, visit=None):
                     if state.cont & bit:
                         effects[t, k, EFFECT_AFTER] += v.sum()
     killed = kill_weights.sum() + maintenance.sum()
+    damage_weights, destroyed_weights, cards = _end_figures(setup, dist, killed, cripple_weights)
+    rounds = {"maintenance_kill_weights": maintenance, "effect_weights": effects,
+              "destroyed_weights": destroyed_weights}
+    if several:
+        rounds["target_damage_weights"], rounds["target_destroyed_weights"] = target_figures(setup, dist, killed)
+        rounds["target_kill_weights"] = target_kill
+        rounds["slot_target_weights"] = slot_target
+    return damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards
+
+
+def _end_figures(setup, dist: dict, killed: float, cripple_weights):
+    """The figures at the end, from the distribution of the states left standing ``dist``
+    and the probability ``killed`` of the kill: the damage marked, the models destroyed and,
+    on a grid or spiral, the card's figures (``cards`` of :func:`propagate_rounds`)."""
+    several = setup.several
     # a unit: the damage on the whole unit (a destroyed model counts all its boxes); several
     # targets: on all of them (those before the one under attack are destroyed)
     unit_boxes = setup.unit_boxes
@@ -200,25 +215,19 @@ def propagate_rounds(engine: Engine, visit=None):
         destroyed_weights[state.destroyed + models_before] += v.sum()
     damage_weights[unit_boxes] = killed
     destroyed_weights[setup.models] = killed
-    rounds = {"maintenance_kill_weights": maintenance, "effect_weights": effects,
-              "destroyed_weights": destroyed_weights}
-    if several:
-        rounds["target_damage_weights"], rounds["target_destroyed_weights"] = target_figures(setup, dist, killed)
-        rounds["target_kill_weights"] = target_kill
-        rounds["slot_target_weights"] = slot_target
-    cards = {}
-    if card is not None:
-        box_weights = [killed + np.zeros(n_rows) for n_rows in card.lengths]
-        cripple_end = np.full(len(card.letters), killed)
-        size = setup.size
-        crippled = card.crippled_matrix(size)
-        for v in dist.values():
-            for c, w in enumerate(card.box_marked(v)):
-                box_weights[c] += w
-            cripple_end += pad(v, size) @ crippled
-        cards = {"cripple_weights": cripple_weights, "box_weights": box_weights, "final": dist,
-                 "cripple_end": cripple_end}
-    return damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards
+    card = setup.card
+    if card is None:
+        return damage_weights, destroyed_weights, {}
+    box_weights = [killed + np.zeros(n_rows) for n_rows in card.lengths]
+    cripple_end = np.full(len(card.letters), killed)
+    crippled = card.crippled_matrix(setup.size)
+    for v in dist.values():
+        for c, w in enumerate(card.box_marked(v)):
+            box_weights[c] += w
+        cripple_end += pad(v, setup.size) @ crippled
+    return damage_weights, destroyed_weights, {
+        "cripple_weights": cripple_weights, "box_weights": box_weights, "final": dist,
+        "cripple_end": cripple_end}
 
 
 def exact_result(scenario: Scenario, slots=None) -> Result:

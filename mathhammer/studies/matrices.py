@@ -21,25 +21,22 @@ A completed Parquet run leaves only ``out`` (its journal and record removed).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._core.limits import MAX_POINTS, MAX_SEED
 from .._core.paths import file_to_write, replace_with
 from .._core.validate import check_bool, check_frame, check_str
 from ..engine import check_method
 from ..errors import InputError, MathhammerError
 from ..io.cardpath import card_dirs
-from ..io.scenario_files import scenario_from_cards
 from ..result.metrics import SUMMARY_COLUMNS
-from .decks import DeckEntry, deck
-from .execution import Point, PointFailed, make_backend
-from .grids import grid, value_label
+from .decks import deck
+from .execution import PointFailed, make_backend
+from .grids import value_label
+from .pairs import pair_scenario, parameters, point_rows, point_seed, points_to_compute
 from .points import digest, held, open_run, points_frame, run_points, run_settings
 from .progress import check_progress
 
@@ -68,45 +65,47 @@ class MatrixPointError(MathhammerError):
     cannot do); the points finished before it are kept."""
 
 
-# ---------------------------------------------------------------------------- the points
-def point_seed(seed: int, key: Iterable[str]) -> int:
-    """The seed of one point: a hash of the run's seed and the point's key.
-
-    The key is the point's labels (attacker, target, parameter values as text), so a point
-    draws the same dice whichever backend, worker or order computes it.
-
-    >>> point_seed(1, ("heavy_warjack", "solo")) == point_seed(1, ("heavy_warjack", "solo"))
-    True
-    >>> point_seed(1, ("heavy_warjack", "solo")) != point_seed(2, ("heavy_warjack", "solo"))
-    True
-    """
-    text = json.dumps([int(seed), [str(k) for k in key]], separators=(",", ":"))
-    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "little") & MAX_SEED
+def _tally(stats: dict, outcome) -> None:
+    """Count a computed point in the run's ``stats``: its process, whether it was the first
+    there, and its compute time."""
+    procs = stats["processes"]
+    procs[outcome.pid] = procs.get(outcome.pid, 0) + 1
+    stats["first_points"] += outcome.first
+    stats["compute_seconds"] += outcome.seconds
 
 
-def _pair(a: DeckEntry, t: DeckEntry, simulation: Mapping):
-    return scenario_from_cards([a.ref], t.ref, source=f"matrix {a.label} vs {t.label}",
-                               **simulation)
-
-
-def _grid(scenario, vary: Mapping, a: DeckEntry, t: DeckEntry):
-    """:func:`~mathhammer.studies.grids.grid` of one pair; an error names the pair (key
-    ``vary``)."""
-    try:
-        return grid(scenario, vary)
-    except InputError as err:
-        where = "" if err.key == "vary" else f"{err.key}: "
-        raise InputError("vary", err.value, f"{where}{err.reason} (for {a.label} vs "
-                         f"{t.label})") from None
-
-
-def _metric(name: str) -> str:
-    """``spent:<attacker name>`` is ``spent``: a point has one attacker."""
-    return "spent" if name.startswith("spent:") else name
+def _checked(method, resume, all_actions, out, progress, simulation: dict):
+    """The method's name and the simulation settings given (None dropped), once every
+    argument but the cards and parameters is checked."""
+    method = check_method(method)
+    check_bool("resume", resume)
+    check_bool("all_actions", all_actions)
+    if resume and out is None:
+        raise InputError("resume", resume, "needs out=, the file of the matrix to resume")
+    check_progress(progress)
+    unknown = sorted(set(simulation) - set(_SIMULATION_KEYS))
+    if unknown:
+        raise TypeError(f"matrix() got unexpected keyword arguments: {', '.join(unknown)}")
+    return method, {k: v for k, v in simulation.items() if v is not None}
 
 
 # ---------------------------------------------------------------------------- outputs
+def _open(out, resume: bool, identity: dict, keys: list):
+    """The run's journal (None without ``out``), the Parquet file written at the end (None
+    for CSV or without ``out``) and the run's seed (a resumed run keeps its own).
+
+    The journal's record holds ``identity``, rewritten after every point: long lists are
+    kept there as digests."""
+    journal_path = final = None
+    if out is not None:
+        journal_path, final = _outputs(out, resume)
+    journal, seed = open_run(out, identity, identity["columns"], resume, identity["method"],
+                             identity["seed"], keys, tag="mathhammer_matrix", checks=_CHECKS,
+                             what="matrix", path=journal_path,
+                             name=None if out is None else os.fspath(out))
+    return journal, final, seed
+
+
 def _outputs(out, resume: bool) -> tuple[Path, Path | None]:
     """The journal's path and the Parquet file written at the end (None for CSV)."""
     path = file_to_write("out", out, "matrix file")
@@ -137,22 +136,12 @@ def _write_parquet(frame, path: Path) -> None:
 
 # ---------------------------------------------------------------------------- matrix
 def matrix(
-    attackers,
-    targets,
-    *,
-    vary: Mapping[str, Iterable] | None = None,
-    trials: int | None = None,
-    seed: int | None = None,
-    method: str = "monte_carlo",
-    cards: Iterable[str | os.PathLike] | None = None,
-    all_actions: bool = False,
-    scheduler=None,
-    workers: int | None = None,
-    batch: int | None = None,
-    out: str | os.PathLike | None = None,
-    resume: bool = False,
-    progress: bool | None | Callable[[int, int], object] = None,
-    **simulation,
+    attackers, targets, *, vary: Mapping[str, Iterable] | None = None,
+    trials: int | None = None, seed: int | None = None, method: str = "monte_carlo",
+    cards: Iterable[str | os.PathLike] | None = None, all_actions: bool = False,
+    scheduler=None, workers: int | None = None, batch: int | None = None,
+    out: str | os.PathLike | None = None, resume: bool = False,
+    progress: bool | None | Callable[[int, int], object] = None, **simulation,
 ) -> pd.DataFrame:
     """Simulate every attacker card against every target card; return every figure per pair.
 
@@ -211,11 +200,11 @@ def matrix(
         ``ci_low``, ``ci_high``; points in order (attackers, then targets, then parameter
         values, the last varying fastest). ``attrs``: ``seed``, ``trials``, ``method``,
         ``backend``, ``workers`` (threads computing points), ``batch`` (points per task),
-        ``dashboard``, ``points``,
-        ``computed`` (by this call), ``wall_seconds``, ``compute_seconds`` (inside point
-        tasks), ``processes`` (points computed per process id), ``first_points`` (points that
-        were the first of their process: where the kernels were loaded or compiled),
-        ``skipped`` (target-only cards of an attackers directory) and ``out``.
+        ``dashboard``, ``points``, ``computed`` (by this call), ``wall_seconds``,
+        ``compute_seconds`` (inside point tasks), ``processes`` (points computed per process
+        id), ``first_points`` (points that were the first of their process: where the
+        kernels were loaded or compiled), ``skipped`` (target-only cards of an attackers
+        directory) and ``out``.
 
     Raises
     ------
@@ -239,36 +228,13 @@ def matrix(
     True
     """
     started = time.perf_counter()
-    method = check_method(method)
-    check_bool("resume", resume)
-    check_bool("all_actions", all_actions)
-    if resume and out is None:
-        raise InputError("resume", resume, "needs out=, the file of the matrix to resume")
-    check_progress(progress)
-    unknown = sorted(set(simulation) - set(_SIMULATION_KEYS))
-    if unknown:
-        raise TypeError(f"matrix() got unexpected keyword arguments: {', '.join(unknown)}")
-    simulation = {k: v for k, v in simulation.items() if v is not None}
+    method, simulation = _checked(method, resume, all_actions, out, progress, simulation)
     dirs = card_dirs(cards) if cards is not None else None
     attack_deck, skipped = deck(attackers, "attackers", dirs, all_actions)
     target_deck, _ = deck(targets, "targets", dirs, False)
 
-    # the grid of parameters, checked on every attacker and every target before anything runs
-    first = _pair(attack_deck[0], target_deck[0], simulation)
-    params, combos = [], [()]
-    if vary:
-        params, pts = _grid(first, vary, attack_deck[0], target_deck[0])
-        combos = [values for values, _ in pts]
-        for a in attack_deck[1:]:
-            _grid(_pair(a, target_deck[0], simulation), vary, a, target_deck[0])
-        for t in target_deck[1:]:
-            _grid(_pair(attack_deck[0], t, simulation), vary, attack_deck[0], t)
-    elif vary is not None and not isinstance(vary, Mapping):
-        raise InputError("vary", vary, "must map parameter paths to their values")
-    total = len(attack_deck) * len(target_deck) * len(combos)
-    if total > MAX_POINTS:
-        raise InputError("vary", f"{len(attack_deck)} attackers x {len(target_deck)} targets x {len(combos)} values",
-                         f"makes {total:,} points: at most {MAX_POINTS:,}")
+    first = pair_scenario(attack_deck[0], target_deck[0], simulation)
+    params, combos = parameters(attack_deck, target_deck, first, vary, simulation)
     trials, seed = run_settings([first], trials, seed, method)
     columns = list(KEY_COLUMNS) + [p.path for p in params] + list(SUMMARY_COLUMNS)
     labels = [tuple(value_label(v) for v in values) for values in combos]
@@ -276,51 +242,28 @@ def matrix(
     frame_keys = [(a.label, t.label) + tuple(values)
                   for a in attack_deck for t in target_deck for values in combos]
 
-    # the sidecar is rewritten after every point: long lists are kept as digests
     identity = {
         "attackers": digest({e.label: e.digest for e in attack_deck}),
         "targets": digest({e.label: e.digest for e in target_deck}),
         "vary": digest({p.path: [value_label(v[i]) for v in combos]
                        for i, p in enumerate(params)}),
-        "points": len(keys),
-        "simulation": {k: simulation[k] for k in sorted(simulation)},
+        "points": len(keys), "simulation": {k: simulation[k] for k in sorted(simulation)},
         "method": method, "trials": trials, "seed": seed, "columns": columns,
     }
-    journal_path = final = None
-    if out is not None:
-        journal_path, final = _outputs(out, resume)
-    journal, seed = open_run(out, identity, columns, resume, method, seed, keys,
-                             tag="mathhammer_matrix", checks=_CHECKS, what="matrix",
-                             path=journal_path, name=None if out is None else os.fspath(out))
+    journal, final, seed = _open(out, resume, identity, keys)
     stats = {"processes": {}, "first_points": 0, "compute_seconds": 0.0}
-
-    def to_compute(todo: list[tuple]) -> Iterator[Point]:
-        wanted = set(todo)
-        for a in attack_deck:
-            for t in target_deck:
-                pair = [(a.label, t.label) + lab for lab in labels]
-                if not any(k in wanted for k in pair):
-                    continue
-                scen = _pair(a, t, simulation)
-                built = _grid(scen, vary, a, t)[1] if params else [((), scen)]
-                for key, (_, s) in zip(pair, built):
-                    if key in wanted:
-                        yield Point(key, s, trials,
-                                    None if method == "exact" else point_seed(seed, key), method)
 
     def compute(todo, shown):
         if backend.dashboard:
             shown.note(f"Dask dashboard: {backend.dashboard}")
-        for outcome in backend.run(to_compute(todo)):
+        points = points_to_compute(attack_deck, target_deck, labels, vary, simulation, todo,
+                                   trials, seed, method, varied=bool(params))
+        for outcome in backend.run(points):
             if isinstance(outcome, PointFailed):
                 raise MatrixPointError(f"matrix point {' / '.join(outcome.key)}: "
                                        f"{outcome.message}")
-            procs = stats["processes"]
-            procs[outcome.pid] = procs.get(outcome.pid, 0) + 1
-            stats["first_points"] += outcome.first
-            stats["compute_seconds"] += outcome.seconds
-            yield outcome.key, [list(outcome.key) + [_metric(m), v, lo, hi]
-                                for m, v, lo, hi in outcome.rows]
+            _tally(stats, outcome)
+            yield outcome.key, point_rows(outcome)
 
     with held(journal):
         backend = make_backend(scheduler, workers, batch)
