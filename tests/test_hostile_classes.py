@@ -444,3 +444,34 @@ def test_app_refuses_a_file_of_several_targets(folder, capsys):
     (folder / "two.toml").write_text(text, encoding="utf-8")
     err = _one_line(capsys, ["app", "--no-browser", "two.toml"])
     assert "several targets" in err
+
+
+# ----------------------------------------------------------------------- Ctrl-C, twice
+def test_ctrl_c_twice_in_a_sweep_is_one_line_and_the_file_resumes(folder):
+    """A second Ctrl-C while the first one's cleanup runs (the journal kept, the lock let go)
+    still ends with one line and status 130, and ``--resume`` completes the file to an
+    uninterrupted run's."""
+    import signal
+
+    first = subprocess.Popen(SWEEP, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(600):  # until its first point is written
+            if (folder / "same.csv").exists() and (folder / "same.csv").stat().st_size > 0:
+                break
+            time.sleep(0.05)
+        first.send_signal(signal.SIGINT)
+        time.sleep(0.02)
+        first.send_signal(signal.SIGINT)
+    finally:
+        out, err = first.communicate(timeout=300)
+    assert first.returncode == 130, err[-500:]
+    assert err.count("\n") == 1 and "interrupted" in err and "Traceback" not in err, err[-500:]
+    r = subprocess.run(SWEEP[:-1] + ["--resume", "--no-progress"], capture_output=True, text=True,
+                       timeout=600)
+    assert r.returncode == 0, r.stderr[-500:]
+    alone = folder / "alone"
+    alone.mkdir()
+    (alone / "s.toml").write_text(FILE, encoding="utf-8")
+    r = subprocess.run(SWEEP, cwd=alone, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-500:]
+    assert (alone / "same.csv").read_bytes() == (folder / "same.csv").read_bytes()

@@ -11,6 +11,7 @@ start-up, and the Numba kernels are imported only when a simulation runs.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -50,32 +51,48 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``mathhammer`` console script; returns the exit status.
 
     0 on success, 2 for any bad input (one line on stderr), 130 when interrupted. As the
-    console script (``argv`` None), a Ctrl-C once the command is done (while the interpreter
-    closes: a Dask cluster, Numba's threads) ends the process at once with one line, not a
-    traceback or a death by the signal.
+    console script (``argv`` None), the first Ctrl-C interrupts the command, which keeps what
+    it finished and says so in one line; a second one while it does so, or a Ctrl-C once the
+    command is done (while the interpreter closes: a Dask cluster, Numba's threads), ends the
+    process at once with one line, never a traceback or a death by the signal.
     """
-    finished = False
+    state = {"finished": False, "closing": False, "interrupted": False}
+    if argv is None:
+        _on_interrupt(state)
     try:
         status = _main(argv)
-        finished = True
+        state["finished"] = True
         return status
     finally:
-        if argv is None:
-            _on_interrupt_exit(finished)
+        state["closing"] = True
 
 
-def _on_interrupt_exit(finished: bool) -> None:
-    """From now on a Ctrl-C writes one line and exits with status 130 at once."""
+def _on_interrupt(state: dict) -> None:
+    """Ctrl-C from now on: the first one (while the command runs) interrupts it as Python
+    does, with :class:`KeyboardInterrupt`; any later one, and one after the command is
+    done, writes one line and exits with status 130 at once (what the command finished is
+    already on disk: each point is written as it finishes)."""
 
     def handler(signum, frame):  # noqa: ARG001 - signal API
-        done = "; the command itself had finished" if finished else ""
+        if not state["closing"] and not state["interrupted"]:
+            state["interrupted"] = True
+            raise KeyboardInterrupt
+        if not state["closing"]:
+            why = ("again; stopped at once (the points a sweep or matrix finished stay in its "
+                   "file: --resume continues it)")
+        else:
+            why = "while closing" + ("; the command itself had finished" if state["finished"] else "")
         try:
-            sys.stderr.write(f"{PROG}: interrupted while closing{done}\n")
+            sys.stderr.write(f"{PROG}: interrupted {why}\n")
             sys.stderr.flush()
         finally:
             os._exit(130)
 
     signal.signal(signal.SIGINT, handler)
+    # the interpreter's last steps put Python's handlers back to the signal's default (a
+    # death by the signal) but leave an ignored signal ignored: registered first, this runs
+    # after every other exit handler (a Dask cluster's), where only those steps are left
+    atexit.register(signal.signal, signal.SIGINT, signal.SIG_IGN)
 
 
 def _main(argv: list[str] | None) -> int:
