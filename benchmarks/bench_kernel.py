@@ -6,7 +6,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_kernel.py            # full run (a few minutes)
     .venv/bin/python benchmarks/bench_kernel.py --quick    # smoke run (< 60 s)
 
-Measured in one run (benchmarks/README.md explains every figure):
+Measured in one run:
 
 1. throughput, ns per sequence, of two plain workloads (one melee attack; three attacks, the
    first with Critical Knockdown) for the Numba kernel on all cores and on one thread, a

@@ -8,7 +8,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_matrix.py --batches 1,4,16,64   # points per Dask task
     .venv/bin/python benchmarks/bench_matrix.py --fixed-only --base /tmp/before  # issue 20
 
-Measured in one run (benchmarks/README.md explains every figure):
+Measured in one run:
 
 1. a deck of attacker cards and a deck of target cards, written into a temporary directory
    as variants of the bundled cards (damage tracks, warjack grids, warbeast spirals);

@@ -7,7 +7,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_units.py            # full run (a few minutes)
     .venv/bin/python benchmarks/bench_units.py --quick    # smoke run
 
-Measured in one run (benchmarks/README.md, "Units"):
+Measured in one run:
 
 1. ``riflemen``: ten riflemen (``models = 10``), one RAT 5 POW 10 shot each, against a
    ten-model unit of one-box DEF 13 ARM 13 infantry; its baseline is the same ten shots

@@ -99,8 +99,8 @@ def test_paired_difference_covers_the_exact_difference(metric):
 
 def test_pairing_pays():
     # the paired se of the kill difference is below that of two independent runs: about 0.73
-    # of it for these two scenarios (measured at seeds 15-24, with either dice stream of
-    # benchmarks/README.md). Read off 200 chunks, the se estimate has a relative spread of
+    # of it for these two scenarios (measured at seeds 15-24, with a miss's damage dice drawn
+    # and with them not drawn). Read off 200 chunks, the se estimate has a relative spread of
     # 1 / sqrt(2 * 199) = 5 %, so 0.9 sits more than four of them above; on 20 chunks (16 %)
     # a bound this tight would fail at one seed in three.
     a, b = FOCUS, _arm(FOCUS, 18)

@@ -334,7 +334,7 @@ def _kept_actions(ai: int, a: Attacker) -> tuple[AttackSlot, ...]:
     (slots are frozen; an equal attacker makes the same attacks; a validated Attacker's
     fields are all hashable, tuples and frozensets): the attacker's derived
     figures and the slots' frozen ``__init__`` were 23 us of a matrix point, the key's hash
-    and comparison cost about 3 us (benchmarks/README.md, "A point's Python trimmed again")."""
+    and comparison cost about 3 us (1.1 us the hash, 1.6 us comparing two equal attackers)."""
     return tuple(_combat_actions(ai, a))
 
 

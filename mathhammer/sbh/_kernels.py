@@ -138,8 +138,8 @@ def _run_serial(streams, dice, n, size, max_draws, steps, offs, counts):
         _run_chunk(np.int64(c), streams, dice, n, size, max_draws, steps, offs, counts)
 
 
-#: A cold compile of the kernel with its serial or parallel driver, measured on two cores
-#: (benchmarks/README.md): the compile notice says it.
+#: A cold compile of the kernel with its serial or parallel driver, measured on two cores:
+#: the compile notice says it.
 _COLD = "about 3 s on two cores"
 
 

@@ -3,12 +3,12 @@ kernels compile.
 
 A cold compile of the general Monte Carlo kernel spent most of its time in pure-Python
 analyses of Numba's front end whose cost grows with the square of the function's size
-(benchmarks/README.md, "Eleventh step: Numba's analyses on less work"): the variables live
-at each block (fixed points over Python sets holding nearly every variable of the function),
-the SSA reconstruction (for each variable assigned more than once, a pass over every
-statement), dead code removal (a copy of every live variable before each statement) and the
-scope fix-up after closures are inlined (every variable, once per block). Each is computed
-here as Numba does it, on less work:
+(of the lasting variant's 31 s cold compile, the live-variable maps took 10.8 s and the SSA
+reconstruction 6-7 s): the variables live at each block (fixed points over Python sets
+holding nearly every variable of the function), the SSA reconstruction (for each variable
+assigned more than once, a pass over every statement), dead code removal (a copy of every
+live variable before each statement) and the scope fix-up after closures are inlined (every
+variable, once per block). Each is computed here as Numba does it, on less work:
 
 * :func:`~.liveness.live_map` and :func:`~.liveness.live_variables`: the same fixed points,
   on bitsets (a Python int per block, a bit per variable) instead of sets;

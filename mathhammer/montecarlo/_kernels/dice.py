@@ -8,7 +8,7 @@ Scalar functions mostly: the per-trial loop reads the buffer itself and hands th
 numbers (an array argument of a function inlined at Numba IR level costs reference-count
 calls on every call). They are called, not inlined at Numba IR level: LLVM inlines them where
 it pays, and the IR-level copies cost the general kernel's cold compile 3 s CPU (16.8 -> 13.5
-s for its first lean run, benchmarks/README.md) at no measured runtime gain.
+s CPU for its first lean run) at no measured runtime gain.
 """
 
 from __future__ import annotations

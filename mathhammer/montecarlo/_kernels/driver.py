@@ -127,8 +127,7 @@ def _general_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, co
     the GIL): the kernel is then the outermost compiled function. Each jitted
     function that calls the kernel links its code into its own module, so Numba optimizes it
     and generates its machine code again: jitted serial and ``prange`` drivers made about 6 s
-    of a cold ``mathhammer demo`` of 24 s CPU (benchmarks/README.md, "The general kernel
-    (second step)", its fourth step)."""
+    (5.3 s of it in LLVM) of a cold ``mathhammer demo`` of 24 s CPU."""
     for c in range(lo, hi):
         kernel(*kernel_args(n[c], streams[c], dice[c], size, size, max_draws, stride, tables,
                             _chunk_row(counters, c), rare, extra, lasting))
@@ -161,7 +160,7 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
 
 #: What a cold compile of each kernel costs (plain, the general kernel's basic, lean, units,
 #: lasting or full variant), measured on two cores by benchmarks/bench_cold.py
-#: (benchmarks/README.md, "First run: the cold compile"): the compile notice says it.
+#: (the low end on a quiet hour, the high end on a slow one): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
          "spend": ("the Monte Carlo kernel with focus and fury", "about 5-6 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",

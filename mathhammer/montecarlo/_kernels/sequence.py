@@ -30,7 +30,7 @@ itself, and only where no local of the kernel shares its name).
 The small scalar helpers (:mod:`.dice`, :mod:`.damage`) are called, not inlined at Numba IR
 level (LLVM inlines them), and the kernel :func:`trials_kernel` is called from Python once a
 chunk (:func:`run_trials`), never from another jitted function: each jitted caller would
-generate its machine code again (benchmarks/README.md, "First run: the cold compile").
+generate its machine code again, about 1 s of a cold compile per level.
 """
 
 from __future__ import annotations
@@ -309,7 +309,7 @@ def run_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counter
     A Python function, called once per chunk: the jitted kernel is the outermost compiled
     function, so Numba generates its machine code once. A jitted wrapper (or driver) calling
     it would link the kernel into its own module and generate that code again (about 1 s of
-    a cold compile per level, benchmarks/README.md).
+    a cold compile per level).
     """
     return trials_kernel(*kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables,
                                       counters, rare, extra, lasting))

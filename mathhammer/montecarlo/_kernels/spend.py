@@ -4,8 +4,8 @@
 A scenario takes it when it would be plain (:mod:`.plain`) but for its attackers' focus or
 fury: boosts of attack and damage rolls and bought attacks, by a fixed spending policy or by
 best play's decision tables (``Encoded.spend``). This is the activation players ask about
-most, so it gets the plain kernel's build (issue 20; benchmarks/README.md, "The spending
-kernel"):
+most, so it gets the plain kernel's build (issue 20: the 3-focus activation in 47-50 ns a
+trial on one thread, 1.7x faster than through the general kernel):
 
 - **Outcome tables per roll.** Before its chunks run, :func:`.spend_tables.spend_tables` resolves each
   distinct attack row's attack roll against every roll it can read, boosted or not, once for
