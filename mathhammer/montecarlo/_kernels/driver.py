@@ -49,6 +49,7 @@ from .layout import (
     Counters,
 )
 from .plain import N_ROLLS, N_STATES, outcome_tables, run_plain_trials
+from .basic_trials import basic_args, basic_trials
 from .sequence import kernel_args, trials_kernel
 from .spend import run_spend_trials
 from .spend_tables import R_NFIELDS, spend_tables
@@ -119,18 +120,20 @@ def _spend_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, coun
 
 
 def _general_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, counters, rare,
-                   extra, lasting, kernel):
+                   extra, lasting, code):
     """The general kernel over chunks ``lo .. hi - 1`` of the batch.
 
-    A Python loop over jitted calls (``kernel``: :func:`.sequence.trials_kernel`'s machine
-    code for these arguments, :func:`~mathhammer._core.compiling.machine_code`; it releases
-    the GIL): the kernel is then the outermost compiled function. Each jitted
+    A Python loop over jitted calls (``code``: the kernel's machine code for these
+    arguments, :func:`~mathhammer._core.compiling.machine_code`, which releases the GIL, and
+    how it takes a chunk's arguments: :data:`_KERNELS`): the kernel is then the outermost
+    compiled function. Each jitted
     function that calls the kernel links its code into its own module, so Numba optimizes it
     and generates its machine code again: jitted serial and ``prange`` drivers made about 6 s
     (5.3 s of it in LLVM) of a cold ``mathhammer demo`` of 24 s CPU."""
+    kernel, make_args = code
     for c in range(lo, hi):
-        kernel(*kernel_args(n[c], streams[c], dice[c], size, size, max_draws, stride, tables,
-                            _chunk_row(counters, c), rare, extra, lasting))
+        kernel(*make_args(n[c], streams[c], dice[c], size, size, max_draws, stride, tables,
+                          _chunk_row(counters, c), rare, extra, lasting))
 
 
 def _chunk_row(counters, c: int) -> Counters:
@@ -143,8 +146,9 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
     buffers' size, max_draws, stride, tables, counters and, for the general kernel, its
     variant) on up to Numba's thread count (``numba.get_num_threads``), ``code`` being the
     kernel's machine code (a fast path's range driver, ``_plain_range``'s or
-    ``_spend_range``'s, when ``fast``; else ``trials_kernel``'s); returns the helper threads
-    started (:func:`run_chunks`)."""
+    ``_spend_range``'s, when ``fast``; else the general kernel's and how it takes a chunk's
+    arguments, :func:`_general_range`); returns the helper threads started
+    (:func:`run_chunks`)."""
     k = args[7].damage_hist.shape[0]
     if fast:
         def job(lo, hi):
@@ -164,7 +168,7 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
 _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
          "spend": ("the Monte Carlo kernel with focus and fury", "about 5-6 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
-                   "about 4-8 s on two cores"),
+                   "about 2-4 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
                   "rerolls, effects, Tough, power fields)", "about 6-10 s on two cores"),
          "units": ("the general Monte Carlo kernel with units and blasts",
@@ -173,6 +177,17 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
                      "about 10-15 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
                   "continuous effects", "about 25-35 s on two cores")}
+
+
+def _basic_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, *variant):
+    """:func:`.basic_trials.basic_args`, the variant's arguments dropped (the basic kernel is
+    its variant)."""
+    return basic_args(n, rs, dice, pos, size, max_draws, stride, tables, counters)
+
+
+#: The variants of the general kernel built from steps, and how each takes a chunk's
+#: arguments; the others run :func:`.sequence.trials_kernel`.
+_KERNELS = {"basic": (basic_trials, _basic_args)}
 
 
 #: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this
@@ -294,10 +309,11 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
                 compile_for(fast, call, *_COLD[cold])
                 code = _READY[ready] = machine_code(fast, call)
             else:  # the kernel itself, for one chunk or many (threads)
-                call = kernel_args(n[0], streams[0], dice[0], args[3], args[3], args[4],
-                                   args[5], enc.tables, _chunk_row(counters, 0), *variant)
-                compile_for(trials_kernel, call, *_COLD[cold])
-                code = _READY[ready] = machine_code(trials_kernel, call)
+                kernel, make_args = _KERNELS.get(cold, (trials_kernel, kernel_args))
+                call = make_args(n[0], streams[0], dice[0], args[3], args[3], args[4],
+                                 args[5], enc.tables, _chunk_row(counters, 0), *variant)
+                compile_for(kernel, call, *_COLD[cold])
+                code = _READY[ready] = (machine_code(kernel, call), make_args)
         _run_batch(fast is not None, args, code)
         chunk_damage[first:first + k] = counters.damage_hist[:, : boxes + 1]
         chunk_destroyed[first:first + k] = counters.destroyed_hist[:, : models + 1]

@@ -1,6 +1,7 @@
-"""Which variant of the general kernel a scenario takes (issue 18, "First run and waiting").
+"""Which variant of the general kernel a scenario takes.
 
-:func:`.sequence.run_trials` compiles apart for each type of its arguments, and three of them
+The basic variant runs the kernel built from steps (:mod:`.basic_trials`); the others run
+:func:`.sequence.run_trials`, which compiles apart for each type of its arguments, and three of them
 gate paths of the kernel: with ``rare`` set to ``None`` Numba prunes the paths of units,
 blasts and several targets before typing them; with ``lasting`` set to ``None``, those of
 continuous effects and hazards (the maintenance phase, a knockdown in quicksand); with
@@ -20,7 +21,7 @@ full     True   True     True   anything: several targets, Shred, fire on a unit
 =======  =====  =======  =====  ====================================================
 
 A pruned variant compiles in a fraction of the full one's time (a first run on two cores:
-basic about 4-8 s, lean 6-10, units and lasting 10-15, full 25-35). A scenario takes it
+basic about 3-4 s, lean 6-10, units and lasting 10-15, full 25-35). A scenario takes it
 only where none of the pruned paths can run: its counts are then the same as the full
 variant's, bit for bit (the pruned branches are those the full variant's runtime tests skip
 for it; tests/test_kernel_variant.py).

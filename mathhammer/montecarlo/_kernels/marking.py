@@ -1,0 +1,71 @@
+"""Marking damage points on a damage grid or life spiral, and the systems it cripples
+(docs/activation.md, "Damage grids and life spirals"; docs/rules.md 3).
+
+A card is a few columns (six; a colossal's twelve), each a bit mask of its marked boxes
+(``colmask``, a bit a row, top or outermost first). Damage starts at a column a d6 picks and
+marks its topmost unmarked boxes; a full column passes the rest to the next (6 wraps to 1).
+A letter (a system or aspect) is crippled once every one of its boxes is marked: the
+crippled set is the AND over the columns of ``letters_done[c, colmask[c]]``.
+"""
+
+from __future__ import annotations
+
+from ..._core.jit import jit
+from ..._core.pairs import die_of
+from .damage import POPCOUNT, lowest_bits
+from .layout import N_COLUMNS
+
+__all__ = ["first_column", "mark_columns", "crippled_set"]
+
+
+@jit(inline=True)
+def first_column(dice, pos):
+    """The column (0-5) damage starts at: a d6, the first die of the next pair entry;
+    ``(column, pos)``."""
+    return die_of(dice[pos], 0) - 1, pos + 1
+
+
+@jit(inline=True)
+def mark_columns(colmask, col_full, letters_done, c, want):
+    """Mark ``want`` boxes from column ``c`` on (``want`` no more than the card's unmarked
+    boxes): each column's topmost unmarked boxes in one step, a full column passing the
+    rest to the next. Returns whether a letter's last box was marked (else the crippled set
+    cannot have changed).
+
+    >>> import numpy as np
+    >>> colmask, full = np.zeros(6, dtype=np.int64), np.full(6, 0b111, dtype=np.int64)
+    >>> done = np.zeros((6, 8), dtype=np.int64)
+    >>> bool(mark_columns(colmask, full, done, 5, 4)), colmask.tolist()
+    (False, [1, 0, 0, 0, 0, 7])
+    """
+    taken = 0
+    newly_done = False
+    while taken < want:
+        was = colmask[c]
+        free = col_full[c] & ~was
+        if free == 0:
+            c = c + 1 if c < N_COLUMNS - 1 else 0
+            continue
+        k = min(want - taken, POPCOUNT[free])
+        # the k topmost free boxes: one span when they are contiguous (always, but after
+        # "damage to" or healing)
+        low = free & -free
+        take = (low << k) - low
+        if (take & ~free) != 0:
+            take = lowest_bits(free, k)
+        colmask[c] = was | take
+        taken += k
+        newly_done |= letters_done[c, was | take] != letters_done[c, was]
+    return newly_done
+
+
+@jit(inline=True)
+def crippled_set(colmask, letters_done, present):
+    """The letters (a bit each) every box of which is marked, of those on the card
+    (``present``): six columns a constant trip count, a colossal's other six after."""
+    crippled = present
+    for c in range(N_COLUMNS):
+        crippled &= letters_done[c, colmask[c]]
+    for c in range(N_COLUMNS, colmask.shape[0]):
+        crippled &= letters_done[c, colmask[c]]
+    return crippled
