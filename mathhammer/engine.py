@@ -8,6 +8,8 @@ comparisons and matrices. The method is ``"monte_carlo"`` (:mod:`mathhammer.mont
 
 from __future__ import annotations
 
+import dataclasses
+
 from ._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
 from ._core.ticker import show_progress, ticking
 from ._core.validate import check_int, check_sequence
@@ -15,7 +17,7 @@ from .errors import InputError
 from .result import Result
 from .rules import Scenario
 
-__all__ = ["evaluate", "check_method", "common_stride", "METHODS", "METHOD_NAMES"]
+__all__ = ["evaluate", "check_method", "check_method_arguments", "common_stride", "METHODS", "METHOD_NAMES"]
 
 #: The methods, by their canonical names.
 METHODS = ("monte_carlo", "exact")
@@ -36,6 +38,24 @@ def check_method(method: object, key: str = "method") -> str:
     if not isinstance(method, str) or method not in METHOD_NAMES:
         raise InputError(key, method, "must be one of monte_carlo, mc, exact")
     return METHOD_NAMES[method]
+
+
+def check_method_arguments(method: str, **values) -> None:
+    """Refuse the Monte Carlo arguments (``trials``, ``seed``, ``stride``) given (not None)
+    with the exact method, which computes without them: a value given would be ignored.
+
+    >>> check_method_arguments("monte_carlo", trials=100)
+    >>> check_method_arguments("exact", trials=100)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: trials: is Monte Carlo's: the exact method computes without trials, seed or stride (got 100)
+    """
+    if method != "exact":
+        return
+    for name, value in values.items():
+        if value is not None:
+            raise InputError(name, value, "is Monte Carlo's: the exact method computes without "
+                             "trials, seed or stride")
 
 
 def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None = None,
@@ -61,7 +81,8 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
                 # the decisions in a player's words (a second backward induction, with
                 # records; its tables are for one target)
                 table = solve(scenario, sequence, relax="never")
-                result.extra["best_play"] = report(table, scenario, result.slot_labels, sequence)
+                result = dataclasses.replace(
+                    result, play=report(table, scenario, result.slot_labels, sequence))
         return result
     trials = scenario.trials if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
     if seed is None:

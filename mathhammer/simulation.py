@@ -7,7 +7,7 @@ import dataclasses
 
 from ._core.ticker import check_show, noticing
 from ._core.validate import check_bool
-from .engine import check_method, evaluate
+from .engine import check_method, check_method_arguments, evaluate
 from .errors import InputError
 from .policy import optimize
 from .result import Result
@@ -74,21 +74,16 @@ def simulate(
     When an attacker has ``policy = "optimize"``, its spending policy is chosen first by
     :func:`mathhammer.optimize` (same method, trials and seed) and the result of the best
     policy is returned (at the ``stride`` when one is given), with the optimizer's report in
-    ``Result.extra["optimizer"]``.
+    ``Result.optimizer``.
     """
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     method = check_method(method)
-    if method == "exact":
-        for name, value in (("trials", trials), ("seed", seed), ("stride", stride)):
-            if value is not None:
-                raise InputError(name, value, "is Monte Carlo's: the exact method computes without "
-                                 "trials, seed or stride")
+    check_method_arguments(method, trials=trials, seed=seed, stride=stride)
     check_show(progress)
     if any(a.policy == "optimize" for a in scenario.attackers):
         found = optimize(scenario, method=method, trials=trials, seed=seed, stride=stride)
-        best = found.result
-        return dataclasses.replace(best, extra={**best.extra, "optimizer": found.to_dict()})
+        return dataclasses.replace(found.result, optimizer=found.report())
     check_bool("explain", explain)
     if method != "exact":
         return evaluate(scenario, method, trials, seed, stride=stride, progress=progress, explain=explain)

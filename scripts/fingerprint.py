@@ -47,6 +47,29 @@ FIGURE_FIELDS = (
 )
 NAME_FIELDS = ("attacker_names", "slot_attacker", "card", "card_kind", "target_name",
                "effect_names")
+#: Fields above that live in a Result's views: (view, its field, what a result without the
+#: view reads as: a grid or spiral's without a card; no maintenance kills, zeros, and no
+#: effects without continuous effects).
+VIEW_FIELDS = {
+    "letters": ("card", "letters", ()), "cripple_weights": ("card", "cripple_weights", None),
+    "box_weights": ("card", "box_weights", ()),
+    "cripple_end_weights": ("card", "cripple_end_weights", None),
+    "card": ("card", "columns", ()), "card_kind": ("card", "kind", ""),
+    "maintenance_kill_weights": ("rounds", "maintenance_kill_weights", "zeros"),
+    "effect_weights": ("rounds", "effect_weights", None),
+    "effect_names": ("rounds", "effect_names", ()),
+}
+
+
+def _field(result, name: str):
+    """The value of a hashed field of ``result``, read from its view where it has one."""
+    if name not in VIEW_FIELDS:
+        return getattr(result, name, None)
+    view, attr, absent = VIEW_FIELDS[name]
+    part = getattr(result, view)
+    if part is not None:
+        return getattr(part, attr)
+    return np.zeros(result.turns) if absent == "zeros" else absent
 
 
 def _feed(h, value) -> None:
@@ -68,7 +91,7 @@ def result_hash(result, fields=FIGURE_FIELDS) -> str:
     h = hashlib.sha256()
     for name in fields:
         h.update(name.encode())
-        _feed(h, getattr(result, name, None))
+        _feed(h, _field(result, name))
     return h.hexdigest()
 
 

@@ -63,8 +63,8 @@ def figures_z(ex, mc) -> dict:
 
 
 def _decisions(res) -> list:
-    return [(d["slot"], d["kind"], d["weapon"], d["decision"], d["condition"])
-            for d in (res.extra.get("best_play") or {}).get("decisions", [])]
+    return [(d.slot, d.kind, d.weapon, d.decision, d.condition)
+            for d in (res.play.decisions if res.play is not None else ())]
 
 
 def check_attacker(attacker: str) -> None:
@@ -79,5 +79,5 @@ def check_attacker(attacker: str) -> None:
         z = figures_z(ex, mc)
         worst = max(z, key=lambda k: abs(z[k]))
         assert abs(z[worst]) <= 5, (a, t, worst, z[worst])
-        if (mc.extra.get("best_play") or {}).get("solved_on") == "exact":
+        if mc.play is not None and mc.play.solved_on == "exact":
             assert _decisions(mc) == _decisions(ex), (a, t)

@@ -213,7 +213,7 @@ def test_changing_arm_and_focus_updates_the_figures(exact_in_time):
 def test_a_card_target_gets_its_grid_and_cripple_panels_by_monte_carlo():
     ex = _explorer(D.put(D.new_document(), ("simulation", "trials"), 40_000))
     res = ex.last_answer.result
-    assert res.card_kind == "grid" and ex.last_answer.final and res.trials == 40_000
+    assert res.card.kind == "grid" and ex.last_answer.final and res.trials == 40_000
     assert res.kill == mh.simulate(D.to_scenario(ex.doc), trials=40_000, seed=1).kill
     grid_h, grid_w, _ = _png_shape(ex.figure.object)
     track_h, track_w, _ = _png_shape(_explorer().figure.object)
@@ -265,7 +265,7 @@ def test_picking_cards_adding_and_removing_attackers():
     ex.remove_attacker(0)  # the last one stays, with a message
     assert len(ex.doc["attackers"]) == 1 and "one attacker at least" in ex.message.object
     assert ex.runner.wait(120)
-    assert ex.last_answer.result.card_kind == "grid"
+    assert ex.last_answer.result.card.kind == "grid"
 
 
 def test_download_and_load_back(exact_in_time):

@@ -392,11 +392,16 @@ def test_no_private_module_of_numba_or_llvmlite_is_imported():
         f"{sorted(REACHES_INTO_NUMBA - set(bad))}")
 
 
+#: Names a ``setattr`` may set attributes on: the object itself, and the namespace an argparse
+#: action fills (the action's documented job).
+_OWN_OBJECTS = ("self", "cls", "namespace")
+
+
 def _assigns_to_other_packages(name: str) -> list[str]:
     """Lines of ``name`` that may assign to another package's attributes: an assignment or
     ``del`` on an attribute of a module imported from outside the package (or of a name a
     ``from`` import of it bound), and any ``setattr`` or ``delattr`` on an object other than
-    ``self`` or ``cls`` (where the object comes from cannot be read from the source)."""
+    :data:`_OWN_OBJECTS` (where the object comes from cannot be read from the source)."""
     tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
     foreign = {alias for module, alias in _foreign_imports(name)
                if not module.startswith("mathhammer")}
@@ -414,8 +419,7 @@ def _assigns_to_other_packages(name: str) -> list[str]:
                 t = t.value
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id in ("setattr", "delattr") and node.args
-                and not (isinstance(node.args[0], ast.Name)
-                         and node.args[0].id in ("self", "cls"))):
+                and not (isinstance(node.args[0], ast.Name) and node.args[0].id in _OWN_OBJECTS)):
             bad.append(f"{name}: line {node.lineno}")
     return bad
 

@@ -345,7 +345,7 @@ def test_monte_carlo_best_play_matches_exact(name):
     exact = mh.simulate(scen, method="exact")
     n = 400_000
     mc = mh.simulate(scen, trials=n, seed=7)
-    assert mc.extra["best_play"]["solved_on"] == "exact"
+    assert mc.play.solved_on == "exact"
     se = math.sqrt(exact.kill * (1 - exact.kill) / n)
     assert abs(mc.kill - exact.kill) <= 5 * se + 1e-12
     se_d = exact.damage_sd / math.sqrt(n)
@@ -362,7 +362,7 @@ def test_relaxation_on_a_big_grid_is_reported():
     table = solve(scen)
     assert table.solved_on == "relaxed: the grid as a damage track of 36 boxes, L, M crippled at random as on the grid"
     res = mh.simulate(scen, trials=20_000, seed=1)
-    assert res.extra["best_play"]["solved_on"] == table.solved_on
+    assert res.play.solved_on == table.solved_on
 
 
 def test_relaxation_cripples_the_grid_systems_as_the_boxes_fill():
@@ -416,7 +416,7 @@ def test_play_table_says_the_decisions():
     row = frame[(frame.slot == 1) & (frame.decision == "boost the damage roll")].iloc[0]
     assert row.taken == pytest.approx(res.boost_damage_rate[0], abs=TOL)
     assert row.taken == pytest.approx(res.hit[0], abs=TOL)  # every hit is boosted
-    assert res.extra["best_play"]["solved_on"] == "exact"
+    assert res.play.solved_on == "exact"
 
 
 def test_report_and_json_carry_best_play(tmp_path, capsys):
@@ -439,7 +439,7 @@ def test_no_best_play_section_for_fixed_policies():
     scen = Scenario(Target(14, 16, boxes=12, focus=1, power_field="lethal"),
                     [Attacker("Jack", [FIST], focus=2, policy="fixed")])
     res = mh.simulate(scen, method="exact")
-    assert "best_play" not in res.extra and res.play_table().empty
+    assert res.play is None and res.play_table().empty
 
 
 def test_a_spend_with_best_play_is_refused_not_ignored():
@@ -536,9 +536,9 @@ def test_explain_false_gives_the_same_figures_without_words():
     bare = mh.simulate(scen, trials=50_000, seed=4, explain=False)
     np.testing.assert_array_equal(full.damage_weights, bare.damage_weights)
     assert len(full.play_table()) > 0 and len(bare.play_table()) == 0
-    assert bare.extra["best_play"]["solved_on"] == "exact"
+    assert bare.play.solved_on == "exact"
     exact = mh.simulate(scen, method="exact", explain=False)
-    assert "best_play" not in exact.extra
+    assert exact.play is None
     with pytest.raises(mh.InputError, match="explain: must be true or false"):
         mh.simulate(scen, explain="yes")
 
@@ -578,7 +578,7 @@ def test_more_focus_never_deals_less_damage_when_the_kill_is_out_of_reach():
         assert res.kill == 0.0 if focus < 3 else res.kill < 1e-5
         damage.append(res.damage_mean)
         if focus == 2:
-            said = {(d["kind"], d["condition"]) for d in res.extra["best_play"]["decisions"]}
+            said = {(d.kind, d.condition) for d in res.play.decisions}
             assert ("buy", "always") in said
     assert damage == sorted(damage) and damage[2] > damage[0] + 5
 

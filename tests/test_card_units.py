@@ -40,7 +40,7 @@ def test_a_unit_of_grid_models_destroys_as_a_unit_of_track_models():
     track = Target(name="Jacks", defense=12, arm=14, boxes=7, models=3, rules={"tough"})
     mc = simulate(Scenario(grid, shooters), method="monte_carlo", trials=TRIALS, seed=5)
     ex = simulate(Scenario(track, shooters), method="exact")
-    assert mc.card_models == 3 and mc.letters
+    assert mc.card.models == 3 and mc.card.letters
     assert abs(mc.kill - ex.kill) <= _tol(ex.kill, TRIALS)
     for got, want in zip(mc.models_destroyed_pmf, ex.models_destroyed_pmf):
         assert abs(got - want) <= _tol(want, TRIALS)
@@ -92,7 +92,7 @@ def test_the_exact_engine_refuses_a_unit_of_card_models():
         simulate(scen, method="exact")
     spiral = Target(defense=12, arm=16, spiral=("BB", "MM", "SS", "BB", "MM", "SS"), models=2)
     res = simulate(Scenario(spiral, scen.attackers), method="monte_carlo", trials=20_000, seed=1)
-    assert res.card_models == 2 and set(res.cripple) == {"B", "M", "S"}
+    assert res.card.models == 2 and set(res.cripple) == {"B", "M", "S"}
     assert np.isclose(res.models_destroyed_pmf.sum(), 1.0)
 
 
@@ -105,7 +105,7 @@ def test_a_grid_target_behind_a_unit_among_several_targets():
     mc = simulate(Scenario([squad, Target(grid=NO_FEEDBACK, **jack)], shooters), method="monte_carlo",
                   trials=TRIALS, seed=4)
     ex = simulate(Scenario([squad, Target(boxes=7, **jack)], shooters), method="exact")
-    assert mc.card_models == 1 and set(mc.cripple) == {"A", "L"}
+    assert mc.card.models == 1 and set(mc.cripple) == {"A", "L"}
     for name in ("Squad", "Jack"):
         p = ex.targets[name]["kill"]
         assert abs(mc.targets[name]["kill"] - p) <= _tol(p, TRIALS), name

@@ -182,7 +182,7 @@ def test_card_target_matches_written_out_target():
     b = simulate(by_hand, trials=5000, seed=7)
     assert a.kill == b.kill and a.damage_mean == b.damage_mean
     assert np.array_equal(a.damage_pmf, b.damage_pmf)
-    assert np.array_equal(a.cripple_weights, b.cripple_weights)
+    assert np.array_equal(a.card.cripple_weights, b.card.cripple_weights)
 
 
 def test_scenario_from_cards_settings():

@@ -153,7 +153,7 @@ def test_best_play_is_solved_on_a_track_of_its_boxes():
     scen = Scenario(Target(defense=10, arm=18, grid=list(SMALL), base="huge"),
                     [Attacker("Jack", [Weapon("Fist", "melee", 7, 19)], focus=2, side="left")])
     res = simulate(scen, trials=20_000, seed=1)
-    assert res.extra["best_play"]["solved_on"] == "relaxed: the colossal's two grids as a damage track of 24 boxes"
+    assert res.play.solved_on == "relaxed: the colossal's two grids as a damage track of 24 boxes"
 
 
 @pytest.mark.parametrize("build, key", [

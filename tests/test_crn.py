@@ -130,7 +130,7 @@ def test_an_optimized_policy_runs_on_the_common_random_numbers():
                                                                     policy="optimize"),))
     st = common_stride([FOCUS]) + 1
     res = simulate(opt, trials=2 * CHUNK, seed=9, stride=st)
-    chosen = res.extra["optimizer"]
+    chosen = res.optimizer
     assert chosen and res.stride == st
     from mathhammer import optimize
 

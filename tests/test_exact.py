@@ -142,8 +142,8 @@ def check_invariants(res):
     assert np.all(res.made <= 1.0) and np.all(res.hit <= res.made) and np.all(res.crit <= res.hit)
     assert np.all(res.crit >= 0.0) and np.all(res.attack_damage_mean >= 0.0)
     assert pmf.sum() == pytest.approx(1.0, abs=1e-12)
-    kills = res.kill_weights.sum() + (0.0 if res.maintenance_kill_weights is None
-                                      else res.maintenance_kill_weights.sum())
+    kills = res.kill_weights.sum() + (0.0 if res.rounds is None
+                                      else res.rounds.maintenance_kill_weights.sum())
     assert res.damage_weights[-1] == pytest.approx(kills, abs=1e-12)
     assert res.made[0] == pytest.approx(1.0, abs=1e-15)
     # An attack is made exactly when the target survived the previous ones.
@@ -298,13 +298,13 @@ def test_large_track_is_fast_and_consistent():
     assert 0.5 < res.kill < 0.75
 
 
-def test_second_moment_in_extra():
+def test_second_moment_per_attack():
     scen = SEQUENCES["knockdown_then_auto_hit"]
     res = exact_result(scen)
     # Recompute E[marked^2] per attack by brute force over the naive tree (small).
     attacks, target = plain_from_scenario(scen)
     sq = _bf_second_moment(attacks, target)
-    np.testing.assert_allclose(res.extra["slot_damage_sq"], [float(x) for x in sq], atol=TOL)
+    np.testing.assert_allclose(res.slot_damage_sq, [float(x) for x in sq], atol=TOL)
 
 
 def _bf_second_moment(attacks, target):
@@ -398,7 +398,8 @@ def small_scenarios(draw):
             attacks=attacks,
             boosted_attack=draw(st.booleans()) if k == 0 else False,
             boosted_damage=(draw(st.booleans()) if pow_ is not None else False),
-            damage_type=draw(st.sets(st.sampled_from(["fire", "cold"]), max_size=2)),
+            damage_type=(draw(st.sets(st.sampled_from(["fire", "cold"]), max_size=2))
+                         if pow_ is not None else set()),  # a damage type needs a damage roll
             rules=rules,
             extra_attack_dice=draw(st.integers(-1, 0)),
             crippled=draw(st.booleans()),
@@ -434,7 +435,8 @@ def big_scenarios(draw):
             boosted_attack=draw(st.booleans()),
             boosted_damage=(draw(st.booleans()) if pow_ is not None else False),
             rules=draw(st.sets(st.sampled_from(["knockdown", "critical_knockdown"]), max_size=1)),
-            extra_attack_dice=draw(st.integers(-3, 3)), extra_damage_dice=draw(st.integers(-3, 3)),
+            extra_attack_dice=draw(st.integers(-3, 3)),
+            extra_damage_dice=draw(st.integers(-3, 3)) if pow_ is not None else 0,
         )]))
     target = Target(defense=draw(st.integers(0, 25)), arm=draw(st.integers(0, 30)),
                     boxes=draw(st.integers(1, 60)), state=draw(st.sets(st.sampled_from(STATES), max_size=3)))
@@ -479,8 +481,8 @@ def check_activation_invariants(res, scen):
     """What must hold of any exact result (bought attacks, Tough and healing included)."""
     pmf = res.damage_pmf
     assert np.all(pmf >= 0.0) and pmf.sum() <= 1.0 and pmf.sum() == pytest.approx(1.0, abs=1e-12)
-    kills = res.kill_weights.sum() + (0.0 if res.maintenance_kill_weights is None
-                                      else res.maintenance_kill_weights.sum())
+    kills = res.kill_weights.sum() + (0.0 if res.rounds is None
+                                      else res.rounds.maintenance_kill_weights.sum())
     assert res.damage_weights[-1] == pytest.approx(kills, abs=1e-12)
     assert res.slot_weights.shape == (res.n_attacks, SLOT_FIELDS)
     assert np.all(res.slot_weights >= 0.0)
@@ -502,7 +504,7 @@ def check_activation_invariants(res, scen):
         else:
             assert res.made[i] == pytest.approx(standing[i], abs=tol)
     # Tough saves and Rapid Healing only take damage off.
-    effect_damage = 0.0 if res.effect_weights is None else res.effect_weights[:, :, 2].sum()
+    effect_damage = 0.0 if res.rounds is None else res.rounds.effect_weights[:, :, 2].sum()
     assert res.damage_mean <= res.attack_damage_mean.sum() + effect_damage + 1e-9
 
 
@@ -515,7 +517,7 @@ def check_against_activation(scen):
     np.testing.assert_allclose(res.kill_weights, _f(bf["kill_at"]), rtol=0, atol=TOL)
     for col, name in zip(BF_COLUMNS, BF_FIELDS):
         np.testing.assert_allclose(res.slot_weights[:, col], _f(bf[name]), rtol=TOL, atol=TOL, err_msg=name)
-    np.testing.assert_allclose(res.extra["slot_damage_sq"], _f(bf["sq"]), rtol=TOL, atol=TOL)
+    np.testing.assert_allclose(res.slot_damage_sq, _f(bf["sq"]), rtol=TOL, atol=TOL)
     check_activation_invariants(res, scen)
     return res
 
@@ -678,7 +680,7 @@ def tiny_weapons(draw, kind, k, attacks):
         f"W{k}", kind, skill=draw(st.integers(3, 9)), pow=pow_, attacks=attacks,
         boosted_attack=draw(st.booleans()) and not reroll_attack,
         boosted_damage=pow_ is not None and draw(st.booleans()),
-        damage_type=draw(st.sets(st.sampled_from(["fire", "cold"]), max_size=1)),
+        damage_type=draw(st.sets(st.sampled_from(["fire", "cold"]), max_size=1)) if pow_ is not None else set(),
         rules=rules,
         extra_attack_dice=draw(st.integers(-1, 0)),
         extra_damage_dice=draw(st.integers(-1, 0)) if pow_ is not None else 0,

@@ -60,7 +60,7 @@ def check_card_invariants(res, scen):
     assert res.damage_weights[-1] == pytest.approx(res.kill_weights.sum(), abs=TOL)
     assert res.slot_weights.shape == (n, SLOT_FIELDS) and np.all(res.slot_weights >= 0.0)
     assert np.all(res.hit <= res.made) and np.all(res.crit <= res.hit)
-    assert res.letters == t.letters
+    assert res.card.letters == t.letters
     cr = res.cripple_after
     assert cr.shape == (n, len(t.letters))
     assert np.all(cr >= 0.0) and np.all(cr <= 1.0)
@@ -69,7 +69,7 @@ def check_card_invariants(res, scen):
         # a kill marks every box: every letter is crippled from then on
         assert np.all(cr[:, j] >= kill_after - TOL), x
         assert res.cripple[x] == cr[-1, j]
-    assert len(res.box_weights) == 6
+    assert len(res.card.box_weights) == 6
     boxes_of = {x: [] for x in t.letters}
     for c, col in enumerate(t.card):
         marked = res.box_marked[c]
@@ -111,9 +111,9 @@ def check_against_bf(scen, **kw):
     np.testing.assert_allclose(res.kill_weights, _f(bf["kill_at"]), rtol=0, atol=TOL)
     for col, name in zip(BF_COLUMNS, BF_FIELDS):
         np.testing.assert_allclose(res.slot_weights[:, col], _f(bf[name]), rtol=TOL, atol=TOL, err_msg=name)
-    np.testing.assert_allclose(res.extra["slot_damage_sq"], _f(bf["sq"]), rtol=TOL, atol=TOL)
-    assert tuple(bf["letters"]) == res.letters
-    want = np.array([_f(row) for row in bf["cripple"]]).reshape(res.n_attacks, len(res.letters))
+    np.testing.assert_allclose(res.slot_damage_sq, _f(bf["sq"]), rtol=TOL, atol=TOL)
+    assert tuple(bf["letters"]) == res.card.letters
+    want = np.array([_f(row) for row in bf["cripple"]]).reshape(res.n_attacks, len(res.card.letters))
     np.testing.assert_allclose(res.cripple_after, want, rtol=0, atol=TOL)
     for c in range(6):
         np.testing.assert_allclose(res.box_marked[c], _f(bf["box"][c]), rtol=0, atol=TOL, err_msg=f"column {c}")
@@ -295,7 +295,7 @@ def test_a_full_column_passes_the_damage_right():
     assert res.cripple["L"] == pytest.approx(float(want_l), abs=TOL)
     assert res.kill == pytest.approx(float(p * p), abs=TOL)
     assert res.cripple_after[0].tolist() == pytest.approx([0.0, 1 / 6], abs=TOL)  # letters M, L
-    assert res.letters == ("M", "L")
+    assert res.card.letters == ("M", "L")
 
 
 def test_damage_exactly_filling_a_system():
@@ -395,7 +395,7 @@ def test_crippled_movement_makes_base_def_5_but_melee_still_rolls():
     spi = spiral("M", "BBB", "SSS", "BBB", "SSS", "BBB", defense=16, arm=11)
     res = exact_result(Scenario(spi, [Attacker("A", [W("Lash", "ranged", 9, 12, damage_to="M")]),
                                       Attacker("B", [claw])]))
-    assert res.cripple_after[0, res.letters.index("M")] == pytest.approx(p1, abs=TOL)
+    assert res.cripple_after[0, res.card.letters.index("M")] == pytest.approx(p1, abs=TOL)
     assert res.hit[1] == pytest.approx(1 / 36, abs=TOL)
 
 
@@ -535,7 +535,7 @@ def test_grid_cases_are_small_exact_fast_and_cover_the_section():
 def test_grid_cases_through_simulate():
     scen = CASES[0][1]
     res = simulate(scen, method="exact")
-    assert res.letters == scen.target.letters and res.attacker_names == ("A",)
+    assert res.card.letters == scen.target.letters and res.attacker_names == ("A",)
     d = res.to_dict()
     assert set(d["cripple"]) == set(scen.target.letters) and len(d["box_marked"]) == 6
 
@@ -555,6 +555,6 @@ def test_heavy_grids_are_accepted_or_refused_in_one_line():
 def test_tracks_report_no_card():
     scen = one(Target(12, 12, boxes=5), _fist("Fist", 12), focus=1)
     res = exact_result(scen)
-    assert res.letters == () and res.cripple_weights is None and res.box_weights == ()
+    assert res.card is None and res.cripple == {} and res.box_marked == []
     with pytest.raises(InputError, match="cripple:L"):
         optimal_value(scen, "cripple:L")

@@ -57,6 +57,11 @@ def _f(xs):
     return [float(x) for x in xs]
 
 
+def maintenance(res):
+    """Kills of each round's maintenance phase (none without continuous effects)."""
+    return np.zeros(res.turns) if res.rounds is None else res.rounds.maintenance_kill_weights
+
+
 # ============================================================================ invariants
 def check_turn_invariants(res, scen):
     """What must hold of any exact result over several rounds."""
@@ -68,7 +73,7 @@ def check_turn_invariants(res, scen):
     assert res.slot_weights.shape == (n0 * rounds, SLOT_FIELDS) and np.all(res.slot_weights >= 0.0)
     pmf = res.damage_pmf
     assert np.all(pmf >= 0.0) and pmf.sum() == pytest.approx(1.0, abs=TOL)
-    mk = res.maintenance_kill_weights
+    mk = maintenance(res)
     assert mk.shape == (turns,) and np.all(mk >= 0.0)
     kbt = res.kill_by_turn
     assert kbt.shape == (turns,)
@@ -89,10 +94,10 @@ def check_turn_invariants(res, scen):
             assert res.made[i] == pytest.approx(standing[i], abs=1e-12), i
         else:
             assert res.made[i] <= standing[i] + 1e-12, i
-    ew = res.effect_weights
     if not scen.continuous:
-        assert ew is None and not mk.any()
+        assert res.rounds is None and not mk.any()
         return
+    ew = res.rounds.effect_weights
     assert ew.shape == (turns, len(EFFECT_NAMES), EFFECT_FIELDS) and np.all(ew >= 0.0)
     assert np.all(ew[:, :, EFFECT_APPLIED] <= ew[:, :, EFFECT_PRESENT] + TOL)
     np.testing.assert_allclose(ew[:, :, EFFECT_APPLIED], ew[:, :, EFFECT_PRESENT] * 2 / 3, atol=TOL)
@@ -123,10 +128,10 @@ def check_turn_invariants(res, scen):
         assert res.damage_mean == pytest.approx(total, abs=1e-9)
     if scen.target.card is not None:
         # after the last round's maintenance phase (with round ends)
-        assert res.cripple_end_weights.shape == (len(res.letters),)
-        for j, x in enumerate(res.letters):
+        assert res.card.cripple_end_weights.shape == (len(res.card.letters),)
+        for j, x in enumerate(res.card.letters):
             assert res.cripple[x] >= res.kill - TOL
-            assert res.cripple[x] == pytest.approx(res.cripple_end_weights[j], abs=TOL)
+            assert res.cripple[x] == pytest.approx(res.card.cripple_end_weights[j], abs=TOL)
     res.to_dict()  # every report figure can be computed
 
 
@@ -138,26 +143,27 @@ def check_against_bf(scen, **kw):
     assert res.n_attacks == len(bf["made"])
     np.testing.assert_allclose(res.damage_pmf, _f(bf["damage"]), rtol=0, atol=TOL)
     np.testing.assert_allclose(res.kill_weights, _f(bf["kill_at"]), rtol=0, atol=TOL)
-    np.testing.assert_allclose(res.maintenance_kill_weights, _f(bf["mkill"]), rtol=0, atol=TOL)
+    np.testing.assert_allclose(maintenance(res), _f(bf["mkill"]), rtol=0, atol=TOL)
     np.testing.assert_allclose(res.kill_by_turn, _f(bf["kill_by_turn"]), rtol=0, atol=TOL)
     assert res.kill == pytest.approx(float(bf["kill"]), abs=TOL)
     for col, name in zip(BF_COLUMNS, BF_FIELDS):
         np.testing.assert_allclose(res.slot_weights[:, col], _f(bf[name]), rtol=TOL, atol=TOL, err_msg=name)
-    np.testing.assert_allclose(res.extra["slot_damage_sq"], _f(bf["sq"]), rtol=TOL, atol=TOL)
+    np.testing.assert_allclose(res.slot_damage_sq, _f(bf["sq"]), rtol=TOL, atol=TOL)
     want = np.array([[_f(row) for row in per_round] for per_round in bf["effects"]])
     if scen.continuous:
         assert tuple(BF_EFFECTS) == EFFECT_NAMES
-        np.testing.assert_allclose(res.effect_weights[:, :, : want.shape[2]], want, rtol=0, atol=TOL)
+        ew = res.rounds.effect_weights
+        np.testing.assert_allclose(ew[:, :, : want.shape[2]], want, rtol=0, atol=TOL)
         # a single model: the models an effect destroyed are its kills
-        np.testing.assert_allclose(res.effect_weights[:, :, EFFECT_DESTROYED],
-                                   res.effect_weights[:, :, EFFECT_KILL], rtol=0, atol=TOL)
+        np.testing.assert_allclose(ew[:, :, EFFECT_DESTROYED], ew[:, :, EFFECT_KILL], rtol=0, atol=TOL)
     else:
-        assert res.effect_weights is None and not want.any()
+        assert res.rounds is None and not want.any()
     if scen.target.card is not None:
-        assert tuple(bf["letters"]) == res.letters
-        cr = np.array([_f(row) for row in bf["cripple"]]).reshape(res.n_attacks, len(res.letters))
+        letters = res.card.letters
+        assert tuple(bf["letters"]) == letters
+        cr = np.array([_f(row) for row in bf["cripple"]]).reshape(res.n_attacks, len(letters))
         np.testing.assert_allclose(res.cripple_after, cr, rtol=0, atol=TOL)
-        np.testing.assert_allclose([res.cripple[x] for x in res.letters], _f(bf["cripple_end"]), rtol=0, atol=TOL)
+        np.testing.assert_allclose([res.cripple[x] for x in letters], _f(bf["cripple_end"]), rtol=0, atol=TOL)
         for c in range(6):
             np.testing.assert_allclose(res.box_marked[c], _f(bf["box"][c]), rtol=0, atol=TOL, err_msg=f"column {c}")
     check_turn_invariants(res, scen)
@@ -234,7 +240,7 @@ def test_one_round_without_effects_is_unchanged():
     """turns = 1 and nothing continuous: the Result is the one-round one."""
     scen = one(Target(13, 14, boxes=3), W("Axe", "melee", 6, 10, attacks=2))
     res = check_against_bf(scen)
-    assert res.turns == 1 and res.effect_weights is None and not res.maintenance_kill_weights.any()
+    assert res.turns == 1 and res.rounds is None
     assert res.slot_labels == tuple(s.label for s in scen.attack_sequence()) and res.slot_round == (0, 0)
     assert res.kill == pytest.approx(res.kill_weights.sum(), abs=0)
 
@@ -350,7 +356,7 @@ def test_fire_alone_kill_by_round():
     res = exact_result(one(Target(10, 22, boxes=1, effects={"fire"}), DUD, turns=5, attack_turns="first"))
     want = [geometric(2 / 3 * q, 2 / 3 * (1 - q), t) for t in range(1, 6)]
     np.testing.assert_allclose(res.kill_by_turn, want, atol=TOL)
-    np.testing.assert_allclose(res.maintenance_kill_weights, np.diff([0] + want), atol=TOL)
+    np.testing.assert_allclose(maintenance(res), np.diff([0] + want), atol=TOL)
     present = [(2 / 3 * (1 - q)) ** k for k in range(5)]
     np.testing.assert_allclose(res.effect_figure("fire", EFFECT_PRESENT), present, atol=TOL)
     np.testing.assert_allclose(res.effect_figure("fire", EFFECT_APPLIED), np.array(present) * 2 / 3, atol=TOL)
@@ -409,7 +415,7 @@ def test_resistant_target_never_gets_the_effect():
         res = exact_result(one(Target(5, 16, boxes=2, resist={"fire"}, terrain={"burning_earth"}),
                                W("Torch", "melee", 20, None, rules=rules, attacks=2), turns=3))
         assert res.kill == 0.0
-        assert not res.effect_weights[:, FIRE].any()
+        assert not res.rounds.effect_weights[:, FIRE].any()
 
 
 def test_critical_fire_only_on_critical_hits():
@@ -472,7 +478,7 @@ def test_quicksand_no_point_after_a_tough_save():
     h = 35 / 36
     assert res.tough_saves[0] == pytest.approx(h / 3, abs=TOL)
     assert res.kill == pytest.approx(h * 2 / 3, abs=TOL)
-    assert not res.effect_weights[0, QUICKSAND].any()
+    assert not res.rounds.effect_weights[0, QUICKSAND].any()
 
 
 def test_tough_against_corrosion():
@@ -540,7 +546,7 @@ def test_kill_after_counts_earlier_maintenance_kills():
     res = exact_result(case("fire_alone"))
     n0 = 1
     for i, r in enumerate(res.slot_round):
-        before = res.maintenance_kill_weights[:r].sum()
+        before = maintenance(res)[:r].sum()
         assert res.kill_after[i] == pytest.approx(res.kill_weights[: i + 1].sum() + before, abs=TOL)
     assert n0 == len(case("fire_alone").attack_sequence())
 

@@ -475,3 +475,347 @@ def test_ctrl_c_twice_in_a_sweep_is_one_line_and_the_file_resumes(folder):
     r = subprocess.run(SWEEP, cwd=alone, capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-500:]
     assert (alone / "same.csv").read_bytes() == (folder / "same.csv").read_bytes()
+
+
+# ----------------------------------------------------------------------- the third audit: flags
+# A single-valued flag given twice, a flag that cannot act (--force without a file, sbh settings
+# no roll of the command feels), an integer in a float's spelling, --json where nothing prints
+# JSON, progress bars into a stderr that is not a terminal: refused in one line, by class.
+import argparse  # noqa: E402
+
+from mathhammer.cli import _common  # noqa: E402
+
+
+def _parsers():
+    """(command words, parser) of every command and subcommand of the command line."""
+    out, todo = [], [((), cli._build_parser())]
+    while todo:
+        words, parser = todo.pop()
+        out.append((words, parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                todo += [((*words, name), p) for name, p in action.choices.items()]
+    return [(w, p) for w, p in out if w]
+
+
+def _flags(kinds):
+    """(command words, flag action) of every optional flag of every command whose action is
+    one of ``kinds``."""
+    return [(words, a) for words, p in _parsers() for a in p._actions
+            if a.option_strings and isinstance(a, kinds)]
+
+
+def _good_values(action) -> tuple[str, str]:
+    """Two values ``action``'s type and choices take (the second differs where it can)."""
+    if action.choices:
+        choices = list(action.choices)
+        return choices[0], choices[-1]
+    if hasattr(action.type, "lo"):  # int_arg
+        return str(action.type.lo), str(action.type.hi)
+    name = getattr(action.type, "__name__", "")
+    if name == "_qualities":
+        return "3,4", "4,5"
+    if name == "_objective":
+        return "kill", "damage"
+    return "a", "b"
+
+
+_SINGLE = _flags(_common.ONCE)
+
+
+def _twice_cases():
+    cases = []
+    for words, action in _SINGLE:
+        flag = action.option_strings[0]
+        if isinstance(action, argparse.BooleanOptionalAction):
+            on, off = action.option_strings
+            cases += [(" ".join(words) + f" {on} {on}", [*words, on, on], (on,)),
+                      (" ".join(words) + f" {on} {off}", [*words, on, off], (on, off)),
+                      (" ".join(words) + f" {off} {on}", [*words, off, on], (off, on))]
+        elif action.nargs == 0:
+            cases.append((" ".join(words) + f" {flag}", [*words, flag, flag], (flag,)))
+        else:
+            a, b = _good_values(action)
+            cases.append((" ".join(words) + f" {flag}", [*words, f"{flag}={a}", f"{flag}={b}"], (flag,)))
+    return cases
+
+
+#: argparse's actions a flag may be given with more than once (``--vary``, ``--label``, ``--cards``...),
+#: or that stop the command line (``--help``, ``--version``).
+_REPEATABLE = {"_AppendAction", "_AppendConstAction", "_ExtendAction", "_HelpAction", "_VersionAction",
+               "_SubParsersAction"}
+
+
+def test_every_flag_is_single_valued_or_meant_to_repeat():
+    """Every flag of every command is guarded against being given twice, or repeats on purpose."""
+    for words, parser in _parsers():
+        assert isinstance(parser, _common.Parser), words
+        for action in parser._actions:
+            if action.option_strings:
+                assert isinstance(action, _common.ONCE) or type(action).__name__ in _REPEATABLE, (words, action)
+    assert len(_SINGLE) > 60 and {w[0] for w, _ in _SINGLE} >= {"run", "demo", "sweep", "compare", "matrix",
+                                                                 "cards", "sbh", "app", "warm"}
+
+
+@pytest.mark.parametrize("case, argv, names", _twice_cases(), ids=[c[0] for c in _twice_cases()])
+def test_a_single_valued_flag_given_twice_is_one_line(case, argv, names, folder, capsys):
+    before = _snapshot(folder)
+    err = _one_line(capsys, argv, names)
+    assert ("given twice" in err) if len(names) == 1 else ("both given" in err), err
+    assert _snapshot(folder) == before
+
+
+@pytest.mark.parametrize("argv, names", [
+    (["run", "--target", "heavy_warjack", "--target", "light_warjack"], ("--target", "heavy_warjack", "light_warjack")),
+    (["run", "s.toml", "--trials", "100", "--trials", "3000"], ("--trials", "100, then 3000")),
+    (["demo", "--method", "exact", "--method", "mc"], ("--method", "'exact'", "'mc'")),
+    (["demo", "--objective", "kill", "--objective", "damage"], ("--objective", "'kill'", "'damage'")),
+    (["demo", "--progress", "--no-progress"], ("--progress", "--no-progress")),
+    (["sbh", "activation", "--bonus", "1", "--bonus", "2"], ("--bonus", "1, then 2")),
+    (["sweep", "s.toml", "--vary", "target.arm=14", "--json", "--json"], ("--json",)),
+    (["run", "s.toml", "--seed", "1", "--seed", "1"], ("--seed",)),  # the same value twice too
+    (["run", "s.toml", "--plot", "x" * 300 + ".png", "--plot", "y.png"], ("--plot",)),  # values cut
+])
+def test_the_audit_s_repeated_flags_are_refused_naming_both_values(argv, names, folder, capsys):
+    _one_line(capsys, argv, names)
+
+
+def test_flags_meant_to_repeat_still_repeat(folder, capsys):
+    (folder / "t.toml").write_text(FILE, encoding="utf-8")
+    assert cli.main(["sweep", "s.toml", "t.toml", "--label", "a", "--label", "b", "--vary", "target.arm=14",
+                     "--vary", "target.def=12", "--trials", "1000", "--seed", "1", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"target.arm"' in out and '"target.def"' in out and '"a"' in out and '"b"' in out
+    assert cli.main(["run", "--attacker", "solo", "--attacker", "solo", "--target", "solo", "--trials", "1000",
+                     "--seed", "1", "--json", "--no-progress"]) == 0
+    assert len(__import__("json").loads(capsys.readouterr().out)["spent"]) >= 1
+    assert cli.main(["matrix", "--attackers", "solo", "--attackers", "infantry", "--targets", "solo",
+                     "--trials", "1000", "--seed", "1", "--json"]) == 0
+    assert '"infantry"' in capsys.readouterr().out
+
+
+def test_cards_before_and_after_an_action_are_both_searched(folder, capsys):
+    """``cards --cards A show NAME --cards B``: the action's own --cards no longer replaces the
+    one before it (a missing folder in either place is refused)."""
+    (folder / "a").mkdir()
+    (folder / "b").mkdir()
+    card = Path(mh.__file__).parent / "data" / "cards" / "solo.toml"
+    (folder / "a" / "mine.toml").write_text(card.read_text(encoding="utf-8").replace('name = "solo"', 'name = "mine"'),
+                                            encoding="utf-8")
+    assert cli.main(["cards", "--cards", "a", "show", "mine", "--cards", "b"]) == 0
+    assert "mine" in capsys.readouterr().out
+    _one_line(capsys, ["cards", "--cards", "missing", "show", "solo", "--cards", "b"], ("--cards", "missing"))
+    _one_line(capsys, ["cards", "--cards", "a", "show", "solo", "--cards", "missing"], ("--cards", "missing"))
+
+
+# --force without a file to overwrite
+_FORCE = [(["run", "s.toml"], ("--csv", "--plot")), (["demo"], ("--csv", "--plot")),
+          (["sweep", "s.toml", "--vary", "target.arm=14"], ("--plot",)), (["compare", "s.toml", "s.toml"], ("--plot",)),
+          (["matrix", "--attackers", "solo", "--targets", "solo"], ("--plot",)),
+          (["sweep", "s.toml", "--vary", "target.arm=14", "--csv"], ("--plot",))]  # sweep's --csv prints
+
+
+@pytest.mark.parametrize("argv, files", _FORCE, ids=[" ".join(a[:1] + a[-1:]) for a, _ in _FORCE])
+def test_force_without_a_file_to_overwrite_is_one_line(argv, files, folder, capsys):
+    before = _snapshot(folder)
+    err = _one_line(capsys, [*argv, "--trials", "1000", "--force"], ("--force", *files))
+    assert "nothing" in err
+    assert _snapshot(folder) == before
+    assert [a for words, a in _flags(_common.OnceStoreTrue) if "--force" in a.option_strings
+            and words[0] not in {"run", "demo", "sweep", "compare", "matrix"}] == []  # no other --force
+
+
+def test_force_with_its_file_still_overwrites(folder, capsys):
+    (folder / "out").mkdir()
+    argv = ["run", "s.toml", "--trials", "1000", "--seed", "1", "--csv", "out", "--no-progress"]
+    assert cli.main(argv) == 0
+    assert cli.main(argv) == 2 and "--force" in capsys.readouterr().err
+    assert cli.main([*argv, "--force"]) == 0
+
+
+# integers in a float's spelling
+_INTS = [(w, a) for w, a in _flags(_common.OnceStore) if hasattr(a.type, "lo")]
+
+
+def _float_cases():
+    cases = []
+    for words, action in _INTS:
+        flag, lo = action.option_strings[0], action.type.lo
+        good = max(lo, 1) if action.type.hi >= 1 else lo
+        for bad in (f"{good}.0", f"{good}e0", f"{good}.", f"{good}E0"):
+            cases.append((" ".join(words) + f" {flag}={bad}", [*words, f"{flag}={bad}"], flag, bad))
+    for bad in ("4.0,3", "3,4e0"):
+        cases += [(f"sbh {c} --qualities={bad}", ["sbh", c, f"--qualities={bad}"], "--qualities", bad)
+                  for c in ("group", "best-dice")]
+    for bad in ("4.0:2", "4:2e0", "3:1>4.0,4:2", "3:1.0>4,4:2"):
+        cases.append((f"sbh turn {bad}", ["sbh", "turn", bad], "STEP 1", bad))
+    return cases
+
+
+def test_every_integer_flag_is_read_by_the_one_reader():
+    assert len(_INTS) >= 25
+    ids = {id(a.type) for _, a in _INTS}
+    assert len(ids) == len(_INTS)  # each its own int_arg, none a bare int
+    assert not [a for _, a in _flags(_common.OnceStore) if a.type in (int, float)]
+
+
+@pytest.mark.parametrize("case, argv, flag, bad", _float_cases(), ids=[c[0] for c in _float_cases()])
+def test_an_integer_flag_refuses_a_float_spelling(case, argv, flag, bad, folder, capsys):
+    err = _one_line(capsys, argv, (flag, bad))
+    assert "integer" in err or "must look like" in err, err
+
+
+@pytest.mark.parametrize("argv, flag, digits", [
+    (["demo", "--trials", "2000.0"], "--trials", "2_000"), (["demo", "--trials", "1e6"], "--trials", "1_000_000"),
+    (["demo", "--seed", "1.0"], "--seed", "1"), (["matrix", "--attackers", "solo", "--targets", "solo",
+                                                  "--turns", "2.0"], "--turns", "2"),
+    (["sbh", "activation", "--dice", "2.0", "--quality", "4"], "--dice", "2"),
+    (["sbh", "activation", "--dice", "2", "--quality", "4e0"], "--quality", "4"),
+    (["sbh", "shoot", "--shooters", "2.0", "--combat", "3", "--target-combat", "3"], "--shooters", "2"),
+])
+def test_the_audit_s_float_spellings_say_how_to_write_the_integer(argv, flag, digits, capsys):
+    err = _one_line(capsys, argv, (flag,))
+    assert f"({digits} rather than" in err and "scenario file" in err
+
+
+def test_integer_flags_take_what_a_scenario_file_takes(folder, capsys):
+    assert cli.main(["run", "s.toml", "--trials", "1_000", "--seed", "+7", "--json", "--no-progress"]) == 0
+    data = __import__("json").loads(capsys.readouterr().out)
+    assert data["trials"] == 1000 and data["seed"] == 7
+    assert cli.main(["sbh", "activation", "--quality", " 4 ", "--dice", "2", "--bonus", "-1", "--json"]) == 0
+    capsys.readouterr()
+    err = _one_line(capsys, ["sbh", "activation", "--dice", "2", "--quality", "4_0"], ("--quality", "4_0"))
+    assert "between 2 and 6" in err  # 4_0 is 40, as in a TOML file: out of range, not 4
+    err = _one_line(capsys, ["sbh", "turn", "4_0:2"], ("STEP 1",))
+    assert "between 2 and 6" in err and "40" in err
+
+
+# cards --json before an action that prints text
+@pytest.mark.parametrize("argv", [["cards", "--json", "show", "solo"],
+                                  ["cards", "--json", "new", "mine", "--from", "solo", "--cards", "."]])
+def test_cards_json_before_show_or_new_is_one_line(argv, folder, capsys):
+    before = _snapshot(folder)
+    err = _one_line(capsys, argv, ("--json", f"cards {argv[2]}"))
+    assert _snapshot(folder) == before and "text" in err
+    assert cli.main(argv[:1] + argv[2:]) == 0  # without --json: as before
+    capsys.readouterr()
+    assert cli.main(["cards", "--json"]) == 0 and capsys.readouterr().out.lstrip().startswith("[")
+
+
+# sbh flags no roll of the command can feel
+_SBH_IDLE = [
+    (["turn", "4:2", "--leader-bonus", "3", "--large-groups"], "--leader-bonus"),
+    (["turn", "4:2", "--leader-bonus", "1"], "--leader-bonus"),
+    (["turn", "4:2", "5:3", "--large-groups"], "--large-groups"),
+    (["turn", "3:1>4,4,5:3", "--large-groups"], "--large-groups"),
+    (["turn", "4:2", "--no-natural-one"], "--no-natural-one"),
+    (["turn", "2:2", "3:1>4,4:2", "--no-natural-one"], "--no-natural-one"),  # Q2 alone: no bonus
+    (["turn", "4:2", "--no-natural-six"], "--no-natural-six"),
+    (["turn", "3:1>6,6:2", "--no-natural-six"], "--no-natural-six"),  # Q6 with the +1 of the order
+    (["activation", "--quality", "4", "--dice", "2", "--no-natural-one"], "--no-natural-one"),
+    (["activation", "--quality", "4", "--dice", "2", "--bonus", "2", "--no-natural-one"], "--no-natural-one"),
+    (["activation", "--quality", "4", "--dice", "2", "--no-natural-six"], "--no-natural-six"),
+    (["activation", "--quality", "5", "--dice", "2", "--bonus", "-1", "--no-natural-six"], "--no-natural-six"),
+    (["group", "--leader-quality", "3", "--qualities", "4,4,4", "--dice", "2", "--large-groups"], "--large-groups"),
+    (["group", "--leader-quality", "3", "--qualities", "4,4", "--dice", "2", "--no-natural-one"], "--no-natural-one"),
+    (["group", "--leader-quality", "3", "--qualities", "6,6", "--dice", "2", "--no-natural-six"], "--no-natural-six"),
+    (["shoot", "--shooters", "1", "--combat", "3", "--target-combat", "3", "--raw-totals"], "--raw-totals"),
+    (["shoot", "--shooters", "1", "--combat", "3", "--target-combat", "3", "--total-floor", "1"], "--total-floor"),
+    (["shoot", "--shooters", "1", "--combat", "3", "--target-combat", "3", "--total-floor", "4"], "--total-floor"),
+    (["shoot", "--shooters", "2", "--combat", "0", "--target-combat", "3", "--total-floor", "-5"], "--total-floor"),
+]
+
+
+@pytest.mark.parametrize("argv, flag", _SBH_IDLE, ids=[" ".join(a) for a, _ in _SBH_IDLE])
+def test_an_sbh_flag_that_cannot_act_is_one_line(argv, flag, capsys):
+    err = _one_line(capsys, ["sbh", *argv], (flag,))
+    assert "would change nothing" in err
+
+
+_SBH_ACTING = [
+    ["turn", "3:1>4,4:2", "--leader-bonus", "0"],
+    ["turn", "4:2", "3:1>" + ",".join(["4"] * 7) + ":2", "--large-groups"],
+    ["turn", "3:1>2,2:2", "--no-natural-one"],  # Q2 with the +1 of the order
+    ["turn", "3:1>6,6:2", "--leader-bonus", "-1", "--no-natural-six"],
+    ["activation", "--quality", "2", "--dice", "2", "--bonus", "1", "--no-natural-one"],
+    ["activation", "--quality", "4", "--dice", "2", "--bonus", "3", "--no-natural-one"],
+    ["activation", "--quality", "6", "--dice", "2", "--bonus", "-1", "--no-natural-six"],
+    ["group", "--leader-quality", "3", "--qualities", ",".join(["4"] * 6), "--dice", "2", "--large-groups"],
+    ["group", "--leader-quality", "3", "--qualities", "2,2", "--dice", "2", "--no-natural-one"],
+    ["group", "--leader-quality", "3", "--qualities", "6,5", "--dice", "2", "--leader-bonus", "-2",
+     "--no-natural-six"],
+    ["shoot", "--shooters", "5", "--combat", "0", "--target-combat", "0", "--raw-totals"],
+    ["shoot", "--shooters", "1", "--combat", "3", "--target-combat", "3", "--total-floor", "5"],
+    ["shoot", "--shooters", "5", "--combat", "0", "--target-combat", "2", "--total-floor", "-1"],
+]
+
+
+@pytest.mark.parametrize("argv", _SBH_ACTING, ids=[" ".join(a) for a in _SBH_ACTING])
+def test_an_sbh_flag_that_acts_changes_the_odds(argv, capsys):
+    """Where the flag is accepted, the odds differ from those without it."""
+    import json
+
+    assert cli.main(["sbh", *argv, "--json"]) == 0
+    with_flag = json.loads(capsys.readouterr().out)
+    flag = next(a for a in reversed(argv) if a in (  # the flag tested: the last one
+        "--leader-bonus", "--large-groups", "--no-natural-one", "--no-natural-six", "--raw-totals", "--total-floor"))
+    i = argv.index(flag)
+    without = argv[:i] + argv[i + (1 if flag.startswith("--no-") or flag in ("--large-groups", "--raw-totals") else 2):]
+    if flag == "--large-groups":
+        return  # without it the group is refused (too large)
+    assert cli.main(["sbh", *without, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) != with_flag, argv
+
+
+# progress into a stderr that is not a terminal
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("command", ["sweep", "matrix"])
+@pytest.mark.parametrize("flag, tty, expected", [(None, False, False), (None, True, None), ("--progress", False, None),
+                                                 ("--no-progress", True, False), ("--no-progress", False, False)])
+def test_sweep_and_matrix_show_progress_as_run_does(command, flag, tty, expected, folder, monkeypatch):
+    """By default a bar only where stderr is a terminal (the rule of run); the flags choose."""
+    import mathhammer.studies.matrices as matrices
+    import mathhammer.studies.sweeps as sweeps
+
+    seen = {}
+
+    def record(*args, progress="unset", **kwargs):
+        seen["progress"] = progress
+        raise _Stop
+
+    monkeypatch.setattr(sweeps, "sweep", record)
+    monkeypatch.setattr(matrices, "matrix", record)
+
+    class Err:
+        def write(self, text):
+            return len(text)
+
+        def flush(self):
+            pass
+
+        def isatty(self):
+            return tty
+
+    monkeypatch.setattr(sys, "stderr", Err())
+    argv = (["sweep", "s.toml", "--vary", "target.arm=14"] if command == "sweep"
+            else ["matrix", "--attackers", "solo", "--targets", "solo"])
+    with pytest.raises(_Stop):
+        cli.main([*argv, "--trials", "1000"] + ([flag] if flag else []))
+    assert seen["progress"] is expected
+
+
+def test_a_long_sweep_into_a_file_writes_no_bar(folder):
+    """A sweep of a few seconds, stderr a pipe: nothing on stderr, no carriage return; with
+    --progress (the control: the sweep lasts long enough for a bar) the bar is drawn."""
+    argv = [sys.executable, "-m", "mathhammer", "sweep", "s.toml", "--vary", "target.arm=10:25", "--trials",
+            "10_000_000", "--seed", "1", "--json"]
+    # bytes: text mode would turn the bar's carriage returns into newlines
+    r = subprocess.run(argv, capture_output=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-500:]
+    assert r.stderr == b"" and b"\r" not in r.stderr
+    asked = subprocess.run([*argv, "--progress"], capture_output=True, timeout=600)
+    assert asked.returncode == 0 and asked.stdout == r.stdout
+    assert b"sweep" in asked.stderr and b"\r" in asked.stderr, asked.stderr[-500:]

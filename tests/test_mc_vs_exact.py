@@ -108,7 +108,7 @@ def compare(mc, ex, n: int) -> list[str]:
     for k, (a, b) in enumerate(zip(mc.damage_pmf, ex.damage_pmf)):
         prob(f"damage_pmf[{k}]", a, b)
     mean("damage_mean", mc.damage_mean, ex.damage_mean, ex.damage_sd)
-    sq = ex.extra["slot_damage_sq"]
+    sq = ex.slot_damage_sq
     for i in range(ex.n_attacks):
         prob(f"attack {i} ({ex.slot_labels[i]}) made", mc.made[i], ex.made[i])
         prob(f"attack {i} ({ex.slot_labels[i]}) hit", mc.hit[i], ex.hit[i])
@@ -148,8 +148,8 @@ def compare(mc, ex, n: int) -> list[str]:
     assert mc.turns == ex.turns
     for t in range(ex.turns):
         prob(f"kill by the end of round {t + 1}", mc.kill_by_turn[t], ex.kill_by_turn[t])
-    assert (mc.effect_weights is None) == (ex.effect_weights is None)
-    if ex.effect_weights is not None:
+    assert (mc.rounds is None) == (ex.rounds is None)
+    if ex.rounds is not None:
         for name in EFFECT_NAMES:
             for t in range(ex.turns):
                 for col, what in ((EFFECT_PRESENT, "present"), (EFFECT_APPLIED, "applied"),
@@ -162,8 +162,9 @@ def compare(mc, ex, n: int) -> list[str]:
                 if not ok:
                     bad.append(f"{name} damage in round {t + 1}: mc={a:.6g} exact={b:.6g} ({why})")
     # grids and spirals: cripple odds after every attack, box-marked odds at the end
-    assert mc.letters == ex.letters
-    for j, x in enumerate(ex.letters):
+    letters = ex.card.letters if ex.card is not None else ()
+    assert (mc.card.letters if mc.card is not None else ()) == letters
+    for j, x in enumerate(letters):
         for i in range(ex.n_attacks):
             prob(f"{x} crippled after attack {i}", mc.cripple_after[i, j], ex.cripple_after[i, j])
         prob(f"{x} crippled at the end", mc.cripple[x], ex.cripple[x])

@@ -114,13 +114,13 @@ def test_runner_up_behaves_differently_and_is_reported():
 def test_simulate_with_optimize_returns_the_best_policy_result():
     s = scen(14, 16, 10, 2)
     res = simulate(s, trials=50_000, seed=5)
-    info = res.extra["optimizer"]
-    assert res.kill == pytest.approx(info["chosen"]["kill"])
-    lo, hi = info["chosen"]["kill_ci95"]
-    assert lo <= info["chosen"]["kill"] <= hi
-    assert res.to_dict()["optimizer"] == info
+    info = res.optimizer
+    assert res.kill == pytest.approx(info.chosen.kill)
+    lo, hi = info.chosen.kill_ci95
+    assert lo <= info.chosen.kill <= hi
+    assert res.to_dict()["optimizer"] == info.to_dict()
     # the same seed gives the same choice
-    assert simulate(s, trials=50_000, seed=5).extra["optimizer"] == info
+    assert simulate(s, trials=50_000, seed=5).optimizer == info
 
 
 def test_family_is_small_and_deduplicated():
@@ -196,7 +196,7 @@ def test_power_field_best_runs_by_both_methods(tmp_path, capsys):
     exact = simulate(s, method="exact").kill
     mc = simulate(s, trials=200_000, seed=1)
     assert abs(mc.kill - exact) < 5 * (exact * (1 - exact) / 200_000) ** 0.5
-    assert mc.extra["best_play"]["solved_on"] == "exact"
+    assert mc.play.solved_on == "exact"
     assert exact <= simulate(
         dataclasses.replace(s, target=dataclasses.replace(t, power_field="lethal")), method="exact").kill
     p = tmp_path / "pf.toml"

@@ -64,7 +64,7 @@ def test_cripple_both_puts_every_trial_beside_the_survivors(result):
     fig, ax = plt.subplots()
     plot_cripple(result, ax=ax, standing="both")
     every, standing = [c for c in ax.containers if isinstance(c, BarContainer)]
-    letters = list(result.letters)
+    letters = list(result.card.letters)
     np.testing.assert_allclose([b.get_height() for b in every],
                                [result.cripple[x] for x in letters])
     kill = result.kill

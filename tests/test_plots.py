@@ -231,13 +231,13 @@ def test_card_one_shaded_rectangle_per_box(name, method, polar):
     res = _result(name, method)
     fig = plt.figure()
     ax = fig.add_subplot(projection="polar" if polar else None)
-    if polar and res.card_kind == "grid":
+    if polar and res.card.kind == "grid":
         with pytest.raises(ValueError, match="rectilinear"):
             plot_card(res, ax=ax)
         return
     assert plot_card(res, ax=ax) is ax
     rects = _card_rects(ax)
-    assert len(rects) == res.boxes == sum(len(c) for c in res.card)
+    assert len(rects) == res.boxes == sum(len(c) for c in res.card.columns)
     probs = np.concatenate(res.box_marked)
     dark = np.array([_darkness(r.get_facecolor()) for r in rects])
     # patches follow box_marked's order: a more often marked box is never lighter
@@ -247,8 +247,8 @@ def test_card_one_shaded_rectangle_per_box(name, method, polar):
     assert [r.get_gid() for r in rects][:2] == ["1:1", "1:2"]
     # letters: one bold text per system or aspect box, none for hull boxes
     bold = [t.get_text() for t in ax.texts if t.get_fontweight() == "bold"]
-    named = [x for col in res.card for x in col if x != "."]
-    if not (polar and res.card_kind == "spiral"):
+    named = [x for col in res.card.columns for x in col if x != "."]
+    if not (polar and res.card.kind == "spiral"):
         assert bold == named
     else:  # the ring writes letter and probability in one line per box ("M 80%")
         assert [t.get_text().split(" ")[0] for t in ax.texts] == named
@@ -259,7 +259,7 @@ def test_card_without_annotation_writes_letters_only():
     res = _result(GRID, "exact")
     fig, ax = plt.subplots()
     plot_card(res, ax=ax, annotate=False, cmap="Blues")
-    assert [t.get_text() for t in ax.texts] == [x for col in res.card for x in col if x != "."]
+    assert [t.get_text() for t in ax.texts] == [x for col in res.card.columns for x in col if x != "."]
 
 
 @pytest.mark.parametrize("name", [GRID, SPIRAL])
@@ -269,21 +269,22 @@ def test_cripple_bars_with_interval(name, method):
     fig, ax = plt.subplots()
     assert plot_cripple(res, ax=ax) is ax
     bars = _bars(ax)
-    assert len(bars.patches) == len(res.letters)
+    letters = res.card.letters
+    assert len(bars.patches) == len(letters)
     np.testing.assert_allclose([p.get_height() for p in bars.patches],
-                               [res.cripple[x] for x in res.letters])
+                               [res.cripple[x] for x in letters])
     errs = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
     assert len(errs) == 1
     segs = errs[0].lines[2][0].get_segments()
     lengths = np.array([s[1][1] - s[0][1] for s in segs])
     ci = res.cripple_ci95
-    np.testing.assert_allclose(lengths, [ci[x][1] - ci[x][0] for x in res.letters], atol=1e-12)
+    np.testing.assert_allclose(lengths, [ci[x][1] - ci[x][0] for x in letters], atol=1e-12)
     if res.exact:
         assert np.all(lengths == 0)
     else:
         assert np.all(lengths > 0)
     ticks = [t.get_text() for t in ax.get_xticklabels()]
-    assert [t.split("\n")[0] for t in ticks] == list(res.letters)
+    assert [t.split("\n")[0] for t in ticks] == list(letters)
 
 
 def test_card_and_cripple_need_a_card():
@@ -341,7 +342,7 @@ def test_main_figure_panels(name, panels, method):
     assert len(fig.axes) == len(panels) + 1 + ("card" in panels)
     card = [a for a in fig.axes if a.get_label() == "card"]
     if card:
-        assert card[0].name == ("polar" if res.card_kind == "spiral" else "rectilinear")
+        assert card[0].name == ("polar" if res.card.kind == "spiral" else "rectilinear")
         assert len(_card_rects(card[0])) == res.boxes
     assert res.target_name in fig.get_suptitle()
 

@@ -311,7 +311,7 @@ def test_collateral_is_monte_carlo_only_and_best_play_falls_back():
     with pytest.raises(ExactNotApplicable, match="collateral damage roll damages a target other"):
         simulate(scen, method="exact")
     res = simulate(scen, trials=5_000, seed=1)
-    assert res.extra["best_play"]["solved_on"].startswith("not solved: Jack / Slam collateral (B)")
+    assert res.play.solved_on.startswith("not solved: Jack / Slam collateral (B)")
 
 
 @pytest.mark.parametrize("build, key, words", [

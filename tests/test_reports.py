@@ -148,7 +148,7 @@ def test_summary_rounds_and_effects(rounds_mc):
 
 def test_summary_cripple_rows(grid):
     d = as_dict(grid.summary())
-    assert [m for m in d if m.startswith("cripple:")] == [f"cripple:{x}" for x in grid.letters]
+    assert [m for m in d if m.startswith("cripple:")] == [f"cripple:{x}" for x in grid.card.letters]
     for x, p in grid.cripple.items():
         assert d[f"cripple:{x}"] == (p, *grid.cripple_ci95[x])
     assert not any(m.startswith("kill_by_turn") for m in d), "one round: no per-round rows"
@@ -242,15 +242,15 @@ def test_attack_table_rounds(rounds_mc):
 def test_cripple_tables(grid):
     c = grid.cripple_table()
     assert list(c.columns) == ["letter", "system", "probability", "ci_low", "ci_high"]
-    assert list(c["letter"]) == list(grid.letters)
-    assert list(c["system"]) == [GRID_SYSTEM_NAMES[x] for x in grid.letters]
+    assert list(c["letter"]) == list(grid.card.letters)
+    assert list(c["system"]) == [GRID_SYSTEM_NAMES[x] for x in grid.card.letters]
     assert dict(zip(c["letter"], c["probability"])) == grid.cripple
     assert {x: (lo, hi) for x, lo, hi in zip(c["letter"], c["ci_low"], c["ci_high"])} == \
         grid.cripple_ci95
     after = grid.cripple_after_table()
     assert list(after.columns) == ["attack", "label", "letter", "probability"]
-    assert len(after) == grid.n_attacks * len(grid.letters)
-    wide = after.pivot(index="attack", columns="letter", values="probability")[list(grid.letters)]
+    assert len(after) == grid.n_attacks * len(grid.card.letters)
+    wide = after.pivot(index="attack", columns="letter", values="probability")[list(grid.card.letters)]
     np.testing.assert_array_equal(wide.to_numpy(), grid.cripple_after)
     last = after[after["attack"] == grid.n_attacks]
     assert dict(zip(last["letter"], last["probability"])) == pytest.approx(grid.cripple)
@@ -259,15 +259,15 @@ def test_cripple_tables(grid):
 def test_box_table(grid):
     b = grid.box_table()
     assert list(b.columns) == ["column", "row", "letter", "probability"]
-    assert len(b) == sum(len(col) for col in grid.card)
+    assert len(b) == sum(len(col) for col in grid.card.columns)
     for (c, r, letter, p) in b.itertuples(index=False):
-        assert letter == grid.card[c - 1][r - 1]
+        assert letter == grid.card.columns[c - 1][r - 1]
         assert p == grid.box_marked[c - 1][r - 1]
     # a letter is crippled only if each of its boxes is marked
     for x, p in grid.cripple.items():
         assert p <= b.loc[b["letter"] == x, "probability"].min() + 1e-12
     wide = b.pivot(index="row", columns="column", values="probability")
-    assert wide.shape == (max(len(col) for col in grid.card), 6)
+    assert wide.shape == (max(len(col) for col in grid.card.columns), 6)
 
 
 def test_by_turn_and_effects(rounds_exact):
@@ -447,7 +447,7 @@ def test_run_csv_writes_every_table(tmp_path, capsys):
     assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == stamp
 
     # --force overwrites, with other settings
-    rc, stdout, stderr = cli(argv[:-2] + ["--seed", "2", "--csv", out, "--force", "--json"],
+    rc, stdout, stderr = cli(argv[:-4] + ["--seed", "2", "--csv", out, "--force", "--json"],
                              capsys)
     assert rc == 0, stderr
     data = json.loads(stdout)

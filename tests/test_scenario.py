@@ -1016,10 +1016,11 @@ def _weapons(draw, kind: str, name: str) -> Weapon:
                  else draw(st.integers(0, 3))),
         boosted_attack=draw(st.booleans()),
         boosted_damage=pow_ is not None and draw(st.booleans()),
-        damage_type=draw(st.frozensets(st.sampled_from(DAMAGE_TYPES))),
+        # a damage type and damage dice need a damage roll
+        damage_type=draw(st.frozensets(st.sampled_from(DAMAGE_TYPES))) if pow_ is not None else frozenset(),
         rules=rules - _DAMAGE_RULES if pow_ is None else rules,
         extra_attack_dice=draw(st.integers(-3, 3)),
-        extra_damage_dice=draw(st.integers(-3, 3)),
+        extra_damage_dice=draw(st.integers(-3, 3)) if pow_ is not None else 0,
         crippled=draw(st.booleans()),
         location=draw(st.none() | st.sampled_from(WEAPON_LOCATIONS)),
         attack_discard=draw(st.sampled_from(DISCARDS)),
@@ -1044,9 +1045,11 @@ def _attackers(draw, name: str) -> Attacker:
     # one weapon of an attacker may have Sustained Attack
     weapons = weapons[:1] + [dataclasses.replace(w, rules=w.rules - {"sustained_attack"}) for w in weapons[1:]]
     model = draw(st.sampled_from(ATTACKER_MODELS))
-    # only a warbeast is forced
-    resource = draw(st.sampled_from(["focus", "fury", "force"] if model == "warbeast" else ["focus", "fury"]))
+    # only a warbeast is forced, and it has no focus; a warjack with a crippled Cortex no fury
+    resource = draw(st.sampled_from({"warbeast": ["fury", "force"]}.get(model, ["focus", "fury"])))
     crippled = draw(st.frozensets(st.sampled_from(_CRIPPLE_LETTERS[model]))) if model != "other" else frozenset()
+    if model == "warjack" and resource == "fury":
+        crippled -= {"C"}
     charge = kind == "melee" and draw(st.booleans())
     if charge and model == "warjack":
         crippled -= {"M"}  # a warjack with crippled Movement cannot charge

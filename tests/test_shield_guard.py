@@ -148,7 +148,7 @@ def test_scenario_file_round_trip_and_best_play_without_the_guard():
     assert scen.targets[1].shield_guard == ("Caster",)
     assert scenario_from_dict(scenario_to_dict(scen)) == scen
     res = simulate(scen, trials=20_000, seed=1)
-    assert res.extra["best_play"]["solved_on"] == "exact, as if without Shield Guard"
+    assert res.play.solved_on == "exact, as if without Shield Guard"
 
 
 def test_the_exact_engine_refuses_it_in_one_line():

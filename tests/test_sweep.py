@@ -267,7 +267,7 @@ def test_resume_refuses_another_sweep(tmp_path):
     for kwargs, what in (
             ({"trials": 2 * TRIALS, "seed": 3}, "trials 40000 there, 80000 now"),
             ({"trials": TRIALS, "seed": 4}, "seed 3 there, 4 now"),
-            ({"trials": TRIALS, "seed": 3, "method": "exact"}, "method"),
+            ({"method": "exact"}, "method"),
     ):
         with pytest.raises(InputError, match="holds another sweep") as info:
             sweep(PLAIN, {"target.arm": [16, 17]}, out=out, resume=True, progress=False,

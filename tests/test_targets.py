@@ -265,7 +265,7 @@ def test_monte_carlo_best_play_across_targets_follows_the_exact_solve():
     scen = Scenario(targets, [jack])
     exact = simulate(scen, method="exact")
     mc = simulate(scen, method="monte_carlo", trials=TRIALS, seed=3)
-    assert mc.extra["best_play"]["solved_on"] == "exact"
+    assert mc.play.solved_on == "exact"
     assert abs(mc.kill - exact.kill) <= 5 * math.sqrt(exact.kill * (1 - exact.kill) / TRIALS)
     for name, f in exact.targets.items():
         p = f["kill"]
@@ -283,8 +283,8 @@ def test_best_play_beyond_the_exact_engine_says_it_fell_back():
                     [Attacker("Sniper", [Weapon("Rifle", "ranged", 6, 12, attacks=2)], focus=2,
                               targets=("B", "A"))])
     res = simulate(scen, method="monte_carlo", trials=20_000, seed=1)
-    assert res.extra["best_play"]["solved_on"].startswith("not solved")
-    assert "default fixed policy" in res.extra["best_play"]["fallback"]
+    assert res.play.solved_on.startswith("not solved")
+    assert "default fixed policy" in res.play.fallback
 
 
 def test_command_line_several_targets():

@@ -82,14 +82,15 @@ def test_exact_equals_brute_force(name, scen):
     critical, models destroyed, everything destroyed and models destroyed in all after it."""
     ex = exact_result(scen)
     bf = bf_units(scen)
-    assert ex.target_names == tuple(t.name for t in scen.targets)
+    per = ex.per_target
+    assert per.names == tuple(t.name for t in scen.targets)
     assert ex.kill == pytest.approx(float(bf["all_destroyed"]), abs=TOL)
     assert ex.all_destroyed == ex.kill
     for g, t in enumerate(scen.targets):
         tb = bf["targets"][t.name]
-        np.testing.assert_allclose(ex.target_destroyed_weights[g], _f(tb["pmf"]), atol=TOL, rtol=0)
-        np.testing.assert_allclose(ex.target_damage_weights[g], _f(tb["damage"]), atol=TOL, rtol=0)
-        assert ex.target_kill_weights[g].sum() == pytest.approx(float(tb["kill"]), abs=TOL)
+        np.testing.assert_allclose(per.destroyed_weights[g], _f(tb["pmf"]), atol=TOL, rtol=0)
+        np.testing.assert_allclose(per.damage_weights[g], _f(tb["damage"]), atol=TOL, rtol=0)
+        assert per.kill_weights[g].sum() == pytest.approx(float(tb["kill"]), abs=TOL)
         fig = ex.targets[t.name]
         assert fig["kill"] == pytest.approx(float(tb["kill"]), abs=TOL)
         np.testing.assert_allclose(fig["models_destroyed_pmf"], _f(tb["pmf"]), atol=TOL, rtol=0)
@@ -130,9 +131,9 @@ def test_an_attack_with_no_target_standing_is_not_made():
     np.testing.assert_allclose(res.made, [1, 1, 1 / 36], atol=TOL, rtol=0)
     np.testing.assert_allclose(res.kill_weights, [0, 25 / 36, 0], atol=TOL, rtol=0)
     np.testing.assert_allclose(res.destroyed_by_attack, [5 / 6, 5 / 6, 5 / 216], atol=TOL, rtol=0)
-    np.testing.assert_allclose(res.target_kill_weights, [[215 / 216], [25 / 36]], atol=TOL, rtol=0)
+    np.testing.assert_allclose(res.per_target.kill_weights, [[215 / 216], [25 / 36]], atol=TOL, rtol=0)
     np.testing.assert_allclose(res.models_destroyed_pmf, [1 / 216, 65 / 216, 150 / 216], atol=TOL, rtol=0)
-    np.testing.assert_allclose(res.target_damage_weights[1], [11 / 36, 25 / 36], atol=TOL, rtol=0)
+    np.testing.assert_allclose(res.per_target.damage_weights[1], [11 / 36, 25 / 36], atol=TOL, rtol=0)
     assert res.kill == pytest.approx(25 / 36, abs=TOL)
     assert res.targets["A"]["kill"] == pytest.approx(215 / 216, abs=TOL)
     assert simulate(s, method="exact").kill == pytest.approx(25 / 36, abs=TOL)
@@ -173,17 +174,19 @@ def test_targets_in_a_row_are_a_unit_split(name, unit, attackers, kw, sizes):
     a, b = exact_result(one), exact_result(split)
     assert b.kill == pytest.approx(a.kill, abs=TOL)
     # every SLOT_* column of every attack, the kill by attack, damage and models destroyed
-    for f in ("slot_weights", "kill_weights", "damage_weights", "destroyed_weights"):
+    for f in ("slot_weights", "kill_weights", "damage_weights", "models_destroyed_pmf"):
         np.testing.assert_allclose(getattr(b, f), getattr(a, f), atol=TOL, rtol=0, err_msg=f)
-    np.testing.assert_allclose(b.maintenance_kill_weights, a.maintenance_kill_weights, atol=TOL, rtol=0)
-    if a.effect_weights is not None:
-        np.testing.assert_allclose(b.effect_weights, a.effect_weights, atol=TOL, rtol=0)
+    assert (b.rounds is None) == (a.rounds is None)
+    if a.rounds is not None:
+        np.testing.assert_allclose(b.rounds.maintenance_kill_weights, a.rounds.maintenance_kill_weights,
+                                   atol=TOL, rtol=0)
+        np.testing.assert_allclose(b.rounds.effect_weights, a.rounds.effect_weights, atol=TOL, rtol=0)
     objective = kw.get("objective", "kill")
     assert optimal_value(split, objective) == pytest.approx(optimal_value(one, objective), abs=TOL)
     # each target's figures add up: destroyed in some round iff all its models are
     for g in range(len(sizes)):
-        assert b.target_kill_weights[g].sum() == pytest.approx(b.target_destroyed_weights[g][-1], abs=TOL)
-    np.testing.assert_allclose(np.cumsum(b.target_kill_weights[-1]), b.kill_by_turn, atol=TOL, rtol=0)
+        assert b.per_target.kill_weights[g].sum() == pytest.approx(b.per_target.destroyed_weights[g][-1], abs=TOL)
+    np.testing.assert_allclose(np.cumsum(b.per_target.kill_weights[-1]), b.kill_by_turn, atol=TOL, rtol=0)
 
 
 def test_best_play_across_targets():
@@ -218,9 +221,9 @@ def test_only_the_first_target_may_start_with_effects():
                                  [Attacker("G", [gun])], turns=2))
     assert both.kill == 0.0
     assert both.targets["A"]["kill"] == pytest.approx(alone.kill, abs=TOL)
-    np.testing.assert_allclose(both.target_damage_weights[0], alone.damage_weights, atol=TOL, rtol=0)
-    np.testing.assert_allclose(both.target_damage_weights[1], [1, 0, 0], atol=TOL, rtol=0)
-    np.testing.assert_allclose(both.target_kill_weights[0], np.diff(np.concatenate([[0], alone.kill_by_turn])),
+    np.testing.assert_allclose(both.per_target.damage_weights[0], alone.damage_weights, atol=TOL, rtol=0)
+    np.testing.assert_allclose(both.per_target.damage_weights[1], [1, 0, 0], atol=TOL, rtol=0)
+    np.testing.assert_allclose(both.per_target.kill_weights[0], np.diff(np.concatenate([[0], alone.kill_by_turn])),
                                atol=TOL, rtol=0)
 
 

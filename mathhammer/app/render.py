@@ -96,7 +96,8 @@ def _shape(result: Result, fig) -> tuple:
     """What the main figure's layout depends on: its panels, size and title lines, the card,
     and whether the card shows a target still standing (other titles and a legend)."""
     return (tuple(ax.get_label() for ax in fig.axes), len(fig.texts), tuple(fig.get_size_inches()),
-            figure_title(result, width=fig.get_figwidth()).count("\n"), result.card, result.letters,
+            figure_title(result, width=fig.get_figwidth()).count("\n"),
+            () if result.card is None else (result.card.columns, result.card.letters),
             result.boxes, result.models, result.turns, result.exact, can_condition(result))
 
 

@@ -40,7 +40,10 @@ def _build_parser() -> Parser:
         "(Monte Carlo and exact).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    # every command's parser a Parser: a single-valued flag given twice is refused, and
+    # Parser.needs() refuses a flag without the flags it acts on (see Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands",
+                                parser_class=Parser)
     sub.required = True
     for module in _COMMANDS:
         module.add_parsers(sub)

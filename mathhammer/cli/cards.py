@@ -12,11 +12,20 @@ from ..errors import shown
 from ._common import EXIT_OK, UsageError, write
 
 
-def add_cards_flag(p: argparse.ArgumentParser, default=None) -> None:
-    """``--cards DIR`` (repeatable): card directories searched before the others."""
-    p.add_argument("--cards", action="append", default=default, metavar="DIR",
+def add_cards_flag(p: argparse.ArgumentParser, after: bool = False) -> None:
+    """``--cards DIR`` (repeatable): card directories searched before the others. ``after``:
+    the flag of an action of ``cards`` (``cards --cards A show NAME --cards B``), kept apart
+    from the one before the action, which a subparser's own would silently replace."""
+    p.add_argument("--cards", action="append", metavar="DIR",
+                   dest="cards_after" if after else "cards",
+                   default=argparse.SUPPRESS if after else None,
                    help="a directory of card files searched first (repeatable; also the "
                    "MATHHAMMER_CARDS environment variable)")
+
+
+def _cards_of(args: argparse.Namespace) -> list:
+    """Every ``--cards DIR`` of a command line, in its order (before and after an action)."""
+    return list(getattr(args, "cards", None) or ()) + list(getattr(args, "cards_after", None) or ())
 
 
 def card_dirs_for(args: argparse.Namespace):
@@ -32,7 +41,7 @@ def _flagged(function, args: argparse.Namespace):
     from ..errors import InputError
 
     try:
-        return function(args.cards or ())
+        return function(_cards_of(args))
     except InputError as err:
         if err.key == "cards":
             raise UsageError(f"--cards: {err.reason} (got {shown(err.value)})") from None
@@ -52,7 +61,7 @@ def add_parsers(sub) -> None:
     show = actions.add_parser("show", help="print one card whole: stats, weapons, actions, its grid "
                               "or spiral", description="Print the card NAME whole.")
     show.add_argument("name", metavar="NAME", help="a card name (as `mathhammer cards` lists) or card file")
-    add_cards_flag(show, argparse.SUPPRESS)
+    add_cards_flag(show, after=True)
     show.set_defaults(handler=show_command)
     new = actions.add_parser("new", help="write an editable copy of a card in your card folder",
                              description="Write NAME.toml, a copy of the card --from, in the first "
@@ -63,7 +72,7 @@ def add_parsers(sub) -> None:
     new.add_argument("--from", dest="source", required=True, metavar="CARD",
                      help="the card copied (a name or a card file), e.g. heavy_warjack")
     new.add_argument("--overwrite", action="store_true", help="replace a card file of that name in the folder")
-    add_cards_flag(new, argparse.SUPPRESS)
+    add_cards_flag(new, after=True)
     new.set_defaults(handler=new_command)
 
 
@@ -133,7 +142,7 @@ def cards_command(args: argparse.Namespace) -> int:
     from ..io.cards import list_cards, load_card
 
     folders = _flagged(card_folders, args)  # a missing --cards directory: one line naming the flag
-    infos = list_cards(args.cards or ())
+    infos = list_cards(_cards_of(args))
     if args.json:
         write(json.dumps([c.to_dict() for c in infos], indent=2))
     else:
@@ -141,13 +150,22 @@ def cards_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _no_json(args: argparse.Namespace) -> None:
+    """``cards --json`` prints the list as JSON; ``show`` and ``new`` print text only, so a
+    ``--json`` before them is refused rather than ignored."""
+    if args.json:
+        raise UsageError(f"--json: prints the card list as JSON; `cards {args.cards_action}` "
+                         "prints text only (leave --json out)")
+
+
 def show_command(args: argparse.Namespace) -> int:
     from ..io.cardpath import card_folders
     from ..io.cards import load_card
     from .cardsheet import format_card
 
+    _no_json(args)
     labels = _folder_labels(_flagged(card_folders, args))
-    card = load_card(args.name, args.cards or ())
+    card = load_card(args.name, _cards_of(args))
     write(format_card(card, labels.get(card.info.path.resolve().parent, "a card file")))
     return EXIT_OK
 
@@ -156,6 +174,7 @@ def new_command(args: argparse.Namespace) -> int:
     from ..errors import InputError
     from ..io.cardcopy import copy_card
 
+    _no_json(args)
     try:
         path = _flagged(lambda dirs: copy_card(args.name, args.source, dirs, overwrite=args.overwrite), args)
     except InputError as err:

@@ -15,7 +15,7 @@ import sys
 
 from .._core.paths import is_folder
 from ..errors import InputError, shown
-from ._common import EXIT_OK, PROG, UsageError, int_arg
+from ._common import EXIT_OK, PROG, UsageError, add_progress_flag, int_arg, points_progress
 from .cards import add_cards_flag, card_dirs_for
 from .run import add_common, check_plot
 from .sweep import interrupted, metric_of, metric_tables, parse_vary, write_frame
@@ -67,8 +67,8 @@ def add_parsers(sub) -> None:
                    help="also draw a heatmap of --metric into FILE (.png, .svg or .pdf); with "
                    "--vary, at the last value of each varied parameter")
     p.add_argument("--force", action="store_true", help="let --plot overwrite its file")
-    p.add_argument("--no-progress", action="store_true",
-                   help="no progress bar (nor the Dask dashboard's address)")
+    p.needs("--force", ("--plot",), "lets --plot overwrite its file")
+    add_progress_flag(p, " (and the Dask dashboard's address)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print every figure as JSON")
     fmt.add_argument("--csv", action="store_true", help="print the long frame as CSV")
@@ -130,7 +130,7 @@ def matrix_command(args: argparse.Namespace) -> int:
             vary=vary or None, trials=args.trials, seed=args.seed, method=args.method,
             cards=card_dirs_for(args), all_actions=args.all_actions,
             scheduler=args.scheduler, workers=args.workers, batch=args.batch, out=args.out,
-            resume=args.resume, progress=False if args.no_progress else None,
+            resume=args.resume, progress=points_progress(args),
             turns=args.turns, objective=args.objective)
     except RunInterrupted as exc:
         return interrupted(exc, "FILE.parquet")
@@ -166,4 +166,4 @@ def _plot(frame, args: argparse.Namespace) -> None:
         plot_matrix(frame, metric_of(args), ax=fig.add_subplot(), where=where or None)
     except ValueError as exc:
         raise InputError("--metric", metric_of(args), str(exc)) from None
-    save_figure(fig, args.plot)
+    save_figure(fig, args.plot, overwrite=bool(getattr(args, "force", False)))

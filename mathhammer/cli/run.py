@@ -99,18 +99,20 @@ def write_plot(args: argparse.Namespace, result) -> str | None:
         return None
     from ..plots import write_main_figure
 
-    write_main_figure(result, args.plot)
+    write_main_figure(result, args.plot, overwrite=bool(getattr(args, "force", False)))
     return f"{PROG}: wrote the figure to {args.plot}"
 
 
-def add_csv_flags(p: argparse.ArgumentParser) -> None:
-    """``--csv DIR`` (write every table of the result as CSV) and ``--force``."""
+def add_csv_flags(p) -> None:
+    """``--csv DIR`` (write every table of the result as CSV) and ``--force`` (refused
+    without ``--csv`` or ``--plot``: ``p`` is a :class:`~mathhammer.cli._common.Parser`)."""
     p.add_argument("--csv", metavar="DIR", default=None,
                    help="also write every table of the result into DIR, one CSV file each "
                    "(summary, damage, attacks, and where they apply cripple, cripple_after, "
                    "by_turn, effects, boxes); DIR is created if missing")
     p.add_argument("--force", action="store_true",
                    help="let --csv and --plot overwrite files that already exist")
+    p.needs("--force", ("--csv", "--plot"), "lets --csv and --plot overwrite files that exist")
 
 
 _CSV_HINT = "pass --force to overwrite"

@@ -21,15 +21,18 @@ import math
 import re
 
 from .._core.limits import MAX_SEED, MAX_TRIALS
-from .._core.numbers import read_int
+from .._core.numbers import INTEGER_TEXT, read_int
 from ..errors import cut, shown
 from ._common import EXIT_OK, UsageError, int_arg, write
 
 _STEP_HELP = ("a solo activation Q:D (Quality, dice; e.g. 4:2) or a Leader's group order "
               "LQ:LD>Q,Q,...:D (Leader's Quality and dice, then the members' Qualities and "
               "the group's dice; e.g. 3:1>4,4,5:3)")
-_SOLO = re.compile(r"^\s*([0-9]+)\s*:\s*([0-9]+)\s*$", re.ASCII)
-_GROUP = re.compile(r"^\s*([0-9]+)\s*:\s*([0-9]+)\s*>\s*([0-9,\s]+?)\s*:\s*([0-9]+)\s*$", re.ASCII)
+# a number of a step is an integer as every number typed is (numbers.read_int: a sign, "_"
+# between digits), so that "4_0:2" is refused as a Quality of 40, not as a bad shape
+_N = f"({INTEGER_TEXT})"
+_SOLO = re.compile(rf"^\s*{_N}\s*:\s*{_N}\s*$", re.ASCII)
+_GROUP = re.compile(rf"^\s*{_N}\s*:\s*{_N}\s*>\s*([0-9_+\-,\s]+?)\s*:\s*{_N}\s*$", re.ASCII)
 
 
 def _qualities(text: str) -> list[int]:
@@ -140,7 +143,8 @@ def _natural_flags(p: argparse.ArgumentParser) -> None:
 
 
 def _settings_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--leader-bonus", type=int_arg("leader-bonus", -3, 3), default=1,
+    # default None (read as 1): a --leader-bonus given where no group order is is refused
+    p.add_argument("--leader-bonus", type=int_arg("leader-bonus", -3, 3), default=None,
                    metavar="B", help="added to each die of a group's roll (default 1)")
     p.add_argument("--large-groups", action="store_true",
                    help="optional rule: groups of up to 10 models")
@@ -152,7 +156,7 @@ def _settings(args: argparse.Namespace):
 
     kw = {}
     if hasattr(args, "leader_bonus"):
-        kw["leader_bonus"] = args.leader_bonus
+        kw["leader_bonus"] = 1 if args.leader_bonus is None else args.leader_bonus
         kw["large_groups"] = args.large_groups
     if hasattr(args, "no_natural_one"):
         kw["natural_one_fails"] = not args.no_natural_one
@@ -162,6 +166,59 @@ def _settings(args: argparse.Namespace):
     return Settings(**kw)
 
 
+# --------------------------------------------------------------- flags that cannot act
+#: The natural 1 / 6 flags: what each does, when it can change a roll of Quality Q, bonus B.
+_NATURALS = (("no_natural_one", "--no-natural-one", "lets a die showing 1 succeed with a bonus",
+              lambda q, b: q - b <= 1, "Quality minus bonus of 1 or less (e.g. Q2+ with +1)"),
+             ("no_natural_six", "--no-natural-six", "lets a die showing 6 fail with a penalty",
+              lambda q, b: q - b >= 7, "Quality minus bonus of 7 or more (e.g. Q6+ with -1)"))
+
+
+def _rolls_text(rolls) -> str:
+    return ", ".join(f"Q{q}+ {b:+d}" for q, b in sorted(set(rolls)))
+
+
+def _check_naturals(args: argparse.Namespace, rolls) -> None:
+    """Refuse ``--no-natural-one`` / ``--no-natural-six`` where no roll of the command
+    (``(Quality, bonus)`` pairs) is one they can change, rather than print the same odds."""
+    for dest, flag, does, acts, when in _NATURALS:
+        if getattr(args, dest, False) and not any(acts(q, b) for q, b in rolls):
+            raise UsageError(f"{flag}: {does}, which matters only on a roll of {when}; the "
+                             f"rolls here are {_rolls_text(rolls)}: it would change nothing")
+
+
+def _check_group_flags(args: argparse.Namespace, groups: list[int], where: str) -> None:
+    """Refuse ``--leader-bonus`` without a group order (``groups``: the members of each
+    group order of the command) and ``--large-groups`` without a group of over 5 members."""
+    from ..sbh.rules import MAX_GROUP, MAX_LARGE_GROUP
+
+    if args.leader_bonus is not None and not groups:
+        raise UsageError(f"--leader-bonus: adds to the dice of a Leader's group order; {where} "
+                         "has none (a group step is LQ:LD>Q,Q,...:D): it would change nothing")
+    if args.large_groups and not any(n > MAX_GROUP for n in groups):
+        most = f"the largest group here has {max(groups)}" if groups else f"{where} has no group order"
+        raise UsageError(f"--large-groups: allows groups of {MAX_GROUP + 1} to {MAX_LARGE_GROUP} members; "
+                         f"{most}: it would change nothing")
+
+
+def _check_floor(args: argparse.Namespace) -> None:
+    """Refuse ``--raw-totals`` / ``--total-floor F`` where no total of the shot can be below
+    the floor they change (1, or F), rather than print the same odds."""
+    if not args.raw_totals and args.total_floor is None:
+        return
+    shooters = 1 + args.combat + args.modifier  # the lowest totals: a die showing 1
+    target = 1 + args.target_combat - (args.shooters - 1)
+    below = 1 if args.raw_totals else max(args.total_floor, 1)
+    if min(shooters, target) < below:
+        return
+    flag, does = (("--raw-totals", "compares the totals without raising those below 1 to 1")
+                  if args.raw_totals else
+                  ("--total-floor", f"raises totals below {args.total_floor} to "
+                   f"{args.total_floor} (instead of below 1 to 1)"))
+    raise UsageError(f"{flag}: {does}; the lowest totals here are {shooters} (shooters) and "
+                     f"{target} (target), none below {below}: it would change nothing")
+
+
 def _pct(p) -> str:
     return f"{float(p):7.2%}"
 
@@ -169,6 +226,7 @@ def _pct(p) -> str:
 def activation_command(args: argparse.Namespace) -> int:
     from ..sbh import activation
 
+    _check_naturals(args, [(args.quality, args.bonus)])
     odds = activation(args.quality, args.dice, args.bonus, _settings(args))
     if args.json:
         write(json.dumps(odds.to_dict()))
@@ -189,6 +247,7 @@ def shoot_command(args: argparse.Namespace) -> int:
     if args.ordinary and args.shooters != 1:
         raise UsageError(f"argument --ordinary: an ordinary shot has 1 shooter "
                          f"(got --shooters {args.shooters})")
+    _check_floor(args)
     odds = shoot(args.shooters, args.combat, args.target_combat, args.modifier,
                  _settings(args), concentrated=not args.ordinary)
     if args.json:
@@ -221,6 +280,10 @@ def group_command(args: argparse.Namespace) -> int:
         hint = "" if settings.large_groups else " (10 with --large-groups)"
         raise InputError("--qualities", ",".join(map(str, args.qualities)),
                          f"must give 2 to {settings.max_group} members{hint}")
+    _check_group_flags(args, [len(members)], "this command")
+    q = max(args.qualities)
+    _check_naturals(args, [(args.leader_quality, 0), (q, settings.leader_bonus)]
+                    + [(m, 0) for m in args.qualities])
     plans = {
         "individual": Turn([Solo(leader, args.leader_dice)]
                            + [Solo(m, args.dice) for m in members], settings),
@@ -237,7 +300,6 @@ def group_command(args: argparse.Namespace) -> int:
     if args.json:
         write(json.dumps(out))
         return EXIT_OK
-    q = max(args.qualities)
     lines = [(f"Leader Q{args.leader_quality}+ ({args.leader_dice}d) and {len(members)} members "
              f"({','.join(map(str, args.qualities))}), {args.dice} dice each; the group rolls "
              f"at Q{q}+ with {settings.leader_bonus:+d}"),
@@ -276,7 +338,7 @@ def parse_step(text: str, index: int):
 
 def turn_command(args: argparse.Namespace) -> int:
     from ..errors import InputError
-    from ..sbh import Turn, simulate_turn
+    from ..sbh import Group, Solo, Turn, simulate_turn
 
     settings = _settings(args)
     steps = [parse_step(t, i) for i, t in enumerate(args.steps)]
@@ -289,6 +351,11 @@ def turn_command(args: argparse.Namespace) -> int:
             raise InputError(f"STEP {i + 1} ({cut(args.steps[i].strip())})", exc.value,
                              f"{m.group(2).lstrip('.')} {exc.reason}") from None
         raise
+    groups = [s for s in steps if isinstance(s, Group)]
+    _check_group_flags(args, [len(s.members) for s in groups], "this turn")
+    _check_naturals(args, [(s.model.quality, s.bonus) for s in steps if isinstance(s, Solo)]
+                    + [(s.leader.quality, 0) for s in groups]
+                    + [(s.quality, settings.leader_bonus) for s in groups])
     method = "monte_carlo" if args.method == "mc" else args.method
     if method == "exact" and (args.trials is not None or args.seed is not None):
         raise UsageError("argument --trials/--seed: only with --method monte_carlo")

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from ..errors import InputError
-from ._common import EXIT_OK, PROG, UsageError, write
+from ._common import EXIT_OK, PROG, UsageError, add_progress_flag, points_progress, write
 from .cards import add_cards_flag, card_dirs_for
 from .run import add_common, check_plot
 
@@ -47,7 +47,7 @@ def add_parsers(sub) -> None:
     sw.add_argument("--metric", default=None, metavar="METRIC",
                     help="figure the table shows (kill, damage_mean, cripple:X, ...; "
                     "default kill)")
-    sw.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_progress_flag(sw, "")
     add_plot_flags(sw, "also draw the metric into FILE (.png, .svg or .pdf): a heatmap "
                    "over two --vary parameters (one per loadout), lines over one (one per "
                    "loadout, with 95%% bands)")
@@ -78,11 +78,12 @@ def add_parsers(sub) -> None:
 
 
 # ---------------------------------------------------------------------------- helpers
-def add_plot_flags(p: argparse.ArgumentParser, help_text: str) -> None:
+def add_plot_flags(p, help_text: str) -> None:
     """``--plot FILE`` (checked before computing: :func:`~mathhammer.cli.run.check_plot`)
-    and ``--force`` (let it overwrite its file)."""
+    and ``--force`` (let it overwrite its file; refused without ``--plot``)."""
     p.add_argument("--plot", default=None, metavar="FILE.png", help=help_text)
     p.add_argument("--force", action="store_true", help="let --plot overwrite its file")
+    p.needs("--force", ("--plot",), "lets --plot overwrite its file")
 
 
 def _save_plot(figure, args: argparse.Namespace, what: str) -> None:
@@ -98,7 +99,7 @@ def _save_plot(figure, args: argparse.Namespace, what: str) -> None:
         fig = figure()
     except ValueError as exc:  # a metric the figure cannot draw
         raise InputError("--metric", metric_of(args), str(exc)) from None
-    save_figure(fig, args.plot)
+    save_figure(fig, args.plot, overwrite=bool(getattr(args, "force", False)))
     sys.stderr.write(f"{PROG}: wrote the {what} to {args.plot}\n")
 
 
@@ -274,6 +275,10 @@ def sweep_command(args: argparse.Namespace) -> int:
     if args.resume and args.out is None:
         raise UsageError("--resume needs --out FILE.csv, the file of the sweep to resume")
     vary = parse_vary(args.vary)
+    for path in vary:  # --objective and a varied objective: the varied values would win
+        if args.objective is not None and path.strip().lower().replace("-", "_") == "simulation.objective":
+            raise UsageError(f"--objective: is also varied (--vary {path}): give it once, as the "
+                             "flag or as a varied parameter")
     check_plot(args)
     metric_of(args)  # a --metric nothing would read is refused before any point
     if args.plot is not None and len(vary) > 2:
@@ -285,7 +290,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     try:
         frame = sweep(target, vary, trials=args.trials, seed=args.seed, method=args.method,
                       out=args.out, resume=args.resume,
-                      progress=False if args.no_progress else None)
+                      progress=points_progress(args))
     except RunInterrupted as exc:
         return interrupted(exc, "FILE.csv")
     except InputError as exc:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import InputError
-from ..result import Result
+from ..result import CardPart, Result, RoundsPart, TargetsPart, UnitPart
 from ..result.fields import (
     EFFECT_AFTER,
     EFFECT_APPLIED,
@@ -32,7 +32,7 @@ from ..result.fields import (
     SLOT_FIELDS,
     SLOT_MADE,
 )
-from ..result.naming import scenario_names
+from ..result.naming import card_names, scenario_names
 from ..rules import Scenario
 from ..rules.slots import round_labels
 from .bounds import MAX_CARD_INDUCTION_EDGES, needs_induction, prepare
@@ -250,12 +250,12 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     Weights are probabilities (``total == 1.0``). ``slot_weights`` holds, per attack, the
     expected value of each ``SLOT_*`` column (``SLOT_DAMAGE``: boxes it marked, before any
     Tough roll or Rapid Healing); ``damage_weights`` the distribution of the damage marked
-    at the end (a kill is ``boxes``); ``extra["slot_damage_sq"]`` per attack
+    at the end (a kill is ``boxes``); ``slot_damage_sq`` per attack
     ``E[(boxes it marked)**2]`` (to size Monte Carlo tolerances). Grids and spirals also
-    fill ``letters``, ``cripple_weights`` (per attack, the probability each letter is
-    crippled once it is resolved; a kill cripples every letter), ``cripple_end_weights``
-    (at the very end) and ``box_weights`` (per column, the probability each box ends
-    marked).
+    fill the result's ``card``: ``letters``, ``cripple_weights`` (per attack, the
+    probability each letter is crippled once it is resolved; a kill cripples every letter),
+    ``cripple_end_weights`` (at the very end) and ``box_weights`` (per column, the
+    probability each box ends marked).
 
     Several rounds, continuous effects and hazards (docs/activation.md, "Continuous
     effects, hazards and several turns"): the state also holds the continuous effects on
@@ -264,9 +264,10 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     the end of every round (:mod:`~mathhammer.exact.rounds`). Every per-slot array then has
     a row per slot per attack round, round-major (labels by
     :func:`~mathhammer.rules.slots.round_labels`, rounds in ``slot_round``); a quicksand
-    point's kill is its slot's kill. ``maintenance_kill_weights`` holds the kills of each
-    round's maintenance phase and ``effect_weights`` (when ``scenario.continuous``) the
-    ``EFFECT_*`` figures per round of fire, corrosion and quicksand (whose points count
+    point's kill is its slot's kill. When ``scenario.continuous``, the result's ``rounds``
+    holds the kills of each round's maintenance phase (``maintenance_kill_weights``) and
+    the ``EFFECT_*`` figures per round of fire, corrosion and quicksand
+    (``effect_weights``; their points count
     there, not in their slot's ``SLOT_DAMAGE``; the focus a power field spends on them and
     the Tough saves they cause count in ``EFFECT_TARGET_SPENT`` / ``EFFECT_TOUGH``, not in
     ``SLOT_TARGET_SPENT`` / ``SLOT_TOUGH``).
@@ -274,9 +275,9 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     Several targets (docs/units.md; :mod:`~mathhammer.exact.targets`): the state also
     holds the target under attack, the first standing; an attack none of whose targets
     stands is not made. The kill (``kill_weights``, the maintenance kills) is every target
-    destroyed, ``damage_weights`` and ``destroyed_weights`` are over the whole scenario's
-    boxes and models, and ``target_damage_weights``, ``target_destroyed_weights`` and
-    ``target_kill_weights`` (per target and round) hold each target's.
+    destroyed, ``damage_weights`` and the unit's ``destroyed_weights`` are over the whole
+    scenario's boxes and models, and the result's ``per_target`` holds each target's
+    (``damage_weights``, ``destroyed_weights``, ``kill_weights`` per target and round).
 
     ``slots``: the scenario's attack sequence, when already built.
 
@@ -308,7 +309,7 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     >>> grid = Target(defense=5, arm=10, grid=[".", ".", "L", ".", ".", "."])
     >>> poke = Weapon("Poke", "melee", skill=20, pow=5, extra_attack_dice=-1, extra_damage_dice=-1)
     >>> res = exact_result(Scenario(grid, [Attacker("A", [poke])]))
-    >>> res.letters, round(res.cripple["L"] * 36, 9)   # a 6 deals 1 point, then column 3
+    >>> res.card.letters, round(res.cripple["L"] * 36, 9)   # a 6 deals 1 point, then column 3
     (('L',), 1.0)
     """
     if not isinstance(scenario, Scenario):
@@ -321,22 +322,6 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     maintenance = rounds["maintenance_kill_weights"]
     damage_weights, slot_weights, kill_weights = tidy(damage_weights, slot_weights, kill_weights)
     kill_weights, maintenance = tidy_rounds(kill_weights, maintenance, slot_round)
-    extra = {"slot_damage_sq": slot_damage_sq}
-    extra_fields = {}
-    if cards:
-        extra_fields = {
-            "letters": tuple(setup.card.letters),
-            "cripple_weights": np.clip(cards["cripple_weights"], 0.0, 1.0),
-            "box_weights": tuple(np.clip(w, 0.0, 1.0) for w in cards["box_weights"]),
-        }
-        if setup.round_end:  # after the last round's end; else the last slot row's
-            extra_fields["cripple_end_weights"] = np.clip(cards["cripple_end"], 0.0, 1.0)
-    if setup.several:
-        damage, destroyed, kills = tidy_targets(rounds["target_damage_weights"],
-                                                rounds["target_destroyed_weights"], rounds["target_kill_weights"])
-        extra_fields.update(target_damage_weights=damage, target_destroyed_weights=destroyed,
-                            target_kill_weights=kills,  # the names: scenario_names
-                            slot_target_weights=np.clip(rounds["slot_target_weights"], 0.0, 1.0))
     effect_weights = None
     if scenario.continuous:
         effect_weights = np.clip(rounds["effect_weights"], 0.0, None)
@@ -354,15 +339,39 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
         slot_weights=slot_weights,
         kill_weights=kill_weights,
         boxes=setup.unit_boxes,
-        extra=extra,
-        models=setup.models,
-        destroyed_weights=None if setup.models == 1 else np.clip(rounds["destroyed_weights"], 0.0, 1.0),
+        slot_damage_sq=slot_damage_sq,
         turns=setup.turns,
         slot_round=slot_round,
-        maintenance_kill_weights=maintenance,
-        effect_weights=effect_weights,
         slot_attacker=tuple(info.slot.attacker_index for info in setup.slots),
         slot_paid=tuple(info.slot.paid for info in setup.slots),
         **scenario_names(scenario),
-        **extra_fields,
+        card=_card(scenario, setup, cards),
+        units=None if setup.models == 1 else UnitPart(
+            setup.models, np.clip(rounds["destroyed_weights"], 0.0, 1.0)),
+        rounds=None if effect_weights is None else RoundsPart(
+            maintenance, effect_weights, effect_names=scenario.possible_effects),
+        per_target=_targets(scenario, setup, rounds),
     )
+
+
+def _card(scenario: Scenario, setup, cards: dict) -> CardPart | None:
+    """The grid or spiral's view from the card figures of :func:`propagate_rounds`."""
+    if not cards:
+        return None
+    # after the last round's end; else the last slot row's
+    end = np.clip(cards["cripple_end"], 0.0, 1.0) if setup.round_end else None
+    return CardPart(**card_names(scenario), letters=tuple(setup.card.letters),
+                    cripple_weights=np.clip(cards["cripple_weights"], 0.0, 1.0),
+                    box_weights=tuple(np.clip(w, 0.0, 1.0) for w in cards["box_weights"]),
+                    cripple_end_weights=end)
+
+
+def _targets(scenario: Scenario, setup, rounds: dict) -> TargetsPart | None:
+    """Several targets' view from the figures of :func:`propagate_rounds`."""
+    if not setup.several:
+        return None
+    damage, destroyed, kills = tidy_targets(rounds["target_damage_weights"],
+                                            rounds["target_destroyed_weights"], rounds["target_kill_weights"])
+    return TargetsPart(names=tuple(t.name for t in scenario.targets), damage_weights=damage,
+                       destroyed_weights=destroyed, kill_weights=kills,
+                       made_weights=np.clip(rounds["slot_target_weights"], 0.0, 1.0))

@@ -50,6 +50,25 @@ class ScenarioReader(TableReader):
         self.cards = cards
         self.base = base
 
+    def scenario(self, data: object) -> Scenario:
+        """The scenario ``data`` describes; a value a TOML file cannot hold (None, a JSON
+        ``null``) is refused where it is, not read as the key's default."""
+        self.check_nulls(data, "")
+        return super().scenario(data)
+
+    def check_nulls(self, data: object, prefix: str) -> None:
+        """Refuse a None anywhere in ``data`` (a dict given to :func:`scenario_from_dict`):
+        ``pow = None`` would otherwise read as POW "-", a weapon with no damage roll."""
+        if isinstance(data, Mapping):
+            for k, v in data.items():
+                self.check_nulls(v, f"{prefix}.{k}" if prefix else str(k))
+        elif isinstance(data, list):
+            for i, v in enumerate(data):
+                self.check_nulls(v, f"{prefix}[{i}]")
+        elif data is None:
+            raise self.error(prefix, None, "has no value: a scenario file's keys hold a value "
+                             "(leave the key out for its default)")
+
     def card(self, ref: object, key: str):
         """The library card ``ref`` names (:func:`mathhammer.io.cards.load_card`)."""
         try:

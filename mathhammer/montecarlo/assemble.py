@@ -8,8 +8,8 @@ encoder) and the target's card.
 
 from __future__ import annotations
 
-from ..result import Result
-from ..result.naming import scenario_names
+from ..result import BestPlay, CardPart, Result, RoundsPart, TargetsPart, UnitPart
+from ..result.naming import card_names, scenario_names
 from ..rules import Scenario
 from ._kernels.driver import Counts
 from ._kernels.layout import CE_CORROSION, CE_FIRE, E_KILL
@@ -20,9 +20,11 @@ __all__ = ["assemble"]
 
 
 def assemble(scenario: Scenario, enc: Encoded, counts: Counts, trials: int, seed: int,
-             stride: int) -> Result:
+             stride: int, play: BestPlay | None = None) -> Result:
     """The :class:`Result` of a run of ``trials`` trials of ``scenario`` (encoded as
-    ``enc``) with ``seed`` and ``stride`` (0: packed dice)."""
+    ``enc``) with ``seed`` and ``stride`` (0: packed dice); ``play``: what best play
+    reports, when it decided."""
+    models = scenario.total_models
     return Result(
         method="monte_carlo",
         trials=trials,
@@ -33,51 +35,54 @@ def assemble(scenario: Scenario, enc: Encoded, counts: Counts, trials: int, seed
         slot_weights=counts.attack_counts.astype(float),
         kill_weights=counts.kill_at.astype(float),
         boxes=scenario.total_boxes,
-        models=scenario.total_models,
-        destroyed_weights=counts.destroyed_hist.astype(float) if scenario.total_models > 1 else None,
         chunk_damage_weights=counts.chunk_damage.astype(float),
         chunk_destroyed_weights=counts.chunk_destroyed.astype(float),
         stride=stride,
         slot_attacker=enc.slot_attacker,
+        slot_round=enc.slot_round,
         slot_paid=enc.slot_paid,
+        turns=scenario.turns,
         **scenario_names(scenario),
-        **_card_figures(scenario, enc, counts),
-        **_round_figures(scenario, enc, counts),
-        **_target_figures(scenario, counts),
+        card=_card(scenario, enc, counts),
+        units=UnitPart(models, counts.destroyed_hist.astype(float)) if models > 1 else None,
+        rounds=_rounds(scenario, counts),
+        per_target=_targets(scenario, counts),
+        play=play,
     )
 
 
-def _target_figures(scenario: Scenario, counts: Counts) -> dict:
+def _targets(scenario: Scenario, counts: Counts) -> TargetsPart | None:
     """Several targets: each one's damage, models destroyed and destruction by round."""
     if not scenario.several:
-        return {}
-    return {
-        "target_damage_weights": tuple(counts.target_damage[g, : t.boxes * t.models + 1].astype(float)
-                                       for g, t in enumerate(scenario.targets)),
-        "target_destroyed_weights": tuple(counts.target_destroyed[g, : t.models + 1].astype(float)
-                                          for g, t in enumerate(scenario.targets)),
-        "target_kill_weights": counts.target_kills.astype(float),
-        "slot_target_weights": counts.target_made.astype(float),
-    }
+        return None
+    return TargetsPart(
+        names=tuple(t.name for t in scenario.targets),
+        damage_weights=tuple(counts.target_damage[g, : t.boxes * t.models + 1].astype(float)
+                             for g, t in enumerate(scenario.targets)),
+        destroyed_weights=tuple(counts.target_destroyed[g, : t.models + 1].astype(float)
+                                for g, t in enumerate(scenario.targets)),
+        kill_weights=counts.target_kills.astype(float),
+        made_weights=counts.target_made.astype(float),
+    )
 
 
-def _round_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
-    """``turns``, ``slot_round``, ``maintenance_kill_weights`` and ``effect_weights``."""
+def _rounds(scenario: Scenario, counts: Counts) -> RoundsPart | None:
+    """The maintenance phases' kills and the ``EFFECT_*`` counts, where a continuous effect
+    or hazard can happen (elsewhere the maintenance phases kill nothing)."""
+    if not scenario.continuous:
+        return None
     effects = counts.effect_counts.astype(float)
-    return {
-        "turns": scenario.turns,
-        "slot_round": enc.slot_round,
-        "maintenance_kill_weights": effects[:, CE_FIRE, E_KILL] + effects[:, CE_CORROSION, E_KILL],
-        "effect_weights": effects if scenario.continuous else None,
-    }
+    return RoundsPart(
+        maintenance_kill_weights=effects[:, CE_FIRE, E_KILL] + effects[:, CE_CORROSION, E_KILL],
+        effect_weights=effects, effect_names=scenario.possible_effects)
 
 
-def _card_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
-    """``letters``, ``cripple_weights`` and ``box_weights`` of a grid or spiral from the
-    kernel's histograms of crippled sets (per slot) and of marked rows (per column)."""
+def _card(scenario: Scenario, enc: Encoded, counts: Counts) -> CardPart | None:
+    """The grid or spiral: cripple and box weights from the kernel's histograms of crippled
+    sets (per slot) and of marked rows (per column)."""
     target = scenario.card_target
     if target.card is None:
-        return {}
+        return None
     # a unit of models with a card: counted over its models, each figure is their share
     share = 1.0 / target.models
     # exact integer sums over the sets holding each letter (each box), then the share
@@ -86,5 +91,5 @@ def _card_figures(scenario: Scenario, enc: Encoded, counts: Counts) -> dict:
     cripple, end = cripple[:-1], cripple[-1]  # the last row: after the last round
     marked = share * box_counts(counts.mask_hist, target.card).astype(float)
     boxes = tuple(marked[c, : len(col)] for c, col in enumerate(target.card))
-    return {"letters": target.letters, "cripple_weights": cripple, "box_weights": boxes,
-            "cripple_end_weights": end, "card_models": target.models}
+    return CardPart(**card_names(scenario), letters=target.letters, cripple_weights=cripple,
+                    box_weights=boxes, cripple_end_weights=end, models=target.models)

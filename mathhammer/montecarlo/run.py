@@ -5,7 +5,7 @@ from __future__ import annotations
 from .._core.ticker import tick, ticking
 from .._core.validate import check_int
 from ..errors import ExactNotApplicable
-from ..result import Result
+from ..result import BestPlay, Result
 from ..rules import Scenario
 from ._kernels.driver import run_sequences
 from .assemble import assemble
@@ -25,10 +25,10 @@ def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None =
     ``stride`` (common random numbers, see :func:`mathhammer.simulate`) must be at least
     :func:`max_draws` of the scenario; ``progress`` (a bool) shows tqdm bars on stderr, for
     solving best play and for the trials, each once it has lasted a second; ``explain``: with
-    best play, weigh its decisions for "how to play it" (else the result's ``best_play`` has
-    the table's summary only).
+    best play, weigh its decisions for "how to play it" (else the result's ``play`` has the
+    table's summary only).
     """
-    table, unsolved = None, None
+    table, play = None, None
     sequence = scenario.attack_sequence()
     if needs_play(scenario):
         try:
@@ -37,20 +37,17 @@ def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None =
         except ExactNotApplicable as err:
             # beyond what best play can be solved on: the default fixed policy and the
             # "lethal" power field decide, and the result says so
-            unsolved = {"solved_on": "not solved: " + str(err).split(": use the Monte Carlo")[0],
-                        "fallback": "default fixed policy, lethal power field"}
+            play = BestPlay(solved_on="not solved: " + str(err).split(": use the Monte Carlo")[0],
+                            fallback="default fixed policy, lethal power field")
     enc = encode(scenario, table, sequence)
     if stride is not None:
         check_int("stride", stride, enc.max_draws, MAX_STRIDE)
     with ticking("simulate", progress, unit="trial", total=trials):
         # each batch counts on the bar (when shown) and calls a stop check (when set)
         counts = run_sequences(enc, trials, seed, stride=stride or 0, on_batch=tick)
-    result = assemble(scenario, enc, counts, trials, seed, stride or 0)
     if table is not None:
-        result.extra["best_play"] = report(table, scenario, enc.slot_labels, sequence)
-    elif unsolved is not None:
-        result.extra["best_play"] = unsolved
-    return result
+        play = report(table, scenario, enc.slot_labels, sequence)
+    return assemble(scenario, enc, counts, trials, seed, stride or 0, play=play)
 
 
 def max_draws(scenario: Scenario) -> int:

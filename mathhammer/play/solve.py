@@ -20,6 +20,7 @@ from ..errors import ExactNotApplicable
 from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare, situations_varying
 from ..exact.forward import propagate_rounds
 from ..exact.induction import Engine, deep_recursion
+from ..result import BestPlay, Decision
 from ..rules import Scenario
 from . import codes as K
 from .codes import KeySpace
@@ -387,11 +388,11 @@ def _card_maps(card) -> tuple[np.ndarray, np.ndarray]:
     return columns, index
 
 
-def report(table: DecisionTable, scenario: Scenario, labels, sequence) -> dict:
-    """What a result carries about best play (``Result.extra["best_play"]``): the table's
+def report(table: DecisionTable, scenario: Scenario, labels, sequence) -> BestPlay:
+    """What a result carries about best play (``Result.play``): the table's
     :meth:`~DecisionTable.summary` and the decisions in a player's words
     (:func:`.describe.decisions`), one per attack row of ``labels``; ``sequence``: the
     scenario's attack sequence (how each paid attack is made)."""
     resources = [scenario.attackers[i].resource or "focus" for i in table.row_attacker]
-    return {**table.summary(), "decisions": decisions(table, scenario, list(labels), resources,
-                                                      paid_by(table, sequence))}
+    rows = decisions(table, scenario, list(labels), resources, paid_by(table, sequence))
+    return BestPlay(**table.summary(), decisions=tuple(Decision(**d) for d in rows))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from matplotlib.axes import Axes
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
+from .._core.validate import check_bool
 from ..errors import NO_VALUE, InputError
 
 #: Colours used throughout: bars, the disabled (killed) bar, lines.
@@ -122,3 +123,10 @@ def need_columns(frame, columns, what: str) -> None:
     if missing:
         raise InputError(what, NO_VALUE, f"the frame lacks column(s) {', '.join(map(repr, missing))} "
                          f"(it has {', '.join(map(repr, frame.columns))})")
+
+
+def check_flags(**flags) -> None:
+    """Refuse a switch of a plotting function that is not True or False (``"no"`` is a true
+    value in Python: never read it as a yes)."""
+    for key, value in flags.items():
+        check_bool(key, value)

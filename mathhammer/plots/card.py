@@ -13,7 +13,8 @@ from matplotlib.patches import Rectangle
 
 from .._core.intervals import wilson_interval
 from ..errors import NO_VALUE, InputError
-from ._common import BAR_COLOR, get_axes, method_note, need_result, percent_axis, target_title
+from ._common import (BAR_COLOR, check_flags, get_axes, method_note, need_result, percent_axis,
+                      target_title)
 
 #: Colour of the bars over the trials the target still stands (beside every trial's).
 STANDING_COLOR = "tab:orange"
@@ -28,9 +29,10 @@ def letter_names(result) -> dict[str, str]:
     """Full names of the systems (grid) or aspects (spiral) on the result's card."""
     from ..rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES
 
-    if result.card_kind == "spiral":
+    kind = result.card.kind if result.card is not None else ""
+    if kind == "spiral":
         return dict(SPIRAL_ASPECT_NAMES)
-    if result.card_kind == "grid":
+    if kind == "grid":
         return dict(GRID_SYSTEM_NAMES)
     return {}
 
@@ -44,7 +46,7 @@ def can_condition(result) -> bool:
     where the target often dies the unconditional map is all dark, the conditional one shows
     what a surviving target is left with.
     """
-    return (bool(result.card) and result.card_models == 1 and not result.target_names
+    return (result.card is not None and result.card.models == 1 and result.per_target is None
             and 0.0 < result.kill < 1.0)
 
 
@@ -67,23 +69,24 @@ def _no_card(what: str) -> ValueError:
 def plot_cripple(result, *, ax: Axes | None = None, standing: bool | str = False,
                  **kwargs) -> Axes:
     """Bars of the probability each system (grid) or aspect (spiral) ends crippled, in the
-    order of ``result.letters``, with 95% interval error bars (zero-width for exact results).
+    order of ``result.card.letters``, with 95% interval error bars (zero-width for exact
+    results).
 
     ``standing``: False, over every trial; True, over the trials the target is still
     standing at the end (:func:`can_condition`; a Wilson interval over those trials);
     ``"both"``, the two side by side, each letter's pair of bars with a legend. Extra keyword
-    arguments go to :meth:`~matplotlib.axes.Axes.bar`. Raises ValueError when the target has
+    arguments go to :meth:`~matplotlib.axes.Axes.bar`. Raises InputError when the target has
     no card, or ``standing`` asks for what :func:`can_condition` refuses.
     """
     need_result(result, "plot_cripple")
-    if not result.letters:
+    if result.card is None or not result.card.letters:
         raise _no_card("plot_cripple")
     if standing not in (False, True, "both"):
         raise InputError("plot_cripple", NO_VALUE, f"standing must be False, True or 'both' (got {standing!r})")
     if standing:
         _check_condition(result, "plot_cripple")
     ax = get_axes(ax)
-    letters = list(result.letters)
+    letters = list(result.card.letters)
     names = letter_names(result)
     p = np.array([result.cripple[x] for x in letters], dtype=float)
     ci = result.cripple_ci95
@@ -119,9 +122,9 @@ def plot_cripple(result, *, ax: Axes | None = None, standing: bool | str = False
     ax.set_ylim(0, 1.08 if len(series) == 1 else 1.2)  # two series: room for the legend
     ax.set_yticks(np.linspace(0.0, 1.0, 6))
     percent_axis(ax.yaxis)
-    what = "aspect" if result.card_kind == "spiral" else "system"
-    if result.card_models > 1:  # a unit of models with a card: the share of its models
-        ax.set_ylabel(f"share of the {result.card_models} models\nwith the {what} crippled at the end")
+    what = "aspect" if result.card.kind == "spiral" else "system"
+    if result.card.models > 1:  # a unit of models with a card: the share of its models
+        ax.set_ylabel(f"share of the {result.card.models} models\nwith the {what} crippled at the end")
     elif standing is True:
         ax.set_ylabel(f"P({what} crippled | still standing)")
     else:
@@ -148,32 +151,41 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
     target is still standing at the end (:func:`can_condition`): where the target often
     dies, the map of a surviving target's damage.
 
-    Raises ValueError when the target has no card, has a grid and ``ax`` is polar, or
+    Raises InputError when the target has no card, has a grid and ``ax`` is polar, or
     ``standing`` asks for what :func:`can_condition` refuses.
     """
+    check_flags(annotate=annotate, standing=standing)
     need_result(result, "plot_card")
-    if not result.card:
+    if result.card is None:
         raise _no_card("plot_card")
     if standing:
         _check_condition(result, "plot_card")
     ax = get_axes(ax)
     from matplotlib import colormaps
 
+    if isinstance(cmap, str) and cmap not in colormaps:
+        raise InputError("cmap", cmap, "is not a matplotlib colormap (e.g. Reds, viridis)")
     cmap = colormaps[cmap] if isinstance(cmap, str) else cmap
+    for key, value in (("vmin", vmin), ("vmax", vmax)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise InputError(key, value, "must be a finite number (the colour scale's end)")
+    if vmin >= vmax:
+        raise InputError("vmax", vmax, f"must be above vmin ({vmin}): the colour scale runs from one to the other")
     norm = Normalize(vmin=vmin, vmax=vmax)
     kwargs.setdefault("edgecolor", "black")
     kwargs.setdefault("linewidth", 0.8)
     probs = [_standing(col, result.kill) if standing else np.asarray(col, dtype=float)
              for col in result.box_marked]
-    spiral = result.card_kind == "spiral"
+    card = result.card
+    spiral = card.kind == "spiral"
     polar = getattr(ax, "name", "") == "polar"
     if polar and not spiral:
         raise InputError("plot_card", NO_VALUE, "a damage grid is drawn on rectilinear Axes, not polar ones")
     if spiral and polar:
-        _draw_ring(ax, result.card, probs, cmap, norm, annotate, kwargs)
+        _draw_ring(ax, card.columns, probs, cmap, norm, annotate, kwargs)
     else:
-        _draw_table(ax, result.card, probs, cmap, norm, annotate, kwargs, rows=spiral)
-    what = "P(box marked)" if result.card_models == 1 else f"share of the {result.card_models} models"
+        _draw_table(ax, card.columns, probs, cmap, norm, annotate, kwargs, rows=spiral)
+    what = "P(box marked)" if card.models == 1 else f"share of the {card.models} models"
     if standing:
         what = "P(box marked | still standing)"
     cbar = ax.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.8, label=what)
@@ -182,7 +194,7 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
     if standing:
         last = (f"P(box marked at the end), if still standing ({100 * (1 - result.kill):.0f}% "
                 "of trials)")
-    elif result.card_models > 1:
+    elif card.models > 1:
         last = f"{what} marked at the end"
     else:
         last = "P(box marked at the end)"

@@ -6,18 +6,8 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
-from ._common import (
-    BAR_COLOR,
-    KILL_COLOR,
-    at_least_twin,
-    get_axes,
-    integer_axis,
-    legend_below,
-    method_note,
-    need_result,
-    percent_axis,
-    target_title,
-)
+from ._common import (BAR_COLOR, KILL_COLOR, at_least_twin, check_flags, get_axes, integer_axis,
+                      legend_below, method_note, need_result, percent_axis, target_title)
 
 __all__ = ["plot_damage"]
 
@@ -35,6 +25,7 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
 
     Returns the Axes of the bars.
     """
+    check_flags(at_least=at_least)
     need_result(result, "plot_damage")
     ax = get_axes(ax)
     pmf = np.asarray(result.damage_pmf, dtype=float)

@@ -13,6 +13,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from .._core.paths import path_of
+from .._core.validate import check_bool, check_int
 from ..errors import NO_VALUE, InputError
 from ._common import method_note, need_columns, need_comparison, need_result
 
@@ -21,6 +22,8 @@ __all__ = ["PLOT_SUFFIXES", "compare_figure", "figure_title", "main_figure", "sa
 
 #: File kinds :func:`save_figure` writes, by suffix.
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
+#: The most dots per inch a figure file is written at (a PNG of a few hundred megapixels).
+MAX_DPI = 1200
 
 
 def _panels(result) -> list[list[str]]:
@@ -31,7 +34,8 @@ def _panels(result) -> list[list[str]]:
     if result.several:
         first = ["targets"] + first
     top = first + (["kill_by_turn"] if result.turns > 1 else [])
-    bottom = (["card"] if result.card else []) + (["cripple"] if result.letters else [])
+    card = result.card
+    bottom = ([] if card is None else ["card"] + (["cripple"] if card.letters else []))
     rows = [r for r in (top, bottom) if r]
     width = max(len(r) for r in rows)
     # a lone panel in a row spans the whole row
@@ -67,10 +71,10 @@ def main_figure(result) -> Figure:
     mosaic = _panels(result)
     ncols = len(mosaic[0])
     # room for the title's three lines, the legend under the damage bars, and a card
-    spiral = result.card_kind == "spiral"
-    height = 4.8 * len(mosaic) + 0.9 + (1.4 if spiral else 0.6 if result.card else 0)
+    spiral = result.card is not None and result.card.kind == "spiral"
+    height = 4.8 * len(mosaic) + 0.9 + (1.4 if spiral else 0.6 if result.card is not None else 0)
     fig = Figure(figsize=(6.4 * ncols, height), layout="constrained")
-    extra = {"card": {"projection": "polar"}} if result.card_kind == "spiral" else {}
+    extra = {"card": {"projection": "polar"}} if spiral else {}
     # a spiral's ring gets the taller row: its labels need the room
     ratios = [1.0, 1.3] if spiral and len(mosaic) == 2 else None
     axes = fig.subplot_mosaic(mosaic, per_subplot_kw=extra, height_ratios=ratios)
@@ -104,8 +108,8 @@ def _short_titles(axes: dict, result) -> None:
             ax.set_title(ax.get_title().split("\n")[-1])
         else:
             ax.set_title(_PANEL_TITLES[name])
-    if "cripple" in axes and result.card_models == 1:
-        kind = "aspect" if result.card_kind == "spiral" else "system"
+    if "cripple" in axes and result.card.models == 1:
+        kind = "aspect" if result.card.kind == "spiral" else "system"
         axes["cripple"].set_title(f"P({kind} crippled at the end)")
 
 
@@ -124,7 +128,7 @@ def figure_title(result, *, width: float = 6.4) -> str:
     who = (f"{', '.join(attackers)} ({'attacker' if len(attackers) == 1 else 'attackers'}) "
            f"vs {name} (target)" if attackers else name)
     what = "exact" if result.exact else f"{method_note(result)}, seed {result.seed}"
-    play = (result.extra or {}).get("best_play", {}).get("solved_on", "")
+    play = result.play.solved_on if result.play is not None else ""
     if play:  # say how the points were spent
         what += "; best play" + ("" if play == "exact" else " (relaxed)" if play.startswith("relaxed")
                                  else " (not solved: default policy)")
@@ -197,18 +201,18 @@ def compare_figure(comparison) -> Figure:
     return fig
 
 
-def save_figure(fig: Figure, path, *, dpi: int = 120) -> Path:
+def save_figure(fig: Figure, path, *, dpi: int = 120, overwrite: bool = False) -> Path:
     """Write ``fig`` to ``path``: PNG, SVG or PDF by the suffix (case-insensitive).
 
-    Raises :class:`~mathhammer.errors.InputError` (key ``--plot``) for another suffix or a
-    file that cannot be written. Returns the path written.
+    ``dpi``: dots per inch of a PNG (1 to 1,200). An existing file is replaced only with
+    ``overwrite=True`` (``--force`` on the command line): nothing a user wrote is replaced
+    without asking. Raises :class:`~mathhammer.errors.InputError` (key ``--plot``) for
+    another suffix, an existing file, or a file that cannot be written. Returns the path
+    written.
     """
     if not isinstance(fig, Figure):
         raise InputError("save_figure", fig, "draws a matplotlib Figure (main_figure, sweep_figure ...)")
-    p = path_of("--plot", path, "a figure file")
-    suffix = p.suffix.lower()
-    if suffix not in PLOT_SUFFIXES:
-        raise InputError("--plot", str(path), "must end in .png, .svg or .pdf")
+    p = _figure_path(path, dpi, overwrite)
     from matplotlib.backend_bases import FigureCanvasBase
 
     if type(fig.canvas) is FigureCanvasBase:  # a bare Figure (not made by pyplot)
@@ -216,16 +220,29 @@ def save_figure(fig: Figure, path, *, dpi: int = 120) -> Path:
 
         FigureCanvasAgg(fig)
     try:
-        fig.savefig(p, format=suffix[1:], dpi=dpi)
+        fig.savefig(p, format=p.suffix.lower()[1:], dpi=dpi)
     except OSError as e:
         raise InputError("--plot", str(path), f"cannot be written ({e.strerror or e})") from None
     return p
 
 
-def write_main_figure(result, path, *, dpi: int = 120) -> Path:
-    """``save_figure(main_figure(result), path)``: what ``mathhammer run --plot`` does.
-    The suffix is checked before anything is drawn."""
-    need_result(result, "write_main_figure")
-    if path_of("--plot", path, "a figure file").suffix.lower() not in PLOT_SUFFIXES:
+def _figure_path(path, dpi, overwrite) -> Path:
+    """``path`` as a figure file to write, once its suffix, ``dpi`` and ``overwrite`` are
+    checked (before anything is drawn)."""
+    check_int("dpi", dpi, 1, MAX_DPI)
+    check_bool("overwrite", overwrite)
+    p = path_of("--plot", path, "a figure file")
+    if p.suffix.lower() not in PLOT_SUFFIXES:
         raise InputError("--plot", str(path), "must end in .png, .svg or .pdf")
-    return save_figure(main_figure(result), path, dpi=dpi)
+    if p.exists() and not overwrite:
+        raise InputError("--plot", str(path), "already exists: give overwrite=True (--force) to "
+                         "replace it, or another path")
+    return p
+
+
+def write_main_figure(result, path, *, dpi: int = 120, overwrite: bool = False) -> Path:
+    """``save_figure(main_figure(result), path)``: what ``mathhammer run --plot`` does.
+    The path, ``dpi`` and ``overwrite`` are checked before anything is drawn."""
+    need_result(result, "write_main_figure")
+    _figure_path(path, dpi, overwrite)
+    return save_figure(main_figure(result), path, dpi=dpi, overwrite=overwrite)

@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from ..errors import NO_VALUE, InputError
 from ..result.metrics import SUMMARY_COLUMNS, is_probability
 from ..studies.matrices import KEY_COLUMNS, pivot_matrix
-from ._common import get_axes, need_columns, tick_label
+from ._common import check_flags, get_axes, need_columns, tick_label
 from ._heatmap import draw_heatmap, fit_tick_labels
 
 __all__ = ["fitted_figsize", "plot_matrix"]
@@ -114,6 +114,7 @@ def plot_matrix(frame, metric: str = "kill", *, ax: Axes | None = None, annotate
     ['heavy_warjack', 'light_warjack']
     >>> plt.close(fig)
     """
+    check_flags(annotate=annotate)
     what = "plot_matrix"
     need_columns(frame, list(KEY_COLUMNS) + ["metric", "value"], what)
     if where is None:

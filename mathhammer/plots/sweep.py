@@ -46,7 +46,7 @@ def plot_kill_heatmap(frame, *, x: str = "target.def", y: str = "target.arm",
     needs ``loadout=`` to pick one. Extra keyword arguments go to
     :meth:`~matplotlib.axes.Axes.imshow` (``cmap``, ``vmin``, ``vmax``, ...).
 
-    Raises ValueError (one line) when the frame lacks a column, holds no row of ``metric``,
+    Raises InputError (one line) when the frame lacks a column, holds no row of ``metric``,
     holds several loadouts and none is chosen, or has several rows for one cell (another
     parameter varies too).
     """
@@ -114,7 +114,7 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
     is a point everywhere (exact results) gets none. Extra keyword arguments go to
     :meth:`~matplotlib.axes.Axes.plot`.
 
-    Raises ValueError (one line) when a column is missing or a line has several rows for
+    Raises InputError (one line) when a column is missing or a line has several rows for
     one value of ``param`` (another parameter varies too).
     """
     what = "plot_kill_vs"

@@ -6,7 +6,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..errors import NO_VALUE, InputError
-from ._common import BAND_ALPHA, get_axes, integer_axis, need_result, percent_axis
+from ._common import BAND_ALPHA, check_flags, get_axes, integer_axis, need_result, percent_axis
 
 __all__ = ["plot_kill_by_turn"]
 
@@ -20,6 +20,7 @@ def plot_kill_by_turn(result_or_results, *, ax: Axes | None = None, band: bool =
     ``{label: Result}`` (one line each, with a legend). Extra keyword arguments go to
     :meth:`~matplotlib.axes.Axes.plot`.
     """
+    check_flags(band=band)
     if isinstance(result_or_results, dict):
         if not result_or_results:
             raise InputError("plot_kill_by_turn", NO_VALUE, "the dict of results is empty")

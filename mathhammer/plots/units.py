@@ -8,18 +8,8 @@ from matplotlib.patches import Patch
 
 from .._core.intervals import Z95
 
-from ._common import (
-    BAR_COLOR,
-    KILL_COLOR,
-    at_least_twin,
-    get_axes,
-    integer_axis,
-    legend_below,
-    method_note,
-    need_result,
-    percent_axis,
-    target_title,
-)
+from ._common import (BAR_COLOR, KILL_COLOR, at_least_twin, check_flags, get_axes, integer_axis,
+                      legend_below, method_note, need_result, percent_axis, target_title)
 
 __all__ = ["plot_models_destroyed"]
 
@@ -38,6 +28,7 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
 
     Returns the Axes of the bars.
     """
+    check_flags(at_least=at_least)
     need_result(result, "plot_models_destroyed")
     ax = get_axes(ax)
     pmf = np.asarray(result.models_destroyed_pmf, dtype=float)

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .._core.limits import fresh_seed
-from ..engine import check_method, evaluate
+from ..engine import check_method, check_method_arguments, evaluate
 from ..errors import InputError
-from ..result import Result
+from ..result import OptimizerReport, PolicyChoice, Result
 from ..rules import Scenario, Spend
 from ..rules.scenario import check_objective
 from .family import policy_family, with_spends
@@ -81,31 +81,24 @@ class Optimized:
     def runner_up(self) -> Candidate | None:
         return self.ranking[1] if len(self.ranking) > 1 else None
 
-    def to_dict(self) -> dict:
-        """The chosen policy and the runner-up with their figures (the JSON ``optimizer``)."""
+    def report(self) -> OptimizerReport:
+        """The chosen policy and the runner-up with their figures (``Result.optimizer``)."""
 
-        def one(c: Candidate | None):
+        def one(c: Candidate | None) -> PolicyChoice | None:
             if c is None:
                 return None
-            return {
-                "policy": {name: s.to_dict() for name, s in zip(self.attackers, c.spends)},
-                "label": c.label,
-                "score": c.score,
-                "score_ci95": list(c.score_ci95),
-                "kill": c.result.kill,
-                "kill_ci95": list(c.result.kill_ci95),
-                "damage_mean": c.result.damage_mean,
-            }
+            return PolicyChoice(spends=c.spends, label=c.label, score=c.score,
+                                score_ci95=c.score_ci95, kill=c.result.kill,
+                                kill_ci95=c.result.kill_ci95, damage_mean=c.result.damage_mean)
 
-        return {
-            "objective": self.objective,
-            "attackers": list(self.attackers),
-            "policies_tried": self.policies_tried,
-            "distinct_policies": len(self.ranking),
-            "chosen": one(self.best),
-            "runner_up": one(self.runner_up),
-            "adaptive_best": self.adaptive_best,
-        }
+        return OptimizerReport(objective=self.objective, attackers=tuple(self.attackers),
+                               policies_tried=self.policies_tried,
+                               distinct_policies=len(self.ranking), chosen=one(self.best),
+                               runner_up=one(self.runner_up), adaptive_best=self.adaptive_best)
+
+    def to_dict(self) -> dict:
+        """:meth:`report` as plain Python (the JSON ``optimizer``)."""
+        return self.report().to_dict()
 
 
 def optimize(
@@ -144,6 +137,7 @@ def optimize(
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     objective = scenario.objective if objective is None else objective
     method = check_method(method)
+    check_method_arguments(method, trials=trials, seed=seed, stride=stride)
     check_objective("objective", objective, scenario.target)
     targets = [i for i, a in enumerate(scenario.attackers) if a.policy == "optimize"]
     if not targets:

@@ -2,6 +2,11 @@
 
 - :mod:`.fields`: the one column layout of the counters (kernels, exact engine, frames);
 - :mod:`.core`: :class:`Result`, counters or probabilities turned into figures and intervals;
+- its views, each None where it does not apply: :mod:`.card` (:class:`CardPart`, a grid or
+  spiral), :mod:`.units` (:class:`UnitPart`), :mod:`.rounds` (:class:`RoundsPart`,
+  continuous effects), :mod:`.targets` (:class:`TargetsPart`, several targets),
+  :mod:`.bestplay` (:class:`BestPlay`, :class:`Decision`) and :mod:`.optimizer`
+  (:class:`OptimizerReport`, :class:`PolicyChoice`);
 - :mod:`.metrics`: the registry of summary metrics (kind, interval, label);
 - :mod:`.paired`: paired differences of two runs on common random numbers;
 - :mod:`.frames`: tidy pandas frames (imported when first asked for: pandas stays out of
@@ -10,6 +15,8 @@
 - :mod:`.text`: the command line's text report.
 """
 
+from .bestplay import BestPlay, Decision
+from .card import CardPart
 from .core import Result
 from .fields import (
     EFFECT_AFTER,
@@ -35,10 +42,22 @@ from .fields import (
     SLOT_TARGET_SPENT,
     SLOT_TOUGH,
 )
+from .optimizer import OptimizerReport, PolicyChoice
 from .paired import PAIRED_METRICS, paired_difference
+from .rounds import RoundsPart
+from .targets import TargetsPart
+from .units import UnitPart
 
 __all__ = [
     "Result",
+    "BestPlay",
+    "CardPart",
+    "Decision",
+    "OptimizerReport",
+    "PolicyChoice",
+    "RoundsPart",
+    "TargetsPart",
+    "UnitPart",
     "EFFECT_AFTER",
     "EFFECT_APPLIED",
     "EFFECT_DAMAGE",

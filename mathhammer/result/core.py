@@ -2,27 +2,41 @@
 
 A :class:`Result` never holds per-trial samples: Monte Carlo runs keep counts (weights that
 sum to ``trials``), the exact engine keeps probabilities (weights that sum to 1). Every
-figure is derived from those weights, so both methods report through the same code: the
-headline figures here, those of each attack (:mod:`.slots`), of grids and spirals
-(:mod:`.card`) and of rounds and continuous effects (:mod:`.rounds`) in mixins, and the
-pandas tables and files (:mod:`.tables`) as thin methods over :mod:`.frames` and
-:mod:`.export`.
+figure is derived from those weights, so both methods report through the same code.
+
+The result holds the headline weights (damage, kills, each attack's counters) and small
+typed views, each None where it does not apply: the target's grid or spiral
+(:class:`~.card.CardPart`), a unit's models (:class:`~.units.UnitPart`), the continuous
+effects of the rounds (:class:`~.rounds.RoundsPart`), several targets
+(:class:`~.targets.TargetsPart`), best play (:class:`~.bestplay.BestPlay`) and the
+optimizer's report (:class:`~.optimizer.OptimizerReport`). Its figures are worked out here
+(the headline), by the views, or by the functions of :mod:`.slots`, :mod:`.rounds`,
+:mod:`.units`, :mod:`.targets` and :mod:`.tables`, which the class binds as its properties
+and methods.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from .._core.intervals import normal_interval, pmf_moments, pmf_sd, wilson_interval
-from .card import CardFigures
-from .rounds import RoundFigures
-from .slots import SlotFigures
-from .tables import TableMethods
-from .targets import TargetFigures
-from .units import UnitFigures
+from .._core.validate import check_choice, check_int
+from . import metrics
+from . import rounds as by_round
+from . import slots as by_slot
+from . import tables as table_methods
+from . import targets as by_target
+from . import units as by_unit
+from .bestplay import BestPlay
+from .card import CardPart
+from .fields import EFFECT_FIELDS, EFFECT_NAMES, EFFECT_TARGET_SPENT, EFFECT_TOUGH
+from .optimizer import OptimizerReport
+from .rounds import RoundsPart
+from .targets import TargetsPart
+from .units import UnitPart
 
 __all__ = ["Result"]
 
@@ -33,7 +47,7 @@ def _pmf_mean(pmf: np.ndarray) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures, TableMethods):
+class Result:
     """Figures of one scenario.
 
     Parameters
@@ -47,92 +61,59 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
     total : float
         What the weights sum to: ``trials`` (counts) or 1.0 (probabilities).
     damage_weights : ndarray, shape (boxes + 1,)
-        Weight of ending with exactly k damage points marked.
+        Weight of ending with exactly k damage points marked (a unit, several targets: on
+        all of their models, a destroyed model counting all its boxes).
     slot_weights : ndarray, shape (n_attacks, SLOT_FIELDS)
         Per attack, the ``SLOT_*`` columns: made, hit, critical hit, damage points marked,
         paid attack boosts, paid damage boosts, attacker points spent, target points spent,
         Tough saves (each summed over trials, or a probability-weighted sum).
     kill_weights : ndarray, shape (n_attacks,)
-        Weight of the target being disabled by exactly that attack.
+        Weight of the target being disabled by exactly that attack (several targets: the
+        last of them destroyed).
     boxes : int
-        Damage capacity of the target.
-    extra : dict
-        Method-specific extras (``slot_damage_sq`` from the exact engine, ``optimizer``).
+        Damage capacity of the target (a unit, several targets: all of their models').
     attacker_names : tuple of str
         Names of the attackers, in order.
     slot_attacker : tuple of int
         Index into ``attacker_names`` of the attacker making each attack slot.
-    letters : tuple of str
-        Systems (grid) or aspects (spiral) on the target's card; empty for damage tracks.
-    cripple_weights : ndarray, shape (n_attacks, len(letters))
-        Weight of each letter being crippled once each attack slot is resolved (a slot not
-        made leaves the state as it was; after a kill, the final state).
-    box_weights : tuple of six ndarrays
-        Per column (branch), the weight of each box being marked at the end.
+    slot_round : tuple of int
+        Round (0-based) of each slot row.
+    slot_paid : tuple of int
+        Points each slot row pays with no decision when made (a power attack's), in ``spent``.
     turns : int
         Rounds simulated. With attacks in several rounds, ``slot_labels`` (and every per-slot
         array) has one row per attack slot per round, round-major, labels prefixed ``R2 · ``.
-    slot_round : tuple of int
-        Round (0-based) of each slot row.
-    maintenance_kill_weights : ndarray, shape (turns,)
-        Weight of the target being killed in each round's maintenance phase.
-    cripple_end_weights : ndarray, shape (len(letters),) or None
-        Weight of each letter being crippled at the end (after the last round's maintenance
-        phase); None: the last slot row's.
-    card : tuple of str
-        The target's damage grid or life spiral as six strings (a letter per box, ``.`` for
-        hull), as in the scenario; empty for a damage track. ``box_weights[c][r]`` is the
-        weight of ``card[c][r]`` being marked.
-    card_kind : {"grid", "spiral", ""}
-        What ``card`` is.
     target_name : str
-        The target's name (for reports and plot titles).
+        The target's name (several: their names joined), for reports and plot titles.
+    stride : int
+        The common-random-numbers stride the run used (0: packed dice, see
+        :func:`mathhammer.simulate`).
     chunk_damage_weights : ndarray, shape (n_chunks, boxes + 1), or None
         Monte Carlo: ``damage_weights`` per chunk of trials. Chunks are independent batches
         with their own random streams, so two results run with the same seed and ``stride``
         can be compared chunk by chunk (:func:`mathhammer.result.paired.paired_difference`).
-    effect_names : tuple of str or None
-        The continuous effects and hazards that can happen in the scenario
-        (:attr:`Scenario.possible_effects`): :attr:`effects` and the reports list those;
-        None: every :data:`EFFECT_NAMES` entry.
-    stride : int
-        The common-random-numbers stride the run used (0: packed dice, see
-        :func:`mathhammer.simulate`).
-    effect_weights : ndarray, shape (turns, 3, EFFECT_FIELDS) or None
-        Per round and :data:`EFFECT_NAMES` entry, the ``EFFECT_*`` columns; None when no
-        continuous effect or hazard can happen.
-    models : int
-        Models of the target (a unit; 1 for a single model). For a unit, ``boxes`` is the
-        whole unit's (models x each model's boxes) and ``damage_weights`` is over the damage
-        marked on the unit (a destroyed model counts all its boxes); a kill is every model
-        destroyed.
-    destroyed_weights : ndarray, shape (models + 1,), or None
-        Weight of exactly k models destroyed at the end (None: a single model, read from the
-        kill weight).
     chunk_destroyed_weights : ndarray, shape (n_chunks, models + 1), or None
         Monte Carlo: the models destroyed per chunk of trials (paired comparisons of
         ``destroyed``, as ``chunk_damage_weights`` for the others).
-    target_names : tuple of str
-        Several targets (docs/units.md): their names in order; empty for one target. The
+    slot_damage_sq : ndarray, shape (n_attacks,), or None
+        Exact: per attack, ``E[(boxes it marked)**2]`` (to size Monte Carlo tolerances).
+    card : CardPart or None
+        The target's damage grid or life spiral and its weights; None for a damage track.
+    units : UnitPart or None
+        A target of several models (a unit, or several targets): the models destroyed; None
+        for a single model, read from the kill.
+    rounds : RoundsPart or None
+        The continuous effects and hazards and the kills of the maintenance phases; None
+        when none can happen.
+    per_target : TargetsPart or None
+        Several targets (docs/units.md): each one's weights; None for one target. The
         headline figures are then the whole scenario's: ``kill`` is every target destroyed,
-        ``boxes``, ``models``, ``damage_weights`` and ``destroyed_weights`` are summed over
-        the targets; a card's figures are those of the one target with a grid or spiral.
-    target_damage_weights : tuple of ndarray
-        Several targets: per target, the weight of exactly k damage points marked on it at
-        the end (k = 0 .. its models x boxes; a destroyed model counts all its boxes).
-    target_destroyed_weights : tuple of ndarray
-        Several targets: per target, the weight of exactly k of its models destroyed.
-    target_kill_weights : ndarray, shape (n_targets, turns), or None
-        Several targets: the weight of each target being destroyed in each round.
-    slot_target_weights : ndarray, shape (n_attacks, n_targets), or None
-        Several targets: the weight of each attack being made against each target.
-    card_models : int
-        Models with the card (1; a unit of models with a grid or spiral: its models). For a
-        unit, the card figures (``cripple_weights``, ``box_weights``, ``cripple_end_weights``)
-        are the share of its models with the system crippled or the box marked, a destroyed
-        model counting as all marked (Monte Carlo only).
-    slot_paid : tuple of int
-        Points each slot row pays with no decision when made (a power attack's), in ``spent``.
+        ``boxes``, ``models`` and the damage and models destroyed are summed over the
+        targets; a card's figures are those of the one target with a grid or spiral.
+    play : BestPlay or None
+        How best play was solved and its decisions; None without best play.
+    optimizer : OptimizerReport or None
+        The policy chosen for the attackers with ``policy = "optimize"``.
     """
 
     method: str
@@ -144,46 +125,46 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
     slot_weights: np.ndarray
     kill_weights: np.ndarray
     boxes: int
-    extra: dict = field(default_factory=dict)
     attacker_names: tuple[str, ...] = ()
     slot_attacker: tuple[int, ...] = ()
-    letters: tuple[str, ...] = ()
-    cripple_weights: np.ndarray | None = None
-    box_weights: tuple[np.ndarray, ...] = ()
-    turns: int = 1
     slot_round: tuple[int, ...] = ()
-    maintenance_kill_weights: np.ndarray | None = None
-    effect_weights: np.ndarray | None = None
-    cripple_end_weights: np.ndarray | None = None
-    card: tuple[str, ...] = ()
-    card_kind: str = ""
-    target_name: str = ""
-    chunk_damage_weights: np.ndarray | None = None
-    stride: int = 0
-    effect_names: tuple[str, ...] | None = None
-    models: int = 1
-    destroyed_weights: np.ndarray | None = None
-    chunk_destroyed_weights: np.ndarray | None = None
-    target_names: tuple[str, ...] = ()
-    target_damage_weights: tuple[np.ndarray, ...] = ()
-    target_destroyed_weights: tuple[np.ndarray, ...] = ()
-    target_kill_weights: np.ndarray | None = None
-    slot_target_weights: np.ndarray | None = None
-    card_models: int = 1
     slot_paid: tuple[int, ...] = ()
+    turns: int = 1
+    target_name: str = ""
+    stride: int = 0
+    chunk_damage_weights: np.ndarray | None = None
+    chunk_destroyed_weights: np.ndarray | None = None
+    slot_damage_sq: np.ndarray | None = None
+    card: CardPart | None = None
+    units: UnitPart | None = None
+    rounds: RoundsPart | None = None
+    per_target: TargetsPart | None = None
+    play: BestPlay | None = None
+    optimizer: OptimizerReport | None = None
 
     # ------------------------------------------------------------ headline
     @property
     def exact(self) -> bool:
         return self.method == "exact"
 
-    def _kill_weight(self) -> float:
-        maintenance = 0.0 if self.maintenance_kill_weights is None else self.maintenance_kill_weights.sum()
+    @property
+    def models(self) -> int:
+        """Models of the target (a unit, several targets: all of them; 1 for a single model)."""
+        return 1 if self.units is None else self.units.models
+
+    @property
+    def n_attacks(self) -> int:
+        return len(self.slot_labels)
+
+    def kill_weight(self) -> float:
+        """Weight of the kill: by the attacks and, over several rounds, in the maintenance
+        phases (:attr:`kill` times :attr:`total`)."""
+        maintenance = 0.0 if self.rounds is None else self.rounds.maintenance_kill_weights.sum()
         return float(self.kill_weights.sum() + maintenance)
 
     def _kill_figures(self) -> tuple[float, tuple[float, float]]:
         """:attr:`kill` and its 95% interval from one kill weight."""
-        weight = self._kill_weight()
+        weight = self.kill_weight()
         kill = weight / self.total
         return kill, (kill, kill) if self.exact else wilson_interval(weight, int(self.trials))
 
@@ -191,7 +172,7 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
     def kill(self) -> float:
         """Probability the target ends disabled (by attacks or, over several rounds, by
         continuous effects)."""
-        return self._kill_weight() / self.total
+        return self.kill_weight() / self.total
 
     @property
     def kill_ci95(self) -> tuple[float, float]:
@@ -250,18 +231,124 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
         """``p[k]``: probability at least k damage points were marked."""
         return np.cumsum(self.damage_pmf[::-1])[::-1]
 
-    def objective_value(self, objective: str) -> tuple[float, tuple[float, float]]:
-        """The figure an optimizer objective names and its 95% interval: ``kill``,
-        ``damage`` (expected damage), ``destroyed`` (expected models destroyed) or
-        ``cripple:X``."""
-        if objective == "kill":
-            return self.kill, self.kill_ci95
-        if objective == "damage":
-            return self.damage_mean, self.damage_mean_ci95
-        if objective == "destroyed":
-            return self.models_destroyed_mean, self.models_destroyed_ci95
-        letter = objective.split(":", 1)[1]
-        return self.cripple[letter], self.cripple_ci95[letter]
+    objective_value = metrics.objective_value
+
+    # ------------------------------------------------------------ each attack (.slots)
+    made = property(by_slot.made)
+    hit = property(by_slot.hit)
+    crit = property(by_slot.crit)
+    attack_damage_mean = property(by_slot.attack_damage_mean)
+    boost_attack_rate = property(by_slot.boost_attack_rate)
+    boost_damage_rate = property(by_slot.boost_damage_rate)
+    spent_mean = property(by_slot.spent_mean)
+    target_spent_mean = property(by_slot.target_spent_mean)
+    tough_saves = property(by_slot.tough_saves)
+    shred_mean = property(by_slot.shred_mean)
+    spent_by_attacker = property(by_slot.spent_by_attacker)
+    target_spent_total = property(by_slot.target_spent_total)
+    tough_saves_total = property(by_slot.tough_saves_total)
+    attacks = property(by_slot.attacks)
+
+    # ------------------------------------------------------------ rounds (.rounds)
+    kill_after = property(by_round.kill_after)
+    kill_by_turn = property(by_round.kill_by_turn)
+    turn_rows = property(by_round.turn_rows)
+
+    def effect_figure(self, effect: str, column: int) -> np.ndarray:
+        """Per round, an ``EFFECT_*`` figure of ``effect`` divided by the total
+        (:meth:`RoundsPart.effect_figure`; zeros when no continuous effect can happen)."""
+        check_choice("effect", effect, EFFECT_NAMES)
+        check_int("column", column, 0, EFFECT_FIELDS - 1)
+        if self.rounds is None:
+            return np.zeros(self.turns)
+        return self.rounds.effect_figure(effect, column, self.total)
+
+    def effect_total(self, column: int) -> float:
+        """An ``EFFECT_*`` figure summed over effects and rounds, divided by the total (0.0
+        when no continuous effect can happen)."""
+        check_int("column", column, 0, EFFECT_FIELDS - 1)
+        return 0.0 if self.rounds is None else self.rounds.effect_total(column, self.total)
+
+    @property
+    def effects_target_spent(self) -> float:
+        """Expected focus the target's power field spent against fire, corrosion and
+        quicksand (not against an attack: ``target_spent_mean``)."""
+        return self.effect_total(EFFECT_TARGET_SPENT)
+
+    @property
+    def effects_tough_saves(self) -> float:
+        """Expected Tough saves caused by fire, corrosion and quicksand (not by an attack:
+        ``tough_saves``)."""
+        return self.effect_total(EFFECT_TOUGH)
+
+    @property
+    def effects(self) -> dict:
+        """Per continuous effect and hazard, what it did (:meth:`RoundsPart.effects`; empty
+        when none can happen)."""
+        return {} if self.rounds is None else self.rounds.effects(self.total)
+
+    # ------------------------------------------------------------ grid or spiral (.card)
+    @property
+    def cripple_after(self) -> np.ndarray:
+        """``p[i, j]``: probability letter j of the card is crippled once attack slot i is
+        resolved (:meth:`CardPart.cripple_after`; no columns without a card)."""
+        if self.card is None:
+            return np.zeros((self.n_attacks, 0))
+        return self.card.cripple_after(self.total)
+
+    @property
+    def cripple(self) -> dict[str, float]:
+        """Probability each system or aspect on the card is crippled at the end
+        (:meth:`CardPart.cripple`; empty for a damage track)."""
+        return {} if self.card is None else self.card.cripple(self.total)
+
+    @property
+    def cripple_ci95(self) -> dict[str, tuple[float, float]]:
+        """95% Wilson interval of each :attr:`cripple` figure (points for exact results)."""
+        if self.card is None:
+            return {}
+        return self.card.cripple_ci95(self.total, None if self.exact else self.trials)
+
+    @property
+    def box_marked(self) -> list[np.ndarray]:
+        """Per column (branch), the probability each box is marked at the end (empty for a
+        damage track)."""
+        return [] if self.card is None else self.card.box_marked(self.total)
+
+    # ------------------------------------------------------------ models destroyed (.units)
+    models_destroyed_pmf = property(by_unit.models_destroyed_pmf)
+    models_destroyed_mean = property(by_unit.models_destroyed_mean)
+    models_destroyed_sd = property(by_unit.models_destroyed_sd)
+    models_destroyed_ci95 = property(by_unit.models_destroyed_ci95)
+    models_destroyed_at_least = property(by_unit.models_destroyed_at_least)
+    models_destroyed_at_least_ci95 = property(by_unit.models_destroyed_at_least_ci95)
+    destroyed_by_attack = property(by_unit.destroyed_by_attack)
+    destroyed_mean_after = property(by_unit.destroyed_mean_after)
+    destroyed_summary = by_unit.destroyed_summary
+    unit_dict = by_unit.unit_dict
+
+    # ------------------------------------------------------------ each target (.targets)
+    several = property(by_target.several)
+    all_destroyed = property(by_target.all_destroyed)
+    names = property(by_target.names)
+    targets = property(by_target.targets)
+    target_figures = by_target.target_figures
+
+    # ------------------------------------------------------------ tables and files (.tables)
+    summary = table_methods.summary
+    damage_table = table_methods.damage_table
+    destroyed_table = table_methods.destroyed_table
+    attack_table = table_methods.attack_table
+    play_table = table_methods.play_table
+    cripple_table = table_methods.cripple_table
+    cripple_after_table = table_methods.cripple_after_table
+    by_turn = table_methods.by_turn
+    effect_table = table_methods.effect_table
+    box_table = table_methods.box_table
+    targets_table = table_methods.targets_table
+    tables = table_methods.tables
+    to_csv = table_methods.to_csv
+    to_json = table_methods.to_json
 
     # ------------------------------------------------------------ export
     def to_dict(self) -> dict:
@@ -290,16 +377,18 @@ class Result(SlotFigures, CardFigures, RoundFigures, UnitFigures, TargetFigures,
             **self.unit_dict(),
             "all_destroyed": self.all_destroyed,
             "targets": self.targets,
-            **({"optimizer": self.extra["optimizer"]} if "optimizer" in self.extra else {}),
-            **({"best_play": self.best_play_dict()} if "best_play" in self.extra else {}),
+            **({"optimizer": self.optimizer.to_dict()} if self.optimizer is not None else {}),
+            **({"best_play": self.best_play_dict()} if self.play is not None else {}),
         }
 
     def best_play_dict(self) -> dict:
-        """``extra["best_play"]`` with the decisions as :meth:`play_table` rows (the
-        ``--json`` key ``best_play``)."""
+        """:attr:`play` as plain Python, with the decisions as :meth:`play_table` rows (the
+        ``--json`` key ``best_play``). Raises :class:`KeyError` without best play."""
         from .play import play_rows
 
-        info = dict(self.extra["best_play"])
+        if self.play is None:
+            raise KeyError("best_play")
+        info = self.play.to_dict()
         if "decisions" in info:
             info["decisions"] = play_rows(self)
         return info

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._core.paths import file_to_write, folder_to_write
+from .._core.validate import check_bool
 from ..errors import InputError
 from .frames import tables
 
@@ -45,6 +46,7 @@ def check_csv_target(directory: str | os.PathLike, names, *, overwrite: bool = F
     Raises :class:`InputError` (naming ``key`` and the directory) when ``directory`` is not a
     directory, or when one of the files exists and ``overwrite`` is false.
     """
+    check_bool("overwrite", overwrite)  # "no" is a true value: never read it as a yes
     d = folder_to_write(key, directory)  # a path (not empty, no NUL, not too long), a folder to write in
     if not overwrite:
         _clash(csv_paths(d, names), key, d, hint)
@@ -103,6 +105,7 @@ def write_json(result: Result, path: str | os.PathLike, *, overwrite: bool = Fal
     InputError
         When ``path`` is a directory, or exists and ``overwrite`` is false.
     """
+    check_bool("overwrite", overwrite)
     p = file_to_write("path", path, "JSON file")  # a path, its folder writable, not a folder itself
     if not overwrite:
         _clash([p], "path", p, "pass overwrite=True to replace")

@@ -48,8 +48,9 @@ SLOT_SHRED = 10         # Shred attacks it led to (each made again at once; the 
 #                         but made, hit and crit count theirs too)
 SLOT_FIELDS = 11
 
-# ``Result.effect_weights[round, effect, column]``: effects in this order (the order the
-# maintenance phase resolves fire and corrosion; quicksand's points last), then the columns.
+# ``Result.rounds.effect_weights[round, effect, column]``: effects in this order (the order
+# the maintenance phase resolves fire and corrosion; quicksand's points last), then the
+# columns.
 EFFECT_NAMES = ("fire", "corrosion", "quicksand")
 EFFECT_PRESENT = 0  # on the target at the maintenance phase (fire, corrosion)
 EFFECT_APPLIED = 1  # ... and did not expire

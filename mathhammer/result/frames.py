@@ -175,7 +175,7 @@ def attack_frame(result: Result) -> pd.DataFrame:
 
 
 def _letter_name(result: Result, letter: str) -> str:
-    names = SPIRAL_ASPECT_NAMES if result.card_kind == "spiral" else GRID_SYSTEM_NAMES
+    names = SPIRAL_ASPECT_NAMES if result.card.kind == "spiral" else GRID_SYSTEM_NAMES
     return names.get(letter, letter)
 
 
@@ -186,11 +186,11 @@ def cripple_frame(result: Result) -> pd.DataFrame:
     Columns ``letter``, ``system`` (its full name, e.g. ``Cortex`` or ``Mind``),
     ``probability``, ``ci_low``, ``ci_high``. Empty for a damage track.
     """
-    if not result.letters:
+    if result.card is None or not result.card.letters:
         return _frame("cripple")
     ci = result.cripple_ci95
     cripple = result.cripple
-    letters = list(result.letters)
+    letters = list(result.card.letters)
     return _frame("cripple", {
         "letter": letters, "system": [_letter_name(result, x) for x in letters],
         "probability": [cripple[x] for x in letters],
@@ -203,14 +203,14 @@ def cripple_after_frame(result: Result) -> pd.DataFrame:
     is resolved. Columns ``attack`` (1-based), ``label``, ``letter``, ``probability``.
     Empty for a damage track.
     """
-    if not result.letters:
+    if result.card is None or not result.card.letters:
         return _frame("cripple_after")
     after = result.cripple_after
     n, k = after.shape
     return _frame("cripple_after", {
         "attack": np.repeat(np.arange(1, n + 1), k),
         "label": np.repeat(np.asarray(result.slot_labels, dtype=object), k),
-        "letter": list(result.letters) * n,
+        "letter": list(result.card.letters) * n,
         "probability": after.reshape(-1),
     })
 
@@ -240,7 +240,7 @@ def effect_frame(result: Result) -> pd.DataFrame:
     (``burning_after``), the focus the target spent against it (``target_spent_mean``) and the
     Tough saves it caused (``tough_saves``). Empty when no continuous effect or hazard can happen.
     """
-    if result.effect_weights is None:
+    if result.rounds is None:
         return _frame("effects")
     turns = result.turns
     columns = {"present": EFFECT_PRESENT, "applied": EFFECT_APPLIED, "damage_mean": EFFECT_DAMAGE,
@@ -262,10 +262,10 @@ def box_frame(result: Result) -> pd.DataFrame:
     (its system or aspect, ``.`` for a hull box) and ``probability``. Empty for a damage
     track. ``pivot(index="row", columns="column", values="probability")`` draws the card.
     """
-    if not result.box_weights:
+    if result.card is None or not result.card.box_weights:
         return _frame("boxes")
     marked = result.box_marked
-    card = result.card
+    card = result.card.columns
     data: dict = {"column": [], "row": [], "letter": [], "probability": []}
     for c, col in enumerate(marked):
         for r, p in enumerate(col):

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Metric", "METRICS", "metric_info", "metric_label", "is_probability", "KINDS", "INTERVALS",
+from ..errors import InputError
+
+__all__ = ["objective_value", "Metric", "METRICS", "metric_info", "metric_label", "is_probability", "KINDS", "INTERVALS",
            "SUMMARY_COLUMNS"]
 
 #: The columns of a summary frame, which every sweep, comparison and matrix frame ends with.
@@ -114,3 +116,23 @@ def is_probability(metric: str) -> bool:
         return metric_info(metric).kind == "probability"
     except KeyError:
         return False
+
+
+def objective_value(result, objective: str) -> tuple[float, tuple[float, float]]:
+    """The figure an optimizer objective names in ``result`` and its 95% interval: ``kill``,
+    ``damage`` (expected damage), ``destroyed`` (expected models destroyed) or
+    ``cripple:X``; another name, or a letter the target's card lacks, is refused."""
+    if objective == "kill":
+        return result.kill, result.kill_ci95
+    if objective == "damage":
+        return result.damage_mean, result.damage_mean_ci95
+    if objective == "destroyed":
+        return result.models_destroyed_mean, result.models_destroyed_ci95
+    if not isinstance(objective, str) or not objective.startswith("cripple:"):
+        raise InputError("objective", objective, "must be one of kill, damage, destroyed, cripple:X")
+    letters = result.card.letters if result.card is not None else ()
+    letter = objective.split(":", 1)[1]
+    if letter not in letters:
+        raise InputError("objective", objective, "the target's card has no system or aspect "
+                         f"{letter!r} (it has {', '.join(letters) or 'none: a damage track'})")
+    return result.cripple[letter], result.cripple_ci95[letter]

@@ -1,11 +1,16 @@
 """Best play in a result: the "how to play it" frame and report lines.
 
-The decisions come from ``Result.extra["best_play"]["decisions"]``
-(:func:`mathhammer.play.report`); how often each is taken comes from the result's own
-counters (Monte Carlo or exact), so the frame reads both the rule and what it did.
+The decisions come from ``Result.play.decisions`` (:func:`mathhammer.play.report`); how
+often each is taken comes from the result's own counters (Monte Carlo or exact), so the frame
+reads both the rule and what it did.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .bestplay import Decision
 
 __all__ = ["play_rows", "play_lines", "PLAY_COLUMNS"]
 
@@ -25,16 +30,15 @@ def play_rows(result) -> list[dict]:
     empty for the target) and ``points`` (mean points it spends per sequence). A bought attack
     whose weapon best play chooses counts per slot, whatever the weapon: its boosts' figures
     are the slot's, and "make it with X" has none."""
-    info = result.extra.get("best_play") or {}
     out = []
-    for d in info.get("decisions", []):
-        i = d["slot"]
-        kind = d.get("kind")
+    for d in result.play.decisions if result.play is not None else ():
+        i = d.slot
+        kind = d.kind
         taken = None
         if kind == "boost_attack":
             taken = float(result.boost_attack_rate[i])
             points = taken
-        elif kind is not None and kind.startswith("boost_damage"):
+        elif kind.startswith("boost_damage"):
             taken = float(result.boost_damage_rate[i])
             points = taken
         elif kind == "buy":
@@ -45,36 +49,36 @@ def play_rows(result) -> list[dict]:
             points = None
         else:  # the target's power field
             points = float(result.target_spent_mean[i])
-        out.append({"slot": i + 1, "attack": d["attack"], "who": d["who"], "decision": decision_words(d),
-                    "condition": d["condition"], "agreement": d["agreement"], "taken": taken,
+        out.append({"slot": i + 1, "attack": d.attack, "who": d.who, "decision": decision_words(d),
+                    "condition": d.condition, "agreement": d.agreement, "taken": taken,
                     "points": points})
     return out
 
 
-def decision_words(d: dict) -> str:
+def decision_words(d: Decision) -> str:
     """A decision as the report says it: the boosts of a bought attack made with another
     weapon say which ("with Claw, boost the damage roll")."""
-    if d.get("weapon") and d.get("kind") not in ("weapon", "buy"):
-        return f"with {d['weapon']}, {d['decision']}"
-    return d["decision"]
+    if d.weapon and d.kind not in ("weapon", "buy"):
+        return f"with {d.weapon}, {d.decision}"
+    return d.decision
 
 
 def play_lines(result) -> list[str]:
     """The "How to play it" section of the text report (empty without best play)."""
-    info = result.extra.get("best_play")
-    if not info:
+    info = result.play
+    if info is None:
         return []
-    solved = info.get("solved_on", "")
+    solved = info.solved_on
     if solved.startswith("not solved"):
-        return [f"Best play: {solved}; {info.get('fallback', '')}.", ""]
+        return [f"Best play: {solved}; {info.fallback or ''}.", ""]
     # "exact", "exact, as if without Shield Guard", "relaxed: the grid as a damage track ..."
     how = "exactly" + solved[5:] if solved.startswith("exact") else "with " + solved.removeprefix("relaxed: ")
-    lines = [f"How to play it (best play for the objective {info['objective']}; solved {how}):"]
-    value = info.get("value", 1.0)
+    lines = [f"How to play it (best play for the objective {info.objective}; solved {how}):"]
+    value = 1.0 if info.value is None else info.value
     then = "the models destroyed, then the damage" if result.models > 1 else "the damage"
-    if info["objective"] == "kill" and value <= 0.0:
+    if info.objective == "kill" and value <= 0.0:
         lines.append(f"  The kill is out of reach: best play goes for {then} (then keeps its points).")
-    elif info["objective"] == "kill" and value < NEARLY_OUT_OF_REACH:
+    elif info.objective == "kill" and value < NEARLY_OUT_OF_REACH:
         lines.append(f"  The kill is all but out of reach ({value:.4%}): best play still goes for it")
         lines.append(f"  first, and for {then} where it cannot.")
     by_slot: dict = {}

@@ -1,11 +1,13 @@
 """Figures of each attack of the sequence: made, hit, critical, damage, points spent.
 
-A mixin of :class:`~mathhammer.result.Result`, reading its ``slot_weights`` (one row per
-attack, the ``SLOT_*`` columns of :mod:`.fields`), ``total``, ``slot_labels``,
-``slot_attacker`` and ``slot_paid``.
+Functions of a :class:`~mathhammer.result.Result`, which binds them as its properties: each
+reads the result's ``slot_weights`` (one row per attack, the ``SLOT_*`` columns of
+:mod:`.fields`) and ``total``, and returns an array over the attacks, in sequence order.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,121 +24,126 @@ from .fields import (
     SLOT_TOUGH,
 )
 
-__all__ = ["SlotFigures"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .core import Result
+
+__all__ = ["made", "hit", "crit", "attack_damage_mean", "boost_attack_rate",
+           "boost_damage_rate", "spent_mean", "target_spent_mean", "tough_saves", "shred_mean",
+           "spent_by_attacker", "target_spent_total", "tough_saves_total", "attacks"]
 
 
-class SlotFigures:
-    """Per attack: each figure an array over the attacks, in sequence order."""
+def _slot(result: Result, col: int) -> np.ndarray:
+    return result.slot_weights[:, col] / result.total
 
-    @property
-    def n_attacks(self) -> int:
-        return len(self.slot_labels)
 
-    def _slot(self, col: int) -> np.ndarray:
-        return self.slot_weights[:, col] / self.total
+def made(result: Result) -> np.ndarray:
+    """Probability each attack is made (the target was still standing)."""
+    return _slot(result, SLOT_MADE)
 
-    @property
-    def made(self) -> np.ndarray:
-        """Probability each attack is made (the target was still standing)."""
-        return self._slot(SLOT_MADE)
 
-    @property
-    def hit(self) -> np.ndarray:
-        """Probability each attack is made and hits."""
-        return self._slot(SLOT_HIT)
+def hit(result: Result) -> np.ndarray:
+    """Probability each attack is made and hits."""
+    return _slot(result, SLOT_HIT)
 
-    @property
-    def crit(self) -> np.ndarray:
-        """Probability each attack is made and is a critical hit."""
-        return self._slot(SLOT_CRIT)
 
-    @property
-    def attack_damage_mean(self) -> np.ndarray:
-        """Expected damage points each attack marks (0 when not made)."""
-        return self._slot(SLOT_DAMAGE)
+def crit(result: Result) -> np.ndarray:
+    """Probability each attack is made and is a critical hit."""
+    return _slot(result, SLOT_CRIT)
 
-    @property
-    def boost_attack_rate(self) -> np.ndarray:
-        """Probability each attack's roll was boosted with a paid point."""
-        return self._slot(SLOT_BOOST_ATTACK)
 
-    @property
-    def boost_damage_rate(self) -> np.ndarray:
-        """Probability each attack's damage roll was boosted with a paid point."""
-        return self._slot(SLOT_BOOST_DAMAGE)
+def attack_damage_mean(result: Result) -> np.ndarray:
+    """Expected damage points each attack marks (0 when not made)."""
+    return _slot(result, SLOT_DAMAGE)
 
-    @property
-    def spent_mean(self) -> np.ndarray:
-        """Expected attacker points paid for each attack (buying it and its boosts, or
-        making it: a power attack's point, ``slot_paid``, paid whenever it is made)."""
-        spent = self._slot(SLOT_SPENT)
-        if any(self.slot_paid):
-            spent = spent + np.asarray(self.slot_paid, dtype=np.float64) * self.made
-        return spent
 
-    @property
-    def target_spent_mean(self) -> np.ndarray:
-        """Expected focus or fury the target spent against each attack."""
-        return self._slot(SLOT_TARGET_SPENT)
+def boost_attack_rate(result: Result) -> np.ndarray:
+    """Probability each attack's roll was boosted with a paid point."""
+    return _slot(result, SLOT_BOOST_ATTACK)
 
-    @property
-    def tough_saves(self) -> np.ndarray:
-        """Probability each attack caused a successful Tough roll."""
-        return self._slot(SLOT_TOUGH)
 
-    @property
-    def shred_mean(self) -> np.ndarray:
-        """Expected Shred attacks each attack led to (docs/rules.md 5). Their damage, boosts,
-        points and Tough saves count in the attack's figures; its ``made``, ``hit`` and
-        ``crit`` are its own roll's."""
-        return self._slot(SLOT_SHRED)
+def boost_damage_rate(result: Result) -> np.ndarray:
+    """Probability each attack's damage roll was boosted with a paid point."""
+    return _slot(result, SLOT_BOOST_DAMAGE)
 
-    @property
-    def spent_by_attacker(self) -> dict[str, float]:
-        """Expected points (focus, fury or forcing) each attacker spent."""
-        spent = self.spent_mean.tolist()  # Python floats, the same values
-        out = {name: 0.0 for name in self.attacker_names}
-        for a, x in zip(self.slot_attacker, spent):
-            out[self.attacker_names[a]] += x
-        return out
 
-    @property
-    def target_spent_total(self) -> float:
-        """Expected focus or fury the target spent (attacks, then ``effects``)."""
-        return float(self.target_spent_mean.sum()) + self.effects_target_spent
+def spent_mean(result: Result) -> np.ndarray:
+    """Expected attacker points paid for each attack (buying it and its boosts, or making
+    it: a power attack's point, ``slot_paid``, paid whenever it is made)."""
+    spent = _slot(result, SLOT_SPENT)
+    if any(result.slot_paid):
+        spent = spent + np.asarray(result.slot_paid, dtype=np.float64) * made(result)
+    return spent
 
-    @property
-    def tough_saves_total(self) -> float:
-        """Expected successful Tough rolls (from attacks, then ``effects``)."""
-        return float(self.tough_saves.sum()) + self.effects_tough_saves
 
-    @property
-    def attacks(self) -> list[dict]:
-        """One dict per attack, in sequence order."""
-        destroyed_after = self.destroyed_mean_after
-        return [
-            {
-                "attack": i + 1,
-                "label": label,
-                "made": float(self.made[i]),
-                "hit": float(self.hit[i]),
-                "crit": float(self.crit[i]),
-                "damage_mean": float(self.attack_damage_mean[i]),
-                "kill_after": float(self.kill_after[i]),
-                "boost_attack": float(self.boost_attack_rate[i]),
-                "boost_damage": float(self.boost_damage_rate[i]),
-                "spent_mean": float(self.spent_mean[i]),
-                "target_spent_mean": float(self.target_spent_mean[i]),
-                "tough_saves": float(self.tough_saves[i]),
-                "destroyed_mean": float(self.destroyed_by_attack[i]),
-                "destroyed_mean_after": float(destroyed_after[i]),
-                "shred_mean": float(self.shred_mean[i]),
-                **({"cripple_after": {x: float(self.cripple_after[i, j])
-                                      for j, x in enumerate(self.letters)}}
-                   if self.letters else {}),
-                **({"made_against": {name: float(self.slot_target_weights[i, g] / self.total)
-                                     for g, name in enumerate(self.target_names)}}
-                   if self.slot_target_weights is not None else {}),
-            }
-            for i, label in enumerate(self.slot_labels)
-        ]
+def target_spent_mean(result: Result) -> np.ndarray:
+    """Expected focus or fury the target spent against each attack."""
+    return _slot(result, SLOT_TARGET_SPENT)
+
+
+def tough_saves(result: Result) -> np.ndarray:
+    """Probability each attack caused a successful Tough roll."""
+    return _slot(result, SLOT_TOUGH)
+
+
+def shred_mean(result: Result) -> np.ndarray:
+    """Expected Shred attacks each attack led to (docs/rules.md 5). Their damage, boosts,
+    points and Tough saves count in the attack's figures; its ``made``, ``hit`` and ``crit``
+    are its own roll's."""
+    return _slot(result, SLOT_SHRED)
+
+
+def spent_by_attacker(result: Result) -> dict[str, float]:
+    """Expected points (focus, fury or forcing) each attacker spent."""
+    spent = spent_mean(result).tolist()  # Python floats, the same values
+    out = {name: 0.0 for name in result.attacker_names}
+    for a, x in zip(result.slot_attacker, spent):
+        out[result.attacker_names[a]] += x
+    return out
+
+
+def target_spent_total(result: Result) -> float:
+    """Expected focus or fury the target spent (attacks, then ``effects``)."""
+    return float(target_spent_mean(result).sum()) + result.effects_target_spent
+
+
+def tough_saves_total(result: Result) -> float:
+    """Expected successful Tough rolls (from attacks, then ``effects``)."""
+    return float(tough_saves(result).sum()) + result.effects_tough_saves
+
+
+def attacks(result: Result) -> list[dict]:
+    """One dict per attack, in sequence order."""
+    made_, hit_, crit_ = made(result), hit(result), crit(result)
+    damage, kill_after = attack_damage_mean(result), result.kill_after
+    boost_attack, boost_damage = boost_attack_rate(result), boost_damage_rate(result)
+    spent, target_spent, tough = spent_mean(result), target_spent_mean(result), tough_saves(result)
+    destroyed, destroyed_after = result.destroyed_by_attack, result.destroyed_mean_after
+    shred = shred_mean(result)
+    card, per_target = result.card, result.per_target
+    letters = card.letters if card is not None else ()
+    cripple_after = result.cripple_after if letters else None
+    return [
+        {
+            "attack": i + 1,
+            "label": label,
+            "made": float(made_[i]),
+            "hit": float(hit_[i]),
+            "crit": float(crit_[i]),
+            "damage_mean": float(damage[i]),
+            "kill_after": float(kill_after[i]),
+            "boost_attack": float(boost_attack[i]),
+            "boost_damage": float(boost_damage[i]),
+            "spent_mean": float(spent[i]),
+            "target_spent_mean": float(target_spent[i]),
+            "tough_saves": float(tough[i]),
+            "destroyed_mean": float(destroyed[i]),
+            "destroyed_mean_after": float(destroyed_after[i]),
+            "shred_mean": float(shred[i]),
+            **({"cripple_after": {x: float(cripple_after[i, j]) for j, x in enumerate(letters)}}
+               if letters else {}),
+            **({"made_against": {name: float(per_target.made_weights[i, g] / result.total)
+                                 for g, name in enumerate(per_target.names)}}
+               if per_target is not None else {}),
+        }
+        for i, label in enumerate(result.slot_labels)
+    ]

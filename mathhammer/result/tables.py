@@ -1,4 +1,5 @@
-"""The pandas tables and files of a :class:`~mathhammer.result.Result`, as its methods.
+"""The pandas tables and files of a :class:`~mathhammer.result.Result`, which binds these
+functions as its methods (``summary()``, ``damage_table()``, ... ``to_csv``, ``to_json``).
 
 Thin wrappers over :mod:`.frames` and :mod:`.export`, imported when first called, so that
 importing mathhammer or running the command line does not import pandas.
@@ -6,115 +7,132 @@ importing mathhammer or running the command line does not import pandas.
 
 from __future__ import annotations
 
-__all__ = ["TableMethods"]
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .core import Result
+
+__all__ = ["summary", "damage_table", "destroyed_table", "attack_table", "play_table",
+           "cripple_table", "cripple_after_table", "by_turn", "effect_table", "box_table",
+           "targets_table", "tables", "to_csv", "to_json"]
 
 
-class TableMethods:
-    """``summary()``, ``damage_table()``, ... and ``to_csv`` / ``to_json`` of a Result."""
+def summary(result: Result):
+    """Headline figures as a tidy frame: ``metric``, ``value``, ``ci_low``, ``ci_high``
+    (see :func:`mathhammer.result.frames.summary_frame`)."""
+    from .frames import summary_frame
 
-    def summary(self):
-        """Headline figures as a tidy frame: ``metric``, ``value``, ``ci_low``, ``ci_high``
-        (see :func:`mathhammer.result.frames.summary_frame`)."""
-        from .frames import summary_frame
+    return summary_frame(result)
 
-        return summary_frame(self)
 
-    def damage_table(self):
-        """Damage distribution: ``damage``, ``probability``, ``at_least`` (P(damage >= k))."""
-        from .frames import damage_frame
+def damage_table(result: Result):
+    """Damage distribution: ``damage``, ``probability``, ``at_least`` (P(damage >= k))."""
+    from .frames import damage_frame
 
-        return damage_frame(self)
+    return damage_frame(result)
 
-    def destroyed_table(self):
-        """A unit as the target: ``destroyed`` (k), ``probability`` (exactly k), ``at_least``
-        and its 95% interval (see :func:`mathhammer.result.frames.destroyed_frame`)."""
-        from .frames import destroyed_frame
 
-        return destroyed_frame(self)
+def destroyed_table(result: Result):
+    """A unit as the target: ``destroyed`` (k), ``probability`` (exactly k), ``at_least``
+    and its 95% interval (see :func:`mathhammer.result.frames.destroyed_frame`)."""
+    from .frames import destroyed_frame
 
-    def attack_table(self):
-        """One row per attack slot: made, hit, crit, mean damage, kill after it, boosts,
-        points spent (see :func:`mathhammer.result.frames.attack_frame`)."""
-        from .frames import attack_frame
+    return destroyed_frame(result)
 
-        return attack_frame(self)
 
-    def play_table(self):
-        """Best play in a player's words, one row per attack and decision: ``slot``,
-        ``attack``, ``who``, ``decision``, ``condition``, ``agreement``, ``taken``,
-        ``points`` (see :func:`mathhammer.result.play.play_rows`); empty without best play."""
-        import pandas as pd
+def attack_table(result: Result):
+    """One row per attack slot: made, hit, crit, mean damage, kill after it, boosts,
+    points spent (see :func:`mathhammer.result.frames.attack_frame`)."""
+    from .frames import attack_frame
 
-        from .play import PLAY_COLUMNS, play_rows
+    return attack_frame(result)
 
-        return pd.DataFrame(play_rows(self), columns=list(PLAY_COLUMNS))
 
-    def cripple_table(self):
-        """Per system or aspect: ``letter``, ``system``, ``probability`` crippled at the end,
-        ``ci_low``, ``ci_high`` (empty for a damage track)."""
-        from .frames import cripple_frame
+def play_table(result: Result):
+    """Best play in a player's words, one row per attack and decision: ``slot``,
+    ``attack``, ``who``, ``decision``, ``condition``, ``agreement``, ``taken``,
+    ``points`` (see :func:`mathhammer.result.play.play_rows`); empty without best play."""
+    import pandas as pd
 
-        return cripple_frame(self)
+    from .play import PLAY_COLUMNS, play_rows
 
-    def cripple_after_table(self):
-        """Per attack slot and letter: ``probability`` it is crippled once the attack is
-        resolved (empty for a damage track)."""
-        from .frames import cripple_after_frame
+    return pd.DataFrame(play_rows(result), columns=list(PLAY_COLUMNS))
 
-        return cripple_after_frame(self)
 
-    def by_turn(self):
-        """Kill by the end of each round: ``turn``, ``kill``, ``ci_low``, ``ci_high`` (empty
-        for a single round)."""
-        from .frames import turn_frame
+def cripple_table(result: Result):
+    """Per system or aspect: ``letter``, ``system``, ``probability`` crippled at the end,
+    ``ci_low``, ``ci_high`` (empty for a damage track)."""
+    from .frames import cripple_frame
 
-        return turn_frame(self)
+    return cripple_frame(result)
 
-    def effect_table(self):
-        """Continuous effects and hazards per round (empty when none can happen; see
-        :func:`mathhammer.result.frames.effect_frame`)."""
-        from .frames import effect_frame
 
-        return effect_frame(self)
+def cripple_after_table(result: Result):
+    """Per attack slot and letter: ``probability`` it is crippled once the attack is
+    resolved (empty for a damage track)."""
+    from .frames import cripple_after_frame
 
-    def box_table(self):
-        """Probability each box of the grid or spiral ends marked: ``column``, ``row``,
-        ``letter``, ``probability`` (empty for a damage track)."""
-        from .frames import box_frame
+    return cripple_after_frame(result)
 
-        return box_frame(self)
 
-    def targets_table(self):
-        """Several targets: one row per target and metric (``target``, ``metric``, ``value``,
-        ``ci_low``, ``ci_high``; see :func:`mathhammer.result.frames.targets_frame`)."""
-        from .frames import targets_frame
+def by_turn(result: Result):
+    """Kill by the end of each round: ``turn``, ``kill``, ``ci_low``, ``ci_high`` (empty
+    for a single round)."""
+    from .frames import turn_frame
 
-        return targets_frame(self)
+    return turn_frame(result)
 
-    def tables(self) -> dict:
-        """Every table that applies, keyed by file-friendly name (``summary``, ``damage``,
-        ``destroyed``, ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``, ``effects``,
-        ``boxes``, ``targets``)."""
-        from .frames import tables
 
-        return tables(self)
+def effect_table(result: Result):
+    """Continuous effects and hazards per round (empty when none can happen; see
+    :func:`mathhammer.result.frames.effect_frame`)."""
+    from .frames import effect_frame
 
-    def to_csv(self, directory, overwrite: bool = False) -> list:
-        """Write every table as ``directory/NAME.csv`` (the directory is created if
-        missing); return the paths. Raises :class:`~mathhammer.errors.InputError` when a file
-        exists, unless ``overwrite``."""
-        from .export import write_csv
+    return effect_frame(result)
 
-        return write_csv(self, directory, overwrite=overwrite)
 
-    def to_json(self, path=None, overwrite: bool = False):
-        """:meth:`to_dict` as JSON: the string when ``path`` is None, else written to
-        ``path`` (which is returned). Raises :class:`~mathhammer.errors.InputError` when
-        ``path`` exists, unless ``overwrite``."""
-        if path is None:
-            import json
+def box_table(result: Result):
+    """Probability each box of the grid or spiral ends marked: ``column``, ``row``,
+    ``letter``, ``probability`` (empty for a damage track)."""
+    from .frames import box_frame
 
-            return json.dumps(self.to_dict())
-        from .export import write_json
+    return box_frame(result)
 
-        return write_json(self, path, overwrite=overwrite)
+
+def targets_table(result: Result):
+    """Several targets: one row per target and metric (``target``, ``metric``, ``value``,
+    ``ci_low``, ``ci_high``; see :func:`mathhammer.result.frames.targets_frame`)."""
+    from .frames import targets_frame
+
+    return targets_frame(result)
+
+
+def tables(result: Result) -> dict:
+    """Every table that applies, keyed by file-friendly name (``summary``, ``damage``,
+    ``destroyed``, ``attacks``, ``cripple``, ``cripple_after``, ``by_turn``, ``effects``,
+    ``boxes``, ``targets``)."""
+    from . import frames
+
+    return frames.tables(result)
+
+
+def to_csv(result: Result, directory, overwrite: bool = False) -> list:
+    """Write every table as ``directory/NAME.csv`` (the directory is created if
+    missing); return the paths. Raises :class:`~mathhammer.errors.InputError` when a file
+    exists, unless ``overwrite``."""
+    from .export import write_csv
+
+    return write_csv(result, directory, overwrite=overwrite)
+
+
+def to_json(result: Result, path=None, overwrite: bool = False):
+    """:meth:`~Result.to_dict` as JSON: the string when ``path`` is None, else written to
+    ``path`` (which is returned). Raises :class:`~mathhammer.errors.InputError` when
+    ``path`` exists, unless ``overwrite``."""
+    if path is None:
+        import json
+
+        return json.dumps(result.to_dict())
+    from .export import write_json
+
+    return write_json(result, path, overwrite=overwrite)

@@ -12,6 +12,7 @@ from ..rules import Scenario
 from ..rules.vocabulary import GRID_SYSTEM_NAMES, SPIRAL_ASPECT_NAMES
 from .cardgrid import card_table
 from .core import Result
+from .optimizer import OptimizerReport
 from .play import play_lines
 from .texttable import text_table as _table
 
@@ -239,27 +240,26 @@ def _round_lines(scenario: Scenario, result: Result) -> list[str]:
     return lines
 
 
-def _optimizer_lines(info: dict) -> list[str]:
-    objective = info["objective"]
+def _optimizer_lines(info: OptimizerReport) -> list[str]:
+    objective = info.objective
     what = {"kill": "kill probability", "damage": "expected damage",
             "destroyed": "expected models destroyed"}.get(
         objective, f"the probability {objective.split(':')[-1]} ends crippled")
-    lines = [f"Spending policy optimized for {what} ({info['policies_tried']} policies tried, "
-             f"{info['distinct_policies']} behaving differently; attackers: "
-             f"{', '.join(info['attackers'])}):"]
-    for tag in ("chosen", "runner_up"):
-        c = info[tag]
+    lines = [f"Spending policy optimized for {what} ({info.policies_tried} policies tried, "
+             f"{info.distinct_policies} behaving differently; attackers: "
+             f"{', '.join(info.attackers)}):"]
+    for tag, c in (("chosen", info.chosen), ("runner_up", info.runner_up)):
         if c is None:
             continue
-        lo, hi = c["score_ci95"]
-        pct = info["objective"] not in ("damage", "destroyed")
-        fig = _pct(c["score"]) if pct else f"{c['score']:.3f}"
+        lo, hi = c.score_ci95
+        pct = objective not in ("damage", "destroyed")
+        fig = _pct(c.score) if pct else f"{c.score:.3f}"
         if hi > lo:  # Monte Carlo: an interval; exact: a point
             fig += f" (95% CI {_pct(lo)} - {_pct(hi)})" if pct else f" (95% CI {lo:.3f} - {hi:.3f})"
-        lines.append(f"  {'chosen' if tag == 'chosen' else 'runner-up'}: {c['label']}: {fig}")
-    if info.get("adaptive_best") is not None:
-        best = info["adaptive_best"]
-        fig = f"{best:.3f}" if info["objective"] in ("damage", "destroyed") else _pct(best)
+        lines.append(f"  {'chosen' if tag == 'chosen' else 'runner-up'}: {c.label}: {fig}")
+    if info.adaptive_best is not None:
+        best = info.adaptive_best
+        fig = f"{best:.3f}" if objective in ("damage", "destroyed") else _pct(best)
         lines.append(f"  best adaptive play (backward induction, every decision on the state): {fig}")
     return lines
 
@@ -319,14 +319,14 @@ def format_report(scenario: Scenario, result: Result) -> str:
         lines += _table(["damage k", "P(=k)", "P(>=k)"], _distribution_rows(result), "lrr")
         lines.append("")
 
-    if result.letters or scenario.card_target.card is not None:
+    if result.card is not None or scenario.card_target.card is not None:
         lines += _card_lines(scenario, result)
         lines.append("")
 
     lines += _round_lines(scenario, result)
 
-    if "optimizer" in result.extra:
-        lines += _optimizer_lines(result.extra["optimizer"])
+    if result.optimizer is not None:
+        lines += _optimizer_lines(result.optimizer)
         lines.append("")
 
     lines += play_lines(result)

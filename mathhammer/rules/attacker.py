@@ -131,6 +131,14 @@ class Attacker:
         if self.force and self.model != "warbeast":  # a warlock's fury is its own (rules.md 3)
             raise InputError("force", self.force, f"only a warbeast is forced (model = {self.model!r}); "
                              'a warjack spends focus, a warlock fury: give model = "warbeast" or focus')
+        if self.fury and self.model == "warjack" and "C" in self.crippled:
+            # fury is a warlock's (the default model reads it so); a crippled Cortex is a
+            # warjack's, and takes its focus, which fury is not
+            raise InputError("fury", self.fury, 'a warjack spends focus: with a crippled Cortex, give '
+                             'focus (none usable), or model = "other" for a warlock')
+        if self.focus and self.model == "warbeast":
+            raise InputError("focus", self.focus, 'a warbeast is forced (model = "warbeast"): give force, '
+                             'or model = "other" for a warcaster')
         check_choice("side", self.side, COLOSSAL_SIDES)
         allowed = {"warjack": GRID_LETTERS, "warbeast": SPIRAL_LETTERS, "other": ""}[self.model]
         if isinstance(self.crippled, str) or not isinstance(self.crippled, (list, tuple, set, frozenset)):

@@ -230,9 +230,14 @@ class Weapon:
             for rule in sorted(DAMAGE_ROLL_RULES):
                 if rule in self.rules:
                     raise InputError("rules", rule, 'needs a damage roll: the weapon has POW "-"')
-            if self.damage_discard != "none":
-                raise InputError("damage_discard", self.damage_discard,
-                                 'needs a damage roll: the weapon has POW "-"')
+            # a damage type also types a blast's damage rolls
+            keys = (("damage_discard", "none"), ("extra_damage_dice", 0)) + (
+                (("damage_type", frozenset()),) if self.blast_pow is None else ())
+            for key, default in keys:
+                value = getattr(self, key)
+                if value != default:
+                    raise InputError(key, sorted(value) if isinstance(value, frozenset) else value,
+                                     'needs a damage roll: the weapon has POW "-"')
         self._check_power_attack()
 
     #: Keys of a weapon entry a power attack cannot have (no weapon rule applies to it, and
@@ -240,7 +245,8 @@ class Weapon:
     _NOT_ON_POWER_ATTACKS = (("attack_discard", "none"), ("damage_discard", "none"), ("def_minus", 0),
                              ("arm_minus", 0), ("damage_to", None), ("reload", 0), ("cost", 0),
                              ("blast_pow", None), ("location", None), ("crippled", False),
-                             ("damage_type", frozenset()))
+                             ("damage_type", frozenset()), ("boosted_attack", False),
+                             ("boosted_damage", False))
 
     def _check_power_attack(self) -> None:
         """A power attack: a melee entry of one attack with a POW and no weapon rules; it

@@ -195,11 +195,12 @@ def compare(
     scenarios : mapping of str to Scenario
         At least two loadouts, by label (a sequence is labelled ``loadout 1``, ...).
     trials : int, optional
-        Monte Carlo sample size of every loadout; defaults to the largest of theirs. The
-        paired interval needs more than one chunk of 32,768 trials.
+        Monte Carlo sample size of every loadout; defaults to theirs (loadouts giving
+        different ones are refused: give it). The paired interval needs more than one chunk
+        of 32,768 trials.
     seed : int, optional
-        The one seed of every loadout; defaults to the first loadout's that has one, else a
-        seed is drawn (reported in :attr:`Comparison.seed`).
+        The one seed of every loadout; defaults to the one the loadouts name (different ones
+        are refused: give it), else a seed is drawn (reported in :attr:`Comparison.seed`).
     method : {"monte_carlo", "mc", "exact"}
         ``"exact"`` gives exact figures and exact differences.
 

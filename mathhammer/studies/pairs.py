@@ -60,10 +60,15 @@ def _grid(scenario, vary: Mapping, a: DeckEntry, t: DeckEntry):
 def parameters(attack_deck, target_deck, first, vary, simulation) -> tuple[list, list]:
     """The varied parameters and their combinations (``[()]`` when nothing varies), checked
     on every attacker and every target before anything runs (``first`` is the first pair's
-    scenario); at most :data:`~mathhammer._core.limits.MAX_POINTS` points in all."""
+    scenario); at most :data:`~mathhammer._core.limits.MAX_POINTS` points in all. A setting
+    of ``simulation`` (``turns`` ...) may not be varied too."""
     params, combos = [], [()]
     if vary:
         params, pts = _grid(first, vary, attack_deck[0], target_deck[0])
+        for p in params:  # a setting given and varied: the varied values would replace it
+            if p.keys[0] == "simulation" and p.keys[-1] in simulation:
+                raise InputError(p.keys[-1], simulation[p.keys[-1]], f"is also varied ({p.path}): "
+                                 "give it once, as a setting or as a varied parameter")
         combos = [values for values, _ in pts]
         for a in attack_deck[1:]:
             _grid(pair_scenario(a, target_deck[0], simulation), vary, a, target_deck[0])

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .._core.limits import MAX_SEED, MAX_TRIALS, fresh_seed
 from .._core.validate import check_int, check_name
+from ..engine import check_method_arguments
 from ..errors import InputError
 from ..result import Result
 from ..result.metrics import SUMMARY_COLUMNS
@@ -76,20 +77,31 @@ def check_loadouts(scenario: object, key: str = "scenario") -> dict[str | None, 
 
 
 def run_settings(scenarios: Iterable[Scenario], trials, seed, method: str):
-    """The trials and seed every point runs with (None, None for exact): ``trials`` or the
-    largest of the scenarios'; ``seed`` or the first a scenario names (None: drawn later)."""
+    """The trials and seed every point runs with (None, None for exact, which refuses them
+    given): ``trials`` or the scenarios' own, ``seed`` or the one the scenarios name (None:
+    drawn later); scenarios giving either differently are refused unless it is given."""
     scenarios = list(scenarios)
+    check_method_arguments(method, trials=trials, seed=seed)
     if method == "exact":
         return None, None
     if trials is None:
-        trials = max(s.trials for s in scenarios)
+        trials = _one_setting("trials", [s.trials for s in scenarios])
     else:
         trials = check_int("trials", trials, 1, MAX_TRIALS)
     if seed is None:
-        seed = next((s.seed for s in scenarios if s.seed is not None), None)
+        seed = _one_setting("seed", [s.seed for s in scenarios if s.seed is not None])
     else:
         seed = check_int("seed", seed, 0, MAX_SEED)
     return trials, seed
+
+
+def _one_setting(key: str, values: list):
+    """The one value the scenarios give ``key`` (None: none gives one); scenarios that give
+    it differently are refused, since every point runs with one value: the caller gives it."""
+    if len(set(values)) > 1:
+        raise InputError(key, sorted(set(values)), f"the scenarios give different {key}: give "
+                         f"{key} to choose one for every point (--{key} on the command line)")
+    return values[0] if values else None
 
 
 def digest(data) -> str:

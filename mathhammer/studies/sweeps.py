@@ -95,11 +95,11 @@ def sweep(
         ``{"target.arm": range(14, 23), "target.def": range(10, 17)}``. Points are the
         cartesian product, the last parameter varying fastest (after the loadouts).
     trials : int, optional
-        Monte Carlo sample size of every point; defaults to the scenario's (the largest of
-        the loadouts').
+        Monte Carlo sample size of every point; defaults to the scenario's (loadouts giving
+        different ones are refused: give it).
     seed : int, optional
-        The one seed of every point; defaults to the scenario's (the first loadout's that
-        has one), else a seed is drawn once (reported in ``frame.attrs["seed"]``; a resumed
+        The one seed of every point; defaults to the scenario's (loadouts naming different
+        ones are refused: give it), else a seed is drawn once (reported in ``frame.attrs["seed"]``; a resumed
         sweep keeps the seed it was started with).
     method : {"monte_carlo", "mc", "exact"}
     out : str or os.PathLike, optional
