@@ -1,7 +1,8 @@
 """The steps of the Monte Carlo kernel built from steps, each on chosen dice outside a whole
 trial (docs/activation.md, "One attack, step by step"): the attack roll, the damage roll,
-marking a damage grid, and suffering on a grid with a Shield (a crippled arm takes its ARM
-away, a kill is counted). The trial loop that composes them is checked against the older
+marking a damage grid, suffering on a grid with a Shield (a crippled arm takes its ARM
+away, a kill is counted), and with Tough and a power field (a save heals the box marked
+last; focus spent, then lost with the Cortex). The trial loop that composes them is checked against the older
 general kernel, counter for counter, in tests/test_kernel_variant.py.
 """
 
@@ -13,12 +14,13 @@ import pytest
 from mathhammer._core.pairs import pair_entry
 from mathhammer.montecarlo._kernels.attack_steps import (V_BOOST_ATT, V_BOOST_DMG, V_FIELDS, V_POINTS,
                                                          attack_roll, damage_roll)
-from mathhammer.montecarlo._kernels.layout import (C_BOOST_ATT, C_BOOST_DMG, C_DAMAGE, C_NFIELDS, CRIT,
+from mathhammer.montecarlo._kernels.layout import (C_BOOST_ATT, C_BOOST_DMG, C_DAMAGE, C_NFIELDS,
+                                                   C_TARGET_SPENT, CRIT,
                                                    GL_L, HIT, MISS, MODE_ALWAYS, MODE_NEVER,
                                                    ST_KNOCKED_DOWN, T_SHIELD_ARM, T_SHIELD_LOC)
 from mathhammer.montecarlo._kernels.marking import crippled_set, mark_columns
-from mathhammer.montecarlo._kernels.model_state import (G_FIELDS, M_CRIPPLED, M_FIELDS, M_MARKED,
-                                                        M_SHIELD, M_STATE)
+from mathhammer.montecarlo._kernels.model_state import (G_CORTEX_LOST, G_FIELDS, M_CRIPPLED, M_FIELDS,
+                                                        M_MARKED, M_SHIELD, M_STATE)
 from mathhammer.montecarlo._kernels.suffering import letters_present, suffer_points
 from mathhammer.montecarlo.encode import encode
 from mathhammer.rules import Attacker, Scenario, Target, Weapon
@@ -147,3 +149,72 @@ def test_suffering_on_a_grid_cripples_the_shield_arm_and_counts_the_kill():
                               present, True, shield)
     assert dead and ms[M_MARKED] == boxes and counts[1][2] == 1
     assert counts[0][:, C_DAMAGE].tolist() == [6, 6, boxes - 12]
+
+
+# ---------------------------------------------------------------- the lean variant's steps
+TOUGH_CARD = _tables(FIST, Target(defense=12, arm=16, grid=GRID, shield=("L",), rules={"tough"}, focus=2,
+                                  power_field="lethal"))
+
+
+def _suffer_all(tables, ms, ts, colmask, order, dice, points, row=0, felled=False):
+    from mathhammer.montecarlo._kernels.suffering import suffer_attack
+
+    counts = (np.zeros((2, C_NFIELDS), dtype=np.int64), np.zeros(2, dtype=np.int64),
+              np.zeros((3, 256), dtype=np.int64))
+    card = (tables.col_full, tables.letters_done, tables.letter_mask)
+    play = (tables.play_keys, tables.play_columns, tables.play_index, tables.play_field)
+    present = letters_present(tables.letter_mask, 8)
+    pos, dead = suffer_attack(tables.target, card, counts, play, ms, ts, colmask, order, dice, 0,
+                              tables.attacks, 0, points, row, 0, 0, felled, present)
+    return pos, dead, counts
+
+
+def _card_state(tables, marked_columns):
+    """A model of ``tables``' card with the columns given full, and its rows."""
+    from mathhammer.montecarlo._kernels.model_state import G_POINTS, M_MARKS
+
+    colmask, order = np.zeros(6, dtype=np.int64), np.zeros(64, dtype=np.int64)
+    ms, ts = np.zeros(M_FIELDS, dtype=np.int64), np.zeros(G_FIELDS, dtype=np.int64)
+    ms[M_SHIELD] = tables.target[T_SHIELD_ARM]
+    for c in marked_columns:
+        for r in range(6):
+            if (tables.col_full[c] >> r) & 1:
+                colmask[c] |= 1 << r
+                order[ms[M_MARKS]] = c * 16 + r
+                ms[M_MARKS] += 1
+                ms[M_MARKED] += 1
+    return ms, ts, colmask, order, G_POINTS
+
+
+def test_a_lethal_power_field_spends_focus_only_when_the_points_would_disable():
+    """docs/activation.md, step 4: with focus, ``ceil((points - remaining + 1) / 5)`` focus
+    takes 5 points each; 8 points against 20 boxes left spend nothing."""
+    ms, ts, colmask, order, G_POINTS = _card_state(TOUGH_CARD, [])
+    ts[G_POINTS] = 2
+    pos, dead, counts = _suffer_all(TOUGH_CARD, ms, ts, colmask, order, _dice((1, 1)), 8)
+    assert (ts[G_POINTS], ms[M_MARKED], dead) == (2, 8, False)
+    boxes = sum(bin(c).count("1") for c in TOUGH_CARD.col_full.tolist())
+    ms, ts, colmask, order, G_POINTS = _card_state(TOUGH_CARD, [0, 1, 2, 3])  # 2 + 6 + ... marked
+    ts[G_POINTS] = 2
+    left = boxes - ms[M_MARKED]
+    pos, dead, counts = _suffer_all(TOUGH_CARD, ms, ts, colmask, order, _dice((5, 1)), left + 3)
+    # one focus spent, 5 points off: 2 boxes stay unmarked; the Cortex's boxes (column 5)
+    # are marked, so the focus left is lost with it
+    assert counts[0][0, C_TARGET_SPENT] == 1 and ms[M_MARKED] == boxes - 2 and not dead
+    assert (ts[G_POINTS], ts[G_CORTEX_LOST]) == (0, 1)
+
+
+@pytest.mark.parametrize("die, saved", [(5, True), (6, True), (4, False)])
+def test_tough_on_a_grid_heals_the_box_marked_last_and_knocks_down(die, saved):
+    """docs/rules.md 6: a Tough model with every box marked rolls a d6; on 5 or 6 it removes
+    one damage point (the box marked last: a crippled system may be whole again) and is
+    knocked down; else it is destroyed and the kill counted."""
+    boxes = sum(bin(c).count("1") for c in TOUGH_CARD.col_full.tolist())
+    ms, ts, colmask, order, _ = _card_state(TOUGH_CARD, [0, 1, 2, 3, 4])
+    left = boxes - ms[M_MARKED]  # column 6: R's two boxes and its hull
+    pos, dead, counts = _suffer_all(TOUGH_CARD, ms, ts, colmask, order, _dice((6, 1), (die, 1)), left)
+    assert pos == 2 and dead is (not saved)
+    assert counts[1][0] == (0 if saved else 1) and counts[0][0, C_DAMAGE] == left
+    if saved:
+        assert ms[M_MARKED] == boxes - 1 and ms[M_STATE] & ST_KNOCKED_DOWN == ST_KNOCKED_DOWN
+        assert colmask[5] == TOUGH_CARD.col_full[5] & ~(1 << 5)  # the last box of column 6

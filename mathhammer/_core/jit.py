@@ -35,7 +35,7 @@ def jit(parallel: bool = False, inline: bool = False, prune_first: bool = False,
     inside the hot loop.
 
     ``inline=True`` inlines the function into its callers at Numba IR level: the steps of a
-    kernel built from steps (:mod:`~mathhammer.montecarlo._kernels.basic_trials`). An
+    kernel built from steps (:mod:`~mathhammer.montecarlo._kernels.single_trials`). An
     inlined step handed an array costs reference-count calls at each call unless its caller
     is compiled with ``nrt=False``. The older general kernel's helpers do without it: LLVM
     inlines small called functions anyway, and the IR copies made every later pass over

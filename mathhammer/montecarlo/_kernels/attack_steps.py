@@ -13,11 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..._core.jit import jit
+from .extra_steps import decapitation, damage_modifiers, reroll_attack, reroll_damage
 from .layout import (A_ATT_DICE, A_AUTOHIT_ON, A_CHOICE_ROW, A_CHOICES, A_COST, A_DMG_MODE,
                      A_FLAGS, A_POW, A_SKILL, C_BOOST_ATT, C_BOOST_DMG, C_MADE, D_BUY, D_KNOWN_BUY,
-                     F_CRIT_KNOCKDOWN, F_CRIT_STATIONARY, F_DAMAGE, F_DECLINE_SKIPS, F_FREE_ATT_BOOST,
-                     F_FREE_DMG_BOOST, F_KNOCKDOWN, F_STATIONARY, GL_C, GL_F, GL_G, GL_H, GL_L, GL_M,
-                     GL_R, HIT, P_BEST, P_BOOST_ATT, P_BOOST_ATT_AT, P_BOOST_DMG, P_POINTS, P_RESERVE,
+                     F_CRIT_AP, F_CRIT_KNOCKDOWN, F_CRIT_STATIONARY, F_DAMAGE, F_DECLINE_SKIPS,
+                     F_FREE_ATT_BOOST, F_FREE_DMG_BOOST, F_KNOCKDOWN, F_REROLL_ATT, F_REROLL_DMG,
+                     F_SHATTER, F_STATIONARY, F_TRASH, GL_C, GL_F, GL_G, GL_H, GL_L, GL_M,
+                     GL_R, HIT, MISS, P_BEST, P_BOOST_ATT, P_BOOST_ATT_AT, P_BOOST_DMG, P_POINTS, P_RESERVE,
                      ST_KNOCKED_DOWN, ST_MOVE_CRIPPLED, ST_STATIONARY, ST_SUSTAINED, T_SHIELD_LOC)
 from .model_state import (G_BLOCKED, G_CORTEX_LOST, G_POINTS, M_ARM_MINUS, M_CONT, M_CRIPPLED,
                           M_DEF_MINUS, M_EFFECTS, M_MARKED, M_SHIELD, M_STATE)
@@ -26,7 +28,7 @@ from .rolls import (armor_of, damage_dice, defense_of, roll_attack, roll_damage,
                     wants_damage_boost)
 
 __all__ = ["V_POINTS", "V_RESERVE", "V_BOOST_ATT", "V_BOOST_ATT_AT", "V_BOOST_DMG", "V_BEST",
-           "V_FIELDS", "start_activation", "decision", "pay_for_attack", "attack_roll",
+           "V_SHOTS", "V_FIELDS", "knocks_and_still", "start_activation", "decision", "pay_for_attack", "attack_roll",
            "damage_roll", "after_hit", "cripple_feedback"]
 
 # --- the acting attacker: act[V_*]
@@ -36,7 +38,8 @@ V_BOOST_ATT = 2    # its fixed policy's attack boosts (MODE_*) ...
 V_BOOST_ATT_AT = 3  # ... from this need on two dice (MODE_AUTO)
 V_BOOST_DMG = 4    # its fixed policy's damage boosts (MODE_*)
 V_BEST = 5         # 1: best play decides where its tables have the state
-V_FIELDS = 6
+V_SHOTS = 6        # a random rate of fire's roll, for its volley
+V_FIELDS = 7
 
 
 @jit(inline=True)
@@ -54,17 +57,18 @@ def start_activation(act, attackers, a, ms):
 
 @jit(inline=True)
 def decision(play_keys, play_columns, play_index, play_attack, act, ms, ts, colmask, prow,
-             points_only, destroyed):
+             points_only, destroyed, shots):
     """Best play's decision bits for the attack of decision row ``prow`` in this state, and
     the state's key and damage index (``(dec, key, m)``; ``dec`` 0 where best play does not
-    decide or its tables do not hold the state: the fixed policy then decides)."""
+    decide or its tables do not hold the state: the fixed policy then decides). ``shots``: a
+    random rate of fire's roll within its volley, else 0."""
     if act[V_BEST] == 0 or act[V_POINTS] <= 0:
         return np.int64(0), np.int64(0), np.int64(-1)
     m = damage_index(play_keys, play_columns, play_index, colmask, ms[M_MARKED])
     if m < 0:
         return np.int64(0), np.int64(0), m
     key = play_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS], ms[M_STATE],
-                   ms[M_EFFECTS], ms[M_CONT], False, ts[G_CORTEX_LOST] != 0, False, destroyed, 0, 0)
+                   ms[M_EFFECTS], ms[M_CONT], False, ts[G_CORTEX_LOST] != 0, False, destroyed, shots, 0)
     return np.int64(play_attack[prow, key, m]), key, m
 
 
@@ -97,10 +101,11 @@ def pay_for_attack(attacks, play_attack, act, w, row, prow, dec, key, m, t, n_ro
 
 
 @jit(inline=True)
-def attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts):
+def attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts, extra=None):
     """The attack roll (docs/activation.md, step 2): an automatic hit, or the roll against
     the DEF, with a point paid for a boost where the policy or best play says so and it adds
-    a die. Returns ``(outcome, pos, paid)``."""
+    a die; with ``extra`` (the lean variant), a miss rerolled where the weapon says so.
+    Returns ``(outcome, pos, paid)``."""
     state = ms[M_STATE]
     if (state & attacks[w, A_AUTOHIT_ON]) != 0:
         return np.int64(HIT), pos, np.int64(0)  # no roll, so never critical
@@ -115,12 +120,16 @@ def attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts):
         paid = np.int64(1)
         n += 1
         attack_counts[row, C_BOOST_ATT] += 1
-    outcome, pos = roll_attack(dice, pos, attacks, w, max(1, n), skill, defense)
+    n = max(1, n)
+    outcome, pos = roll_attack(dice, pos, attacks, w, n, skill, defense)
+    if extra is not None and (attacks[w, A_FLAGS] & F_REROLL_ATT) != 0 and outcome == MISS:
+        outcome, pos = reroll_attack(dice, pos, attacks, w, n, skill, defense)
     return outcome, pos, paid
 
 
 @jit(inline=True)
-def damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit, boxes, attack_counts):
+def damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit, boxes, attack_counts,
+                extra=None):
     """The damage roll (docs/activation.md, step 4): rolled and read whether the attack hit
     or missed (a miss's dice are drawn and dropped: branch-free on the common path), with a
     boost paid only on a hit. Returns ``(points, pos, paid)``: the points it deals (0 on a
@@ -131,24 +140,42 @@ def damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit, boxes, atta
     arm = armor_of(attacks, w, flags, ms[M_STATE], ms[M_ARM_MINUS], ms[M_SHIELD])
     pow_ = attacks[w, A_POW]
     n = damage_dice(attacks, w, flags, crit)
+    if extra is not None and (flags & (F_TRASH | F_SHATTER | F_CRIT_AP)) != 0:
+        more, cut = damage_modifiers(attacks, w, flags, ms[M_STATE], crit)
+        n += more
+        arm -= cut
     drop = attacks[w, A_DMG_MODE]
+    remaining = boxes - ms[M_MARKED]
     boost = np.int64(0)
     if ((flags & F_FREE_DMG_BOOST) == 0 and act[V_POINTS] > act[V_RESERVE] and n >= 1
-            and wants_damage_boost(dec, crit, act[V_BOOST_DMG], n, drop, pow_, arm, boxes - ms[M_MARKED])):
+            and wants_damage_boost(dec, crit, act[V_BOOST_DMG], n, drop, pow_, arm, remaining)):
         boost = hit
     act[V_POINTS] -= boost
     attack_counts[row, C_BOOST_DMG] += boost
-    total, kept, pos = roll_damage(dice, pos, max(1, n + boost), drop)
-    return hit * max(0, total + pow_ - arm), pos, boost
+    n = max(1, n + boost)
+    total, kept, pos = roll_damage(dice, pos, n, drop)
+    points = hit * max(0, total + pow_ - arm)
+    if extra is not None:
+        if (flags & F_REROLL_DMG) != 0 and hit == 1:
+            points, pos = reroll_damage(dice, pos, n, drop, pow_, arm, total, kept, points, remaining)
+        points = decapitation(flags, points, crit)
+    return points, pos, boost
+
+
+@jit(inline=True)
+def knocks_and_still(flags, hit, crit):
+    """Whether the attack knocks the target down, and whether it makes it stationary (a
+    hit, or a critical hit, with the rule): ``(knocks, still)``, 0 or 1."""
+    knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
+    still = hit & np.int64((flags & F_STATIONARY) != 0) | (crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
+    return knocks, still
 
 
 @jit(inline=True)
 def after_hit(attacks, w, ms, hit, crit):
     """What the attack leaves for the next attacks (docs/activation.md, step 6): a
     knockdown, or the target made stationary."""
-    flags = attacks[w, A_FLAGS]
-    knocks = hit & np.int64((flags & F_KNOCKDOWN) != 0) | (crit & np.int64((flags & F_CRIT_KNOCKDOWN) != 0))
-    still = hit & np.int64((flags & F_STATIONARY) != 0) | (crit & np.int64((flags & F_CRIT_STATIONARY) != 0))
+    knocks, still = knocks_and_still(attacks[w, A_FLAGS], hit, crit)
     ms[M_STATE] |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
 
 

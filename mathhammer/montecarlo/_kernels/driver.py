@@ -49,7 +49,7 @@ from .layout import (
     Counters,
 )
 from .plain import N_ROLLS, N_STATES, outcome_tables, run_plain_trials
-from .basic_trials import basic_args, basic_trials
+from .single_trials import single_args, single_trials
 from .sequence import kernel_args, trials_kernel
 from .spend import run_spend_trials
 from .spend_tables import R_NFIELDS, spend_tables
@@ -180,14 +180,18 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
 
 
 def _basic_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, *variant):
-    """:func:`.basic_trials.basic_args`, the variant's arguments dropped (the basic kernel is
-    its variant)."""
-    return basic_args(n, rs, dice, pos, size, max_draws, stride, tables, counters)
+    """:func:`.single_trials.single_args` of the basic variant (``extra`` None)."""
+    return single_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, None)
+
+
+def _lean_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, *variant):
+    """:func:`.single_trials.single_args` of the lean variant (``extra`` True)."""
+    return single_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, True)
 
 
 #: The variants of the general kernel built from steps, and how each takes a chunk's
 #: arguments; the others run :func:`.sequence.trials_kernel`.
-_KERNELS = {"basic": (basic_trials, _basic_args)}
+_KERNELS = {"basic": (single_trials, _basic_args), "lean": (single_trials, _lean_args)}
 
 
 #: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this

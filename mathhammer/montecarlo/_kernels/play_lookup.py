@@ -11,12 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..._core.jit import jit
-from .layout import (K_ARM_EXTRA, K_CARD, K_CONT, K_DESTROYED, K_EARTH, K_EFFECTS, K_ICE,
-                     K_LOST, K_POINTS, K_SHOTS, K_SHRED, K_SITUATION_INDEX, K_SITUATIONS,
-                     K_TPOINTS, MAX_ARM_EXTRA, MAX_ICE, ST_ARM_SHIFT, ST_ICE_SHIFT)
+from .layout import (A_EFFECT_BIT, A_EFFECT_ON, CE_CORROSION, CE_FIRE, F_CORROSION, F_CRIT_CORROSION,
+                     F_CRIT_FIRE, F_FIRE, F_ROF, K_ARM_EXTRA, K_CARD, K_CONT, K_DESTROYED, K_EARTH,
+                     K_EFFECTS, K_ICE, K_LOST, K_POINTS, K_SHOTS, K_SHRED, K_SITUATION_INDEX,
+                     K_SITUATIONS, K_TPOINTS, MAX_ARM_EXTRA, MAX_ICE, ST_ARM_SHIFT, ST_ICE_SHIFT,
+                     ST_KNOCKED_DOWN, ST_PRONE, ST_STATIONARY)
 from .situation import situation_bits
 
-__all__ = ["key_is_points", "play_key", "damage_index"]
+__all__ = ["key_is_points", "play_key", "damage_index", "field_key"]
 
 
 @jit(inline=True)
@@ -68,3 +70,23 @@ def damage_index(play_keys, play_columns, play_index, colmask, marked):
             return np.int64(-1)
         code += share
     return np.int64(play_index[code])
+
+
+@jit(inline=True)
+def field_key(play_keys, points_only, points, tpoints, lost, state, effects, cont, attacks, w, flags,
+              hit, crit, outcome, knocks, still, shots):
+    """The state key the target's power field is decided in: the state after the hit
+    (knocked down, stationary, the weapon's effect and its continuous effects landed),
+    ``state`` the one before it (whether it was knocked down already counts)."""
+    bit = attacks[w, A_EFFECT_BIT]
+    lands = bit != 0 and outcome >= attacks[w, A_EFFECT_ON]
+    sets = 0
+    if hit == 1:
+        if (flags & F_FIRE) != 0 or (crit == 1 and (flags & F_CRIT_FIRE) != 0):
+            sets |= 1 << CE_FIRE
+        if (flags & F_CORROSION) != 0 or (crit == 1 and (flags & F_CRIT_CORROSION) != 0):
+            sets |= 1 << CE_CORROSION
+    return play_key(play_keys, points_only, points, tpoints,
+                    state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
+                    effects | (bit if lands else 0), cont | sets, False, lost,
+                    (state & ST_PRONE) != 0, 0, shots * ((flags & F_ROF) != 0), 0)

@@ -6,14 +6,20 @@ and a model with every box marked is destroyed.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..._core.jit import jit
+from ..._core.pairs import die_of
 from .attack_steps import cripple_feedback
 from .damage import mark_track
-from .layout import C_DAMAGE
-from .marking import crippled_set, first_column, mark_columns
-from .model_state import M_CRIPPLED, M_MARKED
+from .defences import power_field, rapid_healing, tough_roll
+from .layout import (A_DAMAGE_TO, A_SIDE, C_DAMAGE, CAP_GRID, CAP_TRACK, N_COLUMNS, SIDE_RANDOM,
+                     T_BOXES, T_CAPACITY, T_RAPID_HEAL, T_SHIELD_ARM, T_TOUGH, TOUGH_NONE)
+from .marking import crippled_set, first_box, first_column, heal_card, mark_card, mark_columns
+from .model_state import G_POINTS, M_CRIPPLED, M_MARKED, M_MARKS
+from .play_lookup import damage_index
 
-__all__ = ["letters_present", "suffer_points"]
+__all__ = ["letters_present", "suffer_points", "mark_points", "suffer_attack"]
 
 
 @jit(inline=True)
@@ -57,4 +63,88 @@ def suffer_points(card, counts, target, ms, ts, colmask, dice, pos, points, row,
         cripple_delta[row, ms[M_CRIPPLED]] += 1
         if feedback:
             cripple_feedback(ms, ts, target, shield)
+    return pos, destroyed
+
+
+@jit(inline=True)
+def mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes, on_card,
+                colossal, heals):
+    """Mark ``points`` from the attack made with weapon row ``w``: on a track, as many as
+    are left; on a card, "damage to" its letter's first unmarked box first, else from a
+    column a d6 picks (a colossal's side: where the attacker stands, else the pair's other
+    die). Returns ``(taken, newly_done, pos)``; the model's boxes in ``order`` are kept."""
+    if not on_card:
+        return mark_track(ms[M_MARKED], boxes, points), False, pos
+    if points <= 0:
+        return np.int64(0), False, pos
+    col_full, letters_done, letter_mask = card
+    want = min(points, boxes - ms[M_MARKED])
+    c, first = np.int64(-1), np.int64(0)
+    x = attacks[w, A_DAMAGE_TO]
+    if x >= 0 and ((ms[M_CRIPPLED] >> x) & 1) == 0:
+        c, first = first_box(letter_mask, colmask, x)
+    side_lo = np.int64(0)
+    if c < 0:
+        e = np.int64(dice[pos])
+        c = die_of(e, 0) - 1
+        pos += 1
+        if colossal:
+            side = attacks[w, A_SIDE]
+            if side == SIDE_RANDOM:
+                side = np.int64(die_of(e, 1) > 3)
+            side_lo = side * N_COLUMNS
+            c += side_lo
+    elif colossal:
+        side_lo = (c // N_COLUMNS) * N_COLUMNS
+    newly_done, ms[M_MARKS], pos = mark_card(colmask, order, ms[M_MARKS], col_full, letters_done, dice,
+                                             pos, c, first, side_lo, colossal, heals, want)
+    return want, newly_done, pos
+
+
+@jit(inline=True)
+def suffer_attack(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks, w, points,
+                  row, fkey, frow, felled, present):
+    """Model ``ms`` of target ``ts`` suffers ``points`` from the attack of weapon row ``w``
+    (counter row ``row``), every rule of the lean variant: its power field (best play's
+    key ``fkey`` and row ``frow``), marking, a Tough roll, Rapid Healing, the crippled set
+    and its feedback. Returns ``(pos, destroyed)``. ``card``: the card's tables ``(col_full,
+    letters_done, letter_mask)``; ``counts``: ``(attack_counts, kill_at, cripple_delta)``;
+    ``play``: best play's ``(play_keys, play_columns, play_index, play_field)``."""
+    attack_counts, kill_at, cripple_delta = counts
+    play_keys, play_columns, play_index, play_field = play
+    boxes = target[T_BOXES]
+    on_card = target[T_CAPACITY] != CAP_TRACK
+    heals = target[T_TOUGH] != TOUGH_NONE or target[T_RAPID_HEAL] != 0
+    if ts[G_POINTS] > 0:
+        m = damage_index(play_keys, play_columns, play_index, colmask, ms[M_MARKED])
+        points = power_field(target, ts, play_field, play_keys, fkey, frow, m, points,
+                             boxes - ms[M_MARKED], row, attack_counts)
+    was = ms[M_CRIPPLED]
+    taken, newly_done, pos = mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes,
+                                         on_card, colmask.shape[0] > N_COLUMNS, heals)
+    if newly_done:
+        ms[M_CRIPPLED] = crippled_set(colmask, card[1], present)
+    ms[M_MARKED] += taken
+    attack_counts[row, C_DAMAGE] += taken
+    heal = np.int64(0)
+    destroyed = False
+    if ms[M_MARKED] >= boxes:
+        saved, pos = tough_roll(target, ms, dice, pos, felled, row, attack_counts)
+        if saved:
+            heal = np.int64(1)
+        else:
+            destroyed = True
+            kill_at[row] += 1
+    elif taken > 0:
+        heal, pos = rapid_healing(target, ms, dice, pos, ms[M_MARKED])
+    if heal > 0:
+        ms[M_MARKED] -= heal
+        if on_card:
+            ms[M_MARKS] = heal_card(colmask, order, ms[M_MARKS], heal)
+            ms[M_CRIPPLED] = crippled_set(colmask, card[1], present)
+    if ms[M_CRIPPLED] != was:
+        cripple_delta[row, was] -= 1
+        cripple_delta[row, ms[M_CRIPPLED]] += 1
+        if target[T_CAPACITY] == CAP_GRID:
+            cripple_feedback(ms, ts, target, target[T_SHIELD_ARM])
     return pos, destroyed

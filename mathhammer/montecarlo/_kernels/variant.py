@@ -1,8 +1,9 @@
 """Which variant of the general kernel a scenario takes.
 
-The basic variant runs the kernel built from steps (:mod:`.basic_trials`); the others run
-:func:`.sequence.run_trials`, which compiles apart for each type of its arguments, and three of them
-gate paths of the kernel: with ``rare`` set to ``None`` Numba prunes the paths of units,
+The basic and lean variants run the kernel built from steps (:mod:`.single_trials`, which
+compiles the lean one's steps only where ``extra`` is not None); the others run
+:func:`.sequence.run_trials`, which compiles apart for each type of its arguments, and three
+of them gate paths of the kernel: with ``rare`` set to ``None`` Numba prunes the paths of units,
 blasts and several targets before typing them; with ``lasting`` set to ``None``, those of
 continuous effects and hazards (the maintenance phase, a knockdown in quicksand); with
 ``extra`` set to ``None``, those of the rules beyond the core of an attack

@@ -1,0 +1,87 @@
+"""What the target does against the points it suffers (docs/activation.md, step 4): its power
+field or fury before they are marked, a Tough roll when every box is marked, Rapid Healing
+after an attack that damaged it without disabling it.
+
+Each reads the target's vector (``target``, layout ``T_*``) and the model's and target's rows
+(:mod:`.model_state`), and is inlined into the trial loop.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._core.jit import jit
+from ..._core.pairs import die_of
+from .layout import (C_TARGET_SPENT, C_TOUGH, K_DAMAGE, PF_BEST, PF_LETHAL, PK_FOCUS, ST_DISPELLED,
+                     ST_GRIEVOUS, ST_KNOCKED_DOWN, ST_PRONE, T_POWER_KIND, T_POWER_POLICY,
+                     T_RAPID_HEAL, T_TOUGH, T_TOUGH_ON, T_TOUGH_UPKEEP, TOUGH_NONE, TOUGH_STEADY)
+from .model_state import G_BLOCKED, G_POINTS, M_STATE
+
+__all__ = ["power_field", "tough_roll", "rapid_healing"]
+
+
+@jit(inline=True)
+def power_field(target, ts, play_field, play_keys, fkey, frow, m, points, remaining, row,
+                attack_counts):
+    """The target's focus or fury spent against an attack's ``points`` (``remaining``: its
+    boxes unmarked): best play's decision where its table holds the state (key ``fkey``,
+    row ``frow``, damage index ``m``), else the lethal rule (only when the points would
+    disable it: with focus, 5 points a focus; with fury, 1 fury and no damage). Returns the
+    points left to mark; the points spent are counted."""
+    focus = target[T_POWER_KIND] == PK_FOCUS
+    lethal = target[T_POWER_POLICY] == PF_LETHAL
+    if target[T_POWER_POLICY] == PF_BEST and ts[G_POINTS] > 0 and points > 0 and not ts[G_BLOCKED]:
+        k = np.int64(-1)
+        if points < play_keys[K_DAMAGE] and m >= 0:
+            k = np.int64(play_field[frow, fkey, m, points])
+        if k < 0:
+            lethal = True  # unsolved here: the "lethal" rule
+        elif k > 0:
+            ts[G_POINTS] -= k
+            points = max(0, points - 5 * k) if focus else 0
+            attack_counts[row, C_TARGET_SPENT] += k
+    if lethal and ts[G_POINTS] > 0 and points >= remaining and not ts[G_BLOCKED]:
+        if focus:
+            need = (points - remaining + 5) // 5
+            if need <= ts[G_POINTS]:
+                ts[G_POINTS] -= need
+                points = max(0, points - 5 * need)
+                attack_counts[row, C_TARGET_SPENT] += need
+        else:
+            ts[G_POINTS] -= 1
+            points = 0
+            attack_counts[row, C_TARGET_SPENT] += 1
+    return points
+
+
+@jit(inline=True)
+def tough_roll(target, ms, dice, pos, felled, row, attack_counts):
+    """A Tough target with every box marked rolls a d6 (docs/rules.md 6): on ``T_TOUGH_ON``
+    or more it removes a point and is knocked down. No roll under Grievous Wounds, knocked
+    down (unless Tough Steady; ``felled``: this attack's knockdown already landed, a
+    setting) or with its upkeep Tough dispelled. Returns ``(saved, pos)``."""
+    tough = target[T_TOUGH]
+    state = ms[M_STATE]
+    if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
+            and (((state & ST_PRONE) == 0 and not felled) or tough == TOUGH_STEADY)
+            and ((state & ST_DISPELLED) == 0 or target[T_TOUGH_UPKEEP] == 0)):
+        saved = die_of(np.int64(dice[pos]), 0) >= target[T_TOUGH_ON]
+        pos += 1
+        if saved:
+            ms[M_STATE] |= ST_KNOCKED_DOWN
+            attack_counts[row, C_TOUGH] += 1
+        return saved, pos
+    return False, pos
+
+
+@jit(inline=True)
+def rapid_healing(target, ms, dice, pos, marked):
+    """Rapid Healing after an attack that damaged the target without disabling it (a
+    setting): its points removed, never below 0 marked (d3: a d6 halved, rounding up), none
+    under Grievous Wounds. Returns ``(heal, pos)``."""
+    rapid = target[T_RAPID_HEAL]
+    if rapid == 0 or (ms[M_STATE] & ST_GRIEVOUS) != 0:
+        return np.int64(0), pos
+    if rapid > 0:
+        return min(rapid, marked), pos
+    return min((die_of(np.int64(dice[pos]), 0) + 1) >> 1, marked), pos + 1

@@ -1,0 +1,177 @@
+"""Trials of one chunk against one model, with no lasting effect (the basic and lean variants
+of :mod:`.variant`), built from the steps of :mod:`.attack_steps`, :mod:`.extra_steps`,
+:mod:`.suffering` and :mod:`.defences` over the state arrays of :mod:`.model_state`.
+
+The trial loop reads no figure of the state itself: each step reads and writes the rows it
+is given, so the same steps serve a unit's models, several targets and, later, a model that
+is both an attacker and a target. ``extra`` (None or True) is known when compiling: with
+None, the basic variant, the loop compiles without the steps of the rules beyond the core
+of an attack. Its counts equal the older general kernel's (:func:`.sequence.trials_kernel`)
+bit for bit, the dice read in the same order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._core.jit import jit
+from ..._core.rng import fill_pairs
+from .attack_steps import (V_FIELDS, V_POINTS, V_SHOTS, after_hit, attack_roll, damage_roll, decision,
+                           knocks_and_still, pay_for_attack, start_activation)
+from .extra_steps import (after_damage_roll, effect_lands, hit_at_once, rate_of_fire)
+from .layout import (A_ATTACKER, A_FLAGS, A_ORIGIN, C_CRIT, C_HIT, C_MADE, C_SPENT, CAP_GRID,
+                     CAP_TRACK, CRIT, F_AFTER_ROLL, F_DISPEL, F_FIRST, F_GRIEVOUS, F_KD_STOPS_TOUGH,
+                     F_ROF, F_SUSTAIN, MISS, ORIGIN_BOUGHT, PF_BEST, ST_MOVE_CRIPPLED, T_ATTACK_ROUNDS,
+                     T_BOXES, T_CAPACITY, T_EFFECTS, T_NLETTERS, T_POINTS, T_POWER_POLICY,
+                     T_SHIELD_ARM, T_SLOTS, T_STATE, T_TURNS)
+from .model_state import (G_CORTEX_LOST, G_FIELDS, G_POINTS, M_ARM_MINUS, M_CONT, M_DEF_MINUS,
+                          M_EFFECTS, M_FIELDS, M_MARKED, M_SHIELD, M_STATE)
+from .play_lookup import field_key, key_is_points
+from .suffering import letters_present, suffer_attack, suffer_points
+
+__all__ = ["single_trials", "single_args"]
+
+
+def single_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, extra):
+    """The arguments of :func:`single_trials` for a chunk: its state arrays made here (a
+    NumPy allocation compiled into the kernel costs every first run time)."""
+    boxes = max(1, int(tables.target[T_BOXES]))
+    return (n_trials, rs, dice, pos, size, max_draws, stride, tables, counters,
+            np.zeros(tables.col_full.shape[0], dtype=np.int64), np.zeros(boxes, dtype=np.int64),
+            np.zeros((1, M_FIELDS), dtype=np.int64), np.zeros((1, G_FIELDS), dtype=np.int64),
+            np.zeros(V_FIELDS, dtype=np.int64), extra)
+
+
+@jit(nrt=False)
+def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, colmask,
+                  order, models, targets, act, extra):
+    """Simulate ``n_trials`` attack sequences and add their outcomes to ``counters`` (the
+    arguments and counters of :func:`.sequence.trials_kernel`); ``colmask``, ``order``: a
+    card's marked boxes per column and the order they were marked in; ``models``,
+    ``targets``, ``act``: the state arrays; ``extra``: None (the basic variant) or True.
+    Returns the read position after the last trial.
+
+    The loops over trials, rounds and attacks call the steps in order; the tables and
+    counters are unpacked here once, and each step is handed the few arrays it reads.
+    """
+    attacks, attackers, target = tables.attacks, tables.attackers, tables.target
+    play_keys, play_attack = tables.play_keys, tables.play_attack
+    play_columns, play_index = tables.play_columns, tables.play_index
+    attack_counts, kill_at, cripple_delta = counters.attack_counts, counters.kill_at, counters.cripple_delta
+    counts = (attack_counts, kill_at, cripple_delta)
+    card = (tables.col_full, tables.letters_done, tables.letter_mask)
+    play = (play_keys, play_columns, play_index, tables.play_field)
+    on_card = target[T_CAPACITY] != CAP_TRACK
+    boxes, n_attacks = target[T_BOXES], target[T_SLOTS]
+    n_rows = target[T_ATTACK_ROUNDS] * n_attacks
+    present = letters_present(tables.letter_mask, target[T_NLETTERS])
+    points_only = key_is_points(play_keys)
+    field_best = target[T_POWER_POLICY] == PF_BEST
+    ms, ts = models[0], targets[0]
+    start = pos
+    for _ in range(n_trials):
+        if stride > 0:
+            pos = start
+        if pos > size - max_draws:
+            fill_pairs(rs, dice, size)
+            pos = 0
+        start = pos + stride
+        start_trial(ms, ts, act, target, colmask, on_card)
+        destroyed = False
+        for t in range(target[T_TURNS]):
+            new_round(ms, ts, target)
+            for i in range(n_attacks if t < target[T_ATTACK_ROUNDS] else 0):
+                # --- attack slot i of round t (docs/activation.md, "One attack, step by step")
+                row = t * n_attacks + i
+                flags = attacks[i, A_FLAGS]
+                if flags & F_FIRST:
+                    start_activation(act, attackers, attacks[i, A_ATTACKER], ms)
+                shots = np.int64(0)
+                if extra is not None and (flags & F_ROF) != 0:
+                    made, act[V_SHOTS], pos = rate_of_fire(dice, pos, attacks, i, act[V_SHOTS])
+                    if not made:
+                        continue
+                    attack_counts[row, C_MADE] += 1
+                    shots = act[V_SHOTS]
+                dec, key, m = decision(play_keys, play_columns, play_index, play_attack, act, ms, ts,
+                                       colmask, row, points_only, 0, shots)
+                w, prow, spent = i, row, np.int64(0)
+                if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
+                    made, w, prow, dec, spent = pay_for_attack(attacks, play_attack, act, i, row, row, dec,
+                                                               key, m, t, n_rows, attacks.shape[0] - n_attacks,
+                                                               n_attacks, attack_counts)
+                    if not made:
+                        continue
+                outcome, pos, paid = attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts, extra)
+                hit, crit = np.int64(outcome != MISS), np.int64(outcome == CRIT)
+                attack_counts[row, C_HIT] += hit
+                attack_counts[row, C_CRIT] += crit
+                flags = attacks[w, A_FLAGS]
+                if extra is not None and (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
+                    hit_at_once(ms, flags)
+                points, pos, boost = damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit,
+                                                 boxes, attack_counts, extra)
+                if extra is not None and (flags & F_AFTER_ROLL) != 0 and hit == 1:
+                    after_damage_roll(attacks, w, ms, flags, crit, outcome)
+                spent += paid + boost
+                if spent:  # points paid for the attack: buying it and its boosts
+                    attack_counts[row, C_SPENT] += spent
+                if extra is None:
+                    pos, destroyed = suffer_points((card[0], card[1]), counts, target, ms, ts, colmask,
+                                                   dice, pos, points, row, boxes, on_card, present,
+                                                   target[T_CAPACITY] == CAP_GRID, target[T_SHIELD_ARM])
+                    if destroyed:
+                        break
+                    after_hit(attacks, w, ms, hit, crit)
+                    continue
+                knocks, still = knocks_and_still(flags, hit, crit)
+                fkey = np.int64(0)
+                if field_best and ts[G_POINTS] > 0 and points > 0:
+                    fkey = field_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS], ts[G_CORTEX_LOST] != 0,
+                                     ms[M_STATE], ms[M_EFFECTS], ms[M_CONT], attacks, w, flags, hit, crit,
+                                     outcome, knocks, still, shots)
+                pos, destroyed = suffer_attack(target, card, counts, play, ms, ts, colmask, order, dice, pos,
+                                               attacks, w, points, row, fkey, prow,
+                                               (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1, present)
+                if destroyed:
+                    break
+                after_hit(attacks, w, ms, hit, crit)
+                effect_lands(attacks, w, ms, outcome)
+            if destroyed:
+                break
+        end_trial(counters.damage_hist, counters.mask_hist, ms, colmask, on_card)
+    return pos
+
+
+@jit(inline=True)
+def start_trial(ms, ts, act, target, colmask, on_card):
+    """The model, its target and the attacker as a trial starts: nothing marked, the
+    target's starting situation, Shield ARM and continuous effects."""
+    ms[:] = 0
+    ms[M_STATE] = target[T_STATE]
+    ms[M_SHIELD] = target[T_SHIELD_ARM]
+    ms[M_CONT] = target[T_EFFECTS]
+    ts[:] = 0
+    act[:] = 0
+    if on_card:
+        colmask[:] = 0
+
+
+@jit(inline=True)
+def new_round(ms, ts, target):
+    """A new round: the target stood up, its upkeep spells are back, -DEF / -ARM effects
+    have ended; it has its focus or fury again unless its Cortex was crippled."""
+    ms[M_STATE] = target[T_STATE] | (ms[M_STATE] & ST_MOVE_CRIPPLED)
+    ms[M_EFFECTS] = 0
+    ms[M_DEF_MINUS] = 0
+    ms[M_ARM_MINUS] = 0
+    ts[G_POINTS] = 0 if ts[G_CORTEX_LOST] else target[T_POINTS]
+
+
+@jit(inline=True)
+def end_trial(damage_hist, mask_hist, ms, colmask, on_card):
+    """Count the trial's end: the damage marked and, on a card, each column's marked boxes."""
+    damage_hist[ms[M_MARKED]] += 1
+    if on_card:
+        for c in range(colmask.shape[0]):
+            mask_hist[c, colmask[c]] += 1
