@@ -157,15 +157,15 @@ TOUGH_CARD = _tables(FIST, Target(defense=12, arm=16, grid=GRID, shield=("L",), 
 
 
 def _suffer_all(tables, ms, ts, colmask, order, dice, points, row=0, felled=False):
-    from mathhammer.montecarlo._kernels.suffering import suffer_attack
+    from mathhammer.montecarlo._kernels.suffering import SRC_ATTACK, suffer
 
     counts = (np.zeros((2, C_NFIELDS), dtype=np.int64), np.zeros(2, dtype=np.int64),
-              np.zeros((3, 256), dtype=np.int64))
+              np.zeros((3, 256), dtype=np.int64), np.zeros((2, 3, 8), dtype=np.int64))
     card = (tables.col_full, tables.letters_done, tables.letter_mask)
     play = (tables.play_keys, tables.play_columns, tables.play_index, tables.play_field)
     present = letters_present(tables.letter_mask, 8)
-    pos, dead = suffer_attack(tables.target, card, counts, play, ms, ts, colmask, order, dice, 0,
-                              tables.attacks, 0, points, row, 0, 0, felled, present)
+    pos, dead = suffer(tables.target, card, counts, play, ms, ts, colmask, order, dice, 0,
+                       tables.attacks, 0, points, row, 0, SRC_ATTACK, 0, 0, felled, present)
     return pos, dead, counts
 
 

@@ -21,7 +21,7 @@ from .layout import (A_ATT_DICE, A_AUTOHIT_ON, A_CHOICE_ROW, A_CHOICES, A_COST, 
                      F_SHATTER, F_STATIONARY, F_TRASH, GL_C, GL_F, GL_G, GL_H, GL_L, GL_M,
                      GL_R, HIT, MISS, P_BEST, P_BOOST_ATT, P_BOOST_ATT_AT, P_BOOST_DMG, P_POINTS, P_RESERVE,
                      ST_KNOCKED_DOWN, ST_MOVE_CRIPPLED, ST_STATIONARY, ST_SUSTAINED, T_SHIELD_LOC)
-from .model_state import (G_BLOCKED, G_CORTEX_LOST, G_POINTS, M_ARM_MINUS, M_CONT, M_CRIPPLED,
+from .model_state import (G_BLOCKED, G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_CRIPPLED,
                           M_DEF_MINUS, M_EFFECTS, M_MARKED, M_SHIELD, M_STATE)
 from .play_lookup import damage_index, play_key
 from .rolls import (armor_of, damage_dice, defense_of, roll_attack, roll_damage, wants_attack_boost,
@@ -68,7 +68,8 @@ def decision(play_keys, play_columns, play_index, play_attack, act, ms, ts, colm
     if m < 0:
         return np.int64(0), np.int64(0), m
     key = play_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS], ms[M_STATE],
-                   ms[M_EFFECTS], ms[M_CONT], False, ts[G_CORTEX_LOST] != 0, False, destroyed, shots, 0)
+                   ms[M_EFFECTS], ms[M_CONT], ts[G_EARTH] != 0, ts[G_CORTEX_LOST] != 0, False, destroyed,
+                   shots, 0)
     return np.int64(play_attack[prow, key, m]), key, m
 
 
@@ -179,7 +180,7 @@ def after_hit(attacks, w, ms, hit, crit):
     ms[M_STATE] |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
 
 
-@jit(inline=True)
+@jit(nrt=False)
 def cripple_feedback(ms, ts, target, shield):
     """What the target's crippled systems change from the next attack on (a grid's): a
     crippled arm's Shield or Buckler ARM is lost, a crippled Movement makes its base DEF 5,

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.pairs import die_of
-from .layout import (C_TARGET_SPENT, C_TOUGH, K_DAMAGE, PF_BEST, PF_LETHAL, PK_FOCUS, ST_DISPELLED,
+from .layout import (K_DAMAGE, PF_BEST, PF_LETHAL, PK_FOCUS, ST_DISPELLED,
                      ST_GRIEVOUS, ST_KNOCKED_DOWN, ST_PRONE, T_POWER_KIND, T_POWER_POLICY,
                      T_RAPID_HEAL, T_TOUGH, T_TOUGH_ON, T_TOUGH_UPKEEP, TOUGH_NONE, TOUGH_STEADY)
 from .model_state import G_BLOCKED, G_POINTS, M_STATE
@@ -20,14 +20,15 @@ from .model_state import G_BLOCKED, G_POINTS, M_STATE
 __all__ = ["power_field", "tough_roll", "rapid_healing"]
 
 
-@jit(inline=True)
-def power_field(target, ts, play_field, play_keys, fkey, frow, m, points, remaining, row,
-                attack_counts):
-    """The target's focus or fury spent against an attack's ``points`` (``remaining``: its
-    boxes unmarked): best play's decision where its table holds the state (key ``fkey``,
-    row ``frow``, damage index ``m``), else the lethal rule (only when the points would
-    disable it: with focus, 5 points a focus; with fury, 1 fury and no damage). Returns the
-    points left to mark; the points spent are counted."""
+@jit(nrt=False)
+def power_field(target, ts, play_field, play_keys, fkey, frow, m, points, remaining, attack,
+                tally, spent_col):
+    """The target's focus or fury spent against ``points`` (``remaining``: its boxes
+    unmarked): best play's decision where its table holds the state (key ``fkey``, row
+    ``frow``, damage index ``m``), else the lethal rule (only when the points would disable
+    it: with focus, 5 points a focus; with fury, only against an ``attack``, 1 fury and no
+    damage). Returns the points left to mark; the points spent are counted in
+    ``tally[spent_col]``."""
     focus = target[T_POWER_KIND] == PK_FOCUS
     lethal = target[T_POWER_POLICY] == PF_LETHAL
     if target[T_POWER_POLICY] == PF_BEST and ts[G_POINTS] > 0 and points > 0 and not ts[G_BLOCKED]:
@@ -39,27 +40,28 @@ def power_field(target, ts, play_field, play_keys, fkey, frow, m, points, remain
         elif k > 0:
             ts[G_POINTS] -= k
             points = max(0, points - 5 * k) if focus else 0
-            attack_counts[row, C_TARGET_SPENT] += k
-    if lethal and ts[G_POINTS] > 0 and points >= remaining and not ts[G_BLOCKED]:
+            tally[spent_col] += k
+    if lethal and ts[G_POINTS] > 0 and points >= remaining and not ts[G_BLOCKED] and (focus or attack):
         if focus:
             need = (points - remaining + 5) // 5
             if need <= ts[G_POINTS]:
                 ts[G_POINTS] -= need
                 points = max(0, points - 5 * need)
-                attack_counts[row, C_TARGET_SPENT] += need
+                tally[spent_col] += need
         else:
             ts[G_POINTS] -= 1
             points = 0
-            attack_counts[row, C_TARGET_SPENT] += 1
+            tally[spent_col] += 1
     return points
 
 
-@jit(inline=True)
-def tough_roll(target, ms, dice, pos, felled, row, attack_counts):
+@jit(nrt=False)
+def tough_roll(target, ms, dice, pos, felled, tally, tough_col):
     """A Tough target with every box marked rolls a d6 (docs/rules.md 6): on ``T_TOUGH_ON``
     or more it removes a point and is knocked down. No roll under Grievous Wounds, knocked
     down (unless Tough Steady; ``felled``: this attack's knockdown already landed, a
-    setting) or with its upkeep Tough dispelled. Returns ``(saved, pos)``."""
+    setting) or with its upkeep Tough dispelled. A save is counted in ``tally[tough_col]``.
+    Returns ``(saved, pos)``."""
     tough = target[T_TOUGH]
     state = ms[M_STATE]
     if (tough != TOUGH_NONE and (state & ST_GRIEVOUS) == 0
@@ -69,12 +71,12 @@ def tough_roll(target, ms, dice, pos, felled, row, attack_counts):
         pos += 1
         if saved:
             ms[M_STATE] |= ST_KNOCKED_DOWN
-            attack_counts[row, C_TOUGH] += 1
+            tally[tough_col] += 1
         return saved, pos
     return False, pos
 
 
-@jit(inline=True)
+@jit(nrt=False)
 def rapid_healing(target, ms, dice, pos, marked):
     """Rapid Healing after an attack that damaged the target without disabling it (a
     setting): its points removed, never below 0 marked (d3: a d6 halved, rounding up), none

@@ -174,24 +174,20 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
          "units": ("the general Monte Carlo kernel with units and blasts",
                    "about 10-15 s on two cores"),
          "lasting": ("the general Monte Carlo kernel with continuous effects and hazards",
-                     "about 10-15 s on two cores"),
+                     "about 14-20 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
                   "continuous effects", "about 25-35 s on two cores")}
 
 
-def _basic_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, *variant):
-    """:func:`.single_trials.single_args` of the basic variant (``extra`` None)."""
-    return single_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, None)
-
-
-def _lean_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, *variant):
-    """:func:`.single_trials.single_args` of the lean variant (``extra`` True)."""
-    return single_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, True)
+def _single_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, rare, extra, lasting):
+    """:func:`.single_trials.single_args` of a variant of one model and one target (``rare``
+    None), its ``extra`` and ``lasting`` as the variant has them."""
+    return single_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, extra, lasting)
 
 
 #: The variants of the general kernel built from steps, and how each takes a chunk's
 #: arguments; the others run :func:`.sequence.trials_kernel`.
-_KERNELS = {"basic": (single_trials, _basic_args), "lean": (single_trials, _lean_args)}
+_KERNELS = {name: (single_trials, _single_args) for name in ("basic", "lean", "lasting")}
 
 
 #: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this

@@ -20,7 +20,7 @@ import numpy as np
 
 __all__ = ["M_MARKED", "M_STATE", "M_EFFECTS", "M_DEF_MINUS", "M_ARM_MINUS", "M_CONT",
            "M_CRIPPLED", "M_MARKS", "M_SHIELD", "M_FIELDS", "G_POINTS", "G_CORTEX_LOST",
-           "G_BLOCKED", "G_DESTROYED", "G_FIELDS", "new_models", "new_targets"]
+           "G_BLOCKED", "G_DESTROYED", "G_EARTH", "G_FIELDS", "new_models", "new_targets"]
 
 # --- a model: models[j, M_*]
 M_MARKED = 0      # damage points marked (a card's: its boxes marked)
@@ -39,7 +39,8 @@ G_POINTS = 0       # focus or fury it has left for its power field
 G_CORTEX_LOST = 1  # 1: its Cortex was crippled (no focus from the next round on)
 G_BLOCKED = 2      # 1: a crippled Spirit or its like stops its power field
 G_DESTROYED = 3    # its models destroyed so far
-G_FIELDS = 4
+G_EARTH = 4        # 1: the burning earth it stands in is lit
+G_FIELDS = 5
 
 
 def new_models(n_models: int) -> np.ndarray:

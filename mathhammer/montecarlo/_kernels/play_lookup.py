@@ -73,8 +73,8 @@ def damage_index(play_keys, play_columns, play_index, colmask, marked):
 
 
 @jit(inline=True)
-def field_key(play_keys, points_only, points, tpoints, lost, state, effects, cont, attacks, w, flags,
-              hit, crit, outcome, knocks, still, shots):
+def field_key(play_keys, points_only, points, tpoints, lost, earth, state, effects, cont, attacks, w,
+              flags, hit, crit, outcome, knocks, still, shots):
     """The state key the target's power field is decided in: the state after the hit
     (knocked down, stationary, the weapon's effect and its continuous effects landed),
     ``state`` the one before it (whether it was knocked down already counts)."""
@@ -88,5 +88,5 @@ def field_key(play_keys, points_only, points, tpoints, lost, state, effects, con
             sets |= 1 << CE_CORROSION
     return play_key(play_keys, points_only, points, tpoints,
                     state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
-                    effects | (bit if lands else 0), cont | sets, False, lost,
+                    effects | (bit if lands else 0), cont | sets, earth, lost,
                     (state & ST_PRONE) != 0, 0, shots * ((flags & F_ROF) != 0), 0)

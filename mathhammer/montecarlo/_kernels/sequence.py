@@ -280,10 +280,10 @@ def kernel_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
     keeps them (and with ``rare``, their visits to a unit's models and other targets).
     ``extra``: ``None`` compiles without the paths of the rules beyond the core of an attack
     (:func:`.variant.needs_extra`); ``True`` keeps them. The variants (:mod:`.variant`) are,
-    as ``(rare, extra, lasting)``: ``(None, None, None)`` basic, ``(None, True, None)`` lean
-    (the driver runs the kernel built from steps for both, :mod:`.single_trials`: the counts
-    are the same), ``(True, True, None)`` units, ``(None, True, True)`` lasting and
-    ``(True, True, True)`` full. The tables and counters go to the kernel as plain
+    as ``(rare, extra, lasting)``: ``(None, None, None)`` basic, ``(None, True, None)`` lean,
+    ``(True, True, None)`` units, ``(None, True, True)`` lasting and
+    ``(True, True, True)`` full (the driver runs the kernel built from steps,
+    :mod:`.single_trials`, for the basic, lean and lasting ones: the counts are the same). The tables and counters go to the kernel as plain
     arguments: unpacked into locals the ``suffer`` closure captures, they cost the cold
     compile 0.7 s (6 %) more.
     """

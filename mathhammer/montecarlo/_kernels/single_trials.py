@@ -21,35 +21,40 @@ from .attack_steps import (V_FIELDS, V_POINTS, V_SHOTS, after_hit, attack_roll, 
 from .extra_steps import (after_damage_roll, effect_lands, hit_at_once, rate_of_fire)
 from .layout import (A_ATTACKER, A_FLAGS, A_ORIGIN, C_CRIT, C_HIT, C_MADE, C_SPENT, CAP_GRID,
                      CAP_TRACK, CRIT, F_AFTER_ROLL, F_DISPEL, F_FIRST, F_GRIEVOUS, F_KD_STOPS_TOUGH,
-                     F_ROF, F_SUSTAIN, MISS, ORIGIN_BOUGHT, PF_BEST, ST_MOVE_CRIPPLED, T_ATTACK_ROUNDS,
-                     T_BOXES, T_CAPACITY, T_EFFECTS, T_NLETTERS, T_POINTS, T_POWER_POLICY,
-                     T_SHIELD_ARM, T_SLOTS, T_STATE, T_TURNS)
-from .model_state import (G_CORTEX_LOST, G_FIELDS, G_POINTS, M_ARM_MINUS, M_CONT, M_DEF_MINUS,
+                     F_ROF, F_SUSTAIN, HZ_EARTH, HZ_QUICKSAND, MISS, ORIGIN_BOUGHT, PF_BEST,
+                     ST_MOVE_CRIPPLED, ST_PRONE, T_ATTACK_ROUNDS, T_BOXES, T_CAPACITY, T_EFFECTS,
+                     T_HAZARDS, T_NLETTERS, T_POINTS, T_POWER_POLICY, T_SHIELD_ARM, T_SLOTS, T_STATE,
+                     T_TURNS)
+from .model_state import (G_CORTEX_LOST, G_EARTH, G_FIELDS, G_POINTS, M_ARM_MINUS, M_CONT, M_DEF_MINUS,
                           M_EFFECTS, M_FIELDS, M_MARKED, M_SHIELD, M_STATE)
 from .play_lookup import field_key, key_is_points
-from .suffering import letters_present, suffer_attack, suffer_points
+from .round_end import effects_of_hit, maintenance, quicksand, target_activation
+from .suffering import SRC_ATTACK, letters_present, suffer, suffer_points
+from .variant import SETS_EFFECT
 
 __all__ = ["single_trials", "single_args"]
 
 
-def single_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, extra):
+def single_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, extra,
+                lasting=None):
     """The arguments of :func:`single_trials` for a chunk: its state arrays made here (a
     NumPy allocation compiled into the kernel costs every first run time)."""
     boxes = max(1, int(tables.target[T_BOXES]))
     return (n_trials, rs, dice, pos, size, max_draws, stride, tables, counters,
             np.zeros(tables.col_full.shape[0], dtype=np.int64), np.zeros(boxes, dtype=np.int64),
             np.zeros((1, M_FIELDS), dtype=np.int64), np.zeros((1, G_FIELDS), dtype=np.int64),
-            np.zeros(V_FIELDS, dtype=np.int64), extra)
+            np.zeros(V_FIELDS, dtype=np.int64), extra, lasting)
 
 
 @jit(nrt=False)
 def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, colmask,
-                  order, models, targets, act, extra):
+                  order, models, targets, act, extra, lasting):
     """Simulate ``n_trials`` attack sequences and add their outcomes to ``counters`` (the
     arguments and counters of :func:`.sequence.trials_kernel`); ``colmask``, ``order``: a
     card's marked boxes per column and the order they were marked in; ``models``,
-    ``targets``, ``act``: the state arrays; ``extra``: None (the basic variant) or True.
-    Returns the read position after the last trial.
+    ``targets``, ``act``: the state arrays; ``extra``: None (the basic variant) or True;
+    ``lasting``: None, or True (the lasting variant: continuous effects and hazards). Returns
+    the read position after the last trial.
 
     The loops over trials, rounds and attacks call the steps in order; the tables and
     counters are unpacked here once, and each step is handed the few arrays it reads.
@@ -58,7 +63,7 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
     play_keys, play_attack = tables.play_keys, tables.play_attack
     play_columns, play_index = tables.play_columns, tables.play_index
     attack_counts, kill_at, cripple_delta = counters.attack_counts, counters.kill_at, counters.cripple_delta
-    counts = (attack_counts, kill_at, cripple_delta)
+    counts = (attack_counts, kill_at, cripple_delta, counters.effect_counts)
     card = (tables.col_full, tables.letters_done, tables.letter_mask)
     play = (play_keys, play_columns, play_index, tables.play_field)
     on_card = target[T_CAPACITY] != CAP_TRACK
@@ -67,6 +72,8 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
     present = letters_present(tables.letter_mask, target[T_NLETTERS])
     points_only = key_is_points(play_keys)
     field_best = target[T_POWER_POLICY] == PF_BEST
+    continuous = can_last(attacks, target)  # else no maintenance phase to resolve
+    quick_ground = (target[T_HAZARDS] & HZ_QUICKSAND) != 0
     ms, ts = models[0], targets[0]
     start = pos
     for _ in range(n_trials):
@@ -117,7 +124,7 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                 if spent:  # points paid for the attack: buying it and its boosts
                     attack_counts[row, C_SPENT] += spent
                 if extra is None:
-                    pos, destroyed = suffer_points((card[0], card[1]), counts, target, ms, ts, colmask,
+                    pos, destroyed = suffer_points((card[0], card[1]), counts[:3], target, ms, ts, colmask,
                                                    dice, pos, points, row, boxes, on_card, present,
                                                    target[T_CAPACITY] == CAP_GRID, target[T_SHIELD_ARM])
                     if destroyed:
@@ -128,19 +135,46 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                 fkey = np.int64(0)
                 if field_best and ts[G_POINTS] > 0 and points > 0:
                     fkey = field_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS], ts[G_CORTEX_LOST] != 0,
-                                     ms[M_STATE], ms[M_EFFECTS], ms[M_CONT], attacks, w, flags, hit, crit,
-                                     outcome, knocks, still, shots)
-                pos, destroyed = suffer_attack(target, card, counts, play, ms, ts, colmask, order, dice, pos,
-                                               attacks, w, points, row, fkey, prow,
-                                               (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1, present)
+                                     ts[G_EARTH] != 0, ms[M_STATE], ms[M_EFFECTS], ms[M_CONT], attacks, w, flags,
+                                     hit, crit, outcome, knocks, still, shots)
+                pos, destroyed = suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks, w,
+                                        points, row, t, SRC_ATTACK, fkey, prow,
+                                        (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1, present)
                 if destroyed:
                     break
+                quick = False
+                if lasting is not None and continuous:
+                    effects_of_hit(ms, flags, hit, crit)
+                    quick = quick_ground and knocks == 1 and (ms[M_STATE] & ST_PRONE) == 0
                 after_hit(attacks, w, ms, hit, crit)
                 effect_lands(attacks, w, ms, outcome)
+                if lasting is not None and quick:
+                    pos, destroyed = quicksand(target, card, counts, play, ms, ts, colmask, order, dice, pos,
+                                               attacks, row, t, prow, points_only, field_best, act[V_POINTS],
+                                               shots, present)
+                    if destroyed:
+                        break
             if destroyed:
                 break
+            if lasting is not None and continuous:  # the round's end: maintenance, the target's activation
+                next_row = (t + 1) * n_attacks if t + 1 < target[T_ATTACK_ROUNDS] else n_rows
+                pos, destroyed = maintenance(target, card, counts, play, ms, ts, colmask, order, dice, pos,
+                                             attacks, next_row, t, points_only, field_best, present)
+                if destroyed:
+                    break
+                pos = target_activation(target, ms, ts, dice, pos, counters.effect_counts, t)
         end_trial(counters.damage_hist, counters.mask_hist, ms, colmask, on_card)
     return pos
+
+
+@jit(inline=True)
+def can_last(attacks, target):
+    """Whether a continuous effect or hazard can happen: the target starts with one or
+    stands in one, or an attack puts one on it (else no maintenance phase is resolved)."""
+    for j in range(attacks.shape[0]):
+        if (attacks[j, A_FLAGS] & SETS_EFFECT) != 0:
+            return True
+    return target[T_EFFECTS] != 0 or target[T_HAZARDS] != 0
 
 
 @jit(inline=True)
@@ -152,6 +186,7 @@ def start_trial(ms, ts, act, target, colmask, on_card):
     ms[M_SHIELD] = target[T_SHIELD_ARM]
     ms[M_CONT] = target[T_EFFECTS]
     ts[:] = 0
+    ts[G_EARTH] = (target[T_HAZARDS] & HZ_EARTH) != 0
     act[:] = 0
     if on_card:
         colmask[:] = 0

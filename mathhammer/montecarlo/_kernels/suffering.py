@@ -13,13 +13,17 @@ from ..._core.pairs import die_of
 from .attack_steps import cripple_feedback
 from .damage import mark_track
 from .defences import power_field, rapid_healing, tough_roll
-from .layout import (A_DAMAGE_TO, A_SIDE, C_DAMAGE, CAP_GRID, CAP_TRACK, N_COLUMNS, SIDE_RANDOM,
+from .layout import (A_DAMAGE_TO, A_SIDE, C_DAMAGE, C_TARGET_SPENT, C_TOUGH, CAP_GRID, CAP_TRACK,
+                     CE_QUICKSAND, E_DAMAGE, E_KILL, E_TARGET_SPENT, E_TOUGH, N_COLUMNS, SIDE_RANDOM,
                      T_BOXES, T_CAPACITY, T_RAPID_HEAL, T_SHIELD_ARM, T_TOUGH, TOUGH_NONE)
 from .marking import crippled_set, first_box, first_column, heal_card, mark_card, mark_columns
 from .model_state import G_POINTS, M_CRIPPLED, M_MARKED, M_MARKS
 from .play_lookup import damage_index
 
-__all__ = ["letters_present", "suffer_points", "mark_points", "suffer_attack"]
+__all__ = ["SRC_ATTACK", "letters_present", "suffer_points", "mark_points", "suffer"]
+
+#: ``source`` of points an attack deals (a continuous effect's is its CE_* index, 0..).
+SRC_ATTACK = -1
 
 
 @jit(inline=True)
@@ -69,10 +73,10 @@ def suffer_points(card, counts, target, ms, ts, colmask, dice, pos, points, row,
 @jit(inline=True)
 def mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes, on_card,
                 colossal, heals):
-    """Mark ``points`` from the attack made with weapon row ``w``: on a track, as many as
-    are left; on a card, "damage to" its letter's first unmarked box first, else from a
-    column a d6 picks (a colossal's side: where the attacker stands, else the pair's other
-    die). Returns ``(taken, newly_done, pos)``; the model's boxes in ``order`` are kept."""
+    """Mark ``points`` from the attack made with weapon row ``w`` (-1: no attack's): on a
+    track, as many as are left; on a card, "damage to" its letter's first unmarked box first,
+    else from a column a d6 picks (a colossal's side: where the attacker stands, else the
+    pair's other die). Returns ``(taken, newly_done, pos)``; the model's boxes in ``order`` are kept."""
     if not on_card:
         return mark_track(ms[M_MARKED], boxes, points), False, pos
     if points <= 0:
@@ -80,7 +84,7 @@ def mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes, 
     col_full, letters_done, letter_mask = card
     want = min(points, boxes - ms[M_MARKED])
     c, first = np.int64(-1), np.int64(0)
-    x = attacks[w, A_DAMAGE_TO]
+    x = attacks[w, A_DAMAGE_TO] if w >= 0 else -1
     if x >= 0 and ((ms[M_CRIPPLED] >> x) & 1) == 0:
         c, first = first_box(letter_mask, colmask, x)
     side_lo = np.int64(0)
@@ -89,7 +93,7 @@ def mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes, 
         c = die_of(e, 0) - 1
         pos += 1
         if colossal:
-            side = attacks[w, A_SIDE]
+            side = attacks[w, A_SIDE] if w >= 0 else SIDE_RANDOM
             if side == SIDE_RANDOM:
                 side = np.int64(die_of(e, 1) > 3)
             side_lo = side * N_COLUMNS
@@ -102,40 +106,52 @@ def mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes, 
 
 
 @jit(inline=True)
-def suffer_attack(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks, w, points,
-                  row, fkey, frow, felled, present):
-    """Model ``ms`` of target ``ts`` suffers ``points`` from the attack of weapon row ``w``
-    (counter row ``row``), every rule of the lean variant: its power field (best play's
-    key ``fkey`` and row ``frow``), marking, a Tough roll, Rapid Healing, the crippled set
-    and its feedback. Returns ``(pos, destroyed)``. ``card``: the card's tables ``(col_full,
-    letters_done, letter_mask)``; ``counts``: ``(attack_counts, kill_at, cripple_delta)``;
-    ``play``: best play's ``(play_keys, play_columns, play_index, play_field)``."""
-    attack_counts, kill_at, cripple_delta = counts
+def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks, w, points,
+           row, t, source, fkey, frow, felled, present):
+    """Model ``ms`` of target ``ts`` suffers ``points`` (docs/activation.md, "Suffering
+    points"), from the attack of weapon row ``w`` (``source`` :data:`SRC_ATTACK`) or from a
+    continuous effect or quicksand in round ``t`` (``source`` its CE_* index, ``w`` -1):
+    its power field (best play's key ``fkey`` and row ``frow``; fury only against an attack),
+    marking, a Tough roll, Rapid Healing (after an attack), the crippled set and its
+    feedback, counted at counter row ``row`` or the effect's. Returns ``(pos, destroyed)``.
+
+    ``card``: the card's tables ``(col_full, letters_done, letter_mask)``; ``counts``:
+    ``(attack_counts, kill_at, cripple_delta, effect_counts)``; ``play``: best play's
+    ``(play_keys, play_columns, play_index, play_field)``.
+    """
+    attack_counts, kill_at, cripple_delta, effect_counts = counts
     play_keys, play_columns, play_index, play_field = play
+    attack = source == SRC_ATTACK
+    tally = attack_counts[row] if attack else effect_counts[t, source]
+    spent_col, damage_col, tough_col = ((C_TARGET_SPENT, C_DAMAGE, C_TOUGH) if attack
+                                        else (E_TARGET_SPENT, E_DAMAGE, E_TOUGH))
     boxes = target[T_BOXES]
     on_card = target[T_CAPACITY] != CAP_TRACK
     heals = target[T_TOUGH] != TOUGH_NONE or target[T_RAPID_HEAL] != 0
     if ts[G_POINTS] > 0:
         m = damage_index(play_keys, play_columns, play_index, colmask, ms[M_MARKED])
         points = power_field(target, ts, play_field, play_keys, fkey, frow, m, points,
-                             boxes - ms[M_MARKED], row, attack_counts)
+                             boxes - ms[M_MARKED], attack, tally, spent_col)
     was = ms[M_CRIPPLED]
     taken, newly_done, pos = mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes,
                                          on_card, colmask.shape[0] > N_COLUMNS, heals)
     if newly_done:
         ms[M_CRIPPLED] = crippled_set(colmask, card[1], present)
     ms[M_MARKED] += taken
-    attack_counts[row, C_DAMAGE] += taken
+    tally[damage_col] += taken
     heal = np.int64(0)
     destroyed = False
     if ms[M_MARKED] >= boxes:
-        saved, pos = tough_roll(target, ms, dice, pos, felled, row, attack_counts)
+        saved, pos = tough_roll(target, ms, dice, pos, felled, tally, tough_col)
         if saved:
             heal = np.int64(1)
         else:
             destroyed = True
-            kill_at[row] += 1
-    elif taken > 0:
+            if attack or source == CE_QUICKSAND:
+                kill_at[row] += 1
+            if source >= 0:
+                effect_counts[t, source, E_KILL] += 1
+    elif taken > 0 and attack:
         heal, pos = rapid_healing(target, ms, dice, pos, ms[M_MARKED])
     if heal > 0:
         ms[M_MARKED] -= heal

@@ -1,7 +1,8 @@
 """Which variant of the general kernel a scenario takes.
 
-The basic and lean variants run the kernel built from steps (:mod:`.single_trials`, which
-compiles the lean one's steps only where ``extra`` is not None); the others run
+The basic, lean and lasting variants run the kernel built from steps (:mod:`.single_trials`,
+which compiles the lean steps only where ``extra`` is not None and the round's end only where
+``lasting`` is not None); the units and full variants run
 :func:`.sequence.run_trials`, which compiles apart for each type of its arguments, and three
 of them gate paths of the kernel: with ``rare`` set to ``None`` Numba prunes the paths of units,
 blasts and several targets before typing them; with ``lasting`` set to ``None``, those of
@@ -22,7 +23,7 @@ full     True   True     True   anything: several targets, Shred, fire on a unit
 =======  =====  =======  =====  ====================================================
 
 A pruned variant compiles in a fraction of the full one's time (a first run on two cores:
-basic about 3-4 s, lean 6-10, units and lasting 10-15, full 25-35). A scenario takes it
+basic about 3-4 s, lean 6-9, lasting 14-21, units 10-15, full 25-35). A scenario takes it
 only where none of the pruned paths can run: its counts are then the same as the full
 variant's, bit for bit (the pruned branches are those the full variant's runtime tests skip
 for it; tests/test_kernel_variant.py).
