@@ -993,8 +993,9 @@ def _dump_toml(d: dict, path: tuple[str, ...] = ()) -> str:
 
 
 _NAMES = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF, exclude_characters="\x7f"), min_size=1,
-                 max_size=8).filter(  # a name is not blank: it holds a character a reader sees
-    lambda s: s.strip() and any(unicodedata.category(c) not in ("Zs", "Cc", "Cf", "Mn", "Me", "Cn") for c in s))
+                 max_size=8).filter(  # a name is not blank (a character a reader sees), no space around it
+    lambda s: s.strip() == s and s and any(unicodedata.category(c) not in ("Zs", "Cc", "Cf", "Mn", "Me", "Cn")
+                                           for c in s))
 _DAMAGE_RULES = DAMAGE_ROLL_RULES
 
 

@@ -201,3 +201,13 @@ def test_a_result_refuses_arguments_it_cannot_use(track_result, tmp_path, call, 
     _one_line(info)
     assert (tmp_path / "a.json").read_text() == "the user's own"
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_names_with_spaces_around_or_differing_only_in_case_are_refused():
+    """A route names its target exactly: " Caster " would never be found by "Caster"; two
+    targets "Guard" and "guard" read as one in a report."""
+    with pytest.raises(InputError, match="^name: must not start or end with a space"):
+        Attacker(" Caster ", [FIST])
+    with pytest.raises(InputError, match=r"two targets have this name \(letter case aside\)"):
+        Scenario([Target(defense=12, arm=14, boxes=5, name="Guard"),
+                  Target(defense=12, arm=14, boxes=5, name="guard")], [Attacker("Jack", [FIST])])

@@ -70,7 +70,8 @@ _UNSEEN = {"Zs", "Zl", "Zp", "Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"}
 
 def check_name(key: str, value: object) -> str:
     """A name: a string with something a reader can see (reports show it); a name made only
-    of spaces or of invisible characters (zero-width spaces, joiners) is refused.
+    of spaces or of invisible characters (zero-width spaces, joiners), or with spaces around
+    it (a route naming it without them would miss it), is refused.
 
     >>> check_name("name", "\u200b\u200d")
     Traceback (most recent call last):
@@ -82,6 +83,9 @@ def check_name(key: str, value: object) -> str:
         raise InputError(key, value, "must not be empty: reports name it")
     if all(unicodedata.category(ch) in _UNSEEN for ch in value):
         raise InputError(key, value, "must hold a visible character: reports name it")
+    if value != value.strip():
+        raise InputError(key, value, "must not start or end with a space: routes and reports name it "
+                         "exactly")
     return value
 
 

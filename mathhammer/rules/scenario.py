@@ -323,9 +323,10 @@ def _distinct(key: str, items: tuple, kind: type, why: str) -> None:
         if not isinstance(x, kind):
             article = "an" if kind.__name__[0] in "AEIOU" else "a"
             raise InputError(f"{key}[{i}]", x, f"must be {article} {kind.__name__}")
-        if x.name in names:
-            raise InputError(f"{key}[{i}].name", x.name, f"two {key} have this name: {why}")
-        names.add(x.name)
+        if x.name.casefold() in names:  # "Guard" and "guard" read as one in a report
+            case = "" if x.name in (y.name for y in items[:i]) else " (letter case aside)"
+            raise InputError(f"{key}[{i}].name", x.name, f"two {key} have this name{case}: {why}")
+        names.add(x.name.casefold())
 
 
 @functools.lru_cache(maxsize=SLOTS_CACHE_SIZE)
