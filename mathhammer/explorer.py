@@ -31,7 +31,7 @@ def explore(scenario=None, method: str = "auto"):
     ----------
     scenario : Scenario, optional
         What it starts from (None: a heavy warjack against a heavy warjack's grid).
-    method : {"auto", "exact", "monte_carlo"}
+    method : {"auto", "exact", "monte_carlo", "mc"}
 
     Returns
     -------

@@ -211,3 +211,12 @@ def test_names_with_spaces_around_or_differing_only_in_case_are_refused():
     with pytest.raises(InputError, match=r"two targets have this name \(letter case aside\)"):
         Scenario([Target(defense=12, arm=14, boxes=5, name="Guard"),
                   Target(defense=12, arm=14, boxes=5, name="guard")], [Attacker("Jack", [FIST])])
+
+
+def test_buying_attacks_with_a_power_attack_says_why_in_one_line():
+    text = _toml(trials=1000, seed=1).replace('name = "Jack"\n', 'name = "Jack"\nfocus = 2\nbase = "large"\n'
+                                              'buy_weapon = "Slam"\n') + (
+        '[[attackers.weapons]]\nname = "Slam"\ntype = "melee"\nskill = 7\npow = 12\npower_attack = "slam"\n')
+    with pytest.raises(mh.errors.MathhammerError, match="buy_weapon: is a power attack, the combat action") as info:
+        loads_scenario(text)
+    _one_line(info)

@@ -48,8 +48,10 @@ class Explorer:
     """
 
     def __init__(self, scenario=None, method: str = "auto"):
+        if method == "mc":  # the short name simulate and the command line take too
+            method = "monte_carlo"
         if method not in METHODS:
-            raise InputError("method", method, f"must be one of {', '.join(METHODS)}")
+            raise InputError("method", method, f"must be one of {', '.join(METHODS)} (or mc)")
         self.doc = new_document() if scenario is None else from_scenario(scenario)
         self.method = method
         self.origins: list[str | None] = (["heavy_warjack"] if scenario is None

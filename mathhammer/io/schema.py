@@ -23,6 +23,7 @@ from ..rules.vocabulary import (
 )
 
 __all__ = [
+    "buy_weapon_reason",
     "ACTION_KEY",
     "ALIASES",
     "ATTACKER_KEYS",
@@ -373,3 +374,16 @@ def unknown_key_reason(key: str, allowed: tuple[str, ...], table: str = "") -> s
     return reason
 
 
+def buy_weapon_reason(value: str, weapons) -> str:
+    """Why ``buy_weapon = value`` names no melee weapon of the attacker, with a close name."""
+    melee = [w.name for w in weapons if w.type == "melee" and w.power_attack is None]
+    if not melee:
+        return "names a weapon to buy attacks with, but the attacker has no melee weapon"
+    if value in (w.name for w in weapons if w.power_attack is not None):
+        return "is a power attack, the combat action itself: buy attacks with " + ", ".join(melee)
+    reason = "must name one of its melee weapons: " + ", ".join(melee)
+    folded = {name.casefold(): name for name in melee}
+    close = difflib.get_close_matches(value.casefold(), list(folded), n=1, cutoff=0.6)
+    if close:
+        reason += f"; did you mean {folded[close[0]]!r}?"
+    return reason

@@ -9,7 +9,6 @@ value.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 
 from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
@@ -21,6 +20,7 @@ from ..rules.target import MAX_BOXES
 from ..rules.vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, DAMAGE_TYPES, READINGS, WEAPON_RULES
 from .schema import (
     ACTION_KEY,
+    buy_weapon_reason,
     ATTACKER_KEYS,
     ATTACKER_PLAIN,
     CARD_KEY,
@@ -342,7 +342,7 @@ class TableReader:
         except InputError as err:
             if err.key == "buy_weapon" and isinstance(err.value, str):
                 raise self.error(f"{prefix}.buy_weapon", err.value,
-                                 _buy_weapon_reason(err.value, weapons)) from None
+                                 buy_weapon_reason(err.value, weapons)) from None
             raise self.wrap(err, prefix) from None
 
     def attackers(self, data: Mapping) -> list[Attacker]:
@@ -385,16 +385,3 @@ _NO_CARD = Target(defense=0, arm=0)
 def _is_cripple(objective: object) -> bool:
     """``cripple:X`` in any case: checked against the target's card, not the fixed list."""
     return isinstance(objective, str) and objective.strip().casefold().startswith("cripple:")
-
-
-def _buy_weapon_reason(value: str, weapons: list[Weapon]) -> str:
-    """Why ``buy_weapon = value`` names no melee weapon of the attacker, with a close name."""
-    melee = [w.name for w in weapons if w.type == "melee"]
-    if not melee:
-        return "names a weapon to buy attacks with, but the attacker has no melee weapon"
-    reason = "must name one of its melee weapons: " + ", ".join(melee)
-    folded = {name.casefold(): name for name in melee}
-    close = difflib.get_close_matches(value.casefold(), list(folded), n=1, cutoff=0.6)
-    if close:
-        reason += f"; did you mean {folded[close[0]]!r}?"
-    return reason
