@@ -73,7 +73,7 @@ def decision(play_keys, play_columns, play_index, play_attack, act, ms, ts, colm
     return np.int64(play_attack[prow, key, m]), key, m
 
 
-@jit(inline=True)
+@jit(nrt=False)
 def pay_for_attack(attacks, play_attack, act, w, row, prow, dec, key, m, t, n_rows, n_alt,
                    n_attacks, attack_counts):
     """A bought attack (docs/activation.md, step 1) pays its cost, or is not made: best play

@@ -84,7 +84,7 @@ def first_box(letter_mask, colmask, x):
     return np.int64(-1), np.int64(0)
 
 
-@jit(inline=True)
+@jit(nrt=False)
 def mark_card(colmask, order, marks, col_full, letters_done, dice, pos, c, first, side_lo,
               colossal, heals, want):
     """Mark ``want`` boxes from column ``c`` on, a card of any kind: ``first``, a box

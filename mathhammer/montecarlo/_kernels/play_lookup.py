@@ -72,7 +72,7 @@ def damage_index(play_keys, play_columns, play_index, colmask, marked):
     return np.int64(play_index[code])
 
 
-@jit(inline=True)
+@jit(nrt=False)
 def field_key(play_keys, points_only, points, tpoints, lost, earth, state, effects, cont, attacks, w,
               flags, hit, crit, outcome, knocks, still, shots):
     """The state key the target's power field is decided in: the state after the hit

@@ -23,7 +23,7 @@ full     True   True     True   anything: several targets, Shred, fire on a unit
 =======  =====  =======  =====  ====================================================
 
 A pruned variant compiles in a fraction of the full one's time (a first run on two cores:
-basic about 3-4 s, lean 6-9, lasting 14-21, units 10-15, full 25-35). A scenario takes it
+basic about 3-4 s, lean 5-8, lasting 11-16, units 10-15, full 25-35). A scenario takes it
 only where none of the pruned paths can run: its counts are then the same as the full
 variant's, bit for bit (the pruned branches are those the full variant's runtime tests skip
 for it; tests/test_kernel_variant.py).
