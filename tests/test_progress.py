@@ -4,6 +4,7 @@ kernel, the Monte Carlo bar, the exact engine's counter, and the --progress flag
 from __future__ import annotations
 
 import io
+import time
 
 import numba
 import numpy as np
@@ -51,6 +52,13 @@ def test_a_compile_under_a_shown_bar_keeps_its_clock_counting(monkeypatch, capsy
     monkeypatch.setattr(ticker, "DELAY", 0.0)
     monkeypatch.setattr(ticker, "REDRAW", 0.01)
     kernel, args = _fresh_kernel(), (np.zeros(3), np.int64(2))
+    compile_ = kernel.compile
+
+    def slow_compile(sig):  # a compile lasting long enough for the notice's thread, on a busy machine too
+        time.sleep(0.1)
+        return compile_(sig)
+
+    monkeypatch.setattr(kernel, "compile", slow_compile)
     with ticking("simulate", True, unit="trial", total=10) as bar:
         assert compile_for(kernel, args, "the test kernel", "about 1 s") is True
         assert bar.desc == "simulate"  # its own name back for the trials

@@ -104,12 +104,13 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                                        colmask, row, points_only, 0, shots)
                 w, prow, spent = i, row, np.int64(0)
                 if attacks[i, A_ORIGIN] == ORIGIN_BOUGHT:
-                    made, w, prow, dec, spent = pay_for_attack(attacks, play_attack, act, i, row, row, dec,
-                                                               key, m, t, n_rows, attacks.shape[0] - n_attacks,
-                                                               n_attacks, attack_counts)
+                    made, w, prow, dec, spent = pay_for_attack(
+                        attacks, play_attack, act, i, row, row, dec, key, m, t, n_rows,
+                        attacks.shape[0] - n_attacks, n_attacks, attack_counts)
                     if not made:
                         continue
-                outcome, pos, paid = attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts, extra)
+                outcome, pos, paid = attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts,
+                                                 extra)
                 hit, crit = np.int64(outcome != MISS), np.int64(outcome == CRIT)
                 attack_counts[row, C_HIT] += hit
                 attack_counts[row, C_CRIT] += crit
@@ -134,11 +135,11 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                 knocks, still = knocks_and_still(flags, hit, crit)
                 fkey = np.int64(0)
                 if field_best and ts[G_POINTS] > 0 and points > 0:
-                    fkey = field_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS], ts[G_CORTEX_LOST] != 0,
-                                     ts[G_EARTH] != 0, ms[M_STATE], ms[M_EFFECTS], ms[M_CONT], attacks, w, flags,
-                                     hit, crit, outcome, knocks, still, shots)
-                pos, destroyed = suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks, w,
-                                        points, row, t, SRC_ATTACK, fkey, prow,
+                    fkey = field_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS],
+                                     ts[G_CORTEX_LOST] != 0, ts[G_EARTH] != 0, ms[M_STATE], ms[M_EFFECTS],
+                                     ms[M_CONT], attacks, w, flags, hit, crit, outcome, knocks, still, shots)
+                pos, destroyed = suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks,
+                                        w, points, row, t, SRC_ATTACK, fkey, prow,
                                         (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1, present)
                 if destroyed:
                     break
