@@ -280,6 +280,8 @@ def test_nested_array_fixer_runs_numba_own_only_where_it_changes_something():
     with P.faster_passes():
         faster.compile("(int64,)")
     if P.usable():
-        strip = re.compile(r"B\d+v\d+B|\bB\d+\b")
+        # function versions differ in number (and so in digits: LLVM pads its "; preds"
+        # comments to a column, after the label that holds them)
+        strip = re.compile(r"B\d+v\d+B|\bB\d+\b|(?<=:) +(?=; preds)")
         assert strip.sub("", faster.inspect_llvm(faster.signatures[0])) == \
             strip.sub("", plain.inspect_llvm(plain.signatures[0]))
