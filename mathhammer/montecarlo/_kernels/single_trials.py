@@ -25,8 +25,8 @@ from .layout import (A_ATTACKER, A_FLAGS, A_ORIGIN, C_CRIT, C_HIT, C_MADE, C_SPE
                      ST_MOVE_CRIPPLED, ST_PRONE, T_ATTACK_ROUNDS, T_BOXES, T_CAPACITY, T_EFFECTS,
                      T_HAZARDS, T_NLETTERS, T_POINTS, T_POWER_POLICY, T_SHIELD_ARM, T_SLOTS, T_STATE,
                      T_TURNS)
-from .model_state import (G_CORTEX_LOST, G_EARTH, G_FIELDS, G_POINTS, M_ARM_MINUS, M_CONT, M_DEF_MINUS,
-                          M_EFFECTS, M_FIELDS, M_MARKED, M_SHIELD, M_STATE)
+from .model_state import (G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_DEF_MINUS,
+                          M_EFFECTS, M_MARKED, M_SHIELD, M_STATE, new_models, new_targets)
 from .play_lookup import field_key, key_is_points
 from .round_end import effects_of_hit, maintenance, quicksand, target_activation
 from .suffering import SRC_ATTACK, letters_present, suffer, suffer_points
@@ -42,7 +42,7 @@ def single_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
     boxes = max(1, int(tables.target[T_BOXES]))
     return (n_trials, rs, dice, pos, size, max_draws, stride, tables, counters,
             np.zeros(tables.col_full.shape[0], dtype=np.int64), np.zeros(boxes, dtype=np.int64),
-            np.zeros((1, M_FIELDS), dtype=np.int64), np.zeros((1, G_FIELDS), dtype=np.int64),
+            new_models(1), new_targets(1),
             np.zeros(V_FIELDS, dtype=np.int64), extra, lasting)
 
 
