@@ -171,16 +171,13 @@ def test_page_matches_the_command_line(server):
         _type(page, ".mh-field-target\\.arm", "19")
         moved = _done(page, n)
         assert moved < kill
-        # leave the field before loading a file: its blur sends the typed value once more, and
-        # that change can otherwise arrive after the file's and set ARM back to 19
-        page.locator(".mh-field-target\\.arm input").blur()
-        page.wait_for_timeout(300)
-        _done(page, n)
         n = _request(page)
         page.locator(".mh-upload input[type=file]").set_input_files(str(saved))
         page.locator(".mh-upload-message .mh-msg[data-state=done]").wait_for(timeout=SLOW)
         loaded = _done(page, n)
-        assert page.locator(".mh-field-target\\.arm input").input_value() == "17"
+        # the loaded file's controls: Bokeh builds a new form's views asynchronously, so on a
+        # busy machine the figures (a small patch of the headline) can be drawn before it
+        playwright_api.expect(page.locator(".mh-field-target\\.arm input")).to_have_value("17", timeout=SLOW)
         assert loaded == pytest.approx(cli["kill"], abs=1e-12)
         damage = float(page.locator(".mh-damage").get_attribute("data-damage"))
         assert damage == pytest.approx(cli["damage_mean"], abs=1e-9)

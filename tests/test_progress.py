@@ -3,6 +3,7 @@ kernel, the Monte Carlo bar, the exact engine's counter, and the --progress flag
 
 from __future__ import annotations
 
+import gc
 import io
 import time
 
@@ -68,6 +69,19 @@ def test_a_compile_under_a_shown_bar_keeps_its_clock_counting(monkeypatch, capsy
     # drawn with the notice, then redrawn at least once while the compile went on
     assert err.count("compiling:") >= 2
     assert kernel(*args) == 2.0
+
+
+def test_a_new_kernel_at_a_freed_kernels_address_is_compiled():
+    """The kernels made ready are remembered by the kernel itself, not by its address: a
+    kernel freed and a new one made at the same address (CPython reuses them) used to be
+    taken as compiled, so its notice never came and its first call compiled unannounced."""
+    args = (np.zeros(3), np.int64(2))
+    for _ in range(40):  # the address came back within ~20 kernels when this was found
+        kernel = _fresh_kernel()
+        compile_for(kernel, args, "k", "n", stream=io.StringIO())
+        assert len(kernel.overloads) == 1
+        del kernel
+        gc.collect()
 
 
 def test_a_quick_compile_or_cache_load_says_nothing():

@@ -14,6 +14,7 @@ in silence.
 from __future__ import annotations
 
 import time
+import weakref
 
 import numpy as np
 
@@ -52,12 +53,12 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     # Numba's typing of the arguments costs ~0.7 ms for the general kernel's tables (a cost
     # per batch of every run, a matrix's points too): a key of what that typing reads, held
     # once the kernel is ready, answers the calls after the first at a fraction of it
-    key = (id(dispatcher), arg_layout(args))
-    if key in _READY:
+    layout, ready = arg_layout(args), _READY.setdefault(dispatcher, set())
+    if layout in ready:
         return False
     types = tuple(dispatcher.typeof_pyval(a) for a in args)
     if types in dispatcher.overloads:  # already compiled in this process
-        _READY.add(key)
+        ready.add(layout)
         return False
     notice = (f"mathhammer: compiling {what} (the first run of its kind after installing "
               f"only; {about})...")
@@ -65,7 +66,7 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     with waiting("compiling", NOTICE_AFTER, notice, stream) as shown:
         with faster_passes():  # Numba's own result in a half to a fifth of the time
             dispatcher.compile(types)
-    _READY.add(key)
+    ready.add(layout)
     if shown.is_set():
         say(f"mathhammer: compiled in {time.perf_counter() - began:.0f} s; later runs load it "
             "from the cache (`mathhammer warm` compiles every kernel ahead)", stream)
@@ -99,8 +100,10 @@ def machine_code(dispatcher, args: tuple):
     return getattr(compiled, "entry_point", None) or dispatcher
 
 
-#: The (kernel, argument layout) pairs compiled or loaded in this process.
-_READY: set = set()
+#: The argument layouts each kernel was compiled or loaded for in this process. Held by the
+#: kernel weakly: a kernel made and freed (a test's) leaves no entry that a later kernel at
+#: the same address would read as its own.
+_READY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def arg_layout(a):
