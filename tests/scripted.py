@@ -32,7 +32,7 @@ from mathhammer.montecarlo._kernels.layout import (
     Counters,
 )
 from mathhammer._core.rng import FILL_SLACK, RNG_WORDS
-from mathhammer.montecarlo._kernels.sequence import run_trials
+from mathhammer.montecarlo._kernels.driver import run_chunk
 from mathhammer.montecarlo.encode import encode
 
 
@@ -107,7 +107,7 @@ def play(scenario, rolls) -> Played:
     t_made = np.zeros((max(1, rows), k), dtype=np.int64)
     counters = Counters(hist, counts, kill_at, cripple_hist, mask_hist, effect_counts, destroyed_hist,
                         t_damage, t_destroyed, t_kills, t_made)
-    pos = run_trials(1, rs, buf, 0, size, enc.max_draws, 0, enc.tables, counters)
+    pos = run_chunk(1, rs, buf, 0, size, enc.max_draws, 0, enc.tables, counters)
     assert pos <= len(entries), f"the kernel made more rolls than the {len(rolls)} scripted"
     assert pos == 0 or pos in ends, "the kernel stopped inside a scripted roll"
     killed = np.flatnonzero(kill_at)

@@ -1,13 +1,13 @@
-"""The general kernel's pruned variants (issue 18, "First run and waiting": compile only what
-the scenario needs): which scenarios take each, and that each counts exactly as the full one.
+"""The general kernel's variants (issue 18, "First run and waiting": compile only what the
+scenario needs): which scenarios take each, and that each counts exactly as the full one.
 
-:func:`mathhammer.montecarlo._kernels.sequence.run_trials` compiled with ``lasting=None``
-prunes the paths of continuous effects and hazards (the units variant); with ``rare=None``,
-those of units, blasts and several targets (the lasting variant); with both, the lean
-variant; with ``extra=None`` too, the rules beyond the core of an attack (the basic
-variant). A scenario takes a pruned variant only when none of its pruned paths can run, so
-the full variant, forced here through the driver's ``variant_of``, must give the same counts
-bit for bit.
+The basic variant compiles without the steps of the rules beyond the core of an attack, the
+lean one with them; the lasting variant adds the round's end (continuous effects, hazards);
+the units and full variants (:mod:`mathhammer.montecarlo._kernels.many_trials`) play a unit's
+models and several targets, the full one with the round's end. A scenario takes a pruned
+variant only when none of its pruned paths can run, so the full variant, forced here through
+the driver's ``variant_of``, must give the same counts bit for bit; and every rule of the
+vocabulary counts alike on the kernel the driver picks for it (a fast path too).
 """
 
 from __future__ import annotations
@@ -167,3 +167,56 @@ def test_the_units_and_lasting_variants_count_as_the_full_one(name, scenario, va
     full = _counts(scenario, monkeypatch, full=True)
     for field in dataclasses.fields(pruned):
         assert np.array_equal(getattr(pruned, field.name), getattr(full, field.name)), field.name
+
+
+# ------------------------------------------------------------------ every rule on every kernel
+def _rule_cases():
+    """One scenario per rule of the vocabulary (a weapon's, a target's, a state, a hazard, a
+    continuous effect, an upkeep rule, a power field, a reading), each with a plain attacker
+    and with one spending focus: ``(id, scenario)``."""
+    from mathhammer.rules import Spend
+    from mathhammer.rules.vocabulary import (CONTINUOUS_EFFECTS, HAZARDS, READINGS, TARGET_RULES,
+                                             TARGET_STATES, UPKEEP_RULES, WEAPON_RULES)
+    base = {"defense": 12, "arm": 15, "boxes": 12, "upkeep_arm": 2, "spell_def": 1}
+    targets = [("weapon " + r, base, {r}) for r in WEAPON_RULES]
+    # the rules that need the target down or stationary (Trash, Shatter), by a ranged weapon
+    down = {**base, "state": {"knocked_down", "stationary"}}
+    targets += [("ranged weapon " + r + " on a target down", down, {r}) for r in WEAPON_RULES]
+    targets += [("target " + r, {**base, "rules": {r}}, set()) for r in TARGET_RULES]
+    targets += [("state " + s, {**base, "state": {s}}, set()) for s in TARGET_STATES]
+    targets += [("hazard " + h, {**base, "terrain": {h}}, {"knockdown"}) for h in HAZARDS]
+    targets += [("effect " + e, {**base, "effects": {e}}, set()) for e in CONTINUOUS_EFFECTS]
+    targets += [("upkeep " + r, {**base, "upkeep_rules": {r}}, {"dispel"}) for r in UPKEEP_RULES]
+    targets += [("power field " + p, {**base, "focus": 2, "power_field": p}, set()) for p in ("best", "lethal")]
+    targets += [("fury", {**base, "fury": 2}, set()), ("rapid healing", {**base, "rapid_healing": 1}, set())]
+    cases = []
+    for name, target, rules in targets:
+        weapon = Weapon("Axe", "ranged" if "ranged" in name else "melee", 6, 12, attacks=2,
+                        rules=sorted(rules))
+        for who, attacker in (("plain", Attacker("A", [weapon])),
+                              ("spending", Attacker("A", [weapon], focus=2, policy="fixed",
+                                                    spend=Spend(boost_attack="auto", boost_damage="auto")))):
+            cases.append((f"{name}, {who}", Scenario(Target(**target), [attacker])))
+    for reading in READINGS:
+        weapon = Weapon("Axe", "melee", 6, 12, attacks=2, rules=["knockdown", "dispel"],
+                        attack_discard="lowest", arm_minus=2)
+        cases.append((f"reading {reading}", Scenario(Target(**{**base, "rules": {"tough"}}), [Attacker("A", [weapon])],
+                                                      **{reading: True})))
+    return cases
+
+
+RULE_CASES = _rule_cases()
+
+
+@pytest.mark.parametrize("name, scenario", RULE_CASES, ids=[c[0] for c in RULE_CASES])
+def test_every_rule_counts_alike_on_the_kernel_it_takes_and_the_full_one(name, scenario, monkeypatch):
+    """Where the driver runs a scenario (the plain or spending fast path, or a pruned variant
+    of the general kernel) must count as the full variant does, bit for bit: a rule left out
+    of ``draws.is_plain`` or of ``variant`` (a fast path or a pruned variant that cannot play
+    it) shows here as different counts."""
+    enc = encode(scenario)
+    taken = driver.run_sequences(enc, 20_000, 5, chunk=4096)
+    monkeypatch.setattr(driver, "variant_of", lambda tables: ("full", (True, True, True)))
+    full = driver.run_sequences(enc, 20_000, 5, chunk=4096, general=True)
+    for field in dataclasses.fields(taken):
+        assert np.array_equal(getattr(taken, field.name), getattr(full, field.name)), field.name

@@ -44,6 +44,24 @@ def test_worked_example_a_critical_hit_shreds_twice():
     assert out.damage == [17] and out.marked == 17 and out.rolls_read == 6
 
 
+def test_worked_example_the_fire_s_damage_stays_marked_into_the_next_round():
+    """Shred and Fire on one model over two rounds (rules: Shred, continuous effects). MAT 6
+    against DEF 13: 6 + 6 hits critically and sets the target on fire, dealing 2 + 12 - 15 =
+    0; its Shred attack misses (1 + 2). Maintenance: the fire stays (3) and deals 2 + 2 + 12
+    - 15 = 1. Round 2: the attack misses; the fire goes out (1). One box marked at the end:
+    the next round's attack goes on against the model as the fire left it (the older kernel
+    took it back as it was before the maintenance phase, and marked none)."""
+    claw = _claw(rules={"critical_fire"})
+    scen = Scenario(Target(defense=13, arm=15, boxes=6), [Attacker("B", [claw], **FIXED)], turns=2)
+    out = play(scen, [(6, 6), (1, 1), (1, 2), (1, 1),  # the attack, its Shred attack
+                      (3,), (2, 2),                      # the fire stays and deals 1
+                      (1, 2), (1, 1),                    # round 2: a miss
+                      (1,)])                             # the fire goes out
+    assert out.shred == [1, 0] and out.crit == [1, 0]
+    assert out.marked == 1 and out.rolls_read == 9
+    assert out.effects[0, 0, 2] == 1  # round 1's fire: 1 point (E_DAMAGE)
+
+
 def test_worked_example_a_plain_hit_ends_the_chain_and_the_next_attack_follows():
     """MAT 8: the first attack is a plain hit (4 + 5): no Shred; the second slot's critical
     hit (2 + 2) shreds once, and that Shred attack's plain hit ends the chain."""

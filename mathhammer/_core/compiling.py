@@ -18,7 +18,6 @@ import weakref
 
 import numpy as np
 
-from .numba_passes import faster_passes
 from .ticker import say, waiting
 
 __all__ = ["NOTICE_AFTER", "arg_layout", "compile_for", "machine_code"]
@@ -64,8 +63,7 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
               f"only; {about})...")
     began = time.perf_counter()
     with waiting("compiling", NOTICE_AFTER, notice, stream) as shown:
-        with faster_passes():  # Numba's own result in a half to a fifth of the time
-            dispatcher.compile(types)
+        dispatcher.compile(types)
     ready.add(layout)
     if shown.is_set():
         say(f"mathhammer: compiled in {time.perf_counter() - began:.0f} s; later runs load it "

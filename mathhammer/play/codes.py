@@ -8,7 +8,7 @@ the -DEF / -ARM effects on it, over rounds its continuous effects and a burning 
 the models of a unit target destroyed so far.
 :class:`KeySpace` numbers that rest as one integer, a mixed-radix number whose digits run
 only over what can change in the scenario; the Monte Carlo kernel computes the same number
-from its own state (``montecarlo/_kernels/sequence.py``, ``_play_key``).
+from its own state (``montecarlo/_kernels/play_lookup.py``, ``play_key``).
 
 Decision bits of the attack table (``uint8[rows, keys, boxes]``, indexed by the state before
 the attack, bought or not): :data:`BUY`, :data:`BOOST_ATTACK`, :data:`BOOST_DAMAGE_HIT`,

@@ -20,7 +20,7 @@ from .layout import (A_ATT_DICE, A_AUTOHIT_ON, A_CHOICE_ROW, A_CHOICES, A_COST, 
                      F_FREE_ATT_BOOST, F_FREE_DMG_BOOST, F_KNOCKDOWN, F_REROLL_ATT, F_REROLL_DMG,
                      F_SHATTER, F_STATIONARY, F_TRASH, GL_C, GL_F, GL_G, GL_H, GL_L, GL_M,
                      GL_R, HIT, MISS, P_BEST, P_BOOST_ATT, P_BOOST_ATT_AT, P_BOOST_DMG, P_POINTS, P_RESERVE,
-                     ST_KNOCKED_DOWN, ST_MOVE_CRIPPLED, ST_STATIONARY, ST_SUSTAINED, T_SHIELD_LOC)
+                     ST_KNOCKED_DOWN, ST_MOVE_CRIPPLED, ST_STATIONARY, T_SHIELD_LOC)
 from .model_state import (G_BLOCKED, G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_CRIPPLED,
                           M_DEF_MINUS, M_EFFECTS, M_MARKED, M_SHIELD, M_STATE)
 from .play_lookup import damage_index, play_key
@@ -43,25 +43,25 @@ V_FIELDS = 7
 
 
 @jit(inline=True)
-def start_activation(act, attackers, a, ms):
-    """Attacker ``a`` starts its activation: its points and policy (a Sustained Attack's hit
-    ends with the activation before)."""
+def start_activation(act, attackers, a):
+    """Attacker ``a`` starts its activation: its points and policy (the caller ends the
+    Sustained Attack of the activation before on the model under attack: ``ST_SUSTAINED``)."""
     act[V_POINTS] = attackers[a, P_POINTS]
     act[V_RESERVE] = attackers[a, P_RESERVE]
     act[V_BOOST_ATT] = attackers[a, P_BOOST_ATT]
     act[V_BOOST_ATT_AT] = attackers[a, P_BOOST_ATT_AT]
     act[V_BOOST_DMG] = attackers[a, P_BOOST_DMG]
     act[V_BEST] = attackers[a, P_BEST]
-    ms[M_STATE] &= ~ST_SUSTAINED
 
 
 @jit(inline=True)
 def decision(play_keys, play_columns, play_index, play_attack, act, ms, ts, colmask, prow,
-             points_only, destroyed, shots):
+             points_only, destroyed, shots, shred=0):
     """Best play's decision bits for the attack of decision row ``prow`` in this state, and
     the state's key and damage index (``(dec, key, m)``; ``dec`` 0 where best play does not
     decide or its tables do not hold the state: the fixed policy then decides). ``shots``: a
-    random rate of fire's roll within its volley, else 0."""
+    random rate of fire's roll within its volley, else 0; ``destroyed``: the models destroyed
+    so far; ``shred``: the Shred attacks made so far in the attack's chain."""
     if act[V_BEST] == 0 or act[V_POINTS] <= 0:
         return np.int64(0), np.int64(0), np.int64(-1)
     m = damage_index(play_keys, play_columns, play_index, colmask, ms[M_MARKED])
@@ -69,17 +69,18 @@ def decision(play_keys, play_columns, play_index, play_attack, act, ms, ts, colm
         return np.int64(0), np.int64(0), m
     key = play_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS], ms[M_STATE],
                    ms[M_EFFECTS], ms[M_CONT], ts[G_EARTH] != 0, ts[G_CORTEX_LOST] != 0, False, destroyed,
-                   shots, 0)
+                   shots, shred)
     return np.int64(play_attack[prow, key, m]), key, m
 
 
 @jit(nrt=False)
 def pay_for_attack(attacks, play_attack, act, w, row, prow, dec, key, m, t, n_rows, n_alt,
-                   n_attacks, attack_counts):
+                   n_attacks, attack_counts, base=0):
     """A bought attack (docs/activation.md, step 1) pays its cost, or is not made: best play
     declining it stops the buying (a spell's cast declined is skipped), too few points stop
     it. Best play may make it with another melee weapon. Returns ``(made, w, prow, dec,
-    spent)``: the weapon row and decision row it is made with."""
+    spent)``: the weapon row and decision row it is made with. ``base``: the first row of
+    the target's block of the attacks table (several targets: a block each)."""
     if (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
         if attacks[w, A_FLAGS] & F_DECLINE_SKIPS:
             return False, w, prow, dec, np.int64(0)
@@ -94,7 +95,7 @@ def pay_for_attack(attacks, play_attack, act, w, row, prow, dec, key, m, t, n_ro
     if (dec & D_BUY) != 0 and attacks[w, A_CHOICES] > 0:
         for j in range(attacks[w, A_CHOICES]):
             r = attacks[w, A_CHOICE_ROW] + j
-            pr = n_rows + t * n_alt + r - n_attacks
+            pr = n_rows + t * n_alt + r - base - n_attacks
             alt = play_attack[pr, key, m]
             if (alt & D_BUY) != 0:
                 return True, r, pr, np.int64(alt), cost

@@ -49,8 +49,8 @@ from .layout import (
     Counters,
 )
 from .plain import N_ROLLS, N_STATES, outcome_tables, run_plain_trials
+from .many_trials import many_args, many_trials
 from .single_trials import single_args, single_trials
-from .sequence import kernel_args, trials_kernel
 from .spend import run_spend_trials
 from .spend_tables import R_NFIELDS, spend_tables
 from .variant import variant_of
@@ -123,13 +123,10 @@ def _general_range(lo, hi, streams, dice, n, size, max_draws, stride, tables, co
                    extra, lasting, code):
     """The general kernel over chunks ``lo .. hi - 1`` of the batch.
 
-    A Python loop over jitted calls (``code``: the kernel's machine code for these
-    arguments, :func:`~mathhammer._core.compiling.machine_code`, which releases the GIL, and
-    how it takes a chunk's arguments: :data:`_KERNELS`): the kernel is then the outermost
-    compiled function. Each jitted
-    function that calls the kernel links its code into its own module, so Numba optimizes it
-    and generates its machine code again: jitted serial and ``prange`` drivers made about 6 s
-    (5.3 s of it in LLVM) of a cold ``mathhammer demo`` of 24 s CPU."""
+    A Python loop over jitted calls (``code``: the kernel's machine code, which releases the
+    GIL, and how it takes a chunk's arguments: :data:`_KERNELS`), so the kernel is the
+    outermost compiled function: a jitted function calling it would link its code into its
+    own module and generate it again (jitted drivers made 6 s of a 24 s CPU cold demo)."""
     kernel, make_args = code
     for c in range(lo, hi):
         kernel(*make_args(n[c], streams[c], dice[c], size, size, max_draws, stride, tables,
@@ -179,21 +176,29 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
                   "continuous effects", "about 25-35 s on two cores")}
 
 
-def _single_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, rare, extra, lasting):
-    """:func:`.single_trials.single_args` of a variant of one model and one target (``rare``
-    None), its ``extra`` and ``lasting`` as the variant has them."""
-    return single_args(n, rs, dice, pos, size, max_draws, stride, tables, counters, extra, lasting)
-
-
-#: The variants of the general kernel built from steps, and how each takes a chunk's
-#: arguments; the others run :func:`.sequence.trials_kernel`.
-_KERNELS = {name: (single_trials, _single_args) for name in ("basic", "lean", "lasting")}
+#: The general kernel of each variant (one model and one target, or a unit and several
+#: targets), and how it takes a chunk's arguments.
+_KERNELS = {"basic": (single_trials, single_args), "lean": (single_trials, single_args),
+            "lasting": (single_trials, single_args), "units": (many_trials, many_args),
+            "full": (many_trials, many_args)}
 
 
 #: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this
 #: process, and the kernel's machine code for each (:func:`machine_code`): typing every
 #: argument of a kernel call to look it up cost more than the call itself.
 _READY: dict = {}
+
+
+def run_chunk(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters) -> int:
+    """Run one chunk's ``n_trials`` trials with the general kernel of the scenario's variant
+    (:func:`.variant.variant_of`) on the dice buffer ``dice`` from ``pos``, adding to
+    ``counters`` (one chunk's :class:`.layout.Counters`); returns the read position after the
+    last trial. What :func:`run_sequences` does chunk by chunk, for a caller that writes the
+    dice itself (the scripted worked examples of the tests)."""
+    name, variant = variant_of(tables)
+    kernel, make_args = _KERNELS[name]
+    return kernel(*make_args(n_trials, rs, dice, np.int64(pos), np.int64(size), np.int64(max_draws),
+                             np.int64(stride), tables, counters, *variant))
 
 
 @dataclass(frozen=True)
@@ -233,8 +238,9 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
     trials it ran (progress bars).
 
     Plain scenarios (``enc.plain``) take the fast kernel of :mod:`.plain`, plain ones with
-    points (``enc.spend``) that of :mod:`.spend`, unless ``general`` asks for :mod:`.sequence`
-    (they give identical counts; tests compare them)."""
+    points (``enc.spend``) that of :mod:`.spend`, unless ``general`` asks for the general kernel
+    (:mod:`.single_trials`, :mod:`.many_trials`: they give identical counts; tests compare
+    them)."""
     # the kernel: a fast path's range driver (``fast``) or the general kernel (None); its
     # variant (the general kernel's, .variant; the spending kernel's, whether any attacker
     # plays best); cold: the compile notice's key
@@ -309,7 +315,7 @@ def run_sequences(enc, trials: int, seed: int, chunk: int = CHUNK, batch: int | 
                 compile_for(fast, call, *_COLD[cold])
                 code = _READY[ready] = machine_code(fast, call)
             else:  # the kernel itself, for one chunk or many (threads)
-                kernel, make_args = _KERNELS.get(cold, (trials_kernel, kernel_args))
+                kernel, make_args = _KERNELS[cold]
                 call = make_args(n[0], streams[0], dice[0], args[3], args[3], args[4],
                                  args[5], enc.tables, _chunk_row(counters, 0), *variant)
                 compile_for(kernel, call, *_COLD[cold])

@@ -335,13 +335,28 @@ class Tables(NamedTuple):
     groups: np.ndarray        # int64[n_targets, T_NFIELDS]: every target's vector (several targets;
     #                           row 0 is ``target``), the attacks table a block of rows per target
     routes: np.ndarray        # int64[n_slots, n_targets]: per slot the targets it goes to in order
-    #                           (the first still standing), -1 after the last; one target:
-    #                           int64[n_slots], unread (the kernel compiles without routes)
+    #                           (the first still standing), -1 after the last; one target without
+    #                           Shred: int64[n_slots], unread (the kernel's paths of several
+    #                           targets are then compiled out: ``routes.ndim``)
 
 
 class Counters(NamedTuple):
-    """The counters one chunk increments (rows of the driver's per-batch arrays); see
-    :func:`mathhammer.montecarlo._kernels.sequence.run_trials` for each."""
+    """The counters one chunk increments (rows of the driver's per-batch arrays).
+
+    ``attack_counts`` (the ``C_*`` columns), ``kill_at`` and ``cripple_delta`` have a row per
+    attack slot per round with attacks (round-major); ``cripple_delta`` one more, the end of
+    the last round. ``C_MADE`` counts only the attacks whose making the driver cannot work out
+    from the kills (bought ones, a random rate of fire's; with several targets every one).
+    ``kill_at`` counts the attack that destroyed the last model standing (of every target);
+    ``C_DESTROYED`` and ``E_DESTROYED`` the models destroyed but that one (the driver adds
+    it). ``cripple_delta``: where slot i changes a card's crippled set (a bit a letter) from
+    A to B, ``[i, A]`` loses one and ``[i, B]`` gains one (every model's, of a unit of models
+    with a card); the driver's running sum over the rows gives how many trials have each set
+    once each slot is resolved. ``mask_hist``: per column, the trials (models) ending with
+    each set of marked boxes. ``damage_hist`` and ``destroyed_hist``: the damage on every
+    model of every target (a destroyed model counts all its boxes) and the models destroyed,
+    at the end; the ``target_*`` rows the same per target, with several.
+    """
 
     damage_hist: np.ndarray    # int64[>= boxes + 1]
     attack_counts: np.ndarray  # int64[>= n_rows, C_NFIELDS]

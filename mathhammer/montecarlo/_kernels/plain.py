@@ -1,4 +1,5 @@
-"""Trials of one chunk for *plain* scenarios: the fast path of :mod:`.sequence`.
+"""Trials of one chunk for *plain* scenarios: the fast path of the general kernel
+(:mod:`.single_trials`).
 
 A scenario is plain when nothing in it spends points or changes ARM, DEF or the dice during
 the sequence except a knockdown or a stationary effect: no attacker has focus, fury or
@@ -17,7 +18,7 @@ loop over a dice buffer, 1.4x the time of a loop written by hand for that attack
   :func:`~mathhammer._core.rng.fill_pairs` would write from the two xoshiro words the buffer
   interleaves (an entry from ``a``, then ``(a, b) = (b, rest)``), draws and drops the words a
   buffer kernel's refill would discard, and so reads the stream exactly as
-  :func:`.sequence.run_trials` does on the same scenario (same rolls, same order, same
+  :func:`.single_trials.single_trials` does on the same scenario (same rolls, same order, same
   refills): both kernels give identical counts, and a test checks it. What makes this pay is
   the stream's rule that a damaging attack's damage roll is drawn whether it hits or not
   (:mod:`mathhammer._core.rng`): the places of a trial's rolls depend on its state, never on
@@ -206,7 +207,7 @@ def outcome_tables(attacks, target, outcomes, takes):
 def run_plain_trials(n_trials, rs, size, max_draws, stride, tables, counters, outcomes, takes):
     """Simulate ``n_trials`` sequences of a plain scenario on the stream ``rs`` (a chunk's,
     unread), with the outcome tables of :func:`outcome_tables`; ``size``, ``max_draws`` and
-    ``stride`` as for :func:`.sequence.run_trials` (the dice buffer it would read: its refills
+    ``stride`` as for :func:`.single_trials.single_trials` (the dice buffer it would read: its refills
     are replayed here). The attackers table, the card tables and the counters of cards and
     rounds are unread: nobody spends points, the target is a track, one round.
 

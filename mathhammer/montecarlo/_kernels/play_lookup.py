@@ -74,10 +74,11 @@ def damage_index(play_keys, play_columns, play_index, colmask, marked):
 
 @jit(nrt=False)
 def field_key(play_keys, points_only, points, tpoints, lost, earth, state, effects, cont, attacks, w,
-              flags, hit, crit, outcome, knocks, still, shots):
+              flags, hit, crit, outcome, knocks, still, shots, destroyed=0, shred=0):
     """The state key the target's power field is decided in: the state after the hit
     (knocked down, stationary, the weapon's effect and its continuous effects landed),
-    ``state`` the one before it (whether it was knocked down already counts)."""
+    ``state`` the one before it (whether it was knocked down already counts); ``destroyed``,
+    ``shred``: as :func:`play_key` takes them (the Shred attacks the hit leaves owed)."""
     bit = attacks[w, A_EFFECT_BIT]
     lands = bit != 0 and outcome >= attacks[w, A_EFFECT_ON]
     sets = 0
@@ -89,4 +90,4 @@ def field_key(play_keys, points_only, points, tpoints, lost, earth, state, effec
     return play_key(play_keys, points_only, points, tpoints,
                     state | ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still,
                     effects | (bit if lands else 0), cont | sets, earth, lost,
-                    (state & ST_PRONE) != 0, 0, shots * ((flags & F_ROF) != 0), 0)
+                    (state & ST_PRONE) != 0, destroyed, shots * ((flags & F_ROF) != 0), shred)

@@ -1,13 +1,14 @@
-"""Trials of one chunk against one model, with no lasting effect (the basic and lean variants
-of :mod:`.variant`), built from the steps of :mod:`.attack_steps`, :mod:`.extra_steps`,
-:mod:`.suffering` and :mod:`.defences` over the state arrays of :mod:`.model_state`.
+"""Trials of one chunk against one model (the basic, lean and lasting variants of
+:mod:`.variant`), built from the steps of :mod:`.attack_steps`, :mod:`.extra_steps`,
+:mod:`.suffering`, :mod:`.defences` and :mod:`.round_end` over the state arrays of
+:mod:`.model_state`.
 
 The trial loop reads no figure of the state itself: each step reads and writes the rows it
-is given, so the same steps serve a unit's models, several targets and, later, a model that
-is both an attacker and a target. ``extra`` (None or True) is known when compiling: with
-None, the basic variant, the loop compiles without the steps of the rules beyond the core
-of an attack. Its counts equal the older general kernel's (:func:`.sequence.trials_kernel`)
-bit for bit, the dice read in the same order.
+is given, so the same steps serve a unit's models and several targets (:mod:`.many_trials`)
+and, later, a model that is both an attacker and a target. ``extra`` and ``lasting`` (None
+or True) are known when compiling: with None, the loop compiles without the steps of the
+rules beyond the core of an attack (the basic variant), or without the round's end (no
+continuous effect or hazard).
 """
 
 from __future__ import annotations
@@ -22,23 +23,24 @@ from .extra_steps import (after_damage_roll, effect_lands, hit_at_once, rate_of_
 from .layout import (A_ATTACKER, A_FLAGS, A_ORIGIN, C_CRIT, C_HIT, C_MADE, C_SPENT, CAP_GRID,
                      CAP_TRACK, CRIT, F_AFTER_ROLL, F_DISPEL, F_FIRST, F_GRIEVOUS, F_KD_STOPS_TOUGH,
                      F_ROF, F_SUSTAIN, HZ_EARTH, HZ_QUICKSAND, MISS, ORIGIN_BOUGHT, PF_BEST,
-                     ST_MOVE_CRIPPLED, ST_PRONE, T_ATTACK_ROUNDS, T_BOXES, T_CAPACITY, T_EFFECTS,
+                     ST_MOVE_CRIPPLED, ST_PRONE, ST_SUSTAINED, T_ATTACK_ROUNDS, T_BOXES, T_CAPACITY, T_EFFECTS,
                      T_HAZARDS, T_NLETTERS, T_POINTS, T_POWER_POLICY, T_SHIELD_ARM, T_SLOTS, T_STATE,
                      T_TURNS)
 from .model_state import (G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_DEF_MINUS,
                           M_EFFECTS, M_MARKED, M_SHIELD, M_STATE, new_models, new_targets)
 from .play_lookup import field_key, key_is_points
-from .round_end import effects_of_hit, maintenance, quicksand, target_activation
+from .round_end import (can_last, continuous_effects, effects_of_hit, end_of_turn, flames, hazards_give,
+                        quicksand)
 from .suffering import SRC_ATTACK, letters_present, suffer, suffer_points
-from .variant import SETS_EFFECT
 
 __all__ = ["single_trials", "single_args"]
 
 
-def single_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, extra,
-                lasting=None):
-    """The arguments of :func:`single_trials` for a chunk: its state arrays made here (a
-    NumPy allocation compiled into the kernel costs every first run time)."""
+def single_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=None,
+                extra=None, lasting=None):
+    """The arguments of :func:`single_trials` for a chunk (``rare`` is None for one model and
+    one target): its state arrays made here (a NumPy allocation compiled into the kernel
+    costs every first run time)."""
     boxes = max(1, int(tables.target[T_BOXES]))
     return (n_trials, rs, dice, pos, size, max_draws, stride, tables, counters,
             np.zeros(tables.col_full.shape[0], dtype=np.int64), np.zeros(boxes, dtype=np.int64),
@@ -49,8 +51,15 @@ def single_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
 @jit(nrt=False)
 def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, colmask,
                   order, models, targets, act, extra, lasting):
-    """Simulate ``n_trials`` attack sequences and add their outcomes to ``counters`` (the
-    arguments and counters of :func:`.sequence.trials_kernel`); ``colmask``, ``order``: a
+    """Simulate ``n_trials`` attack sequences and add their outcomes to ``counters``
+    (:class:`.layout.Counters`).
+
+    ``rs``: the chunk's random stream, refilling ``dice``, its buffer of pairs of dice read
+    from ``pos`` (refilled before a trial with fewer than ``max_draws`` entries left, so a
+    buffer a test writes is read as written). ``stride`` > 0 starts each trial ``stride``
+    entries after the last one started, whatever it read (common random numbers: two
+    scenarios run with the same seed and stride see the same dice in the same trial).
+    ``tables``: :class:`.layout.Tables`. ``colmask``, ``order``: a
     card's marked boxes per column and the order they were marked in; ``models``,
     ``targets``, ``act``: the state arrays; ``extra``: None (the basic variant) or True;
     ``lasting``: None, or True (the lasting variant: continuous effects and hazards). Returns
@@ -72,7 +81,7 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
     present = letters_present(tables.letter_mask, target[T_NLETTERS])
     points_only = key_is_points(play_keys)
     field_best = target[T_POWER_POLICY] == PF_BEST
-    continuous = can_last(attacks, target)  # else no maintenance phase to resolve
+    continuous = can_last(attacks, tables.groups, target)  # else no maintenance phase to resolve
     quick_ground = (target[T_HAZARDS] & HZ_QUICKSAND) != 0
     ms, ts = models[0], targets[0]
     start = pos
@@ -92,7 +101,8 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                 row = t * n_attacks + i
                 flags = attacks[i, A_FLAGS]
                 if flags & F_FIRST:
-                    start_activation(act, attackers, attacks[i, A_ATTACKER], ms)
+                    start_activation(act, attackers, attacks[i, A_ATTACKER])
+                    ms[M_STATE] &= ~ST_SUSTAINED  # a new activation
                 shots = np.int64(0)
                 if extra is not None and (flags & F_ROF) != 0:
                     made, act[V_SHOTS], pos = rate_of_fire(dice, pos, attacks, i, act[V_SHOTS])
@@ -152,30 +162,23 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                 if lasting is not None and quick:
                     pos, destroyed = quicksand(target, card, counts, play, ms, ts, colmask, order, dice, pos,
                                                attacks, row, t, prow, points_only, field_best, act[V_POINTS],
-                                               shots, present)
+                                               shots, present, np.int64(0), np.int64(0), np.bool_(True))
                     if destroyed:
                         break
             if destroyed:
                 break
             if lasting is not None and continuous:  # the round's end: maintenance, the target's activation
                 next_row = (t + 1) * n_attacks if t + 1 < target[T_ATTACK_ROUNDS] else n_rows
-                pos, destroyed = maintenance(target, card, counts, play, ms, ts, colmask, order, dice, pos,
-                                             attacks, next_row, t, points_only, field_best, present)
+                pos = flames(ts, dice, pos)
+                pos, destroyed = continuous_effects(target, card, counts, play, ms, ts, colmask, order, dice,
+                                                    pos, attacks, next_row, t, points_only, field_best, present,
+                                                    np.int64(0), np.bool_(True))
                 if destroyed:
                     break
-                pos = target_activation(target, ms, ts, dice, pos, counters.effect_counts, t)
+                gives, pos = hazards_give(target, ts, dice, pos)
+                end_of_turn(ms, gives, counters.effect_counts, t)
         end_trial(counters.damage_hist, counters.mask_hist, ms, colmask, on_card)
     return pos
-
-
-@jit(inline=True)
-def can_last(attacks, target):
-    """Whether a continuous effect or hazard can happen: the target starts with one or
-    stands in one, or an attack puts one on it (else no maintenance phase is resolved)."""
-    for j in range(attacks.shape[0]):
-        if (attacks[j, A_FLAGS] & SETS_EFFECT) != 0:
-            return True
-    return target[T_EFFECTS] != 0 or target[T_HAZARDS] != 0
 
 
 @jit(inline=True)

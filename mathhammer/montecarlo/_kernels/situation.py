@@ -1,5 +1,5 @@
 """The situation bits of best play's state key, read off a target's state bits: one
-definition for every kernel that looks best play's decisions up (:mod:`.sequence`,
+definition for every kernel that looks best play's decisions up (:mod:`.play_lookup`,
 :mod:`.spend`)."""
 
 from __future__ import annotations

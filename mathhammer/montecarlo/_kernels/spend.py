@@ -1,5 +1,5 @@
 """Trials of one chunk for plain scenarios whose attackers spend points: the fast path of
-:mod:`.sequence` for a warjack's or warbeast's activation against a damage track.
+:mod:`.single_trials` for a warjack's or warbeast's activation against a damage track.
 
 A scenario takes it when it would be plain (:mod:`.plain`) but for its attackers' focus or
 fury: boosts of attack and damage rolls and bought attacks, by a fixed spending policy or by
@@ -12,7 +12,7 @@ trial on one thread, 1.7x faster than through the general kernel):
   each state the target can be in (:func:`.plain.attack_bits`), and its damage roll, boosted
   or not (:func:`.plain.damage_on_hit`). The decisions stay in the trial (they depend on the
   points left and the damage marked) and pick the table; an attack is then two table reads.
-- **The dice buffer** of :mod:`.sequence`, read in the same order with the same refills,
+- **The dice buffer** of :mod:`.single_trials`, read in the same order with the same refills,
   so that both kernels give identical counts on the same seed (a test checks it on every
   kind of decision). How many entries an attack reads depends on its decisions and on
   whether it hit (a boosted damage roll reads two entries, a miss's one), so a table index
@@ -110,7 +110,7 @@ def run_spend_trials(n_trials, rs, dice, size, max_draws, stride, tables, counte
     """Simulate ``n_trials`` activations of a plain scenario with points on the stream ``rs``
     (a chunk's, unread) through the dice buffer ``dice`` (empty), with the tables of
     :func:`.spend_tables.spend_tables`; ``size``, ``max_draws`` and ``stride`` as for
-    :func:`.sequence.run_trials`, which reads the same entries in the same order.
+    :func:`.single_trials.single_trials`, which reads the same entries in the same order.
 
     Each attacker's points are reset at its first slot; each attack asks best play's table
     for its decisions where the attacker plays best and has points (``play_attack`` at the

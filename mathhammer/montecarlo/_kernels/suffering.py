@@ -13,8 +13,8 @@ from ..._core.pairs import die_of
 from .attack_steps import cripple_feedback
 from .damage import mark_track
 from .defences import power_field, rapid_healing, tough_roll
-from .layout import (A_DAMAGE_TO, A_SIDE, C_DAMAGE, C_TARGET_SPENT, C_TOUGH, CAP_GRID, CAP_TRACK,
-                     CE_QUICKSAND, E_DAMAGE, E_KILL, E_TARGET_SPENT, E_TOUGH, N_COLUMNS, SIDE_RANDOM,
+from .layout import (A_DAMAGE_TO, A_SIDE, C_DAMAGE, C_DESTROYED, C_TARGET_SPENT, C_TOUGH, CAP_GRID, CAP_TRACK,
+                     CE_QUICKSAND, E_DAMAGE, E_DESTROYED, E_KILL, E_TARGET_SPENT, E_TOUGH, N_COLUMNS, SIDE_RANDOM,
                      T_BOXES, T_CAPACITY, T_RAPID_HEAL, T_SHIELD_ARM, T_TOUGH, TOUGH_NONE)
 from .marking import crippled_set, first_box, first_column, heal_card, mark_card, mark_columns
 from .model_state import G_POINTS, M_CRIPPLED, M_MARKED, M_MARKS
@@ -29,7 +29,7 @@ SRC_ATTACK = -1
 @jit(inline=True)
 def letters_present(letter_mask, n_letters):
     """The letters (a bit each) with a box on the card: a crippled set is always among them."""
-    present = 0
+    present = np.int64(0)  # not the constant 0: callers compiled apart would compile again for it
     for x in range(n_letters):
         for c in range(letter_mask.shape[1]):
             if letter_mask[x, c] != 0:
@@ -107,13 +107,15 @@ def mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes, 
 
 @jit(inline=True)
 def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks, w, points,
-           row, t, source, fkey, frow, felled, present):
+           row, t, source, fkey, frow, felled, present, last=True):
     """Model ``ms`` of target ``ts`` suffers ``points`` (docs/activation.md, "Suffering
     points"), from the attack of weapon row ``w`` (``source`` :data:`SRC_ATTACK`) or from a
     continuous effect or quicksand in round ``t`` (``source`` its CE_* index, ``w`` -1):
     its power field (best play's key ``fkey`` and row ``frow``; fury only against an attack),
     marking, a Tough roll, Rapid Healing (after an attack), the crippled set and its
     feedback, counted at counter row ``row`` or the effect's. Returns ``(pos, destroyed)``.
+    ``last``: the model is the last standing of every target, so its destruction is the kill
+    (``kill_at``, ``E_KILL``); else one model destroyed (``C_DESTROYED``, ``E_DESTROYED``).
 
     ``card``: the card's tables ``(col_full, letters_done, letter_mask)``; ``counts``:
     ``(attack_counts, kill_at, cripple_delta, effect_counts)``; ``play``: best play's
@@ -148,9 +150,12 @@ def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attack
         else:
             destroyed = True
             if attack or source == CE_QUICKSAND:
-                kill_at[row] += 1
+                if last:
+                    kill_at[row] += 1
+                else:
+                    attack_counts[row, C_DESTROYED] += 1
             if source >= 0:
-                effect_counts[t, source, E_KILL] += 1
+                effect_counts[t, source, E_KILL if last else E_DESTROYED] += 1
     elif taken > 0 and attack:
         heal, pos = rapid_healing(target, ms, dice, pos, ms[M_MARKED])
     if heal > 0:

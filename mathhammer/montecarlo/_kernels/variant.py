@@ -1,15 +1,13 @@
 """Which variant of the general kernel a scenario takes.
 
-The basic, lean and lasting variants run the kernel built from steps (:mod:`.single_trials`,
-which compiles the lean steps only where ``extra`` is not None and the round's end only where
-``lasting`` is not None); the units and full variants run
-:func:`.sequence.run_trials`, which compiles apart for each type of its arguments, and three
-of them gate paths of the kernel: with ``rare`` set to ``None`` Numba prunes the paths of units,
-blasts and several targets before typing them; with ``lasting`` set to ``None``, those of
-continuous effects and hazards (the maintenance phase, a knockdown in quicksand); with
-``extra`` set to ``None``, those of the rules beyond the core of an attack
-(:data:`EXTRA_FLAGS`, -DEF/-ARM effects, "damage to", the target's power field, Tough, Rapid
-Healing, colossals). Five variants:
+Each variant compiles only the steps its scenarios can run: the basic, lean and lasting
+variants run :func:`.single_trials.single_trials` (one model, one target), the units and full
+variants :func:`.many_trials.many_trials` (a unit, blasts, several targets, Shred). Each is
+compiled apart for the types of its arguments: ``extra`` set to ``None`` leaves out the
+steps of the rules beyond the core of an attack (:data:`EXTRA_FLAGS`, -DEF/-ARM effects,
+"damage to", the target's power field, Tough, Rapid Healing, colossals), ``lasting`` set to
+``None`` those of continuous effects and hazards (the maintenance phase, a knockdown in
+quicksand). Five variants:
 
 =======  =====  =======  =====  ====================================================
 name     rare   lasting  extra  scenarios
@@ -22,11 +20,9 @@ lasting  None   True     True   one model with continuous effects or hazards
 full     True   True     True   anything: several targets, Shred, fire on a unit ...
 =======  =====  =======  =====  ====================================================
 
-A pruned variant compiles in a fraction of the full one's time (a first run on two cores:
-basic about 3-4 s, lean 5-8, lasting 11-16, units 10-15, full 25-35). A scenario takes it
-only where none of the pruned paths can run: its counts are then the same as the full
-variant's, bit for bit (the pruned branches are those the full variant's runtime tests skip
-for it; tests/test_kernel_variant.py).
+A scenario takes a pruned variant only where none of the pruned paths can run: its counts
+are then the same as the full variant's, bit for bit (tests/test_kernel_variant.py). The
+first runs of each, measured, are in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -52,27 +48,26 @@ EXTRA_FLAGS = (F_ROF | F_REROLL_ATT | F_REROLL_DMG | F_DISPEL | F_GRIEVOUS | F_S
 
 def needs_rare(tables) -> bool:
     """Whether the encoded scenario ``tables`` (:class:`.layout.Tables`) needs the paths of
-    units, blasts and several targets (``rare is not None`` in :func:`.sequence.run_trials`):
-    several targets (or Shred: a routes matrix), a unit, or a blast."""
+    units, blasts and several targets (the kernel of :mod:`.many_trials`): several targets
+    (or Shred: a routes matrix), a unit, or a blast."""
     return _rare(tables, *_rows(tables))
 
 
 def needs_lasting(tables) -> bool:
     """Whether the encoded scenario ``tables`` needs the paths of continuous effects and
-    hazards (``lasting is not None`` in :func:`.sequence.run_trials`): a continuous effect or
-    hazard a target starts with, or a weapon putting one on.
+    hazards (``lasting`` not None): a continuous effect or hazard a target starts with, or a
+    weapon putting one on.
 
-    The kernel's own test for the maintenance phase (``continuous`` in
-    :func:`.sequence.run_trials`) reads the same fields, so a pruned variant is taken only
-    where the full variant would skip every pruned path.
+    The kernels' own test for the maintenance phase (:func:`.round_end.can_last`) reads
+    the same fields, so a pruned variant is taken only where the full variant would skip
+    every pruned path.
     """
     return _lasting(tables, *_rows(tables))
 
 
 def needs_extra(tables) -> bool:
     """Whether the encoded scenario ``tables`` needs the paths the basic variant prunes
-    (``extra is not None`` in :func:`.sequence.run_trials`): an attack row (alternative
-    weapons included) with a flag of :data:`EXTRA_FLAGS`, a -DEF/-ARM effect or "damage to";
+    (``extra`` not None): an attack row (alternative weapons included) with a flag of :data:`EXTRA_FLAGS`, a -DEF/-ARM effect or "damage to";
     a target with focus or fury to spend against damage (its power field), Tough or Rapid
     Healing; or a colossal's grid (more than six columns).
 
@@ -84,9 +79,9 @@ def needs_extra(tables) -> bool:
 
 def variant_of(tables) -> tuple[str, tuple]:
     """The variant the scenario ``tables`` takes: its name (``"basic"``, ``"lean"``,
-    ``"units"``, ``"lasting"`` or ``"full"``) and the kernel's ``(rare, extra, lasting)``
-    arguments (:func:`.sequence.kernel_args`). ``rare`` and ``lasting`` each imply ``extra``:
-    the full variant keeps every path."""
+    ``"units"``, ``"lasting"`` or ``"full"``) and its ``(rare, extra, lasting)``, the last
+    arguments the driver hands the kernel's ``make_args``. ``rare`` and ``lasting`` each
+    imply ``extra``: the full variant keeps every path."""
     rows = _rows(tables)  # once: a balance matrix asks at every point
     rare, lasting = _rare(tables, *rows), _lasting(tables, *rows)
     # several targets (or Shred: a routes matrix) keep the full variant whatever they need:

@@ -1,0 +1,264 @@
+"""One attack slot against a unit or several targets, step by step (docs/activation.md, "One
+attack, step by step"): the attack opened (its attacker's activation, a random rate of fire,
+a slam's collateral damage roll, the target its route picks), then the steps of
+:mod:`.attack_steps` against the model under attack (:mod:`.spill_over`), with Shield Guard,
+a blast's other models and Shred's attacks again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..._core.jit import jit
+from ..._core.limits import MAX_SHRED
+from ..._core.pairs import PAIR_SUM
+from .attack_steps import (V_POINTS, V_SHOTS, after_hit, attack_roll, damage_roll, decision, knocks_and_still,
+                           pay_for_attack, start_activation)
+from .dice import read_word, roll_stats
+from .extra_steps import after_damage_roll, effect_lands, hit_at_once, rate_of_fire
+from .layout import (A_ATTACKER, A_BLAST_DICE, A_BLAST_MISS, A_BLAST_MODELS, A_BLAST_POW, A_FLAGS, A_ORIGIN,
+                     C_CRIT, C_HIT, C_MADE, C_SHRED, C_SPENT, CRIT, F_AFTER_ROLL, F_BLAST, F_COLLATERAL,
+                     F_DISPEL, F_FIRST, F_GRIEVOUS, F_GUARDABLE, F_KD_STOPS_TOUGH, F_ROF, F_SHRED, F_SLAMS,
+                     F_SUSTAIN, HIT, HZ_QUICKSAND, MISS, ORIGIN_BOUGHT, PF_BEST, ST_PRONE, ST_SUSTAINED,
+                     T_ATTACK_ROUNDS, T_BOXES, T_FIRST_MODEL, T_GUARDED_BY, T_HAZARDS, T_MODELS,
+                     T_POWER_POLICY, T_SLOTS)
+from .model_state import (G_CORTEX_LOST, G_DEAD, G_DESTROYED, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT,
+                          M_EFFECTS, M_GONE, M_SHIELD, M_STATE)
+from .play_lookup import field_key
+from .rolls import armor_of
+from .round_end import effects_of_hit, quicksand, suffer_apart
+from .spill_over import (ENDS, GOES_ON, KILL, R_G, R_CUR, R_PROW, R_SLAM, R_WOFF, R_ALIVE, enter,
+                         first_standing, is_last, model_falls, shield_guard, switch_target, target_falls)
+from .suffering import SRC_ATTACK, suffer
+
+__all__ = ["attack_slot"]
+
+# The steps one model's loop inlines (its hot path), compiled apart here and called: each
+# inlined copy is typed and analysed again with its caller, which cost the units variant's
+# first run more than these calls cost its trials.
+_decision = jit(nrt=False)(decision.py_func)
+_attack_roll = jit(nrt=False)(attack_roll.py_func)
+_damage_roll = jit(nrt=False)(damage_roll.py_func)
+
+
+@jit(nrt=False)
+def open_attack(tables, counters, models, targets, act, run, dice, pos, i, t, shred):
+    """The attack about to be made in slot ``i`` of round ``t`` (``shred``: the Shred attacks
+    made before it in its chain): its attacker's activation starting, a random rate of fire,
+    a slam's collateral damage roll (only after the slam hit), and with several targets the
+    first target of its route still standing. Returns ``(made, pos, w)``: the row of the
+    weapon it is made with."""
+    attacks, attack_counts = tables.attacks, counters.attack_counts
+    multi = tables.routes.ndim > 1
+    row = t * tables.target[T_SLOTS] + i
+    flags = attacks[i, A_FLAGS]
+    if shred == 0 and (flags & (F_FIRST | F_ROF | F_SLAMS | F_COLLATERAL)) != 0:
+        if flags & F_FIRST:
+            start_activation(act, tables.attackers, attacks[i, A_ATTACKER])
+            if run[R_G] >= 0:  # the model under attack ends the activation's Sustained Attack
+                models[run[R_CUR], M_STATE] &= ~ST_SUSTAINED
+        if (flags & F_ROF) != 0:
+            made, act[V_SHOTS], pos = rate_of_fire(dice, pos, attacks, i, act[V_SHOTS])
+            if not made:
+                return False, pos, np.int64(i)
+            if not multi:  # made (several targets: counted below)
+                attack_counts[row, C_MADE] += 1
+        if multi and (flags & F_SLAMS) != 0:
+            run[R_SLAM] = 0  # until it hits: it may not be made at all
+        if multi and (flags & F_COLLATERAL) != 0:
+            if run[R_SLAM] == 0:
+                return False, pos, np.int64(i)
+            run[R_SLAM] = 0
+    w = np.int64(i) if shred == 0 else run[R_WOFF]
+    if multi:
+        routes = tables.routes.reshape(tables.routes.size)  # a view: no allocation
+        n_targets = targets.shape[0]
+        to = -1
+        for k in range(n_targets):
+            gg = routes[i * n_targets + k]
+            if gg < 0:
+                break
+            if targets[gg, G_DEAD] == 0:
+                to = gg
+                break
+        if to < 0:
+            return False, pos, w  # none left: the attack is not made
+        if to != run[R_G]:
+            switch_target(models, targets, tables.groups, run, to)
+        w += run[R_G] * (attacks.shape[0] // n_targets)
+        if shred == 0 and attacks[w, A_ORIGIN] != ORIGIN_BOUGHT:
+            attack_counts[row, C_MADE] += 1  # several targets: counted here
+            counters.target_made[row, run[R_G]] += 1
+    if shred > 0:  # a Shred attack: made with the weapon of the last, at once
+        attack_counts[row, C_SHRED] += 1
+    else:
+        run[R_PROW] = row
+    return True, pos, w
+
+
+@jit(nrt=False)
+def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hit, dead, row, t, present):
+    """An AOE's other models (docs/units.md): after the damage roll on the model aimed at
+    (``dead``: it was destroyed), each model of the unit it catches in order, a blast damage
+    roll each; a miss catches the one aimed at too. Returns ``(status, pos)``: ``GOES_ON`` when
+    the model hit stands for what the hit leaves."""
+    attacks, groups, multi = tables.attacks, tables.groups, tables.routes.ndim > 1
+    card = (tables.col_full, tables.letters_done, tables.letter_mask)
+    counts = (counters.attack_counts, counters.kill_at, counters.cripple_delta, counters.effect_counts)
+    play = (tables.play_keys, tables.play_columns, tables.play_index, tables.play_field)
+    g, hit_model = run[R_G], run[R_CUR]
+    ts, tg = targets[g], groups[g]
+    flags = attacks[w, A_FLAGS]
+    n_caught = attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]
+    if dead:
+        ts[G_DESTROYED] += 1
+        models[hit_model, M_GONE] = 1
+        dead = ts[G_DESTROYED] >= tg[T_MODELS]
+    before = hit_model
+    for j in range(hit_model, tg[T_FIRST_MODEL] + tg[T_MODELS]):
+        if n_caught == 0 or dead:
+            break
+        if models[j, M_GONE] != 0 or (hit == 1 and j == hit_model):
+            continue
+        n_caught -= 1
+        enter(models, ts, before, j)
+        before = j
+        ms = models[j]
+        arm = armor_of(attacks, w, flags, ms[M_STATE], ms[M_ARM_MINUS], ms[M_SHIELD])
+        n = attacks[w, A_BLAST_DICE]
+        if n == 2:
+            total = np.int64(PAIR_SUM[np.int64(dice[pos])])
+            pos += 1
+        else:
+            total = roll_stats(read_word(dice, pos, n), n, 0)[0]
+            pos += (n + 1) >> 1
+        points = max(0, total + attacks[w, A_BLAST_POW] - arm)
+        pos, dead = suffer_apart(tg, card, counts, play, ms, ts, cols[j], orders[j], dice, pos, attacks, w,
+                                 points, row, t, np.int64(SRC_ATTACK), np.int64(0), run[R_PROW],
+                                 np.bool_(False), present,
+                                 ts[G_DESTROYED] + 1 >= tg[T_MODELS] and run[R_ALIVE] == 1)
+        if dead:
+            ts[G_DESTROYED] += 1
+            models[j, M_GONE] = 1
+            dead = ts[G_DESTROYED] >= tg[T_MODELS]
+    if dead:
+        return target_falls(targets, run, counters.target_kills, t, multi), pos
+    cur = first_standing(models, tg)  # the model hit, or when it is gone the next one
+    enter(models, ts, before, cur)
+    run[R_CUR] = cur
+    return (GOES_ON if cur == hit_model else ENDS), pos
+
+
+@jit(inline=True)
+def attack_slot(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, present,
+                points_only, continuous, lasting):
+    """Attack slot ``i`` of round ``t``, then the Shred attacks its critical hits owe (several
+    targets only: the encoder sends Shred there). Returns ``(pos, kill)``."""
+    again = True
+    for shred in range(MAX_SHRED + 1 if tables.routes.ndim > 1 else 1):
+        if not again:
+            break
+        made, pos, w = open_attack(tables, counters, models, targets, act, run, dice, pos, i, t, shred)
+        if not made:
+            break
+        pos, status, again = one_attack(tables, counters, models, targets, cols, orders, act, run, dice, pos,
+                                        i, t, w, shred, present, points_only, continuous, lasting)
+        if status == KILL:
+            return pos, True
+    return pos, False
+
+
+@jit(inline=True)
+def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, w, shred,
+               present, points_only, continuous, lasting):
+    """One attack of slot ``i`` with weapon row ``w`` against the model under attack
+    (docs/activation.md, "One attack, step by step"): best play's decisions, a bought
+    attack paid for, the attack roll, Shield Guard, the damage roll, the points suffered (a
+    blast's other models after), what the hit leaves. Returns ``(pos, status, again)``:
+    ``again``, a Shred attack owed."""
+    attacks, groups, attack_counts = tables.attacks, tables.groups, counters.attack_counts
+    multi = tables.routes.ndim > 1
+    n_attacks = tables.target[T_SLOTS]
+    block = attacks.shape[0] // groups.shape[0]
+    row = t * n_attacks + i
+    g, cur = run[R_G], run[R_CUR]
+    ms, ts = models[cur], targets[g]
+    shots = act[V_SHOTS] * ((attacks[w, A_FLAGS] & F_ROF) != 0)
+    dec, key, m = _decision(tables.play_keys, tables.play_columns, tables.play_index, tables.play_attack, act,
+                           ms, ts, cols[cur], run[R_PROW], points_only, groups[g, T_FIRST_MODEL] + ts[G_DESTROYED],
+                           shots, shred)
+    spent = np.int64(0)
+    if shred == 0 and attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
+        made, w, prow, dec, spent = pay_for_attack(
+            attacks, tables.play_attack, act, w, row, run[R_PROW], dec, key, m, t,
+            tables.target[T_ATTACK_ROUNDS] * n_attacks, block - n_attacks, n_attacks, attack_counts,
+            g * block if multi else 0)
+        if not made:
+            return pos, ENDS, False
+        run[R_PROW] = prow
+        if multi:
+            counters.target_made[row, g] += 1
+    run[R_WOFF] = w - g * block if multi else w
+    outcome, pos, paid = _attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts, True)
+    hit, crit = np.int64(outcome != MISS), np.int64(outcome == CRIT)
+    if multi:
+        run[R_SLAM] = hit  # read by the next slot when it is a slam's collateral damage roll
+        if (hit == 1 and (attacks[w, A_FLAGS] & F_GUARDABLE) != 0 and groups[g, T_GUARDED_BY] >= 0
+                and shield_guard(models, targets, groups, run, t)):
+            g, cur = run[R_G], run[R_CUR]
+            ms, ts = models[cur], targets[g]
+            w = g * block + run[R_WOFF]
+            outcome, crit = np.int64(HIT), np.int64(0)  # hit automatically, never critically
+    flags, tg = attacks[w, A_FLAGS], groups[g]
+    again = crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
+    shred_after = shred + 1 if again else 0
+    first = np.int64(shred == 0)  # a Shred attack's hit counts as a Shred attack
+    attack_counts[row, C_HIT] += hit & first
+    attack_counts[row, C_CRIT] += crit & first
+    if (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
+        hit_at_once(ms, flags)
+    points, pos, boost = _damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit, tg[T_BOXES],
+                                     attack_counts, True)
+    if (flags & F_AFTER_ROLL) != 0 and hit == 1:
+        after_damage_roll(attacks, w, ms, flags, crit, outcome)
+    spent += paid + boost
+    if spent:  # points paid for the attack: buying it and its boosts
+        attack_counts[row, C_SPENT] += spent
+    knocks, still = knocks_and_still(flags, hit, crit)
+    destroyed = tg[T_FIRST_MODEL] + ts[G_DESTROYED]
+    field_best = tg[T_POWER_POLICY] == PF_BEST
+    fkey = np.int64(0)
+    if field_best and ts[G_POINTS] > 0 and points > 0:
+        fkey = field_key(tables.play_keys, points_only, act[V_POINTS], ts[G_POINTS], ts[G_CORTEX_LOST] != 0,
+                         ts[G_EARTH] != 0, ms[M_STATE], ms[M_EFFECTS], ms[M_CONT], attacks, w, flags, hit,
+                         crit, outcome, knocks, still, act[V_SHOTS], destroyed, shred_after)
+    card = (tables.col_full, tables.letters_done, tables.letter_mask)
+    counts = (attack_counts, counters.kill_at, counters.cripple_delta, counters.effect_counts)
+    play = (tables.play_keys, tables.play_columns, tables.play_index, tables.play_field)
+    pos, dead = suffer_apart(tg, card, counts, play, ms, ts, cols[cur], orders[cur], dice, pos, attacks, w, points,
+                       row, t, np.int64(SRC_ATTACK), fkey, run[R_PROW],
+                       (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1,
+                       present, is_last(targets, groups, run))
+    if (flags & F_BLAST) != 0 and (attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]) > 0:
+        status, pos = blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hit, dead,
+                            row, t, present)
+        if status != GOES_ON:
+            return pos, status, again
+    elif dead:
+        return pos, model_falls(models, targets, groups, run, counters.target_kills, t, multi), again
+    # what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
+    quick = False
+    if lasting is not None and continuous:
+        effects_of_hit(ms, flags, hit, crit)
+        quick = ((tables.target[T_HAZARDS] & HZ_QUICKSAND) != 0 and knocks == 1
+                 and (ms[M_STATE] & ST_PRONE) == 0)
+    after_hit(attacks, w, ms, hit, crit)
+    effect_lands(attacks, w, ms, outcome)
+    if lasting is not None and quick:
+        pos, dead = quicksand(tg, card, counts, play, ms, ts, cols[cur], orders[cur], dice, pos, attacks, row,
+                              t, run[R_PROW], points_only, field_best, act[V_POINTS],
+                              act[V_SHOTS] * ((flags & F_ROF) != 0), present, destroyed, shred_after,
+                              is_last(targets, groups, run))
+        if dead:
+            return pos, model_falls(models, targets, groups, run, counters.target_kills, t, multi), again
+    return pos, GOES_ON, again
