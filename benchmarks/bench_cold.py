@@ -46,8 +46,10 @@ WORKLOADS = {
     "lean": ("general kernel, lean variant", "file:examples/card_matchup.toml", 15.0),
     "units": ("general kernel, units variant", "cards:heavy_warjack:infantry_unit", 15.0),
     "lasting": ("general kernel, lasting variant", "file:examples/fire_and_corrosion.toml", 15.0),
-    "full": ("general kernel, full variant (several targets)",
-             "file:examples/several_targets.toml", 15.0),
+    "several": ("general kernel, units variant (several targets)",
+                "file:examples/several_targets.toml", 15.0),
+    "full": ("general kernel, full variant (several targets, fire)", "fire:examples/several_targets.toml",
+             15.0),
     "demo": ("`mathhammer demo`, the whole process", "demo", 8.0),
 }
 
@@ -55,9 +57,13 @@ _CHILD = """
 import sys, time
 import mathhammer as mh
 how = sys.argv[1]
-if how.startswith("file:"):
+if how.startswith(("file:", "fire:")):
+    import dataclasses
     from mathhammer.io.scenario_files import load_scenario
-    scenario = load_scenario(how[5:])
+    scenario = load_scenario(how.partition(":")[2])
+    if how.startswith("fire:"):  # its first target on fire: the maintenance phase too
+        first = dataclasses.replace(scenario.targets[0], effects=frozenset({"fire"}))
+        scenario = dataclasses.replace(scenario, target=first, targets=(first,) + scenario.targets[1:])
 else:
     from mathhammer.io.scenario_files import scenario_from_cards
     _, attacker, target = how.split(":")

@@ -38,7 +38,7 @@ DEMO = ROOT / "mathhammer" / "data" / "demo.toml"
 #: power field, "damage to", Ice Cage and Shatter); and general-kernel ones with neither (the
 #: basic variant).
 LASTING = ["fire_and_corrosion.toml", "hazards.toml"]
-FULL = ["several_targets.toml"]
+FULL = ["several_targets.toml"]  # several targets: units; with fire, full
 #: The unit scenarios of tests/unit_cases.py that take the units variant (no continuous
 #: effect or hazard): spill-over, Tough, combined attacks, blasts on a hit and on a miss,
 #: best play and fixed spending against a unit.
@@ -79,15 +79,18 @@ def test_lasting_effects_on_a_unit_take_the_full_variant(name, scenario):
 
 
 @pytest.mark.parametrize("name", FULL)
-def test_several_targets_take_the_full_variant(name):
-    assert (variant_of(encode(load_scenario(EXAMPLES / name)).tables)
-            == ("full", (True, True, True)))
+def test_several_targets_take_the_units_variant_and_with_fire_the_full_one(name):
+    scenario = load_scenario(EXAMPLES / name)
+    assert variant_of(encode(scenario).tables) == ("units", (True, True, None))
+    fire = dataclasses.replace(scenario.targets[0], effects=frozenset({"fire"}))
+    burning = dataclasses.replace(scenario, target=fire, targets=(fire,) + scenario.targets[1:])
+    assert variant_of(encode(burning).tables) == ("full", (True, True, True))
 
 
-def test_shred_takes_the_full_variant():
+def test_shred_takes_the_units_variant():
     # Shred's attacks go down a routes matrix, as several targets' do
     shred = dict(ACTIVATION_CASES)["shred_with_focus"]
-    assert variant_of(encode(shred).tables)[0] == "full"
+    assert variant_of(encode(shred).tables)[0] == "units"
 
 
 @pytest.mark.parametrize("name", LEAN)

@@ -68,12 +68,12 @@ def decision(play_keys, play_columns, play_index, play_attack, act, ms, ts, colm
     if m < 0:
         return np.int64(0), np.int64(0), m
     key = play_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS], ms[M_STATE],
-                   ms[M_EFFECTS], ms[M_CONT], ts[G_EARTH] != 0, ts[G_CORTEX_LOST] != 0, False, destroyed,
+                   ms[M_EFFECTS], ms[M_CONT], ts[G_EARTH] != 0, ts[G_CORTEX_LOST] != 0, np.bool_(False), destroyed,
                    shots, shred)
     return np.int64(play_attack[prow, key, m]), key, m
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def pay_for_attack(attacks, play_attack, act, w, row, prow, dec, key, m, t, n_rows, n_alt,
                    n_attacks, attack_counts, base=0):
     """A bought attack (docs/activation.md, step 1) pays its cost, or is not made: best play
@@ -181,7 +181,7 @@ def after_hit(attacks, w, ms, hit, crit):
     ms[M_STATE] |= ST_KNOCKED_DOWN * knocks | ST_STATIONARY * still
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def cripple_feedback(ms, ts, target, shield):
     """What the target's crippled systems change from the next attack on (a grid's): a
     crippled arm's Shield or Buckler ARM is lost, a crippled Movement makes its base DEF 5,

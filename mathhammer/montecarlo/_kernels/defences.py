@@ -20,7 +20,7 @@ from .model_state import G_BLOCKED, G_POINTS, M_STATE
 __all__ = ["power_field", "tough_roll", "rapid_healing"]
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def power_field(target, ts, play_field, play_keys, fkey, frow, m, points, remaining, attack,
                 tally, spent_col):
     """The target's focus or fury spent against ``points`` (``remaining``: its boxes
@@ -55,7 +55,7 @@ def power_field(target, ts, play_field, play_keys, fkey, frow, m, points, remain
     return points
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def tough_roll(target, ms, dice, pos, felled, tally, tough_col):
     """A Tough target with every box marked rolls a d6 (docs/rules.md 6): on ``T_TOUGH_ON``
     or more it removes a point and is knocked down. No roll under Grievous Wounds, knocked
@@ -76,7 +76,7 @@ def tough_roll(target, ms, dice, pos, felled, tally, tough_col):
     return False, pos
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def rapid_healing(target, ms, dice, pos, marked):
     """Rapid Healing after an attack that damaged the target without disabling it (a
     setting): its points removed, never below 0 marked (d3: a d6 halved, rounding up), none

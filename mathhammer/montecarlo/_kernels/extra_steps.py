@@ -28,7 +28,7 @@ __all__ = ["rate_of_fire", "reroll_attack", "hit_at_once", "damage_modifiers", "
            "decapitation", "after_damage_roll", "effect_lands"]
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def rate_of_fire(dice, pos, attacks, i, shots):
     """A random rate of fire (docs/rules.md 5): rolled before its first attack, which is
     always made; the later ones while their number is below the roll. Returns ``(made,
@@ -46,7 +46,7 @@ def rate_of_fire(dice, pos, attacks, i, shots):
     return attacks[i, A_NUMBER] < shots, shots, pos
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def reroll_attack(dice, pos, attacks, w, n, skill, defense):
     """A missed attack roll rolled once more, the same dice, no new boost: ``(outcome,
     pos)``; always read as a word (Sanguine Fate's die last)."""
@@ -57,7 +57,7 @@ def reroll_attack(dice, pos, attacks, w, n, skill, defense):
     return attack_from_stats(total, kept, counts, judged, skill, defense, mode), pos + ((nd + 1) >> 1)
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def hit_at_once(ms, flags):
     """What a hit does at once (docs/activation.md, step 3): Dispel ends the target's upkeep
     spells (this attack's damage roll goes without them), Grievous Wounds stops Tough and
@@ -81,7 +81,7 @@ def damage_modifiers(attacks, w, flags, state, crit):
     return np.int64(more), cut
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def reroll_damage(dice, pos, n, drop, pow_, arm, total, kept, points, remaining):
     """A damage roll that would not disable the target, its kept dice below their average,
     rolled once more (the same dice): ``(points, pos)``."""
@@ -100,7 +100,7 @@ def decapitation(flags, points, crit):
     return points
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def after_damage_roll(attacks, w, ms, flags, crit, outcome):
     """What a hit leaves once its damage is rolled, from the next attack on: a Dispel read so
     (setting), Ice Cage (-2 DEF a stack, stationary from the second) and Paralysis (base DEF

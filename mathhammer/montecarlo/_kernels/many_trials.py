@@ -2,7 +2,7 @@
 :mod:`.variant`), built from the steps :mod:`.single_trials` takes, over a row per model and
 a row per target (:mod:`.model_state`) and where the trial stands (:mod:`.spill_over`).
 
-Each attack slot is :func:`.unit_attacks.attack_slot`. The maintenance phase and the
+Each attack is :func:`.unit_attacks.open_attack` then :func:`.unit_attacks.one_attack`. The maintenance phase and the
 target's activation visit every model standing, target by target. The sequence goes on until
 every target is destroyed. Its counts equal those of the kernel it replaced bit for bit on
 the scenarios of the test suite and 440 random ones, but one: against a single model with
@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._core.jit import jit
+from ..._core.limits import MAX_SHRED
 from ..._core.rng import fill_pairs
 from .attack_steps import V_FIELDS
 from .layout import (CAP_TRACK, HZ_EARTH, PF_BEST, ST_DISPELLED, ST_MOVE_CRIPPLED, T_ATTACK_ROUNDS,
@@ -27,7 +28,7 @@ from .play_lookup import key_is_points
 from .round_end import can_last, continuous_effects, end_of_turn, flames, hazards_give
 from .spill_over import KILL, R_ALIVE, R_CUR, R_FIELDS, R_G, enter, first_standing, target_falls
 from .suffering import letters_present
-from .unit_attacks import attack_slot
+from .unit_attacks import one_attack, open_attack
 
 __all__ = ["many_trials", "many_args"]
 
@@ -76,8 +77,22 @@ def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
         for t in range(target[T_TURNS]):
             new_round(models, targets, groups)
             for i in range(n_attacks if t < target[T_ATTACK_ROUNDS] else 0):
-                pos, kill = attack_slot(tables, counters, models, targets, cols, orders, act, run, dice, pos,
-                                        i, t, present, points_only, continuous, lasting)
+                # attack slot i, then the Shred attacks its critical hits owe (several targets
+                # only: the encoder sends Shred there)
+                again = True
+                for shred in range(MAX_SHRED + 1 if tables.routes.ndim > 1 else 1):
+                    if not again:
+                        break
+                    made, pos, w = open_attack(tables, counters, models, targets, act, run, dice, pos, i, t,
+                                               shred)
+                    if not made:
+                        break
+                    pos, status, again = one_attack(tables, counters, models, targets, cols, orders, act, run,
+                                                    dice, pos, i, t, w, shred, present, points_only, continuous,
+                                                    lasting)
+                    kill = status == KILL
+                    if kill:
+                        break
                 if kill:
                     break
             if kill:
@@ -128,7 +143,7 @@ def new_round(models, targets, groups):
             models[j, M_ARM_MINUS] = 0
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t, row, points_only,
               present):
     """The end of round ``t`` (docs/activation.md, "A round, in order"): the burning earth's
@@ -183,7 +198,7 @@ def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t
     return pos, False
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def end_trial(counters, tables, models, targets, cols):
     """Count the trial's end: the damage on every target (a destroyed model counts all its
     boxes) and the models destroyed, each target's with several; on a card, each column's

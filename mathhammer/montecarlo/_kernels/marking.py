@@ -73,7 +73,7 @@ def crippled_set(colmask, letters_done, present):
     return crippled
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def first_box(letter_mask, colmask, x):
     """Damage to letter ``x`` ("damage to X"): the column and box of its first unmarked box,
     which is marked before the others (``(-1, 0)`` when every one is marked)."""
@@ -84,7 +84,7 @@ def first_box(letter_mask, colmask, x):
     return np.int64(-1), np.int64(0)
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def mark_card(colmask, order, marks, col_full, letters_done, dice, pos, c, first, side_lo,
               colossal, heals, want):
     """Mark ``want`` boxes from column ``c`` on, a card of any kind: ``first``, a box
@@ -135,7 +135,7 @@ def mark_card(colmask, order, marks, col_full, letters_done, dice, pos, c, first
     return newly_done, marks, pos
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def heal_card(colmask, order, marks, heal):
     """Remove the ``heal`` boxes marked last (healing); returns the boxes left in ``order``."""
     for _ in range(heal):

@@ -72,7 +72,7 @@ def damage_index(play_keys, play_columns, play_index, colmask, marked):
     return np.int64(play_index[code])
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def field_key(play_keys, points_only, points, tpoints, lost, earth, state, effects, cont, attacks, w,
               flags, hit, crit, outcome, knocks, still, shots, destroyed=0, shred=0):
     """The state key the target's power field is decided in: the state after the hit

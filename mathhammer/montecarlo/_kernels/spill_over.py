@@ -83,7 +83,7 @@ def target_falls(targets, run, target_kills, t, multi):
     return KILL
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def model_falls(models, targets, groups, run, target_kills, t, multi):
     """The model under attack is destroyed: the next of its target's models takes its place
     from the next attack on, or the target falls (:func:`target_falls`)."""
@@ -106,7 +106,7 @@ def is_last(targets, groups, run):
     return targets[g, G_DESTROYED] + 1 >= groups[g, T_MODELS] and run[R_ALIVE] == 1
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def shield_guard(models, targets, groups, run, t):
     """A ranged hit on a target another guards (docs/rules.md 9): once a round the guard is
     hit instead, while it stands and is neither knocked down nor stationary. Returns whether

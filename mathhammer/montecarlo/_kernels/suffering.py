@@ -123,10 +123,12 @@ def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attack
     """
     attack_counts, kill_at, cripple_delta, effect_counts = counts
     play_keys, play_columns, play_index, play_field = play
-    attack = source == SRC_ATTACK
+    attack = np.bool_(source == SRC_ATTACK)  # a bool, not a constant: see suffer_apart
     tally = attack_counts[row] if attack else effect_counts[t, source]
-    spent_col, damage_col, tough_col = ((C_TARGET_SPENT, C_DAMAGE, C_TOUGH) if attack
-                                        else (E_TARGET_SPENT, E_DAMAGE, E_TOUGH))
+    # int64 values, not the constants: the steps compiled apart would compile again for them
+    spent_col = np.int64(C_TARGET_SPENT if attack else E_TARGET_SPENT)
+    damage_col = C_DAMAGE if attack else E_DAMAGE
+    tough_col = np.int64(C_TOUGH if attack else E_TOUGH)
     boxes = target[T_BOXES]
     on_card = target[T_CAPACITY] != CAP_TRACK
     heals = target[T_TOUGH] != TOUGH_NONE or target[T_RAPID_HEAL] != 0

@@ -27,21 +27,21 @@ from .model_state import (G_CORTEX_LOST, G_DEAD, G_DESTROYED, G_EARTH, G_POINTS,
 from .play_lookup import field_key
 from .rolls import armor_of
 from .round_end import effects_of_hit, quicksand, suffer_apart
-from .spill_over import (ENDS, GOES_ON, KILL, R_G, R_CUR, R_PROW, R_SLAM, R_WOFF, R_ALIVE, enter,
+from .spill_over import (ENDS, GOES_ON, R_G, R_CUR, R_PROW, R_SLAM, R_WOFF, R_ALIVE, enter,
                          first_standing, is_last, model_falls, shield_guard, switch_target, target_falls)
-from .suffering import SRC_ATTACK, suffer
+from .suffering import SRC_ATTACK
 
-__all__ = ["attack_slot"]
+__all__ = ["open_attack", "one_attack"]
 
 # The steps one model's loop inlines (its hot path), compiled apart here and called: each
 # inlined copy is typed and analysed again with its caller, which cost the units variant's
 # first run more than these calls cost its trials.
-_decision = jit(nrt=False)(decision.py_func)
-_attack_roll = jit(nrt=False)(attack_roll.py_func)
-_damage_roll = jit(nrt=False)(damage_roll.py_func)
+_decision = jit(nrt=False, helper=True)(decision.py_func)
+_attack_roll = jit(nrt=False, helper=True)(attack_roll.py_func)
+_damage_roll = jit(nrt=False, helper=True)(damage_roll.py_func)
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def open_attack(tables, counters, models, targets, act, run, dice, pos, i, t, shred):
     """The attack about to be made in slot ``i`` of round ``t`` (``shred``: the Shred attacks
     made before it in its chain): its attacker's activation starting, a random rate of fire,
@@ -96,7 +96,7 @@ def open_attack(tables, counters, models, targets, act, run, dice, pos, i, t, sh
     return True, pos, w
 
 
-@jit(nrt=False)
+@jit(nrt=False, helper=True)
 def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hit, dead, row, t, present):
     """An AOE's other models (docs/units.md): after the damage roll on the model aimed at
     (``dead``: it was destroyed), each model of the unit it catches in order, a blast damage
@@ -130,7 +130,7 @@ def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hi
             total = np.int64(PAIR_SUM[np.int64(dice[pos])])
             pos += 1
         else:
-            total = roll_stats(read_word(dice, pos, n), n, 0)[0]
+            total = roll_stats(read_word(dice, pos, n), n, np.int64(0))[0]
             pos += (n + 1) >> 1
         points = max(0, total + attacks[w, A_BLAST_POW] - arm)
         pos, dead = suffer_apart(tg, card, counts, play, ms, ts, cols[j], orders[j], dice, pos, attacks, w,
@@ -147,25 +147,6 @@ def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hi
     enter(models, ts, before, cur)
     run[R_CUR] = cur
     return (GOES_ON if cur == hit_model else ENDS), pos
-
-
-@jit(inline=True)
-def attack_slot(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, present,
-                points_only, continuous, lasting):
-    """Attack slot ``i`` of round ``t``, then the Shred attacks its critical hits owe (several
-    targets only: the encoder sends Shred there). Returns ``(pos, kill)``."""
-    again = True
-    for shred in range(MAX_SHRED + 1 if tables.routes.ndim > 1 else 1):
-        if not again:
-            break
-        made, pos, w = open_attack(tables, counters, models, targets, act, run, dice, pos, i, t, shred)
-        if not made:
-            break
-        pos, status, again = one_attack(tables, counters, models, targets, cols, orders, act, run, dice, pos,
-                                        i, t, w, shred, present, points_only, continuous, lasting)
-        if status == KILL:
-            return pos, True
-    return pos, False
 
 
 @jit(inline=True)

@@ -15,9 +15,9 @@ name     rare   lasting  extra  scenarios
 basic    None   None     None   one model, attacks with boosts, bought attacks, best
                                 play, knockdown, charge, damage tracks, grids, spirals
 lean     None   None     True   one model, any rule of an attack or target
-units    True   None     True   a unit, blasts, one target; any rule
+units    True   None     True   a unit, blasts, several targets, Shred; any rule
 lasting  None   True     True   one model with continuous effects or hazards
-full     True   True     True   anything: several targets, Shred, fire on a unit ...
+full     True   True     True   anything: fire on a unit, on several targets ...
 =======  =====  =======  =====  ====================================================
 
 A scenario takes a pruned variant only where none of the pruned paths can run: its counts
@@ -84,11 +84,7 @@ def variant_of(tables) -> tuple[str, tuple]:
     imply ``extra``: the full variant keeps every path."""
     rows = _rows(tables)  # once: a balance matrix asks at every point
     rare, lasting = _rare(tables, *rows), _lasting(tables, *rows)
-    # several targets (or Shred: a routes matrix) keep the full variant whatever they need:
-    # their trial loop ran 5 to 10 % slower without the lasting paths (two_targets: 535-612
-    # against 507-519 ns a trial), where units and lasting effects on one target ran as fast
-    # or faster
-    if tables.routes.ndim > 1 or (rare and lasting):
+    if rare and lasting:
         return "full", (True, True, True)
     if lasting:
         return "lasting", (None, True, True)
