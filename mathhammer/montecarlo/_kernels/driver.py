@@ -165,15 +165,15 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
 _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
          "spend": ("the Monte Carlo kernel with focus and fury", "about 5-6 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
-                   "about 3-4 s on two cores"),
+                   "about 5 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
-                  "rerolls, effects, Tough, power fields)", "about 5-8 s on two cores"),
-         "units": ("the general Monte Carlo kernel with units and blasts",
-                   "about 10-15 s on two cores"),
+                  "rerolls, effects, Tough, power fields)", "about 10 s on two cores"),
+         "units": ("the general Monte Carlo kernel with units, blasts and several targets",
+                   "about 12 s on two cores"),
          "lasting": ("the general Monte Carlo kernel with continuous effects and hazards",
-                     "about 11-16 s on two cores"),
+                     "about 13 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
-                  "continuous effects", "about 25-35 s on two cores")}
+                  "continuous effects", "about 14 s on two cores")}
 
 
 #: The general kernel of each variant (one model and one target, or a unit and several

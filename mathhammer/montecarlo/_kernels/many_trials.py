@@ -22,8 +22,8 @@ from .layout import (CAP_TRACK, HZ_EARTH, PF_BEST, ST_DISPELLED, ST_MOVE_CRIPPLE
                      T_BOXES, T_CAPACITY, T_EFFECTS, T_FIRST_MODEL, T_HAZARDS, T_MODELS, T_NLETTERS, T_POINTS,
                      T_POWER_POLICY, T_SHIELD_ARM, T_SLOTS, T_STATE, T_TURNS)
 from .model_state import (G_CORTEX_LOST, G_DEAD, G_DESTROYED, G_DISPELLED, G_EARTH, G_POINTS, M_ARM_MINUS,
-                          M_CONT, M_DEF_MINUS, M_EFFECTS, M_GONE, M_MARKED, M_SHIELD, M_STATE, new_models,
-                          new_targets)
+                          M_CONT, M_DEF_MINUS, M_EFFECTS, M_GONE, M_MARKED, M_SHIELD, M_STATE, clear,
+                          new_models, new_targets)
 from .play_lookup import key_is_points
 from .round_end import can_last, continuous_effects, end_of_turn, flames, hazards_give
 from .spill_over import KILL, R_ALIVE, R_CUR, R_FIELDS, R_G, enter, first_standing, target_falls
@@ -31,6 +31,11 @@ from .suffering import letters_present
 from .unit_attacks import one_attack, open_attack
 
 __all__ = ["many_trials", "many_args"]
+
+# The maintenance of one model, inlined into the round's end (one model's loop calls it
+# compiled apart): it calls suffer apart itself, and one module less to link suffer into
+# cost the full variant's first run less than the copy.
+_continuous_effects = jit(inline=True)(continuous_effects.py_func)
 
 
 def many_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True, extra=True,
@@ -83,8 +88,9 @@ def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
                 for shred in range(MAX_SHRED + 1 if tables.routes.ndim > 1 else 1):
                     if not again:
                         break
-                    made, pos, w = open_attack(tables, counters, models, targets, act, run, dice, pos, i, t,
-                                               shred)
+                    made, pos, w = open_attack(tables.attacks, tables.attackers, target, groups, tables.routes,
+                                               counters.attack_counts, counters.target_made, models, targets,
+                                               act, run, dice, pos, i, t, shred)
                     if not made:
                         break
                     pos, status, again = one_attack(tables, counters, models, targets, cols, orders, act, run,
@@ -103,7 +109,8 @@ def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
                                       next_row, points_only, present)
                 if kill:
                     break
-        end_trial(counters, tables, models, targets, cols)
+        end_trial(groups, tables.col_full, tables.routes, counters.damage_hist, counters.destroyed_hist,
+                  counters.mask_hist, counters.target_damage, counters.target_destroyed, models, targets, cols)
     return pos
 
 
@@ -112,20 +119,20 @@ def start_trial(models, targets, cols, groups, act, run, hazards):
     """Every model and target as the trial starts: nothing marked, each target's starting
     situation, Shield ARM and continuous effects; the first target's first model under
     attack."""
-    act[:] = 0
-    run[:] = 0
+    clear(act)
+    clear(run)
     run[R_ALIVE] = groups.shape[0]
     for g in range(groups.shape[0]):
-        targets[g, :] = 0
+        clear(targets[g])
         targets[g, G_EARTH] = (hazards & HZ_EARTH) != 0
         lo = groups[g, T_FIRST_MODEL]
         for j in range(lo, lo + groups[g, T_MODELS]):
-            models[j, :] = 0
+            clear(models[j])
             models[j, M_STATE] = groups[g, T_STATE]
             models[j, M_SHIELD] = groups[g, T_SHIELD_ARM]
             models[j, M_CONT] = groups[g, T_EFFECTS]
             if groups[g, T_CAPACITY] != CAP_TRACK:
-                cols[j, :] = 0
+                clear(cols[j])
 
 
 @jit(inline=True)
@@ -155,7 +162,8 @@ def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t
     counts = (counters.attack_counts, counters.kill_at, counters.cripple_delta, counters.effect_counts)
     play = (tables.play_keys, tables.play_columns, tables.play_index, tables.play_field)
     pos = flames(targets[0], dice, pos)
-    targets[:, G_EARTH] = targets[0, G_EARTH]  # one burning earth: every target's
+    for g in range(1, targets.shape[0]):  # one burning earth: every target's
+        targets[g, G_EARTH] = targets[0, G_EARTH]
     if multi and run[R_G] >= 0:  # the target left keeps its Dispel
         targets[run[R_G], G_DISPELLED] |= models[run[R_CUR], M_STATE] & ST_DISPELLED
     for g in range(targets.shape[0] if multi else 1):
@@ -172,7 +180,7 @@ def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t
                 continue
             enter(models, ts, before, j)
             before = j
-            pos, dead = continuous_effects(tg, card, counts, play, models[j], ts, cols[j], orders[j], dice, pos,
+            pos, dead = _continuous_effects(tg, card, counts, play, models[j], ts, cols[j], orders[j], dice, pos,
                                            tables.attacks, row, t, points_only, tg[T_POWER_POLICY] == PF_BEST,
                                            present, tg[T_FIRST_MODEL] + ts[G_DESTROYED],
                                            ts[G_DESTROYED] + 1 >= tg[T_MODELS] and run[R_ALIVE] == 1)
@@ -188,7 +196,8 @@ def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t
     if multi:
         run[R_G] = -1  # every target waits: the next attack's route picks one
     gives, pos = hazards_give(tables.target, targets[0], dice, pos)
-    targets[:, G_EARTH] = targets[0, G_EARTH]
+    for g in range(1, targets.shape[0]):
+        targets[g, G_EARTH] = targets[0, G_EARTH]
     for j in range(models.shape[0]):
         if models[j, M_GONE] == 0:
             end_of_turn(models[j], gives, counters.effect_counts, t)
@@ -199,12 +208,12 @@ def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t
 
 
 @jit(nrt=False, helper=True)
-def end_trial(counters, tables, models, targets, cols):
+def end_trial(groups, col_full, routes, damage_hist, destroyed_hist, mask_hist, target_damage, target_destroyed,
+              models, targets, cols):
     """Count the trial's end: the damage on every target (a destroyed model counts all its
     boxes) and the models destroyed, each target's with several; on a card, each column's
     marked boxes of every model with one (a destroyed one's all)."""
-    groups, col_full = tables.groups, tables.col_full
-    multi = tables.routes.ndim > 1
+    multi = routes.ndim > 1
     total, down = 0, 0
     for g in range(groups.shape[0]):
         lo, n = groups[g, T_FIRST_MODEL], groups[g, T_MODELS]
@@ -214,15 +223,15 @@ def end_trial(counters, tables, models, targets, cols):
             if models[j, M_GONE] == 0:
                 damage += models[j, M_MARKED]
         if multi:
-            counters.target_damage[g, damage] += 1
-            counters.target_destroyed[g, dd] += 1
+            target_damage[g, damage] += 1
+            target_destroyed[g, dd] += 1
         total += damage
         down += dd
         if groups[g, T_CAPACITY] != CAP_TRACK:
             for j in range(lo, lo + n):
                 for c in range(col_full.shape[0]):
                     mask = col_full[c] if models[j, M_GONE] != 0 else cols[j, c]
-                    counters.mask_hist[c, mask] += 1
-    counters.damage_hist[total] += 1
+                    mask_hist[c, mask] += 1
+    damage_hist[total] += 1
     if multi or models.shape[0] > 1:
-        counters.destroyed_hist[down] += 1
+        destroyed_hist[down] += 1

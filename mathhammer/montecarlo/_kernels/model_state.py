@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._core.jit import jit
+
 __all__ = ["M_MARKED", "M_STATE", "M_EFFECTS", "M_DEF_MINUS", "M_ARM_MINUS", "M_CONT",
            "M_CRIPPLED", "M_MARKS", "M_SHIELD", "M_GONE", "M_FIELDS", "G_POINTS", "G_CORTEX_LOST",
            "G_BLOCKED", "G_DESTROYED", "G_EARTH", "G_DISPELLED", "G_DEAD", "G_GUARDED", "G_FIELDS",
-           "new_models", "new_targets"]
+           "new_models", "new_targets", "clear"]
 
 # --- a model: models[j, M_*]
 M_MARKED = 0      # damage points marked (a card's: its boxes marked)
@@ -58,3 +60,12 @@ def new_models(n_models: int) -> np.ndarray:
 def new_targets(n_targets: int) -> np.ndarray:
     """The rows of ``n_targets`` targets, zero."""
     return np.zeros((max(1, n_targets), G_FIELDS), dtype=np.int64)
+
+
+@jit(inline=True)
+def clear(row):
+    """Set every field of ``row`` (a 1-D array) to 0, one by one: a trial resets its state
+    rows so at every start, and ``row[:] = 0`` compiled without reference counting took a
+    generic path that cost the units variant 400 of its 800 ns a trial."""
+    for k in range(row.shape[0]):
+        row[k] = 0

@@ -27,7 +27,7 @@ from .layout import (A_ATTACKER, A_FLAGS, A_ORIGIN, C_CRIT, C_HIT, C_MADE, C_SPE
                      T_HAZARDS, T_NLETTERS, T_POINTS, T_POWER_POLICY, T_SHIELD_ARM, T_SLOTS, T_STATE,
                      T_TURNS)
 from .model_state import (G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_DEF_MINUS,
-                          M_EFFECTS, M_MARKED, M_SHIELD, M_STATE, new_models, new_targets)
+                          M_EFFECTS, M_MARKED, M_SHIELD, M_STATE, clear, new_models, new_targets)
 from .play_lookup import field_key, key_is_points
 from .round_end import (can_last, continuous_effects, effects_of_hit, end_of_turn, flames, hazards_give,
                         quicksand)
@@ -185,15 +185,15 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
 def start_trial(ms, ts, act, target, colmask, on_card):
     """The model, its target and the attacker as a trial starts: nothing marked, the
     target's starting situation, Shield ARM and continuous effects."""
-    ms[:] = 0
+    clear(ms)
     ms[M_STATE] = target[T_STATE]
     ms[M_SHIELD] = target[T_SHIELD_ARM]
     ms[M_CONT] = target[T_EFFECTS]
-    ts[:] = 0
+    clear(ts)
     ts[G_EARTH] = (target[T_HAZARDS] & HZ_EARTH) != 0
-    act[:] = 0
+    clear(act)
     if on_card:
-        colmask[:] = 0
+        clear(colmask)
 
 
 @jit(inline=True)

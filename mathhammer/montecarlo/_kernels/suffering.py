@@ -123,19 +123,17 @@ def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attack
     """
     attack_counts, kill_at, cripple_delta, effect_counts = counts
     play_keys, play_columns, play_index, play_field = play
-    attack = np.bool_(source == SRC_ATTACK)  # a bool, not a constant: see suffer_apart
+    attack = source == SRC_ATTACK
     tally = attack_counts[row] if attack else effect_counts[t, source]
-    # int64 values, not the constants: the steps compiled apart would compile again for them
-    spent_col = np.int64(C_TARGET_SPENT if attack else E_TARGET_SPENT)
-    damage_col = C_DAMAGE if attack else E_DAMAGE
-    tough_col = np.int64(C_TOUGH if attack else E_TOUGH)
+    spent_col, damage_col, tough_col = ((C_TARGET_SPENT, C_DAMAGE, C_TOUGH) if attack
+                                        else (E_TARGET_SPENT, E_DAMAGE, E_TOUGH))
     boxes = target[T_BOXES]
     on_card = target[T_CAPACITY] != CAP_TRACK
     heals = target[T_TOUGH] != TOUGH_NONE or target[T_RAPID_HEAL] != 0
     if ts[G_POINTS] > 0:
         m = damage_index(play_keys, play_columns, play_index, colmask, ms[M_MARKED])
         points = power_field(target, ts, play_field, play_keys, fkey, frow, m, points,
-                             boxes - ms[M_MARKED], attack, tally, spent_col)
+                             boxes - ms[M_MARKED], np.bool_(attack), tally, np.int64(spent_col))
     was = ms[M_CRIPPLED]
     taken, newly_done, pos = mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes,
                                          on_card, colmask.shape[0] > N_COLUMNS, heals)
@@ -146,7 +144,7 @@ def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attack
     heal = np.int64(0)
     destroyed = False
     if ms[M_MARKED] >= boxes:
-        saved, pos = tough_roll(target, ms, dice, pos, felled, tally, tough_col)
+        saved, pos = tough_roll(target, ms, dice, pos, felled, tally, np.int64(tough_col))
         if saved:
             heal = np.int64(1)
         else:

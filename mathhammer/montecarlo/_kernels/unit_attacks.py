@@ -39,22 +39,27 @@ __all__ = ["open_attack", "one_attack"]
 _decision = jit(nrt=False, helper=True)(decision.py_func)
 _attack_roll = jit(nrt=False, helper=True)(attack_roll.py_func)
 _damage_roll = jit(nrt=False, helper=True)(damage_roll.py_func)
+# and the other way round, a rare step one model's loop calls, inlined here: it calls suffer
+# apart itself, and a second module to link suffer into cost the full variant's first run
+# more than its copy
+_quicksand = jit(inline=True)(quicksand.py_func)
 
 
 @jit(nrt=False, helper=True)
-def open_attack(tables, counters, models, targets, act, run, dice, pos, i, t, shred):
+def open_attack(attacks, attackers, target, groups, routes, attack_counts, target_made, models, targets, act, run,
+                dice, pos, i, t, shred):
     """The attack about to be made in slot ``i`` of round ``t`` (``shred``: the Shred attacks
     made before it in its chain): its attacker's activation starting, a random rate of fire,
     a slam's collateral damage roll (only after the slam hit), and with several targets the
     first target of its route still standing. Returns ``(made, pos, w)``: the row of the
-    weapon it is made with."""
-    attacks, attack_counts = tables.attacks, counters.attack_counts
-    multi = tables.routes.ndim > 1
-    row = t * tables.target[T_SLOTS] + i
+    weapon it is made with. It takes the few tables and counters it reads, not all of them:
+    each array handed to a step compiled apart is a dozen values to pass at each call."""
+    multi = routes.ndim > 1
+    row = t * target[T_SLOTS] + i
     flags = attacks[i, A_FLAGS]
     if shred == 0 and (flags & (F_FIRST | F_ROF | F_SLAMS | F_COLLATERAL)) != 0:
         if flags & F_FIRST:
-            start_activation(act, tables.attackers, attacks[i, A_ATTACKER])
+            start_activation(act, attackers, attacks[i, A_ATTACKER])
             if run[R_G] >= 0:  # the model under attack ends the activation's Sustained Attack
                 models[run[R_CUR], M_STATE] &= ~ST_SUSTAINED
         if (flags & F_ROF) != 0:
@@ -71,7 +76,7 @@ def open_attack(tables, counters, models, targets, act, run, dice, pos, i, t, sh
             run[R_SLAM] = 0
     w = np.int64(i) if shred == 0 else run[R_WOFF]
     if multi:
-        routes = tables.routes.reshape(tables.routes.size)  # a view: no allocation
+        routes = routes.reshape(routes.size)  # a view: no allocation
         n_targets = targets.shape[0]
         to = -1
         for k in range(n_targets):
@@ -84,11 +89,11 @@ def open_attack(tables, counters, models, targets, act, run, dice, pos, i, t, sh
         if to < 0:
             return False, pos, w  # none left: the attack is not made
         if to != run[R_G]:
-            switch_target(models, targets, tables.groups, run, to)
+            switch_target(models, targets, groups, run, to)
         w += run[R_G] * (attacks.shape[0] // n_targets)
         if shred == 0 and attacks[w, A_ORIGIN] != ORIGIN_BOUGHT:
             attack_counts[row, C_MADE] += 1  # several targets: counted here
-            counters.target_made[row, run[R_G]] += 1
+            target_made[row, run[R_G]] += 1
     if shred > 0:  # a Shred attack: made with the weapon of the last, at once
         attack_counts[row, C_SHRED] += 1
     else:
@@ -236,7 +241,7 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
     after_hit(attacks, w, ms, hit, crit)
     effect_lands(attacks, w, ms, outcome)
     if lasting is not None and quick:
-        pos, dead = quicksand(tg, card, counts, play, ms, ts, cols[cur], orders[cur], dice, pos, attacks, row,
+        pos, dead = _quicksand(tg, card, counts, play, ms, ts, cols[cur], orders[cur], dice, pos, attacks, row,
                               t, run[R_PROW], points_only, field_best, act[V_POINTS],
                               act[V_SHOTS] * ((flags & F_ROF) != 0), present, destroyed, shred_after,
                               is_last(targets, groups, run))
