@@ -42,10 +42,10 @@ def _jack(weapon_rules=(), focus=1, spend=None, **target):
     return Scenario(targets, [Attacker("Jack", [fist], focus=focus, spend=spend)])
 
 
-def _several_targets():
+def _several_targets(effects=()):
     from . import Target
 
-    return [_jack(targets=[Target(defense=12, arm=14, boxes=5, name="A"),
+    return [_jack(targets=[Target(defense=12, arm=14, boxes=5, name="A", effects=effects),
                            Target(defense=12, arm=18, boxes=20, name="B")])]
 
 
@@ -64,7 +64,9 @@ def _tracks():
 #: Job name -> (what it compiles, the scenarios whose runs compile it), slowest first; each
 #: scenario's run compiles a kernel (or a variant) no other job's does.
 JOBS = {
-    "several": ("several targets (the full variant)", _several_targets),
+    "several_fire": ("fire on several targets (the full variant)",
+                     lambda: _several_targets(effects=("fire",))),
+    "several": ("several targets (the units variant)", _several_targets),
     "full": ("fire on a unit (the full variant, one target)",
              lambda: [_jack(["fire"], arm=14, boxes=5, models=3)]),
     "lasting": ("continuous effects (the lasting variant)", lambda: [_jack(["fire"], boxes=10)]),
