@@ -49,8 +49,8 @@ def test_worked_example_the_fire_s_damage_stays_marked_into_the_next_round():
     against DEF 13: 6 + 6 hits critically and sets the target on fire, dealing 2 + 12 - 15 =
     0; its Shred attack misses (1 + 2). Maintenance: the fire stays (3) and deals 2 + 2 + 12
     - 15 = 1. Round 2: the attack misses; the fire goes out (1). One box marked at the end:
-    the next round's attack goes on against the model as the fire left it (the older kernel
-    took it back as it was before the maintenance phase, and marked none)."""
+    the next round's attack goes on against the model as the fire left it (a kernel that took
+    the model back as it stood before the maintenance phase would mark none)."""
     claw = _claw(rules={"critical_fire"})
     scen = Scenario(Target(defense=13, arm=15, boxes=6), [Attacker("B", [claw], **FIXED)], turns=2)
     out = play(scen, [(6, 6), (1, 1), (1, 2), (1, 1),  # the attack, its Shred attack

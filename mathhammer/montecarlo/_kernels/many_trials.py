@@ -2,12 +2,9 @@
 :mod:`.variant`), built from the steps :mod:`.single_trials` takes, over a row per model and
 a row per target (:mod:`.model_state`) and where the trial stands (:mod:`.spill_over`).
 
-Each attack is :func:`.unit_attacks.open_attack` then :func:`.unit_attacks.one_attack`. The maintenance phase and the
-target's activation visit every model standing, target by target. The sequence goes on until
-every target is destroyed. Its counts equal those of the kernel it replaced bit for bit on
-the scenarios of the test suite and 440 random ones, but one: against a single model with
-Shred and continuous effects that kernel forgot the damage of each maintenance phase (the
-exact engine agrees with this one).
+Each attack is :func:`.unit_attacks.open_attack` then :func:`.unit_attacks.one_attack`. The
+maintenance phase and the target's activation visit every model standing, target by target.
+The sequence goes on until every target is destroyed.
 """
 
 from __future__ import annotations
@@ -31,11 +28,6 @@ from .suffering import letters_present
 from .unit_attacks import one_attack, open_attack
 
 __all__ = ["many_trials", "many_args"]
-
-# The maintenance of one model, inlined into the round's end (one model's loop calls it
-# compiled apart): it calls suffer apart itself, and one module less to link suffer into
-# cost the full variant's first run less than the copy.
-_continuous_effects = jit(inline=True)(continuous_effects.py_func)
 
 
 def many_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True, extra=True,
@@ -180,7 +172,7 @@ def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t
                 continue
             enter(models, ts, before, j)
             before = j
-            pos, dead = _continuous_effects(tg, card, counts, play, models[j], ts, cols[j], orders[j], dice, pos,
+            pos, dead = continuous_effects(tg, card, counts, play, models[j], ts, cols[j], orders[j], dice, pos,
                                            tables.attacks, row, t, points_only, tg[T_POWER_POLICY] == PF_BEST,
                                            present, tg[T_FIRST_MODEL] + ts[G_DESTROYED],
                                            ts[G_DESTROYED] + 1 >= tg[T_MODELS] and run[R_ALIVE] == 1)

@@ -59,7 +59,7 @@ def effects_of_hit(ms, flags, hit, crit):
             ms[M_CONT] |= 1 << CE_CORROSION
 
 
-@jit(nrt=False, helper=True)
+@jit(inline=True)
 def quicksand(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks, row, t, prow,
               points_only, field_best, points, shots, present, destroyed, shred, last):
     """Knocked down in quicksand: 1 damage point, suffered at once (its power field decided
@@ -86,7 +86,7 @@ def flames(ts, dice, pos):
     return pos
 
 
-@jit(nrt=False, helper=True)
+@jit(inline=True)
 def continuous_effects(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks, row, t,
                        points_only, field_best, present, destroyed, last):
     """The maintenance phase of round ``t`` for one model (``row``: the counter row a

@@ -39,10 +39,6 @@ __all__ = ["open_attack", "one_attack"]
 _decision = jit(nrt=False, helper=True)(decision.py_func)
 _attack_roll = jit(nrt=False, helper=True)(attack_roll.py_func)
 _damage_roll = jit(nrt=False, helper=True)(damage_roll.py_func)
-# and the other way round, a rare step one model's loop calls, inlined here: it calls suffer
-# apart itself, and a second module to link suffer into cost the full variant's first run
-# more than its copy
-_quicksand = jit(inline=True)(quicksand.py_func)
 
 
 @jit(nrt=False, helper=True)
@@ -241,7 +237,7 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
     after_hit(attacks, w, ms, hit, crit)
     effect_lands(attacks, w, ms, outcome)
     if lasting is not None and quick:
-        pos, dead = _quicksand(tg, card, counts, play, ms, ts, cols[cur], orders[cur], dice, pos, attacks, row,
+        pos, dead = quicksand(tg, card, counts, play, ms, ts, cols[cur], orders[cur], dice, pos, attacks, row,
                               t, run[R_PROW], points_only, field_best, act[V_POINTS],
                               act[V_SHOTS] * ((flags & F_ROF) != 0), present, destroyed, shred_after,
                               is_last(targets, groups, run))
