@@ -17,6 +17,7 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.pairs import DOUBLE_ONES, DOUBLE_SIXES, PAIR_DOUBLE, PAIR_SUM, SECOND, die_of
+from ..._core.rng import fill_pairs
 from .layout import CRIT, HIT, MISS, R_CRIT_ALL, R_DROP_HIGH, R_DROP_LOW, R_ONE_MISSES, R_SANGUINE, R_SHARK
 
 #: Bits of a packed face count (4 bits a face, faces 1..6) set when a face shows twice or more.
@@ -141,3 +142,17 @@ def sum_of_three_or_four(dice, pos, n_dice):
     second die of the second entry for three dice. Branch-free and without a loop."""
     second = np.int64(dice[pos + 1])
     return PAIR_SUM[np.int64(dice[pos])] + PAIR_SUM[second] - (4 - n_dice) * SECOND[second]
+
+
+@jit(inline=True)
+def trial_dice(rs, dice, pos, start, size, max_draws, stride):
+    """Where the next trial reads the dice buffer from: ``stride`` > 0 starts it ``stride``
+    entries after the last trial started (common random numbers), and a buffer with fewer
+    than ``max_draws`` entries left is refilled from the stream ``rs`` first (so a buffer a
+    test writes is read as written). Returns ``(pos, start)``, ``start`` the next trial's."""
+    if stride > 0:
+        pos = start
+    if pos > size - max_draws:
+        fill_pairs(rs, dice, size)
+        pos = 0
+    return pos, pos + stride

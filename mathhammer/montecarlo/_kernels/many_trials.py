@@ -13,8 +13,8 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.limits import MAX_SHRED
-from ..._core.rng import fill_pairs
 from .attack_steps import V_FIELDS
+from .dice import trial_dice
 from .layout import (CAP_TRACK, HZ_EARTH, PF_BEST, ST_DISPELLED, ST_MOVE_CRIPPLED, T_ATTACK_ROUNDS,
                      T_BOXES, T_CAPACITY, T_EFFECTS, T_FIRST_MODEL, T_HAZARDS, T_MODELS, T_NLETTERS, T_POINTS,
                      T_POWER_POLICY, T_SHIELD_ARM, T_SLOTS, T_STATE, T_TURNS)
@@ -63,12 +63,7 @@ def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
     continuous = can_last(tables.attacks, groups, target)
     start = pos
     for _ in range(n_trials):
-        if stride > 0:
-            pos = start
-        if pos > size - max_draws:
-            fill_pairs(rs, dice, size)
-            pos = 0
-        start = pos + stride
+        pos, start = trial_dice(rs, dice, pos, start, size, max_draws, stride)
         start_trial(models, targets, cols, groups, act, run, target[T_HAZARDS])
         kill = False
         for t in range(target[T_TURNS]):

@@ -17,7 +17,18 @@ from ..._core.pairs import die_of
 from .damage import LOWEST, POPCOUNT, lowest_bits
 from .layout import N_COLUMNS
 
-__all__ = ["first_column", "mark_columns", "crippled_set", "first_box", "mark_card", "heal_card"]
+__all__ = ["topmost", "first_column", "mark_columns", "crippled_set", "first_box", "mark_card", "heal_card"]
+
+
+@jit(inline=True)
+def topmost(free, k):
+    """The ``k`` topmost of a column's free boxes (bits, the top one lowest): one span when
+    they are contiguous, as they are but after "damage to" or healing."""
+    low = free & -free
+    take = (low << k) - low
+    if (take & ~free) != 0:
+        take = lowest_bits(free, k)
+    return take
 
 
 @jit(inline=True)
@@ -49,12 +60,7 @@ def mark_columns(colmask, col_full, letters_done, c, want):
             c = c + 1 if c < N_COLUMNS - 1 else 0
             continue
         k = min(want - taken, POPCOUNT[free])
-        # the k topmost free boxes: one span when they are contiguous (always, but after
-        # "damage to" or healing)
-        low = free & -free
-        take = (low << k) - low
-        if (take & ~free) != 0:
-            take = lowest_bits(free, k)
+        take = topmost(free, k)
         colmask[c] = was | take
         taken += k
         newly_done |= letters_done[c, was | take] != letters_done[c, was]
@@ -119,10 +125,7 @@ def mark_card(colmask, order, marks, col_full, letters_done, dice, pos, c, first
             k = 1
         else:
             k = min(want - taken, POPCOUNT[free])
-            low = free & -free
-            take = (low << k) - low
-            if (take & ~free) != 0:
-                take = lowest_bits(free, k)
+            take = topmost(free, k)
         colmask[c] = was | take
         taken += k
         newly_done |= letters_done[c, was | take] != letters_done[c, was]

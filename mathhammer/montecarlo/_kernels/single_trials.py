@@ -16,9 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._core.jit import jit
-from ..._core.rng import fill_pairs
 from .attack_steps import (V_FIELDS, V_POINTS, V_SHOTS, after_hit, attack_roll, damage_roll, decision,
                            knocks_and_still, pay_for_attack, start_activation)
+from .dice import trial_dice
 from .extra_steps import (after_damage_roll, effect_lands, hit_at_once, rate_of_fire)
 from .layout import (A_ATTACKER, A_FLAGS, A_ORIGIN, C_CRIT, C_HIT, C_MADE, C_SPENT, CAP_GRID,
                      CAP_TRACK, CRIT, F_AFTER_ROLL, F_DISPEL, F_FIRST, F_GRIEVOUS, F_KD_STOPS_TOUGH,
@@ -86,12 +86,7 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
     ms, ts = models[0], targets[0]
     start = pos
     for _ in range(n_trials):
-        if stride > 0:
-            pos = start
-        if pos > size - max_draws:
-            fill_pairs(rs, dice, size)
-            pos = 0
-        start = pos + stride
+        pos, start = trial_dice(rs, dice, pos, start, size, max_draws, stride)
         start_trial(ms, ts, act, target, colmask, on_card)
         destroyed = False
         for t in range(target[T_TURNS]):
