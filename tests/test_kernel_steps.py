@@ -218,3 +218,60 @@ def test_tough_on_a_grid_heals_the_box_marked_last_and_knocks_down(die, saved):
     if saved:
         assert ms[M_MARKED] == boxes - 1 and ms[M_STATE] & ST_KNOCKED_DOWN == ST_KNOCKED_DOWN
         assert colmask[5] == TOUGH_CARD.col_full[5] & ~(1 << 5)  # the last box of column 6
+
+
+# ---------------------------------------------------------------- a unit's models: only marks
+INFANTRY = _tables(Weapon("Rifle", "ranged", 5, 10), Target(defense=13, arm=13, boxes=5, models=3))
+
+
+@pytest.mark.parametrize("marked, points, last, taken, dead", [
+    (0, 3, False, 3, False),   # 3 of 5 boxes
+    (3, 0, False, 0, False),   # a hit that dealt nothing marks nothing
+    (3, 4, False, 2, True),    # only the 2 boxes left are marked: the model is destroyed
+    (4, 1, True, 1, True),     # the last model standing: its destruction is the kill
+])
+def test_a_unit_model_only_marks_its_track_as_suffer_does(marked, points, last, taken, dead):
+    """A model of a unit on a damage track with no power field, Tough or Rapid Healing
+    (``only_marks``) marks as many points as it has boxes left and is destroyed with every
+    box marked (docs/units.md): one model destroyed counts C_DESTROYED, the last of the
+    unit the kill. ``suffer_marks``, the few lines the units loop inlines, does what the
+    whole ``suffer`` does there, counter for counter."""
+    from mathhammer.montecarlo._kernels.layout import C_DESTROYED, T_BOXES
+    from mathhammer.montecarlo._kernels.suffering import only_marks, suffer_marks
+
+    target = INFANTRY.target
+    ms, ts = np.zeros(M_FIELDS, dtype=np.int64), np.zeros(G_FIELDS, dtype=np.int64)
+    assert only_marks(target, ts) and target[T_BOXES] == 5
+    ms[M_MARKED] = marked
+    counts = np.zeros((2, C_NFIELDS), dtype=np.int64), np.zeros(2, dtype=np.int64)
+    got = suffer_marks(counts[0], counts[1], target[T_BOXES], ms, points, 1, last)
+    assert (bool(got), ms[M_MARKED], counts[0][1, C_DAMAGE]) == (dead, marked + taken, taken)
+    assert (counts[1][1], counts[0][1, C_DESTROYED]) == ((1, 0) if dead and last else (0, int(dead)))
+
+    from mathhammer.montecarlo._kernels.suffering import SRC_ATTACK, suffer
+
+    whole = np.zeros(M_FIELDS, dtype=np.int64)
+    whole[M_MARKED] = marked
+    full = (np.zeros((2, C_NFIELDS), dtype=np.int64), np.zeros(2, dtype=np.int64),
+            np.zeros((3, 1), dtype=np.int64), np.zeros((2, 3, 8), dtype=np.int64))
+    card = (INFANTRY.col_full, INFANTRY.letters_done, INFANTRY.letter_mask)
+    play = (INFANTRY.play_keys, INFANTRY.play_columns, INFANTRY.play_index, INFANTRY.play_field)
+    pos, dead_too = suffer(target, card, full, play, whole, ts.copy(), np.zeros(6, dtype=np.int64),
+                           np.zeros(64, dtype=np.int64), _dice((1, 1)), 0, INFANTRY.attacks, 0, points, 1, 0,
+                           SRC_ATTACK, 0, 0, False, 0, last)
+    assert pos == 0 and dead_too == got and (whole == ms).all()
+    assert (full[0] == counts[0]).all() and (full[1] == counts[1]).all()
+
+
+def test_a_unit_with_tough_or_focus_is_not_only_marked():
+    """Tough, Rapid Healing, focus left for a power field or a damage grid each need the whole
+    of suffering: ``only_marks`` is false for them."""
+    from mathhammer.montecarlo._kernels.model_state import G_POINTS
+    from mathhammer.montecarlo._kernels.suffering import only_marks
+
+    ts = np.zeros(G_FIELDS, dtype=np.int64)
+    tough = _tables(FIST, Target(defense=12, arm=13, boxes=5, models=3, rules={"tough"})).target
+    assert not only_marks(tough, ts)
+    assert not only_marks(TOUGH_CARD.target, ts)
+    ts[G_POINTS] = 1
+    assert not only_marks(INFANTRY.target, ts)

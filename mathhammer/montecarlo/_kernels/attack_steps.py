@@ -28,7 +28,7 @@ from .rolls import (armor_of, damage_dice, defense_of, roll_attack, roll_damage,
                     wants_damage_boost)
 
 __all__ = ["V_POINTS", "V_RESERVE", "V_BOOST_ATT", "V_BOOST_ATT_AT", "V_BOOST_DMG", "V_BEST",
-           "V_SHOTS", "V_FIELDS", "knocks_and_still", "start_activation", "decision", "pay_for_attack",
+           "V_SHOTS", "V_FIELDS", "knocks_and_still", "start_activation", "best_play_decides", "decision", "pay_for_attack",
            "attack_roll", "damage_roll", "after_hit", "cripple_feedback"]
 
 # --- the acting attacker: act[V_*]
@@ -55,6 +55,13 @@ def start_activation(act, attackers, a):
 
 
 @jit(inline=True)
+def best_play_decides(act):
+    """Whether best play decides the acting attacker's attacks now: it plays best and has
+    points left to spend (else its fixed policy decides, and :func:`decision` is 0)."""
+    return act[V_BEST] != 0 and act[V_POINTS] > 0
+
+
+@jit(inline=True)
 def decision(play_keys, play_columns, play_index, play_attack, act, ms, ts, colmask, prow,
              points_only, destroyed, shots, shred=0):
     """Best play's decision bits for the attack of decision row ``prow`` in this state, and
@@ -62,7 +69,7 @@ def decision(play_keys, play_columns, play_index, play_attack, act, ms, ts, colm
     decide or its tables do not hold the state: the fixed policy then decides). ``shots``: a
     random rate of fire's roll within its volley, else 0; ``destroyed``: the models destroyed
     so far; ``shred``: the Shred attacks made so far in the attack's chain."""
-    if act[V_BEST] == 0 or act[V_POINTS] <= 0:
+    if not best_play_decides(act):
         return np.int64(0), np.int64(0), np.int64(-1)
     m = damage_index(play_keys, play_columns, play_index, colmask, ms[M_MARKED])
     if m < 0:

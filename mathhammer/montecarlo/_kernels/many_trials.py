@@ -61,6 +61,7 @@ def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
             present = letters_present(tables.letter_mask, groups[g, T_NLETTERS])
     points_only = key_is_points(tables.play_keys)
     continuous = can_last(tables.attacks, groups, target)
+    block = tables.attacks.shape[0] // n_targets  # the attacks table's rows per target
     start = pos
     for _ in range(n_trials):
         pos, start = trial_dice(rs, dice, pos, start, size, max_draws, stride)
@@ -77,12 +78,12 @@ def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
                         break
                     made, pos, w = open_attack(tables.attacks, tables.attackers, target, groups, tables.routes,
                                                counters.attack_counts, counters.target_made, models, targets,
-                                               act, run, dice, pos, i, t, shred)
+                                               act, run, dice, pos, i, t, shred, block)
                     if not made:
                         break
                     pos, status, again = one_attack(tables, counters, models, targets, cols, orders, act, run,
-                                                    dice, pos, i, t, w, shred, present, points_only, continuous,
-                                                    lasting)
+                                                    dice, pos, i, t, w, shred, block, present, points_only,
+                                                    continuous, lasting)
                     kill = status == KILL
                     if kill:
                         break

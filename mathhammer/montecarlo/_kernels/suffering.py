@@ -20,7 +20,8 @@ from .marking import crippled_set, first_box, first_column, heal_card, mark_card
 from .model_state import G_POINTS, M_CRIPPLED, M_MARKED, M_MARKS
 from .play_lookup import damage_index
 
-__all__ = ["SRC_ATTACK", "letters_present", "suffer_points", "mark_points", "suffer"]
+__all__ = ["SRC_ATTACK", "letters_present", "suffer_points", "mark_points", "suffer", "only_marks",
+           "suffer_marks"]
 
 #: ``source`` of points an attack deals (a continuous effect's is its CE_* index, 0..).
 SRC_ATTACK = -1
@@ -103,6 +104,34 @@ def mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes, 
     newly_done, ms[M_MARKS], pos = mark_card(colmask, order, ms[M_MARKS], col_full, letters_done, dice,
                                              pos, c, first, side_lo, colossal, heals, want)
     return want, newly_done, pos
+
+
+@jit(inline=True)
+def only_marks(target, ts):
+    """Whether an attack's points on a model of ``target`` (its row ``ts``) are only marked on
+    its damage track: no power field (no focus or fury left), no Tough roll, no Rapid
+    Healing, no card to cripple. :func:`suffer_marks` is then all of :func:`suffer`."""
+    return (target[T_CAPACITY] == CAP_TRACK and ts[G_POINTS] <= 0 and target[T_TOUGH] == TOUGH_NONE
+            and target[T_RAPID_HEAL] == 0)
+
+
+@jit(inline=True)
+def suffer_marks(attack_counts, kill_at, boxes, ms, points, row, last):
+    """Model ``ms`` suffers an attack's ``points`` where :func:`only_marks` holds: as many as
+    its track has room for, counted at counter row ``row`` (``last``: its destruction is the
+    kill). What :func:`suffer` does there, in a few lines a trial loop inlines: the units
+    variant calls :func:`suffer` compiled apart, and handing it its seventeen arrays cost more
+    than the marking. Returns whether the model is destroyed."""
+    taken = mark_track(ms[M_MARKED], boxes, points)
+    ms[M_MARKED] += taken
+    attack_counts[row, C_DAMAGE] += taken
+    destroyed = ms[M_MARKED] >= boxes
+    if destroyed:
+        if last:
+            kill_at[row] += 1
+        else:
+            attack_counts[row, C_DESTROYED] += 1
+    return destroyed
 
 
 @jit(inline=True)

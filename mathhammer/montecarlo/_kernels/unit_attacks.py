@@ -12,7 +12,7 @@ import numpy as np
 from ..._core.jit import jit
 from ..._core.limits import MAX_SHRED
 from ..._core.pairs import PAIR_SUM
-from .attack_steps import (V_POINTS, V_SHOTS, after_hit, attack_roll, damage_roll, decision, knocks_and_still,
+from .attack_steps import (V_POINTS, V_SHOTS, after_hit, best_play_decides, attack_roll, damage_roll, decision, knocks_and_still,
                            pay_for_attack, start_activation)
 from .dice import read_word, roll_stats
 from .extra_steps import after_damage_roll, effect_lands, hit_at_once, rate_of_fire
@@ -29,7 +29,7 @@ from .rolls import armor_of
 from .round_end import effects_of_hit, quicksand, suffer_apart
 from .spill_over import (ENDS, GOES_ON, R_G, R_CUR, R_PROW, R_SLAM, R_WOFF, R_ALIVE, enter,
                          first_standing, is_last, model_falls, shield_guard, switch_target, target_falls)
-from .suffering import SRC_ATTACK
+from .suffering import SRC_ATTACK, only_marks, suffer_marks
 
 __all__ = ["open_attack", "one_attack"]
 
@@ -43,7 +43,7 @@ _damage_roll = jit(nrt=False, helper=True)(damage_roll.py_func)
 
 @jit(nrt=False, helper=True)
 def open_attack(attacks, attackers, target, groups, routes, attack_counts, target_made, models, targets, act, run,
-                dice, pos, i, t, shred):
+                dice, pos, i, t, shred, block):
     """The attack about to be made in slot ``i`` of round ``t`` (``shred``: the Shred attacks
     made before it in its chain): its attacker's activation starting, a random rate of fire,
     a slam's collateral damage roll (only after the slam hit), and with several targets the
@@ -86,7 +86,7 @@ def open_attack(attacks, attackers, target, groups, routes, attack_counts, targe
             return False, pos, w  # none left: the attack is not made
         if to != run[R_G]:
             switch_target(models, targets, groups, run, to)
-        w += run[R_G] * (attacks.shape[0] // n_targets)
+        w += run[R_G] * block
         if shred == 0 and attacks[w, A_ORIGIN] != ORIGIN_BOUGHT:
             attack_counts[row, C_MADE] += 1  # several targets: counted here
             target_made[row, run[R_G]] += 1
@@ -134,10 +134,13 @@ def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hi
             total = roll_stats(read_word(dice, pos, n), n, np.int64(0))[0]
             pos += (n + 1) >> 1
         points = max(0, total + attacks[w, A_BLAST_POW] - arm)
-        pos, dead = suffer_apart(tg, card, counts, play, ms, ts, cols[j], orders[j], dice, pos, attacks, w,
-                                 points, row, t, np.int64(SRC_ATTACK), np.int64(0), run[R_PROW],
-                                 np.bool_(False), present,
-                                 ts[G_DESTROYED] + 1 >= tg[T_MODELS] and run[R_ALIVE] == 1)
+        last = ts[G_DESTROYED] + 1 >= tg[T_MODELS] and run[R_ALIVE] == 1
+        if only_marks(tg, ts):
+            dead = suffer_marks(counters.attack_counts, counters.kill_at, tg[T_BOXES], ms, points, row, last)
+        else:
+            pos, dead = suffer_apart(tg, card, counts, play, ms, ts, cols[j], orders[j], dice, pos, attacks, w,
+                                     points, row, t, np.int64(SRC_ATTACK), np.int64(0), run[R_PROW],
+                                     np.bool_(False), present, last)
         if dead:
             ts[G_DESTROYED] += 1
             models[j, M_GONE] = 1
@@ -151,7 +154,7 @@ def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hi
 
 
 @jit(inline=True)
-def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, w, shred,
+def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, w, shred, block,
                present, points_only, continuous, lasting):
     """One attack of slot ``i`` with weapon row ``w`` against the model under attack
     (docs/activation.md, "One attack, step by step"): best play's decisions, a bought
@@ -161,14 +164,15 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
     attacks, groups, attack_counts = tables.attacks, tables.groups, counters.attack_counts
     multi = tables.routes.ndim > 1
     n_attacks = tables.target[T_SLOTS]
-    block = attacks.shape[0] // groups.shape[0]
     row = t * n_attacks + i
     g, cur = run[R_G], run[R_CUR]
     ms, ts = models[cur], targets[g]
     shots = act[V_SHOTS] * ((attacks[w, A_FLAGS] & F_ROF) != 0)
-    dec, key, m = _decision(tables.play_keys, tables.play_columns, tables.play_index, tables.play_attack, act,
-                           ms, ts, cols[cur], run[R_PROW], points_only, groups[g, T_FIRST_MODEL] + ts[G_DESTROYED],
-                           shots, shred)
+    dec, key, m = np.int64(0), np.int64(0), np.int64(-1)
+    if best_play_decides(act):  # else no call: handing the tables over costs more than the rest
+        dec, key, m = _decision(tables.play_keys, tables.play_columns, tables.play_index, tables.play_attack, act,
+                                ms, ts, cols[cur], run[R_PROW], points_only,
+                                groups[g, T_FIRST_MODEL] + ts[G_DESTROYED], shots, shred)
     spent = np.int64(0)
     if shred == 0 and attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
         made, w, prow, dec, spent = pay_for_attack(
@@ -217,10 +221,14 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
     card = (tables.col_full, tables.letters_done, tables.letter_mask)
     counts = (attack_counts, counters.kill_at, counters.cripple_delta, counters.effect_counts)
     play = (tables.play_keys, tables.play_columns, tables.play_index, tables.play_field)
-    pos, dead = suffer_apart(tg, card, counts, play, ms, ts, cols[cur], orders[cur], dice, pos, attacks, w, points,
-                       row, t, np.int64(SRC_ATTACK), fkey, run[R_PROW],
-                       (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1,
-                       present, is_last(targets, groups, run))
+    if only_marks(tg, ts):
+        dead = suffer_marks(attack_counts, counters.kill_at, tg[T_BOXES], ms, points, row,
+                            is_last(targets, groups, run))
+    else:
+        pos, dead = suffer_apart(tg, card, counts, play, ms, ts, cols[cur], orders[cur], dice, pos, attacks, w,
+                                 points, row, t, np.int64(SRC_ATTACK), fkey, run[R_PROW],
+                                 (flags & F_KD_STOPS_TOUGH) != 0 and knocks == 1,
+                                 present, is_last(targets, groups, run))
     if (flags & F_BLAST) != 0 and (attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]) > 0:
         status, pos = blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hit, dead,
                             row, t, present)
