@@ -28,8 +28,8 @@ from .rolls import (armor_of, damage_dice, defense_of, roll_attack, roll_damage,
                     wants_damage_boost)
 
 __all__ = ["V_POINTS", "V_RESERVE", "V_BOOST_ATT", "V_BOOST_ATT_AT", "V_BOOST_DMG", "V_BEST",
-           "V_SHOTS", "V_FIELDS", "knocks_and_still", "start_activation", "best_play_decides", "decision", "pay_for_attack",
-           "attack_roll", "damage_roll", "after_hit", "cripple_feedback"]
+           "V_SHOTS", "V_FIELDS", "knocks_and_still", "start_activation", "best_play_decides", "decision",
+           "pay_for_attack", "attack_roll", "damage_roll", "after_hit", "cripple_feedback"]
 
 # --- the acting attacker: act[V_*]
 V_POINTS = 0       # focus, fury or forcing left in its activation

@@ -120,8 +120,9 @@ def suffer_marks(attack_counts, kill_at, boxes, ms, points, row, last):
     """Model ``ms`` suffers an attack's ``points`` where :func:`only_marks` holds: as many as
     its track has room for, counted at counter row ``row`` (``last``: its destruction is the
     kill). What :func:`suffer` does there, in a few lines a trial loop inlines: the units
-    variant calls :func:`suffer` compiled apart, and handing it its seventeen arrays cost more
-    than the marking. Returns whether the model is destroyed."""
+    variant calls :func:`suffer` compiled apart, and that call (seventeen arrays, and every
+    rule's checks) cost a unit model's attack more than the marking. Returns whether the
+    model is destroyed."""
     taken = mark_track(ms[M_MARKED], boxes, points)
     ms[M_MARKED] += taken
     attack_counts[row, C_DAMAGE] += taken

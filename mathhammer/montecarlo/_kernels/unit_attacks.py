@@ -12,8 +12,8 @@ import numpy as np
 from ..._core.jit import jit
 from ..._core.limits import MAX_SHRED
 from ..._core.pairs import PAIR_SUM
-from .attack_steps import (V_POINTS, V_SHOTS, after_hit, best_play_decides, attack_roll, damage_roll, decision, knocks_and_still,
-                           pay_for_attack, start_activation)
+from .attack_steps import (V_POINTS, V_SHOTS, after_hit, attack_roll, best_play_decides, damage_roll, decision,
+                           knocks_and_still, pay_for_attack, start_activation)
 from .dice import read_word, roll_stats
 from .extra_steps import after_damage_roll, effect_lands, hit_at_once, rate_of_fire
 from .layout import (A_ATTACKER, A_BLAST_DICE, A_BLAST_MISS, A_BLAST_MODELS, A_BLAST_POW, A_FLAGS, A_ORIGIN,
@@ -47,8 +47,9 @@ def open_attack(attacks, attackers, target, groups, routes, attack_counts, targe
     """The attack about to be made in slot ``i`` of round ``t`` (``shred``: the Shred attacks
     made before it in its chain): its attacker's activation starting, a random rate of fire,
     a slam's collateral damage roll (only after the slam hit), and with several targets the
-    first target of its route still standing. Returns ``(made, pos, w)``: the row of the
-    weapon it is made with. It takes the few tables and counters it reads, not all of them:
+    first target of its route still standing (``block``: the attacks table's rows per
+    target). Returns ``(made, pos, w)``: the row of the weapon it is made with. It takes the
+    few tables and counters it reads, not all of them:
     each array handed to a step compiled apart is a dozen values to pass at each call."""
     multi = routes.ndim > 1
     row = t * target[T_SLOTS] + i
@@ -159,8 +160,8 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
     """One attack of slot ``i`` with weapon row ``w`` against the model under attack
     (docs/activation.md, "One attack, step by step"): best play's decisions, a bought
     attack paid for, the attack roll, Shield Guard, the damage roll, the points suffered (a
-    blast's other models after), what the hit leaves. Returns ``(pos, status, again)``:
-    ``again``, a Shred attack owed."""
+    blast's other models after), what the hit leaves (``block``: the attacks table's rows per
+    target). Returns ``(pos, status, again)``: ``again``, a Shred attack owed."""
     attacks, groups, attack_counts = tables.attacks, tables.groups, counters.attack_counts
     multi = tables.routes.ndim > 1
     n_attacks = tables.target[T_SLOTS]
