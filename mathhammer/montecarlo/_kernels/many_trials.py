@@ -138,6 +138,13 @@ def new_round(models, targets, groups):
             models[j, M_ARM_MINUS] = 0
 
 
+@jit(inline=True)
+def share_earth(targets):
+    """One burning earth under every target: each takes the first target's (lit or not)."""
+    for g in range(1, targets.shape[0]):
+        targets[g, G_EARTH] = targets[0, G_EARTH]
+
+
 @jit(nrt=False, helper=True)
 def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t, row, points_only,
               present):
@@ -150,8 +157,7 @@ def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t
     counts = (counters.attack_counts, counters.kill_at, counters.cripple_delta, counters.effect_counts)
     play = (tables.play_keys, tables.play_columns, tables.play_index, tables.play_field)
     pos = flames(targets[0], dice, pos)
-    for g in range(1, targets.shape[0]):  # one burning earth: every target's
-        targets[g, G_EARTH] = targets[0, G_EARTH]
+    share_earth(targets)
     if multi and run[R_G] >= 0:  # the target left keeps its Dispel
         targets[run[R_G], G_DISPELLED] |= models[run[R_CUR], M_STATE] & ST_DISPELLED
     for g in range(targets.shape[0] if multi else 1):
@@ -184,8 +190,7 @@ def round_end(tables, counters, models, targets, cols, orders, run, dice, pos, t
     if multi:
         run[R_G] = -1  # every target waits: the next attack's route picks one
     gives, pos = hazards_give(tables.target, targets[0], dice, pos)
-    for g in range(1, targets.shape[0]):
-        targets[g, G_EARTH] = targets[0, G_EARTH]
+    share_earth(targets)
     for j in range(models.shape[0]):
         if models[j, M_GONE] == 0:
             end_of_turn(models[j], gives, counters.effect_counts, t)

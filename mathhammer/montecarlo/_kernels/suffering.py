@@ -20,8 +20,8 @@ from .marking import crippled_set, first_box, first_column, heal_card, mark_card
 from .model_state import G_POINTS, M_CRIPPLED, M_MARKED, M_MARKS
 from .play_lookup import damage_index
 
-__all__ = ["SRC_ATTACK", "letters_present", "suffer_points", "mark_points", "suffer", "only_marks",
-           "suffer_marks"]
+__all__ = ["SRC_ATTACK", "letters_present", "suffer_points", "mark_points", "suffer", "count_destroyed",
+           "only_marks", "suffer_marks"]
 
 #: ``source`` of points an attack deals (a continuous effect's is its CE_* index, 0..).
 SRC_ATTACK = -1
@@ -107,6 +107,16 @@ def mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes, 
 
 
 @jit(inline=True)
+def count_destroyed(attack_counts, kill_at, row, last):
+    """A model destroyed by the attack of counter row ``row``: the kill when it was the last
+    standing of every target (``last``), else one model destroyed."""
+    if last:
+        kill_at[row] += 1
+    else:
+        attack_counts[row, C_DESTROYED] += 1
+
+
+@jit(inline=True)
 def only_marks(target, ts):
     """Whether an attack's points on a model of ``target`` (its row ``ts``) are only marked on
     its damage track: no power field (no focus or fury left), no Tough roll, no Rapid
@@ -128,10 +138,7 @@ def suffer_marks(attack_counts, kill_at, boxes, ms, points, row, last):
     attack_counts[row, C_DAMAGE] += taken
     destroyed = ms[M_MARKED] >= boxes
     if destroyed:
-        if last:
-            kill_at[row] += 1
-        else:
-            attack_counts[row, C_DESTROYED] += 1
+        count_destroyed(attack_counts, kill_at, row, last)
     return destroyed
 
 
@@ -180,10 +187,7 @@ def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attack
         else:
             destroyed = True
             if attack or source == CE_QUICKSAND:
-                if last:
-                    kill_at[row] += 1
-                else:
-                    attack_counts[row, C_DESTROYED] += 1
+                count_destroyed(attack_counts, kill_at, row, last)
             if source >= 0:
                 effect_counts[t, source, E_KILL if last else E_DESTROYED] += 1
     elif taken > 0 and attack:
