@@ -3,8 +3,9 @@ scenario needs): which scenarios take each, and that each counts exactly as the 
 
 The basic variant compiles without the steps of the rules beyond the core of an attack, the
 lean one with them; the lasting variant adds the round's end (continuous effects, hazards);
-the units and full variants (:mod:`mathhammer.montecarlo._kernels.many_trials`) play a unit's
-models and several targets, the full one with the round's end. A scenario takes a pruned
+the units_basic, units and full variants (:mod:`mathhammer.montecarlo._kernels.many_trials`)
+play a unit's models and several targets: units_basic on damage tracks with the basic
+variant's rules, units with any rule, full with the round's end. A scenario takes a pruned
 variant only when none of its pruned paths can run, so the full variant, forced here through
 the driver's ``variant_of``, must give the same counts bit for bit; and every rule of the
 vocabulary counts alike on the kernel the driver picks for it (a fast path too).
@@ -39,9 +40,9 @@ DEMO = ROOT / "mathhammer" / "data" / "demo.toml"
 #: basic variant).
 LASTING = ["fire_and_corrosion.toml", "hazards.toml"]
 FULL = ["several_targets.toml"]  # several targets: units; with fire, full
-#: The unit scenarios of tests/unit_cases.py that take the units variant (no continuous
-#: effect or hazard): spill-over, Tough, combined attacks, blasts on a hit and on a miss,
-#: best play and fixed spending against a unit.
+#: The unit scenarios of tests/unit_cases.py that take the units or units_basic variant (no
+#: continuous effect or hazard): spill-over, Tough, combined attacks, blasts on a hit and on
+#: a miss, best play and fixed spending against a unit.
 UNIT_VARIANT_CASES = [(name, scen) for name, scen in UNIT_CASES
                       if not needs_lasting(encode(scen).tables)]
 #: The one-model scenarios of tests/turns_cases.py (continuous effects and hazards over
@@ -107,11 +108,16 @@ def test_scenarios_of_the_core_rules_take_the_basic_variant(name):
             == ("basic", (None, None, None)))
 
 
-def test_a_unit_takes_the_units_variant_and_fire_on_it_the_full_one():
-    # a unit of three models: spill-over and every model's effects are unit paths
+def test_a_unit_takes_a_units_variant_and_fire_on_it_the_full_one():
+    # a unit of three models: spill-over and every model's effects are unit paths; on damage
+    # tracks with the core rules, units_basic, else units
     assert not needs_rare(encode(_focus_jack()).tables)
     unit = encode(_focus_jack(models=3, boxes=5)).tables
-    assert needs_rare(unit) and not needs_lasting(unit) and variant_of(unit)[0] == "units"
+    assert needs_rare(unit) and not needs_lasting(unit) and not needs_extra(unit)
+    assert variant_of(unit) == ("units_basic", (True, None, None))
+    tough = encode(_focus_jack(models=3, boxes=5, rules=["tough"])).tables
+    assert variant_of(tough) == ("units", (True, True, None))
+    assert variant_of(encode(_focus_jack(["grievous_wounds"], models=3, boxes=5)).tables)[0] == "units"
     # a weapon setting fire, or a target standing in a hazard: the maintenance phase, on a
     # unit's models (full) or on one model (lasting)
     for scen, variant in ((_focus_jack(["fire"], models=3, boxes=5), "full"),
@@ -159,13 +165,19 @@ def test_a_pruned_variant_counts_as_the_full_one(name, monkeypatch):
     assert pruned.damage_hist.sum() == 30_000
 
 
+def test_the_unit_cases_take_both_units_variants():
+    # the cases below run each: a unit with the core rules and one with more
+    taken = {variant_of(encode(s).tables)[0] for _, s in UNIT_VARIANT_CASES}
+    assert taken == {"units", "units_basic"}
+
+
 @pytest.mark.parametrize("name, scenario, variant",
-                         [(n, s, "units") for n, s in UNIT_VARIANT_CASES]
-                         + [(n, s, "lasting") for n, s in LASTING_VARIANT_CASES],
+                         [(n, s, ("units", "units_basic")) for n, s in UNIT_VARIANT_CASES]
+                         + [(n, s, ("lasting",)) for n, s in LASTING_VARIANT_CASES],
                          ids=[c[0] for c in UNIT_VARIANT_CASES + LASTING_VARIANT_CASES])
 def test_the_units_and_lasting_variants_count_as_the_full_one(name, scenario, variant,
                                                                monkeypatch):
-    assert variant_of(encode(scenario).tables)[0] == variant
+    assert variant_of(encode(scenario).tables)[0] in variant
     pruned = _counts(scenario, monkeypatch, full=False)
     full = _counts(scenario, monkeypatch, full=True)
     for field in dataclasses.fields(pruned):
@@ -211,6 +223,26 @@ def _rule_cases():
 RULE_CASES = _rule_cases()
 
 
+def _unit_rule_cases():
+    """Each rule case of a plain attacker against a unit of three 4-box models instead (the
+    units_basic, units and full variants), where the rule can be a unit's: ``(id,
+    scenario)``."""
+    cases = []
+    for name, scenario in RULE_CASES:
+        if not name.endswith(", plain"):
+            continue
+        try:
+            target = dataclasses.replace(scenario.target, models=3, boxes=4)
+        except ValueError:  # a rule no unit has
+            continue
+        cases.append((name.replace(", plain", ", a unit"), dataclasses.replace(scenario, target=target,
+                                                                             targets=(target,))))
+    return cases
+
+
+UNIT_RULE_CASES = _unit_rule_cases()
+
+
 @pytest.mark.parametrize("name, scenario", RULE_CASES, ids=[c[0] for c in RULE_CASES])
 def test_every_rule_counts_alike_on_the_kernel_it_takes_and_the_full_one(name, scenario, monkeypatch):
     """Where the driver runs a scenario (the plain or spending fast path, or a pruned variant
@@ -221,5 +253,22 @@ def test_every_rule_counts_alike_on_the_kernel_it_takes_and_the_full_one(name, s
     taken = driver.run_sequences(enc, 20_000, 5, chunk=4096)
     monkeypatch.setattr(driver, "variant_of", lambda tables: ("full", (True, True, True)))
     full = driver.run_sequences(enc, 20_000, 5, chunk=4096, general=True)
+    for field in dataclasses.fields(taken):
+        assert np.array_equal(getattr(taken, field.name), getattr(full, field.name)), field.name
+
+
+def test_most_rules_have_a_unit_case():
+    assert len(UNIT_RULE_CASES) >= 0.8 * len(RULE_CASES) / 2
+
+
+@pytest.mark.parametrize("name, scenario", UNIT_RULE_CASES, ids=[c[0] for c in UNIT_RULE_CASES])
+def test_every_rule_on_a_unit_counts_alike_on_the_variant_it_takes_and_the_full_one(name, scenario, monkeypatch):
+    """A rule left out of ``variant.needs_extra`` would send a unit to the units_basic
+    variant, which cannot play it: its counts would differ from the full variant's here."""
+    enc = encode(scenario)
+    assert variant_of(enc.tables)[0] in ("units_basic", "units", "full")
+    taken = driver.run_sequences(enc, 8_000, 5, chunk=4096)
+    monkeypatch.setattr(driver, "variant_of", lambda tables: ("full", (True, True, True)))
+    full = driver.run_sequences(enc, 8_000, 5, chunk=4096, general=True)
     for field in dataclasses.fields(taken):
         assert np.array_equal(getattr(taken, field.name), getattr(full, field.name)), field.name

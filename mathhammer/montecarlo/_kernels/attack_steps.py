@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._core.jit import jit
+from .dice import at_least
 from .extra_steps import decapitation, damage_modifiers, reroll_attack, reroll_damage
 from .layout import (A_ATT_DICE, A_AUTOHIT_ON, A_CHOICE_ROW, A_CHOICES, A_COST, A_DMG_MODE,
                      A_FLAGS, A_POW, A_SKILL, C_BOOST_ATT, C_BOOST_DMG, C_MADE, D_BUY, D_KNOWN_BUY,
@@ -129,7 +130,7 @@ def attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts, extra=N
         paid = np.int64(1)
         n += 1
         attack_counts[row, C_BOOST_ATT] += 1
-    n = max(1, n)
+    n = at_least(n, 1)
     outcome, pos = roll_attack(dice, pos, attacks, w, n, skill, defense)
     if extra is not None and (attacks[w, A_FLAGS] & F_REROLL_ATT) != 0 and outcome == MISS:
         outcome, pos = reroll_attack(dice, pos, attacks, w, n, skill, defense)
@@ -161,9 +162,9 @@ def damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit, boxes, atta
         boost = hit
     act[V_POINTS] -= boost
     attack_counts[row, C_BOOST_DMG] += boost
-    n = max(1, n + boost)
+    n = at_least(n + boost, 1)
     total, kept, pos = roll_damage(dice, pos, n, drop)
-    points = hit * max(0, total + pow_ - arm)
+    points = hit * at_least(total + pow_ - arm, 0)
     if extra is not None:
         if (flags & F_REROLL_DMG) != 0 and hit == 1:
             points, pos = reroll_damage(dice, pos, n, drop, pow_, arm, total, kept, points, remaining)

@@ -20,6 +20,19 @@ from ..._core.pairs import DOUBLE_ONES, DOUBLE_SIXES, PAIR_DOUBLE, PAIR_SUM, SEC
 from ..._core.rng import fill_pairs
 from .layout import CRIT, HIT, MISS, R_CRIT_ALL, R_DROP_HIGH, R_DROP_LOW, R_ONE_MISSES, R_SANGUINE, R_SHARK
 
+@jit(inline=True)
+def at_least(value, low):
+    """``max(value, low)`` for two integers, in the caller's own code: Numba compiles the
+    built-in ``max`` as a function of its own, and in the units loop LLVM left it a call
+    (3 % of a unit model's attack).
+
+    >>> from numba import njit
+    >>> njit(lambda v: at_least(v, 1))(0), njit(lambda v: at_least(v, 1))(3)
+    (1, 3)
+    """
+    return value if value > low else low
+
+
 #: Bits of a packed face count (4 bits a face, faces 1..6) set when a face shows twice or more.
 _TWICE_MASK = 0xEEEEEE0
 
@@ -77,8 +90,8 @@ def roll_stats(word, n_dice, mode):
             d = 6
         total += d
         counts += 1 << (4 * d)
-        lo = min(lo, d)
-        hi = max(hi, d)
+        lo = d if d < lo else lo  # not min() and max(): see at_least
+        hi = at_least(d, hi)
     every = counts
     kept = n_dice
     if (mode & R_DROP_LOW) != 0 and kept >= 2:

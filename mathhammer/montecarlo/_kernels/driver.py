@@ -159,8 +159,8 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
     return run_chunks(job, k, numba.get_num_threads())
 
 
-#: What a cold compile of each kernel costs (plain, the general kernel's basic, lean, units,
-#: lasting or full variant), measured on two cores by benchmarks/bench_cold.py
+#: What a cold compile of each kernel costs (plain, the general kernel's basic, lean,
+#: units_basic, units, lasting or full variant), measured on two cores by benchmarks/bench_cold.py
 #: (the low end on a quiet hour, the high end on a slow one): the compile notice says it.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
          "spend": ("the Monte Carlo kernel with focus and fury", "about 5-6 s on two cores"),
@@ -170,6 +170,8 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
                   "rerolls, effects, Tough, power fields)", "about 10 s on two cores"),
          "units": ("the general Monte Carlo kernel with units, blasts and several targets",
                    "about 12-16 s on two cores"),
+         "units_basic": ("the general Monte Carlo kernel with units, blasts and several targets "
+                         "(damage tracks, the core rules)", "about 10-13 s on two cores"),
          "lasting": ("the general Monte Carlo kernel with continuous effects and hazards",
                      "about 13-16 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
@@ -179,8 +181,8 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
 #: The general kernel of each variant (one model and one target, or a unit and several
 #: targets), and how it takes a chunk's arguments.
 _KERNELS = {"basic": (single_trials, single_args), "lean": (single_trials, single_args),
-            "lasting": (single_trials, single_args), "units": (many_trials, many_args),
-            "full": (many_trials, many_args)}
+            "lasting": (single_trials, single_args), "units_basic": (many_trials, many_args),
+            "units": (many_trials, many_args), "full": (many_trials, many_args)}
 
 
 #: The (kernel, tables' layout, variant) keys made ready by :func:`compile_for` in this

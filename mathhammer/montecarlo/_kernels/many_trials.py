@@ -23,9 +23,10 @@ from .model_state import (G_CORTEX_LOST, G_DEAD, G_DESTROYED, G_DISPELLED, G_EAR
                           new_models, new_targets)
 from .play_lookup import key_is_points
 from .round_end import can_last, continuous_effects, end_of_turn, flames, hazards_give
-from .spill_over import KILL, R_ALIVE, R_CUR, R_FIELDS, R_G, enter, first_standing, target_falls
+from .spill_over import GOES_ON, KILL, R_ALIVE, R_CUR, R_FIELDS, R_G, enter, first_standing, target_falls
 from .suffering import letters_present
-from .unit_attacks import one_attack, open_attack
+from .unit_attacks import one_attack, one_basic_attack, open_attack, open_attack_inline
+from .variant import basic_gate
 
 __all__ = ["many_trials", "many_args"]
 
@@ -33,24 +34,28 @@ __all__ = ["many_trials", "many_args"]
 def many_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, rare=True, extra=True,
               lasting=True):
     """The arguments of :func:`many_trials` for a chunk (those :func:`.single_trials.single_args`
-    takes; ``rare`` and ``extra`` are always set here): its state arrays made here."""
+    takes; ``rare`` is always set here): its state arrays made here, and ``basic``
+    (:func:`.variant.basic_gate`)."""
     groups = tables.groups
     models = int(groups[:, T_MODELS].sum())
     boxes = max(1, int(groups[:, T_BOXES].max()))
     return (n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, new_models(models),
             new_targets(groups.shape[0]), np.zeros((models, tables.col_full.shape[0]), dtype=np.int64),
             np.zeros((models, boxes), dtype=np.int64), np.zeros(V_FIELDS, dtype=np.int64),
-            np.zeros(R_FIELDS, dtype=np.int64), lasting)
+            np.zeros(R_FIELDS, dtype=np.int64), extra, basic_gate(extra), lasting)
 
 
 @jit(nrt=False)
 def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, models, targets, cols,
-                orders, act, run, lasting):
+                orders, act, run, extra, basic, lasting):
     """Simulate ``n_trials`` attack sequences against a unit or several targets and add their
     outcomes to ``counters`` (as :func:`.single_trials.single_trials` does); ``models``,
     ``targets``, ``cols``, ``orders``: a row per model and per target (a card's marked boxes
     per column and their order, a row per model); ``act``, ``run``: the acting attacker and
-    where the trial stands; ``lasting``: None, or True (continuous effects and hazards).
+    where the trial stands; ``extra``: None (the units_basic variant: a unit model's attack
+    is :func:`.unit_attacks.one_basic_attack`) or True; ``basic``: True where ``extra`` is
+    None, else None (:func:`.variant.basic_gate`); ``lasting``: None, or True (continuous
+    effects and hazards).
     Returns the read position after the last trial."""
     groups, target = tables.groups, tables.target
     n_targets, n_attacks = groups.shape[0], target[T_SLOTS]
@@ -76,14 +81,28 @@ def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
                 for shred in range(MAX_SHRED + 1 if tables.routes.ndim > 1 else 1):
                     if not again:
                         break
-                    made, pos, w = open_attack(tables.attacks, tables.attackers, target, groups, tables.routes,
-                                               counters.attack_counts, counters.target_made, models, targets,
-                                               act, run, dice, pos, i, t, shred, block)
+                    # the units_basic variant's steps (basic) or the others' (extra): each
+                    # compiled out of the other variants
+                    made, w = False, np.int64(i)
+                    if basic is not None:
+                        made, pos, w = open_attack_inline(
+                            tables.attacks, tables.attackers, target, groups, tables.routes, counters.attack_counts,
+                            counters.target_made, models, targets, act, run, dice, pos, i, t, shred, block, None)
+                    if extra is not None:
+                        made, pos, w = open_attack(
+                            tables.attacks, tables.attackers, target, groups, tables.routes, counters.attack_counts,
+                            counters.target_made, models, targets, act, run, dice, pos, i, t, shred, block, True)
                     if not made:
                         break
-                    pos, status, again = one_attack(tables, counters, models, targets, cols, orders, act, run,
-                                                    dice, pos, i, t, w, shred, block, present, points_only,
-                                                    continuous, lasting)
+                    status, again = GOES_ON, False
+                    if basic is not None:
+                        pos, status, again = one_basic_attack(tables, counters, models, targets, cols, orders, act,
+                                                              run, dice, pos, i, t, w, shred, block, present,
+                                                              points_only)
+                    if extra is not None:
+                        pos, status, again = one_attack(tables, counters, models, targets, cols, orders, act, run,
+                                                        dice, pos, i, t, w, shred, block, present, points_only,
+                                                        continuous, lasting)
                     kill = status == KILL
                     if kill:
                         break
@@ -97,8 +116,13 @@ def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
                                       next_row, points_only, present)
                 if kill:
                     break
-        end_trial(groups, tables.col_full, tables.routes, counters.damage_hist, counters.destroyed_hist,
-                  counters.mask_hist, counters.target_damage, counters.target_destroyed, models, targets, cols)
+        if basic is not None:
+            end_trial_inline(groups, tables.col_full, tables.routes, counters.damage_hist, counters.destroyed_hist,
+                             counters.mask_hist, counters.target_damage, counters.target_destroyed, models, targets,
+                             cols)
+        if extra is not None:
+            end_trial(groups, tables.col_full, tables.routes, counters.damage_hist, counters.destroyed_hist,
+                      counters.mask_hist, counters.target_damage, counters.target_destroyed, models, targets, cols)
     return pos
 
 
@@ -212,9 +236,12 @@ def end_trial(groups, col_full, routes, damage_hist, destroyed_hist, mask_hist, 
         lo, n = groups[g, T_FIRST_MODEL], groups[g, T_MODELS]
         dd = targets[g, G_DESTROYED]
         damage = dd * groups[g, T_BOXES]
-        for j in range(lo, lo + n):
+        j, standing = lo, n - dd  # the models standing' damage: a loop ended by them, not
+        while standing > 0:       # by the rows (a loop over the rows ran as vector gathers)
             if models[j, M_GONE] == 0:
                 damage += models[j, M_MARKED]
+                standing -= 1
+            j += 1
         if multi:
             target_damage[g, damage] += 1
             target_destroyed[g, dd] += 1
@@ -228,3 +255,7 @@ def end_trial(groups, col_full, routes, damage_hist, destroyed_hist, mask_hist, 
     damage_hist[total] += 1
     if multi or models.shape[0] > 1:
         destroyed_hist[down] += 1
+
+
+#: :func:`end_trial` inlined, for the units_basic variant's trials (one call fewer a trial).
+end_trial_inline = jit(inline=True)(end_trial.py_func)

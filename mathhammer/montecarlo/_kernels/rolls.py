@@ -13,7 +13,7 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.pairs import PAIR_SUM
-from .dice import (attack_from_stats, kept_of, read_word, roll_stats, sum_of_three_or_four,
+from .dice import (at_least, attack_from_stats, kept_of, read_word, roll_stats, sum_of_three_or_four,
                    two_dice_attack)
 from .layout import (A_ARM, A_ATT_MODE, A_DEF, A_DEF5, A_DMG_DICE, A_SPELL_DEF, A_UPKEEP_ARM,
                      A_UPKEEP_DEF, D_BOOST_ATTACK, D_BOOST_DAMAGE_CRIT, D_BOOST_DAMAGE_HIT,
@@ -105,8 +105,8 @@ def wants_damage_boost(dec, crit, mode, n, drop, pow_, arm, remaining):
     if (dec & known) != 0:
         return (dec & (D_BOOST_DAMAGE_CRIT if crit == 1 else D_BOOST_DAMAGE_HIT)) != 0
     return mode == MODE_ALWAYS or (
-        mode == MODE_AUTO and kept_of(max(1, n), drop) + pow_ - arm < remaining
-        and 6 * kept_of(max(1, n + 1), drop) + pow_ - arm > 0)
+        mode == MODE_AUTO and kept_of(at_least(n, 1), drop) + pow_ - arm < remaining
+        and 6 * kept_of(at_least(n + 1, 1), drop) + pow_ - arm > 0)
 
 
 @jit(inline=True)

@@ -32,6 +32,7 @@ from .play_lookup import field_key, key_is_points
 from .round_end import (can_last, continuous_effects, effects_of_hit, end_of_turn, flames, hazards_give,
                         quicksand)
 from .suffering import SRC_ATTACK, letters_present, suffer, suffer_points
+from .variant import basic_gate
 
 __all__ = ["single_trials", "single_args"]
 
@@ -40,17 +41,17 @@ def single_args(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
                 extra=None, lasting=None):
     """The arguments of :func:`single_trials` for a chunk (``rare`` is None for one model and
     one target): its state arrays made here (a NumPy allocation compiled into the kernel
-    costs every first run time)."""
+    costs every first run time), and ``basic`` (:func:`.variant.basic_gate`)."""
     boxes = max(1, int(tables.target[T_BOXES]))
     return (n_trials, rs, dice, pos, size, max_draws, stride, tables, counters,
             np.zeros(tables.col_full.shape[0], dtype=np.int64), np.zeros(boxes, dtype=np.int64),
             new_models(1), new_targets(1),
-            np.zeros(V_FIELDS, dtype=np.int64), extra, lasting)
+            np.zeros(V_FIELDS, dtype=np.int64), extra, basic_gate(extra), lasting)
 
 
 @jit(nrt=False)
 def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counters, colmask,
-                  order, models, targets, act, extra, lasting):
+                  order, models, targets, act, extra, basic, lasting):
     """Simulate ``n_trials`` attack sequences and add their outcomes to ``counters``
     (:class:`.layout.Counters`).
 
@@ -62,6 +63,7 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
     ``tables``: :class:`.layout.Tables`. ``colmask``, ``order``: a
     card's marked boxes per column and the order they were marked in; ``models``,
     ``targets``, ``act``: the state arrays; ``extra``: None (the basic variant) or True;
+    ``basic``: True where ``extra`` is None, else None (:func:`.variant.basic_gate`);
     ``lasting``: None, or True (the lasting variant: continuous effects and hazards). Returns
     the read position after the last trial.
 
@@ -129,13 +131,14 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                 spent += paid + boost
                 if spent:  # points paid for the attack: buying it and its boosts
                     attack_counts[row, C_SPENT] += spent
-                if extra is None:
-                    pos, destroyed = suffer_points((card[0], card[1]), counts[:3], target, ms, ts, colmask,
-                                                   dice, pos, points, row, boxes, on_card, present,
-                                                   target[T_CAPACITY] == CAP_GRID, target[T_SHIELD_ARM])
-                    if destroyed:
-                        break
-                    after_hit(attacks, w, ms, hit, crit)
+                if extra is None:  # the basic variant: what follows is compiled out
+                    if basic is not None:  # the others: this is compiled out
+                        pos, destroyed = suffer_points((card[0], card[1]), counts[:3], target, ms, ts, colmask,
+                                                       dice, pos, points, row, boxes, on_card, present,
+                                                       target[T_CAPACITY] == CAP_GRID, target[T_SHIELD_ARM])
+                        if destroyed:
+                            break
+                        after_hit(attacks, w, ms, hit, crit)
                     continue
                 knocks, still = knocks_and_still(flags, hit, crit)
                 fkey = np.int64(0)

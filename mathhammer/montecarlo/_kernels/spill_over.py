@@ -91,7 +91,9 @@ def model_falls(models, targets, groups, run, target_kills, t, multi):
     targets[g, G_DESTROYED] += 1
     models[cur, M_GONE] = 1
     if targets[g, G_DESTROYED] < groups[g, T_MODELS]:
-        nxt = first_standing(models, groups[g])
+        nxt = cur + 1  # the model under attack is the first standing: the next is after it
+        while models[nxt, M_GONE] != 0:
+            nxt += 1
         enter(models, targets[g], cur, nxt)
         run[R_CUR] = nxt
         return ENDS

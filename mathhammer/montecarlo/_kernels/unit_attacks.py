@@ -14,7 +14,7 @@ from ..._core.limits import MAX_SHRED
 from ..._core.pairs import PAIR_SUM
 from .attack_steps import (V_POINTS, V_SHOTS, after_hit, attack_roll, best_play_decides, damage_roll, decision,
                            knocks_and_still, pay_for_attack, start_activation)
-from .dice import read_word, roll_stats
+from .dice import at_least, read_word, roll_stats
 from .extra_steps import after_damage_roll, effect_lands, hit_at_once, rate_of_fire
 from .layout import (A_ATTACKER, A_BLAST_DICE, A_BLAST_MISS, A_BLAST_MODELS, A_BLAST_POW, A_FLAGS, A_ORIGIN,
                      C_CRIT, C_HIT, C_MADE, C_SHRED, C_SPENT, CRIT, F_AFTER_ROLL, F_BLAST, F_COLLATERAL,
@@ -31,7 +31,7 @@ from .spill_over import (ENDS, GOES_ON, R_G, R_CUR, R_PROW, R_SLAM, R_WOFF, R_AL
                          first_standing, is_last, model_falls, shield_guard, switch_target, target_falls)
 from .suffering import SRC_ATTACK, only_marks, suffer_marks
 
-__all__ = ["open_attack", "one_attack"]
+__all__ = ["open_attack", "open_attack_inline", "one_attack", "one_basic_attack"]
 
 # The steps one model's loop inlines (its hot path), compiled apart here and called: each
 # inlined copy is typed and analysed again with its caller, which cost the units variant's
@@ -45,12 +45,12 @@ _quicksand = jit(nrt=False, helper=True)(quicksand.py_func)
 
 @jit(nrt=False, helper=True)
 def open_attack(attacks, attackers, target, groups, routes, attack_counts, target_made, models, targets, act, run,
-                dice, pos, i, t, shred, block):
+                dice, pos, i, t, shred, block, extra):
     """The attack about to be made in slot ``i`` of round ``t`` (``shred``: the Shred attacks
     made before it in its chain): its attacker's activation starting, a random rate of fire,
     a slam's collateral damage roll (only after the slam hit), and with several targets the
     first target of its route still standing (``block``: the attacks table's rows per
-    target). Returns ``(made, pos, w)``: the row of the weapon it is made with. It takes the
+    target; ``extra``: None where no weapon has a random rate of fire). Returns ``(made, pos, w)``: the row of the weapon it is made with. It takes the
     few tables and counters it reads, not all of them:
     each array handed to a step compiled apart is a dozen values to pass at each call."""
     multi = routes.ndim > 1
@@ -61,7 +61,7 @@ def open_attack(attacks, attackers, target, groups, routes, attack_counts, targe
             start_activation(act, attackers, attacks[i, A_ATTACKER])
             if run[R_G] >= 0:  # the model under attack ends the activation's Sustained Attack
                 models[run[R_CUR], M_STATE] &= ~ST_SUSTAINED
-        if (flags & F_ROF) != 0:
+        if extra is not None and (flags & F_ROF) != 0:
             made, act[V_SHOTS], pos = rate_of_fire(dice, pos, attacks, i, act[V_SHOTS])
             if not made:
                 return False, pos, np.int64(i)
@@ -101,7 +101,7 @@ def open_attack(attacks, attackers, target, groups, routes, attack_counts, targe
 
 
 @jit(nrt=False, helper=True)
-def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hit, dead, row, t, present):
+def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hit, dead, row, t, present, extra):
     """An AOE's other models (docs/units.md): after the damage roll on the model aimed at
     (``dead``: it was destroyed), each model of the unit it catches in order, a blast damage
     roll each; a miss catches the one aimed at too. Returns ``(status, pos)``: ``GOES_ON`` when
@@ -136,9 +136,9 @@ def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hi
         else:
             total = roll_stats(read_word(dice, pos, n), n, np.int64(0))[0]
             pos += (n + 1) >> 1
-        points = max(0, total + attacks[w, A_BLAST_POW] - arm)
+        points = at_least(total + attacks[w, A_BLAST_POW] - arm, 0)
         last = ts[G_DESTROYED] + 1 >= tg[T_MODELS] and run[R_ALIVE] == 1
-        if only_marks(tg, ts):
+        if extra is None or only_marks(tg, ts):
             dead = suffer_marks(counters.attack_counts, counters.kill_at, tg[T_BOXES], ms, points, row, last)
         else:
             pos, dead = suffer_apart(tg, card, counts, play, ms, ts, cols[j], orders[j], dice, pos, attacks, w,
@@ -157,6 +157,52 @@ def blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hi
 
 
 @jit(inline=True)
+def decide_and_buy(tables, counters, models, targets, cols, act, run, i, t, w, shred, block, points_only, shots):
+    """Best play's decisions for the attack of slot ``i`` with weapon row ``w`` against the
+    model under attack, then a bought attack paid for (``block``: the attacks table's rows
+    per target; ``shots``: a random rate of fire's roll, else 0). Returns ``(made, w, dec,
+    key, m, spent)``: ``made`` False where the attack is not bought; the weapon row it is
+    made with."""
+    attacks, groups = tables.attacks, tables.groups
+    multi = tables.routes.ndim > 1
+    n_attacks = tables.target[T_SLOTS]
+    row = t * n_attacks + i
+    g, cur = run[R_G], run[R_CUR]
+    dec, key, m = np.int64(0), np.int64(0), np.int64(-1)
+    if best_play_decides(act):  # else no call: handing the tables over costs more than the rest
+        dec, key, m = _decision(tables.play_keys, tables.play_columns, tables.play_index, tables.play_attack, act,
+                                models[cur], targets[g], cols[cur], run[R_PROW], points_only,
+                                groups[g, T_FIRST_MODEL] + targets[g, G_DESTROYED], shots, shred)
+    spent = np.int64(0)
+    if shred == 0 and attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
+        made, w, prow, dec, spent = pay_for_attack(
+            attacks, tables.play_attack, act, w, row, run[R_PROW], dec, key, m, t,
+            tables.target[T_ATTACK_ROUNDS] * n_attacks, block - n_attacks, n_attacks, counters.attack_counts,
+            g * block if multi else 0)
+        if not made:
+            return False, w, dec, key, m, spent
+        run[R_PROW] = prow
+        if multi:
+            counters.target_made[row, g] += 1
+    run[R_WOFF] = w - g * block if multi else w
+    return True, w, dec, key, m, spent
+
+
+@jit(inline=True)
+def guarded(attacks, models, targets, groups, run, w, block, outcome, t):
+    """With several targets, the attack roll's ``outcome`` read by the next slot (a slam's
+    collateral damage roll is made only after a hit), and a hit a Shield Guard takes instead
+    (it is then under attack: hit automatically, never critically). Returns ``(w,
+    outcome)``: the weapon row against the model now under attack."""
+    hit = np.int64(outcome != MISS)
+    run[R_SLAM] = hit
+    if (hit == 1 and (attacks[w, A_FLAGS] & F_GUARDABLE) != 0 and groups[run[R_G], T_GUARDED_BY] >= 0
+            and shield_guard(models, targets, groups, run, t)):
+        return run[R_G] * block + run[R_WOFF], np.int64(HIT)
+    return w, outcome
+
+
+@jit(inline=True)
 def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, w, shred, block,
                present, points_only, continuous, lasting):
     """One attack of slot ``i`` with weapon row ``w`` against the model under attack
@@ -171,33 +217,17 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
     g, cur = run[R_G], run[R_CUR]
     ms, ts = models[cur], targets[g]
     shots = act[V_SHOTS] * ((attacks[w, A_FLAGS] & F_ROF) != 0)
-    dec, key, m = np.int64(0), np.int64(0), np.int64(-1)
-    if best_play_decides(act):  # else no call: handing the tables over costs more than the rest
-        dec, key, m = _decision(tables.play_keys, tables.play_columns, tables.play_index, tables.play_attack, act,
-                                ms, ts, cols[cur], run[R_PROW], points_only,
-                                groups[g, T_FIRST_MODEL] + ts[G_DESTROYED], shots, shred)
-    spent = np.int64(0)
-    if shred == 0 and attacks[w, A_ORIGIN] == ORIGIN_BOUGHT:
-        made, w, prow, dec, spent = pay_for_attack(
-            attacks, tables.play_attack, act, w, row, run[R_PROW], dec, key, m, t,
-            tables.target[T_ATTACK_ROUNDS] * n_attacks, block - n_attacks, n_attacks, attack_counts,
-            g * block if multi else 0)
-        if not made:
-            return pos, ENDS, False
-        run[R_PROW] = prow
-        if multi:
-            counters.target_made[row, g] += 1
-    run[R_WOFF] = w - g * block if multi else w
+    made, w, dec, key, m, spent = decide_and_buy(tables, counters, models, targets, cols, act, run, i, t, w, shred,
+                                                 block, points_only, shots)
+    if not made:
+        return pos, ENDS, False
     outcome, pos, paid = _attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts, True)
     hit, crit = np.int64(outcome != MISS), np.int64(outcome == CRIT)
     if multi:
-        run[R_SLAM] = hit  # read by the next slot when it is a slam's collateral damage roll
-        if (hit == 1 and (attacks[w, A_FLAGS] & F_GUARDABLE) != 0 and groups[g, T_GUARDED_BY] >= 0
-                and shield_guard(models, targets, groups, run, t)):
-            g, cur = run[R_G], run[R_CUR]
-            ms, ts = models[cur], targets[g]
-            w = g * block + run[R_WOFF]
-            outcome, crit = np.int64(HIT), np.int64(0)  # hit automatically, never critically
+        w, outcome = guarded(attacks, models, targets, groups, run, w, block, outcome, t)
+        g, cur = run[R_G], run[R_CUR]
+        ms, ts = models[cur], targets[g]
+        crit = np.int64(outcome == CRIT)
     flags, tg = attacks[w, A_FLAGS], groups[g]
     again = crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
     shred_after = shred + 1 if again else 0
@@ -234,7 +264,7 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
                                  present, is_last(targets, groups, run))
     if (flags & F_BLAST) != 0 and (attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]) > 0:
         status, pos = blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hit, dead,
-                            row, t, present)
+                            row, t, present, True)
         if status != GOES_ON:
             return pos, status, again
     elif dead:
@@ -254,4 +284,57 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
                                is_last(targets, groups, run))
         if dead:
             return pos, model_falls(models, targets, groups, run, counters.target_kills, t, multi), again
+    return pos, GOES_ON, again
+
+
+
+#: :func:`open_attack` inlined, for the units_basic variant (``extra`` None: no rate of fire).
+open_attack_inline = jit(inline=True)(open_attack.py_func)
+_model_falls = jit(inline=True)(model_falls.py_func)
+
+
+@jit(inline=True)
+def one_basic_attack(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, w, shred, block,
+                     present, points_only):
+    """:func:`one_attack` where the scenario has none of the rules the basic variant leaves
+    out (:data:`.variant.EXTRA_FLAGS`, a target's power field, Tough, Rapid Healing, a
+    card): the same steps with the rolls, the marking and a model's fall inlined, no call
+    on a model's attack but best play's decision and a bought attack's payment. The units
+    loop's time went to those calls (each array handed over is many values passed, and
+    the loop's own values go to the stack and back around each call). Returns ``(pos,
+    status, again)``."""
+    attacks, groups, attack_counts = tables.attacks, tables.groups, counters.attack_counts
+    multi = tables.routes.ndim > 1
+    row = t * tables.target[T_SLOTS] + i
+    made, w, dec, key, m, spent = decide_and_buy(tables, counters, models, targets, cols, act, run, i, t, w, shred,
+                                                 block, points_only, np.int64(0))
+    if not made:
+        return pos, ENDS, False
+    ms = models[run[R_CUR]]
+    outcome, pos, paid = attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts)
+    hit = np.int64(outcome != MISS)
+    if multi:
+        w, outcome = guarded(attacks, models, targets, groups, run, w, block, outcome, t)
+        ms = models[run[R_CUR]]
+    crit = np.int64(outcome == CRIT)
+    flags, tg = attacks[w, A_FLAGS], groups[run[R_G]]
+    again = crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
+    first = np.int64(shred == 0)  # a Shred attack's hit counts as a Shred attack
+    attack_counts[row, C_HIT] += hit & first
+    attack_counts[row, C_CRIT] += crit & first
+    points, pos, boost = damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit, tg[T_BOXES],
+                                     attack_counts)
+    spent += paid + boost
+    if spent:  # points paid for the attack: buying it and its boosts
+        attack_counts[row, C_SPENT] += spent
+    dead = suffer_marks(attack_counts, counters.kill_at, tg[T_BOXES], ms, points, row,
+                        is_last(targets, groups, run))
+    if (flags & F_BLAST) != 0 and (attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]) > 0:
+        status, pos = blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hit, dead,
+                            row, t, present, None)
+        if status != GOES_ON:
+            return pos, status, again
+    elif dead:
+        return pos, _model_falls(models, targets, groups, run, counters.target_kills, t, multi), again
+    after_hit(attacks, w, ms, hit, crit)
     return pos, GOES_ON, again

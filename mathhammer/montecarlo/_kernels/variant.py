@@ -1,24 +1,36 @@
 """Which variant of the general kernel a scenario takes.
 
 Each variant compiles only the steps its scenarios can run: the basic, lean and lasting
-variants run :func:`.single_trials.single_trials` (one model, one target), the units and full
-variants :func:`.many_trials.many_trials` (a unit, blasts, several targets, Shred). Each is
+variants run :func:`.single_trials.single_trials` (one model, one target), the units_basic,
+units and full variants :func:`.many_trials.many_trials` (a unit, blasts, several targets,
+Shred). Each is
 compiled apart for the types of its arguments: ``extra`` set to ``None`` leaves out the
 steps of the rules beyond the core of an attack (:data:`EXTRA_FLAGS`, -DEF/-ARM effects,
 "damage to", the target's power field, Tough, Rapid Healing, colossals), ``lasting`` set to
 ``None`` those of continuous effects and hazards (the maintenance phase, a knockdown in
-quicksand). Five variants:
+quicksand). Six variants:
 
-=======  =====  =======  =====  ====================================================
-name     rare   lasting  extra  scenarios
-=======  =====  =======  =====  ====================================================
-basic    None   None     None   one model, attacks with boosts, bought attacks, best
-                                play, knockdown, charge, damage tracks, grids, spirals
-lean     None   None     True   one model, any rule of an attack or target
-units    True   None     True   a unit, blasts, several targets, Shred; any rule
-lasting  None   True     True   one model with continuous effects or hazards
-full     True   True     True   anything: fire on a unit, on several targets ...
-=======  =====  =======  =====  ====================================================
+===========  =====  =======  =====  ====================================================
+name         rare   lasting  extra  scenarios
+===========  =====  =======  =====  ====================================================
+basic        None   None     None   one model, attacks with boosts, bought attacks, best
+                                    play, knockdown, charge, damage tracks, grids, spirals
+lean         None   None     True   one model, any rule of an attack or target
+units_basic  True   None     None   a unit, blasts, several targets, Shred, on damage
+                                    tracks, with the basic variant's rules
+units        True   None     True   a unit, blasts, several targets, Shred; any rule
+lasting      None   True     True   one model with continuous effects or hazards
+full         True   True     True   anything: fire on a unit, on several targets ...
+===========  =====  =======  =====  ====================================================
+
+Numba leaves a branch out when compiling only where its test is on an argument that is
+None (``extra is None`` with ``extra`` True is left to run time, its branch compiled in).
+Where a variant has two alternatives, each compiled out of the other's variants, each is
+behind an argument of its own: ``extra``, None in the basic variants, and ``basic``, None in
+the others (the kernels' ``make_args`` set it from ``extra``).
+
+``units_basic`` is the common unit scenario (infantry shooting infantry, a warjack's fists
+into a unit) with a unit model's attack free of calls: :func:`.unit_attacks.one_basic_attack`.
 
 A scenario takes a pruned variant only where none of the pruned paths can run: its counts
 are then the same as the full variant's, bit for bit (tests/test_kernel_variant.py). The
@@ -27,13 +39,13 @@ first runs of each, measured, are in docs/performance.md.
 
 from __future__ import annotations
 
-from .layout import (A_DAMAGE_TO, A_EFFECT_BIT, A_FLAGS, F_AFTER_ROLL, F_BLAST, F_CORROSION,
+from .layout import (A_DAMAGE_TO, A_EFFECT_BIT, A_FLAGS, CAP_TRACK, F_AFTER_ROLL, F_BLAST, F_CORROSION,
                      F_CRIT_AP, F_CRIT_CORROSION, F_CRIT_FIRE, F_DECAP, F_DECAP_HIT, F_DISPEL,
                      F_FIRE, F_GRIEVOUS, F_REROLL_ATT, F_REROLL_DMG, F_ROF, F_SHATTER, F_SUSTAIN,
-                     F_TRASH, N_COLUMNS, T_EFFECTS, T_HAZARDS, T_MODELS, T_POINTS, T_RAPID_HEAL,
+                     F_TRASH, N_COLUMNS, T_CAPACITY, T_EFFECTS, T_HAZARDS, T_MODELS, T_POINTS, T_RAPID_HEAL,
                      T_TOUGH, TOUGH_NONE)
 
-__all__ = ["EXTRA_FLAGS", "SETS_EFFECT", "needs_extra", "needs_lasting", "needs_rare", "variant_of"]
+__all__ = ["EXTRA_FLAGS", "SETS_EFFECT", "basic_gate", "needs_extra", "needs_lasting", "needs_rare", "variant_of"]
 
 #: Row flags that put a continuous effect on the target.
 SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
@@ -44,6 +56,16 @@ SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
 #: Paralysis, a late Dispel, -ARM stacking).
 EXTRA_FLAGS = (F_ROF | F_REROLL_ATT | F_REROLL_DMG | F_DISPEL | F_GRIEVOUS | F_SUSTAIN | F_TRASH
                | F_SHATTER | F_CRIT_AP | F_DECAP | F_DECAP_HIT | F_AFTER_ROLL)
+
+
+def basic_gate(extra):
+    """The kernels' ``basic`` argument for ``extra``: True in the basic variants (``extra``
+    None), else None, so Numba compiles the basic variants' own steps out of the others.
+
+    >>> basic_gate(None), basic_gate(True)
+    (True, None)
+    """
+    return True if extra is None else None
 
 
 def needs_rare(tables) -> bool:
@@ -79,7 +101,7 @@ def needs_extra(tables) -> bool:
 
 def variant_of(tables) -> tuple[str, tuple]:
     """The variant the scenario ``tables`` takes: its name (``"basic"``, ``"lean"``,
-    ``"units"``, ``"lasting"`` or ``"full"``) and its ``(rare, extra, lasting)``, the last
+    ``"units_basic"``, ``"units"``, ``"lasting"`` or ``"full"``) and its ``(rare, extra, lasting)``, the last
     arguments the driver hands the kernel's ``make_args``. ``rare`` and ``lasting`` each
     imply ``extra``: the full variant keeps every path."""
     rows = _rows(tables)  # once: a balance matrix asks at every point
@@ -88,9 +110,12 @@ def variant_of(tables) -> tuple[str, tuple]:
         return "full", (True, True, True)
     if lasting:
         return "lasting", (None, True, True)
+    extra = _extra(tables, *rows)
+    if rare and not extra and all(g[T_CAPACITY] == CAP_TRACK for g in rows[1]):
+        return "units_basic", (True, None, None)  # no card: every model only marks its track
     if rare:
         return "units", (True, True, None)
-    if _extra(tables, *rows):
+    if extra:
         return "lean", (None, True, None)
     return "basic", (None, None, None)
 
