@@ -42,10 +42,10 @@ def _jack(weapon_rules=(), focus=1, spend=None, **target):
     return Scenario(targets, [Attacker("Jack", [fist], focus=focus, spend=spend)])
 
 
-def _several_targets(effects=()):
+def _several_targets(effects=(), rules=()):
     from . import Target
 
-    return [_jack(targets=[Target(defense=12, arm=14, boxes=5, name="A", effects=effects),
+    return [_jack(targets=[Target(defense=12, arm=14, boxes=5, name="A", effects=effects, rules=rules),
                            Target(defense=12, arm=18, boxes=20, name="B")])]
 
 
@@ -66,12 +66,13 @@ def _tracks():
 JOBS = {
     "several_fire": ("fire on several targets (the full variant)",
                      lambda: _several_targets(effects=("fire",))),
-    "several": ("several targets on damage tracks (the units_basic variant)", _several_targets),
+    "several": ("several targets (the units_basic and units variants)",
+                lambda: _several_targets() + _several_targets(rules=("tough",))),
     "full": ("fire on a unit (the full variant, one target)",
              lambda: [_jack(["fire"], arm=14, boxes=5, models=3)]),
     "lasting": ("continuous effects (the lasting variant)", lambda: [_jack(["fire"], boxes=10)]),
-    "units": ("a unit with more rules: Tough (the units variant)",
-              lambda: [_jack(arm=14, boxes=5, models=3, rules=["tough"])]),
+    "units": ("units and blasts (the units_basic and units variants)",
+              lambda: [_jack(arm=14, boxes=5, models=3), _jack(arm=14, boxes=5, models=3, rules=["tough"])]),
     "lean": ("more rules of an attack or a target (the lean variant)",
              lambda: [_jack(rules=["tough"])]),
     "basic": ("a damage grid, best play (the basic variant: `mathhammer demo`)", _demo),

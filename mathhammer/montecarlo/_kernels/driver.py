@@ -159,9 +159,8 @@ def _run_batch(fast: bool, args: tuple, code) -> int:
     return run_chunks(job, k, numba.get_num_threads())
 
 
-#: What a cold compile of each kernel costs (plain, the general kernel's basic, lean,
-#: units_basic, units, lasting or full variant), measured on two cores by benchmarks/bench_cold.py
-#: (the low end on a quiet hour, the high end on a slow one): the compile notice says it.
+#: What a cold compile of each kernel (plain, spend, or a variant of the general kernel)
+#: costs on two cores, by benchmarks/bench_cold.py (a quiet hour to a slow one): the notice.
 _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
          "spend": ("the Monte Carlo kernel with focus and fury", "about 5-6 s on two cores"),
          "basic": ("the general Monte Carlo kernel (best play, focus, cards)",
@@ -178,8 +177,7 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
                   "continuous effects", "about 14-19 s on two cores")}
 
 
-#: The general kernel of each variant (one model and one target, or a unit and several
-#: targets), and how it takes a chunk's arguments.
+#: Each variant's general kernel (one model, or units and several targets), and its arguments.
 _KERNELS = {"basic": (single_trials, single_args), "lean": (single_trials, single_args),
             "lasting": (single_trials, single_args), "units_basic": (many_trials, many_args),
             "units": (many_trials, many_args), "full": (many_trials, many_args)}
