@@ -12,6 +12,7 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.pairs import die_of
+from .dice import at_least
 from .layout import (K_DAMAGE, PF_BEST, PF_LETHAL, PK_FOCUS, ST_DISPELLED,
                      ST_GRIEVOUS, ST_KNOCKED_DOWN, ST_PRONE, T_POWER_KIND, T_POWER_POLICY,
                      T_RAPID_HEAL, T_TOUGH, T_TOUGH_ON, T_TOUGH_UPKEEP, TOUGH_NONE, TOUGH_STEADY)
@@ -39,14 +40,14 @@ def power_field(target, ts, play_field, play_keys, fkey, frow, m, points, remain
             lethal = True  # unsolved here: the "lethal" rule
         elif k > 0:
             ts[G_POINTS] -= k
-            points = max(0, points - 5 * k) if focus else 0
+            points = at_least(points - 5 * k, 0) if focus else 0
             tally[spent_col] += k
     if lethal and ts[G_POINTS] > 0 and points >= remaining and not ts[G_BLOCKED] and (focus or attack):
         if focus:
             need = (points - remaining + 5) // 5
             if need <= ts[G_POINTS]:
                 ts[G_POINTS] -= need
-                points = max(0, points - 5 * need)
+                points = at_least(points - 5 * need, 0)
                 tally[spent_col] += need
         else:
             ts[G_POINTS] -= 1

@@ -15,7 +15,7 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.pairs import die_of
-from .dice import attack_from_stats, read_word, roll_stats
+from .dice import at_least, attack_from_stats, read_word, roll_stats
 from .layout import (A_ARM_MINUS, A_ATT_MODE, A_CRIT_ARM_CUT, A_DEF_MINUS, A_EFFECT_BIT, A_EFFECT_ON,
                      A_NUMBER, A_ROF, F_ARM_STACKS, F_CRIT_AP, F_CRIT_ICE, F_CRIT_PARALYSIS,
                      F_DECAP, F_DECAP_HIT, F_DISPEL, F_DISPEL_LATE, F_GRIEVOUS, F_ICE, F_LASTING,
@@ -88,7 +88,7 @@ def reroll_damage(dice, pos, n, drop, pow_, arm, total, kept, points, remaining)
     if points < remaining and 2 * total < 7 * kept:
         word = read_word(dice, pos, n)
         total, kept, counts, judged = roll_stats(word, n, drop)
-        return max(0, total + pow_ - arm), pos + ((n + 1) >> 1)
+        return at_least(total + pow_ - arm, 0), pos + ((n + 1) >> 1)
     return points, pos
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..._core.jit import jit
 from ..._core.pairs import PAIR_SUM, die_of
+from .dice import at_least
 from .layout import (A_FLAGS, CE_CORROSION, CE_FIRE, CE_QUICKSAND, E_AFTER, E_APPLIED, E_PRESENT, F_CORROSION,
                      F_CRIT_CORROSION, F_CRIT_FIRE, F_FIRE, FIRE_POW, HZ_ACID, K_ROWS, ST_DISPELLED,
                      ST_PRONE, T_ARM_BASE, T_EFFECTS, T_HAZARDS, T_SUFFERS, T_UPKEEP_ARM)
@@ -109,7 +110,7 @@ def continuous_effects(target, card, counts, play, ms, ts, colmask, order, dice,
             arm = target[T_ARM_BASE] + ms[M_SHIELD] - ms[M_ARM_MINUS]
             if (ms[M_STATE] & ST_DISPELLED) == 0:
                 arm += target[T_UPKEEP_ARM]
-            points = max(0, PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm)
+            points = at_least(PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm, 0)
             pos += 1
         fkey = np.int64(0)
         if field_best and ts[G_POINTS] > 0:  # no attacker acts: its points are not in the state

@@ -13,6 +13,7 @@ from ..._core.pairs import die_of
 from .attack_steps import cripple_feedback
 from .damage import mark_track
 from .defences import power_field, rapid_healing, tough_roll
+from .dice import at_most
 from .layout import (A_DAMAGE_TO, A_SIDE, C_DAMAGE, C_DESTROYED, C_TARGET_SPENT, C_TOUGH, CAP_GRID, CAP_TRACK,
                      CE_QUICKSAND, E_DAMAGE, E_DESTROYED, E_KILL, E_TARGET_SPENT, E_TOUGH, N_COLUMNS, SIDE_RANDOM,
                      T_BOXES, T_CAPACITY, T_RAPID_HEAL, T_SHIELD_ARM, T_TOUGH, TOUGH_NONE)
@@ -54,7 +55,7 @@ def suffer_points(card, counts, target, ms, ts, colmask, dice, pos, points, row,
     else:
         taken = 0
         if points > 0:
-            taken = min(points, boxes - ms[M_MARKED])
+            taken = at_most(points, boxes - ms[M_MARKED])
             c, pos = first_column(dice, pos)
             if mark_columns(colmask, col_full, letters_done, c, taken):
                 ms[M_CRIPPLED] = crippled_set(colmask, letters_done, present)
@@ -83,7 +84,7 @@ def mark_points(attacks, w, card, ms, colmask, order, dice, pos, points, boxes, 
     if points <= 0:
         return np.int64(0), False, pos
     col_full, letters_done, letter_mask = card
-    want = min(points, boxes - ms[M_MARKED])
+    want = at_most(points, boxes - ms[M_MARKED])
     c, first = np.int64(-1), np.int64(0)
     x = attacks[w, A_DAMAGE_TO] if w >= 0 else -1
     if x >= 0 and ((ms[M_CRIPPLED] >> x) & 1) == 0:
