@@ -50,9 +50,10 @@ def open_attack(attacks, attackers, target, groups, routes, attack_counts, targe
     made before it in its chain): its attacker's activation starting, a random rate of fire,
     a slam's collateral damage roll (only after the slam hit), and with several targets the
     first target of its route still standing (``block``: the attacks table's rows per
-    target; ``extra``: None where no weapon has a random rate of fire). Returns ``(made, pos, w)``: the row of the weapon it is made with. It takes the
-    few tables and counters it reads, not all of them:
-    each array handed to a step compiled apart is a dozen values to pass at each call."""
+    target; ``extra``: None where no weapon has a random rate of fire). Returns ``(made,
+    pos, w)``: the row of the weapon it is made with. It takes the few tables and counters it
+    reads, not all of them: each array handed to a step compiled apart is a dozen values to
+    pass at each call."""
     multi = routes.ndim > 1
     row = t * target[T_SLOTS] + i
     flags = attacks[i, A_FLAGS]

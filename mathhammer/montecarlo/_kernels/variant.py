@@ -89,9 +89,10 @@ def needs_lasting(tables) -> bool:
 
 def needs_extra(tables) -> bool:
     """Whether the encoded scenario ``tables`` needs the paths the basic variant prunes
-    (``extra`` not None): an attack row (alternative weapons included) with a flag of :data:`EXTRA_FLAGS`, a -DEF/-ARM effect or "damage to";
-    a target with focus or fury to spend against damage (its power field), Tough or Rapid
-    Healing; or a colossal's grid (more than six columns).
+    (``extra`` not None): an attack row (alternative weapons included) with a flag of
+    :data:`EXTRA_FLAGS`, a -DEF/-ARM effect or "damage to"; a target with focus or fury to
+    spend against damage (its power field), Tough or Rapid Healing; or a colossal's grid
+    (more than six columns).
 
     Each is the runtime test that guards its path in the kernel (a target's points only fall
     from its starting value), so where this is false the full variant never enters one.
