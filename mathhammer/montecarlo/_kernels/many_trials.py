@@ -1,8 +1,11 @@
-"""Trials of one chunk against a unit or several targets (the units and full variants of
-:mod:`.variant`), built from the steps :mod:`.single_trials` takes, over a row per model and
-a row per target (:mod:`.model_state`) and where the trial stands (:mod:`.spill_over`).
+"""Trials of one chunk against a unit or several targets (the units_basic, units and full
+variants of :mod:`.variant`), built from the steps :mod:`.single_trials` takes, over a row per
+model and a row per target (:mod:`.model_state`) and where the trial stands
+(:mod:`.spill_over`).
 
-Each attack is :func:`.unit_attacks.open_attack` then :func:`.unit_attacks.one_attack`. The
+Each attack is :func:`.unit_attacks.open_attack`, then :func:`.unit_attacks.attack_rolls` and
+:func:`.unit_attacks.attack_lands` (the units_basic variant:
+:func:`.unit_attacks.one_basic_attack`). The
 maintenance phase and the target's activation visit every model standing, target by target.
 The sequence goes on until every target is destroyed.
 """
@@ -23,9 +26,9 @@ from .model_state import (G_CORTEX_LOST, G_DEAD, G_DESTROYED, G_DISPELLED, G_EAR
                           new_models, new_targets)
 from .play_lookup import key_is_points
 from .round_end import can_last, continuous_effects, end_of_turn, flames, hazards_give
-from .spill_over import GOES_ON, KILL, R_ALIVE, R_CUR, R_FIELDS, R_G, enter, first_standing, target_falls
+from .spill_over import ENDS, GOES_ON, KILL, R_ALIVE, R_CUR, R_FIELDS, R_G, enter, first_standing, target_falls
 from .suffering import letters_present
-from .unit_attacks import one_attack, one_basic_attack, open_attack, open_attack_inline
+from .unit_attacks import attack_lands, attack_rolls, one_basic_attack, open_attack, open_attack_inline
 from .variant import basic_gate
 
 __all__ = ["many_trials", "many_args"]
@@ -100,9 +103,14 @@ def many_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, counte
                                                               run, dice, pos, i, t, w, shred, block, present,
                                                               points_only)
                     if extra is not None:
-                        pos, status, again = one_attack(tables, counters, models, targets, cols, orders, act, run,
-                                                        dice, pos, i, t, w, shred, block, present, points_only,
-                                                        continuous, lasting)
+                        made, pos, w, outcome, points, again = attack_rolls(
+                            tables, counters, models, targets, cols, act, run, dice, pos, i, t, w, shred, block,
+                            points_only)
+                        status = ENDS
+                        if made:
+                            pos, status = attack_lands(tables, counters, models, targets, cols, orders, act, run,
+                                                       dice, pos, i, t, w, shred, present, points_only, continuous,
+                                                       lasting, outcome, points, again)
                     kill = status == KILL
                     if kill:
                         break

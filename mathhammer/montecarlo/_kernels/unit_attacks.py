@@ -31,7 +31,7 @@ from .spill_over import (ENDS, GOES_ON, R_G, R_CUR, R_PROW, R_SLAM, R_WOFF, R_AL
                          first_standing, is_last, model_falls, shield_guard, switch_target, target_falls)
 from .suffering import SRC_ATTACK, only_marks, suffer_marks
 
-__all__ = ["open_attack", "open_attack_inline", "one_attack", "one_basic_attack"]
+__all__ = ["open_attack", "open_attack_inline", "attack_rolls", "attack_lands", "one_basic_attack"]
 
 # The steps one model's loop inlines (its hot path), compiled apart here and called: each
 # inlined copy is typed and analysed again with its caller, which cost the units variant's
@@ -204,46 +204,61 @@ def guarded(attacks, models, targets, groups, run, w, block, outcome, t):
 
 
 @jit(inline=True)
-def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, w, shred, block,
-               present, points_only, continuous, lasting):
-    """One attack of slot ``i`` with weapon row ``w`` against the model under attack
-    (docs/activation.md, "One attack, step by step"): best play's decisions, a bought
-    attack paid for, the attack roll, Shield Guard, the damage roll, the points suffered (a
-    blast's other models after), what the hit leaves (``block``: the attacks table's rows per
-    target). Returns ``(pos, status, again)``: ``again``, a Shred attack owed."""
+def attack_rolls(tables, counters, models, targets, cols, act, run, dice, pos, i, t, w, shred, block, points_only):
+    """The first half of one attack of slot ``i`` with weapon row ``w`` against the model
+    under attack (docs/activation.md, "One attack, step by step"): best play's decisions, a
+    bought attack paid for, the attack roll, Shield Guard, the damage roll (``block``: the
+    attacks table's rows per target). Returns ``(made, pos, w, outcome, points, again)``:
+    ``made`` False where a bought attack is not made; ``again``, a Shred attack owed.
+
+    The loop inlines it and :func:`attack_lands` side by side, not one step holding both:
+    Numba copies an inlined step block by block with all its variables, so one large step
+    costs a first run more than two halves."""
     attacks, groups, attack_counts = tables.attacks, tables.groups, counters.attack_counts
-    multi = tables.routes.ndim > 1
-    n_attacks = tables.target[T_SLOTS]
-    row = t * n_attacks + i
-    g, cur = run[R_G], run[R_CUR]
-    ms, ts = models[cur], targets[g]
+    row = t * tables.target[T_SLOTS] + i
+    ms = models[run[R_CUR]]
     shots = act[V_SHOTS] * ((attacks[w, A_FLAGS] & F_ROF) != 0)
     made, w, dec, key, m, spent = decide_and_buy(tables, counters, models, targets, cols, act, run, i, t, w, shred,
                                                  block, points_only, shots)
     if not made:
-        return pos, ENDS, False
+        return False, pos, w, np.int64(MISS), np.int64(0), False
     outcome, pos, paid = _attack_roll(attacks, act, ms, dice, pos, w, row, dec, attack_counts, True)
-    hit, crit = np.int64(outcome != MISS), np.int64(outcome == CRIT)
-    if multi:
+    hit = np.int64(outcome != MISS)
+    if tables.routes.ndim > 1:
         w, outcome = guarded(attacks, models, targets, groups, run, w, block, outcome, t)
-        g, cur = run[R_G], run[R_CUR]
-        ms, ts = models[cur], targets[g]
-        crit = np.int64(outcome == CRIT)
-    flags, tg = attacks[w, A_FLAGS], groups[g]
+        ms = models[run[R_CUR]]
+    crit = np.int64(outcome == CRIT)
+    flags = attacks[w, A_FLAGS]
     again = crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
-    shred_after = shred + 1 if again else 0
     first = np.int64(shred == 0)  # a Shred attack's hit counts as a Shred attack
     attack_counts[row, C_HIT] += hit & first
     attack_counts[row, C_CRIT] += crit & first
     if (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
         hit_at_once(ms, flags)
-    points, pos, boost = _damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit, tg[T_BOXES],
-                                     attack_counts, True)
+    points, pos, boost = _damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit,
+                                     groups[run[R_G], T_BOXES], attack_counts, True)
     if (flags & F_AFTER_ROLL) != 0 and hit == 1:
         after_damage_roll(attacks, w, ms, flags, crit, outcome)
     spent += paid + boost
     if spent:  # points paid for the attack: buying it and its boosts
         attack_counts[row, C_SPENT] += spent
+    return True, pos, w, outcome, points, again
+
+
+@jit(inline=True)
+def attack_lands(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, w, shred, present,
+                 points_only, continuous, lasting, outcome, points, again):
+    """The second half of the attack :func:`attack_rolls` made (its ``outcome``, the
+    ``points`` of its damage roll, ``again``: a Shred attack owed): the points suffered (a
+    blast's other models after), what the hit leaves. Returns ``(pos, status)``."""
+    attacks, groups, attack_counts = tables.attacks, tables.groups, counters.attack_counts
+    multi = tables.routes.ndim > 1
+    row = t * tables.target[T_SLOTS] + i
+    g, cur = run[R_G], run[R_CUR]
+    ms, ts, tg = models[cur], targets[g], groups[g]
+    hit, crit = np.int64(outcome != MISS), np.int64(outcome == CRIT)
+    flags = attacks[w, A_FLAGS]
+    shred_after = shred + 1 if again else 0
     knocks, still = knocks_and_still(flags, hit, crit)
     destroyed = tg[T_FIRST_MODEL] + ts[G_DESTROYED]
     field_best = tg[T_POWER_POLICY] == PF_BEST
@@ -267,9 +282,9 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
         status, pos = blast(tables, counters, models, targets, cols, orders, run, dice, pos, w, hit, dead,
                             row, t, present, True)
         if status != GOES_ON:
-            return pos, status, again
+            return pos, status
     elif dead:
-        return pos, model_falls(models, targets, groups, run, counters.target_kills, t, multi), again
+        return pos, model_falls(models, targets, groups, run, counters.target_kills, t, multi)
     # what the hit leaves for the next attacks (docs/rules.md 4, 5, 9)
     quick = False
     if lasting is not None and continuous:
@@ -284,9 +299,8 @@ def one_attack(tables, counters, models, targets, cols, orders, act, run, dice, 
                                act[V_SHOTS] * ((flags & F_ROF) != 0), present, destroyed, np.int64(shred_after),
                                is_last(targets, groups, run))
         if dead:
-            return pos, model_falls(models, targets, groups, run, counters.target_kills, t, multi), again
-    return pos, GOES_ON, again
-
+            return pos, model_falls(models, targets, groups, run, counters.target_kills, t, multi)
+    return pos, GOES_ON
 
 
 #: :func:`open_attack` inlined, for the units_basic variant (``extra`` None: no rate of fire).
@@ -297,13 +311,13 @@ _model_falls = jit(inline=True)(model_falls.py_func)
 @jit(inline=True)
 def one_basic_attack(tables, counters, models, targets, cols, orders, act, run, dice, pos, i, t, w, shred, block,
                      present, points_only):
-    """:func:`one_attack` where the scenario has none of the rules the basic variant leaves
-    out (:data:`.variant.EXTRA_FLAGS`, a target's power field, Tough, Rapid Healing, a
-    card): the same steps with the rolls, the marking and a model's fall inlined, no call
-    on a model's attack but best play's decision and a bought attack's payment. The units
-    loop's time went to those calls (each array handed over is many values passed, and
-    the loop's own values go to the stack and back around each call). Returns ``(pos,
-    status, again)``."""
+    """One attack (:func:`attack_rolls` then :func:`attack_lands`) where the scenario has none
+    of the rules the basic variant leaves out (:data:`.variant.EXTRA_FLAGS`, a target's
+    power field, Tough, Rapid Healing, a card): the same steps with the rolls, the marking and
+    a model's fall inlined, no call on a model's attack but best play's decision and a bought
+    attack's payment. The units loop's time went to those calls (each array handed over is
+    many values passed, and the loop's own values go to the stack and back around each
+    call). Returns ``(pos, status, again)``."""
     attacks, groups, attack_counts = tables.attacks, tables.groups, counters.attack_counts
     multi = tables.routes.ndim > 1
     row = t * tables.target[T_SLOTS] + i
