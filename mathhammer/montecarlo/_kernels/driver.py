@@ -168,13 +168,13 @@ _COLD = {"plain": ("the Monte Carlo kernel", "about 4-5 s on two cores"),
          "lean": ("the general Monte Carlo kernel with more rules (best play, focus, cards, "
                   "rerolls, effects, Tough, power fields)", "about 10 s on two cores"),
          "units": ("the general Monte Carlo kernel with units, blasts and several targets",
-                   "about 12-16 s on two cores"),
+                   "about 14-16 s on two cores"),
          "units_basic": ("the general Monte Carlo kernel with units, blasts and several targets "
-                         "(damage tracks, the core rules)", "about 10-13 s on two cores"),
+                         "(damage tracks, the core rules)", "about 10-11 s on two cores"),
          "lasting": ("the general Monte Carlo kernel with continuous effects and hazards",
                      "about 13-16 s on two cores"),
          "full": ("the general Monte Carlo kernel with units, blasts, several targets and "
-                  "continuous effects", "about 14-19 s on two cores")}
+                  "continuous effects", "about 17-19 s on two cores")}
 
 
 #: Each variant's general kernel (one model, or units and several targets), and its arguments.
