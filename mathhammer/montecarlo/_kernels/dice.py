@@ -8,7 +8,8 @@ Scalar functions mostly: the per-trial loop reads the buffer itself and hands th
 numbers (an array argument of a function inlined at Numba IR level costs reference-count
 calls on every call). They are called, not inlined at Numba IR level: LLVM inlines them where
 it pays, and the IR-level copies cost the general kernel's cold compile 3 s CPU (16.8 -> 13.5
-s CPU for its first lean run) at no measured runtime gain.
+s CPU for its first lean run) at no measured runtime gain. :func:`at_least` and
+:func:`at_most`, three lines each, are inlined: a call to Numba's own ``max`` stayed a call.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..._core.jit import jit
 from ..._core.pairs import DOUBLE_ONES, DOUBLE_SIXES, PAIR_DOUBLE, PAIR_SUM, SECOND, die_of
 from ..._core.rng import fill_pairs
 from .layout import CRIT, HIT, MISS, R_CRIT_ALL, R_DROP_HIGH, R_DROP_LOW, R_ONE_MISSES, R_SANGUINE, R_SHARK
+
 
 @jit(inline=True)
 def at_least(value, low):

@@ -204,6 +204,19 @@ def guarded(attacks, models, targets, groups, run, w, block, outcome, t):
 
 
 @jit(inline=True)
+def hit_counted(attack_counts, row, flags, hit, crit, shred, spent):
+    """The attack's hit and critical hit counted at counter row ``row`` (a Shred attack's as
+    a Shred attack, not again), and the points ``spent`` on it (bought, boosted). Returns
+    whether its critical hit owes a Shred attack."""
+    first = np.int64(shred == 0)
+    attack_counts[row, C_HIT] += hit & first
+    attack_counts[row, C_CRIT] += crit & first
+    if spent:
+        attack_counts[row, C_SPENT] += spent
+    return crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
+
+
+@jit(inline=True)
 def attack_rolls(tables, counters, models, targets, cols, act, run, dice, pos, i, t, w, shred, block, points_only):
     """The first half of one attack of slot ``i`` with weapon row ``w`` against the model
     under attack (docs/activation.md, "One attack, step by step"): best play's decisions, a
@@ -229,19 +242,13 @@ def attack_rolls(tables, counters, models, targets, cols, act, run, dice, pos, i
         ms = models[run[R_CUR]]
     crit = np.int64(outcome == CRIT)
     flags = attacks[w, A_FLAGS]
-    again = crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
-    first = np.int64(shred == 0)  # a Shred attack's hit counts as a Shred attack
-    attack_counts[row, C_HIT] += hit & first
-    attack_counts[row, C_CRIT] += crit & first
     if (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
         hit_at_once(ms, flags)
     points, pos, boost = _damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit,
                                      groups[run[R_G], T_BOXES], attack_counts, True)
     if (flags & F_AFTER_ROLL) != 0 and hit == 1:
         after_damage_roll(attacks, w, ms, flags, crit, outcome)
-    spent += paid + boost
-    if spent:  # points paid for the attack: buying it and its boosts
-        attack_counts[row, C_SPENT] += spent
+    again = hit_counted(attack_counts, row, flags, hit, crit, shred, spent + paid + boost)
     return True, pos, w, outcome, points, again
 
 
@@ -333,15 +340,9 @@ def one_basic_attack(tables, counters, models, targets, cols, orders, act, run, 
         ms = models[run[R_CUR]]
     crit = np.int64(outcome == CRIT)
     flags, tg = attacks[w, A_FLAGS], groups[run[R_G]]
-    again = crit == 1 and (flags & F_SHRED) != 0 and shred < MAX_SHRED
-    first = np.int64(shred == 0)  # a Shred attack's hit counts as a Shred attack
-    attack_counts[row, C_HIT] += hit & first
-    attack_counts[row, C_CRIT] += crit & first
     points, pos, boost = damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit, tg[T_BOXES],
                                      attack_counts)
-    spent += paid + boost
-    if spent:  # points paid for the attack: buying it and its boosts
-        attack_counts[row, C_SPENT] += spent
+    again = hit_counted(attack_counts, row, flags, hit, crit, shred, spent + paid + boost)
     dead = suffer_marks(attack_counts, counters.kill_at, tg[T_BOXES], ms, points, row,
                         is_last(targets, groups, run))
     if (flags & F_BLAST) != 0 and (attacks[w, A_BLAST_MODELS] if hit == 1 else attacks[w, A_BLAST_MISS]) > 0:
