@@ -34,6 +34,8 @@ kernel, so that each can check the other. Modules, in pipeline order:
   (:func:`round_labels`, the slot labels over several rounds, comes from the rules model);
 * :mod:`~mathhammer.exact.induction`: backward induction: best play of attackers (``policy = "best"``)
   and targets (``power_field = "best"``), :func:`optimal_value`;
+* :mod:`~mathhammer.exact.trade`: trades (docs/trades.md) of single models on damage
+  tracks, every state carried activation after activation (:func:`exact_trade`);
 * :mod:`~mathhammer.exact.forward`: forward propagation into a
   :class:`~mathhammer.result.Result` (:func:`exact_result`), on the vectors of
   :mod:`~mathhammer.exact.vectors`, its weights tidied of rounding noise by

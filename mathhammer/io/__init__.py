@@ -8,5 +8,6 @@
 - :mod:`.overrides`: a card's tables with a scenario's overrides, an attacker's action;
 - :mod:`.scenario_files`: scenario files, text and tables (card references resolved), and
   scenarios of cards;
-- :mod:`.dump`: rules objects -> the tables of a scenario file.
+- :mod:`.dump`: rules objects -> the tables of a scenario file;
+- :mod:`.trade_files`: trade files (docs/trades.md) <-> :class:`~mathhammer.rules.trade.Trade`.
 """

@@ -15,7 +15,7 @@ from .schema import (
     WEAPON_KEYS,
 )
 
-__all__ = ["scenario_to_dict"]
+__all__ = ["attacker_table", "scenario_to_dict", "target_table"]
 
 
 def _changed(obj: object, names: tuple[str, ...]) -> dict:
@@ -83,48 +83,52 @@ def scenario_to_dict(scenario: Scenario) -> dict:
     settings = _changed(scenario, SETTINGS_KEYS)
     if settings:
         out["settings"] = settings
-    tables = [_target_table(t) for t in scenario.targets]
+    tables = [target_table(t) for t in scenario.targets]
     if scenario.several:
         out["targets"] = tables
     else:
         out["target"] = tables[0]
-    attackers = []
-    for a in scenario.attackers:
-        weapons = []
-        for w in a.weapons:
-            wd = {
-                "name": w.name,
-                "type": w.type,
-                "skill": w.skill,
-                "pow": "-" if w.pow is None else w.pow,
-                "attacks": w.attacks,
-                "boosted_attack": w.boosted_attack,
-                "boosted_damage": w.boosted_damage,
-                "damage_type": sorted(w.damage_type),
-                "rules": sorted(w.rules),
-                "extra_attack_dice": w.extra_attack_dice,
-                "extra_damage_dice": w.extra_damage_dice,
-                "crippled": w.crippled,
-            }
-            wd.update(_changed(w, WEAPON_KEYS[WEAPON_KEYS.index("location"):]))
-            weapons.append(wd)
-        ad: dict = {"name": a.name}
-        ad.update(_changed(a, ATTACKER_PLAIN))
-        # the policy is written when reading the file back would not give it: "best" is the
-        # default without a spend table, "fixed" with one
-        spend = _changed(a.spend, SPEND_KEYS) if a.policy != "best" else {}
-        if a.policy == "best" or (a.policy == "fixed" and spend):
-            ad.pop("policy", None)
-        if spend:
-            ad["spend"] = spend
-        ad["weapons"] = weapons
-        attackers.append(ad)
+    attackers = [attacker_table(a) for a in scenario.attackers]
     out["attackers"] = attackers
     return out
 
 
-def _target_table(t) -> dict:
-    """One target's table."""
+def attacker_table(a) -> dict:
+    """One attacker's table (an entry of ``[[attackers]]``): its weapons in full, its other
+    keys where they differ from their defaults."""
+    weapons = []
+    for w in a.weapons:
+        wd = {
+            "name": w.name,
+            "type": w.type,
+            "skill": w.skill,
+            "pow": "-" if w.pow is None else w.pow,
+            "attacks": w.attacks,
+            "boosted_attack": w.boosted_attack,
+            "boosted_damage": w.boosted_damage,
+            "damage_type": sorted(w.damage_type),
+            "rules": sorted(w.rules),
+            "extra_attack_dice": w.extra_attack_dice,
+            "extra_damage_dice": w.extra_damage_dice,
+            "crippled": w.crippled,
+        }
+        wd.update(_changed(w, WEAPON_KEYS[WEAPON_KEYS.index("location"):]))
+        weapons.append(wd)
+    ad: dict = {"name": a.name}
+    ad.update(_changed(a, ATTACKER_PLAIN))
+    # the policy is written when reading the file back would not give it: "best" is the
+    # default without a spend table, "fixed" with one
+    spend = _changed(a.spend, SPEND_KEYS) if a.policy != "best" else {}
+    if a.policy == "best" or (a.policy == "fixed" and spend):
+        ad.pop("policy", None)
+    if spend:
+        ad["spend"] = spend
+    ad["weapons"] = weapons
+    return ad
+
+
+def target_table(t) -> dict:
+    """One target's table (``[target]`` or an entry of ``[[targets]]``)."""
     target = {
         "name": t.name,
         "def": t.defense,

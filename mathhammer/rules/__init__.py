@@ -9,6 +9,7 @@ from .scenario import Scenario
 from .slots import AttackSlot
 from .spend import Spend
 from .target import Target
+from .trade import Side, Trade, TradeModel
 from .weapon import Weapon
 
-__all__ = ["Attacker", "AttackSlot", "Scenario", "Spend", "Target", "Weapon"]
+__all__ = ["Attacker", "AttackSlot", "Scenario", "Side", "Spend", "Target", "Trade", "TradeModel", "Weapon"]

@@ -1,0 +1,314 @@
+"""Exact trades on damage tracks: the probability of every state, activation after activation.
+
+A trade's state is, for every model, its damage marked and whether it is knocked down (a
+destroyed model: ``None``). The engine carries a dict ``state -> probability`` through each
+activation of each side's turn of each round (docs/trades.md), and within an activation
+through each attack (docs/activation.md: the attack roll, the damage roll, marking, Tough,
+knockdown), so every figure is an exact expectation. It covers single models on damage
+tracks (with ``cripple_at`` thresholds for crippling) making melee or ranged attacks on fixed
+spending policies; :func:`check_trade_exact` says, in one line, what else a trade holds that
+it does not cover. The Monte Carlo trade kernel is checked against it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+
+import numpy as np
+
+from ..errors import ExactNotApplicable
+from ..rules.trade import Trade, TradeModel
+from .rolls import attack_outcome, damage_pmf
+
+__all__ = ["TradeFigures", "check_trade_exact", "exact_trade", "EXACT_WEAPON_RULES"]
+
+#: Weapon rules the exact trade engine covers.
+EXACT_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown"})
+#: Target rules it covers.
+_TARGET_RULES = frozenset({"tough", "tough_steady", "unyielding", "carapace"})
+
+
+@dataclasses.dataclass(frozen=True)
+class TradeFigures:
+    """Exact figures of a trade after each turn (a side's turn of a round, in order).
+
+    Attributes
+    ----------
+    turns : tuple of (int, str)
+        ``(round, side)`` of each turn, in order.
+    destroyed : ndarray, shape (turns, 2)
+        P(side s has no model standing) after each turn.
+    model_destroyed : ndarray, shape (turns, models)
+        P(each model destroyed), models in :attr:`Trade.models` order.
+    damage : ndarray, shape (turns, models)
+        Expected damage marked on each model (a destroyed model: every box).
+    crippled : dict of (str, str) -> ndarray, shape (turns,)
+        P(the model's system crippled), by ``(model, letter)``, for each ``cripple_at`` letter
+        (a destroyed model counts as crippled).
+    """
+
+    turns: tuple
+    destroyed: np.ndarray
+    model_destroyed: np.ndarray
+    damage: np.ndarray
+    crippled: dict
+
+    @property
+    def both_standing(self) -> np.ndarray:
+        """P(neither side destroyed) after each turn."""
+        return 1.0 - self.destroyed[:, 0] - self.destroyed[:, 1] + self.both_destroyed
+
+    @property
+    def both_destroyed(self) -> np.ndarray:
+        """P(both sides destroyed) after each turn: the trade stops at the first, so 0."""
+        return np.zeros(len(self.turns))
+
+
+def check_trade_exact(trade: Trade) -> None:
+    """Raise :class:`ExactNotApplicable` (one line, naming the key) for a trade the exact
+    engine does not cover."""
+    for s, side in enumerate(trade.sides):
+        for i, m in enumerate(side.models):
+            _check_model(m, f"sides[{s}].models[{i}]")
+    for key in ("crit_counts_discarded", "arm_minus_stacks_same_weapon", "dispel_from_next_attack",
+                "single_die_one_misses"):
+        if getattr(trade, key):
+            raise ExactNotApplicable(f"settings.{key}: exact trades read the default (got True)")
+
+
+def _check_model(m: TradeModel, key: str) -> None:
+    a, t = m.attacker, m.target
+
+    def refuse(what: str, value: object, why: str) -> None:
+        raise ExactNotApplicable(f"{key}.{what}: {why} (got {value!r})")
+
+    if t.capacity != "track":
+        refuse("target.grid", t.capacity, "exact trades are on damage tracks (cripple_at for "
+               "crippling); the Monte Carlo engine plays grids and spirals")
+    if t.models != 1:
+        refuse("target.models", t.models, "exact trades are of single models")
+    if set(t.rules) - _TARGET_RULES:
+        refuse("target.rules", sorted(set(t.rules) - _TARGET_RULES), "exact trades cover Tough, "
+               "Tough Steady, Unyielding and Carapace")
+    if t.state - {"knocked_down"}:
+        refuse("target.state", sorted(t.state), "exact trades start knocked down or not")
+    if t.effects or t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
+        refuse("target", "effects, terrain, resist, upkeep rules or Rapid Healing",
+               "exact trades cover none of these")
+    if a.policy != "fixed":
+        refuse("attacker.policy", a.policy, "exact trades play fixed spending policies")
+    if a.combined != 1 or a.power_weapon is not None:
+        refuse("attacker", "combined or power attack", "exact trades cover neither")
+    for j, w in enumerate(a.weapons):
+        wk = f"attacker.weapons[{j}]"
+        if w.type not in ("melee", "ranged"):
+            refuse(f"{wk}.type", w.type, "exact trades cover melee and ranged weapons")
+        if set(w.rules) - EXACT_WEAPON_RULES:
+            refuse(f"{wk}.rules", sorted(set(w.rules) - EXACT_WEAPON_RULES),
+                   "exact trades cover Knockdown and Critical Knockdown")
+        if (w.random_rof or w.attack_discard != "none" or w.damage_discard != "none" or w.def_minus
+                or w.arm_minus or w.damage_to or w.reload or w.cost or w.damage_type):
+            refuse(wk, w.name, "exact trades cover plain weapons: fixed attacks, no discard, "
+                   "effect, damage type, Reload or COST")
+
+
+# ---------------------------------------------------------------------------- the engine
+#: A model's state: (damage marked, knocked down), or None once destroyed.
+_DEAD = None
+
+
+def exact_trade(trade: Trade) -> TradeFigures:
+    """Every turn's figures of ``trade``, exactly.
+
+    Examples
+    --------
+    >>> from mathhammer.rules import Attacker, Spend, Target, Weapon
+    >>> from mathhammer.rules.trade import Side, Trade, TradeModel
+    >>> fist = Weapon("Fist", "melee", 6, 12)
+    >>> a = TradeModel(Attacker("A", [fist], spend=Spend()), Target(12, 15, boxes=1), ["B"])
+    >>> b = TradeModel(Attacker("B", [fist], spend=Spend()), Target(12, 15, boxes=1), ["A"])
+    >>> f = exact_trade(Trade([Side("Red", [a]), Side("Blue", [b])]))
+    >>> p = 26 / 36 * 33 / 36      # a hit (6+ on 2d6), then a damage point (2d6 + 12 > 15)
+    >>> f.turns, bool(np.isclose(f.destroyed[0, 1], p)), bool(np.isclose(f.destroyed[1, 0], (1 - p) * p))
+    (((1, 'Red'), (1, 'Blue')), True, True)
+    """
+    check_trade_exact(trade)
+    models = trade.models
+    side_of = [trade.side_of(m.name) for m in models]
+    index = {m.name: i for i, m in enumerate(models)}
+    start = tuple((0, "knocked_down" in m.target.state) for m in models)
+    dist: dict = {start: 1.0}
+    turns, rows = [], []
+    for r in range(1, trade.rounds + 1):
+        for side in trade.order:
+            for m in side.models:
+                dist = _activation(trade, models, index, side_of, index[m.name], r, dist)
+            turns.append((r, side.name))
+            rows.append(_figures(models, side_of, dist))
+    destroyed = np.array([row[0] for row in rows])
+    crippled = {}
+    for i, m in enumerate(models):
+        for k, (letter, _) in enumerate(m.cripple_at):
+            crippled[(m.name, letter)] = np.array([row[3][i][k] for row in rows])
+    return TradeFigures(tuple(turns), destroyed, np.array([row[1] for row in rows]),
+                        np.array([row[2] for row in rows]), crippled)
+
+
+def _figures(models, side_of, dist):
+    """(P(side destroyed) x2, P(model destroyed), E[damage], P(crippled) per threshold)."""
+    n = len(models)
+    side_dead = [0.0, 0.0]
+    dead = [0.0] * n
+    dmg = [0.0] * n
+    crip = [[0.0] * len(m.cripple_at) for m in models]
+    for state, p in dist.items():
+        for s in (0, 1):
+            if all(state[i] is _DEAD for i in range(n) if side_of[i] == s):
+                side_dead[s] += p
+        for i, m in enumerate(models):
+            marked = m.target.boxes if state[i] is _DEAD else state[i][0]
+            dead[i] += p * (state[i] is _DEAD)
+            dmg[i] += p * marked
+            for k, (_, at) in enumerate(m.cripple_at):
+                crip[i][k] += p * (marked >= at)
+    return side_dead, dead, dmg, crip
+
+
+def _over(state, side_of) -> bool:
+    """Whether a side has no model standing: the trade has ended."""
+    return any(all(state[i] is _DEAD for i in range(len(state)) if side_of[i] == s) for s in (0, 1))
+
+
+def _activation(trade, models, index, side_of, x, r, dist):
+    """The activation of model ``x`` in round ``r``, for every state of ``dist``."""
+    out: dict = defaultdict(float)
+    m = models[x]
+    for state, p in dist.items():
+        if state[x] is _DEAD or _over(state, side_of):
+            out[state] += p
+            continue
+        marked, down = state[x]
+        state = state[:x] + ((marked, False),) + state[x + 1:]  # it stands up: no charge
+        crippled = m.crippled_by(marked)
+        charge = m.attacker.charge and r == 1 and not down and "M" not in crippled
+        attacker = dataclasses.replace(m.attacker, crippled=crippled, charge=charge)
+        for (st, _), q in _attacks(trade, models, index, attacker, m, state, p).items():
+            out[st] += q
+    return dict(out)
+
+
+def _attacks(trade, models, index, attacker, m, state, p):
+    """The combat action of ``attacker`` (model ``m``) from ``state``: its initial attacks,
+    then one bought attack per point while it has one; ``{(state, points): probability}``."""
+    dist = {(state, attacker.points): p}
+    charge_left = attacker.charge
+    for w in attacker.weapons:
+        for _ in range(w.attacks):
+            charge = charge_left and w.type == "melee"
+            dist = _step(trade, models, index, attacker, m, w, dist, charge, bought=False)
+            charge_left = charge_left and not charge
+    bought = attacker.bought_weapon if attacker.spend.buy_attacks else None
+    for _ in range(attacker.points if bought is not None else 0):
+        charge = charge_left
+        dist = _step(trade, models, index, attacker, m, bought, dist, charge, bought=True)
+        charge_left = False
+    return dist
+
+
+def _target_of(models, index, m, state):
+    """Index of the first model of ``m.attacks`` standing, or None."""
+    for name in m.attacks:
+        y = index[name]
+        if state[y] is not _DEAD:
+            return y
+    return None
+
+
+def _step(trade, models, index, attacker, m, w, dist, charge, bought):
+    """One attack with ``w`` from every ``(state, points)`` of ``dist``."""
+    out: dict = defaultdict(float)
+    for (state, points), p in dist.items():
+        y = _target_of(models, index, m, state)
+        if y is None or (bought and points < 1):
+            out[(state, points)] += p
+            continue
+        if bought:
+            points -= 1
+        for (st, pts), q in _one_attack(trade, attacker, w, models[y], y, state, points, charge).items():
+            out[(st, pts)] += p * q
+    return dict(out)
+
+
+def _one_attack(trade, attacker, w, ym, y, state, points, charge):
+    """``{(state, points): probability}`` after one attack of ``w`` on model ``y``."""
+    marked, down = state[y]
+    crippled = ym.crippled_by(marked)
+    t = ym.target
+    spend = attacker.spend
+    base5 = down or "M" in crippled
+    out: dict = defaultdict(float)
+    if w.auto_hit or (w.type == "melee" and down):
+        outcomes = ((0.0, 0.0), (1.0, 0.0))  # never critical
+        paid = 0
+    else:
+        defense = t.defense_against(w.type, base5) + t.spell_def + t.upkeep_def
+        dice = attacker.attack_dice(w)
+        paid = int(not w.boosted_attack and dice >= 1 and points > spend.reserve
+                   and spend.boosts_attack(defense - w.skill))
+        miss, hit, crit = attack_outcome(max(1, dice + paid), w.skill, defense)
+        outcomes = ((miss, 0.0), (hit, crit))
+    points -= paid
+    miss = outcomes[0][0]
+    if miss:
+        out[(state, points)] += miss
+    for critical, q in ((False, outcomes[1][0]), (True, outcomes[1][1])):
+        if q:
+            for (st, pts), r in _hit(trade, attacker, w, ym, y, state, points, charge, critical).items():
+                out[(st, pts)] += q * r
+    return out
+
+
+def _hit(trade, attacker, w, ym, y, state, points, charge, critical):
+    """A hit's damage roll, marking, Tough and knockdown."""
+    marked, down = state[y]
+    t = ym.target
+    knocks = w.knocks_down(critical)
+    early = knocks and trade.knockdown_before_tough
+    if w.pow is None:
+        return {(_put(state, y, (marked, down or knocks)), points): 1.0}
+    crippled = ym.crippled_by(marked)
+    arm = (t.arm + t.arm_modifier(w.type) + t.spell_arm + t.upkeep_arm
+           + 2 * sum(loc not in crippled for loc in t.shield) + sum(loc not in crippled for loc in t.buckler))
+    free = w.boosted_damage or charge
+    dice = attacker.damage_dice(w) + int(charge and not w.boosted_damage)
+    spend = attacker.spend
+    paid = 0
+    if not free and dice >= 1 and points > spend.reserve:
+        if spend.boost_damage == "always":
+            paid = 1
+        elif spend.boost_damage == "auto":
+            remaining = t.boxes - marked
+            paid = int(max(1, dice) + w.pow - arm < remaining and 6 * max(1, dice + 1) + w.pow - arm > 0)
+    points -= paid
+    pmf = damage_pmf(max(1, dice + paid), w.pow, arm)
+    out: dict = defaultdict(float)
+    tough = t.tough_rules
+    for dmg in np.flatnonzero(pmf):
+        q = float(pmf[dmg])
+        now = marked + int(dmg)
+        is_down = down or early
+        if now < t.boxes:
+            out[(_put(state, y, (now, down or knocks)), points)] += q
+            continue
+        if tough and (not is_down or "tough_steady" in tough):
+            save = (7 - t.tough_on) / 6
+            out[(_put(state, y, (t.boxes - 1, True)), points)] += q * save
+            q *= 1 - save
+        if q:
+            out[(_put(state, y, _DEAD), points)] += q
+    return out
+
+
+def _put(state, y, value):
+    return state[:y] + (value,) + state[y + 1:]

@@ -1,0 +1,273 @@
+"""A trade: two sides taking turns over rounds, each model both an attacker and a target.
+
+A round is the first side's turn, then the other's. In a side's turn its continuous effects
+are resolved (the maintenance phase), its models' points refresh (the control phase), and
+its models standing activate in the order listed: a knocked-down model stands up (it
+forfeits its movement: no charge), then makes its combat action against the first model of
+its ``attacks`` still standing, with what the damage it has taken leaves it (a crippled
+weapon system rolls one die fewer, a crippled Cortex has no focus, ...: the model's crippled
+systems, :attr:`Attacker.crippled`). The trade ends when every model of a side is destroyed,
+or after ``rounds``. docs/trades.md is the reference.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
+from .._core.validate import check_bool, check_choice, check_int, check_name, plain_ints
+from ..errors import InputError
+from .attacker import Attacker
+from .scenario import MAX_TURNS
+from .target import MAX_BOXES, Target
+from .vocabulary import BRUTAL_DAMAGE_ON, GRID_LETTERS, READINGS, SPIRAL_LETTERS
+
+__all__ = ["Side", "Trade", "TradeModel", "MAX_SIDE_MODELS"]
+
+#: Most models (single models or units) on one side of a trade.
+MAX_SIDE_MODELS = 8
+
+
+@dataclass(frozen=True)
+class TradeModel:
+    """One model (or unit) of a side: how it attacks, how it defends, whom it attacks.
+
+    Parameters
+    ----------
+    attacker : Attacker
+        Its combat action: weapons, focus / fury / forcing, spending policy, ``charge`` (its
+        first activation's first melee attack is a charge attack), ``models`` (a unit).
+    target : Target
+        Its defence: DEF, ARM, damage track, grid or spiral, rules, ``models`` (a unit: the
+        same number as its attacker's).
+    attacks : tuple of str
+        The enemy models it attacks, in order: each activation, the first still standing.
+    cripple_at : tuple of (str, int)
+        On a damage track: the damage marked from which each system (a warjack's letters) or
+        aspect (a warbeast's) counts as crippled, e.g. ``(("L", 20), ("C", 26))``; a grid or
+        spiral cripples by its own boxes. A mapping is accepted.
+    name : str
+        The model's name (default: its attacker's); its attacker and target take it.
+
+    Examples
+    --------
+    >>> from mathhammer.rules import Weapon
+    >>> fist = Weapon("Fist", "melee", 6, 16, attacks=2, location="L")
+    >>> m = TradeModel(Attacker("Jack", [fist], focus=3), Target(12, 18, boxes=28),
+    ...                attacks=["Beast"], cripple_at={"L": 20})
+    >>> m.name, m.target.name, m.cripple_at
+    ('Jack', 'Jack', (('L', 20),))
+    """
+
+    attacker: Attacker
+    target: Target
+    attacks: tuple[str, ...]
+    cripple_at: tuple[tuple[str, int], ...] = ()
+    name: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.attacker, Attacker):
+            raise InputError("attacker", self.attacker, "must be an Attacker")
+        if not isinstance(self.target, Target):
+            raise InputError("target", self.target, "must be a Target")
+        name = self.name or self.attacker.name
+        check_name("name", name)
+        object.__setattr__(self, "name", name)
+        if self.attacker.name != name:
+            object.__setattr__(self, "attacker", dataclasses.replace(self.attacker, name=name))
+        if self.target.name != name:
+            object.__setattr__(self, "target", dataclasses.replace(self.target, name=name))
+        if isinstance(self.attacks, str):
+            object.__setattr__(self, "attacks", (self.attacks,))
+        if not isinstance(self.attacks, (list, tuple)) or not self.attacks:
+            raise InputError("attacks", self.attacks, "names the enemy models it attacks (at least one)")
+        for i, other in enumerate(self.attacks):
+            check_name(f"attacks[{i}]", other)
+        if len(set(self.attacks)) != len(self.attacks):
+            raise InputError("attacks", list(self.attacks), "names a model twice")
+        object.__setattr__(self, "attacks", tuple(self.attacks))
+        self._check_own_state()
+        object.__setattr__(self, "cripple_at", self._thresholds())
+
+    def _check_own_state(self) -> None:
+        """What a trade gives the model itself, refused where the file says it otherwise."""
+        a, t = self.attacker, self.target
+        if a.crippled:
+            raise InputError("attacker.crippled", sorted(a.crippled),
+                             "in a trade a model's crippled systems come from the damage it takes")
+        if a.targets or any(w.targets for w in a.weapons):
+            raise InputError("attacker.targets", list(a.targets) or "a weapon's targets",
+                             "in a trade the model's `attacks` says whom it attacks")
+        if a.models != t.models:
+            raise InputError("target.models", t.models, f"a unit attacks and defends with its models: "
+                             f"its attacker has models = {a.models}")
+        if t.focus or t.fury:
+            raise InputError("target.focus" if t.focus else "target.fury", t.focus or t.fury,
+                             "a power field in a trade (the points a model keeps from its own "
+                             "activation) is not modelled: give 0")
+        if t.colossal:
+            raise InputError("target.grid", "colossal", "a colossal is not modelled in a trade")
+        if t.shield_guard:
+            raise InputError("target.shield_guard", list(t.shield_guard), "is not modelled in a trade")
+
+    def _thresholds(self) -> tuple[tuple[str, int], ...]:
+        value = self.cripple_at
+        if isinstance(value, dict):
+            value = tuple(value.items())
+        if not isinstance(value, (list, tuple)):
+            raise InputError("cripple_at", value, "must be a table of letter = damage marked")
+        if value and self.target.capacity != "track":
+            raise InputError("cripple_at", dict(value), "is for a damage track: a grid or spiral "
+                             "cripples by its own boxes")
+        letters = SPIRAL_LETTERS if self.attacker.model == "warbeast" else GRID_LETTERS
+        out = {}
+        for pair in value:
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise InputError("cripple_at", value, "must be a table of letter = damage marked")
+            letter, boxes = pair
+            key = f"cripple_at.{letter}"
+            if self.attacker.model not in ("warjack", "warbeast"):
+                raise InputError(key, boxes, "a warjack's systems or a warbeast's aspects: the "
+                                 f"attacker's model is {self.attacker.model!r}")
+            check_choice("cripple_at", letter, tuple(letters))
+            out[letter] = check_int(key, boxes, 1, min(self.target.boxes, MAX_BOXES))
+        return tuple(sorted(out.items()))
+
+    def crippled_by(self, marked: int) -> frozenset:
+        """The systems crippled on its damage track with ``marked`` damage.
+
+        >>> from mathhammer.rules import Weapon
+        >>> m = TradeModel(Attacker("J", [Weapon("F", "melee", 6, 16)]), Target(12, 18, boxes=28),
+        ...                ["X"], {"L": 20, "C": 26})
+        >>> sorted(m.crippled_by(19)), sorted(m.crippled_by(26))
+        ([], ['C', 'L'])
+        """
+        return frozenset(letter for letter, boxes in self.cripple_at if marked >= boxes)
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a trade: its name and its models, in the order they activate."""
+
+    name: str
+    models: tuple[TradeModel, ...]
+
+    def __post_init__(self):
+        check_name("name", self.name)
+        if isinstance(self.models, list):
+            object.__setattr__(self, "models", tuple(self.models))
+        if not isinstance(self.models, tuple) or not self.models:
+            raise InputError("models", self.models if isinstance(self.models, tuple) else [],
+                             "a side needs at least one model")
+        if len(self.models) > MAX_SIDE_MODELS:
+            raise InputError("models", len(self.models), f"at most {MAX_SIDE_MODELS} models a side")
+        for i, m in enumerate(self.models):
+            if not isinstance(m, TradeModel):
+                raise InputError(f"models[{i}]", m, "must be a TradeModel")
+
+
+@dataclass(frozen=True)
+class Trade:
+    """Two sides trading attacks over rounds (docs/trades.md).
+
+    Parameters
+    ----------
+    sides : tuple of two Side
+    first : str
+        The side whose turn comes first each round (default: the first listed).
+    rounds : int
+        Rounds, 1-20: each, the first side's turn, then the other's.
+    trials, seed
+        Monte Carlo sample size and seed, as a scenario's.
+    brutal_damage, knockdown_before_tough, crit_counts_discarded, \
+    arm_minus_stacks_same_weapon, dispel_from_next_attack, single_die_one_misses
+        The settings of :class:`~mathhammer.rules.Scenario`.
+
+    Examples
+    --------
+    >>> from mathhammer.rules import Weapon
+    >>> fist = Weapon("Fist", "melee", 6, 16, attacks=2)
+    >>> a = TradeModel(Attacker("A", [fist], focus=3), Target(12, 18, boxes=28), ["B"])
+    >>> b = TradeModel(Attacker("B", [fist], focus=3), Target(12, 18, boxes=28), ["A"])
+    >>> t = Trade([Side("Red", [a]), Side("Blue", [b])], rounds=2)
+    >>> t.first, [s.name for s in t.order]
+    ('Red', ['Red', 'Blue'])
+    >>> Trade([Side("Red", [a]), Side("Blue", [b])], rounds=0)
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: trade.rounds: must be between 1 and 20 (got 0)
+    """
+
+    sides: tuple[Side, Side]
+    first: str = ""
+    rounds: int = 1
+    trials: int = DEFAULT_TRIALS
+    seed: int | None = None
+    brutal_damage: str = "critical"
+    knockdown_before_tough: bool = False
+    crit_counts_discarded: bool = False
+    arm_minus_stacks_same_weapon: bool = False
+    dispel_from_next_attack: bool = False
+    single_die_one_misses: bool = False
+
+    def __post_init__(self):
+        plain_ints(self)
+        if isinstance(self.sides, list):
+            object.__setattr__(self, "sides", tuple(self.sides))
+        if not isinstance(self.sides, tuple) or len(self.sides) != 2:
+            raise InputError("sides", len(self.sides) if isinstance(self.sides, tuple) else self.sides,
+                             "a trade has two sides")
+        for s, side in enumerate(self.sides):
+            if not isinstance(side, Side):
+                raise InputError(f"sides[{s}]", side, "must be a Side")
+        if self.sides[0].name == self.sides[1].name:
+            raise InputError("sides[1].name", self.sides[1].name, "the two sides need different names")
+        first = self.first or self.sides[0].name
+        check_choice("trade.first", first, tuple(s.name for s in self.sides))
+        object.__setattr__(self, "first", first)
+        check_int("trade.rounds", self.rounds, 1, MAX_TURNS)
+        check_int("simulation.trials", self.trials, 1, MAX_TRIALS)
+        if self.seed is not None:
+            check_int("simulation.seed", self.seed, 0, MAX_SEED)
+        check_choice("settings.brutal_damage", self.brutal_damage, BRUTAL_DAMAGE_ON)
+        for key in READINGS:
+            check_bool(f"settings.{key}", getattr(self, key))
+        self._check_names()
+
+    def _check_names(self) -> None:
+        """Model names are distinct, and each model attacks models of the other side."""
+        seen: dict[str, int] = {}
+        for s, side in enumerate(self.sides):
+            for i, m in enumerate(side.models):
+                if m.name in seen:
+                    raise InputError(f"sides[{s}].models[{i}].name", m.name,
+                                     "names another model too (figures are reported by name)")
+                seen[m.name] = s
+        for s, side in enumerate(self.sides):
+            for i, m in enumerate(side.models):
+                for k, other in enumerate(m.attacks):
+                    key = f"sides[{s}].models[{i}].attacks[{k}]"
+                    if other not in seen:
+                        raise InputError(key, other, "names no model of the trade: the other side has "
+                                         + ", ".join(repr(x.name) for x in self.sides[1 - s].models))
+                    if seen[other] == s:
+                        raise InputError(key, other, f"is on its own side ({side.name!r}): a model "
+                                         "attacks the other side's models")
+
+    @property
+    def order(self) -> tuple[Side, Side]:
+        """The sides in the order of their turns in a round."""
+        return self.sides if self.sides[0].name == self.first else (self.sides[1], self.sides[0])
+
+    @property
+    def models(self) -> tuple[TradeModel, ...]:
+        """Every model, the first side's (as listed) first."""
+        return self.sides[0].models + self.sides[1].models
+
+    def side_of(self, name: str) -> int:
+        """Index of the side model ``name`` is on."""
+        for s, side in enumerate(self.sides):
+            if any(m.name == name for m in side.models):
+                return s
+        raise InputError("model", name, "names no model of the trade")
