@@ -1,0 +1,238 @@
+"""Monte Carlo trades (docs/trades.md): a trade encoded once, run chunk by chunk, into figures.
+
+Each model's combat action is encoded once for every combination of its crippled letters
+that changes an attack (a weapon's location, a warjack's Cortex and Movement, a warbeast's
+Body, Mind and Spirit), against each model it may attack, charging or not: an attack
+*program* built by the scenario encoder (:func:`.encode.encode` of a one-attacker scenario),
+so the kernel (:mod:`._kernels.trade_trials`) rolls every attack with the general kernel's
+own steps. Chunks and streams are the package's (:mod:`mathhammer._core.chunks`): the same
+seed gives the same counts on any number of threads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numba
+import numpy as np
+
+from .._core.chunks import BATCH, CHUNK, batches, open_batch
+from .._core.compiling import compile_for
+from .._core.threads import run_chunks
+from ..errors import InputError
+from ..exact.trade import TradeFigures
+from ..rules import Scenario
+from ..rules.trade import Trade, TradeModel
+from ..rules.vocabulary import GRID_LETTERS, SPIRAL_LETTERS
+from ._kernels import layout as L
+from ._kernels.trade_trials import NO_THRESHOLD, TradeCounters, TradeTables, trade_trials
+from .card_tables import card_tables
+from .encode import encode
+
+__all__ = ["check_trade_montecarlo", "encode_trade", "trade_monte_carlo", "TradeCounts"]
+
+#: Weapon rules the Monte Carlo trade covers (with the core of an attack).
+TRADE_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown"})
+_TARGET_RULES = frozenset({"tough", "tough_steady", "unyielding", "carapace"})
+
+
+def check_trade_montecarlo(trade: Trade) -> None:
+    """Raise :class:`~mathhammer.errors.InputError` (one line, naming the key) for what a
+    trade holds that the Monte Carlo trade does not cover yet."""
+    for s, side in enumerate(trade.sides):
+        for i, m in enumerate(side.models):
+            _check_model(m, f"sides[{s}].models[{i}]")
+
+
+def _check_model(m: TradeModel, key: str) -> None:
+    a, t = m.attacker, m.target
+
+    def refuse(what: str, value: object, why: str) -> None:
+        raise InputError(f"{key}.{what}", value, why)
+
+    if t.models != 1:
+        refuse("target.models", t.models, "a trade of units is not modelled yet: single models")
+    if set(t.rules) - _TARGET_RULES:
+        refuse("target.rules", sorted(set(t.rules) - _TARGET_RULES), "a trade covers Tough, Tough "
+               "Steady, Unyielding and Carapace")
+    if t.tough_rules and t.capacity != "track":
+        refuse("target.rules", sorted(t.tough_rules), "Tough on a grid or spiral is not modelled in a trade")
+    if t.state - {"knocked_down"}:
+        refuse("target.state", sorted(t.state), "a trade model starts knocked down or not")
+    if t.effects or t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
+        refuse("target", "effects, terrain, resist, upkeep rules or Rapid Healing",
+               "not modelled in a trade yet")
+    if a.policy != "fixed":
+        refuse("attacker.policy", a.policy, "a trade plays fixed spending policies for now: give "
+               "the model's [sides.models.attacker.spend] table")
+    if a.combined != 1 or a.power_weapon is not None:
+        refuse("attacker", "combined or power attack", "not modelled in a trade")
+    for j, w in enumerate(a.weapons):
+        wk = f"attacker.weapons[{j}]"
+        if w.type not in ("melee", "ranged"):
+            refuse(f"{wk}.type", w.type, "a trade covers melee and ranged weapons")
+        if set(w.rules) - TRADE_WEAPON_RULES:
+            refuse(f"{wk}.rules", sorted(set(w.rules) - TRADE_WEAPON_RULES),
+                   "a trade covers Knockdown and Critical Knockdown")
+        if (w.random_rof or w.attack_discard != "none" or w.damage_discard != "none" or w.def_minus
+                or w.arm_minus or w.damage_to or w.reload or w.cost or w.damage_type):
+            refuse(wk, w.name, "a trade covers plain weapons: fixed attacks, no discard, effect, "
+                   "damage type, Reload or COST")
+
+
+def _alphabet(m: TradeModel) -> str:
+    return SPIRAL_LETTERS if m.attacker.model == "warbeast" else GRID_LETTERS
+
+
+def _relevant(m: TradeModel) -> list[str]:
+    """The letters of model ``m`` whose crippling changes its combat action: its weapons'
+    locations, a warjack's Cortex (focus) and Movement (a charge), a warbeast's aspects."""
+    letters = set(m.target.letters) | {x for x, _ in m.cripple_at}
+    a = m.attacker
+    if a.model == "warjack":
+        wanted = {w.location for w in a.weapons if w.location} | {"C"} | ({"M"} if a.charge else set())
+    elif a.model == "warbeast":
+        wanted = {"B", "M", "S"}
+    else:
+        wanted = set()
+    alphabet = _alphabet(m)
+    return sorted(letters & wanted, key=alphabet.index)
+
+
+def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
+    """The trade's tables and the most dice entries one trial may read."""
+    check_trade_montecarlo(trade)
+    models = trade.models
+    index = {m.name: i for i, m in enumerate(models)}
+    n = len(models)
+    rel = [_relevant(m) for m in models]
+    max_rel = max(1, max(len(r) for r in rel))
+    max_targets = max(len(m.attacks) for m in models)
+    prog_index = np.full((n, 1 << max_rel, max_targets, 2), -1, dtype=np.int64)
+    rows, starts, lens, atts, draws = [], [], [], [], []
+    settings = {k: getattr(trade, k) for k in ("brutal_damage", "knockdown_before_tough",
+                                                "crit_counts_discarded", "arm_minus_stacks_same_weapon",
+                                                "dispel_from_next_attack", "single_die_one_misses")}
+    for x, m in enumerate(models):
+        most = 0
+        for c in range(1 << len(rel[x])):  # bit i of c: the model's i-th relevant letter crippled
+            crippled = frozenset(letter for i, letter in enumerate(rel[x]) if (c >> i) & 1)
+            for k, name in enumerate(m.attacks):
+                target = models[index[name]].target
+                for charge in (0, 1):
+                    can = m.attacker.charge and not (m.attacker.model == "warjack" and "M" in crippled)
+                    if charge and not can:
+                        continue
+                    attacker = dataclasses.replace(m.attacker, crippled=crippled, charge=bool(charge))
+                    enc = encode(Scenario(target, [attacker], trials=1, seed=0, **settings))
+                    prog_index[x, c, k, charge] = len(starts)
+                    starts.append(sum(len(r) for r in rows))
+                    lens.append(enc.n_slots)
+                    rows.append(enc.tables.attacks[: enc.n_slots])
+                    atts.append(enc.tables.attackers[0])
+                    most = max(most, _program_draws(enc.tables.attacks[: enc.n_slots]))
+        draws.append(most)
+    rel_bits = np.full((n, max_rel), -1, dtype=np.int64)
+    for x, letters in enumerate(rel):
+        for i, letter in enumerate(letters):
+            rel_bits[x, i] = _alphabet(models[x]).index(letter)
+    tvec = np.array([encode(Scenario(m.target, [models[index[m.attacks[0]]].attacker], trials=1, seed=0,
+                                     **settings)).tables.target for m in models], dtype=np.int64)
+    cards = [card_tables(m.target) for m in models]
+    letters_done = np.zeros((n, L.N_COLUMNS, 1 << L.MAX_ROWS), dtype=np.int64)
+    for x, (_, _, done) in enumerate(cards):
+        letters_done[x, :, : done.shape[1]] = done
+    thresholds = np.full((n, L.MAX_LETTERS), NO_THRESHOLD, dtype=np.int64)
+    present = np.zeros(n, dtype=np.int64)
+    for x, m in enumerate(models):
+        alphabet = _alphabet(m)
+        for letter in m.target.letters:
+            present[x] |= 1 << alphabet.index(letter)
+        for letter, at in m.cripple_at:
+            thresholds[x, alphabet.index(letter)] = at
+            present[x] |= 1 << alphabet.index(letter)
+    order = np.full((2, n), -1, dtype=np.int64)
+    for s, side in enumerate(trade.sides):
+        for j, m in enumerate(side.models):
+            order[s, j] = index[m.name]
+    targets_of = np.full((n, max_targets), -1, dtype=np.int64)
+    for x, m in enumerate(models):
+        targets_of[x, : len(m.attacks)] = [index[name] for name in m.attacks]
+    tables = TradeTables(
+        rows=np.concatenate(rows).astype(np.int64), prog_start=np.array(starts, dtype=np.int64),
+        prog_len=np.array(lens, dtype=np.int64), prog_att=np.array(atts, dtype=np.int64),
+        prog_index=prog_index, rel=rel_bits,
+        stops_charge=np.array([1 << GRID_LETTERS.index("M") if m.attacker.model == "warjack" else 0
+                               for m in models], dtype=np.int64),
+        charges=np.array([int(m.attacker.charge) for m in models], dtype=np.int64),
+        targets_of=targets_of, side_of=np.array([trade.side_of(m.name) for m in models], dtype=np.int64),
+        order=order, tvec=tvec, col_full=np.array([cols for cols, _, _ in cards], dtype=np.int64),
+        letters_done=letters_done, present=present, thresholds=thresholds,
+        first=np.array([[s.name for s in trade.sides].index(trade.first)], dtype=np.int64),
+        rounds=np.array([trade.rounds], dtype=np.int64))
+    return tables, trade.rounds * sum(draws)
+
+
+def _program_draws(rows: np.ndarray) -> int:
+    """Dice entries a combat action may read at most: per attack its attack roll (a boost
+    included), its damage roll (a boost and Brutal Damage), a column and a Tough d6."""
+    total = 0
+    for row in rows.tolist():
+        att = max(1, row[L.A_ATT_DICE] + 1)
+        dmg = max(1, row[L.A_DMG_DICE] + 2)
+        total += (att + 1) // 2 + (dmg + 1) // 2 + 2
+    return total
+
+
+@dataclasses.dataclass(frozen=True)
+class TradeCounts:
+    """Merged counters of a Monte Carlo trade (the ``TradeCounters`` fields, chunks summed)."""
+
+    trials: int
+    side_out: np.ndarray
+    destroyed: np.ndarray
+    damage: np.ndarray
+    crippled: np.ndarray
+
+
+def trade_monte_carlo(trade: Trade, trials: int, seed: int, chunk: int = CHUNK) -> TradeCounts:
+    """Run ``trials`` trades from ``seed`` (both checked by the caller) and merge the counts."""
+    tables, draws = encode_trade(trade)
+    n, k_turns = len(trade.models), 2 * trade.rounds
+    total = None
+    for first, k in batches(trials, chunk, BATCH):
+        counters = TradeCounters(
+            side_out=np.zeros((k, k_turns, 2), dtype=np.int64),
+            destroyed=np.zeros((k, k_turns, n), dtype=np.int64),
+            damage=np.zeros((k, k_turns, n), dtype=np.int64),
+            crippled=np.zeros((k, k_turns, n, L.MAX_LETTERS), dtype=np.int64),
+            attack_counts=np.zeros((k, tables.rows.shape[0], L.C_NFIELDS), dtype=np.int64))
+        streams, dice, sizes, size = open_batch(seed, first, k, trials, chunk, draws)
+
+        def row(c):
+            return TradeCounters(*(a[c] for a in counters))
+
+        def job(lo, hi):
+            for c in range(lo, hi):
+                trade_trials(sizes[c], streams[c], dice[c], np.int64(size), np.int64(size),
+                             np.int64(draws), tables, row(c))
+
+        compile_for(trade_trials, (sizes[0], streams[0], dice[0], np.int64(size), np.int64(size),
+                                   np.int64(draws), tables, row(0)),
+                    "the Monte Carlo trade kernel", "a few seconds")
+        run_chunks(job, k, numba.get_num_threads())
+        part = [a.sum(axis=0) for a in counters[:4]]
+        total = part if total is None else [t + p for t, p in zip(total, part)]
+    return TradeCounts(trials, *total)
+
+
+def trade_figures(trade: Trade, counts: TradeCounts) -> TradeFigures:
+    """The figures of ``counts`` as the exact engine gives them (means over the trials)."""
+    turns = tuple((r, side.name) for r in range(1, trade.rounds + 1) for side in trade.order)
+    t = counts.trials
+    crippled = {}
+    for x, m in enumerate(trade.models):
+        alphabet = _alphabet(m)
+        for letter in sorted(set(m.target.letters) | {x for x, _ in m.cripple_at}, key=alphabet.index):
+            crippled[(m.name, letter)] = counts.crippled[:, x, alphabet.index(letter)] / t
+    return TradeFigures(turns, counts.side_out / t, counts.destroyed / t, counts.damage / t, crippled)

@@ -1,0 +1,177 @@
+"""The Monte Carlo trade (mathhammer.montecarlo.trades) against the exact trade engine, on
+chosen dice through the kernel, and the same counts on any number of threads."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numba
+import numpy as np
+import pytest
+
+from mathhammer._core.pairs import pair_entry
+from mathhammer._core.rng import FILL_SLACK
+from mathhammer.errors import InputError
+from mathhammer.exact.trade import exact_trade
+from mathhammer.montecarlo._kernels import layout as L
+from mathhammer.montecarlo._kernels.trade_trials import TradeCounters, trade_trials
+from mathhammer.montecarlo.trades import encode_trade, trade_figures, trade_monte_carlo
+from mathhammer.rules import Attacker, Spend, Target, Weapon
+from mathhammer.rules.trade import Side, Trade, TradeModel
+from trade_cases import random_trade
+
+TRIALS = 20_000
+
+
+def _within(mc, exact, bound, what):
+    """``mc`` within 5 standard errors of ``exact`` (``bound``: the standard error)."""
+    assert abs(mc - exact) <= 5 * bound + 1e-12, f"{what}: {mc} against exact {exact} (5 se {5 * bound:.4g})"
+
+
+def test_monte_carlo_trades_agree_with_exact_within_5_standard_errors():
+    """Every figure after every turn: P(a side out), P(a model destroyed), its expected
+    damage (standard error at most boxes / 2 / sqrt(n): the damage lies in [0, boxes]) and
+    P(each threshold crippled), on 30 random trades the exact engine solves."""
+    rng = random.Random(4848)
+    for case in range(30):
+        trade = random_trade(rng)
+        exact = exact_trade(trade)
+        mc = trade_figures(trade, trade_monte_carlo(trade, TRIALS, seed=case))
+        for k in range(len(exact.turns)):
+            for s in range(2):
+                p = exact.destroyed[k, s]
+                _within(mc.destroyed[k, s], p, math.sqrt(p * (1 - p) / TRIALS), f"{case} turn {k} side {s} out")
+            for x, m in enumerate(trade.models):
+                p = exact.model_destroyed[k, x]
+                _within(mc.model_destroyed[k, x], p, math.sqrt(p * (1 - p) / TRIALS), f"{case} {m.name} destroyed")
+                _within(mc.damage[k, x], exact.damage[k, x], m.target.boxes / 2 / math.sqrt(TRIALS),
+                        f"{case} {m.name} damage")
+        for key, p in exact.crippled.items():
+            for k in range(len(exact.turns)):
+                _within(mc.crippled[key][k], p[k], math.sqrt(p[k] * (1 - p[k]) / TRIALS), f"{case} {key} crippled")
+
+
+# ------------------------------------------------------------------ chosen dice
+def _jack(name, enemy, *, skill=6, pow_=14, focus=0, spend=None, cripple_at=None, charge=False):
+    fist = Weapon("Fist", "melee", skill, pow_, location="L")
+    spend = spend or Spend(boost_attack="never", boost_damage="never", buy_attacks=False)
+    return TradeModel(Attacker(name, [fist], focus=focus, spend=spend, charge=charge),
+                      Target(10, 10, boxes=20), [enemy], cripple_at or {})
+
+
+def _scripted(trade, entries):
+    """One trial of ``trade`` on the dice ``entries`` (pair entries, in the order read);
+    returns ``(entries read, counters)``."""
+    tables, draws = encode_trade(trade)
+    size = max(draws, len(entries)) + 8
+    dice = np.zeros(size + FILL_SLACK, dtype=np.uint8)
+    dice[: len(entries)] = entries
+    n, turns = len(trade.models), 2 * trade.rounds
+    counters = TradeCounters(np.zeros((turns, 2), np.int64), np.zeros((turns, n), np.int64),
+                             np.zeros((turns, n), np.int64), np.zeros((turns, n, L.MAX_LETTERS), np.int64),
+                             np.zeros((tables.rows.shape[0], L.C_NFIELDS), np.int64))
+    pos = trade_trials(np.int64(1), np.zeros(4, np.uint64), dice, np.int64(0), np.int64(size),
+                       np.int64(draws), tables, counters)
+    return int(pos), counters
+
+
+def test_a_crippled_arm_loses_its_die_in_the_next_activation():
+    """Crippled weapon system (docs/rules.md 3, docs/trades.md): Blue's fist deals Red 9
+    damage, crippling Red's left arm (cripple_at L = 1); Red's left fist then rolls one die to
+    hit (4 + MAT 6 = 10 hits DEF 10) and one damage die (5 + POW 14 - ARM 10 = 9), not 5 + 6."""
+    red, blue = _jack("Red", "Blue", cripple_at={"L": 1}), _jack("Blue", "Red")
+    trade = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Blue")
+    script = [pair_entry(3, 4), pair_entry(2, 3),   # Blue: 7 + 6 hits; 5 + 14 - 10 = 9
+              pair_entry(4, 1), pair_entry(5, 6)]   # Red, one die each: 4, then 5
+    read, c = _scripted(trade, script)
+    assert read == 4
+    assert c.damage[0].tolist() == [9, 0]           # after Blue's turn: 9 on Red
+    assert c.crippled[0, 0, 6] == 1                 # Red's L (the grid alphabet's bit 6)
+    assert c.damage[1].tolist() == [9, 9]           # Red's one die: 5 + 14 - 10
+    whole = Trade([Side("Red", [_jack("Red", "Blue", cripple_at={"L": 20})]), Side("Blue", [blue])],
+                  first="Blue")
+    read, c = _scripted(whole, script)              # not crippled: two dice, 5 + 6 + 4 = 15
+    assert read == 4 and c.damage[1].tolist() == [9, 15]
+
+
+def test_a_crippled_arm_on_a_grid_loses_its_die_in_the_next_activation():
+    """The same on a damage grid (docs/rules.md 3): Blue's 2 damage go to column 1 (the
+    column d6 shows 1), Red's two L boxes there: its left arm is crippled, and its fist rolls
+    one die to hit and one to damage (4 + 6 hits; 5 + 14 - 10 = 9). The column d6 showing 3
+    marks the hull of column 3 instead, and the fist rolls two dice (5 + 6 + 4 = 15)."""
+    grid = ("LL", "RR", "..", "..", "..", "..")
+    red = TradeModel(Attacker("Red", [Weapon("Fist", "melee", 6, 14, location="L")],
+                              spend=Spend(boost_attack="never", boost_damage="never", buy_attacks=False)),
+                     Target(10, 10, grid=grid), ["Blue"])
+    blue = _jack("Blue", "Red", pow_=8)
+    trade = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Blue")
+    hit_for_two = [pair_entry(3, 4), pair_entry(1, 3)]  # 7 + 6 hits; 1 + 3 + 8 - 10 = 2
+    read, c = _scripted(trade, hit_for_two + [pair_entry(1, 6), pair_entry(4, 1), pair_entry(5, 6)])
+    assert read == 5 and c.damage[0, 0] == 2 and c.crippled[0, 0, 6] == 1
+    assert c.damage[1, 1] == 9
+    read, c = _scripted(trade, hit_for_two + [pair_entry(3, 6), pair_entry(4, 1), pair_entry(5, 6)])
+    assert read == 5 and c.damage[0, 0] == 2 and c.crippled[0, 0, 6] == 0
+    assert c.damage[1, 1] == 15
+
+
+def test_a_crippled_cortex_spends_nothing():
+    """Crippled Cortex (docs/rules.md 3): Red always boosts with its 2 focus, but once Blue's
+    hit cripples its Cortex (cripple_at C = 1) it has none: two attack dice (one entry), two
+    damage dice (one entry); uncrippled, three of each (two entries each)."""
+    always = Spend(boost_attack="always", boost_damage="always", buy_attacks=False)
+    blue = _jack("Blue", "Red")
+    script = [pair_entry(3, 4), pair_entry(2, 3),                      # Blue: 9 on Red
+              pair_entry(4, 5), pair_entry(1, 2), pair_entry(5, 6), pair_entry(1, 2)]
+    crippled = Trade([Side("Red", [_jack("Red", "Blue", focus=2, spend=always, cripple_at={"C": 1})]),
+                      Side("Blue", [blue])], first="Blue")
+    read, c = _scripted(crippled, script)
+    assert read == 4                                # 2 entries Blue's, 2 Red's: no boost
+    assert c.damage[1, 1] == 1 + 2 + 14 - 10        # Red's damage: the second entry's 1 + 2
+    whole = Trade([Side("Red", [_jack("Red", "Blue", focus=2, spend=always, cripple_at={"C": 20})]),
+                   Side("Blue", [blue])], first="Blue")
+    read, c = _scripted(whole, script)
+    assert read == 6                                # boosted: 3 dice each, two entries each
+    assert c.damage[1, 1] == 5 + 6 + 1 + 14 - 10    # 4 + 5 + 1 hit; 5 + 6 + 1 damage
+
+
+def test_a_knocked_down_model_stands_up_and_makes_no_charge():
+    """Knockdown (docs/trades.md): Blue's critical knockdown fells Red; in Red's activation
+    it stands up (forfeiting its movement, so no charge: its damage roll is not boosted)."""
+    kd = Weapon("Fist", "melee", 6, 14, location="L", rules=frozenset({"critical_knockdown"}))
+    never = Spend(boost_attack="never", boost_damage="never", buy_attacks=False)
+    blue = TradeModel(Attacker("Blue", [kd], spend=never), Target(10, 10, boxes=20), ["Red"])
+    red = _jack("Red", "Blue", charge=True)
+    trade = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Blue")
+    script = [pair_entry(4, 4), pair_entry(1, 1),   # Blue: a critical hit (a double); 2 + 14 - 10
+              pair_entry(3, 4), pair_entry(2, 3)]   # Red: hits; two damage dice, not three
+    read, c = _scripted(trade, script)
+    assert read == 4 and c.damage[0, 0] == 6 and c.damage[1, 1] == 5 + 14 - 10
+    standing = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Red")
+    read, c = _scripted(standing, [pair_entry(3, 4), pair_entry(2, 3), pair_entry(6, 1)])
+    assert read == 5 and c.damage[0, 1] == 2 + 3 + 6 + 14 - 10  # charging: three damage dice (Blue then reads 2)
+
+
+# ------------------------------------------------------------------ threads
+def test_the_same_seed_gives_the_same_counts_on_one_thread_and_on_two():
+    rng = random.Random(7)
+    trade = random_trade(rng)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = trade_monte_carlo(trade, 9_000, seed=3, chunk=1_000)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = trade_monte_carlo(trade, 9_000, seed=3, chunk=1_000)
+    finally:
+        numba.set_num_threads(before)
+    for a, b in zip((one.side_out, one.destroyed, one.damage, one.crippled),
+                    (two.side_out, two.destroyed, two.damage, two.crippled)):
+        assert np.array_equal(a, b)
+
+
+def test_what_the_monte_carlo_trade_does_not_cover_is_one_line():
+    fist = Weapon("Fist", "melee", 6, 14)
+    a = TradeModel(Attacker("A", [fist]), Target(10, 10, boxes=5), ["B"])
+    b = TradeModel(Attacker("B", [fist], spend=Spend()), Target(10, 10, boxes=5), ["A"])
+    with pytest.raises(InputError, match=r"^sides\[0\]\.models\[0\]\.attacker\.policy: .*fixed"):
+        trade_monte_carlo(Trade([Side("Red", [a]), Side("Blue", [b])]), 100, seed=1)
