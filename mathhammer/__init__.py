@@ -15,10 +15,12 @@ from .engine import common_stride
 from .errors import ExactNotApplicable, InputError, MathhammerError
 from .explorer import explore
 from .io.scenario_files import load_scenario, scenario_from_dict
+from .io.trade_files import load_trade
 from .policy import Optimized, optimize
 from .result import Result, paired_difference
-from .rules import Attacker, AttackSlot, Scenario, Spend, Target, Weapon
+from .rules import Attacker, AttackSlot, Scenario, Side, Spend, Target, Trade, TradeModel, Weapon
 from .simulation import simulate
+from .trade import simulate_trade
 from .studies import Comparison, RunInterrupted, compare, matrix, pivot, pivot_matrix, sweep
 
 __all__ = [
@@ -32,13 +34,17 @@ __all__ = [
     "Result",
     "RunInterrupted",
     "Scenario",
+    "Side",
     "Target",
+    "Trade",
+    "TradeModel",
     "Spend",
     "Weapon",
     "common_stride",
     "compare",
     "explore",
     "load_scenario",
+    "load_trade",
     "matrix",
     "optimize",
     "paired_difference",
@@ -46,6 +52,7 @@ __all__ = [
     "pivot_matrix",
     "scenario_from_dict",
     "simulate",
+    "simulate_trade",
     "sweep",
 ]
 

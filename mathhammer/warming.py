@@ -78,6 +78,7 @@ JOBS = {
     "basic": ("a damage grid, best play (the basic variant: `mathhammer demo`)", _demo),
     "tracks": ("damage tracks: the plain kernel, focus by best play and by a fixed policy",
                _tracks),
+    "trade": ("trades (docs/trades.md)", None),
     "sbh": ("Song of Blades and Heroes", None),
 }
 
@@ -98,6 +99,18 @@ def _run(name: str) -> tuple[str, float]:
             turn = sbh.Turn([sbh.Solo(sbh.Model(3), 2), sbh.Solo(sbh.Model(4), 3)])
             for trials in (SERIAL, PARALLEL):
                 sbh.simulate_turn(turn, trials=trials, seed=1)
+        elif name == "trade":
+            from .io.trade_files import trade_from_dict
+            from .trade import simulate_trade
+
+            spend = {"boost_attack": "auto"}
+            trade = trade_from_dict({"sides": [
+                {"name": "A", "models": [{"card": "heavy_warjack", "name": "a", "attacks": "b",
+                                          "attacker": {"spend": spend}}]},
+                {"name": "B", "models": [{"card": "heavy_warjack", "name": "b", "attacks": "a",
+                                          "attacker": {"spend": spend}}]}]})
+            for trials in (SERIAL, PARALLEL):
+                simulate_trade(trade, trials=trials, seed=1)
         else:
             for scenario in JOBS[name][1]():
                 for trials in (SERIAL, PARALLEL):

@@ -24,13 +24,14 @@ from . import matrix as _matrix
 from . import run as _run
 from . import sbh as _sbh
 from . import sweep as _sweep
+from . import trade as _trade
 from . import warm as _warm
 from ._common import EXIT_OK, PROG, Parser, UsageError, fail
 
 __all__ = ["main"]
 
 #: Modules registering commands, in the order ``--help`` lists them.
-_COMMANDS = (_run, _cards, _sbh, _sweep, _matrix, _app, _warm)
+_COMMANDS = (_run, _trade, _cards, _sbh, _sweep, _matrix, _app, _warm)
 
 
 def _build_parser() -> Parser:

@@ -18,51 +18,16 @@ from collections import defaultdict
 import numpy as np
 
 from ..errors import ExactNotApplicable
+from ..result.trade import TradeFigures
 from ..rules.trade import Trade, TradeModel
 from .rolls import attack_outcome, damage_pmf
 
-__all__ = ["TradeFigures", "check_trade_exact", "exact_trade", "EXACT_WEAPON_RULES"]
+__all__ = ["check_trade_exact", "exact_trade", "EXACT_WEAPON_RULES"]
 
 #: Weapon rules the exact trade engine covers.
 EXACT_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown"})
 #: Target rules it covers.
 _TARGET_RULES = frozenset({"tough", "tough_steady", "unyielding", "carapace"})
-
-
-@dataclasses.dataclass(frozen=True)
-class TradeFigures:
-    """Exact figures of a trade after each turn (a side's turn of a round, in order).
-
-    Attributes
-    ----------
-    turns : tuple of (int, str)
-        ``(round, side)`` of each turn, in order.
-    destroyed : ndarray, shape (turns, 2)
-        P(side s has no model standing) after each turn.
-    model_destroyed : ndarray, shape (turns, models)
-        P(each model destroyed), models in :attr:`Trade.models` order.
-    damage : ndarray, shape (turns, models)
-        Expected damage marked on each model (a destroyed model: every box).
-    crippled : dict of (str, str) -> ndarray, shape (turns,)
-        P(the model's system crippled), by ``(model, letter)``, for each ``cripple_at`` letter
-        (a destroyed model counts as crippled).
-    """
-
-    turns: tuple
-    destroyed: np.ndarray
-    model_destroyed: np.ndarray
-    damage: np.ndarray
-    crippled: dict
-
-    @property
-    def both_standing(self) -> np.ndarray:
-        """P(neither side destroyed) after each turn."""
-        return 1.0 - self.destroyed[:, 0] - self.destroyed[:, 1] + self.both_destroyed
-
-    @property
-    def both_destroyed(self) -> np.ndarray:
-        """P(both sides destroyed) after each turn: the trade stops at the first, so 0."""
-        return np.zeros(len(self.turns))
 
 
 def check_trade_exact(trade: Trade) -> None:

@@ -20,7 +20,7 @@ from .._core.chunks import BATCH, CHUNK, batches, open_batch
 from .._core.compiling import compile_for
 from .._core.threads import run_chunks
 from ..errors import InputError
-from ..exact.trade import TradeFigures
+from ..result.trade import TradeFigures
 from ..rules import Scenario
 from ..rules.trade import Trade, TradeModel
 from ..rules.vocabulary import GRID_LETTERS, SPIRAL_LETTERS
