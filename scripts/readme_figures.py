@@ -20,6 +20,7 @@ from mathhammer.plots import (
     plot_kill_vs,
     plot_models_destroyed,
     save_figure,
+    trade_figure,
 )
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "img"
@@ -81,6 +82,12 @@ def main() -> None:
     # 5. several targets (docs/units.md): a unit of six, then its officer
     several = mh.load_scenario(EXAMPLES / "several_targets.toml")
     save_figure(main_figure(mh.simulate(several, trials=trials, seed=SEED)), OUT / "targets.png")
+
+    # 6. a trade (docs/trades.md): two heavy warjacks over three rounds, Red charging first
+    duel = mh.simulate_trade(mh.load_trade(EXAMPLES / "trades" / "heavy_duel.toml"), trials=trials,
+                             seed=SEED)
+    save_figure(trade_figure(duel, fig=Figure(figsize=(10, 4.6), layout="constrained")),
+                OUT / "trade_duel.png")
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 
 

@@ -19,7 +19,9 @@ figure drawn over; to place a plot, pass ``ax`` (``fig, ax = plt.subplots()``).
 - :func:`plot_targets`: several targets, the probability each one (and every one) ends
   destroyed.
 - :func:`main_figure` / :func:`save_figure`: the figure ``mathhammer run --plot FILE`` writes;
-  :func:`sweep_figure` and :func:`compare_figure`: those of ``sweep --plot`` and ``compare --plot``.
+  :func:`sweep_figure` and :func:`compare_figure`: those of ``sweep --plot`` and ``compare --plot``;
+  :func:`trade_figure`: a trade's (``trade --plot``), each side's survival turn by turn and
+  the crippling the first round left.
 
 Exact results have no sampling error: they are drawn without bands (zero-width error bars).
 """
@@ -32,9 +34,11 @@ from .matrix import plot_matrix
 from .sweep import plot_kill_heatmap, plot_kill_vs
 from .turns import plot_kill_by_turn
 from .targets import plot_targets
+from .trade import trade_figure
 from .units import plot_models_destroyed
 
 __all__ = [
+    "trade_figure",
     "compare_figure",
     "main_figure",
     "plot_card",

@@ -1,0 +1,83 @@
+"""A trade at a glance: each side's survival turn by turn, and the crippling the first
+exchange left on each model (docs/trades.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import InputError
+from ._common import BAND_ALPHA, percent_axis
+
+__all__ = ["trade_figure"]
+
+#: The two sides' colours (the first side's, the other's).
+SIDE_COLORS = ("tab:red", "tab:blue")
+
+
+def trade_figure(result, *, fig=None):
+    """Draw ``result`` (a :class:`~mathhammer.result.trade.TradeResult`) on two panels: left,
+    P(each side still has a model standing) after every turn, with its 95 % band (Monte
+    Carlo); right, for each model, P(each system or aspect crippled while the model still
+    stands) at the end of the first round: the crippling that shapes the rest of the trade.
+    Returns the figure (a new one of its own unless ``fig`` is given)."""
+    from ..result.trade import TradeResult
+
+    if not isinstance(result, TradeResult):
+        raise InputError("trade_figure", type(result).__name__, "draws a TradeResult (simulate_trade)")
+    if fig is None:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=(10, 4.6), layout="constrained")
+    left, right = fig.subplots(1, 2, width_ratios=(3, 2))
+    _survival(result, left)
+    _crippling(result, right)
+    fig.suptitle(result.headline, fontsize="medium")
+    return fig
+
+
+def _survival(result, ax) -> None:
+    f = result.figures
+    x = np.arange(len(f.turns))
+    for s, name in enumerate(result.sides):
+        standing = 1.0 - f.destroyed[:, s]
+        color = SIDE_COLORS[s]
+        ax.step(x, standing, where="post", color=color, marker="o", label=name)
+        if result.trials is not None:
+            bands = np.array([result.interval(float(p)) for p in standing])
+            ax.fill_between(x, bands[:, 0], bands[:, 1], step="post", color=color, alpha=BAND_ALPHA,
+                            linewidth=0)
+        ax.annotate(f"{standing[-1]:.0%}", (x[-1], standing[-1]), xytext=(6, 0),
+                    textcoords="offset points", va="center", color=color, fontsize="small")
+    ax.set_xticks(x, [f"R{r}\n{side}" for r, side in f.turns], fontsize="small")
+    ax.set_xlim(-0.3, x[-1] + 0.6)
+    ax.set_ylim(0, 1.05)
+    percent_axis(ax.yaxis, decimals=0)
+    ax.set_ylabel("P(side still standing)")
+    ax.set_xlabel("after each side's turn")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower left", fontsize="small")
+
+
+def _crippling(result, ax) -> None:
+    f = result.figures
+    k = min(1, len(f.turns) - 1)  # the end of round 1: both sides have acted once
+    labels, values, colors = [], [], []
+    for x, name in enumerate(result.models):
+        standing = 1.0 - f.model_destroyed[k, x]
+        for (model, letter), p in f.crippled.items():
+            if model == name:
+                labels.append(f"{name}: {letter}")
+                values.append(max(0.0, float(p[k]) - (1.0 - standing)))
+                colors.append(SIDE_COLORS[result.model_side[x]])
+    if not labels:
+        ax.text(0.5, 0.5, "no system or aspect to cripple\n(damage tracks without cripple_at)",
+                ha="center", va="center", transform=ax.transAxes, fontsize="small")
+        ax.set_axis_off()
+        return
+    y = np.arange(len(labels))[::-1]
+    ax.barh(y, values, color=colors, alpha=0.8)
+    ax.set_yticks(y, labels, fontsize="small")
+    ax.set_xlim(0, max(0.05, 1.15 * max(values)))
+    percent_axis(ax.xaxis, decimals=0)
+    ax.set_xlabel(f"P(crippled, still standing) after round {f.turns[k][0]}")
+    ax.grid(True, axis="x", alpha=0.3)
