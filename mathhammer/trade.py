@@ -41,15 +41,16 @@ def simulate_trade(trade: Trade, trials: int | None = None, seed: int | None = N
     sides = tuple(s.name for s in trade.sides)
     model_side = tuple(trade.side_of(name) for name in names)
     boxes = tuple(m.target.boxes for m in trade.models)
+    sizes = tuple(m.target.models for m in trade.models)
     if method == "exact":
         check_method_arguments(method, trials=trials, seed=seed)
         from .exact.trade import exact_trade
 
-        return TradeResult(sides, names, model_side, boxes, exact_trade(trade), "exact")
+        return TradeResult(sides, names, model_side, boxes, exact_trade(trade), "exact", sizes=sizes)
     trials = check_int("trials", trade.trials if trials is None else trials, 1, MAX_TRIALS)
     seed = trade.seed if seed is None else seed
     seed = fresh_seed() if seed is None else check_int("seed", seed, 0, MAX_SEED)
     from .montecarlo.trades import trade_figures, trade_monte_carlo
 
     figures = trade_figures(trade, trade_monte_carlo(trade, trials, seed))
-    return TradeResult(sides, names, model_side, boxes, figures, "monte_carlo", trials, seed)
+    return TradeResult(sides, names, model_side, boxes, figures, "monte_carlo", trials, seed, sizes)

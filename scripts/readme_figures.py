@@ -88,6 +88,11 @@ def main() -> None:
                              seed=SEED)
     save_figure(trade_figure(duel, fig=Figure(figsize=(10, 4.6), layout="constrained")),
                 OUT / "trade_duel.png")
+    # ... and two units over three rounds, the riflemen shooting first
+    clash = mh.simulate_trade(mh.load_trade(EXAMPLES / "trades" / "unit_clash.toml"), trials=trials,
+                              seed=SEED)
+    save_figure(trade_figure(clash, fig=Figure(figsize=(10, 4.6), layout="constrained")),
+                OUT / "trade_units.png")
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 
 

@@ -44,14 +44,29 @@ def test_the_bars_are_the_crippling_on_models_still_standing_after_round_one(due
         assert width == pytest.approx(expected[label])
 
 
-def test_an_exact_trade_has_no_band_and_a_track_without_letters_says_so():
+def test_an_exact_trade_has_no_band_and_tracks_without_letters_show_the_damage():
     fist = mh.Weapon("Fist", "melee", 6, 12)
     a = mh.TradeModel(mh.Attacker("A", [fist], spend=mh.Spend()), mh.Target(12, 15, boxes=3), ["B"])
     b = mh.TradeModel(mh.Attacker("B", [fist], spend=mh.Spend()), mh.Target(12, 15, boxes=3), ["A"])
     res = mh.simulate_trade(mh.Trade([mh.Side("Red", [a]), mh.Side("Blue", [b])], rounds=2), method="exact")
     left, right = trade_figure(res, fig=Figure()).axes
     assert not left.collections
-    assert "no system or aspect" in right.texts[0].get_text()
+    lines = right.get_lines()
+    assert [line.get_label() for line in lines] == ["A", "B"]
+    for x, line in enumerate(lines):
+        np.testing.assert_allclose(line.get_ydata(), res.figures.damage[:, x] / 3)
+
+
+def test_units_show_their_models_standing_after_every_turn():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "trades" / "unit_clash.toml"
+    res = mh.simulate_trade(mh.load_trade(path), trials=3_000, seed=2)
+    right = trade_figure(res, fig=Figure()).axes[1]
+    lines = right.get_lines()
+    assert [line.get_label() for line in lines] == ["Rifle unit (10)", "Heavy unit (5)"]
+    for x, (line, size) in enumerate(zip(lines, (10, 5))):
+        np.testing.assert_allclose(line.get_ydata(), size - res.figures.lost[:, x])
 
 
 def test_only_a_trade_result_is_drawn():

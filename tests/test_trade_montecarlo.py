@@ -69,7 +69,8 @@ def _scripted(trade, entries):
     dice[: len(entries)] = entries
     n, turns = len(trade.models), 2 * trade.rounds
     counters = TradeCounters(np.zeros((turns, 2), np.int64), np.zeros((turns, n), np.int64),
-                             np.zeros((turns, n), np.int64), np.zeros((turns, n, L.MAX_LETTERS), np.int64),
+                             np.zeros((turns, n), np.int64), np.zeros((turns, n), np.int64),
+                             np.zeros((turns, n, L.MAX_LETTERS), np.int64),
                              np.zeros((tables.rows.shape[0], L.C_NFIELDS), np.int64))
     pos = trade_trials(np.int64(1), np.zeros(4, np.uint64), dice, np.int64(0), np.int64(size),
                        np.int64(draws), tables, counters)
@@ -171,7 +172,56 @@ def test_the_same_seed_gives_the_same_counts_on_one_thread_and_on_two():
 
 def test_what_the_monte_carlo_trade_does_not_cover_is_one_line():
     fist = Weapon("Fist", "melee", 6, 14)
-    a = TradeModel(Attacker("A", [fist]), Target(10, 10, boxes=5), ["B"])
+    a = TradeModel(Attacker("A", [fist], focus=1), Target(10, 10, boxes=5), ["B"])  # best play
     b = TradeModel(Attacker("B", [fist], spend=Spend()), Target(10, 10, boxes=5), ["A"])
     with pytest.raises(InputError, match=r"^sides\[0\]\.models\[0\]\.attacker\.policy: .*fixed"):
         trade_monte_carlo(Trade([Side("Red", [a]), Side("Blue", [b])]), 100, seed=1)
+
+
+# ------------------------------------------------------------------ units
+def _first_turn_agrees(trade, target_name, scenario):
+    """After the first side's turn, the figures on ``target_name`` equal (within 5 standard
+    errors) those of the exact engine on ``scenario``: the same attacks against the same unit
+    or model, worked out independently (mathhammer.exact)."""
+    import mathhammer as mh
+
+    exact = mh.simulate(scenario, method="exact")
+    n = 40_000
+    res = mh.simulate_trade(trade, trials=n, seed=11)
+    f, x = res.figures, res.models.index(target_name)
+    size, boxes = scenario.target.models, scenario.target.boxes
+    _within(f.model_destroyed[0, x], exact.kill, math.sqrt(exact.kill * (1 - exact.kill) / n), "all destroyed")
+    _within(f.damage[0, x], exact.damage_mean, size * boxes / 2 / math.sqrt(n), "damage")
+    _within(f.lost[0, x], exact.models_destroyed_mean, size / 2 / math.sqrt(n), "models lost")
+
+
+def test_a_unit_as_the_target_agrees_with_the_exact_engine():
+    """Units (docs/units.md): a heavy warjack's fists and bought attacks spill over three
+    Tough three-box troopers, each with its own damage, Tough roll and knockdown."""
+    import mathhammer as mh
+
+    fist = Weapon("Fist", "melee", 7, 14, attacks=2, rules=frozenset({"critical_knockdown"}))
+    jack = Attacker("Jack", [fist], focus=2, spend=Spend(boost_attack="auto", boost_damage="auto"))
+    troop = Target(12, 13, boxes=3, models=3, rules=frozenset({"tough"}))
+    spear = Weapon("Spear", "melee", 6, 10)
+    unit = TradeModel(Attacker("Troop", [spear], models=3), dataclasses_replace(troop, name="Troop"), ["Jack"])
+    trade = Trade([Side("Red", [TradeModel(jack, Target(12, 18, boxes=20), ["Troop"])]), Side("Blue", [unit])])
+    _first_turn_agrees(trade, "Troop", mh.Scenario(dataclasses_replace(troop, name="Troop"), [jack]))
+
+
+def test_a_unit_attacking_agrees_with_the_exact_engine():
+    """A unit attacks with each of its models in turn, each with its own attacks."""
+    import mathhammer as mh
+
+    spear = Weapon("Spear", "melee", 6, 12)
+    target = Target(12, 14, boxes=10, rules=frozenset({"tough"}), name="Jack")
+    troop = Attacker("Troop", [spear], models=6)
+    trade = Trade([Side("Red", [TradeModel(troop, Target(12, 13, boxes=1, models=6), ["Jack"])]),
+                   Side("Blue", [TradeModel(Attacker("Jack", [spear]), target, ["Troop"])])])
+    _first_turn_agrees(trade, "Jack", mh.Scenario(target, [troop]))
+
+
+def dataclasses_replace(obj, **kw):
+    import dataclasses
+
+    return dataclasses.replace(obj, **kw)

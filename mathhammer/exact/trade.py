@@ -61,7 +61,7 @@ def _check_model(m: TradeModel, key: str) -> None:
     if t.effects or t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
         refuse("target", "effects, terrain, resist, upkeep rules or Rapid Healing",
                "exact trades cover none of these")
-    if a.policy != "fixed":
+    if a.plays_best or a.policy == "optimize":
         refuse("attacker.policy", a.policy, "exact trades play fixed spending policies")
     if a.combined != 1 or a.power_weapon is not None:
         refuse("attacker", "combined or power attack", "exact trades cover neither")
@@ -116,8 +116,8 @@ def exact_trade(trade: Trade) -> TradeFigures:
     for i, m in enumerate(models):
         for k, (letter, _) in enumerate(m.cripple_at):
             crippled[(m.name, letter)] = np.array([row[3][i][k] for row in rows])
-    return TradeFigures(tuple(turns), destroyed, np.array([row[1] for row in rows]),
-                        np.array([row[2] for row in rows]), crippled)
+    dead = np.array([row[1] for row in rows])
+    return TradeFigures(tuple(turns), destroyed, dead, np.array([row[2] for row in rows]), crippled, dead)
 
 
 def _figures(models, side_of, dist):

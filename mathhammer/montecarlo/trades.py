@@ -50,8 +50,6 @@ def _check_model(m: TradeModel, key: str) -> None:
     def refuse(what: str, value: object, why: str) -> None:
         raise InputError(f"{key}.{what}", value, why)
 
-    if t.models != 1:
-        refuse("target.models", t.models, "a trade of units is not modelled yet: single models")
     if set(t.rules) - _TARGET_RULES:
         refuse("target.rules", sorted(set(t.rules) - _TARGET_RULES), "a trade covers Tough, Tough "
                "Steady, Unyielding and Carapace")
@@ -62,7 +60,7 @@ def _check_model(m: TradeModel, key: str) -> None:
     if t.effects or t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
         refuse("target", "effects, terrain, resist, upkeep rules or Rapid Healing",
                "not modelled in a trade yet")
-    if a.policy != "fixed":
+    if a.plays_best or a.policy == "optimize":
         refuse("attacker.policy", a.policy, "a trade plays fixed spending policies for now: give "
                "the model's [sides.models.attacker.spend] table")
     if a.combined != 1 or a.power_weapon is not None:
@@ -71,6 +69,8 @@ def _check_model(m: TradeModel, key: str) -> None:
         wk = f"attacker.weapons[{j}]"
         if w.type not in ("melee", "ranged"):
             refuse(f"{wk}.type", w.type, "a trade covers melee and ranged weapons")
+        if w.blasts:
+            refuse(f"{wk}.blast_pow", w.blast_pow, "an area-of-effect attack is not modelled in a trade")
         if set(w.rules) - TRADE_WEAPON_RULES:
             refuse(f"{wk}.rules", sorted(set(w.rules) - TRADE_WEAPON_RULES),
                    "a trade covers Knockdown and Critical Knockdown")
@@ -118,12 +118,13 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
         for c in range(1 << len(rel[x])):  # bit i of c: the model's i-th relevant letter crippled
             crippled = frozenset(letter for i, letter in enumerate(rel[x]) if (c >> i) & 1)
             for k, name in enumerate(m.attacks):
-                target = models[index[name]].target
+                target = dataclasses.replace(models[index[name]].target, models=1)  # one model's
                 for charge in (0, 1):
                     can = m.attacker.charge and not (m.attacker.model == "warjack" and "M" in crippled)
                     if charge and not can:
                         continue
-                    attacker = dataclasses.replace(m.attacker, crippled=crippled, charge=bool(charge))
+                    attacker = dataclasses.replace(m.attacker, crippled=crippled, charge=bool(charge),
+                                                   models=1)  # one model's combat action
                     enc = encode(Scenario(target, [attacker], trials=1, seed=0, **settings))
                     prog_index[x, c, k, charge] = len(starts)
                     starts.append(sum(len(r) for r in rows))
@@ -131,13 +132,15 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
                     rows.append(enc.tables.attacks[: enc.n_slots])
                     atts.append(enc.tables.attackers[0])
                     most = max(most, _program_draws(enc.tables.attacks[: enc.n_slots]))
-        draws.append(most)
+        draws.append(most * m.attacker.models)
     rel_bits = np.full((n, max_rel), -1, dtype=np.int64)
     for x, letters in enumerate(rel):
         for i, letter in enumerate(letters):
             rel_bits[x, i] = _alphabet(models[x]).index(letter)
-    tvec = np.array([encode(Scenario(m.target, [models[index[m.attacks[0]]].attacker], trials=1, seed=0,
-                                     **settings)).tables.target for m in models], dtype=np.int64)
+    one = [dataclasses.replace(m.attacker, models=1) for m in models]
+    tvec = np.array([encode(Scenario(dataclasses.replace(m.target, models=1), [one[index[m.attacks[0]]]],
+                                     trials=1, seed=0, **settings)).tables.target for m in models],
+                    dtype=np.int64)
     cards = [card_tables(m.target) for m in models]
     letters_done = np.zeros((n, L.N_COLUMNS, 1 << L.MAX_ROWS), dtype=np.int64)
     for x, (_, _, done) in enumerate(cards):
@@ -168,6 +171,8 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
         targets_of=targets_of, side_of=np.array([trade.side_of(m.name) for m in models], dtype=np.int64),
         order=order, tvec=tvec, col_full=np.array([cols for cols, _, _ in cards], dtype=np.int64),
         letters_done=letters_done, present=present, thresholds=thresholds,
+        first_row=np.cumsum([0] + [m.target.models for m in models])[:-1].astype(np.int64),
+        n_models=np.array([m.target.models for m in models], dtype=np.int64),
         first=np.array([[s.name for s in trade.sides].index(trade.first)], dtype=np.int64),
         rounds=np.array([trade.rounds], dtype=np.int64))
     return tables, trade.rounds * sum(draws)
@@ -192,6 +197,7 @@ class TradeCounts:
     side_out: np.ndarray
     destroyed: np.ndarray
     damage: np.ndarray
+    lost: np.ndarray
     crippled: np.ndarray
 
 
@@ -205,6 +211,7 @@ def trade_monte_carlo(trade: Trade, trials: int, seed: int, chunk: int = CHUNK) 
             side_out=np.zeros((k, k_turns, 2), dtype=np.int64),
             destroyed=np.zeros((k, k_turns, n), dtype=np.int64),
             damage=np.zeros((k, k_turns, n), dtype=np.int64),
+            lost=np.zeros((k, k_turns, n), dtype=np.int64),
             crippled=np.zeros((k, k_turns, n, L.MAX_LETTERS), dtype=np.int64),
             attack_counts=np.zeros((k, tables.rows.shape[0], L.C_NFIELDS), dtype=np.int64))
         streams, dice, sizes, size = open_batch(seed, first, k, trials, chunk, draws)
@@ -221,7 +228,7 @@ def trade_monte_carlo(trade: Trade, trials: int, seed: int, chunk: int = CHUNK) 
                                    np.int64(draws), tables, row(0)),
                     "the Monte Carlo trade kernel", "a few seconds")
         run_chunks(job, k, numba.get_num_threads())
-        part = [a.sum(axis=0) for a in counters[:4]]
+        part = [a.sum(axis=0) for a in counters[:5]]
         total = part if total is None else [t + p for t, p in zip(total, part)]
     return TradeCounts(trials, *total)
 
@@ -235,4 +242,5 @@ def trade_figures(trade: Trade, counts: TradeCounts) -> TradeFigures:
         alphabet = _alphabet(m)
         for letter in sorted(set(m.target.letters) | {x for x, _ in m.cripple_at}, key=alphabet.index):
             crippled[(m.name, letter)] = counts.crippled[:, x, alphabet.index(letter)] / t
-    return TradeFigures(turns, counts.side_out / t, counts.destroyed / t, counts.damage / t, crippled)
+    return TradeFigures(turns, counts.side_out / t, counts.destroyed / t, counts.damage / t, crippled,
+                        counts.lost / t)

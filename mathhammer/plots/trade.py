@@ -1,5 +1,6 @@
-"""A trade at a glance: each side's survival turn by turn, and the crippling the first
-exchange left on each model (docs/trades.md)."""
+"""A trade at a glance: each side's survival turn by turn, and beside it what decided it: the
+crippling the first exchange left on each model, or, with no system to cripple, the models a
+unit has left (or the damage on each model) turn by turn (docs/trades.md)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ def trade_figure(result, *, fig=None):
     P(each side still has a model standing) after every turn, with its 95 % band (Monte
     Carlo); right, for each model, P(each system or aspect crippled while the model still
     stands) at the end of the first round: the crippling that shapes the rest of the trade.
+    Without a grid, spiral or ``cripple_at``, the right panel is each unit's models standing
+    turn by turn (with units), else each model's damage as a share of its boxes.
     Returns the figure (a new one of its own unless ``fig`` is given)."""
     from ..result.trade import TradeResult
 
@@ -30,7 +33,10 @@ def trade_figure(result, *, fig=None):
         fig = plt.figure(figsize=(10, 4.6), layout="constrained")
     left, right = fig.subplots(1, 2, width_ratios=(3, 2))
     _survival(result, left)
-    _crippling(result, right)
+    if result.figures.crippled:
+        _crippling(result, right)
+    else:
+        _by_turn(result, right)
     fig.suptitle(result.headline, fontsize="medium")
     return fig
 
@@ -69,11 +75,6 @@ def _crippling(result, ax) -> None:
                 labels.append(f"{name}: {letter}")
                 values.append(max(0.0, float(p[k]) - (1.0 - standing)))
                 colors.append(SIDE_COLORS[result.model_side[x]])
-    if not labels:
-        ax.text(0.5, 0.5, "no system or aspect to cripple\n(damage tracks without cripple_at)",
-                ha="center", va="center", transform=ax.transAxes, fontsize="small")
-        ax.set_axis_off()
-        return
     y = np.arange(len(labels))[::-1]
     ax.barh(y, values, color=colors, alpha=0.8)
     ax.set_yticks(y, labels, fontsize="small")
@@ -81,3 +82,36 @@ def _crippling(result, ax) -> None:
     percent_axis(ax.xaxis, decimals=0)
     ax.set_xlabel(f"P(crippled, still standing) after round {f.turns[k][0]}")
     ax.grid(True, axis="x", alpha=0.3)
+
+
+def _by_turn(result, ax) -> None:
+    """Each unit's models standing on average, or each model's damage as a share of its
+    boxes, after every turn: one line an entry, in its side's colour (dashed for the
+    second entry of a side, and so on)."""
+    f = result.figures
+    x = np.arange(len(f.turns))
+    sizes = [result.sizes[i] if result.sizes else 1 for i in range(len(result.models))]
+    units = any(n > 1 for n in sizes)
+    seen = [0, 0]
+    for i, name in enumerate(result.models):
+        side = result.model_side[i]
+        style = ("-", "--", ":", "-.")[seen[side] % 4]
+        seen[side] += 1
+        if units:
+            values, label = sizes[i] - f.lost[:, i], f"{name} ({sizes[i]})"
+        else:
+            values, label = f.damage[:, i] / result.boxes[i], name
+        ax.step(x, values, where="post", color=SIDE_COLORS[side], linestyle=style, marker="o",
+                markersize=4, label=label)
+    ax.set_xticks(x, [f"R{r}" for r, _ in f.turns], fontsize="small")
+    ax.set_xlim(-0.3, x[-1] + 0.3)
+    if units:
+        ax.set_ylim(0, 1.05 * max(sizes))
+        ax.set_ylabel("models standing, on average")
+    else:
+        ax.set_ylim(0, 1.05)
+        percent_axis(ax.yaxis, decimals=0)
+        ax.set_ylabel("damage, share of its boxes")
+    ax.set_xlabel("after each side's turn")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")

@@ -27,10 +27,14 @@ class TradeFigures:
     model_destroyed : ndarray, shape (turns, models)
         P(each model destroyed), models in :attr:`Trade.models` order.
     damage : ndarray, shape (turns, models)
-        Expected damage marked on each model (a destroyed model: every box).
+        Expected damage marked on each model (a destroyed model: every box; a unit: on all
+        of its models).
     crippled : dict of (str, str) -> ndarray, shape (turns,)
         P(the model's system or aspect crippled), by ``(model, letter)``: the letters of its
-        grid or spiral, or of its ``cripple_at`` (a destroyed model counts as crippled).
+        grid or spiral, or of its ``cripple_at`` (a destroyed model counts as crippled; a
+        unit: its models with it crippled, on average).
+    lost : ndarray, shape (turns, models)
+        Models of each entry destroyed, on average (a single model: ``model_destroyed``).
     """
 
     turns: tuple
@@ -38,6 +42,7 @@ class TradeFigures:
     model_destroyed: np.ndarray
     damage: np.ndarray
     crippled: dict
+    lost: np.ndarray
 
     @property
     def both_standing(self) -> np.ndarray:
@@ -55,7 +60,8 @@ class TradeResult:
     sides : tuple of str
         The two sides' names, as the trade lists them.
     models : tuple of str
-        Every model, the first side's first; ``model_side`` and ``boxes`` of each.
+        Every model (or unit), the first side's first; ``model_side``, ``boxes`` (of one of
+        its models) and ``sizes`` (its models) of each.
     figures : TradeFigures
     method : str
         ``"monte_carlo"`` or ``"exact"``.
@@ -83,6 +89,7 @@ class TradeResult:
     method: str
     trials: int | None = None
     seed: int | None = None
+    sizes: tuple = ()
 
     @property
     def wins(self) -> dict:
@@ -138,8 +145,9 @@ class TradeResult:
         for k, (rnd, side) in enumerate(f.turns):
             for x, name in enumerate(self.models):
                 row = {"round": rnd, "turn": side, "model": name, "side": self.sides[self.model_side[x]],
-                       "boxes": self.boxes[x], "destroyed": float(f.model_destroyed[k, x]),
-                       "damage_mean": float(f.damage[k, x])}
+                       "models": self._size(x), "boxes": self.boxes[x],
+                       "destroyed": float(f.model_destroyed[k, x]), "damage_mean": float(f.damage[k, x]),
+                       "models_lost_mean": float(f.lost[k, x])}
                 for letter in letters:
                     p = f.crippled.get((name, letter))
                     row[f"crippled:{letter}"] = float(p[k]) if p is not None else math.nan
@@ -159,6 +167,7 @@ class TradeResult:
                        "out": {name: float(f.destroyed[k, s]) for s, name in enumerate(self.sides)},
                        "models": {name: {"destroyed": float(f.model_destroyed[k, x]),
                                          "damage_mean": float(f.damage[k, x]),
+                                         "models_lost_mean": float(f.lost[k, x]),
                                          "crippled": {letter: float(p[k]) for (m, letter), p in f.crippled.items()
                                                       if m == name}}
                                   for x, name in enumerate(self.models)}}
@@ -177,6 +186,13 @@ class TradeResult:
             lines.append(f"round {rnd}, after {side}'s turn: {out}")
             for x, name in enumerate(self.models):
                 crip = " ".join(f"{letter} {p[k]:.0%}" for (m, letter), p in f.crippled.items() if m == name)
+                size = self._size(x)
+                lost = f"  models lost {f.lost[k, x]:4.2f}/{size}" if size > 1 else ""
                 lines.append(f"  {name:<{width}}  destroyed {f.model_destroyed[k, x]:6.1%}  damage "
-                             f"{f.damage[k, x]:5.2f}/{self.boxes[x]}" + (f"  crippled: {crip}" if crip else ""))
+                             f"{f.damage[k, x]:5.2f}/{self.boxes[x] * size}{lost}"
+                             + (f"  crippled: {crip}" if crip else ""))
         return "\n".join(lines)
+
+    def _size(self, x: int) -> int:
+        """Models of entry ``x`` (1 for a single model)."""
+        return self.sizes[x] if self.sizes else 1

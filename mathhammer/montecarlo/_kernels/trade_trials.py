@@ -1,12 +1,14 @@
 """The Monte Carlo trade kernel: two sides taking turns, each model an attacker and a target
 (docs/trades.md).
 
-A trial holds one row of :mod:`.model_state` per model of both sides (``ms``: damage marked,
-situation, crippled letters, Shield ARM, destroyed) and, on a grid or spiral, its columns'
-marked boxes. Each round, each side's turn: its models standing activate in order; a model
-stands up, works out which of its letters are crippled, and makes its combat action as the
-attack *program* encoded for that set of crippled letters, against the first standing model
-of its ``attacks`` (:class:`TradeTables`). Each attack is the general kernel's own steps
+A trade lists *entries* (``x``, ``y``): single models or units. A trial holds one row of
+:mod:`.model_state` per model (``j``: a unit has one per model, in order; ``ms``: damage
+marked, situation, crippled letters, Shield ARM, destroyed) and, on a grid or spiral, its
+columns' marked boxes. Each round, each side's turn: its entries standing activate in order,
+each of their models standing in turn; a model stands up, works out which of its letters are
+crippled, and makes its combat action as the attack *program* encoded for that set of
+crippled letters, against the first standing model of the first entry of its ``attacks``
+still standing (attacks spill over a unit's models in order, :class:`TradeTables`). Each attack is the general kernel's own steps
 (:mod:`.attack_steps`: the attack roll and the damage roll with boosts by the fixed policy),
 then the target's suffering: marking (a track; a grid or spiral through :mod:`.marking`),
 crippling (the card's boxes, or a track's ``cripple_at`` thresholds) and what it changes of
@@ -38,8 +40,9 @@ NO_THRESHOLD = 1 << 30
 
 
 class TradeTables(NamedTuple):
-    """A trade, encoded (:func:`mathhammer.montecarlo.trades.encode_trade` builds it); ``M``
-    models, both sides', the first side's first."""
+    """A trade, encoded (:func:`mathhammer.montecarlo.trades.encode_trade` builds it): ``M``
+    entries, both sides', the first side's first, each of ``n_models`` models (a unit's
+    rows of the trial's state from ``first_row``)."""
 
     rows: np.ndarray         # int64[rows, A_NFIELDS]: every program's attack rows
     prog_start: np.ndarray   # int64[programs]: a program's first row
@@ -59,52 +62,67 @@ class TradeTables(NamedTuple):
     letters_done: np.ndarray  # int64[M, N_COLUMNS, 2 ** MAX_ROWS]
     present: np.ndarray      # int64[M]: the letters on its card, a bit each (a track's cripple_at letters)
     thresholds: np.ndarray   # int64[M, MAX_LETTERS]: a track: damage marked crippling each letter
+    first_row: np.ndarray    # int64[M]: its first model's row of the trial's state
+    n_models: np.ndarray     # int64[M]: its models (1, or a unit's)
     first: np.ndarray        # int64[1]: the side whose turn comes first
     rounds: np.ndarray       # int64[1]
 
 
 class TradeCounters(NamedTuple):
-    """One chunk's counters: after each turn ``k`` (a side's turn of a round, in order)."""
+    """One chunk's counters: after each turn ``k`` (a side's turn of a round, in order), per
+    entry ``x`` (a unit's figures summed over its models)."""
 
-    side_out: np.ndarray     # int64[turns, 2]: trials with no model of the side standing
-    destroyed: np.ndarray    # int64[turns, M]: trials with the model destroyed
-    damage: np.ndarray       # int64[turns, M]: damage marked, summed (a destroyed model: every box)
-    crippled: np.ndarray     # int64[turns, M, MAX_LETTERS]: trials with the letter crippled
+    side_out: np.ndarray     # int64[turns, 2]: trials with no entry of the side standing
+    destroyed: np.ndarray    # int64[turns, M]: trials with every model of the entry destroyed
+    damage: np.ndarray       # int64[turns, M]: damage marked (a destroyed model: every box)
+    lost: np.ndarray         # int64[turns, M]: models destroyed
+    crippled: np.ndarray     # int64[turns, M, MAX_LETTERS]: models with the letter crippled
     #                          (a destroyed model: every letter of its card or thresholds)
     attack_counts: np.ndarray  # int64[rows, C_NFIELDS]: boosts per row (the attack steps' tally)
 
 
 @jit(inline=True)
-def start_trial(t, ms, cols, alive):
-    """Every model as the trial starts: nothing marked, its starting situation and Shield ARM."""
-    for x in range(ms.shape[0]):
-        clear(ms[x])
-        ms[x, M_STATE] = t.tvec[x, T_STATE]
-        ms[x, M_SHIELD] = t.tvec[x, T_SHIELD_ARM]
-        clear(cols[x])
+def start_trial(t, ms, cols, standing, alive):
+    """Every model as the trial starts: nothing marked, its entry's starting situation and
+    Shield ARM; every entry and side standing."""
     alive[0] = 0
     alive[1] = 0
-    for x in range(ms.shape[0]):
+    for x in range(t.tvec.shape[0]):
+        standing[x] = t.n_models[x]
         alive[t.side_of[x]] += 1
+        for j in range(t.first_row[x], t.first_row[x] + t.n_models[x]):
+            clear(ms[j])
+            ms[j, M_STATE] = t.tvec[x, T_STATE]
+            ms[j, M_SHIELD] = t.tvec[x, T_SHIELD_ARM]
+            clear(cols[j])
 
 
 @jit(inline=True)
-def target_of(t, ms, x):
-    """``(k, y)``: the first model of model ``x``'s ``attacks`` still standing and its place
+def first_standing(t, ms, y):
+    """The row of entry ``y``'s first model standing (attacks spill over a unit in order)."""
+    for j in range(t.first_row[y], t.first_row[y] + t.n_models[y]):
+        if ms[j, M_GONE] == 0:
+            return j
+    return -1
+
+
+@jit(inline=True)
+def target_of(t, standing, x):
+    """``(k, y)``: the first entry of entry ``x``'s ``attacks`` still standing and its place
     in the list; ``(-1, -1)`` when none is."""
     for k in range(t.targets_of.shape[1]):
         y = t.targets_of[x, k]
         if y < 0:
             break
-        if ms[y, M_GONE] == 0:
+        if standing[y] > 0:
             return k, y
     return -1, -1
 
 
 @jit(inline=True)
-def combination(t, ms, x):
-    """Which of model ``x``'s attack programs its crippled letters call for."""
-    crippled = ms[x, M_CRIPPLED]
+def combination(t, ms, x, j):
+    """Which of entry ``x``'s attack programs the crippled letters of its model ``j`` call for."""
+    crippled = ms[j, M_CRIPPLED]
     c = 0
     for i in range(t.rel.shape[1]):
         bit = t.rel[x, i]
@@ -115,84 +133,86 @@ def combination(t, ms, x):
 
 
 @jit(inline=True)
-def crippled_now(t, ms, ts, y, crippled):
-    """Model ``y``'s crippled letters are now ``crippled``: what they change of its defence
-    (a crippled arm's Shield ARM, Movement's base DEF 5)."""
-    if crippled != ms[y, M_CRIPPLED]:
-        ms[y, M_CRIPPLED] = crippled
-        cripple_feedback(ms[y], ts, t.tvec[y], t.tvec[y, T_SHIELD_ARM])
+def crippled_now(t, ms, ts, y, j, crippled):
+    """Model ``j`` (of entry ``y``) has ``crippled`` letters now: what they change of its
+    defence (a crippled arm's Shield ARM, Movement's base DEF 5)."""
+    if crippled != ms[j, M_CRIPPLED]:
+        ms[j, M_CRIPPLED] = crippled
+        cripple_feedback(ms[j], ts, t.tvec[y], t.tvec[y, T_SHIELD_ARM])
 
 
 @jit(inline=True)
-def track_crippled(t, ms, y):
-    """The letters model ``y``'s damage track cripples at its damage marked (``cripple_at``)."""
+def track_crippled(t, ms, y, j):
+    """The letters model ``j``'s damage track cripples at its damage marked (its entry ``y``'s
+    ``cripple_at``)."""
     crippled = 0
     for k in range(t.thresholds.shape[1]):
-        crippled |= np.int64(ms[y, M_MARKED] >= t.thresholds[y, k]) << k
+        crippled |= np.int64(ms[j, M_MARKED] >= t.thresholds[y, k]) << k
     return crippled
 
 
 @jit(inline=True)
-def suffer(t, ms, cols, ts, dice, pos, y, points, felled, tally):
-    """Model ``y`` suffers ``points`` damage points: marked (a card from a rolled column),
-    crippling, and a Tough roll once every box is marked. Returns ``(pos, destroyed)``."""
+def suffer(t, ms, cols, ts, dice, pos, y, j, points, felled, tally):
+    """Model ``j`` of entry ``y`` suffers ``points`` damage points: marked (a card from a
+    rolled column), crippling, and a Tough roll once every box is marked. Returns ``(pos,
+    destroyed)``."""
     boxes = t.tvec[y, T_BOXES]
-    want = mark_track(ms[y, M_MARKED], boxes, points)
+    want = mark_track(ms[j, M_MARKED], boxes, points)
     newly = False
     if t.tvec[y, T_CAPACITY] != CAP_TRACK:
         c, pos = first_column(dice, pos)
-        newly = mark_columns(cols[y], t.col_full[y], t.letters_done[y], c, want)
-    ms[y, M_MARKED] += want
+        newly = mark_columns(cols[j], t.col_full[y], t.letters_done[y], c, want)
+    ms[j, M_MARKED] += want
     if t.tvec[y, T_CAPACITY] == CAP_TRACK:
-        crippled_now(t, ms, ts, y, track_crippled(t, ms, y))
+        crippled_now(t, ms, ts, y, j, track_crippled(t, ms, y, j))
     elif newly:
-        crippled_now(t, ms, ts, y, crippled_set(cols[y], t.letters_done[y], t.present[y]))
-    if ms[y, M_MARKED] < boxes:
+        crippled_now(t, ms, ts, y, j, crippled_set(cols[j], t.letters_done[y], t.present[y]))
+    if ms[j, M_MARKED] < boxes:
         return pos, False
-    saved, pos = tough_roll(t.tvec[y], ms[y], dice, pos, felled, tally, 0)
+    saved, pos = tough_roll(t.tvec[y], ms[j], dice, pos, felled, tally, 0)
     if saved:  # a track (Tough on a card is refused): one point removed
-        ms[y, M_MARKED] = boxes - 1
-        crippled_now(t, ms, ts, y, track_crippled(t, ms, y))
+        ms[j, M_MARKED] = boxes - 1
+        crippled_now(t, ms, ts, y, j, track_crippled(t, ms, y, j))
         return pos, False
     return pos, True
 
 
 @jit(inline=True)
-def attack(t, ms, cols, ts, act, dice, pos, w, y, counters, tally):
-    """One attack with row ``w`` on model ``y``: the rolls, suffering, knockdown. Returns
-    ``(pos, destroyed)``."""
+def attack(t, ms, cols, ts, act, dice, pos, w, y, j, counters, tally):
+    """One attack with row ``w`` on model ``j`` of entry ``y``: the rolls, suffering,
+    knockdown. Returns ``(pos, destroyed)``."""
     rows = t.rows
-    outcome, pos, _ = attack_roll(rows, act, ms[y], dice, pos, w, w, 0, counters.attack_counts)
+    outcome, pos, _ = attack_roll(rows, act, ms[j], dice, pos, w, w, 0, counters.attack_counts)
     hit = np.int64(outcome != MISS)
     crit = np.int64(outcome == CRIT)
-    points, pos, _ = damage_roll(rows, act, ms[y], dice, pos, w, w, 0, hit, crit, t.tvec[y, T_BOXES],
+    points, pos, _ = damage_roll(rows, act, ms[j], dice, pos, w, w, 0, hit, crit, t.tvec[y, T_BOXES],
                                  counters.attack_counts)
     knocks, _ = knocks_and_still(rows[w, A_FLAGS], hit, crit)
     down = False
     if points > 0:
         felled = knocks == 1 and (rows[w, A_FLAGS] & F_KD_STOPS_TOUGH) != 0
-        pos, down = suffer(t, ms, cols, ts, dice, pos, y, points, felled, tally)
+        pos, down = suffer(t, ms, cols, ts, dice, pos, y, j, points, felled, tally)
     if not down:
-        ms[y, M_STATE] |= ST_KNOCKED_DOWN * knocks
+        ms[j, M_STATE] |= ST_KNOCKED_DOWN * knocks
     return pos, down
 
 
 @jit(inline=True)
-def activation(t, ms, cols, ts, act, alive, dice, pos, x, r, counters, tally):
-    """Model ``x``'s activation in round ``r``: it stands up (no charge then), and makes its
-    combat action with the program of its crippled letters. Returns ``pos``."""
-    was_down = (ms[x, M_STATE] & ST_PRONE) != 0
-    ms[x, M_STATE] &= ~ST_KNOCKED_DOWN
-    c = combination(t, ms, x)
+def combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, counters, tally):
+    """Model ``me`` of entry ``x`` in round ``r``: it stands up (no charge then), and makes
+    its combat action with the program of its crippled letters. Returns ``pos``."""
+    was_down = (ms[me, M_STATE] & ST_PRONE) != 0
+    ms[me, M_STATE] &= ~ST_KNOCKED_DOWN
+    c = combination(t, ms, x, me)
     charge = 1 if (t.charges[x] == 1 and r == 0 and not was_down
-                   and (ms[x, M_CRIPPLED] & t.stops_charge[x]) == 0) else 0
-    k, y = target_of(t, ms, x)
+                   and (ms[me, M_CRIPPLED] & t.stops_charge[x]) == 0) else 0
+    k, y = target_of(t, standing, x)
     if y < 0:
         return pos
     p = t.prog_index[x, c, k, charge]
     start_activation(act, t.prog_att, p)
     for i in range(t.prog_len[p]):
-        k, y = target_of(t, ms, x)
+        k, y = target_of(t, standing, x)
         if y < 0:
             break
         w = t.prog_start[t.prog_index[x, c, k, charge]] + i
@@ -200,50 +220,67 @@ def activation(t, ms, cols, ts, act, alive, dice, pos, x, r, counters, tally):
             if act[V_POINTS] < t.rows[w, A_COST]:
                 break
             act[V_POINTS] -= t.rows[w, A_COST]
-        pos, down = attack(t, ms, cols, ts, act, dice, pos, w, y, counters, tally)
+        j = first_standing(t, ms, y)
+        pos, down = attack(t, ms, cols, ts, act, dice, pos, w, y, j, counters, tally)
         if down:
-            ms[y, M_GONE] = 1
-            alive[t.side_of[y]] -= 1
+            ms[j, M_GONE] = 1
+            standing[y] -= 1
+            if standing[y] == 0:
+                alive[t.side_of[y]] -= 1
     return pos
 
 
 @jit(inline=True)
-def record_turn(t, ms, alive, counters, k):
-    """The state of every model after turn ``k``, into the counters."""
+def activation(t, ms, cols, ts, act, standing, alive, dice, pos, x, r, counters, tally):
+    """Entry ``x``'s activation in round ``r``: each of its models standing makes its combat
+    action in turn, each with its own points. Returns ``pos``."""
+    for me in range(t.first_row[x], t.first_row[x] + t.n_models[x]):
+        if ms[me, M_GONE] == 0 and alive[0] > 0 and alive[1] > 0:
+            pos = combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, counters, tally)
+    return pos
+
+
+@jit(inline=True)
+def record_turn(t, ms, standing, alive, counters, k):
+    """The state of every entry after turn ``k``, into the counters."""
     for s in range(2):
         counters.side_out[k, s] += alive[s] == 0
-    for x in range(ms.shape[0]):
-        gone = ms[x, M_GONE]
-        counters.destroyed[k, x] += gone
-        counters.damage[k, x] += t.tvec[x, T_BOXES] if gone else ms[x, M_MARKED]
-        letters = t.present[x] if gone else ms[x, M_CRIPPLED]
-        for b in range(t.thresholds.shape[1]):
-            counters.crippled[k, x, b] += (letters >> b) & 1
+    for x in range(t.tvec.shape[0]):
+        counters.destroyed[k, x] += standing[x] == 0
+        counters.lost[k, x] += t.n_models[x] - standing[x]
+        for j in range(t.first_row[x], t.first_row[x] + t.n_models[x]):
+            gone = ms[j, M_GONE]
+            counters.damage[k, x] += t.tvec[x, T_BOXES] if gone else ms[j, M_MARKED]
+            letters = t.present[x] if gone else ms[j, M_CRIPPLED]
+            for b in range(t.thresholds.shape[1]):
+                counters.crippled[k, x, b] += (letters >> b) & 1
 
 
 @jit()
 def trade_trials(n_trials, rs, dice, pos, size, max_draws, t, counters):
     """``n_trials`` trades on the dice buffer ``dice`` (refilled from the stream ``rs``),
     adding to one chunk's ``counters``. Returns the read position after the last trial."""
-    n = t.tvec.shape[0]
-    ms = np.zeros((n, M_FIELDS), dtype=np.int64)
-    cols = np.zeros((n, t.col_full.shape[1]), dtype=np.int64)
+    entries = t.tvec.shape[0]
+    rows = t.first_row[entries - 1] + t.n_models[entries - 1]
+    ms = np.zeros((rows, M_FIELDS), dtype=np.int64)
+    cols = np.zeros((rows, t.col_full.shape[1]), dtype=np.int64)
     ts = np.zeros(G_FIELDS, dtype=np.int64)
     act = np.zeros(V_FIELDS, dtype=np.int64)
+    standing = np.zeros(entries, dtype=np.int64)
     alive = np.zeros(2, dtype=np.int64)
     tally = np.zeros(1, dtype=np.int64)
     start = pos
     for _ in range(n_trials):
         pos, start = trial_dice(rs, dice, pos, start, size, max_draws, 0)
-        start_trial(t, ms, cols, alive)
+        start_trial(t, ms, cols, standing, alive)
         for r in range(t.rounds[0]):
             for half in range(2):
                 side = t.first[0] ^ half
-                for j in range(t.order.shape[1]):
-                    x = t.order[side, j]
+                for i in range(t.order.shape[1]):
+                    x = t.order[side, i]
                     if x < 0:
                         break
-                    if ms[x, M_GONE] == 0 and alive[0] > 0 and alive[1] > 0:
-                        pos = activation(t, ms, cols, ts, act, alive, dice, pos, x, r, counters, tally)
-                record_turn(t, ms, alive, counters, 2 * r + half)
+                    if standing[x] > 0 and alive[0] > 0 and alive[1] > 0:
+                        pos = activation(t, ms, cols, ts, act, standing, alive, dice, pos, x, r, counters, tally)
+                record_turn(t, ms, standing, alive, counters, 2 * r + half)
     return pos
