@@ -9,7 +9,8 @@ Run from the repository root::
 
 Each workload is a scenario whose first run compiles one kernel (the general kernel's
 variants of :mod:`mathhammer.montecarlo._kernels.variant`, the plain and spending kernels),
-run by ``mh.simulate(scenario, trials=2000, seed=1)`` in a fresh process with an empty
+run by ``mh.simulate(scenario, trials=2000, seed=1)`` (``trade``: ``mh.simulate_trade`` of a
+trade file, the trade kernel) in a fresh process with an empty
 ``NUMBA_CACHE_DIR``, so that nothing is loaded from a cache; ``demo`` is the whole
 ``mathhammer demo`` process. Each interpreter given (this one first, then every
 ``--python``: another virtual environment with another Numba, mathhammer taken from this
@@ -51,6 +52,7 @@ WORKLOADS = {
                 "file:examples/several_targets.toml", 15.0),
     "full": ("general kernel, full variant (several targets, fire)", "fire:examples/several_targets.toml",
              15.0),
+    "trade": ("the trade kernel (docs/trades.md)", "trade:examples/trades/heavy_duel.toml", 15.0),
     "demo": ("`mathhammer demo`, the whole process", "demo", 8.0),
 }
 
@@ -58,6 +60,12 @@ _CHILD = """
 import sys, time
 import mathhammer as mh
 how = sys.argv[1]
+if how.startswith("trade:"):
+    trade = mh.load_trade(how.partition(":")[2])
+    began = time.perf_counter()
+    result = mh.simulate_trade(trade, trials=2000, seed=1)
+    print(time.perf_counter() - began, result.wins)
+    sys.exit(0)
 if how.startswith(("file:", "fire:")):
     import dataclasses
     from mathhammer.io.scenario_files import load_scenario

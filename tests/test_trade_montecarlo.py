@@ -15,7 +15,7 @@ from mathhammer._core.rng import FILL_SLACK
 from mathhammer.errors import InputError
 from mathhammer.exact.trade import exact_trade
 from mathhammer.montecarlo._kernels import layout as L
-from mathhammer.montecarlo._kernels.trade_trials import TradeCounters, trade_trials
+from mathhammer.montecarlo._kernels.trade_trials import TradeCounters, new_state, trade_trials
 from mathhammer.montecarlo.trades import encode_trade, trade_figures, trade_monte_carlo
 from mathhammer.rules import Attacker, Spend, Target, Weapon
 from mathhammer.rules.trade import Side, Trade, TradeModel
@@ -73,7 +73,7 @@ def _scripted(trade, entries):
                              np.zeros((turns, n, L.MAX_LETTERS), np.int64),
                              np.zeros((tables.rows.shape[0], L.C_NFIELDS), np.int64))
     pos = trade_trials(np.int64(1), np.zeros(4, np.uint64), dice, np.int64(0), np.int64(size),
-                       np.int64(draws), tables, counters)
+                       np.int64(draws), tables, counters, new_state(tables))
     return int(pos), counters
 
 

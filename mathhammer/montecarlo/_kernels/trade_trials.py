@@ -33,7 +33,7 @@ from .layout import (A_COST, A_FLAGS, A_ORIGIN, CAP_TRACK, CRIT, F_KD_STOPS_TOUG
 from .marking import crippled_set, first_column, mark_columns
 from .model_state import G_FIELDS, M_CRIPPLED, M_FIELDS, M_GONE, M_MARKED, M_SHIELD, M_STATE, clear
 
-__all__ = ["TradeTables", "TradeCounters", "trade_trials", "NO_THRESHOLD"]
+__all__ = ["TradeTables", "TradeCounters", "TradeState", "new_state", "trade_trials", "NO_THRESHOLD"]
 
 #: A ``thresholds`` entry of a letter no track damage cripples.
 NO_THRESHOLD = 1 << 30
@@ -256,19 +256,36 @@ def record_turn(t, ms, standing, alive, counters, k):
                 counters.crippled[k, x, b] += (letters >> b) & 1
 
 
-@jit()
-def trade_trials(n_trials, rs, dice, pos, size, max_draws, t, counters):
-    """``n_trials`` trades on the dice buffer ``dice`` (refilled from the stream ``rs``),
-    adding to one chunk's ``counters``. Returns the read position after the last trial."""
+class TradeState(NamedTuple):
+    """A trial's state, allocated by the caller (:func:`new_state`) so that the kernel
+    allocates nothing and runs without reference counting."""
+
+    ms: np.ndarray        # int64[models, M_FIELDS]: every model's row (:mod:`.model_state`)
+    cols: np.ndarray      # int64[models, columns]: a card's marked boxes, column by column
+    ts: np.ndarray        # int64[G_FIELDS]: the target row the cripple step writes (unread)
+    act: np.ndarray       # int64[V_FIELDS]: the acting model's points and policy
+    standing: np.ndarray  # int64[M]: each entry's models standing
+    alive: np.ndarray     # int64[2]: each side's entries standing
+    tally: np.ndarray     # int64[1]: Tough saves (the Tough step's tally)
+
+
+def new_state(t: TradeTables) -> TradeState:
+    """A fresh :class:`TradeState` for the trade ``t`` (one per chunk run at a time)."""
     entries = t.tvec.shape[0]
-    rows = t.first_row[entries - 1] + t.n_models[entries - 1]
-    ms = np.zeros((rows, M_FIELDS), dtype=np.int64)
-    cols = np.zeros((rows, t.col_full.shape[1]), dtype=np.int64)
-    ts = np.zeros(G_FIELDS, dtype=np.int64)
-    act = np.zeros(V_FIELDS, dtype=np.int64)
-    standing = np.zeros(entries, dtype=np.int64)
-    alive = np.zeros(2, dtype=np.int64)
-    tally = np.zeros(1, dtype=np.int64)
+    rows = int(t.first_row[-1] + t.n_models[-1])
+    return TradeState(np.zeros((rows, M_FIELDS), dtype=np.int64),
+                      np.zeros((rows, t.col_full.shape[1]), dtype=np.int64),
+                      np.zeros(G_FIELDS, dtype=np.int64), np.zeros(V_FIELDS, dtype=np.int64),
+                      np.zeros(entries, dtype=np.int64), np.zeros(2, dtype=np.int64),
+                      np.zeros(1, dtype=np.int64))
+
+
+@jit(nrt=False)
+def trade_trials(n_trials, rs, dice, pos, size, max_draws, t, counters, state):
+    """``n_trials`` trades on the dice buffer ``dice`` (refilled from the stream ``rs``),
+    adding to one chunk's ``counters``, on the caller's ``state`` (:func:`new_state`).
+    Returns the read position after the last trial."""
+    ms, cols, ts, act, standing, alive, tally = state
     start = pos
     for _ in range(n_trials):
         pos, start = trial_dice(rs, dice, pos, start, size, max_draws, 0)

@@ -1,0 +1,91 @@
+#!/usr/bin/env python
+"""Benchmark of trades: a trade's time per trial against a single activation sequence of the
+same attacks.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/bench_trade.py            # 400,000 trials, best of 5
+    .venv/bin/python benchmarks/bench_trade.py --quick    # smoke run
+
+``duel``: two heavy warjack cards (grids, two fists, 3 focus, the fixed policy of
+``examples/trades/heavy_duel.toml``) trading over 3 rounds, Red charging first; its baseline
+is a single activation sequence of the same attacks: Red's heavy warjack attacking Blue's
+over 3 rounds (``turns = 3``, a scenario, the general kernel). ``units``: the unit clash of
+``examples/trades/unit_clash.toml`` over 3 rounds; its baseline is the riflemen shooting the
+heavy infantry over 3 rounds. Both runs of a pair in this process, alternately, best of
+``--repeats``, after a warm-up (the compile is not timed); on 1 thread and on every core.
+The issue's target: a trade at most 3x its baseline per trial.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+TARGET = 3.0
+
+
+def workloads():
+    """``{key: (title, trade, baseline scenario)}``."""
+    import mathhammer as mh
+
+    out = {}
+    for key, file, title in (("duel", "heavy_duel.toml", "two heavy warjacks (grids), 3 rounds"),
+                             ("units", "unit_clash.toml", "10 riflemen and 5 heavy infantry, 3 rounds")):
+        trade = mh.load_trade(ROOT / "examples" / "trades" / file)
+        first, second = trade.order
+        attacker, target = first.models[0], second.models[0]
+        base = mh.Scenario(target.target, [attacker.attacker], turns=trade.rounds)
+        out[key] = (title, trade, base)
+    return out
+
+
+def best_of(run, repeats):
+    run(10_000)  # warm: compiled or loaded
+    best = math.inf
+    for _ in range(repeats):
+        began = time.perf_counter()
+        run(None)
+        best = min(best, time.perf_counter() - began)
+    return best
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--trials", type=int, default=400_000)
+    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--quick", action="store_true", help="40,000 trials, best of 2")
+    args = p.parse_args(argv)
+    trials, repeats = (40_000, 2) if args.quick else (args.trials, args.repeats)
+    import numba
+
+    import mathhammer as mh
+
+    cores = numba.config.NUMBA_NUM_THREADS
+    print(f"mathhammer trade benchmark  {time.strftime('%Y-%m-%d')}  {trials:,} trials, best of {repeats}")
+    print(f"  {'workload':<8} {'threads':>7} {'trade ns':>9} {'base ns':>8} {'ratio':>6}  target {TARGET:.0f}x")
+    worst = 0.0
+    for key, (title, trade, base) in workloads().items():
+        for threads in sorted({1, cores}):
+            numba.set_num_threads(threads)
+            t_trade = best_of(lambda n: mh.simulate_trade(trade, trials=n or trials, seed=1), repeats)
+            t_base = best_of(lambda n: mh.simulate(dataclasses.replace(base), trials=n or trials, seed=1,
+                                                   progress=False), repeats)
+            ratio = t_trade / t_base
+            worst = max(worst, ratio)
+            print(f"  {key:<8} {threads:7d} {1e9 * t_trade / trials:9.0f} {1e9 * t_base / trials:8.0f} "
+                  f"{ratio:6.2f}  {title}")
+    numba.set_num_threads(cores)
+    print(f"  worst ratio {worst:.2f}: {'met' if worst <= TARGET else 'missed'} (at most {TARGET:.0f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
