@@ -17,8 +17,11 @@ from hypothesis import strategies as st
 from mathhammer import (
     Attacker,
     Scenario,
+    Side,
     Spend,
     Target,
+    Trade,
+    TradeModel,
     Weapon,
     load_scenario,
     scenario_from_dict,
@@ -48,8 +51,10 @@ from mathhammer.rules.vocabulary import (
     WEAPON_LOCATIONS,
     DAMAGE_ROLL_RULES,
     EXCLUSIVE_RULES,
+    READINGS,
     WEAPON_RULES,
 )
+from mathhammer.io.trade_files import loads_trade, trade_from_dict, trade_to_dict
 from mathhammer.scenario import (
     ATTACKER_KEYS,
     SETTINGS_KEYS,
@@ -1223,3 +1228,44 @@ def test_equal_attackers_share_their_attack_slots():
     assert [s.bought for s in first] == [False, False, True, True, True]
     assert [s.bought for s in other] == [False, False, True]
     assert other[0].attacker.focus == 1
+
+
+# ------------------------------------------------------------------------ trade files, generated
+@st.composite
+def _trade_models(draw, name: str, enemies: list) -> TradeModel:
+    """A model of a trade: a generated attacker and target (what a trade gives the model
+    itself, crippling and routes, and a power field, left out), the enemies it attacks."""
+    attacker = dataclasses.replace(draw(_attackers(name)), crippled=frozenset())
+    if attacker.model == "warjack" and attacker.fury:
+        attacker = dataclasses.replace(attacker, fury=0, focus=attacker.fury)
+    target = dataclasses.replace(draw(_targets()), focus=0, fury=0, shield_guard=())
+    cripple_at = {}
+    if target.capacity == "track" and attacker.model != "other":
+        letters = GRID_LETTERS if attacker.model == "warjack" else SPIRAL_LETTERS
+        for letter in draw(st.frozensets(st.sampled_from(letters), max_size=3)):
+            cripple_at[letter] = draw(st.integers(1, target.boxes))
+    attacks = draw(st.permutations(enemies).flatmap(lambda p: st.integers(1, len(p)).map(lambda n: p[:n])))
+    return TradeModel(attacker, target, attacks, cripple_at)
+
+
+@st.composite
+def _trades(draw) -> Trade:
+    names = draw(st.lists(_NAMES, min_size=2, max_size=5, unique=True))
+    split = draw(st.integers(1, len(names) - 1))
+    red, blue = names[:split], names[split:]
+    sides = [Side(side, [draw(_trade_models(n, enemies)) for n in own])
+             for side, own, enemies in (("Red", red, blue), ("Blue", blue, red))]
+    return Trade(sides, first=draw(st.sampled_from(["Red", "Blue"])), rounds=draw(st.integers(1, MAX_TURNS)),
+                 trials=draw(st.integers(1, 10**9)), seed=draw(st.none() | st.integers(0, 2**63 - 1)),
+                 brutal_damage=draw(st.sampled_from(BRUTAL_DAMAGE_ON)),
+                 **{key: draw(st.booleans()) for key in READINGS})
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_trades())
+def test_trade_round_trip_hypothesis(trade):
+    """Every key of a trade file (docs/trades.md), generated: written and read back, the
+    same trade, from tables and from TOML text."""
+    d = trade_to_dict(trade)
+    assert trade_from_dict(d) == trade
+    assert loads_trade(_dump_toml(d), "generated.toml") == trade
