@@ -15,6 +15,10 @@ over 3 rounds (``turns = 3``, a scenario, the general kernel). ``units``: the un
 heavy infantry over 3 rounds. Both runs of a pair in this process, alternately, best of
 ``--repeats``, after a warm-up (the compile is not timed); on 1 thread and on every core.
 The issue's target: a trade at most 3x its baseline per trial.
+
+``--matrix``: a 12 x 12 trade matrix of the bundled cards a trade models (:data:`MATRIX_CARDS`,
+actions included) at 3 rounds and 200,000 trials a pairing, on the local backend (all cores):
+its wall time and time per point.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 TARGET = 3.0
+#: The 12 cards of ``--matrix``: every bundled card a trade models, and their other actions.
+MATRIX_CARDS = ["heavy_warjack", "light_warjack", "light_warjack:ranged", "heavy_warbeast",
+                "light_warbeast", "heavy_infantry", "infantry", "infantry:melee", "solo",
+                "solo:ranged", "infantry_unit", "heavy_infantry_unit"]
 
 
 def workloads():
@@ -62,6 +70,7 @@ def main(argv=None) -> int:
     p.add_argument("--trials", type=int, default=400_000)
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--quick", action="store_true", help="40,000 trials, best of 2")
+    p.add_argument("--matrix", action="store_true", help="also time the 12 x 12 trade matrix")
     args = p.parse_args(argv)
     trials, repeats = (40_000, 2) if args.quick else (args.trials, args.repeats)
     import numba
@@ -84,6 +93,16 @@ def main(argv=None) -> int:
                   f"{ratio:6.2f}  {title}")
     numba.set_num_threads(cores)
     print(f"  worst ratio {worst:.2f}: {'met' if worst <= TARGET else 'missed'} (at most {TARGET:.0f}x)")
+    if args.matrix:
+        from mathhammer.studies.trade_matrices import trade_matrix
+
+        n = 20_000 if args.quick else 200_000
+        began = time.perf_counter()
+        frame = trade_matrix(MATRIX_CARDS, MATRIX_CARDS, rounds=3, trials=n, seed=1, progress=False)
+        took = time.perf_counter() - began
+        points = frame.attrs["points"]
+        print(f"  trade matrix 12 x 12, 3 rounds, {n:,} trials a pairing, local backend on {cores} "
+              f"threads: {took:.1f} s ({1000 * took / points:.0f} ms a point, {points} points)")
     return 0
 
 

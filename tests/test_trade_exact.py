@@ -58,7 +58,8 @@ def _crippled(m, marked):
 
 
 def brute_force(trade: Trade):
-    """[(P(side 0 out), P(side 1 out), [E damage per model])] after every turn."""
+    """[(P(side 0 out), P(side 1 out), [E damage per model], [E damage squared])] after
+    every turn."""
     models = list(trade.sides[0].models) + list(trade.sides[1].models)
     side = [0] * len(trade.sides[0].models) + [1] * len(trade.sides[1].models)
     where = {m.name: i for i, m in enumerate(models)}
@@ -171,13 +172,15 @@ def brute_force(trade: Trade):
                     for (a, _), q in cur.items():
                         new[a] += q
                 dist = dict(new)
-            out = [0.0, 0.0, [0.0] * len(models)]
+            out = [0.0, 0.0, [0.0] * len(models), [0.0] * len(models)]
             for st, p in dist.items():
                 for sd in (0, 1):
                     if all(st[i] is None for i in range(len(st)) if side[i] == sd):
                         out[sd] += p
                 for i, m in enumerate(models):
-                    out[2][i] += p * (m.target.boxes if st[i] is None else st[i][0])
+                    marked = m.target.boxes if st[i] is None else st[i][0]
+                    out[2][i] += p * marked
+                    out[3][i] += p * marked * marked
             rows.append(out)
     return rows
 
@@ -189,10 +192,12 @@ def test_exact_trades_equal_an_independent_brute_force_on_200_random_trades():
         figures = exact_trade(trade)
         rows = brute_force(trade)
         assert len(rows) == len(figures.turns) == 2 * trade.rounds
-        for k, (red, blue, damage) in enumerate(rows):
+        for k, (red, blue, damage, square) in enumerate(rows):
             assert figures.destroyed[k, 0] == pytest.approx(red, abs=1e-12), case
             assert figures.destroyed[k, 1] == pytest.approx(blue, abs=1e-12), case
             np.testing.assert_allclose(figures.damage[k], damage, atol=1e-12, err_msg=str(case))
+            np.testing.assert_allclose(figures.damage_sd[k] ** 2, np.array(square) - np.array(damage) ** 2,
+                                       atol=1e-9, err_msg=str(case))
 
 
 def _duel(**kw):

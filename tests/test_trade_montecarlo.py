@@ -47,6 +47,9 @@ def test_monte_carlo_trades_agree_with_exact_within_5_standard_errors():
                 _within(mc.model_destroyed[k, x], p, math.sqrt(p * (1 - p) / TRIALS), f"{case} {m.name} destroyed")
                 _within(mc.damage[k, x], exact.damage[k, x], m.target.boxes / 2 / math.sqrt(TRIALS),
                         f"{case} {m.name} damage")
+                # the variance of a figure in [0, B]: standard error at most B^2 / 2 / sqrt(n)
+                _within(mc.damage_sd[k, x] ** 2, exact.damage_sd[k, x] ** 2,
+                        m.target.boxes ** 2 / 2 / math.sqrt(TRIALS), f"{case} {m.name} damage variance")
         for key, p in exact.crippled.items():
             for k in range(len(exact.turns)):
                 _within(mc.crippled[key][k], p[k], math.sqrt(p[k] * (1 - p[k]) / TRIALS), f"{case} {key} crippled")
@@ -70,6 +73,7 @@ def _scripted(trade, entries):
     n, turns = len(trade.models), 2 * trade.rounds
     counters = TradeCounters(np.zeros((turns, 2), np.int64), np.zeros((turns, n), np.int64),
                              np.zeros((turns, n), np.int64), np.zeros((turns, n), np.int64),
+                             np.zeros((turns, n), np.int64),
                              np.zeros((turns, n, L.MAX_LETTERS), np.int64),
                              np.zeros((tables.rows.shape[0], L.C_NFIELDS), np.int64))
     pos = trade_trials(np.int64(1), np.zeros(4, np.uint64), dice, np.int64(0), np.int64(size),

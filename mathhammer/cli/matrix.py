@@ -66,20 +66,27 @@ def add_parsers(sub) -> None:
     p.add_argument("--plot", default=None, metavar="FILE.png",
                    help="also draw a heatmap of --metric into FILE (.png, .svg or .pdf); with "
                    "--vary, at the last value of each varied parameter")
+    add_points_output(p)
+    add_common(p, file=False)
+    add_cards_flag(p)
+    p.set_defaults(handler=matrix_command)
+
+
+def add_points_output(p) -> None:
+    """``--force`` (of ``--plot``), ``--progress`` and ``--json`` / ``--csv``: the output flags
+    of a run over points (``matrix``, ``trade-matrix``; ``p`` a Parser with ``--plot``)."""
     p.add_argument("--force", action="store_true", help="let --plot overwrite its file")
     p.needs("--force", ("--plot",), "lets --plot overwrite its file")
     add_progress_flag(p, " (and the Dask dashboard's address)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print every figure as JSON")
     fmt.add_argument("--csv", action="store_true", help="print the long frame as CSV")
-    add_common(p, file=False)
-    add_cards_flag(p)
-    p.set_defaults(handler=matrix_command)
 
 
-def _deck(values: list[str], flag: str):
+def deck_arg(values: list[str], flag: str):
     """A directory (given alone) or the card names of every value, split at commas (an
-    empty value is no folder: Path("") is the current one)."""
+    empty value is no folder: Path("") is the current one); ``matrix`` and ``trade-matrix``
+    read their decks so."""
     if any(not v.strip() for v in values):
         raise UsageError(f"{flag}: an empty value: give a directory or card names (got {shown(values)})")
     dirs = [v for v in values if is_folder(v)]
@@ -92,6 +99,15 @@ def _deck(values: list[str], flag: str):
         if not n:
             raise UsageError(f"{flag}: an empty card name in {shown(','.join(values))}")
     return names
+
+
+def as_flag_error(exc: InputError, flags: dict) -> InputError:
+    """``exc`` naming the flag that set its key (``flags``: API argument -> flag) where one did
+    (a key of the API's own arguments, not of a card's file); else ``exc`` itself."""
+    flag = flags.get(exc.key.split("[")[0])
+    if flag is not None and "." not in exc.key:
+        return InputError(flag, exc.value, exc.reason)
+    return exc
 
 
 def matrix_text(frame, metric: str) -> str:
@@ -126,7 +142,7 @@ def matrix_command(args: argparse.Namespace) -> int:
     vary = parse_vary(args.vary)
     try:
         frame = matrix(
-            _deck(args.attackers, "--attackers"), _deck(args.targets, "--targets"),
+            deck_arg(args.attackers, "--attackers"), deck_arg(args.targets, "--targets"),
             vary=vary or None, trials=args.trials, seed=args.seed, method=args.method,
             cards=card_dirs_for(args), all_actions=args.all_actions,
             scheduler=args.scheduler, workers=args.workers, batch=args.batch, out=args.out,
@@ -135,10 +151,7 @@ def matrix_command(args: argparse.Namespace) -> int:
     except RunInterrupted as exc:
         return interrupted(exc, "FILE.parquet")
     except InputError as exc:
-        flag = _FLAGS.get(exc.key.split("[")[0])
-        if flag is not None and "." not in exc.key:
-            raise InputError(flag, exc.value, exc.reason) from None
-        raise
+        raise as_flag_error(exc, _FLAGS) from None
     if args.plot is not None:
         _plot(frame, args)
     write_frame(frame, args, ("method", "trials", "seed", "backend", "workers", "batch",

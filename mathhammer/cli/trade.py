@@ -1,4 +1,5 @@
-"""``mathhammer trade FILE``: two sides taking turns over rounds (docs/trades.md)."""
+"""``mathhammer trade FILE``: two sides taking turns over rounds (docs/trades.md); ``mathhammer
+trade-matrix``: every card trading with every card."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import json
 import sys
 
 from .._core.limits import MAX_SEED, MAX_TRIALS
-from ._common import EXIT_OK, PROG, int_arg, write
+from ._common import EXIT_OK, PROG, UsageError, int_arg, points_progress, write
 from .cards import add_cards_flag, card_dirs_for
+from .matrix import add_points_output, as_flag_error, deck_arg
 from .run import check_plot
+from .sweep import interrupted, metric_of, metric_tables, write_frame
 
 __all__ = ["add_parsers"]
 
@@ -20,12 +23,8 @@ def add_parsers(sub) -> None:
                        "trade and, after every turn, who is out and each model's damage and "
                        "crippled systems.")
     p.add_argument("file", metavar="FILE", help="a trade file (TOML)")
-    p.add_argument("--trials", type=int_arg("trials", 1, MAX_TRIALS), default=None, metavar="N",
-                   help="Monte Carlo sample size (default: the file's [simulation] trials)")
-    p.add_argument("--seed", type=int_arg("seed", 0, MAX_SEED), default=None, metavar="S",
-                   help="random seed (default: the file's; drawn and reported when it has none)")
-    p.add_argument("--method", choices=("monte_carlo", "mc", "exact"), default="monte_carlo",
-                   help="monte_carlo (default) or exact (single models on damage tracks)")
+    _run_flags(p, "Monte Carlo sample size (default: the file's [simulation] trials)",
+               "random seed (default: the file's; drawn and reported when it has none)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--plot", metavar="FILE.png", default=None,
                    help="also draw the trade: each side's survival turn by turn, and the "
@@ -34,7 +33,112 @@ def add_parsers(sub) -> None:
     p.needs("--force", ("--plot",), "lets --plot overwrite a file that exists")
     add_cards_flag(p)
     p.set_defaults(handler=_trade)
+    _add_matrix_parser(sub)
 
+
+def _run_flags(p, trials: str, seed: str) -> None:
+    """``--trials``, ``--seed`` (their help ``trials`` and ``seed``) and ``--method``."""
+    p.add_argument("--trials", type=int_arg("trials", 1, MAX_TRIALS), default=None, metavar="N", help=trials)
+    p.add_argument("--seed", type=int_arg("seed", 0, MAX_SEED), default=None, metavar="S", help=seed)
+    p.add_argument("--method", choices=("monte_carlo", "mc", "exact"), default="monte_carlo",
+                   help="monte_carlo (default) or exact (single models on damage tracks)")
+
+
+def _add_matrix_parser(sub) -> None:
+    p = sub.add_parser("trade-matrix", help="every card trading with every card: who wins",
+                       description="Trade every --rows card with every --columns card over "
+                       "--rounds rounds (docs/trades.md): P(the row card wins the trade) with "
+                       "its 95% interval, damage dealt and taken, models killed and lost, per "
+                       "pairing, printed as a table of --metric and written to --out (.csv) "
+                       "point by point. Points run in this process on all cores, or on a Dask "
+                       "cluster (--scheduler).")
+    p.add_argument("--rows", action="append", required=True, metavar="DIR|CARDS",
+                   help="a directory of card files, or card names separated by commas; repeatable")
+    p.add_argument("--columns", action="append", required=True, metavar="DIR|CARDS",
+                   help="a directory of card files, or card names separated by commas")
+    p.add_argument("--rounds", type=int_arg("rounds", 1, 20), default=3, metavar="N",
+                   help="rounds of each trade (default 3)")
+    p.add_argument("--first", choices=("row", "column", "both"), default="row",
+                   help="whose side goes first: the row card's (default), the column card's, "
+                   "or both (two points a pairing)")
+    _run_flags(p, "Monte Carlo sample size of every pairing (default 1,000,000)",
+               "the run's seed (each pairing's is derived from it); drawn when not given")
+    p.add_argument("--scheduler", default="local", metavar="WHERE",
+                   help="local (default), local-cluster (a Dask LocalCluster) or tcp://HOST:PORT")
+    p.add_argument("--workers", type=int_arg("workers", 1, 4096), default=None, metavar="N",
+                   help="worker processes of --scheduler local-cluster (default: one per core)")
+    p.add_argument("--batch", type=int_arg("batch", 1, 100_000), default=None, metavar="N",
+                   help="points per Dask task (default 1)")
+    p.add_argument("--out", default=None, metavar="FILE.csv",
+                   help="write every figure of every pairing to FILE.csv as they finish (never "
+                   "overwritten)")
+    p.add_argument("--resume", action="store_true", help="continue the matrix --out holds")
+    p.add_argument("--metric", default=None, metavar="METRIC",
+                   help="figure the table (and --plot) shows: win (default), lose, "
+                   "both_standing, damage_dealt, damage_taken, models_killed, models_lost")
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help="also draw a heatmap of --metric into FILE (.png, .svg or .pdf)")
+    add_points_output(p)
+    add_cards_flag(p)
+    p.set_defaults(handler=_trade_matrix)
+
+
+def _matrix_text(frame, metric: str) -> str:
+    a = frame.attrs
+    how = ("exact" if a.get("method") == "exact"
+           else f"Monte Carlo, {a.get('trials'):,} trials a pairing, seed {a.get('seed')}")
+    header = (f"{metric}: row card trading with column card, {a.get('rounds')} rounds "
+              f"({a.get('points')} points; {how}; {a.get('backend')})")
+    lines = metric_tables(frame, metric, ["attacker", "target"], header, what="trade matrix")
+    lines += ["", f"spending: {a.get('policy')}"]
+    if a.get("out"):
+        lines += [f"every figure of every pairing: {a['out']}"]
+    return "\n".join(lines)
+
+
+def _trade_matrix(args) -> int:
+    from ..errors import InputError
+    from ..studies.points import RunInterrupted
+    from ..studies.trade_matrices import trade_matrix
+
+    if args.resume and args.out is None:
+        raise UsageError("--resume needs --out FILE, the file of the matrix to resume")
+    check_plot(args)
+    metric = metric_of(args) if args.metric is not None else "win"
+    flags = {"rows": "--rows", "columns": "--columns", "out": "--out", "scheduler": "--scheduler",
+             "workers": "--workers", "batch": "--batch"}
+    try:
+        frame = trade_matrix(deck_arg(args.rows, "--rows"), deck_arg(args.columns, "--columns"),
+                             rounds=args.rounds, first=args.first, trials=args.trials, seed=args.seed,
+                             method=args.method, cards=card_dirs_for(args), scheduler=args.scheduler,
+                             workers=args.workers, batch=args.batch, out=args.out, resume=args.resume,
+                             progress=points_progress(args))
+    except RunInterrupted as exc:
+        return interrupted(exc, "FILE.csv")
+    except InputError as exc:
+        raise as_flag_error(exc, flags) from None
+    if args.plot is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib.figure import Figure
+
+        from ..plots import plot_trade_matrix, save_figure
+
+        n_c, n_r = frame["target"].nunique(), frame["attacker"].nunique()
+        fig = Figure(figsize=(min(4 + 0.6 * n_c, 30), min(3 + 0.45 * n_r, 30)), layout="constrained")
+        first = frame["first"].iloc[0] if frame["first"].nunique() > 1 else None
+        try:
+            plot_trade_matrix(frame, metric, first=first, ax=fig.add_subplot())
+        except ValueError as exc:
+            raise InputError("--metric", metric, str(exc)) from None
+        save_figure(fig, args.plot, overwrite=args.force)
+    write_frame(frame, args, ("method", "trials", "seed", "rounds", "first", "policy", "backend",
+                              "workers", "batch", "points", "computed", "out"),
+                lambda f, _: _matrix_text(f, metric))  # its own default metric: win
+    if args.plot is not None:
+        sys.stderr.write(f"{PROG}: wrote the heatmap to {args.plot}\n")
+    return EXIT_OK
 
 def _trade(args) -> int:
     from ..io.trade_files import load_trade

@@ -117,15 +117,19 @@ def exact_trade(trade: Trade) -> TradeFigures:
         for k, (letter, _) in enumerate(m.cripple_at):
             crippled[(m.name, letter)] = np.array([row[3][i][k] for row in rows])
     dead = np.array([row[1] for row in rows])
-    return TradeFigures(tuple(turns), destroyed, dead, np.array([row[2] for row in rows]), crippled, dead)
+    mean = np.array([row[2] for row in rows])
+    sd = np.sqrt(np.maximum(np.array([row[4] for row in rows]) - mean * mean, 0.0))
+    return TradeFigures(tuple(turns), destroyed, dead, mean, crippled, dead, sd)
 
 
 def _figures(models, side_of, dist):
-    """(P(side destroyed) x2, P(model destroyed), E[damage], P(crippled) per threshold)."""
+    """(P(side destroyed) x2, P(model destroyed), E[damage], P(crippled) per threshold,
+    E[damage squared])."""
     n = len(models)
     side_dead = [0.0, 0.0]
     dead = [0.0] * n
     dmg = [0.0] * n
+    sq = [0.0] * n
     crip = [[0.0] * len(m.cripple_at) for m in models]
     for state, p in dist.items():
         for s in (0, 1):
@@ -135,9 +139,10 @@ def _figures(models, side_of, dist):
             marked = m.target.boxes if state[i] is _DEAD else state[i][0]
             dead[i] += p * (state[i] is _DEAD)
             dmg[i] += p * marked
+            sq[i] += p * marked * marked
             for k, (_, at) in enumerate(m.cripple_at):
                 crip[i][k] += p * (marked >= at)
-    return side_dead, dead, dmg, crip
+    return side_dead, dead, dmg, crip, sq
 
 
 def _over(state, side_of) -> bool:

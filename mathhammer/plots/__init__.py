@@ -21,7 +21,7 @@ figure drawn over; to place a plot, pass ``ax`` (``fig, ax = plt.subplots()``).
 - :func:`main_figure` / :func:`save_figure`: the figure ``mathhammer run --plot FILE`` writes;
   :func:`sweep_figure` and :func:`compare_figure`: those of ``sweep --plot`` and ``compare --plot``;
   :func:`trade_figure`: a trade's (``trade --plot``), each side's survival turn by turn and
-  the crippling the first round left.
+  the crippling the first round left; :func:`plot_trade_matrix`: a trade matrix's heatmap.
 
 Exact results have no sampling error: they are drawn without bands (zero-width error bars).
 """
@@ -34,10 +34,11 @@ from .matrix import plot_matrix
 from .sweep import plot_kill_heatmap, plot_kill_vs
 from .turns import plot_kill_by_turn
 from .targets import plot_targets
-from .trade import trade_figure
+from .trade import plot_trade_matrix, trade_figure
 from .units import plot_models_destroyed
 
 __all__ = [
+    "plot_trade_matrix",
     "trade_figure",
     "compare_figure",
     "main_figure",

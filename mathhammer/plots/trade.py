@@ -9,7 +9,7 @@ import numpy as np
 from ..errors import InputError
 from ._common import BAND_ALPHA, percent_axis
 
-__all__ = ["trade_figure"]
+__all__ = ["plot_trade_matrix", "trade_figure"]
 
 #: The two sides' colours (the first side's, the other's).
 SIDE_COLORS = ("tab:red", "tab:blue")
@@ -115,3 +115,25 @@ def _by_turn(result, ax) -> None:
     ax.set_xlabel("after each side's turn")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
+
+
+def plot_trade_matrix(frame, metric: str = "win", *, first: str | None = None, ax=None, **kwargs):
+    """Heatmap of a trade matrix (:func:`~mathhammer.studies.trade_matrices.trade_matrix`):
+    ``metric`` (default ``win``: P(the row card wins the trade)) of every row card against
+    every column card; ``first`` (``"row"`` or ``"column"``) chooses the points of a matrix
+    run with ``first="both"``. Other keyword arguments go to
+    :func:`~mathhammer.plots.plot_matrix`. Returns the Axes."""
+    from ..result.metrics import metric_label
+    from .matrix import plot_matrix
+
+    where = None if first is None else {"first": first}
+    ax = plot_matrix(frame, metric, ax=ax, where=where, **kwargs)
+    firsts = sorted(set(frame["first"])) if first is None else [first]
+    goes = {"row": "the row card's side first", "column": "the column card's side first"}
+    rounds = frame.attrs.get("rounds")
+    ax.set_title(f"{metric_label(metric)}, row card against column card\n"
+                 f"{' / '.join(goes[f] for f in firsts)}" + (f", {rounds} rounds" if rounds else ""),
+                 fontsize="medium")
+    ax.set_ylabel("row card")
+    ax.set_xlabel("column card")
+    return ax

@@ -78,6 +78,21 @@ METRICS: tuple[Metric, ...] = (
            "expected focus or fury the target spent (against attacks, fire, corrosion and quicksand)"),
     Metric("tough_saves", "mean", "exact only", "Tough saves",
            "expected successful Tough rolls (from attacks, fire, corrosion and quicksand)"),
+    # a trade's (TradeResult.summary_records), from the first side's view: a trade matrix's row card
+    Metric("win", "probability", "wilson", "P(wins the trade)",
+           "a trade: probability the first side (a trade matrix's row card) destroys the other"),
+    Metric("lose", "probability", "wilson", "P(loses the trade)",
+           "a trade: probability the other side destroys the first"),
+    Metric("both_standing", "probability", "wilson", "P(both standing)",
+           "a trade: probability both sides still stand after the last round"),
+    Metric("damage_dealt", "mean", "normal", "damage dealt",
+           "a trade: expected damage on the other side's models at the end"),
+    Metric("damage_taken", "mean", "normal", "damage taken",
+           "a trade: expected damage on the first side's models at the end"),
+    Metric("models_killed", "mean", "normal", "models killed",
+           "a trade: expected models of the other side destroyed"),
+    Metric("models_lost", "mean", "normal", "models lost",
+           "a trade: expected models of the first side destroyed"),
 )
 
 _EXACT = {m.name: m for m in METRICS if not m.name.endswith(":")}

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from .._core.intervals import Z95, wilson_interval
+from .._core.intervals import Z95, normal_interval, wilson_interval
 
 __all__ = ["TradeFigures", "TradeResult"]
 
@@ -35,6 +35,8 @@ class TradeFigures:
         unit: its models with it crippled, on average).
     lost : ndarray, shape (turns, models)
         Models of each entry destroyed, on average (a single model: ``model_destroyed``).
+    damage_sd : ndarray, shape (turns, models)
+        The standard deviation of the damage on each entry (its interval's width).
     """
 
     turns: tuple
@@ -43,6 +45,7 @@ class TradeFigures:
     damage: np.ndarray
     crippled: dict
     lost: np.ndarray
+    damage_sd: np.ndarray
 
     @property
     def both_standing(self) -> np.ndarray:
@@ -118,6 +121,32 @@ class TradeResult:
         band = "" if self.trials is None else f" (95 % {lo:.1%}-{hi:.1%})"
         return (f"{lead} wins the trade {p:.1%}{band}, {other} {q:.1%}, both standing after "
                 f"{rounds} round{'s' * (rounds != 1)} {self.undecided:.1%}")
+
+    def summary_records(self) -> list[list]:
+        """The trade's end as rows ``[metric, value, ci_low, ci_high]``, from the first side's
+        view: ``win`` and ``lose`` (P(the first side wins, the other wins)), ``both_standing``,
+        ``damage_dealt`` and ``damage_taken`` (on the other side's entries and on its own, at
+        the end), ``models_killed`` and ``models_lost``. Intervals are 95 %: Wilson's for the
+        probabilities, normal for the damage (none where a side has several entries: their
+        covariance is not kept) and for the models (their mean's, bounded by the unit's
+        size); exact figures are their own interval."""
+        f = self.figures
+        n = self.trials
+        rows = []
+        for metric, p in (("win", self.wins[self.sides[0]]), ("lose", self.wins[self.sides[1]]),
+                          ("both_standing", self.undecided)):
+            rows.append([metric, p, *self.interval(p)])
+        for metric, side in (("damage_dealt", 1), ("damage_taken", 0)):
+            own = [x for x in range(len(self.models)) if self.model_side[x] == side]
+            mean = float(sum(f.damage[-1, x] for x in own))
+            sd = float(f.damage_sd[-1, own[0]]) if len(own) == 1 else math.nan
+            rows.append([metric, mean, *normal_interval(mean, sd, n)])
+        for metric, side in (("models_killed", 1), ("models_lost", 0)):
+            own = [x for x in range(len(self.models)) if self.model_side[x] == side]
+            mean = float(sum(f.lost[-1, x] for x in own))
+            size = sum(self._size(x) for x in own)
+            rows.append([metric, mean, *normal_interval(mean, size / 2, n)])
+        return rows
 
     def sides_frame(self):
         """One row a turn: ``round``, ``turn`` (the side whose turn it was) and P(each side

@@ -37,7 +37,7 @@ from .decks import deck
 from .execution import PointFailed, make_backend
 from .grids import value_label
 from .pairs import pair_scenario, parameters, point_rows, point_seed, points_to_compute
-from .points import digest, held, open_run, points_frame, run_points, run_settings
+from .points import digest, held, open_run, points_frame, run_points, run_settings, tally_point
 from .progress import check_progress
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -63,15 +63,6 @@ _SIMULATION_KEYS = ("objective", "turns", "attack_turns", "brutal_damage")
 class MatrixPointError(MathhammerError):
     """A point whose simulation failed (e.g. ``method="exact"`` on a pair the exact engine
     cannot do); the points finished before it are kept."""
-
-
-def _tally(stats: dict, outcome) -> None:
-    """Count a computed point in the run's ``stats``: its process, whether it was the first
-    there, and its compute time."""
-    procs = stats["processes"]
-    procs[outcome.pid] = procs.get(outcome.pid, 0) + 1
-    stats["first_points"] += outcome.first
-    stats["compute_seconds"] += outcome.seconds
 
 
 def _checked(method, resume, all_actions, out, progress, simulation: dict):
@@ -262,7 +253,7 @@ def matrix(
             if isinstance(outcome, PointFailed):
                 raise MatrixPointError(f"matrix point {' / '.join(outcome.key)}: "
                                        f"{outcome.message}")
-            _tally(stats, outcome)
+            tally_point(stats, outcome)
             yield outcome.key, point_rows(outcome)
 
     with held(journal):

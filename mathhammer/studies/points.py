@@ -27,7 +27,8 @@ from ..errors import InputError
 from ..result import Result
 from ..result.metrics import SUMMARY_COLUMNS
 from ..result.summary import summary_records
-from ..rules import Scenario
+from ..result.trade import TradeResult
+from ..rules import Scenario, Trade
 from ..simulation import simulate
 from .journal import Journal
 from .progress import PointProgress
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 __all__ = ["RunInterrupted", "check_loadouts", "digest", "held", "open_run", "points_frame",
-           "run_points", "run_settings", "simulate_point", "summary_rows"]
+           "run_points", "run_settings", "simulate_point", "summary_rows", "tally_point"]
 
 #: What a point computes: ``(key, rows)``, rows ``[*key, metric, value, ci_low, ci_high]``.
 Outcome = tuple[tuple, list]
@@ -116,23 +117,31 @@ def digest(data) -> str:
 
 
 # ---------------------------------------------------------------------------- a point
-def simulate_point(scenario: Scenario, trials: int | None, seed: int | None, method: str,
-                   stride: int | None = None) -> Result:
+def simulate_point(scenario: Scenario | Trade, trials: int | None, seed: int | None, method: str,
+                   stride: int | None = None) -> Result | TradeResult:
     """:func:`mathhammer.simulate` of one point: Monte Carlo with ``trials``, ``seed`` and
     the common-random-numbers ``stride``; the exact engine for ``method="exact"`` (no
-    trials, seed or stride). Without "how to play it" (``explain=False``): a point's figures
+    trials, seed or stride); a trade's point, :func:`mathhammer.simulate_trade`. Without "how to play it" (``explain=False``): a point's figures
     need no words, and the words cost a pass over the solved game."""
+    if isinstance(scenario, Trade):  # a trade matrix's point (mathhammer.studies.trade_matrices)
+        from ..trade import simulate_trade
+
+        if method == "exact":
+            return simulate_trade(scenario, method="exact")
+        return simulate_trade(scenario, trials, seed)
     if method == "exact":
         return simulate(scenario, method="exact", explain=False)
     return simulate(scenario, trials=trials, seed=seed, method=method, stride=stride, explain=False)
 
 
-def summary_rows(result: Result, key: tuple = ()) -> list[list]:
+def summary_rows(result: Result | TradeResult, key: tuple = ()) -> list[list]:
     """The summary of ``result`` as rows ``[*key, metric, value, ci_low, ci_high]``: the rows
-    of ``result.summary()`` (:func:`~mathhammer.result.summary.summary_records`), without
+    of ``result.summary()`` (:func:`~mathhammer.result.summary.summary_records`; a trade's
+    :meth:`~mathhammer.result.trade.TradeResult.summary_records`), without
     building its frame (a point's rows go into one frame of every point, built at the end)."""
     key = list(key)
-    return [key + list(row) for row in summary_records(result)]
+    records = result.summary_records() if isinstance(result, TradeResult) else summary_records(result)
+    return [key + list(row) for row in records]
 
 
 # ---------------------------------------------------------------------------- the run
@@ -162,6 +171,15 @@ def open_run(out, identity: dict, columns: list[str], resume: bool, method: str,
             journal.finish()  # another run's file, say: its lock is not kept
             raise
     return journal, seed
+
+
+def tally_point(stats: dict, outcome) -> None:
+    """Count a computed point (a :class:`~mathhammer.studies.execution.PointDone`) in a run's
+    ``stats``: its process, whether it was the first there, and its compute time."""
+    procs = stats["processes"]
+    procs[outcome.pid] = procs.get(outcome.pid, 0) + 1
+    stats["first_points"] += outcome.first
+    stats["compute_seconds"] += outcome.seconds
 
 
 def held(journal: Journal | None):

@@ -75,6 +75,7 @@ class TradeCounters(NamedTuple):
     side_out: np.ndarray     # int64[turns, 2]: trials with no entry of the side standing
     destroyed: np.ndarray    # int64[turns, M]: trials with every model of the entry destroyed
     damage: np.ndarray       # int64[turns, M]: damage marked (a destroyed model: every box)
+    damage_sq: np.ndarray    # int64[turns, M]: its square (the entry's damage, squared), summed
     lost: np.ndarray         # int64[turns, M]: models destroyed
     crippled: np.ndarray     # int64[turns, M, MAX_LETTERS]: models with the letter crippled
     #                          (a destroyed model: every letter of its card or thresholds)
@@ -248,12 +249,15 @@ def record_turn(t, ms, standing, alive, counters, k):
     for x in range(t.tvec.shape[0]):
         counters.destroyed[k, x] += standing[x] == 0
         counters.lost[k, x] += t.n_models[x] - standing[x]
+        damage = 0
         for j in range(t.first_row[x], t.first_row[x] + t.n_models[x]):
             gone = ms[j, M_GONE]
-            counters.damage[k, x] += t.tvec[x, T_BOXES] if gone else ms[j, M_MARKED]
+            damage += t.tvec[x, T_BOXES] if gone else ms[j, M_MARKED]
             letters = t.present[x] if gone else ms[j, M_CRIPPLED]
             for b in range(t.thresholds.shape[1]):
                 counters.crippled[k, x, b] += (letters >> b) & 1
+        counters.damage[k, x] += damage
+        counters.damage_sq[k, x] += damage * damage
 
 
 class TradeState(NamedTuple):
