@@ -612,7 +612,9 @@ def test_cards_before_and_after_an_action_are_both_searched(folder, capsys):
 _FORCE = [(["run", "s.toml"], ("--csv", "--plot")), (["demo"], ("--csv", "--plot")),
           (["sweep", "s.toml", "--vary", "target.arm=14"], ("--plot",)), (["compare", "s.toml", "s.toml"], ("--plot",)),
           (["matrix", "--attackers", "solo", "--targets", "solo"], ("--plot",)),
-          (["sweep", "s.toml", "--vary", "target.arm=14", "--csv"], ("--plot",))]  # sweep's --csv prints
+          (["sweep", "s.toml", "--vary", "target.arm=14", "--csv"], ("--plot",)),  # sweep's --csv prints
+          (["trade", "t.toml"], ("--plot",)), (["trade-matrix", "--rows", "solo", "--columns", "solo"], ("--plot",)),
+          (["worth", "solo", "--against", "solo"], ("--plot",))]
 
 
 @pytest.mark.parametrize("argv, files", _FORCE, ids=[" ".join(a[:1] + a[-1:]) for a, _ in _FORCE])
@@ -622,7 +624,8 @@ def test_force_without_a_file_to_overwrite_is_one_line(argv, files, folder, caps
     assert "nothing" in err
     assert _snapshot(folder) == before
     assert [a for words, a in _flags(_common.OnceStoreTrue) if "--force" in a.option_strings
-            and words[0] not in {"run", "demo", "sweep", "compare", "matrix"}] == []  # no other --force
+            and words[0] not in {"run", "demo", "sweep", "compare", "matrix", "trade", "trade-matrix",
+                                 "worth"}] == []  # no other --force
 
 
 def test_force_with_its_file_still_overwrites(folder, capsys):

@@ -1,5 +1,6 @@
 """``mathhammer trade FILE``: two sides taking turns over rounds (docs/trades.md); ``mathhammer
-trade-matrix``: every card trading with every card."""
+trade-matrix``: every card trading with every card; ``mathhammer worth CARD``: what +1 of each
+stat is worth in its trades."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def add_parsers(sub) -> None:
     add_cards_flag(p)
     p.set_defaults(handler=_trade)
     _add_matrix_parser(sub)
+    _add_worth_parser(sub)
 
 
 def _run_flags(p, trials: str, seed: str) -> None:
@@ -153,5 +155,89 @@ def _trade(args) -> int:
         from ..plots.trade import trade_figure
 
         save_figure(trade_figure(result), args.plot, overwrite=args.force)
+        sys.stderr.write(f"{PROG}: wrote the figure to {args.plot}\n")
+    return EXIT_OK
+
+
+def _add_worth_parser(sub) -> None:
+    p = sub.add_parser("worth", help="what +1 of each stat is worth in a card's trades",
+                       description="Trade CARD with every --against card (docs/trades.md) as it is "
+                       "and with +1 MAT, RAT, POW, DEF, ARM, boxes or focus: the change of its "
+                       "win odds per stat and opponent, and their mean, with 95% intervals "
+                       "(common random numbers, paired over chunks; exact on damage tracks).")
+    p.add_argument("card", metavar="CARD", help="a card name (NAME:ACTION picks its weapons) or path")
+    p.add_argument("--against", action="append", required=True, metavar="DIR|CARDS",
+                   help="a directory of card files, or card names separated by commas")
+    p.add_argument("--rounds", type=int_arg("rounds", 1, 20), default=3, metavar="N",
+                   help="rounds of each trade (default 3)")
+    p.add_argument("--first", choices=("row", "column", "both"), default="both",
+                   help="whose side goes first: the card's (row), the opponent's (column), or "
+                   "both, averaged (default)")
+    p.add_argument("--stats", default=None, metavar="LIST",
+                   help="the stats priced, comma-separated (default MAT,RAT,POW,DEF,ARM,boxes,focus)")
+    _run_flags(p, "Monte Carlo sample size of each trade (default 200,000)",
+               "the run's seed (each trade's derived from it); drawn when not given")
+    p.add_argument("--plot", default=None, metavar="FILE.png",
+                   help="also draw the bars of the mean over the opponents (.png, .svg or .pdf)")
+    p.add_argument("--force", action="store_true", help="let --plot overwrite its file")
+    p.needs("--force", ("--plot",), "lets --plot overwrite its file")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the table as JSON")
+    fmt.add_argument("--csv", action="store_true", help="print the table as CSV")
+    add_cards_flag(p)
+    p.set_defaults(handler=_worth)
+
+
+def _worth_text(frame) -> str:
+    a = frame.attrs
+    how = "exact" if a["method"] == "exact" else f"Monte Carlo, {a['trials']:,} trials a trade, seed {a['seed']}"
+    lines = [f"What +1 of each stat is worth to {a['card']}: change of P(wins the trade), {a['rounds']} "
+             f"rounds, {'both orders averaged' if a['first'] == 'both' else a['first'] + ' first'} ({how})", ""]
+    table = frame.pivot(index="stat", columns="opponent", values="delta").reindex(
+        index=list(dict.fromkeys(frame["stat"])), columns=list(dict.fromkeys(frame["opponent"])))
+    width = max(10, *(len(c) for c in table.columns))
+    lines.append(f"{'stat':<8}" + "".join(f"{c:>{width + 2}}" for c in table.columns))
+    for stat, row in table.iterrows():
+        lines.append(f"{'+1 ' + stat:<8}" + "".join(f"{100 * v:>+{width + 1}.1f}%" for v in row))
+    overall = frame[frame["opponent"] == "all"]
+    if a["method"] != "exact":
+        lines += ["", "mean over the opponents, 95% interval (percentage points):"]
+        lines += [f"  +1 {r.stat:<6} {100 * r.delta:+6.1f}  [{100 * r.ci_low:+.1f}, {100 * r.ci_high:+.1f}]"
+                  for r in overall.itertuples()]
+    if a["not_applicable"]:
+        lines += ["", f"not applicable to {a['card']}: {', '.join(a['not_applicable'])}"]
+    return "\n".join(lines)
+
+
+def _worth(args) -> int:
+    from ..errors import InputError
+    from ..studies.stat_worth import STATS, stat_worth
+
+    check_plot(args)
+    stats = STATS if args.stats is None else [s.strip() for s in args.stats.split(",")]
+    try:
+        frame = stat_worth(args.card, deck_arg(args.against, "--against"), rounds=args.rounds,
+                           first=args.first, stats=stats, trials=args.trials, seed=args.seed,
+                           method=args.method, cards=card_dirs_for(args))
+    except InputError as exc:
+        raise as_flag_error(exc, {"card": "CARD", "stats": "--stats", "opponents": "--against"}) from None
+    if args.plot is not None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib.figure import Figure
+
+        from ..plots import plot_stat_worth, save_figure
+
+        fig = Figure(figsize=(7, 1.2 + 0.45 * frame["stat"].nunique()), layout="constrained")
+        plot_stat_worth(frame, ax=fig.add_subplot())
+        save_figure(fig, args.plot, overwrite=args.force)
+    if args.json:
+        write(json.dumps({**{k: v for k, v in frame.attrs.items()}, "rows": frame.to_dict("records")}))
+    elif args.csv:
+        write(frame.to_csv(index=False, lineterminator="\n"))
+    else:
+        write(_worth_text(frame))
+    if args.plot is not None:
         sys.stderr.write(f"{PROG}: wrote the figure to {args.plot}\n")
     return EXIT_OK

@@ -200,6 +200,8 @@ class TradeCounts:
     damage_sq: np.ndarray
     lost: np.ndarray
     crippled: np.ndarray
+    chunk_out: np.ndarray     # int64[chunks, 2]: each chunk's trials with each side out at the end
+    chunk_trials: np.ndarray  # int64[chunks]: each chunk's trials (paired comparisons use them)
 
 
 def _chunk_rows(k: int, shape: tuple) -> np.ndarray:
@@ -215,6 +217,7 @@ def trade_monte_carlo(trade: Trade, trials: int, seed: int, chunk: int = CHUNK) 
     tables, draws = encode_trade(trade)
     n, k_turns = len(trade.models), 2 * trade.rounds
     total = None
+    chunk_out, chunk_trials = [], []
     for first, k in batches(trials, chunk, BATCH):
         counters = TradeCounters(
             side_out=_chunk_rows(k, (k_turns, 2)), destroyed=_chunk_rows(k, (k_turns, n)),
@@ -238,7 +241,9 @@ def trade_monte_carlo(trade: Trade, trials: int, seed: int, chunk: int = CHUNK) 
         run_chunks(job, k, numba.get_num_threads())
         part = [a.sum(axis=0) for a in counters[:6]]
         total = part if total is None else [t + p for t, p in zip(total, part)]
-    return TradeCounts(trials, *total)
+        chunk_out.append(counters.side_out[:, -1, :].copy())
+        chunk_trials.append(sizes.copy())
+    return TradeCounts(trials, *total, np.concatenate(chunk_out), np.concatenate(chunk_trials))
 
 
 def trade_figures(trade: Trade, counts: TradeCounts) -> TradeFigures:

@@ -21,7 +21,8 @@ figure drawn over; to place a plot, pass ``ax`` (``fig, ax = plt.subplots()``).
 - :func:`main_figure` / :func:`save_figure`: the figure ``mathhammer run --plot FILE`` writes;
   :func:`sweep_figure` and :func:`compare_figure`: those of ``sweep --plot`` and ``compare --plot``;
   :func:`trade_figure`: a trade's (``trade --plot``), each side's survival turn by turn and
-  the crippling the first round left; :func:`plot_trade_matrix`: a trade matrix's heatmap.
+  the crippling the first round left; :func:`plot_trade_matrix`: a trade matrix's heatmap;
+  :func:`plot_stat_worth`: what +1 of each stat is worth in a card's trades.
 
 Exact results have no sampling error: they are drawn without bands (zero-width error bars).
 """
@@ -35,9 +36,11 @@ from .sweep import plot_kill_heatmap, plot_kill_vs
 from .turns import plot_kill_by_turn
 from .targets import plot_targets
 from .trade import plot_trade_matrix, trade_figure
+from .worth import plot_stat_worth
 from .units import plot_models_destroyed
 
 __all__ = [
+    "plot_stat_worth",
     "plot_trade_matrix",
     "trade_figure",
     "compare_figure",
