@@ -148,7 +148,7 @@ def stat_worth(card, opponents, *, rounds: int = 3, first: str = "both", stats: 
     >>> frame = stat_worth("solo", ["infantry", "heavy_infantry"], method="exact", rounds=2)
     >>> row = frame[(frame.stat == "ARM") & (frame.opponent == "heavy_infantry")].iloc[0]
     >>> bool(row.raised >= row.base), list(frame.attrs["not_applicable"])
-    (True, ['boxes'])
+    (True, ['RAT', 'focus'])
     """
     import pandas as pd
 
