@@ -53,6 +53,8 @@ WORKLOADS = {
     "full": ("general kernel, full variant (several targets, fire)", "fire:examples/several_targets.toml",
              15.0),
     "trade": ("the trade kernel (docs/trades.md)", "trade:examples/trades/heavy_duel.toml", 15.0),
+    "trade_fire": ("the trade kernel with continuous effects", "tradefire:examples/trades/heavy_duel.toml",
+                   15.0),
     "demo": ("`mathhammer demo`, the whole process", "demo", 8.0),
 }
 
@@ -60,8 +62,13 @@ _CHILD = """
 import sys, time
 import mathhammer as mh
 how = sys.argv[1]
-if how.startswith("trade:"):
+if how.startswith(("trade:", "tradefire:")):
     trade = mh.load_trade(how.partition(":")[2])
+    if how.startswith("tradefire:"):  # the first model starts on fire: the maintenance phase too
+        import dataclasses
+        red = trade.sides[0].models[0]
+        red = dataclasses.replace(red, target=dataclasses.replace(red.target, effects=frozenset({"fire"})))
+        trade = dataclasses.replace(trade, sides=(mh.Side(trade.sides[0].name, [red]), trade.sides[1]))
     began = time.perf_counter()
     result = mh.simulate_trade(trade, trials=2000, seed=1)
     print(time.perf_counter() - began, result.wins)

@@ -78,7 +78,7 @@ JOBS = {
     "basic": ("a damage grid, best play (the basic variant: `mathhammer demo`)", _demo),
     "tracks": ("damage tracks: the plain kernel, focus by best play and by a fixed policy",
                _tracks),
-    "trade": ("trades (docs/trades.md)", None),
+    "trade": ("trades (docs/trades.md), with and without continuous effects", None),
     "sbh": ("Song of Blades and Heroes", None),
 }
 
@@ -109,8 +109,14 @@ def _run(name: str) -> tuple[str, float]:
                                           "attacker": {"spend": spend}}]},
                 {"name": "B", "models": [{"card": "heavy_warjack", "name": "b", "attacks": "a",
                                           "attacker": {"spend": spend}}]}]})
-            for trials in (SERIAL, PARALLEL):
-                simulate_trade(trade, trials=trials, seed=1)
+            burning = trade_from_dict({"sides": [
+                {"name": "A", "models": [{"card": "heavy_warjack", "name": "a", "attacks": "b",
+                                          "attacker": {"spend": spend}, "target": {"effects": ["fire"]}}]},
+                {"name": "B", "models": [{"card": "heavy_warjack", "name": "b", "attacks": "a",
+                                          "attacker": {"spend": spend}}]}]})
+            for one in (trade, burning):  # without continuous effects, and with them
+                for trials in (SERIAL, PARALLEL):
+                    simulate_trade(one, trials=trials, seed=1)
         else:
             for scenario in JOBS[name][1]():
                 for trials in (SERIAL, PARALLEL):

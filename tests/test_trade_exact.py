@@ -63,7 +63,8 @@ def brute_force(trade: Trade):
     models = list(trade.sides[0].models) + list(trade.sides[1].models)
     side = [0] * len(trade.sides[0].models) + [1] * len(trade.sides[1].models)
     where = {m.name: i for i, m in enumerate(models)}
-    dist = {tuple((0, "knocked_down" in m.target.state) for m in models): 1.0}
+    # a model: (damage marked, knocked down, its continuous effects as a sorted tuple of names)
+    dist = {tuple((0, "knocked_down" in m.target.state, tuple(sorted(m.target.effects))) for m in models): 1.0}
     firsts = [s for s in trade.sides if s.name == trade.first] + [s for s in trade.sides if s.name != trade.first]
 
     def over(st):
@@ -75,7 +76,7 @@ def brute_force(trade: Trade):
         if y is None:
             return {(st, pts): 1.0}
         ym = models[y]
-        marked, down = st[y]
+        marked, down, burning = st[y]
         crip = _crippled(ym, marked)
         t = ym.target
         lost = 1 if (w.location in att.crippled and att.model == "warjack") else 0
@@ -100,8 +101,10 @@ def brute_force(trade: Trade):
                 continue
             crit = what == "crit"
             knocks = "knockdown" in w.rules or (crit and "critical_knockdown" in w.rules)
+            put_on = {e for e in ("fire", "corrosion") if e in w.rules or (crit and f"critical_{e}" in w.rules)}
+            on = tuple(sorted(set(burning) | put_on))
             if w.pow is None:
-                out[(st[:y] + ((marked, down or knocks),) + st[y + 1:], pts)] += q
+                out[(st[:y] + ((marked, down or knocks, on),) + st[y + 1:], pts)] += q
                 continue
             arm = t.arm + t.spell_arm + t.upkeep_arm + t.feat_arm
             arm += 2 * (w.type == "melee" and "unyielding" in t.rules) + 4 * (w.type == "ranged" and "carapace" in t.rules)
@@ -122,18 +125,56 @@ def brute_force(trade: Trade):
             for dmg, r in _damage_roll(max(1, n), w.pow - arm).items():
                 now = marked + dmg
                 if now < t.boxes:
-                    out[(st[:y] + ((now, down or knocks),) + st[y + 1:], p2)] += q * r
+                    out[(st[:y] + ((now, down or knocks, on),) + st[y + 1:], p2)] += q * r
                     continue
                 lying = down or (knocks and trade.knockdown_before_tough)
                 save = (7 - t.tough_on) / 6 if tough and (not lying or "tough_steady" in tough) else 0.0
                 if save:
-                    out[(st[:y] + ((t.boxes - 1, True),) + st[y + 1:], p2)] += q * r * save
+                    out[(st[:y] + ((t.boxes - 1, True, on),) + st[y + 1:], p2)] += q * r * save
                 out[(st[:y] + (None,) + st[y + 1:], p2)] += q * r * (1 - save)
         return out
+
+    def upkeep(dist, s):
+        """Side ``s``'s maintenance: each model's fire, then corrosion, die by die."""
+        for m in s.models:
+            x, t = where[m.name], m.target
+            for effect in ("fire", "corrosion"):
+                new: dict = defaultdict(float)
+                for st, p in dist.items():
+                    if st[x] is None or over(st) or effect not in st[x][2]:
+                        new[st] += p
+                        continue
+                    marked, down, burning = st[x]
+                    for die in FACES:
+                        if die <= 2:  # it ends
+                            rest = tuple(e for e in burning if e != effect)
+                            new[st[:x] + ((marked, down, rest),) + st[x + 1:]] += p / 6
+                            continue
+                        if effect == "corrosion":
+                            rolls = {1: 1.0}
+                        else:
+                            crip = _crippled(m, marked)
+                            arm = (t.arm + t.spell_arm + t.upkeep_arm + t.feat_arm
+                                   + sum(2 for loc in t.shield if loc not in crip)
+                                   + sum(1 for loc in t.buckler if loc not in crip))
+                            rolls = _damage_roll(2, 12 - arm)
+                        for dmg, r in rolls.items():
+                            now = marked + dmg
+                            if now < t.boxes:
+                                new[st[:x] + ((now, down, burning),) + st[x + 1:]] += p / 6 * r
+                                continue
+                            tough = {"tough", "tough_steady"} & set(t.rules)
+                            save = (7 - t.tough_on) / 6 if tough and (not down or "tough_steady" in tough) else 0.0
+                            if save:
+                                new[st[:x] + ((t.boxes - 1, True, burning),) + st[x + 1:]] += p / 6 * r * save
+                            new[st[:x] + (None,) + st[x + 1:]] += p / 6 * r * (1 - save)
+                dist = dict(new)
+        return dist
 
     rows = []
     for rnd in range(1, trade.rounds + 1):
         for s in firsts:
+            dist = upkeep(dist, s)
             for m in s.models:
                 x = where[m.name]
                 new: dict = defaultdict(float)
@@ -141,8 +182,8 @@ def brute_force(trade: Trade):
                     if st[x] is None or over(st):
                         new[st] += p
                         continue
-                    marked, was_down = st[x]
-                    st = st[:x] + ((marked, False),) + st[x + 1:]
+                    marked, was_down, burning = st[x]
+                    st = st[:x] + ((marked, False, burning),) + st[x + 1:]
                     att = Attacker(m.name, m.attacker.weapons, focus=m.attacker.focus, spend=m.attacker.spend,
                                    model=m.attacker.model, crippled=frozenset(_crippled(m, marked)))
                     pts0 = 0 if "C" in att.crippled else att.focus

@@ -16,12 +16,17 @@ from mathhammer.errors import InputError
 from mathhammer.exact.trade import exact_trade
 from mathhammer.montecarlo._kernels import layout as L
 from mathhammer.montecarlo._kernels.trade_trials import TradeCounters, new_state, trade_trials
-from mathhammer.montecarlo.trades import encode_trade, trade_figures, trade_monte_carlo
+from mathhammer.montecarlo.trades import encode_trade, lasts, trade_figures, trade_monte_carlo
 from mathhammer.rules import Attacker, Spend, Target, Weapon
 from mathhammer.rules.trade import Side, Trade, TradeModel
 from trade_cases import random_trade
 
 TRIALS = 20_000
+
+
+def _se(p, n=TRIALS):
+    """The standard error of a proportion ``p`` (exact sums can stray past 1 by an ulp)."""
+    return math.sqrt(max(0.0, p * (1 - p)) / n)
 
 
 def _within(mc, exact, bound, what):
@@ -41,10 +46,10 @@ def test_monte_carlo_trades_agree_with_exact_within_5_standard_errors():
         for k in range(len(exact.turns)):
             for s in range(2):
                 p = exact.destroyed[k, s]
-                _within(mc.destroyed[k, s], p, math.sqrt(p * (1 - p) / TRIALS), f"{case} turn {k} side {s} out")
+                _within(mc.destroyed[k, s], p, _se(p), f"{case} turn {k} side {s} out")
             for x, m in enumerate(trade.models):
                 p = exact.model_destroyed[k, x]
-                _within(mc.model_destroyed[k, x], p, math.sqrt(p * (1 - p) / TRIALS), f"{case} {m.name} destroyed")
+                _within(mc.model_destroyed[k, x], p, _se(p), f"{case} {m.name} destroyed")
                 _within(mc.damage[k, x], exact.damage[k, x], m.target.boxes / 2 / math.sqrt(TRIALS),
                         f"{case} {m.name} damage")
                 # the variance of a figure in [0, B]: standard error at most B^2 / 2 / sqrt(n)
@@ -52,7 +57,7 @@ def test_monte_carlo_trades_agree_with_exact_within_5_standard_errors():
                         m.target.boxes ** 2 / 2 / math.sqrt(TRIALS), f"{case} {m.name} damage variance")
         for key, p in exact.crippled.items():
             for k in range(len(exact.turns)):
-                _within(mc.crippled[key][k], p[k], math.sqrt(p[k] * (1 - p[k]) / TRIALS), f"{case} {key} crippled")
+                _within(mc.crippled[key][k], p[k], _se(p[k]), f"{case} {key} crippled")
 
 
 # ------------------------------------------------------------------ chosen dice
@@ -77,7 +82,7 @@ def _scripted(trade, entries):
                              np.zeros((turns, n, L.MAX_LETTERS), np.int64),
                              np.zeros((tables.rows.shape[0], L.C_NFIELDS), np.int64))
     pos = trade_trials(np.int64(1), np.zeros(4, np.uint64), dice, np.int64(0), np.int64(size),
-                       np.int64(draws), tables, counters, new_state(tables))
+                       np.int64(draws), tables, counters, new_state(tables), True if lasts(trade) else None)
     return int(pos), counters
 
 
@@ -155,6 +160,24 @@ def test_a_knocked_down_model_stands_up_and_makes_no_charge():
     standing = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Red")
     read, c = _scripted(standing, [pair_entry(3, 4), pair_entry(2, 3), pair_entry(6, 1)])
     assert read == 5 and c.damage[0, 1] == 2 + 3 + 6 + 14 - 10  # charging: three damage dice (Blue then reads 2)
+
+
+def test_fire_from_a_hit_burns_in_the_next_maintenance_phase():
+    """Continuous effects (docs/rules.md 4, docs/trades.md): Red's fire fist hits Blue (7 + 6
+    against DEF 10; 5 + 14 - 10 = 9) and sets it on fire; at the start of Blue's turn the fire
+    stays on a d6 of 3+ (a 4) and deals a POW 12 roll (1 + 2 + 12 - ARM 10 = 5): 14 on Blue
+    before it attacks (double ones: a miss). On a d6 of 1-2 (a 2) it goes out: 9."""
+    never = Spend(boost_attack="never", boost_damage="never", buy_attacks=False)
+    fire = Weapon("Fist", "melee", 6, 14, rules=frozenset({"fire"}))
+    red = TradeModel(Attacker("Red", [fire], spend=never), Target(10, 10, boxes=20), ["Blue"])
+    blue = _jack("Blue", "Red")
+    trade = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Red")
+    hit = [pair_entry(3, 4), pair_entry(2, 3)]
+    miss = [pair_entry(1, 1), pair_entry(1, 1)]
+    read, c = _scripted(trade, hit + [pair_entry(4, 6), pair_entry(1, 2)] + miss)
+    assert read == 6 and c.damage[0, 1] == 9 and c.damage[1, 1] == 14
+    read, c = _scripted(trade, hit + [pair_entry(2, 6)] + miss)
+    assert read == 5 and c.damage[1, 1] == 9
 
 
 # ------------------------------------------------------------------ threads

@@ -16,7 +16,9 @@ def random_trade(rng: random.Random) -> Trade:
         return Weapon(f"W{k}", "ranged" if ranged else "melee", rng.randint(3, 8), rng.randint(8, 14),
                       attacks=rng.randint(1, 2), boosted_attack=rng.random() < 0.15,
                       boosted_damage=rng.random() < 0.15, location=rng.choice([None, "L", "R"]),
-                      rules=frozenset(rng.sample(["knockdown", "critical_knockdown"], rng.randint(0, 1))))
+                      rules=frozenset(rng.sample(["knockdown", "critical_knockdown"], rng.randint(0, 1))
+                                      + rng.sample(["fire", "corrosion", "critical_fire", "critical_corrosion"],
+                                                   int(rng.random() < 0.25))))
 
     def model(name, enemies):
         boxes = rng.randint(1, 7)
@@ -31,7 +33,8 @@ def random_trade(rng: random.Random) -> Trade:
         letters = rng.sample(["L", "R", "M", "C"], rng.randint(0, 3))
         target = Target(rng.randint(8, 14), rng.randint(10, 16), boxes=boxes, rules=frozenset(rules),
                         tough_on=rng.randint(4, 6) if rules & {"tough", "tough_steady"} else 5, shield=tuple(rng.sample(["L", "R"], rng.randint(0, 1))),
-                        state=frozenset({"knocked_down"}) if rng.random() < 0.1 else frozenset())
+                        state=frozenset({"knocked_down"}) if rng.random() < 0.1 else frozenset(),
+                        effects=frozenset(rng.sample(["fire", "corrosion"], int(rng.random() < 0.15))))
         attacker = Attacker(name, weapons, focus=rng.randint(0, 2), spend=spend,
                             charge=not ranged and rng.random() < 0.3)
         return TradeModel(attacker, target, enemies, {x: rng.randint(1, boxes) for x in letters})

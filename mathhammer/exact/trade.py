@@ -25,7 +25,12 @@ from .rolls import attack_outcome, damage_pmf
 __all__ = ["check_trade_exact", "exact_trade", "EXACT_WEAPON_RULES"]
 
 #: Weapon rules the exact trade engine covers.
-EXACT_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown"})
+EXACT_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown", "fire", "corrosion", "critical_fire",
+                                "critical_corrosion"})
+#: Continuous effects, a bit each, resolved in this order in a maintenance phase.
+_FIRE, _CORROSION = 1, 2
+#: POW of fire's damage roll (docs/rules.md 4).
+FIRE_POW = 12
 #: Target rules it covers.
 _TARGET_RULES = frozenset({"tough", "tough_steady", "unyielding", "carapace"})
 
@@ -58,8 +63,8 @@ def _check_model(m: TradeModel, key: str) -> None:
                "Tough Steady, Unyielding and Carapace")
     if t.state - {"knocked_down"}:
         refuse("target.state", sorted(t.state), "exact trades start knocked down or not")
-    if t.effects or t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
-        refuse("target", "effects, terrain, resist, upkeep rules or Rapid Healing",
+    if t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
+        refuse("target", "terrain, resist, upkeep rules or Rapid Healing",
                "exact trades cover none of these")
     if a.plays_best or a.policy == "optimize":
         refuse("attacker.policy", a.policy, "exact trades play fixed spending policies")
@@ -71,7 +76,7 @@ def _check_model(m: TradeModel, key: str) -> None:
             refuse(f"{wk}.type", w.type, "exact trades cover melee and ranged weapons")
         if set(w.rules) - EXACT_WEAPON_RULES:
             refuse(f"{wk}.rules", sorted(set(w.rules) - EXACT_WEAPON_RULES),
-                   "exact trades cover Knockdown and Critical Knockdown")
+                   "exact trades cover Knockdown, Fire and Corrosion (critical ones too)")
         if (w.random_rof or w.attack_discard != "none" or w.damage_discard != "none" or w.def_minus
                 or w.arm_minus or w.damage_to or w.reload or w.cost or w.damage_type):
             refuse(wk, w.name, "exact trades cover plain weapons: fixed attacks, no discard, "
@@ -79,7 +84,7 @@ def _check_model(m: TradeModel, key: str) -> None:
 
 
 # ---------------------------------------------------------------------------- the engine
-#: A model's state: (damage marked, knocked down), or None once destroyed.
+#: A model's state: (damage marked, knocked down, continuous effects), or None once destroyed.
 _DEAD = None
 
 
@@ -102,11 +107,12 @@ def exact_trade(trade: Trade) -> TradeFigures:
     models = trade.models
     side_of = [trade.side_of(m.name) for m in models]
     index = {m.name: i for i, m in enumerate(models)}
-    start = tuple((0, "knocked_down" in m.target.state) for m in models)
+    start = tuple((0, "knocked_down" in m.target.state, _bits(m.target.effects)) for m in models)
     dist: dict = {start: 1.0}
     turns, rows = [], []
     for r in range(1, trade.rounds + 1):
         for side in trade.order:
+            dist = _maintenance(models, [index[m.name] for m in side.models], side_of, dist)
             for m in side.models:
                 dist = _activation(trade, models, index, side_of, index[m.name], r, dist)
             turns.append((r, side.name))
@@ -158,8 +164,8 @@ def _activation(trade, models, index, side_of, x, r, dist):
         if state[x] is _DEAD or _over(state, side_of):
             out[state] += p
             continue
-        marked, down = state[x]
-        state = state[:x] + ((marked, False),) + state[x + 1:]  # it stands up: no charge
+        marked, down, cont = state[x]
+        state = state[:x] + ((marked, False, cont),) + state[x + 1:]  # it stands up: no charge
         crippled = m.crippled_by(marked)
         charge = m.attacker.charge and r == 1 and not down and "M" not in crippled
         attacker = dataclasses.replace(m.attacker, crippled=crippled, charge=charge)
@@ -212,7 +218,7 @@ def _step(trade, models, index, attacker, m, w, dist, charge, bought):
 
 def _one_attack(trade, attacker, w, ym, y, state, points, charge):
     """``{(state, points): probability}`` after one attack of ``w`` on model ``y``."""
-    marked, down = state[y]
+    marked, down, _ = state[y]
     crippled = ym.crippled_by(marked)
     t = ym.target
     spend = attacker.spend
@@ -240,13 +246,14 @@ def _one_attack(trade, attacker, w, ym, y, state, points, charge):
 
 
 def _hit(trade, attacker, w, ym, y, state, points, charge, critical):
-    """A hit's damage roll, marking, Tough and knockdown."""
-    marked, down = state[y]
+    """A hit's damage roll, marking, Tough, knockdown and the continuous effects it puts on."""
+    marked, down, cont = state[y]
     t = ym.target
     knocks = w.knocks_down(critical)
     early = knocks and trade.knockdown_before_tough
+    cont |= _bits(w.sets_effects(critical))
     if w.pow is None:
-        return {(_put(state, y, (marked, down or knocks)), points): 1.0}
+        return {(_put(state, y, (marked, down or knocks, cont)), points): 1.0}
     crippled = ym.crippled_by(marked)
     arm = (t.arm + t.arm_modifier(w.type) + t.spell_arm + t.upkeep_arm
            + 2 * sum(loc not in crippled for loc in t.shield) + sum(loc not in crippled for loc in t.buckler))
@@ -263,21 +270,61 @@ def _hit(trade, attacker, w, ym, y, state, points, charge, critical):
     points -= paid
     pmf = damage_pmf(max(1, dice + paid), w.pow, arm)
     out: dict = defaultdict(float)
-    tough = t.tough_rules
     for dmg in np.flatnonzero(pmf):
-        q = float(pmf[dmg])
-        now = marked + int(dmg)
-        is_down = down or early
-        if now < t.boxes:
-            out[(_put(state, y, (now, down or knocks)), points)] += q
-            continue
-        if tough and (not is_down or "tough_steady" in tough):
-            save = (7 - t.tough_on) / 6
-            out[(_put(state, y, (t.boxes - 1, True)), points)] += q * save
-            q *= 1 - save
-        if q:
-            out[(_put(state, y, _DEAD), points)] += q
+        for after, q in _suffer(t, marked, down, down or early, cont, int(dmg)):
+            if after is not _DEAD:  # the knockdown lands after the hit
+                after = (after[0], after[1] or knocks, after[2])
+            out[(_put(state, y, after), points)] += float(pmf[dmg]) * q
     return out
+
+
+def _suffer(t, marked, down, lying, cont, dmg):
+    """``[(model state after, probability)]`` of ``dmg`` damage points marked on a model with
+    ``marked`` of its boxes, knocked down (``down``; ``lying``: as far as its Tough roll goes),
+    with continuous effects ``cont``: marked, and once every box is, a Tough roll (none lying
+    down, but with Tough Steady)."""
+    now = marked + dmg
+    if now < t.boxes:
+        return [((now, down, cont), 1.0)]
+    tough = t.tough_rules
+    if tough and (not lying or "tough_steady" in tough):
+        save = (7 - t.tough_on) / 6
+        return [((t.boxes - 1, True, cont), save), (_DEAD, 1 - save)]
+    return [(_DEAD, 1.0)]
+
+
+def _maintenance(models, own, side_of, dist):
+    """A side's maintenance phase: each continuous effect on each of its models (``own``)
+    standing, fire then corrosion: a d6 of 1-2 ends it, else fire deals a POW 12 damage roll
+    against its ARM (its Shields while their location stands), corrosion 1 point."""
+    for x in own:
+        t = models[x].target
+        for effect in (_FIRE, _CORROSION):
+            out: dict = defaultdict(float)
+            for state, p in dist.items():
+                if state[x] is _DEAD or _over(state, side_of) or not state[x][2] & effect:
+                    out[state] += p
+                    continue
+                marked, down, cont = state[x]
+                out[_put(state, x, (marked, down, cont & ~effect))] += p / 3
+                if effect == _FIRE:
+                    crippled = models[x].crippled_by(marked)
+                    arm = (t.arm + t.spell_arm + t.feat_arm + t.upkeep_arm + 2 * sum(loc not in crippled for loc in t.shield)
+                           + sum(loc not in crippled for loc in t.buckler))
+                    pmf = damage_pmf(2, FIRE_POW, arm)
+                    points = [(int(d), float(pmf[d])) for d in np.flatnonzero(pmf)]
+                else:
+                    points = [(1, 1.0)]
+                for dmg, q in points:
+                    for after, r in _suffer(t, marked, down, down, cont, dmg):
+                        out[_put(state, x, after)] += p * 2 / 3 * q * r
+            dist = dict(out)
+    return dist
+
+
+def _bits(effects) -> int:
+    """The continuous effects ``effects`` (names) as bits."""
+    return (_FIRE if "fire" in effects else 0) | (_CORROSION if "corrosion" in effects else 0)
 
 
 def _put(state, y, value):

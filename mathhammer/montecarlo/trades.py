@@ -29,10 +29,11 @@ from ._kernels.trade_trials import NO_THRESHOLD, TradeCounters, TradeTables, new
 from .card_tables import card_tables
 from .encode import encode
 
-__all__ = ["check_trade_montecarlo", "encode_trade", "trade_monte_carlo", "TradeCounts"]
+__all__ = ["check_trade_montecarlo", "encode_trade", "lasts", "trade_monte_carlo", "TradeCounts"]
 
 #: Weapon rules the Monte Carlo trade covers (with the core of an attack).
-TRADE_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown"})
+TRADE_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown", "fire", "corrosion", "critical_fire",
+                                "critical_corrosion"})
 _TARGET_RULES = frozenset({"tough", "tough_steady", "unyielding", "carapace"})
 
 
@@ -57,9 +58,8 @@ def _check_model(m: TradeModel, key: str) -> None:
         refuse("target.rules", sorted(t.tough_rules), "Tough on a grid or spiral is not modelled in a trade")
     if t.state - {"knocked_down"}:
         refuse("target.state", sorted(t.state), "a trade model starts knocked down or not")
-    if t.effects or t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
-        refuse("target", "effects, terrain, resist, upkeep rules or Rapid Healing",
-               "not modelled in a trade yet")
+    if t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
+        refuse("target", "terrain, resist, upkeep rules or Rapid Healing", "not modelled in a trade yet")
     if a.plays_best or a.policy == "optimize":
         refuse("attacker.policy", a.policy, "a trade plays fixed spending policies for now: give "
                "the model's [sides.models.attacker.spend] table")
@@ -73,7 +73,7 @@ def _check_model(m: TradeModel, key: str) -> None:
             refuse(f"{wk}.blast_pow", w.blast_pow, "an area-of-effect attack is not modelled in a trade")
         if set(w.rules) - TRADE_WEAPON_RULES:
             refuse(f"{wk}.rules", sorted(set(w.rules) - TRADE_WEAPON_RULES),
-                   "a trade covers Knockdown and Critical Knockdown")
+                   "a trade covers Knockdown, Fire and Corrosion (critical ones too)")
         if (w.random_rof or w.attack_discard != "none" or w.damage_discard != "none" or w.def_minus
                 or w.arm_minus or w.damage_to or w.reload or w.cost or w.damage_type):
             refuse(wk, w.name, "a trade covers plain weapons: fixed attacks, no discard, effect, "
@@ -118,7 +118,9 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
         for c in range(1 << len(rel[x])):  # bit i of c: the model's i-th relevant letter crippled
             crippled = frozenset(letter for i, letter in enumerate(rel[x]) if (c >> i) & 1)
             for k, name in enumerate(m.attacks):
-                target = dataclasses.replace(models[index[name]].target, models=1)  # one model's
+                # one model's; standing: the rows' DEF is read against the state the kernel keeps
+                # (a model that starts knocked down stands up at its activation)
+                target = dataclasses.replace(models[index[name]].target, models=1, state=frozenset())
                 for charge in (0, 1):
                     can = m.attacker.charge and not (m.attacker.model == "warjack" and "M" in crippled)
                     if charge and not can:
@@ -175,7 +177,10 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
         n_models=np.array([m.target.models for m in models], dtype=np.int64),
         first=np.array([[s.name for s in trade.sides].index(trade.first)], dtype=np.int64),
         rounds=np.array([trade.rounds], dtype=np.int64))
-    return tables, trade.rounds * sum(draws)
+    # a maintenance phase a round per model: fire (expiry, 2d6, column, Tough), corrosion
+    # (expiry, column, Tough)
+    upkeep = 7 * sum(m.target.models for m in models) if lasts(trade) else 0
+    return tables, trade.rounds * (sum(draws) + upkeep)
 
 
 def _program_draws(rows: np.ndarray) -> int:
@@ -204,6 +209,13 @@ class TradeCounts:
     chunk_trials: np.ndarray  # int64[chunks]: each chunk's trials (paired comparisons use them)
 
 
+def lasts(trade: Trade) -> bool:
+    """Whether a continuous effect can happen in ``trade``: a model starts with one, or a
+    weapon puts one on."""
+    return any(m.target.effects or any(w.sets_effects(True) for w in m.attacker.weapons)
+               for m in trade.models)
+
+
 def _chunk_rows(k: int, shape: tuple) -> np.ndarray:
     """Zeroed counters of ``k`` chunks, each chunk's row ``shape`` followed by a cache line of
     padding: two threads writing the rows of neighbouring chunks never share a cache line
@@ -215,6 +227,7 @@ def _chunk_rows(k: int, shape: tuple) -> np.ndarray:
 def trade_monte_carlo(trade: Trade, trials: int, seed: int, chunk: int = CHUNK) -> TradeCounts:
     """Run ``trials`` trades from ``seed`` (both checked by the caller) and merge the counts."""
     tables, draws = encode_trade(trade)
+    lasting = True if lasts(trade) else None  # None: compiled without the maintenance phase
     n, k_turns = len(trade.models), 2 * trade.rounds
     total = None
     chunk_out, chunk_trials = [], []
@@ -233,11 +246,11 @@ def trade_monte_carlo(trade: Trade, trials: int, seed: int, chunk: int = CHUNK) 
             state = new_state(tables)  # one per range: no two threads share one
             for c in range(lo, hi):
                 trade_trials(sizes[c], streams[c], dice[c], np.int64(size), np.int64(size),
-                             np.int64(draws), tables, row(c), state)
+                             np.int64(draws), tables, row(c), state, lasting)
 
         compile_for(trade_trials, (sizes[0], streams[0], dice[0], np.int64(size), np.int64(size),
-                                   np.int64(draws), tables, row(0), new_state(tables)),
-                    "the Monte Carlo trade kernel", "about 10 s on two cores")
+                                   np.int64(draws), tables, row(0), new_state(tables), lasting),
+                    "the Monte Carlo trade kernel", "about 13-17 s on two cores")
         run_chunks(job, k, numba.get_num_threads())
         part = [a.sum(axis=0) for a in counters[:6]]
         total = part if total is None else [t + p for t, p in zip(total, part)]

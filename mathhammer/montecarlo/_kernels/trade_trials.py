@@ -28,10 +28,14 @@ from .attack_steps import (V_FIELDS, V_POINTS, attack_roll, cripple_feedback, da
 from .damage import mark_track
 from .defences import tough_roll
 from .dice import trial_dice
-from .layout import (A_COST, A_FLAGS, A_ORIGIN, CAP_TRACK, CRIT, F_KD_STOPS_TOUGH, MISS, ORIGIN_BOUGHT,
-                     ST_KNOCKED_DOWN, ST_PRONE, T_BOXES, T_CAPACITY, T_SHIELD_ARM, T_STATE)
+from ..._core.pairs import PAIR_SUM, die_of
+from .dice import at_least
+from .layout import (A_COST, A_FLAGS, A_ORIGIN, CAP_TRACK, CE_FIRE, CRIT, F_KD_STOPS_TOUGH, FIRE_POW, MISS,
+                     ORIGIN_BOUGHT, ST_KNOCKED_DOWN, ST_PRONE, T_ARM_BASE, T_BOXES, T_CAPACITY, T_EFFECTS,
+                     T_SHIELD_ARM, T_STATE, T_UPKEEP_ARM)
 from .marking import crippled_set, first_column, mark_columns
-from .model_state import G_FIELDS, M_CRIPPLED, M_FIELDS, M_GONE, M_MARKED, M_SHIELD, M_STATE, clear
+from .model_state import G_FIELDS, M_CONT, M_CRIPPLED, M_FIELDS, M_GONE, M_MARKED, M_SHIELD, M_STATE, clear
+from .round_end import effects_of_hit
 
 __all__ = ["TradeTables", "TradeCounters", "TradeState", "new_state", "trade_trials", "NO_THRESHOLD"]
 
@@ -95,6 +99,7 @@ def start_trial(t, ms, cols, standing, alive):
             clear(ms[j])
             ms[j, M_STATE] = t.tvec[x, T_STATE]
             ms[j, M_SHIELD] = t.tvec[x, T_SHIELD_ARM]
+            ms[j, M_CONT] = t.tvec[x, T_EFFECTS]
             clear(cols[j])
 
 
@@ -178,10 +183,18 @@ def suffer(t, ms, cols, ts, dice, pos, y, j, points, felled, tally):
     return pos, True
 
 
+#: :func:`suffer` compiled apart, for the maintenance phase (trades with continuous effects):
+#: a second copy inlined there made the kernel's first run 20 s against 13. The attack keeps
+#: its copy inlined: called apart there, a trial took twice as long (the call hands over
+#: every table), measured on the heavy duel on 2026-12-05.
+_suffer_apart = jit(nrt=False, helper=True)(suffer.py_func)
+
+
 @jit(inline=True)
-def attack(t, ms, cols, ts, act, dice, pos, w, y, j, counters, tally):
+def attack(t, ms, cols, ts, act, dice, pos, w, y, j, counters, tally, lasting):
     """One attack with row ``w`` on model ``j`` of entry ``y``: the rolls, suffering,
-    knockdown. Returns ``(pos, destroyed)``."""
+    knockdown, and with ``lasting`` (not None) the continuous effects it puts on. Returns
+    ``(pos, destroyed)``."""
     rows = t.rows
     outcome, pos, _ = attack_roll(rows, act, ms[j], dice, pos, w, w, 0, counters.attack_counts)
     hit = np.int64(outcome != MISS)
@@ -195,11 +208,13 @@ def attack(t, ms, cols, ts, act, dice, pos, w, y, j, counters, tally):
         pos, down = suffer(t, ms, cols, ts, dice, pos, y, j, points, felled, tally)
     if not down:
         ms[j, M_STATE] |= ST_KNOCKED_DOWN * knocks
+        if lasting is not None:
+            effects_of_hit(ms[j], rows[w, A_FLAGS], hit, crit)
     return pos, down
 
 
 @jit(inline=True)
-def combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, counters, tally):
+def combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, counters, tally, lasting):
     """Model ``me`` of entry ``x`` in round ``r``: it stands up (no charge then), and makes
     its combat action with the program of its crippled letters. Returns ``pos``."""
     was_down = (ms[me, M_STATE] & ST_PRONE) != 0
@@ -222,7 +237,7 @@ def combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, co
                 break
             act[V_POINTS] -= t.rows[w, A_COST]
         j = first_standing(t, ms, y)
-        pos, down = attack(t, ms, cols, ts, act, dice, pos, w, y, j, counters, tally)
+        pos, down = attack(t, ms, cols, ts, act, dice, pos, w, y, j, counters, tally, lasting)
         if down:
             ms[j, M_GONE] = 1
             standing[y] -= 1
@@ -232,12 +247,49 @@ def combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, co
 
 
 @jit(inline=True)
-def activation(t, ms, cols, ts, act, standing, alive, dice, pos, x, r, counters, tally):
+def activation(t, ms, cols, ts, act, standing, alive, dice, pos, x, r, counters, tally, lasting):
     """Entry ``x``'s activation in round ``r``: each of its models standing makes its combat
     action in turn, each with its own points. Returns ``pos``."""
     for me in range(t.first_row[x], t.first_row[x] + t.n_models[x]):
         if ms[me, M_GONE] == 0 and alive[0] > 0 and alive[1] > 0:
-            pos = combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, counters, tally)
+            pos = combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, counters, tally,
+                                lasting)
+    return pos
+
+
+@jit(nrt=False, helper=True)
+def maintenance(t, ms, cols, ts, standing, alive, dice, pos, side, tally):
+    """Side ``side``'s maintenance phase: each continuous effect on each of its models
+    standing, fire then corrosion: a d6 of 1-2 ends it, else fire deals a POW 12 damage roll
+    against the model's ARM (its Shields while their location stands), corrosion 1 point,
+    suffered as an attack's are. Returns ``pos``. Compiled apart (called once a side's turn):
+    inlined, the trades without continuous effects paid for inlining it before Numba left it
+    out of their kernel (1.4 s of their first run)."""
+    for i in range(t.order.shape[1]):
+        x = t.order[side, i]
+        if x < 0:
+            break
+        for j in range(t.first_row[x], t.first_row[x] + t.n_models[x]):
+            for k in range(2):  # CE_FIRE, then CE_CORROSION
+                if ms[j, M_GONE] != 0 or ((ms[j, M_CONT] >> k) & 1) == 0:
+                    continue
+                expires = die_of(np.int64(dice[pos]), 0) <= 2
+                pos += 1
+                if expires:
+                    ms[j, M_CONT] &= ~(1 << k)
+                    continue
+                points = np.int64(1)
+                if k == CE_FIRE:
+                    arm = t.tvec[x, T_ARM_BASE] + t.tvec[x, T_UPKEEP_ARM] + ms[j, M_SHIELD]
+                    points = at_least(PAIR_SUM[np.int64(dice[pos])] + FIRE_POW - arm, 0)
+                    pos += 1
+                if points > 0:
+                    pos, down = _suffer_apart(t, ms, cols, ts, dice, pos, x, j, points, False, tally)
+                    if down:
+                        ms[j, M_GONE] = 1
+                        standing[x] -= 1
+                        if standing[x] == 0:
+                            alive[t.side_of[x]] -= 1
     return pos
 
 
@@ -285,10 +337,12 @@ def new_state(t: TradeTables) -> TradeState:
 
 
 @jit(nrt=False)
-def trade_trials(n_trials, rs, dice, pos, size, max_draws, t, counters, state):
+def trade_trials(n_trials, rs, dice, pos, size, max_draws, t, counters, state, lasting):
     """``n_trials`` trades on the dice buffer ``dice`` (refilled from the stream ``rs``),
     adding to one chunk's ``counters``, on the caller's ``state`` (:func:`new_state`).
-    Returns the read position after the last trial."""
+    ``lasting``: None where no continuous effect can happen (Numba then leaves the
+    maintenance phase and the effects of hits out of the kernel), else True. Returns the
+    read position after the last trial."""
     ms, cols, ts, act, standing, alive, tally = state
     start = pos
     for _ in range(n_trials):
@@ -297,11 +351,14 @@ def trade_trials(n_trials, rs, dice, pos, size, max_draws, t, counters, state):
         for r in range(t.rounds[0]):
             for half in range(2):
                 side = t.first[0] ^ half
+                if lasting is not None and alive[0] > 0 and alive[1] > 0:
+                    pos = maintenance(t, ms, cols, ts, standing, alive, dice, pos, side, tally)
                 for i in range(t.order.shape[1]):
                     x = t.order[side, i]
                     if x < 0:
                         break
                     if standing[x] > 0 and alive[0] > 0 and alive[1] > 0:
-                        pos = activation(t, ms, cols, ts, act, standing, alive, dice, pos, x, r, counters, tally)
+                        pos = activation(t, ms, cols, ts, act, standing, alive, dice, pos, x, r, counters, tally,
+                                         lasting)
                 record_turn(t, ms, standing, alive, counters, 2 * r + half)
     return pos
