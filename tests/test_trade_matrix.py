@@ -89,6 +89,7 @@ def test_the_command_prints_the_table_and_json(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert out.startswith("win: row card trading with column card, 3 rounds")
+    assert "row card \\ column card" in out
     assert main(argv + ["--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["points"] == 2 and {r["metric"] for r in data["rows"]} >= {"win", "lose", "models_killed"}

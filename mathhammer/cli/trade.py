@@ -91,7 +91,8 @@ def _matrix_text(frame, metric: str) -> str:
            else f"Monte Carlo, {a.get('trials'):,} trials a pairing, seed {a.get('seed')}")
     header = (f"{metric}: row card trading with column card, {a.get('rounds')} rounds "
               f"({a.get('points')} points; {how}; {a.get('backend')})")
-    lines = metric_tables(frame, metric, ["attacker", "target"], header, what="trade matrix")
+    shown = frame.rename(columns={"attacker": "row card", "target": "column card"})  # the table's heads
+    lines = metric_tables(shown, metric, ["row card", "column card"], header, what="trade matrix")
     lines += ["", f"spending: {a.get('policy')}"]
     if a.get("out"):
         lines += [f"every figure of every pairing: {a['out']}"]
