@@ -266,7 +266,7 @@ def test_a_crippled_arm_swings_with_one_die_fewer_in_the_next_round():
     assert crippled.damage[1, 0] < whole.damage[1, 0]
 
 
-def test_a_charge_boosts_the_first_attack_only_in_the_first_round():
+def test_a_charge_boosts_the_first_attack():
     """Charge (docs/rules.md 9): the first melee attack's damage roll is boosted."""
     charged = exact_trade(_duel(charge=True, rounds=2))
     plain = exact_trade(_duel(charge=False, rounds=2))

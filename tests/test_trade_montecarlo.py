@@ -180,6 +180,45 @@ def test_fire_from_a_hit_burns_in_the_next_maintenance_phase():
     assert read == 5 and c.damage[1, 1] == 9
 
 
+def test_crippled_movement_gives_base_def_5_and_stops_the_charge():
+    """Crippled Movement (docs/rules.md 3): Blue's 9 damage cripples Red's Movement (cripple_at
+    M = 1): Red cannot charge (two damage dice: 2 + 3 + 14 - 10 = 9), and next round Blue's
+    roll of 3 + MAT 6 = 9 hits Red's base DEF 5 (DEF 10 otherwise): 9 + (1 + 1 + 14 - 10)."""
+    red = _jack("Red", "Blue", cripple_at={"M": 1}, charge=True)
+    trade = Trade([Side("Red", [red]), Side("Blue", [_jack("Blue", "Red")])], first="Blue", rounds=2)
+    ones = [pair_entry(1, 1), pair_entry(1, 1)]
+    script = [pair_entry(3, 4), pair_entry(2, 3),          # round 1, Blue: 9 on Red
+              pair_entry(3, 4), pair_entry(2, 3),          # Red, no charge: 9 on Blue
+              pair_entry(1, 2), pair_entry(1, 1)] + ones   # round 2: Blue hits DEF 5; Red misses
+    read, c = _scripted(trade, script)
+    assert read == 8 and c.crippled[0, 0, 4] == 1          # M: the grid alphabet's bit 4
+    assert c.damage[1].tolist() == [9, 9] and c.damage[2, 0] == 9 + 6
+
+
+def test_a_charge_boosts_only_the_first_activation():
+    """Charge (docs/rules.md 9, docs/trades.md): Red's first attack of round 1 rolls three
+    damage dice (2 + 3 + 1 + 14 - 10 = 10), its attack of round 2 two (5 + 14 - 10 = 9)."""
+    red = _jack("Red", "Blue", charge=True)
+    trade = Trade([Side("Red", [red]), Side("Blue", [_jack("Blue", "Red")])], first="Red", rounds=2)
+    ones = [pair_entry(1, 1), pair_entry(1, 1)]
+    script = ([pair_entry(3, 4), pair_entry(2, 3), pair_entry(1, 6)] + ones
+              + [pair_entry(3, 4), pair_entry(2, 3)] + ones)
+    read, c = _scripted(trade, script)
+    assert read == 9 and c.damage[0, 1] == 10 and c.damage[2, 1] == 10 + 9
+
+
+def test_corrosion_deals_one_point_in_the_maintenance_phase():
+    """Corrosion (docs/rules.md 4): Red's corrosive fist leaves Blue corroded; at the start of
+    Blue's turn a d6 of 3+ (a 5) deals 1 damage point: 9 + 1."""
+    never = Spend(boost_attack="never", boost_damage="never", buy_attacks=False)
+    acid = Weapon("Fist", "melee", 6, 14, rules=frozenset({"corrosion"}))
+    red = TradeModel(Attacker("Red", [acid], spend=never), Target(10, 10, boxes=20), ["Blue"])
+    trade = Trade([Side("Red", [red]), Side("Blue", [_jack("Blue", "Red")])], first="Red")
+    read, c = _scripted(trade, [pair_entry(3, 4), pair_entry(2, 3), pair_entry(5, 6),
+                                pair_entry(1, 1), pair_entry(1, 1)])
+    assert read == 5 and c.damage[0, 1] == 9 and c.damage[1, 1] == 10
+
+
 # ------------------------------------------------------------------ threads
 def test_the_same_seed_gives_the_same_counts_on_one_thread_and_on_two():
     rng = random.Random(7)

@@ -8,6 +8,7 @@ import json
 import sys
 
 from .._core.limits import MAX_SEED, MAX_TRIALS
+from ..errors import InputError
 from ._common import EXIT_OK, PROG, UsageError, int_arg, points_progress, write
 from .cards import add_cards_flag, card_dirs_for
 from .matrix import add_points_output, as_flag_error, deck_arg
@@ -36,6 +37,10 @@ def add_parsers(sub) -> None:
     p.set_defaults(handler=_trade)
     _add_matrix_parser(sub)
     _add_worth_parser(sub)
+
+
+#: The run's own arguments -> their flags, for the errors the API raises on them.
+_RUN_FLAGS = {"trials": "--trials", "seed": "--seed"}
 
 
 def _run_flags(p, trials: str, seed: str) -> None:
@@ -100,7 +105,6 @@ def _matrix_text(frame, metric: str) -> str:
 
 
 def _trade_matrix(args) -> int:
-    from ..errors import InputError
     from ..studies.points import RunInterrupted
     from ..studies.trade_matrices import trade_matrix
 
@@ -109,7 +113,7 @@ def _trade_matrix(args) -> int:
     check_plot(args)
     metric = metric_of(args) if args.metric is not None else "win"
     flags = {"rows": "--rows", "columns": "--columns", "out": "--out", "scheduler": "--scheduler",
-             "workers": "--workers", "batch": "--batch"}
+             "workers": "--workers", "batch": "--batch", **_RUN_FLAGS}
     try:
         frame = trade_matrix(deck_arg(args.rows, "--rows"), deck_arg(args.columns, "--columns"),
                              rounds=args.rounds, first=args.first, trials=args.trials, seed=args.seed,
@@ -149,7 +153,10 @@ def _trade(args) -> int:
 
     trade = load_trade(args.file, card_dirs_for(args))
     check_plot(args)  # before the run: a --plot file that exists or cannot be written
-    result = simulate_trade(trade, args.trials, args.seed, args.method)
+    try:
+        result = simulate_trade(trade, args.trials, args.seed, args.method)
+    except InputError as exc:
+        raise as_flag_error(exc, _RUN_FLAGS) from None
     write(json.dumps(result.to_dict()) if args.json else result.summary())
     if args.plot:
         from ..plots.figure import save_figure
@@ -211,7 +218,6 @@ def _worth_text(frame) -> str:
 
 
 def _worth(args) -> int:
-    from ..errors import InputError
     from ..studies.stat_worth import STATS, stat_worth
 
     check_plot(args)
@@ -221,7 +227,8 @@ def _worth(args) -> int:
                            first=args.first, stats=stats, trials=args.trials, seed=args.seed,
                            method=args.method, cards=card_dirs_for(args))
     except InputError as exc:
-        raise as_flag_error(exc, {"card": "CARD", "stats": "--stats", "opponents": "--against"}) from None
+        raise as_flag_error(exc, {"card": "CARD", "stats": "--stats", "opponents": "--against",
+                                  **_RUN_FLAGS}) from None
     if args.plot is not None:
         import matplotlib
 
@@ -234,7 +241,7 @@ def _worth(args) -> int:
         plot_stat_worth(frame, ax=fig.add_subplot())
         save_figure(fig, args.plot, overwrite=args.force)
     if args.json:
-        write(json.dumps({**{k: v for k, v in frame.attrs.items()}, "rows": frame.to_dict("records")}))
+        write(json.dumps({**frame.attrs, "rows": frame.to_dict("records")}))
     elif args.csv:
         write(frame.to_csv(index=False, lineterminator="\n"))
     else:

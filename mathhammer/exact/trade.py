@@ -19,68 +19,36 @@ import numpy as np
 
 from ..errors import ExactNotApplicable
 from ..result.trade import TradeFigures
-from ..rules.trade import Trade, TradeModel
+from ..rules.trade import Trade
 from .rolls import attack_outcome, damage_pmf
+from .state import FIRE_POW
 
-__all__ = ["check_trade_exact", "exact_trade", "EXACT_WEAPON_RULES"]
+__all__ = ["check_trade_exact", "exact_trade"]
 
-#: Weapon rules the exact trade engine covers.
-EXACT_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown", "fire", "corrosion", "critical_fire",
-                                "critical_corrosion"})
 #: Continuous effects, a bit each, resolved in this order in a maintenance phase.
 _FIRE, _CORROSION = 1, 2
-#: POW of fire's damage roll (docs/rules.md 4).
-FIRE_POW = 12
-#: Target rules it covers.
-_TARGET_RULES = frozenset({"tough", "tough_steady", "unyielding", "carapace"})
 
 
 def check_trade_exact(trade: Trade) -> None:
     """Raise :class:`ExactNotApplicable` (one line, naming the key) for a trade the exact
-    engine does not cover."""
+    engine does not cover: what a trade does not model (:meth:`TradeModel.unmodelled`), and
+    beyond that grids, spirals, units and the open readings."""
     for s, side in enumerate(trade.sides):
         for i, m in enumerate(side.models):
-            _check_model(m, f"sides[{s}].models[{i}]")
+            key = f"sides[{s}].models[{i}]"
+            t = m.target
+            why = m.unmodelled()
+            if why is None and t.capacity != "track":
+                why = ("target.grid", t.capacity, "exact trades are on damage tracks (cripple_at for "
+                       "crippling); the Monte Carlo engine plays grids and spirals")
+            if why is None and t.models != 1:
+                why = "target.models", t.models, "exact trades are of single models"
+            if why is not None:
+                raise ExactNotApplicable(f"{key}.{why[0]}: {why[2]} (got {why[1]!r})")
     for key in ("crit_counts_discarded", "arm_minus_stacks_same_weapon", "dispel_from_next_attack",
                 "single_die_one_misses"):
         if getattr(trade, key):
             raise ExactNotApplicable(f"settings.{key}: exact trades read the default (got True)")
-
-
-def _check_model(m: TradeModel, key: str) -> None:
-    a, t = m.attacker, m.target
-
-    def refuse(what: str, value: object, why: str) -> None:
-        raise ExactNotApplicable(f"{key}.{what}: {why} (got {value!r})")
-
-    if t.capacity != "track":
-        refuse("target.grid", t.capacity, "exact trades are on damage tracks (cripple_at for "
-               "crippling); the Monte Carlo engine plays grids and spirals")
-    if t.models != 1:
-        refuse("target.models", t.models, "exact trades are of single models")
-    if set(t.rules) - _TARGET_RULES:
-        refuse("target.rules", sorted(set(t.rules) - _TARGET_RULES), "exact trades cover Tough, "
-               "Tough Steady, Unyielding and Carapace")
-    if t.state - {"knocked_down"}:
-        refuse("target.state", sorted(t.state), "exact trades start knocked down or not")
-    if t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
-        refuse("target", "terrain, resist, upkeep rules or Rapid Healing",
-               "exact trades cover none of these")
-    if a.plays_best or a.policy == "optimize":
-        refuse("attacker.policy", a.policy, "exact trades play fixed spending policies")
-    if a.combined != 1 or a.power_weapon is not None:
-        refuse("attacker", "combined or power attack", "exact trades cover neither")
-    for j, w in enumerate(a.weapons):
-        wk = f"attacker.weapons[{j}]"
-        if w.type not in ("melee", "ranged"):
-            refuse(f"{wk}.type", w.type, "exact trades cover melee and ranged weapons")
-        if set(w.rules) - EXACT_WEAPON_RULES:
-            refuse(f"{wk}.rules", sorted(set(w.rules) - EXACT_WEAPON_RULES),
-                   "exact trades cover Knockdown, Fire and Corrosion (critical ones too)")
-        if (w.random_rof or w.attack_discard != "none" or w.damage_discard != "none" or w.def_minus
-                or w.arm_minus or w.damage_to or w.reload or w.cost or w.damage_type):
-            refuse(wk, w.name, "exact trades cover plain weapons: fixed attacks, no discard, "
-                   "effect, damage type, Reload or COST")
 
 
 # ---------------------------------------------------------------------------- the engine
@@ -225,20 +193,17 @@ def _one_attack(trade, attacker, w, ym, y, state, points, charge):
     base5 = down or "M" in crippled
     out: dict = defaultdict(float)
     if w.auto_hit or (w.type == "melee" and down):
-        outcomes = ((0.0, 0.0), (1.0, 0.0))  # never critical
-        paid = 0
+        miss, hit, crit, paid = 0.0, 1.0, 0.0, 0  # no roll: never critical
     else:
         defense = t.defense_against(w.type, base5) + t.spell_def + t.upkeep_def
         dice = attacker.attack_dice(w)
         paid = int(not w.boosted_attack and dice >= 1 and points > spend.reserve
                    and spend.boosts_attack(defense - w.skill))
         miss, hit, crit = attack_outcome(max(1, dice + paid), w.skill, defense)
-        outcomes = ((miss, 0.0), (hit, crit))
     points -= paid
-    miss = outcomes[0][0]
     if miss:
         out[(state, points)] += miss
-    for critical, q in ((False, outcomes[1][0]), (True, outcomes[1][1])):
+    for critical, q in ((False, hit), (True, crit)):
         if q:
             for (st, pts), r in _hit(trade, attacker, w, ym, y, state, points, charge, critical).items():
                 out[(st, pts)] += q * r

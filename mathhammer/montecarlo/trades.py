@@ -27,57 +27,24 @@ from ..rules.vocabulary import GRID_LETTERS, SPIRAL_LETTERS
 from ._kernels import layout as L
 from ._kernels.trade_trials import NO_THRESHOLD, TradeCounters, TradeTables, new_state, trade_trials
 from .card_tables import card_tables
+from .draws import max_draws
 from .encode import encode
 
 __all__ = ["check_trade_montecarlo", "encode_trade", "lasts", "trade_monte_carlo", "TradeCounts"]
 
-#: Weapon rules the Monte Carlo trade covers (with the core of an attack).
-TRADE_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown", "fire", "corrosion", "critical_fire",
-                                "critical_corrosion"})
-_TARGET_RULES = frozenset({"tough", "tough_steady", "unyielding", "carapace"})
-
-
 def check_trade_montecarlo(trade: Trade) -> None:
     """Raise :class:`~mathhammer.errors.InputError` (one line, naming the key) for what a
-    trade holds that the Monte Carlo trade does not cover yet."""
+    trade holds that the Monte Carlo trade does not model yet (:meth:`TradeModel.unmodelled`,
+    and Tough on a grid or spiral: a save would have to unmark a box of the card)."""
     for s, side in enumerate(trade.sides):
         for i, m in enumerate(side.models):
-            _check_model(m, f"sides[{s}].models[{i}]")
-
-
-def _check_model(m: TradeModel, key: str) -> None:
-    a, t = m.attacker, m.target
-
-    def refuse(what: str, value: object, why: str) -> None:
-        raise InputError(f"{key}.{what}", value, why)
-
-    if set(t.rules) - _TARGET_RULES:
-        refuse("target.rules", sorted(set(t.rules) - _TARGET_RULES), "a trade covers Tough, Tough "
-               "Steady, Unyielding and Carapace")
-    if t.tough_rules and t.capacity != "track":
-        refuse("target.rules", sorted(t.tough_rules), "Tough on a grid or spiral is not modelled in a trade")
-    if t.state - {"knocked_down"}:
-        refuse("target.state", sorted(t.state), "a trade model starts knocked down or not")
-    if t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
-        refuse("target", "terrain, resist, upkeep rules or Rapid Healing", "not modelled in a trade yet")
-    if a.plays_best or a.policy == "optimize":
-        refuse("attacker.policy", a.policy, "a trade plays fixed spending policies for now: give "
-               "the model's [sides.models.attacker.spend] table")
-    if a.combined != 1 or a.power_weapon is not None:
-        refuse("attacker", "combined or power attack", "not modelled in a trade")
-    for j, w in enumerate(a.weapons):
-        wk = f"attacker.weapons[{j}]"
-        if w.type not in ("melee", "ranged"):
-            refuse(f"{wk}.type", w.type, "a trade covers melee and ranged weapons")
-        if w.blasts:
-            refuse(f"{wk}.blast_pow", w.blast_pow, "an area-of-effect attack is not modelled in a trade")
-        if set(w.rules) - TRADE_WEAPON_RULES:
-            refuse(f"{wk}.rules", sorted(set(w.rules) - TRADE_WEAPON_RULES),
-                   "a trade covers Knockdown, Fire and Corrosion (critical ones too)")
-        if (w.random_rof or w.attack_discard != "none" or w.damage_discard != "none" or w.def_minus
-                or w.arm_minus or w.damage_to or w.reload or w.cost or w.damage_type):
-            refuse(wk, w.name, "a trade covers plain weapons: fixed attacks, no discard, effect, "
-                   "damage type, Reload or COST")
+            key = f"sides[{s}].models[{i}]"
+            why = m.unmodelled()
+            if why is not None:
+                raise InputError(f"{key}.{why[0]}", why[1], why[2])
+            if m.target.tough_rules and m.target.capacity != "track":
+                raise InputError(f"{key}.target.rules", sorted(m.target.tough_rules),
+                                 "Tough on a grid or spiral is not modelled in a trade")
 
 
 def _alphabet(m: TradeModel) -> str:
@@ -87,7 +54,6 @@ def _alphabet(m: TradeModel) -> str:
 def _relevant(m: TradeModel) -> list[str]:
     """The letters of model ``m`` whose crippling changes its combat action: its weapons'
     locations, a warjack's Cortex (focus) and Movement (a charge), a warbeast's aspects."""
-    letters = set(m.target.letters) | {x for x, _ in m.cripple_at}
     a = m.attacker
     if a.model == "warjack":
         wanted = {w.location for w in a.weapons if w.location} | {"C"} | ({"M"} if a.charge else set())
@@ -95,8 +61,7 @@ def _relevant(m: TradeModel) -> list[str]:
         wanted = {"B", "M", "S"}
     else:
         wanted = set()
-    alphabet = _alphabet(m)
-    return sorted(letters & wanted, key=alphabet.index)
+    return [letter for letter in m.letters if letter in wanted]
 
 
 def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
@@ -110,9 +75,8 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
     max_targets = max(len(m.attacks) for m in models)
     prog_index = np.full((n, 1 << max_rel, max_targets, 2), -1, dtype=np.int64)
     rows, starts, lens, atts, draws = [], [], [], [], []
-    settings = {k: getattr(trade, k) for k in ("brutal_damage", "knockdown_before_tough",
-                                                "crit_counts_discarded", "arm_minus_stacks_same_weapon",
-                                                "dispel_from_next_attack", "single_die_one_misses")}
+    settings = trade.settings
+    filled = 0  # rows so far
     for x, m in enumerate(models):
         most = 0
         for c in range(1 << len(rel[x])):  # bit i of c: the model's i-th relevant letter crippled
@@ -129,11 +93,14 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
                                                    models=1)  # one model's combat action
                     enc = encode(Scenario(target, [attacker], trials=1, seed=0, **settings))
                     prog_index[x, c, k, charge] = len(starts)
-                    starts.append(sum(len(r) for r in rows))
+                    starts.append(filled)
+                    filled += enc.n_slots
                     lens.append(enc.n_slots)
                     rows.append(enc.tables.attacks[: enc.n_slots])
                     atts.append(enc.tables.attackers[0])
-                    most = max(most, _program_draws(enc.tables.attacks[: enc.n_slots]))
+                    # the rolls of its attacks, and a column d6 each on a grid or spiral
+                    most = max(most, max_draws(enc.tables.attacks, enc.n_slots)
+                               + enc.n_slots * (target.card is not None))
         draws.append(most * m.attacker.models)
     rel_bits = np.full((n, max_rel), -1, dtype=np.int64)
     for x, letters in enumerate(rel):
@@ -151,11 +118,10 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
     present = np.zeros(n, dtype=np.int64)
     for x, m in enumerate(models):
         alphabet = _alphabet(m)
-        for letter in m.target.letters:
+        for letter in m.letters:
             present[x] |= 1 << alphabet.index(letter)
         for letter, at in m.cripple_at:
             thresholds[x, alphabet.index(letter)] = at
-            present[x] |= 1 << alphabet.index(letter)
     order = np.full((2, n), -1, dtype=np.int64)
     for s, side in enumerate(trade.sides):
         for j, m in enumerate(side.models):
@@ -181,17 +147,6 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
     # (expiry, column, Tough)
     upkeep = 7 * sum(m.target.models for m in models) if lasts(trade) else 0
     return tables, trade.rounds * (sum(draws) + upkeep)
-
-
-def _program_draws(rows: np.ndarray) -> int:
-    """Dice entries a combat action may read at most: per attack its attack roll (a boost
-    included), its damage roll (a boost and Brutal Damage), a column and a Tough d6."""
-    total = 0
-    for row in rows.tolist():
-        att = max(1, row[L.A_ATT_DICE] + 1)
-        dmg = max(1, row[L.A_DMG_DICE] + 2)
-        total += (att + 1) // 2 + (dmg + 1) // 2 + 2
-    return total
 
 
 @dataclasses.dataclass(frozen=True)
@@ -265,9 +220,8 @@ def trade_figures(trade: Trade, counts: TradeCounts) -> TradeFigures:
     t = counts.trials
     crippled = {}
     for x, m in enumerate(trade.models):
-        alphabet = _alphabet(m)
-        for letter in sorted(set(m.target.letters) | {x for x, _ in m.cripple_at}, key=alphabet.index):
-            crippled[(m.name, letter)] = counts.crippled[:, x, alphabet.index(letter)] / t
+        for letter in m.letters:
+            crippled[(m.name, letter)] = counts.crippled[:, x, _alphabet(m).index(letter)] / t
     mean = counts.damage / t
     sd = np.sqrt(np.maximum(counts.damage_sq / t - mean * mean, 0.0))
     return TradeFigures(turns, counts.side_out / t, counts.destroyed / t, mean, crippled,

@@ -16,13 +16,25 @@ from .slots import AttackSlot
 from .target import Target
 from .weapon import Weapon
 
-__all__ = ["Scenario", "MAX_SLOTS", "MAX_TURNS", "check_objective"]
+__all__ = ["Scenario", "MAX_SLOTS", "MAX_TURNS", "check_objective", "check_run"]
 
 MAX_SLOTS = 4096
 MAX_TURNS = 20
 #: Attackers whose attack slots are kept (:func:`_kept_actions`): a balance matrix pairs
 #: each attacker card with every target card, each pair building an equal Attacker.
 SLOTS_CACHE_SIZE = 256
+
+
+def check_run(obj) -> None:
+    """The run settings a scenario and a trade share: ``trials``, ``seed``, ``brutal_damage``
+    and the open readings (:data:`~mathhammer.rules.vocabulary.READINGS`), named by their
+    file keys."""
+    check_int("simulation.trials", obj.trials, 1, MAX_TRIALS)
+    if obj.seed is not None:
+        check_int("simulation.seed", obj.seed, 0, MAX_SEED)
+    check_choice("settings.brutal_damage", obj.brutal_damage, BRUTAL_DAMAGE_ON)
+    for key in READINGS:
+        check_bool(f"settings.{key}", getattr(obj, key))
 
 
 def check_objective(key: str, objective: object, target: Target) -> str:
@@ -111,12 +123,7 @@ class Scenario:
                 if a.side != "random":
                     raise InputError(f"attackers[{i}].side", a.side, "says which grid of a colossal its "
                                      "damage goes to, and no target is a colossal")
-        check_int("simulation.trials", self.trials, 1, MAX_TRIALS)
-        if self.seed is not None:
-            check_int("simulation.seed", self.seed, 0, MAX_SEED)
-        check_choice("settings.brutal_damage", self.brutal_damage, BRUTAL_DAMAGE_ON)
-        for key in READINGS:
-            check_bool(f"settings.{key}", getattr(self, key))
+        check_run(self)
         check_int("simulation.turns", self.turns, 1, MAX_TURNS)
         check_choice("simulation.attack_turns", self.attack_turns, ATTACK_TURNS)
         if self.several and isinstance(self.objective, str) and self.objective.startswith("cripple:"):

@@ -15,18 +15,22 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from .._core.limits import DEFAULT_TRIALS, MAX_SEED, MAX_TRIALS
-from .._core.validate import check_bool, check_choice, check_int, check_name, plain_ints
+from .._core.limits import DEFAULT_TRIALS
+from .._core.validate import check_choice, check_int, check_name, plain_ints
 from ..errors import InputError
 from .attacker import Attacker
-from .scenario import MAX_TURNS
+from .scenario import MAX_TURNS, check_run
 from .target import MAX_BOXES, Target
-from .vocabulary import BRUTAL_DAMAGE_ON, GRID_LETTERS, READINGS, SPIRAL_LETTERS
+from .vocabulary import GRID_LETTERS, READINGS, SPIRAL_LETTERS
 
-__all__ = ["Side", "Trade", "TradeModel", "MAX_SIDE_MODELS"]
+__all__ = ["Side", "Trade", "TradeModel", "MAX_SIDE_MODELS", "TRADE_TARGET_RULES", "TRADE_WEAPON_RULES"]
 
 #: Most models (single models or units) on one side of a trade.
 MAX_SIDE_MODELS = 8
+#: The target rules and the weapon rules a trade models (:meth:`TradeModel.unmodelled`).
+TRADE_TARGET_RULES = frozenset({"tough", "tough_steady", "unyielding", "carapace"})
+TRADE_WEAPON_RULES = frozenset({"knockdown", "critical_knockdown", "fire", "corrosion", "critical_fire",
+                                "critical_corrosion"})
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,54 @@ class TradeModel:
             out[letter] = check_int(key, boxes, 1, min(self.target.boxes, MAX_BOXES))
         return tuple(sorted(out.items()))
 
+    @property
+    def letters(self) -> tuple[str, ...]:
+        """The systems or aspects whose crippling is kept for it: its grid's or spiral's, or on
+        a damage track its ``cripple_at`` letters, in its alphabet's order."""
+        alphabet = SPIRAL_LETTERS if self.attacker.model == "warbeast" else GRID_LETTERS
+        letters = set(self.target.letters) | {letter for letter, _ in self.cripple_at}
+        return tuple(sorted(letters, key=alphabet.index))
+
+    def unmodelled(self) -> tuple[str, object, str] | None:
+        """The first thing this model holds that a trade does not model yet, as ``(key, value,
+        reason)``, the key under the model's (both engines refuse it so, each adding its own
+        limits); None when there is none.
+
+        >>> from mathhammer.rules import Weapon
+        >>> m = TradeModel(Attacker("J", [Weapon("F", "melee", 6, 16, rules=["trash"])]),
+        ...                Target(12, 18, boxes=5), ["X"])
+        >>> m.unmodelled()
+        ('attacker.weapons[0].rules', ['trash'], 'a trade models Knockdown, Fire and Corrosion (critical ones too)')
+        """
+        a, t = self.attacker, self.target
+        if set(t.rules) - TRADE_TARGET_RULES:
+            return ("target.rules", sorted(set(t.rules) - TRADE_TARGET_RULES),
+                    "a trade models Tough, Tough Steady, Unyielding and Carapace")
+        if t.state - {"knocked_down"}:
+            return "target.state", sorted(t.state), "a trade model starts knocked down or not"
+        if t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
+            return ("target", "terrain, resist, upkeep rules or Rapid Healing",
+                    "not modelled in a trade yet")
+        if a.plays_best or a.policy == "optimize":
+            return ("attacker.policy", a.policy, "a trade plays fixed spending policies for now: "
+                    "give the model's [sides.models.attacker.spend] table")
+        if a.combined != 1 or a.power_weapon is not None:
+            return "attacker", "combined or power attack", "not modelled in a trade yet"
+        for j, w in enumerate(a.weapons):
+            key = f"attacker.weapons[{j}]"
+            if w.type not in ("melee", "ranged"):
+                return f"{key}.type", w.type, "a trade models melee and ranged weapons"
+            if w.blasts:
+                return f"{key}.blast_pow", w.blast_pow, "an area-of-effect attack is not modelled in a trade"
+            if set(w.rules) - TRADE_WEAPON_RULES:
+                return (f"{key}.rules", sorted(set(w.rules) - TRADE_WEAPON_RULES),
+                        "a trade models Knockdown, Fire and Corrosion (critical ones too)")
+            if (w.random_rof or w.attack_discard != "none" or w.damage_discard != "none" or w.def_minus
+                    or w.arm_minus or w.damage_to or w.reload or w.cost or w.damage_type):
+                return (key, w.name, "a trade models plain weapons: fixed attacks, no discard, "
+                        "-DEF/-ARM effect, damage type, Reload or COST")
+        return None
+
     def crippled_by(self, marked: int) -> frozenset:
         """The systems crippled on its damage track with ``marked`` damage.
 
@@ -227,12 +279,7 @@ class Trade:
         check_choice("trade.first", first, tuple(s.name for s in self.sides))
         object.__setattr__(self, "first", first)
         check_int("trade.rounds", self.rounds, 1, MAX_TURNS)
-        check_int("simulation.trials", self.trials, 1, MAX_TRIALS)
-        if self.seed is not None:
-            check_int("simulation.seed", self.seed, 0, MAX_SEED)
-        check_choice("settings.brutal_damage", self.brutal_damage, BRUTAL_DAMAGE_ON)
-        for key in READINGS:
-            check_bool(f"settings.{key}", getattr(self, key))
+        check_run(self)
         self._check_names()
 
     def _check_names(self) -> None:
@@ -254,6 +301,12 @@ class Trade:
                     if seen[other] == s:
                         raise InputError(key, other, f"is on its own side ({side.name!r}): a model "
                                          "attacks the other side's models")
+
+    @property
+    def settings(self) -> dict:
+        """``brutal_damage`` and the open readings, as :class:`~mathhammer.rules.Scenario`
+        takes them (each activation of the trade is one)."""
+        return {key: getattr(self, key) for key in ("brutal_damage",) + READINGS}
 
     @property
     def order(self) -> tuple[Side, Side]:

@@ -37,10 +37,12 @@ def _digest(path: Path, action: str | None) -> str:
     return h.hexdigest()[:16]
 
 
-def deck(value, role: str, dirs, all_actions: bool) -> tuple[list[DeckEntry], list[str]]:
+def deck(value, role: str, dirs, all_actions: bool, key: str | None = None) -> tuple[list[DeckEntry], list[str]]:
     """The attackers (``role="attackers"``) or targets of the matrix, and the cards of a
-    directory left out (no attacker table)."""
+    directory left out (no attacker table). ``key``: the argument the errors name (default
+    ``role``; a trade matrix's ``rows``, say)."""
     attacking = role == "attackers"
+    name = role if key is None else key
     skipped: list[str] = []
     picked: list[tuple] = []  # (card, action or None, label, (key, ref) or None)
     if isinstance(value, (str, os.PathLike)) and is_folder(value):
@@ -53,23 +55,23 @@ def deck(value, role: str, dirs, all_actions: bool) -> tuple[list[DeckEntry], li
         if isinstance(value, (str, os.PathLike)):
             value = [value]
         if not isinstance(value, Iterable):
-            raise InputError(role, type(value).__name__,
+            raise InputError(name, type(value).__name__,
                              "must be a directory of cards or a list of card names")
         for i, ref in enumerate(value):
             if not isinstance(ref, (str, os.PathLike)) or not os.fspath(ref).strip():
-                raise InputError(f"{role}[{i}]", ref, "must be a card name or path")
+                raise InputError(f"{name}[{i}]", ref, "must be a card name or path")
             ref = os.fspath(ref).strip()
             entry = attacker_ref(ref) if attacking else {"card": ref}
             try:
                 card = load_card(entry["card"], dirs)
             except InputError as err:
-                raise InputError(f"{role}[{i}]", ref, err.reason) from None
+                raise InputError(f"{name}[{i}]", ref, err.reason) from None
             if attacking and not card.info.attacks:
-                raise InputError(f"{role}[{i}]", ref, "is a target-only card (no [attacker] "
+                raise InputError(f"{name}[{i}]", ref, "is a target-only card (no [attacker] "
                                  "table)")
             action = entry.get("action")
             label = card.name if action is None else f"{card.name}:{action}"
-            picked.append((card, action, label, (f"{role}[{i}]", ref)))
+            picked.append((card, action, label, (f"{name}[{i}]", ref)))
     entries: list[DeckEntry] = []
     for card, action, label, given in picked:
         actions = [action]
@@ -93,10 +95,10 @@ def deck(value, role: str, dirs, all_actions: bool) -> tuple[list[DeckEntry], li
                 ref["action"] = act
             entries.append(DeckEntry(lab, ref, _digest(card.info.path, act)))
     if not entries:
-        raise InputError(role, os.fspath(value) if isinstance(value, (str, os.PathLike))
+        raise InputError(name, os.fspath(value) if isinstance(value, (str, os.PathLike))
                          else value, "holds no attacking card" if attacking else "holds no card")
     labels = [e.label for e in entries]
     for lab in labels:
         if labels.count(lab) > 1:
-            raise InputError(role, lab, "is listed twice")
+            raise InputError(name, lab, "is listed twice")
     return entries, skipped

@@ -165,8 +165,8 @@ def stat_worth(card, opponents, *, rounds: int = 3, first: str = "both", stats: 
     if not isinstance(card, (str, os.PathLike)):
         raise InputError("card", card, "must be a card name or path")
     dirs = card_dirs(cards) if cards is not None else None
-    (me,), _ = deck([card], "attackers", dirs, False)
-    others, _ = deck(opponents, "attackers", dirs, False)
+    (me,), _ = deck([card], "attackers", dirs, False, key="card")
+    others, _ = deck(opponents, "attackers", dirs, False, key="opponents")
     firsts = ("row", "column") if first == "both" else (first,)
     trades = {(o.label, f): trade_pair(me, o, f, rounds, dirs) for o in others for f in firsts}
     model = next(iter(trades.values())).sides[0].models[0]  # the card as a trade model (which stats apply)

@@ -116,8 +116,8 @@ def trade_matrix(rows, columns, *, rounds: int = 3, first: str = "row", trials: 
     if resume and out is None:
         raise InputError("resume", resume, "needs out=, the file of the matrix to resume")
     dirs = card_dirs(cards) if cards is not None else None
-    row_deck, skipped = deck(rows, "attackers", dirs, False)
-    column_deck, skipped_columns = deck(columns, "attackers", dirs, False)
+    row_deck, skipped = deck(rows, "attackers", dirs, False, key="rows")
+    column_deck, skipped_columns = deck(columns, "attackers", dirs, False, key="columns")
     firsts = ("row", "column") if first == "both" else (first,)
     keys = [(r.label, c.label, f) for r in row_deck for c in column_deck for f in firsts]
     trades = {}  # each pairing's trades, built once (their errors before anything runs)
@@ -125,9 +125,7 @@ def trade_matrix(rows, columns, *, rounds: int = 3, first: str = "row", trials: 
         for c in column_deck:
             for f in firsts:
                 trades[(r.label, c.label, f)] = trade_pair(r, c, f, rounds, dirs)
-    trials, seed = run_settings([], trials, seed, method)
-    if method != "exact" and trials is None:
-        trials = 1_000_000
+    trials, seed = run_settings(trades.values(), trials, seed, method)  # the trades' own: 1,000,000
     columns_out = list(KEY_COLUMNS) + ["first"] + list(SUMMARY_COLUMNS)
     identity = {"rows": digest({e.label: e.digest for e in row_deck}),
                 "cols": digest({e.label: e.digest for e in column_deck}), "first": first,
