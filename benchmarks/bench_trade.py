@@ -7,10 +7,13 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_trade.py            # 400,000 trials, best of 5
     .venv/bin/python benchmarks/bench_trade.py --quick    # smoke run
 
-``duel``: two heavy warjack cards (grids, two fists, 3 focus, the fixed policy of
-``examples/trades/heavy_duel.toml``) trading over 3 rounds, Red charging first; its baseline
-is a single activation sequence of the same attacks: Red's heavy warjack attacking Blue's
-over 3 rounds (``turns = 3``, a scenario, the general kernel). ``units``: the unit clash of
+``duel``: two heavy warjack cards (grids, two fists, 3 focus, ``examples/trades/heavy_duel.toml``
+with the default fixed policy: the kernels compared, not the decisions) trading over 3
+rounds, Red charging first; its baseline is a single activation sequence of the same
+attacks: Red's heavy warjack attacking Blue's over 3 rounds (``turns = 3``, a scenario, the
+general kernel). ``duel_best``: the same duel as the file plays it (best play), against the
+same baseline: once its tables are solved (the first run of a process solves them, timed and
+printed apart), best play costs a trial a lookup per attack. ``units``: the unit clash of
 ``examples/trades/unit_clash.toml`` over 3 rounds; its baseline is the riflemen shooting the
 heavy infantry over 3 rounds. Both runs of a pair in this process, alternately, best of
 ``--repeats``, after a warm-up (the compile is not timed); on 1 thread and on every core.
@@ -45,12 +48,19 @@ def workloads():
     import mathhammer as mh
 
     out = {}
-    for key, file, title in (("duel", "heavy_duel.toml", "two heavy warjacks (grids), 3 rounds"),
+    for key, file, title in (("duel", "heavy_duel.toml", "two heavy warjacks (grids), 3 rounds, fixed policy"),
+                             ("duel_best", "heavy_duel.toml", "the same, best play (tables solved)"),
                              ("units", "unit_clash.toml", "10 riflemen and 5 heavy infantry, 3 rounds")):
         trade = mh.load_trade(ROOT / "examples" / "trades" / file)
+        if key == "duel":
+            trade = dataclasses.replace(trade, sides=tuple(
+                mh.Side(s.name, [dataclasses.replace(m, attacker=dataclasses.replace(m.attacker, spend=mh.Spend(),
+                                                                                     policy="fixed"))
+                                 for m in s.models]) for s in trade.sides))
         first, second = trade.order
         attacker, target = first.models[0], second.models[0]
-        base = mh.Scenario(target.target, [attacker.attacker], turns=trade.rounds)
+        base = mh.Scenario(target.target, [dataclasses.replace(attacker.attacker, spend=mh.Spend(), policy="fixed")],
+                           turns=trade.rounds)
         out[key] = (title, trade, base)
     return out
 
@@ -82,6 +92,10 @@ def main(argv=None) -> int:
     print(f"  {'workload':<8} {'threads':>7} {'trade ns':>9} {'base ns':>8} {'ratio':>6}  target {TARGET:.0f}x")
     worst = 0.0
     for key, (title, trade, base) in workloads().items():
+        if key == "duel_best":
+            began = time.perf_counter()
+            mh.simulate_trade(trade, trials=1_000, seed=1)
+            print(f"  {key}: its first run, solving best play's tables, {time.perf_counter() - began:.2f} s")
         for threads in sorted({1, cores}):
             numba.set_num_threads(threads)
             t_trade = best_of(lambda n: mh.simulate_trade(trade, trials=n or trials, seed=1), repeats)

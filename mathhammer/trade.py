@@ -24,8 +24,8 @@ def simulate_trade(trade: Trade, trials: int | None = None, seed: int | None = N
         Defaults to ``trade.seed``; when that is None too a fresh seed is drawn and reported.
         The same seed gives the same figures on any number of threads.
     method : {"monte_carlo", "mc", "exact"}
-        ``"exact"``: every state carried exactly (single models on damage tracks, fixed
-        spending: :mod:`mathhammer.exact.trade`), else
+        ``"exact"``: every state carried exactly (single models on damage tracks:
+        :mod:`mathhammer.exact.trade`), else
         :class:`~mathhammer.errors.ExactNotApplicable`.
 
     Examples
@@ -46,11 +46,12 @@ def simulate_trade(trade: Trade, trials: int | None = None, seed: int | None = N
         check_method_arguments(method, trials=trials, seed=seed)
         from .exact.trade import exact_trade
 
-        return TradeResult(sides, names, model_side, boxes, exact_trade(trade), "exact", sizes=sizes)
+        return TradeResult(sides, names, model_side, boxes, exact_trade(trade), "exact", sizes=sizes,
+                           spending=trade.spending)
     trials = check_int("trials", trade.trials if trials is None else trials, 1, MAX_TRIALS)
     seed = trade.seed if seed is None else seed
     seed = fresh_seed() if seed is None else check_int("seed", seed, 0, MAX_SEED)
     from .montecarlo.trades import trade_figures, trade_monte_carlo
 
     figures = trade_figures(trade, trade_monte_carlo(trade, trials, seed))
-    return TradeResult(sides, names, model_side, boxes, figures, "monte_carlo", trials, seed, sizes)
+    return TradeResult(sides, names, model_side, boxes, figures, "monte_carlo", trials, seed, sizes, trade.spending)

@@ -29,6 +29,7 @@ from mathhammer import (
 from mathhammer.errors import InputError
 from mathhammer._core.limits import DEFAULT_TRIALS
 from mathhammer.rules.scenario import MAX_TURNS
+from mathhammer.rules.trade import TRADE_PLAY
 from mathhammer.rules.vocabulary import (
     ATTACK_TURNS,
     ATTACK_TYPES,
@@ -1257,6 +1258,7 @@ def _trades(draw) -> Trade:
              for side, own, enemies in (("Red", red, blue), ("Blue", blue, red))]
     return Trade(sides, first=draw(st.sampled_from(["Red", "Blue"])), rounds=draw(st.integers(1, MAX_TURNS)),
                  trials=draw(st.integers(1, 10**9)), seed=draw(st.none() | st.integers(0, 2**63 - 1)),
+                 play=draw(st.sampled_from(TRADE_PLAY)),
                  brutal_damage=draw(st.sampled_from(BRUTAL_DAMAGE_ON)),
                  **{key: draw(st.booleans()) for key in READINGS})
 

@@ -284,6 +284,6 @@ def test_bad_trades_get_one_line_naming_the_key():
         Side("Blue", [])
     with pytest.raises(InputError, match=r"trade\.rounds: must be between 1 and 20 \(got 0\)"):
         Trade([Side("Red", [a]), Side("Blue", [b])], rounds=0)
-    best = TradeModel(Attacker("A", [fist], focus=1), Target(12, 18, boxes=5), ["B"])
+    searched = TradeModel(Attacker("A", [fist], focus=1, policy="optimize"), Target(12, 18, boxes=5), ["B"])
     with pytest.raises(ExactNotApplicable, match=r"attacker\.policy"):
-        exact_trade(Trade([Side("Red", [best]), Side("Blue", [b])]))
+        exact_trade(Trade([Side("Red", [searched]), Side("Blue", [b])]))

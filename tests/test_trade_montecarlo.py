@@ -15,7 +15,8 @@ from mathhammer._core.rng import FILL_SLACK
 from mathhammer.errors import InputError
 from mathhammer.exact.trade import exact_trade
 from mathhammer.montecarlo._kernels import layout as L
-from mathhammer.montecarlo._kernels.trade_trials import TradeCounters, new_state, trade_trials
+from mathhammer.montecarlo._kernels.trade_data import TradeCounters, new_state
+from mathhammer.montecarlo._kernels.trade_trials import trade_trials
 from mathhammer.montecarlo.trades import encode_trade, lasts, trade_figures, trade_monte_carlo
 from mathhammer.rules import Attacker, Spend, Target, Weapon
 from mathhammer.rules.trade import Side, Trade, TradeModel
@@ -238,9 +239,9 @@ def test_the_same_seed_gives_the_same_counts_on_one_thread_and_on_two():
 
 def test_what_the_monte_carlo_trade_does_not_cover_is_one_line():
     fist = Weapon("Fist", "melee", 6, 14)
-    a = TradeModel(Attacker("A", [fist], focus=1), Target(10, 10, boxes=5), ["B"])  # best play
+    a = TradeModel(Attacker("A", [fist], focus=1, policy="optimize"), Target(10, 10, boxes=5), ["B"])
     b = TradeModel(Attacker("B", [fist], spend=Spend()), Target(10, 10, boxes=5), ["A"])
-    with pytest.raises(InputError, match=r"^sides\[0\]\.models\[0\]\.attacker\.policy: .*fixed"):
+    with pytest.raises(InputError, match=r"^sides\[0\]\.models\[0\]\.attacker\.policy: .*best or a fixed"):
         trade_monte_carlo(Trade([Side("Red", [a]), Side("Blue", [b])]), 100, seed=1)
 
 

@@ -10,8 +10,9 @@ from mathhammer.rules.trade import Side, Trade, TradeModel
 __all__ = ["random_trade"]
 
 
-def random_trade(rng: random.Random) -> Trade:
-    """A small random trade: one or two models a side on short damage tracks."""
+def random_trade(rng: random.Random, best: float = 0.0) -> Trade:
+    """A small random trade: one or two models a side on short damage tracks; each model
+    plays best (its activation's tables) with chance ``best``, else a random fixed policy."""
     def weapon(k, ranged):
         return Weapon(f"W{k}", "ranged" if ranged else "melee", rng.randint(3, 8), rng.randint(8, 14),
                       attacks=rng.randint(1, 2), boosted_attack=rng.random() < 0.15,
@@ -35,7 +36,8 @@ def random_trade(rng: random.Random) -> Trade:
                         tough_on=rng.randint(4, 6) if rules & {"tough", "tough_steady"} else 5, shield=tuple(rng.sample(["L", "R"], rng.randint(0, 1))),
                         state=frozenset({"knocked_down"}) if rng.random() < 0.1 else frozenset(),
                         effects=frozenset(rng.sample(["fire", "corrosion"], int(rng.random() < 0.15))))
-        attacker = Attacker(name, weapons, focus=rng.randint(0, 2), spend=spend,
+        plays_best = best > 0 and rng.random() < best
+        attacker = Attacker(name, weapons, focus=rng.randint(0, 2), spend=None if plays_best else spend,
                             charge=not ranged and rng.random() < 0.3)
         return TradeModel(attacker, target, enemies, {x: rng.randint(1, boxes) for x in letters})
 

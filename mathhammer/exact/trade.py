@@ -12,18 +12,19 @@ it does not cover. The Monte Carlo trade kernel is checked against it.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import defaultdict
 
 import numpy as np
 
 from ..errors import ExactNotApplicable
+from ..play.trades import ActivationPlay, boosts_attack, boosts_damage, stops_buying, table_decision
 from ..result.trade import TradeFigures
 from ..rules.trade import Trade
 from .rolls import attack_outcome, damage_pmf
 from .state import FIRE_POW
 
-__all__ = ["check_trade_exact", "exact_trade"]
+__all__ = ["check_trade_exact", "exact_trade", "start_state", "over", "stand_up", "slots_of", "target_of",
+           "standing", "decider", "Decider", "attack_from", "maintenance", "DEAD"]
 
 #: Continuous effects, a bit each, resolved in this order in a maintenance phase.
 _FIRE, _CORROSION = 1, 2
@@ -53,7 +54,7 @@ def check_trade_exact(trade: Trade) -> None:
 
 # ---------------------------------------------------------------------------- the engine
 #: A model's state: (damage marked, knocked down, continuous effects), or None once destroyed.
-_DEAD = None
+DEAD = None
 
 
 def exact_trade(trade: Trade) -> TradeFigures:
@@ -75,14 +76,14 @@ def exact_trade(trade: Trade) -> TradeFigures:
     models = trade.models
     side_of = [trade.side_of(m.name) for m in models]
     index = {m.name: i for i, m in enumerate(models)}
-    start = tuple((0, "knocked_down" in m.target.state, _bits(m.target.effects)) for m in models)
-    dist: dict = {start: 1.0}
+    play = ActivationPlay(trade.settings, trade.play)
+    dist: dict = {start_state(trade): 1.0}
     turns, rows = [], []
     for r in range(1, trade.rounds + 1):
         for side in trade.order:
-            dist = _maintenance(models, [index[m.name] for m in side.models], side_of, dist)
+            dist = maintenance(models, [index[m.name] for m in side.models], side_of, dist)
             for m in side.models:
-                dist = _activation(trade, models, index, side_of, index[m.name], r, dist)
+                dist = _activation(trade, models, index, side_of, index[m.name], r, dist, play)
             turns.append((r, side.name))
             rows.append(_figures(models, side_of, dist))
     destroyed = np.array([row[0] for row in rows])
@@ -96,6 +97,12 @@ def exact_trade(trade: Trade) -> TradeFigures:
     return TradeFigures(tuple(turns), destroyed, dead, mean, crippled, dead, sd)
 
 
+def start_state(trade: Trade) -> tuple:
+    """The trade's state as it starts: each model's ``(damage marked, knocked down,
+    continuous effects)``."""
+    return tuple((0, "knocked_down" in m.target.state, _bits(m.target.effects)) for m in trade.models)
+
+
 def _figures(models, side_of, dist):
     """(P(side destroyed) x2, P(model destroyed), E[damage], P(crippled) per threshold,
     E[damage squared])."""
@@ -107,11 +114,11 @@ def _figures(models, side_of, dist):
     crip = [[0.0] * len(m.cripple_at) for m in models]
     for state, p in dist.items():
         for s in (0, 1):
-            if all(state[i] is _DEAD for i in range(n) if side_of[i] == s):
+            if all(state[i] is DEAD for i in range(n) if side_of[i] == s):
                 side_dead[s] += p
         for i, m in enumerate(models):
-            marked = m.target.boxes if state[i] is _DEAD else state[i][0]
-            dead[i] += p * (state[i] is _DEAD)
+            marked = m.target.boxes if state[i] is DEAD else state[i][0]
+            dead[i] += p * (state[i] is DEAD)
             dmg[i] += p * marked
             sq[i] += p * marked * marked
             for k, (_, at) in enumerate(m.cripple_at):
@@ -119,98 +126,155 @@ def _figures(models, side_of, dist):
     return side_dead, dead, dmg, crip, sq
 
 
-def _over(state, side_of) -> bool:
+def over(state, side_of) -> bool:
     """Whether a side has no model standing: the trade has ended."""
-    return any(all(state[i] is _DEAD for i in range(len(state)) if side_of[i] == s) for s in (0, 1))
+    return any(all(state[i] is DEAD for i in range(len(state)) if side_of[i] == s) for s in (0, 1))
 
 
-def _activation(trade, models, index, side_of, x, r, dist):
+def _activation(trade, models, index, side_of, x, r, dist, play):
     """The activation of model ``x`` in round ``r``, for every state of ``dist``."""
     out: dict = defaultdict(float)
-    m = models[x]
     for state, p in dist.items():
-        if state[x] is _DEAD or _over(state, side_of):
+        if state[x] is DEAD or over(state, side_of):
             out[state] += p
             continue
-        marked, down, cont = state[x]
-        state = state[:x] + ((marked, False, cont),) + state[x + 1:]  # it stands up: no charge
-        crippled = m.crippled_by(marked)
-        charge = m.attacker.charge and r == 1 and not down and "M" not in crippled
-        attacker = dataclasses.replace(m.attacker, crippled=crippled, charge=charge)
-        for (st, _), q in _attacks(trade, models, index, attacker, m, state, p).items():
+        state, attacker = stand_up(models[x], x, r, state)
+        for (st, _), q in _attacks(trade, models, index, attacker, models[x], state, p, play).items():
             out[st] += q
     return dict(out)
 
 
-def _attacks(trade, models, index, attacker, m, state, p):
+def stand_up(m, x, r, state):
+    """Model ``m`` (``x``) starts its activation in round ``r``: it stands up (forfeiting a
+    charge) and acts with the crippling its damage gives it. Returns ``(state, attacker)``."""
+    marked, down, cont = state[x]
+    crippled = m.crippled_by(marked)
+    charge = m.attacker.charge and r == 1 and not down and "M" not in crippled
+    return _put(state, x, (marked, False, cont)), m.acting(crippled, charge)
+
+
+def slots_of(attacker):
+    """The attacks of ``attacker``'s combat action, in order, as ``(weapon, bought)``: its
+    weapons' initial attacks, then one bought attack per point (the rows of its tables)."""
+    out = [(w, False) for w in attacker.weapons for _ in range(w.attacks)]
+    bought = attacker.bought_weapon if attacker.max_bought else None
+    return out + [(bought, True)] * (attacker.points if bought is not None else 0)
+
+
+def _attacks(trade, models, index, attacker, m, state, p, play):
     """The combat action of ``attacker`` (model ``m``) from ``state``: its initial attacks,
     then one bought attack per point while it has one; ``{(state, points): probability}``."""
     dist = {(state, attacker.points): p}
     charge_left = attacker.charge
-    for w in attacker.weapons:
-        for _ in range(w.attacks):
-            charge = charge_left and w.type == "melee"
-            dist = _step(trade, models, index, attacker, m, w, dist, charge, bought=False)
-            charge_left = charge_left and not charge
-    bought = attacker.bought_weapon if attacker.spend.buy_attacks else None
-    for _ in range(attacker.points if bought is not None else 0):
-        charge = charge_left
-        dist = _step(trade, models, index, attacker, m, bought, dist, charge, bought=True)
-        charge_left = False
+    for row, (w, bought) in enumerate(slots_of(attacker)):
+        charge = charge_left and w.type == "melee"
+        dist = _step(trade, models, index, attacker, m, w, dist, charge, bought, row, play)
+        charge_left = charge_left and not charge
     return dist
 
 
-def _target_of(models, index, m, state):
+def target_of(models, index, m, state):
     """Index of the first model of ``m.attacks`` standing, or None."""
     for name in m.attacks:
         y = index[name]
-        if state[y] is not _DEAD:
+        if state[y] is not DEAD:
             return y
     return None
 
 
-def _step(trade, models, index, attacker, m, w, dist, charge, bought):
-    """One attack with ``w`` from every ``(state, points)`` of ``dist``."""
+def standing(models, index, m, state) -> list:
+    """The models of ``m.attacks`` standing, in order (the first is the one it attacks)."""
+    return [models[index[name]] for name in m.attacks if state[index[name]] is not DEAD]
+
+
+def decider(play, attacker, enemies, model_state, points, row):
+    """How the attack of ``row`` is decided, with ``points`` left, on the first of
+    ``enemies`` (the models its ``attacks`` has standing), in ``model_state``: by best play's
+    table where it holds the state, else the fixed policy."""
+    table = play.table(attacker, enemies)
+    dec = 0 if table is None else table_decision(table, row, points, *model_state)
+    return Decider(dec)
+
+
+class Decider:
+    """A ``choose(kind, allowed, default, make)`` for the engine's decisions: ``kind`` is
+    ``"buy"``, ``"attack"`` or ``("damage", critical)``; ``make(choice)`` builds the
+    distribution after the choice. This one follows best play's bits ``dec`` where they say,
+    else ``default`` (the fixed policy's choice)."""
+
+    def __init__(self, dec: int):
+        self.dec = dec
+
+    def __call__(self, kind, allowed: bool, default: bool, make):
+        if kind == "buy":
+            return make(not stops_buying(self.dec))
+        said = boosts_attack(self.dec) if kind == "attack" else boosts_damage(self.dec, kind[1])
+        return make(allowed and (default if said is None else said))
+
+
+def _step(trade, models, index, attacker, m, w, dist, charge, bought, row, play):
+    """One attack with ``w`` (row ``row`` of the combat action) from every ``(state,
+    points)`` of ``dist``."""
     out: dict = defaultdict(float)
     for (state, points), p in dist.items():
-        y = _target_of(models, index, m, state)
+        y = target_of(models, index, m, state)
         if y is None or (bought and points < 1):
             out[(state, points)] += p
             continue
-        if bought:
-            points -= 1
-        for (st, pts), q in _one_attack(trade, attacker, w, models[y], y, state, points, charge).items():
+        choose = decider(play, attacker, standing(models, index, m, state), state[y], points, row)
+        for (st, pts), q in attack_from(trade, attacker, w, models[y], y, state, points, charge, bought,
+                                        choose).items():
             out[(st, pts)] += p * q
     return dict(out)
 
 
-def _one_attack(trade, attacker, w, ym, y, state, points, charge):
+def attack_from(trade, attacker, w, ym, y, state, points, charge, bought, choose):
+    """``{(state, points): probability}`` after the attack of ``w`` on model ``y`` from
+    ``state`` with ``points``: a bought attack is paid for, or declined (then no point is left
+    to buy or boost with)."""
+    if not bought:
+        return _one_attack(trade, attacker, w, ym, y, state, points, charge, choose)
+
+    def make(buy):
+        if not buy:
+            return {(state, 0): 1.0}
+        return _one_attack(trade, attacker, w, ym, y, state, points - 1, charge, choose)
+    return choose("buy", True, True, make)
+
+
+def _one_attack(trade, attacker, w, ym, y, state, points, charge, choose):
     """``{(state, points): probability}`` after one attack of ``w`` on model ``y``."""
     marked, down, _ = state[y]
     crippled = ym.crippled_by(marked)
     t = ym.target
     spend = attacker.spend
     base5 = down or "M" in crippled
-    out: dict = defaultdict(float)
     if w.auto_hit or (w.type == "melee" and down):
-        miss, hit, crit, paid = 0.0, 1.0, 0.0, 0  # no roll: never critical
-    else:
-        defense = t.defense_against(w.type, base5) + t.spell_def + t.upkeep_def
-        dice = attacker.attack_dice(w)
-        paid = int(not w.boosted_attack and dice >= 1 and points > spend.reserve
-                   and spend.boosts_attack(defense - w.skill))
+        return _outcomes(trade, attacker, w, ym, y, state, points, charge, choose, 0.0, 1.0, 0.0)
+    defense = t.defense_against(w.type, base5) + t.spell_def + t.upkeep_def
+    dice = attacker.attack_dice(w)
+    allowed = not w.boosted_attack and dice >= 1 and points > spend.reserve
+
+    def make(paid):
         miss, hit, crit = attack_outcome(max(1, dice + paid), w.skill, defense)
-    points -= paid
+        return _outcomes(trade, attacker, w, ym, y, state, points - paid, charge, choose, miss, hit, crit)
+    return choose("attack", allowed, spend.boosts_attack(defense - w.skill), make)
+
+
+def _outcomes(trade, attacker, w, ym, y, state, points, charge, choose, miss, hit, crit):
+    """The attack roll's outcomes (a miss, a hit, a critical hit with their chances), each
+    resolved."""
+    out: dict = defaultdict(float)
     if miss:
         out[(state, points)] += miss
     for critical, q in ((False, hit), (True, crit)):
         if q:
-            for (st, pts), r in _hit(trade, attacker, w, ym, y, state, points, charge, critical).items():
+            for (st, pts), r in _hit(trade, attacker, w, ym, y, state, points, charge, critical, choose).items():
                 out[(st, pts)] += q * r
     return out
 
 
-def _hit(trade, attacker, w, ym, y, state, points, charge, critical):
+def _hit(trade, attacker, w, ym, y, state, points, charge, critical, choose):
     """A hit's damage roll, marking, Tough, knockdown and the continuous effects it puts on."""
     marked, down, cont = state[y]
     t = ym.target
@@ -225,22 +289,21 @@ def _hit(trade, attacker, w, ym, y, state, points, charge, critical):
     free = w.boosted_damage or charge
     dice = attacker.damage_dice(w) + int(charge and not w.boosted_damage)
     spend = attacker.spend
-    paid = 0
-    if not free and dice >= 1 and points > spend.reserve:
-        if spend.boost_damage == "always":
-            paid = 1
-        elif spend.boost_damage == "auto":
-            remaining = t.boxes - marked
-            paid = int(max(1, dice) + w.pow - arm < remaining and 6 * max(1, dice + 1) + w.pow - arm > 0)
-    points -= paid
-    pmf = damage_pmf(max(1, dice + paid), w.pow, arm)
-    out: dict = defaultdict(float)
-    for dmg in np.flatnonzero(pmf):
-        for after, q in _suffer(t, marked, down, down or early, cont, int(dmg)):
-            if after is not _DEAD:  # the knockdown lands after the hit
-                after = (after[0], after[1] or knocks, after[2])
-            out[(_put(state, y, after), points)] += float(pmf[dmg]) * q
-    return out
+    allowed = not free and dice >= 1 and points > spend.reserve
+    default = spend.boost_damage == "always" or (
+        spend.boost_damage == "auto" and max(1, dice) + w.pow - arm < t.boxes - marked
+        and 6 * max(1, dice + 1) + w.pow - arm > 0)
+
+    def make(paid):
+        pmf = damage_pmf(max(1, dice + paid), w.pow, arm)
+        out: dict = defaultdict(float)
+        for dmg in np.flatnonzero(pmf):
+            for after, q in _suffer(t, marked, down, down or early, cont, int(dmg)):
+                if after is not DEAD:  # the knockdown lands after the hit
+                    after = (after[0], after[1] or knocks, after[2])
+                out[(_put(state, y, after), points - paid)] += float(pmf[dmg]) * q
+        return out
+    return choose(("damage", critical), allowed, default, make)
 
 
 def _suffer(t, marked, down, lying, cont, dmg):
@@ -254,11 +317,11 @@ def _suffer(t, marked, down, lying, cont, dmg):
     tough = t.tough_rules
     if tough and (not lying or "tough_steady" in tough):
         save = (7 - t.tough_on) / 6
-        return [((t.boxes - 1, True, cont), save), (_DEAD, 1 - save)]
-    return [(_DEAD, 1.0)]
+        return [((t.boxes - 1, True, cont), save), (DEAD, 1 - save)]
+    return [(DEAD, 1.0)]
 
 
-def _maintenance(models, own, side_of, dist):
+def maintenance(models, own, side_of, dist):
     """A side's maintenance phase: each continuous effect on each of its models (``own``)
     standing, fire then corrosion: a d6 of 1-2 ends it, else fire deals a POW 12 damage roll
     against its ARM (its Shields while their location stands), corrosion 1 point."""
@@ -267,7 +330,7 @@ def _maintenance(models, own, side_of, dist):
         for effect in (_FIRE, _CORROSION):
             out: dict = defaultdict(float)
             for state, p in dist.items():
-                if state[x] is _DEAD or _over(state, side_of) or not state[x][2] & effect:
+                if state[x] is DEAD or over(state, side_of) or not state[x][2] & effect:
                     out[state] += p
                     continue
                 marked, down, cont = state[x]

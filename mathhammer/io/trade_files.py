@@ -31,7 +31,7 @@ __all__ = ["TradeReader", "load_trade", "loads_trade", "trade_from_dict", "trade
 #: ``[[sides.models]]`` (a model's ``attacker`` and ``target`` tables take the keys of a
 #: scenario's ``[[attackers]]`` entry and ``[target]``, :mod:`.schema`).
 TRADE_TOP_KEYS = ("trade", "simulation", "settings", "sides")
-TRADE_TABLE_KEYS = ("rounds", "first")
+TRADE_TABLE_KEYS = ("rounds", "first", "play")
 TRADE_SIMULATION_KEYS = ("trials", "seed")
 TRADE_SIDE_KEYS = ("name", "models")
 TRADE_MODEL_KEYS = ("name", "card", "action", "attacks", "cripple_at", "attacker", "target")
@@ -188,7 +188,7 @@ def trade_to_dict(trade: Trade) -> dict:
     sim: dict = {"trials": trade.trials}
     if trade.seed is not None:
         sim["seed"] = trade.seed
-    out: dict = {"trade": {"rounds": trade.rounds, "first": trade.first}, "simulation": sim}
+    out: dict = {"trade": {"rounds": trade.rounds, "first": trade.first, "play": trade.play}, "simulation": sim}
     settings = {k: getattr(trade, k) for k in SETTINGS_KEYS
                 if getattr(trade, k) != Trade.__dataclass_fields__[k].default}
     if settings:

@@ -20,15 +20,17 @@ from .._core.chunks import BATCH, CHUNK, PAD, batches, open_batch
 from .._core.compiling import compile_for
 from .._core.threads import run_chunks
 from ..errors import InputError
+from ..play.trades import ActivationPlay
 from ..result.trade import TradeFigures
 from ..rules import Scenario
 from ..rules.trade import Trade, TradeModel
 from ..rules.vocabulary import GRID_LETTERS, SPIRAL_LETTERS
 from ._kernels import layout as L
-from ._kernels.trade_trials import NO_THRESHOLD, TradeCounters, TradeTables, new_state, trade_trials
+from ._kernels.trade_data import NO_THRESHOLD, TradeCounters, TradeTables, new_state
+from ._kernels.trade_trials import trade_trials
 from .card_tables import card_tables
 from .draws import max_draws
-from .encode import encode
+from .encode import encode, play_tables
 
 __all__ = ["check_trade_montecarlo", "encode_trade", "lasts", "trade_monte_carlo", "TradeCounts"]
 
@@ -74,6 +76,7 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
     max_rel = max(1, max(len(r) for r in rel))
     max_targets = max(len(m.attacks) for m in models)
     prog_index = np.full((n, 1 << max_rel, max_targets, 2), -1, dtype=np.int64)
+    plays = _Plays(trade, (n, 1 << max_rel, 1 << max_targets, 2))
     rows, starts, lens, atts, draws = [], [], [], [], []
     settings = trade.settings
     filled = 0  # rows so far
@@ -84,14 +87,14 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
             for k, name in enumerate(m.attacks):
                 # one model's; standing: the rows' DEF is read against the state the kernel keeps
                 # (a model that starts knocked down stands up at its activation)
-                target = dataclasses.replace(models[index[name]].target, models=1, state=frozenset())
+                target = models[index[name]].one_model
                 for charge in (0, 1):
                     can = m.attacker.charge and not (m.attacker.model == "warjack" and "M" in crippled)
                     if charge and not can:
                         continue
-                    attacker = dataclasses.replace(m.attacker, crippled=crippled, charge=bool(charge),
-                                                   models=1)  # one model's combat action
-                    enc = encode(Scenario(target, [attacker], trials=1, seed=0, **settings))
+                    attacker = m.acting(crippled, bool(charge))  # one model's combat action
+                    table = plays.add(x, c, k, charge, attacker)
+                    enc = encode(Scenario(target, [attacker], trials=1, seed=0, **settings), table=table)
                     prog_index[x, c, k, charge] = len(starts)
                     starts.append(filled)
                     filled += enc.n_slots
@@ -129,6 +132,7 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
     targets_of = np.full((n, max_targets), -1, dtype=np.int64)
     for x, m in enumerate(models):
         targets_of[x, : len(m.attacks)] = [index[name] for name in m.attacks]
+    play_keys, play_attack, table_start = plays.arrays()
     tables = TradeTables(
         rows=np.concatenate(rows).astype(np.int64), prog_start=np.array(starts, dtype=np.int64),
         prog_len=np.array(lens, dtype=np.int64), prog_att=np.array(atts, dtype=np.int64),
@@ -142,11 +146,60 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
         first_row=np.cumsum([0] + [m.target.models for m in models])[:-1].astype(np.int64),
         n_models=np.array([m.target.models for m in models], dtype=np.int64),
         first=np.array([[s.name for s in trade.sides].index(trade.first)], dtype=np.int64),
-        rounds=np.array([trade.rounds], dtype=np.int64))
+        rounds=np.array([trade.rounds], dtype=np.int64), table_of=plays.table_of, table_start=table_start,
+        play_keys=play_keys, play_attack=play_attack)
     # a maintenance phase a round per model: fire (expiry, 2d6, column, Tough), corrosion
     # (expiry, column, Tough)
     upkeep = 7 * sum(m.target.models for m in models) if lasts(trade) else 0
     return tables, trade.rounds * (sum(draws) + upkeep)
+
+
+class _Plays:
+    """Best play's tables of a trade's activations (:class:`~mathhammer.play.trades.ActivationPlay`),
+    gathered as the programs are encoded: per model ``x``, crippled combination ``c``, set of
+    the enemies in its ``attacks`` standing (a bit each, in order) and charge, the table its
+    attacks read (``table_of``, -1: none: the fixed policy decides)."""
+
+    def __init__(self, trade: Trade, shape: tuple):
+        self.trade = trade
+        self.play = ActivationPlay(trade.settings, trade.play)
+        self.index = {m.name: i for i, m in enumerate(trade.models)}
+        self.table_of = np.full(shape, -1, dtype=np.int64)
+        self.tables: list = []  # distinct tables, in order
+        self._number: dict = {}
+
+    def add(self, x: int, c: int, k: int, charge: int, attacker):
+        """The tables of model ``x``'s combination ``c`` and charge for every set of enemies
+        standing whose first is its ``k``-th; returns the table of the ``k``-th alone (or
+        None)."""
+        m = self.trade.models[x]
+        enemies = [self.trade.models[self.index[name]] for name in m.attacks]
+        for mask in range(1 << len(enemies)):
+            if mask & ((1 << (k + 1)) - 1) != 1 << k:  # its first standing is the k-th
+                continue
+            table = self.play.table(attacker, [e for i, e in enumerate(enemies) if (mask >> i) & 1])
+            if table is not None:
+                if id(table) not in self._number:
+                    self._number[id(table)] = len(self.tables)
+                    self.tables.append(table)
+                self.table_of[x, c, mask, charge] = self._number[id(table)]
+        return self.play.table(attacker, enemies[k])
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``play_keys`` (each table's state key digits), ``play_attack`` (every table's
+        decision bits, a block of rows each, at each key and damage marked) and
+        ``table_start`` (each table's first row), as the kernel reads them."""
+        keys = max((table.keys.size for table in self.tables), default=1)
+        width = max((table.attack.shape[2] for table in self.tables), default=1)
+        sizes = [table.slots for table in self.tables]
+        attack = np.zeros((max(1, sum(sizes)), keys, width), dtype=np.uint8)
+        start = np.cumsum([0] + sizes)[:-1].astype(np.int64)
+        for table, at, size in zip(self.tables, start, sizes):
+            block = table.attack[:size]
+            attack[at: at + size, : block.shape[1], : block.shape[2]] = block
+        play_keys = np.array([play_tables(table)[0] for table in self.tables] or [play_tables(None)[0]],
+                             dtype=np.int64)
+        return play_keys, attack, start if len(start) else np.zeros(1, dtype=np.int64)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -164,7 +164,7 @@ class Averaged:
         decision ``where`` met in ``state``, each option's value there (``values``, per
         option an array ``[columns, cells]``, NaN where it is not offered) and the
         :class:`~mathhammer.exact.chain.Preference` that decides it."""
-        w = self.setup.track_weight(state.crippled, cells[0])
+        w = self.setup.part(state).track_weight(state.crippled, cells[0])
         keep = w > 0
         if keep.any():
             v = np.stack(values)[:, :, keep] * w[keep]

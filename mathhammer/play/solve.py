@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ExactNotApplicable
-from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare, situations_varying
+from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare
 from ..exact.forward import propagate_rounds
 from ..exact.induction import Engine, deep_recursion
 from ..result import BestPlay, Decision
@@ -25,7 +25,8 @@ from ..rules import Scenario
 from . import codes as K
 from .codes import KeySpace
 from .describe import decisions, paid_by
-from .relax import Averaged, cripple_marks, relaxed, unguarded
+from .record import Recorder, keyspace
+from .relax import cripple_marks, relaxed, unguarded
 
 __all__ = ["DecisionTable", "solve", "needs_play", "report", "MAX_TABLE_BYTES"]
 
@@ -137,112 +138,8 @@ def needs_play(scenario: Scenario) -> bool:
         t.power_field == "best" and t.power_points > 0 for t in scenario.targets)
 
 
-def _keyspace(setup) -> KeySpace:
-    """The digits of the state key; several targets (attacks down the list): what any of them
-    can vary, and the models destroyed so far over all of them."""
-    parts = getattr(setup, "parts", (setup,))
-    slots = setup.slots
-    varying = [False] * 7
-    for part in parts:
-        down, still, dispelled, grievous, paralyzed = situations_varying(part)
-        sustained = any("sustained_attack" in info.weapon.rules for info in part.all_infos)
-        for j, v in enumerate((down, still, dispelled, grievous,
-                               down and (part.tough or part.quicksand), paralyzed, sustained)):
-            varying[j] |= bool(v)
-    # the effects in order of first appearance, as the encoder gives them their bits
-    idents = tuple(parts[0].minus)
-    points = max((info.attacker.points for info in slots), default=0) + 1
-    return KeySpace(points=points, target_points=max(p.target.power_points for p in parts) + 1,
-                    varying=tuple(varying), effects=idents,
-                    cont=4 if any(p.possible for p in parts) else 1,
-                    earth=2 if any(p.earth_possible for p in parts) else 1,
-                    lost=2 if any(p.track_lost for p in parts) else 1, destroyed=setup.models,
-                    ice=max(p.ice_stacks for p in parts) + 1, shots=max(p.most_shots for p in parts) + 1,
-                    arm_extra=max(p.most_arm_extra for p in parts) + 1, shred=max(p.most_shred for p in parts) + 1)
-
-
-class _Recorder:
-    """Collects :class:`~mathhammer.exact.edges.Decisions` records (``record`` callback)."""
-
-    def __init__(self, setup, keys: KeySpace):
-        self.setup, self.keys = setup, keys
-        # the relaxation's crippling (one target's damage track standing for its grid)
-        self.mixed = Averaged(setup) if getattr(setup, "track_cripple", None) is not None else None
-        self.bit = {ident: 1 << k for k, ident in enumerate(keys.effects)}
-        self.plain: list = []   # (row, key, bit, known, m, best)
-        self.damage: list = []  # (row, key, paid, critical, m, best)
-        self.field: list = []   # (frow, key, m, x, best)
-        self._keys: dict = {}
-
-    def key(self, state, down_before: bool = False) -> int:
-        out = self._keys.get((state, down_before))
-        if out is None:
-            ks = self.keys
-            effects = sum(self.bit[e] for e in state.effects)
-            # several targets: the models destroyed so far over every target (those before
-            # the one under attack are all destroyed), as the kernel keys them
-            destroyed = self.setup.before(state)[1] + state.destroyed
-            out = ks.key(state.points, state.target_points, state.down, state.still,
-                         state.dispelled, state.grievous, effects, state.cont, state.earth, state.lost,
-                         down_before, destroyed, state.paralyzed, state.ice, state.sustained, state.shots,
-                         state.arm_extra, state.shred)
-            self._keys[(state, down_before)] = out
-        return out
-
-    def __call__(self, what, event, row, context, groups, best, values, preference):
-        ev = self.setup.events[event]
-        state = context[0]
-        if what == "buy":
-            where, cells = ("buy", row, ev.slot, self.key(state)), (groups,)
-        elif what == "boost_attack":
-            where, cells = ("boost_attack", row, self.key(state)), (groups,)
-        elif what == "boost_damage":
-            _, _, paid, critical = context
-            where, cells = ("boost_damage", row, self.key(state), paid, critical), (groups,)
-        elif what in ("field", "suffer"):
-            if ev.kind == "attack":
-                kind = "attack" if what == "field" else "quicksand"
-            else:
-                kind, row = ev.kind, ev.round
-            # knocked down before the damage: the attack's own (its state before), else now
-            before = context[1] if what == "field" else state.down
-            where, cells = ("field", kind, row, self.key(state, before)), groups
-        else:
-            raise ValueError(f"unknown decision {what!r}")
-        if self.mixed is not None:
-            self.mixed.add(where, state, cells, values, preference)
-        else:
-            self._put(where, cells, best)
-
-    def _put(self, where: tuple, cells: tuple, best: np.ndarray) -> None:
-        """One decision record into the lists the tables are laid from."""
-        what = where[0]
-        if what == "buy":
-            # options: stop, buy with the slot's weapon, with each alternative (its own row's
-            # BUY bit says best play buys with it)
-            _, row, slot, key = where
-            self.plain.append((row, key, K.BUY, K.KNOWN_BUY, cells[0], (best >= 1).astype(np.int64)))
-            for k, alt in enumerate(self.setup.alternatives[slot]):
-                self.plain.append((alt.row, key, K.BUY, 0, cells[0], (best == k + 2).astype(np.int64)))
-        elif what == "boost_attack":
-            _, row, key = where
-            self.plain.append((row, key, K.BOOST_ATTACK, K.KNOWN_ATTACK, cells[0], best))
-        elif what == "boost_damage":
-            _, row, key, paid, critical = where
-            self.damage.append((row, key, paid, critical, cells[0], best))
-        else:
-            _, kind, row, key = where
-            self.field.append((kind, row, key, cells[0], cells[1], best))
-
-    def finish(self):
-        """With the relaxation's crippling: the records of the best averaged decisions."""
-        if self.mixed is None:
-            return
-        for where, (cols, best) in self.mixed.best().items():
-            self._put(where, cols, best)
-
-
-def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto") -> DecisionTable:
+def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto",
+          every_start: bool = False, cripple: tuple | None = None) -> DecisionTable:
     """The decision tables of best play in ``scenario``: solved exactly on a damage track,
     and on a grid or spiral small enough (:data:`PLAY_CARD_WORK`; without Rapid Healing of 2
     or more, whose mark order the kernel does not key); else on the relaxation of
@@ -250,7 +147,14 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
     ``reach``: also weigh each decision by how often it is met (a forward pass, for the
     "how to play it" report); ``relax``: ``"auto"`` as above, ``"never"`` (the exact method's
     own report, within the exact engine's budget) or ``"always"`` (to measure the
-    relaxation's loss, benchmarks/bench_relaxation.py).
+    relaxation's loss, benchmarks/bench_relaxation.py); ``every_start``: also solve from
+    every situation and continuous effect the key tells apart (knocked down or not, on fire
+    or not ...), so that the tables hold a decision for an activation that finds its target
+    so (a trade's activations: the one before may have knocked it down); on a damage track
+    the tables hold every damage marked already. ``cripple``: per target (in order), the
+    crippling of its damage track, per system whose crippling feeds back, the chance it is
+    crippled at each damage marked (:meth:`~mathhammer.exact.relaxation.TrackRelaxation.
+    cripple_from`; a trade's ``cripple_at`` thresholds: 0 below, 1 from the threshold).
 
     Raises
     ------
@@ -264,38 +168,64 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
     t = scenario.target
     if scenario.several:
         solved, how = unguarded(scenario)
-        return _solve(prepare(solved, slots, induction=True), scenario.objective, how, began, False)
+        setup = prepare(solved, slots, induction=True)
+        if any(cripple or ()):
+            for part, share in zip(setup.parts, cripple):
+                if share:
+                    part.cripple_from(share)
+            how += ", systems crippled from their thresholds"
+        return _solve(setup, scenario.objective, how, began, False, every_start=every_start)
     if relax == "never":
         setup = prepare(scenario, slots, induction=True)
-        return _solve(setup, scenario.objective, "exact", began, reach, MAX_CARD_INDUCTION_EDGES)
+        return _solve(setup, scenario.objective, "exact", began, reach, MAX_CARD_INDUCTION_EDGES, every_start)
     if relax not in ("auto", "always"):
         raise ValueError(f"relax must be auto, never or always (got {relax!r})")
     if t.card is not None and t.rapid_healing in (0, 1) and relax == "auto":
         try:
             setup = prepare(scenario, slots, induction=True)
             if card_work(setup) <= PLAY_CARD_WORK:
-                return _solve(setup, scenario.objective, "exact", began, reach, PLAY_CARD_EDGES)
+                return _solve(setup, scenario.objective, "exact", began, reach, PLAY_CARD_EDGES, every_start)
         except ExactNotApplicable:
             pass
     solved, objective, how = relaxed(scenario)
     # a relaxed scenario differs in its target only: the attack sequence is the same
     setup = prepare(solved, slots, induction=True)
-    if solved is not scenario:
+    if cripple and cripple[0] and t.card is None:
+        setup.cripple_from(cripple[0])
+        how += f", {', '.join(sorted(cripple[0]))} crippled from their thresholds"
+    elif solved is not scenario:
         share = cripple_marks(scenario, slots)
         if share:
             setup.cripple_from(share)
             how += f", {', '.join(sorted(share))} crippled at random as on the grid"
-    return _solve(setup, objective, how, began, reach)
+    return _solve(setup, objective, how, began, reach, every_start=every_start)
+
+
+def _starts(setup, keys: KeySpace) -> list:
+    """The starting states the tables tell apart: knocked down or not (where it can change),
+    each set of continuous effects (where one can be put on), and on a track with crippling
+    (:meth:`~mathhammer.exact.relaxation.TrackRelaxation.cripple_from`) each set of systems
+    crippled already; the scenario's own first."""
+    start = setup.start
+    first = setup.part(start)  # several targets: the first one's
+    downs = (start.down, not start.down) if keys.varying[0] else (start.down,)
+    conts = [start.cont] + [c for c in range(keys.cont) if c != start.cont] if keys.cont > 1 else [start.cont]
+    letters = sorted(first.feedback) if first.track_cripple is not None else []
+    crippled = [frozenset(x for i, x in enumerate(letters) if (c >> i) & 1) for c in range(1 << len(letters))]
+    return [start._replace(down=d, cont=c, crippled=start.crippled | x) for x in crippled for d in downs
+            for c in conts]
 
 
 def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
-           edge_budget: int | None = None) -> DecisionTable:
-    keys = _keyspace(setup)
+           edge_budget: int | None = None, every_start: bool = False) -> DecisionTable:
+    keys = keyspace(setup)
     rows = setup.table_rows
-    rec = _Recorder(setup, keys)
+    rec = Recorder(setup, keys)
     engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget)
     with deep_recursion(setup.n_events):
         value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0, 0])
+        for other in _starts(setup, keys)[1:] if every_start else ():
+            engine.value(0, other, np.zeros(1, dtype=np.int64))
     rec.finish()
     card = setup.card
     width = setup.size  # the boxes of a track (the largest of several), or the card's configurations

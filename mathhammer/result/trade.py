@@ -70,6 +70,9 @@ class TradeResult:
         ``"monte_carlo"`` or ``"exact"``.
     trials, seed : int or None
         The Monte Carlo run's (None for exact figures).
+    spending : tuple of str
+        How each model spends its points (:attr:`Trade.spending
+        <mathhammer.rules.trade.Trade.spending>`).
 
     Examples
     --------
@@ -93,6 +96,7 @@ class TradeResult:
     trials: int | None = None
     seed: int | None = None
     sizes: tuple = ()
+    spending: tuple = ()
 
     @property
     def wins(self) -> dict:
@@ -192,6 +196,7 @@ class TradeResult:
             "headline": self.headline,
             "wins": {name: {"p": p, "ci95": list(self.interval(p))} for name, p in self.wins.items()},
             "both_standing": self.undecided,
+            "spending": dict(zip(self.models, self.spending)),
             "turns": [{"round": rnd, "turn": side,
                        "out": {name: float(f.destroyed[k, s]) for s, name in enumerate(self.sides)},
                        "models": {name: {"destroyed": float(f.model_destroyed[k, x]),
@@ -208,7 +213,10 @@ class TradeResult:
         f = self.figures
         how = ("exact" if self.trials is None else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}")
         lines = [self.headline, f"({how}; 95 % half-width of a probability at most "
-                 f"{Z95 * 0.5 / math.sqrt(self.trials):.2%})" if self.trials else f"({how})", ""]
+                 f"{Z95 * 0.5 / math.sqrt(self.trials):.2%})" if self.trials else f"({how})"]
+        if self.spending:
+            lines.append("spending: " + "; ".join(f"{m} {how}" for m, how in zip(self.models, self.spending)))
+        lines.append("")
         width = max(len(m) for m in self.models)
         for k, (rnd, side) in enumerate(f.turns):
             out = ", ".join(f"{name} out {f.destroyed[k, s]:.1%}" for s, name in enumerate(self.sides))

@@ -23,7 +23,8 @@ from .scenario import MAX_TURNS, check_run
 from .target import MAX_BOXES, Target
 from .vocabulary import GRID_LETTERS, READINGS, SPIRAL_LETTERS
 
-__all__ = ["Side", "Trade", "TradeModel", "MAX_SIDE_MODELS", "TRADE_TARGET_RULES", "TRADE_WEAPON_RULES"]
+__all__ = ["Side", "Trade", "TradeModel", "MAX_SIDE_MODELS", "TRADE_PLAY", "TRADE_TARGET_RULES",
+           "TRADE_WEAPON_RULES"]
 
 #: Most models (single models or units) on one side of a trade.
 MAX_SIDE_MODELS = 8
@@ -166,9 +167,9 @@ class TradeModel:
         if t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
             return ("target", "terrain, resist, upkeep rules or Rapid Healing",
                     "not modelled in a trade yet")
-        if a.plays_best or a.policy == "optimize":
-            return ("attacker.policy", a.policy, "a trade plays fixed spending policies for now: "
-                    "give the model's [sides.models.attacker.spend] table")
+        if a.policy == "optimize":
+            return ("attacker.policy", a.policy, "a trade plays best or a fixed spending policy: "
+                    "give \"best\" or the model's [sides.models.attacker.spend] table")
         if a.combined != 1 or a.power_weapon is not None:
             return "attacker", "combined or power attack", "not modelled in a trade yet"
         for j, w in enumerate(a.weapons):
@@ -185,6 +186,31 @@ class TradeModel:
                 return (key, w.name, "a trade models plain weapons: fixed attacks, no discard, "
                         "-DEF/-ARM effect, damage type, Reload or COST")
         return None
+
+    def acting(self, crippled: frozenset, charge: bool) -> Attacker:
+        """One of its models making its combat action with ``crippled`` letters, charging or
+        not. Playing best, it makes bought attacks with its default weapon (``buy_weapon``):
+        the decision tables of a trade are solved per activation without the choice of
+        weapon, which keeps one table row per attack the kernel makes.
+
+        >>> from mathhammer.rules import Weapon
+        >>> m = TradeModel(Attacker("J", [Weapon("F", "melee", 6, 16, location="L")], focus=3),
+        ...                Target(12, 18, boxes=28), ["X"])
+        >>> a = m.acting(frozenset("L"), True)
+        >>> sorted(a.crippled), a.charge, a.models, a.buy_weapon
+        (['L'], True, 1, 'F')
+        """
+        a = self.attacker
+        bought = a.bought_weapon
+        weapon = a.buy_weapon if a.buy_weapon is not None or bought is None else bought.name
+        return dataclasses.replace(a, crippled=frozenset(crippled), charge=bool(charge), models=1,
+                                   buy_weapon=weapon)
+
+    @property
+    def one_model(self) -> Target:
+        """One of its models, standing: what an attack on it is encoded and solved against
+        (the kernel and the exact engine keep its damage and situation)."""
+        return dataclasses.replace(self.target, models=1, state=frozenset())
 
     def crippled_by(self, marked: int) -> frozenset:
         """The systems crippled on its damage track with ``marked`` damage.
@@ -219,6 +245,10 @@ class Side:
                 raise InputError(f"models[{i}]", m, "must be a TradeModel")
 
 
+#: What best play's decisions in a trade's activations aim at (:attr:`Trade.play`).
+TRADE_PLAY = ("damage", "kill")
+
+
 @dataclass(frozen=True)
 class Trade:
     """Two sides trading attacks over rounds (docs/trades.md).
@@ -232,6 +262,12 @@ class Trade:
         Rounds, 1-20: each, the first side's turn, then the other's.
     trials, seed
         Monte Carlo sample size and seed, as a scenario's.
+    play : {"damage", "kill"}
+        What best play's decisions in each activation aim at (models that play best): the
+        most damage marked on the model attacked, then its destruction (``"damage"``, the
+        default: measured closest to play that looks ahead over the whole trade,
+        docs/trades.md), or its destruction first (``"kill"``, the objective of a single
+        activation).
     brutal_damage, knockdown_before_tough, crit_counts_discarded, \
     arm_minus_stacks_same_weapon, dispel_from_next_attack, single_die_one_misses
         The settings of :class:`~mathhammer.rules.Scenario`.
@@ -256,6 +292,7 @@ class Trade:
     rounds: int = 1
     trials: int = DEFAULT_TRIALS
     seed: int | None = None
+    play: str = "damage"
     brutal_damage: str = "critical"
     knockdown_before_tough: bool = False
     crit_counts_discarded: bool = False
@@ -279,6 +316,7 @@ class Trade:
         check_choice("trade.first", first, tuple(s.name for s in self.sides))
         object.__setattr__(self, "first", first)
         check_int("trade.rounds", self.rounds, 1, MAX_TURNS)
+        check_choice("trade.play", self.play, TRADE_PLAY)
         check_run(self)
         self._check_names()
 
@@ -317,6 +355,23 @@ class Trade:
     def models(self) -> tuple[TradeModel, ...]:
         """Every model, the first side's (as listed) first."""
         return self.sides[0].models + self.sides[1].models
+
+    @property
+    def spending(self) -> tuple[str, ...]:
+        """How each model spends its points, in a player's words (the models' order).
+
+        >>> from mathhammer.rules import Spend, Weapon
+        >>> fist = Weapon("Fist", "melee", 6, 16)
+        >>> a = TradeModel(Attacker("A", [fist], focus=3), Target(12, 18, boxes=28), ["B"])
+        >>> b = TradeModel(Attacker("B", [fist], focus=3, spend=Spend()), Target(12, 18, boxes=28), ["A"])
+        >>> Trade([Side("Red", [a]), Side("Blue", [b])]).spending
+        ('best play, each activation aiming at damage', 'fixed policy')
+        """
+        def words(a: Attacker) -> str:
+            if a.plays_best:
+                return f"best play, each activation aiming at {self.play}"
+            return "fixed policy" if a.points else "no points to spend"
+        return tuple(words(m.attacker) for m in self.models)
 
     def side_of(self, name: str) -> int:
         """Index of the side model ``name`` is on."""

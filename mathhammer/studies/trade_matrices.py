@@ -12,9 +12,9 @@ read it as they read a balance matrix (``where={"first": "row"}`` with both).
 
 Points run on the balance matrix's backends (this process, or a Dask cluster: each point's
 stream seeded from the run's seed and its key), written as they finish to ``out`` (CSV), and
-resumed from it. Cards whose attackers play best and have points to spend play the default
-fixed policy (``[attackers.spend]`` as it defaults: best play is not in trades yet); the
-frame's ``attrs["policy"]`` says so.
+resumed from it. Each card spends as it says: by best play where it plays best (each
+activation's tables, :mod:`mathhammer.play.trades`, aiming at damage), else by its fixed
+policy; the frame's ``attrs["policy"]`` says so.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ def trade_pair(row: DeckEntry, column: DeckEntry, first: str, rounds: int, dirs=
                                                                           f"{column.label} (column)")
 
     def entry(ref, name, enemy):
-        return {**ref, "name": name, "attacks": enemy, "attacker": {"spend": {}}}
+        return {**ref, "name": name, "attacks": enemy}
 
     data = {"trade": {"rounds": rounds, "first": first}, "sides": [
         {"name": "row", "models": [entry(row.ref, names[0], names[1])]},
@@ -162,7 +162,8 @@ def trade_matrix(rows, columns, *, rounds: int = 3, first: str = "row", trials: 
             journal.reorder(keys)
     frame.attrs.update({
         "seed": seed, "trials": trials, "method": method, "rounds": rounds, "first": first,
-        "policy": "each card's fixed policy (the default [attackers.spend] where it plays best)",
+        "policy": "each card's own: best play (each activation's tables, aiming at damage) where it "
+                  "plays best, else its fixed policy",
         "backend": backend.name, "workers": backend.workers, "batch": backend.batch,
         "dashboard": backend.dashboard, "points": len(keys), "computed": len(todo),
         "wall_seconds": time.perf_counter() - started, **stats,

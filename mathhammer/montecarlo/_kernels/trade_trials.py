@@ -8,7 +8,7 @@ columns' marked boxes. Each round, each side's turn: its entries standing activa
 each of their models standing in turn; a model stands up, works out which of its letters are
 crippled, and makes its combat action as the attack *program* encoded for that set of
 crippled letters, against the first standing model of the first entry of its ``attacks``
-still standing (attacks spill over a unit's models in order, :class:`TradeTables`). Each attack is the general kernel's own steps
+still standing (attacks spill over a unit's models in order, :class:`.trade_data.TradeTables`). Each attack is the general kernel's own steps
 (:mod:`.attack_steps`: the attack roll and the damage roll with boosts by the fixed policy),
 then the target's suffering: marking (a track; a grid or spiral through :mod:`.marking`),
 crippling (the card's boxes, or a track's ``cripple_at`` thresholds) and what it changes of
@@ -18,72 +18,27 @@ the chunk's counters take the state of every model.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from ..._core.jit import jit
-from .attack_steps import (V_FIELDS, V_POINTS, attack_roll, cripple_feedback, damage_roll, knocks_and_still,
-                           start_activation)
+from .attack_steps import (V_POINTS, attack_roll, best_play_decides, cripple_feedback, damage_roll,
+                           knocks_and_still, start_activation)
 from .damage import mark_track
 from .defences import tough_roll
 from .dice import trial_dice
 from ..._core.pairs import PAIR_SUM, die_of
 from .dice import at_least
-from .layout import (A_COST, A_FLAGS, A_ORIGIN, CAP_TRACK, CE_FIRE, CRIT, F_KD_STOPS_TOUGH, FIRE_POW, MISS,
+from .layout import (A_COST, A_FLAGS, A_ORIGIN, CAP_TRACK, CE_FIRE, CRIT, D_BUY, D_KNOWN_BUY, F_KD_STOPS_TOUGH,
+                     FIRE_POW, MISS,
                      ORIGIN_BOUGHT, ST_KNOCKED_DOWN, ST_PRONE, T_ARM_BASE, T_BOXES, T_CAPACITY, T_EFFECTS,
                      T_SHIELD_ARM, T_STATE, T_UPKEEP_ARM)
 from .marking import crippled_set, first_column, mark_columns
-from .model_state import G_FIELDS, M_CONT, M_CRIPPLED, M_FIELDS, M_GONE, M_MARKED, M_SHIELD, M_STATE, clear
+from .model_state import (M_CONT, M_CRIPPLED, M_EFFECTS, M_GONE, M_MARKED, M_SHIELD, M_STATE,
+                          clear)
+from .play_lookup import key_is_points, play_key
 from .round_end import effects_of_hit
 
-__all__ = ["TradeTables", "TradeCounters", "TradeState", "new_state", "trade_trials", "NO_THRESHOLD"]
-
-#: A ``thresholds`` entry of a letter no track damage cripples.
-NO_THRESHOLD = 1 << 30
-
-
-class TradeTables(NamedTuple):
-    """A trade, encoded (:func:`mathhammer.montecarlo.trades.encode_trade` builds it): ``M``
-    entries, both sides', the first side's first, each of ``n_models`` models (a unit's
-    rows of the trial's state from ``first_row``)."""
-
-    rows: np.ndarray         # int64[rows, A_NFIELDS]: every program's attack rows
-    prog_start: np.ndarray   # int64[programs]: a program's first row
-    prog_len: np.ndarray     # int64[programs]: its attack slots (initial, then bought)
-    prog_att: np.ndarray     # int64[programs, P_NFIELDS]: its attacker's points and policy
-    prog_index: np.ndarray   # int64[M, combos, targets, 2]: the program of model x with crippled
-    #                          combination c attacking its k-th target, charging or not (-1: none)
-    rel: np.ndarray          # int64[M, MAX_REL]: the letter bits whose crippling changes its
-    #                          attacks, in combination order (-1 past the last)
-    stops_charge: np.ndarray  # int64[M]: letter bits a crippling of which stops its charge
-    charges: np.ndarray      # int64[M]: 1 where its first activation opens with a charge
-    targets_of: np.ndarray   # int64[M, targets]: the models it attacks, in order (-1 past the last)
-    side_of: np.ndarray      # int64[M]: 0 or 1
-    order: np.ndarray        # int64[2, M]: each side's models in activation order (-1 past the last)
-    tvec: np.ndarray         # int64[M, T_NFIELDS]: each model's target vector
-    col_full: np.ndarray     # int64[M, N_COLUMNS]: a grid's or spiral's boxes (0 for a track)
-    letters_done: np.ndarray  # int64[M, N_COLUMNS, 2 ** MAX_ROWS]
-    present: np.ndarray      # int64[M]: the letters on its card, a bit each (a track's cripple_at letters)
-    thresholds: np.ndarray   # int64[M, MAX_LETTERS]: a track: damage marked crippling each letter
-    first_row: np.ndarray    # int64[M]: its first model's row of the trial's state
-    n_models: np.ndarray     # int64[M]: its models (1, or a unit's)
-    first: np.ndarray        # int64[1]: the side whose turn comes first
-    rounds: np.ndarray       # int64[1]
-
-
-class TradeCounters(NamedTuple):
-    """One chunk's counters: after each turn ``k`` (a side's turn of a round, in order), per
-    entry ``x`` (a unit's figures summed over its models)."""
-
-    side_out: np.ndarray     # int64[turns, 2]: trials with no entry of the side standing
-    destroyed: np.ndarray    # int64[turns, M]: trials with every model of the entry destroyed
-    damage: np.ndarray       # int64[turns, M]: damage marked (a destroyed model: every box)
-    damage_sq: np.ndarray    # int64[turns, M]: its square (the entry's damage, squared), summed
-    lost: np.ndarray         # int64[turns, M]: models destroyed
-    crippled: np.ndarray     # int64[turns, M, MAX_LETTERS]: models with the letter crippled
-    #                          (a destroyed model: every letter of its card or thresholds)
-    attack_counts: np.ndarray  # int64[rows, C_NFIELDS]: boosts per row (the attack steps' tally)
+__all__ = ["trade_trials"]
 
 
 @jit(inline=True)
@@ -123,6 +78,18 @@ def target_of(t, standing, x):
         if standing[y] > 0:
             return k, y
     return -1, -1
+
+
+@jit(inline=True)
+def standing_mask(t, standing, x):
+    """The enemies of entry ``x``'s ``attacks`` standing, a bit each in the list's order."""
+    mask = 0
+    for k in range(t.targets_of.shape[1]):
+        y = t.targets_of[x, k]
+        if y < 0:
+            break
+        mask |= np.int64(standing[y] > 0) << k
+    return mask
 
 
 @jit(inline=True)
@@ -200,16 +167,32 @@ def falls(t, ms, standing, alive, y, j):
 _suffer_apart = jit(nrt=False, helper=True)(suffer.py_func)
 
 
+@jit(nrt=False, helper=True)
+def decide(keys, play_attack, act, model, w):
+    """Best play's decision bits for attack row ``w`` of its table (its key digits ``keys``) on
+    the model whose row is ``model``, in its state now (its damage marked, situation and
+    continuous effects; the acting model's points left): 0 where the acting model does not
+    play best, has no point left, or the table does not hold the state (the fixed policy
+    decides). Compiled apart: inlined, the state key's digits added 3 s to the kernel's
+    first run (measured on the heavy duel, 2026-12-05)."""
+    marked = model[M_MARKED]
+    if not best_play_decides(act) or marked >= play_attack.shape[2]:
+        return np.int64(0)
+    key = play_key(keys, key_is_points(keys), act[V_POINTS], 0, model[M_STATE], model[M_EFFECTS],
+                   model[M_CONT], False, False, False, 0, 0, 0)
+    return np.int64(play_attack[w, key, marked])
+
+
 @jit(inline=True)
-def attack(t, ms, cols, ts, act, dice, pos, w, y, j, counters, tally, lasting):
-    """One attack with row ``w`` on model ``j`` of entry ``y``: the rolls, suffering,
-    knockdown, and with ``lasting`` (not None) the continuous effects it puts on. Returns
-    ``(pos, destroyed)``."""
+def attack(t, ms, cols, ts, act, dice, pos, w, y, j, dec, counters, tally, lasting):
+    """One attack with row ``w`` on model ``j`` of entry ``y``, decided by ``dec`` (best
+    play's bits, or 0): the rolls, suffering, knockdown, and with ``lasting`` (not None) the
+    continuous effects it puts on. Returns ``(pos, destroyed)``."""
     rows = t.rows
-    outcome, pos, _ = attack_roll(rows, act, ms[j], dice, pos, w, w, 0, counters.attack_counts)
+    outcome, pos, _ = attack_roll(rows, act, ms[j], dice, pos, w, w, dec, counters.attack_counts)
     hit = np.int64(outcome != MISS)
     crit = np.int64(outcome == CRIT)
-    points, pos, _ = damage_roll(rows, act, ms[j], dice, pos, w, w, 0, hit, crit, t.tvec[y, T_BOXES],
+    points, pos, _ = damage_roll(rows, act, ms[j], dice, pos, w, w, dec, hit, crit, t.tvec[y, T_BOXES],
                                  counters.attack_counts)
     knocks, _ = knocks_and_still(rows[w, A_FLAGS], hit, crit)
     down = False
@@ -241,13 +224,18 @@ def combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, co
         k, y = target_of(t, standing, x)
         if y < 0:
             break
-        w = t.prog_start[t.prog_index[x, c, k, charge]] + i
-        if t.rows[w, A_ORIGIN] == ORIGIN_BOUGHT:
-            if act[V_POINTS] < t.rows[w, A_COST]:
-                break
-            act[V_POINTS] -= t.rows[w, A_COST]
+        p = t.prog_index[x, c, k, charge]
+        w = t.prog_start[p] + i
         j = first_standing(t, ms, y)
-        pos, down = attack(t, ms, cols, ts, act, dice, pos, w, y, j, counters, tally, lasting)
+        tb = t.table_of[x, c, standing_mask(t, standing, x), charge]
+        dec = np.int64(0)
+        if tb >= 0:
+            dec = decide(t.play_keys[tb], t.play_attack, act, ms[j], t.table_start[tb] + i)
+        if t.rows[w, A_ORIGIN] == ORIGIN_BOUGHT:
+            if act[V_POINTS] < t.rows[w, A_COST] or (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
+                break  # too few points, or best play stops buying here
+            act[V_POINTS] -= t.rows[w, A_COST]
+        pos, down = attack(t, ms, cols, ts, act, dice, pos, w, y, j, dec, counters, tally, lasting)
         if down:
             falls(t, ms, standing, alive, y, j)
     return pos
@@ -316,34 +304,10 @@ def record_turn(t, ms, standing, alive, counters, k):
         counters.damage_sq[k, x] += damage * damage
 
 
-class TradeState(NamedTuple):
-    """A trial's state, allocated by the caller (:func:`new_state`) so that the kernel
-    allocates nothing and runs without reference counting."""
-
-    ms: np.ndarray        # int64[models, M_FIELDS]: every model's row (:mod:`.model_state`)
-    cols: np.ndarray      # int64[models, columns]: a card's marked boxes, column by column
-    ts: np.ndarray        # int64[G_FIELDS]: the target row the cripple step writes (unread)
-    act: np.ndarray       # int64[V_FIELDS]: the acting model's points and policy
-    standing: np.ndarray  # int64[M]: each entry's models standing
-    alive: np.ndarray     # int64[2]: each side's entries standing
-    tally: np.ndarray     # int64[1]: Tough saves (the Tough step's tally)
-
-
-def new_state(t: TradeTables) -> TradeState:
-    """A fresh :class:`TradeState` for the trade ``t`` (one per chunk run at a time)."""
-    entries = t.tvec.shape[0]
-    rows = int(t.first_row[-1] + t.n_models[-1])
-    return TradeState(np.zeros((rows, M_FIELDS), dtype=np.int64),
-                      np.zeros((rows, t.col_full.shape[1]), dtype=np.int64),
-                      np.zeros(G_FIELDS, dtype=np.int64), np.zeros(V_FIELDS, dtype=np.int64),
-                      np.zeros(entries, dtype=np.int64), np.zeros(2, dtype=np.int64),
-                      np.zeros(1, dtype=np.int64))
-
-
 @jit(nrt=False)
 def trade_trials(n_trials, rs, dice, pos, size, max_draws, t, counters, state, lasting):
     """``n_trials`` trades on the dice buffer ``dice`` (refilled from the stream ``rs``),
-    adding to one chunk's ``counters``, on the caller's ``state`` (:func:`new_state`).
+    adding to one chunk's ``counters``, on the caller's ``state`` (:func:`.trade_data.new_state`).
     ``lasting``: None where no continuous effect can happen (Numba then leaves the
     maintenance phase and the effects of hits out of the kernel), else True. Returns the
     read position after the last trial."""

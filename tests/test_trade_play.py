@@ -1,0 +1,180 @@
+"""Best play in trades (docs/trades.md, "Best play"): each activation's decision tables read by
+the Monte Carlo kernel and the exact engine alike, and trade-optimal play solved exactly to
+measure what the activation's view costs."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from mathhammer._core.pairs import pair_entry
+from mathhammer.errors import InputError
+from mathhammer.exact.trade import exact_trade
+from mathhammer.exact.trade_optimal import optimal_trade
+from mathhammer.montecarlo._kernels import layout as L
+from mathhammer.montecarlo.trades import trade_figures, trade_monte_carlo
+from mathhammer.play import codes as K
+from mathhammer.play.trades import ActivationPlay, table_decision
+from mathhammer.rules import Attacker, Spend, Target, Weapon
+from mathhammer.rules.trade import Side, Trade, TradeModel
+from test_trade_montecarlo import _scripted, _se, _within
+from trade_cases import random_trade
+
+TRIALS = 20_000
+
+
+def test_monte_carlo_trades_with_best_play_agree_with_exact_within_5_standard_errors():
+    """Models that play best (most of them) read their activation's table in the kernel as
+    in the exact engine: every figure after every turn on 20 random trades."""
+    rng = random.Random(4949)
+    for case in range(20):
+        trade = random_trade(rng, best=0.8)
+        exact = exact_trade(trade)
+        mc = trade_figures(trade, trade_monte_carlo(trade, TRIALS, seed=100 + case))
+        for k in range(len(exact.turns)):
+            for s in range(2):
+                p = exact.destroyed[k, s]
+                _within(mc.destroyed[k, s], p, _se(p), f"{case} turn {k} side {s} out")
+            for x, m in enumerate(trade.models):
+                p = exact.model_destroyed[k, x]
+                _within(mc.model_destroyed[k, x], p, _se(p), f"{case} {m.name} destroyed")
+                _within(mc.damage[k, x], exact.damage[k, x], m.target.boxes / 2 / math.sqrt(TRIALS),
+                        f"{case} {m.name} damage")
+        for key, p in exact.crippled.items():
+            for k in range(len(exact.turns)):
+                _within(mc.crippled[key][k], p[k], _se(p[k]), f"{case} {key} crippled")
+
+
+def test_best_play_changes_what_a_trade_spends():
+    """The tables decide: on random trades best play's figures differ from the
+    default fixed policy's (the same models, ``spend`` given as its defaults) somewhere."""
+    rng = random.Random(5050)
+    differ = 0
+    for _ in range(10):
+        trade = random_trade(rng, best=1.0)
+        fixed = Trade([Side(s.name, [TradeModel(_fixed(m.attacker), m.target, m.attacks, m.cripple_at)
+                                     for m in s.models]) for s in trade.sides],
+                      first=trade.first, rounds=trade.rounds, knockdown_before_tough=trade.knockdown_before_tough)
+        differ += not np.allclose(exact_trade(trade).damage, exact_trade(fixed).damage, atol=1e-9)
+    assert differ >= 3
+
+
+def _fixed(a: Attacker) -> Attacker:
+    return Attacker(a.name, list(a.weapons), focus=a.focus, spend=Spend(), charge=a.charge)
+
+
+def test_the_optimal_solver_playing_the_tables_is_the_exact_engine():
+    """Trade-optimal backward induction with neither side optimising plays each activation's
+    tables: its win, loss and damage margin equal the exact engine's forward pass to 1e-12
+    (two independent walks of the same game)."""
+    rng = random.Random(5151)
+    for case in range(25):
+        trade = random_trade(rng, best=0.8)
+        forward = exact_trade(trade)
+        v = optimal_trade(trade, (False, False))
+        assert v.win == pytest.approx(forward.destroyed[-1, 1], abs=1e-12), case
+        assert v.lose == pytest.approx(forward.destroyed[-1, 0], abs=1e-12), case
+        side = np.array([trade.side_of(m.name) for m in trade.models])
+        margin = forward.damage[-1, side == 1].sum() - forward.damage[-1, side == 0].sum()
+        assert v.margin == pytest.approx(margin, abs=1e-9), case
+
+
+def test_a_side_playing_trade_optimally_does_no_worse():
+    """The side that looks ahead over the whole trade chooses among the tables' options too:
+    its objective (win minus loss, then the damage margin) is never below the tables' play,
+    and with both optimising each side does no better than its best answer to the tables."""
+    rng = random.Random(5252)
+    for case in range(25):
+        trade = random_trade(rng, best=1.0)
+        tables = optimal_trade(trade, (False, False))
+        first = optimal_trade(trade, (True, False))
+        second = optimal_trade(trade, (False, True))
+        assert first.win - first.lose >= tables.win - tables.lose - 1e-12, case
+        assert second.win - second.lose <= tables.win - tables.lose + 1e-12, case
+
+
+def _heavy(name, enemy, boxes, charge=False):
+    fists = [Weapon("Left", "melee", 6, 17, location="L"), Weapon("Right", "melee", 6, 17, location="R")]
+    return TradeModel(Attacker(name, fists, focus=3, charge=charge, model="warjack"), Target(12, 18, boxes=boxes),
+                      [enemy], {"L": boxes * 2 // 3, "R": boxes * 3 // 4, "C": boxes * 5 // 6, "M": boxes // 2})
+
+
+def test_trade_optimal_play_against_the_tables_on_a_heavy_duel():
+    """The figures docs/trades.md gives (two heavy warjacks on 14-box tracks, 3 rounds, the
+    charging one first): the activations' tables, aiming at damage, win within 0.05 of a
+    point of trade-optimal play; aiming at the kill first, 0.12 below it."""
+    duel = Trade([Side("Red", [_heavy("R", "B", 14, charge=True)]), Side("Blue", [_heavy("B", "R", 14)])],
+                 rounds=3)
+    best = optimal_trade(duel)
+    damage = optimal_trade(duel, (False, False))
+    kill = optimal_trade(Trade(duel.sides, rounds=3, play="kill"), (False, False))
+    assert best.win == pytest.approx(0.98396, abs=5e-6)
+    assert abs(damage.win - best.win) < 0.0005
+    assert best.win - kill.win == pytest.approx(0.00115, abs=5e-5)
+
+
+# ------------------------------------------------------------------ the tables
+def test_the_tables_know_a_trade_s_cripple_thresholds():
+    """Crippled Movement (docs/rules.md 3) at the trade's threshold: below it the target's
+    DEF 14 needs 10 on two dice, and best play spends its focus point boosting the attack roll
+    (3 dice hit 62.5 % of the time against 16.7 %); from it the target's base DEF is 5, every
+    roll but double ones hits, and best play keeps the point to buy a second attack."""
+    fist = Weapon("Fist", "melee", 4, 12)
+    jack = Attacker("J", [fist], focus=1, model="warjack")
+    enemy = TradeModel(Attacker("E", [fist], model="warjack"), Target(14, 12, boxes=30), ["J"], {"M": 10})
+    table = ActivationPlay({}).table(jack, enemy)
+    below = table_decision(table, 0, 1, 9, False, 0)
+    above = table_decision(table, 0, 1, 10, False, 0)
+    assert below & K.KNOWN_ATTACK and below & K.BOOST_ATTACK
+    assert above & K.KNOWN_ATTACK and not above & (K.BOOST_ATTACK | K.BOOST_DAMAGE_HIT | K.BOOST_DAMAGE_CRIT)
+    assert table_decision(table, 1, 1, 10, False, 0) & K.BUY
+
+
+def test_a_knocked_down_target_is_in_the_tables():
+    """An activation that finds its target knocked down (by the one before) reads a decision
+    solved for it: the melee attack hits automatically, so no attack boost (standing, DEF 14
+    against MAT 4, the boost)."""
+    fist = Weapon("Fist", "melee", 4, 12, rules=frozenset({"knockdown"}))
+    jack = Attacker("J", [fist], focus=1)
+    enemy = TradeModel(Attacker("E", [fist]), Target(14, 12, boxes=30), ["J"])
+    table = ActivationPlay({}).table(jack, enemy)
+    standing = table_decision(table, 0, 1, 0, False, 0)
+    down = table_decision(table, 0, 1, 0, True, 0)
+    assert standing & K.KNOWN_ATTACK and standing & K.BOOST_ATTACK
+    assert down != 0 and not down & K.BOOST_ATTACK
+
+
+def test_best_play_boosts_the_attack_roll_that_only_needs_to_hit():
+    """Best play on chosen dice through the kernel: Red1's hit leaves Blue one box (4 + 12 -
+    12 = 4 of 5); Red2 (1 focus, best play) needs only a hit, any damage roll kills, so it
+    boosts the attack roll (a hit on three dice, 98.1 %, beats two tries on two, 97.2 %): 1 +
+    2 + 6 + MAT 7 = 16 hits DEF 12 where two dice (1 + 2 + 7 = 10) miss, and Blue is
+    destroyed. The default fixed policy without buying boosts an attack roll from a need of
+    8 (here 5): it misses."""
+    fist = Weapon("Fist", "melee", 7, 12)
+    never = Spend(boost_attack="never", boost_damage="never", buy_attacks=False)
+    blue = TradeModel(Attacker("Blue", [Weapon("Claw", "melee", 0, 1)], spend=never),
+                      Target(12, 12, boxes=5), ["Red1"])
+    script = [pair_entry(3, 4), pair_entry(1, 3),   # Red1: 7 + 7 hits; 1 + 3 + 12 - 12 = 4
+              pair_entry(1, 2), pair_entry(6, 1),   # Red2: 1 + 2 (+ 6 boosted)
+              pair_entry(3, 3)]                     # Red2's damage: 6 + 12 - 12
+    for spend, destroyed, boosts in ((None, 1, 1), (Spend(buy_attacks=False), 0, 0)):
+        red1 = TradeModel(Attacker("Red1", [fist], spend=never), Target(12, 12, boxes=5), ["Blue"])
+        red2 = TradeModel(Attacker("Red2", [fist], focus=1, spend=spend), Target(12, 12, boxes=5), ["Blue"])
+        trade = Trade([Side("Red", [red1, red2]), Side("Blue", [blue])])
+        _, c = _scripted(trade, script)
+        assert c.damage[0, 2] == (5 if destroyed else 4)
+        assert c.destroyed[0, 2] == destroyed
+        assert c.attack_counts[:, L.C_BOOST_ATT].sum() == boosts
+
+
+# ------------------------------------------------------------------ the setting
+def test_the_play_setting_is_checked_and_named():
+    fist = Weapon("Fist", "melee", 6, 12)
+    a = TradeModel(Attacker("A", [fist]), Target(12, 15, boxes=4), ["B"])
+    b = TradeModel(Attacker("B", [fist]), Target(12, 15, boxes=4), ["A"])
+    with pytest.raises(InputError, match=r"^trade\.play: must be one of .*\(got 'win'\)$"):
+        Trade([Side("Red", [a]), Side("Blue", [b])], play="win")
