@@ -32,14 +32,19 @@ SEED = 2026
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=200_000)
+    parser.add_argument("--force", action="store_true", help="replace the figures already drawn")
     args = parser.parse_args()
+
+    def save(fig, path):
+        save_figure(fig, path, overwrite=args.force)
+
     OUT.mkdir(parents=True, exist_ok=True)
     trials = args.trials
 
     # 1. the main figure of `mathhammer run --plot`: two heavy warjacks against a heavy grid
     matchup = scenario_from_cards(["heavy_warjack", "heavy_warjack"], "heavy_warjack")
     result = mh.simulate(matchup, trials=trials, seed=SEED)
-    save_figure(main_figure(result), OUT / "run_plot.png")
+    save(main_figure(result), OUT / "run_plot.png")
 
     # 2. a designer's sweep: one heavy warjack against every ARM x DEF (`mathhammer sweep
     # examples/warjack_duel.toml --vary target.arm=14:22 --vary target.def=10:16`)
@@ -49,7 +54,7 @@ def main() -> None:
     fig = Figure(figsize=(7, 5.5), layout="constrained")
     ax = plot_kill_heatmap(grid, x="target.def", y="target.arm", ax=fig.subplots())
     ax.set_title("One heavy warjack, 3 focus, best play")
-    save_figure(fig, OUT / "heatmap.png")
+    save(fig, OUT / "heatmap.png")
 
     # 3. list building: three loadouts against more and more armour (the files of
     # `mathhammer compare examples/compare/*.toml`)
@@ -63,7 +68,7 @@ def main() -> None:
     fig = Figure(figsize=(7, 4), layout="constrained")
     ax = plot_kill_vs(frame, "target.arm", ax=fig.subplots())
     ax.set_title("Kill probability against a heavy warjack's ARM")
-    save_figure(fig, OUT / "loadouts.png")
+    save(fig, OUT / "loadouts.png")
 
     # 4. clearing a unit (docs/units.md): ten riflemen against ten infantry, and a heavy
     # warjack against five Tough heavy infantry
@@ -77,21 +82,21 @@ def main() -> None:
                         trials=trials, seed=SEED)
     plot_models_destroyed(smash, ax=right)
     right.set_title("A heavy warjack (3 focus, best play) against five Tough heavy infantry")
-    save_figure(fig, OUT / "units.png")
+    save(fig, OUT / "units.png")
 
     # 5. several targets (docs/units.md): a unit of six, then its officer
     several = mh.load_scenario(EXAMPLES / "several_targets.toml")
-    save_figure(main_figure(mh.simulate(several, trials=trials, seed=SEED)), OUT / "targets.png")
+    save(main_figure(mh.simulate(several, trials=trials, seed=SEED)), OUT / "targets.png")
 
     # 6. a trade (docs/trades.md): two heavy warjacks over three rounds, Red charging first
     duel = mh.simulate_trade(mh.load_trade(EXAMPLES / "trades" / "heavy_duel.toml"), trials=trials,
                              seed=SEED)
-    save_figure(trade_figure(duel, fig=Figure(figsize=(10, 4.6), layout="constrained")),
+    save(trade_figure(duel, fig=Figure(figsize=(10, 4.6), layout="constrained")),
                 OUT / "trade_duel.png")
     # ... and two units over three rounds, the riflemen shooting first
     clash = mh.simulate_trade(mh.load_trade(EXAMPLES / "trades" / "unit_clash.toml"), trials=trials,
                               seed=SEED)
-    save_figure(trade_figure(clash, fig=Figure(figsize=(10, 4.6), layout="constrained")),
+    save(trade_figure(clash, fig=Figure(figsize=(10, 4.6), layout="constrained")),
                 OUT / "trade_units.png")
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 

@@ -9,6 +9,7 @@ import sys
 
 from .._core.limits import MAX_SEED, MAX_TRIALS
 from ..errors import InputError
+from ..io.schema import ScenarioFileError
 from ._common import EXIT_OK, PROG, UsageError, int_arg, points_progress, write
 from .cards import add_cards_flag, card_dirs_for
 from .matrix import add_points_output, as_flag_error, deck_arg
@@ -156,6 +157,8 @@ def _trade(args) -> int:
     try:
         result = simulate_trade(trade, args.trials, args.seed, args.method)
     except InputError as exc:
+        if exc.key.startswith("sides["):  # what the file holds that the engine refuses: its file named
+            raise ScenarioFileError(str(args.file), exc.key, exc.value, exc.reason) from None
         raise as_flag_error(exc, _RUN_FLAGS) from None
     write(json.dumps(result.to_dict()) if args.json else result.summary())
     if args.plot:

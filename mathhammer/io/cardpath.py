@@ -173,7 +173,7 @@ def find_card(ref: str, dirs: Iterable[str | os.PathLike] | None = None,
     """
     if not isinstance(ref, str) or not ref.strip():
         raise InputError("card", ref, "must be a card name or the path of a card file (.toml)")
-    ref = ref.strip()
+    given, ref = ref, ref.strip()  # an error shows the value as written
     if is_card_path(ref):
         path = path_of("card", ref, "a card file")  # not too long, no NUL
         if not path.is_absolute() and base is not None:
@@ -182,7 +182,7 @@ def find_card(ref: str, dirs: Iterable[str | os.PathLike] | None = None,
             reason = f"no such card file: {path}"
             if Path(ref).name == ref:  # a bare file name: perhaps meant as a card name
                 reason += f"; a library card is named without .toml: {Path(ref).stem!r}"
-            raise InputError("card", ref, reason)
+            raise InputError("card", given, reason)
         return path
     known = catalogue(card_dirs(dirs))
     path = known.get(normal_name(ref))
@@ -196,5 +196,5 @@ def find_card(ref: str, dirs: Iterable[str | os.PathLike] | None = None,
             reason += " (cards: " + ", ".join(names) + ")"
         else:
             reason += " (`mathhammer cards` lists them)"
-        raise InputError("card", ref, reason)
+        raise InputError("card", given, reason)
     return path

@@ -115,7 +115,13 @@ class TradeReader(ScenarioReader):
             attacker["name"] = table["name"]
         elif CARD_KEY not in table:
             raise self.error(f"{prefix}.name", MISSING, "required key is missing (attacks name models)")
-        made = self.attacker(attacker, 0, f"{prefix}.attacker")
+        try:
+            made = self.attacker(attacker, 0, f"{prefix}.attacker")
+        except ScenarioFileError as err:
+            if err.key != f"{prefix}.attacker.{ACTION_KEY}":
+                raise
+            # the action is the model's key: named as the file gives it
+            raise self.error(f"{prefix}.{ACTION_KEY}", err.value, err.reason) from None
         defends = self.target_table(target, f"{prefix}.target")
         attacks = self.require(table, prefix, "attacks")
         if isinstance(attacks, str):

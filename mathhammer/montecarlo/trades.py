@@ -132,7 +132,7 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
     targets_of = np.full((n, max_targets), -1, dtype=np.int64)
     for x, m in enumerate(models):
         targets_of[x, : len(m.attacks)] = [index[name] for name in m.attacks]
-    play_keys, play_attack, table_start = plays.arrays()
+    play_keys, play_attack, table_start, points_only = plays.arrays()
     tables = TradeTables(
         rows=np.concatenate(rows).astype(np.int64), prog_start=np.array(starts, dtype=np.int64),
         prog_len=np.array(lens, dtype=np.int64), prog_att=np.array(atts, dtype=np.int64),
@@ -147,7 +147,7 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
         n_models=np.array([m.target.models for m in models], dtype=np.int64),
         first=np.array([[s.name for s in trade.sides].index(trade.first)], dtype=np.int64),
         rounds=np.array([trade.rounds], dtype=np.int64), table_of=plays.table_of, table_start=table_start,
-        play_keys=play_keys, play_attack=play_attack)
+        points_only=points_only, play_keys=play_keys, play_attack=play_attack)
     # a maintenance phase a round per model: fire (expiry, 2d6, column, Tough), corrosion
     # (expiry, column, Tough)
     upkeep = 7 * sum(m.target.models for m in models) if lasts(trade) else 0
@@ -185,10 +185,11 @@ class _Plays:
                 self.table_of[x, c, mask, charge] = self._number[id(table)]
         return self.play.table(attacker, enemies[k])
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``play_keys`` (each table's state key digits), ``play_attack`` (every table's
-        decision bits, a block of rows each, at each key and damage marked) and
-        ``table_start`` (each table's first row), as the kernel reads them."""
+        decision bits, a block of rows each, at each key and damage marked), ``table_start``
+        (each table's first row) and ``points_only`` (1 where its key is the points left
+        alone), as the kernel reads them."""
         keys = max((table.keys.size for table in self.tables), default=1)
         width = max((table.attack.shape[2] for table in self.tables), default=1)
         sizes = [table.slots for table in self.tables]
@@ -199,7 +200,9 @@ class _Plays:
             attack[at: at + size, : block.shape[1], : block.shape[2]] = block
         play_keys = np.array([play_tables(table)[0] for table in self.tables] or [play_tables(None)[0]],
                              dtype=np.int64)
-        return play_keys, attack, start if len(start) else np.zeros(1, dtype=np.int64)
+        only = np.array([int(table.keys.size == table.keys.points) for table in self.tables] or [0],
+                        dtype=np.int64)
+        return play_keys, attack, start if len(start) else np.zeros(1, dtype=np.int64), only
 
 
 @dataclasses.dataclass(frozen=True)

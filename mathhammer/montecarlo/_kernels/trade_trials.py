@@ -167,6 +167,18 @@ def falls(t, ms, standing, alive, y, j):
 _suffer_apart = jit(nrt=False, helper=True)(suffer.py_func)
 
 
+@jit(inline=True)
+def lookup(t, act, model, tb, w):
+    """Best play's decision bits for row ``w`` of table ``tb`` on the model whose row is
+    ``model``: read at once where the table's key is the points left alone (a trial's common
+    case: no call), else by :func:`decide`."""
+    if t.points_only[tb] == 0:
+        return decide(t.play_keys[tb], t.play_attack, act, model, w)
+    if model[M_MARKED] >= t.play_attack.shape[2]:
+        return np.int64(0)
+    return np.int64(t.play_attack[w, act[V_POINTS], model[M_MARKED]])
+
+
 @jit(nrt=False, helper=True)
 def decide(keys, play_attack, act, model, w):
     """Best play's decision bits for attack row ``w`` of its table (its key digits ``keys``) on
@@ -227,10 +239,11 @@ def combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, co
         p = t.prog_index[x, c, k, charge]
         w = t.prog_start[p] + i
         j = first_standing(t, ms, y)
-        tb = t.table_of[x, c, standing_mask(t, standing, x), charge]
         dec = np.int64(0)
-        if tb >= 0:
-            dec = decide(t.play_keys[tb], t.play_attack, act, ms[j], t.table_start[tb] + i)
+        if best_play_decides(act):
+            tb = t.table_of[x, c, standing_mask(t, standing, x), charge]
+            if tb >= 0:
+                dec = lookup(t, act, ms[j], tb, t.table_start[tb] + i)
         if t.rows[w, A_ORIGIN] == ORIGIN_BOUGHT:
             if act[V_POINTS] < t.rows[w, A_COST] or (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
                 break  # too few points, or best play stops buying here
