@@ -21,7 +21,7 @@ from .card_tables import alphabet, card_tables
 from .draws import is_plain, max_draws, most_made
 from .weapon_bits import roll_modes, rule_flags
 
-__all__ = ["Encoded", "encode", "play_tables", "MAX_EFFECTS"]
+__all__ = ["Encoded", "encode", "MAX_EFFECTS"]
 
 _MODE = {"never": L.MODE_NEVER, "always": L.MODE_ALWAYS, "auto": L.MODE_AUTO}
 #: Weapons with a -DEF / -ARM effect one scenario may hold (a bit each in an int64).
@@ -216,7 +216,7 @@ def _target_vector(target: Target, table) -> list[int]:
 
 
 def _no_play_tables() -> tuple:
-    """The tiny unread tables of :func:`play_tables` without best play."""
+    """The tiny unread tables of :func:`_play_tables` without best play."""
     keys = np.zeros(L.K_NFIELDS, dtype=np.int64)
     keys[[L.K_POINTS, L.K_TPOINTS, L.K_SITUATIONS, L.K_CONT, L.K_EARTH, L.K_LOST, L.K_DESTROYED, L.K_ICE,
           L.K_SHOTS, L.K_ARM_EXTRA, L.K_SHRED]] = 1
@@ -231,7 +231,7 @@ def _no_play_tables() -> tuple:
 _NO_PLAY = _no_play_tables()
 
 
-def play_tables(table) -> tuple:
+def _play_tables(table) -> tuple:
     """``play_keys``, ``play_attack``, ``play_field``, ``play_columns`` and ``play_index`` of a
     :class:`~mathhammer.play.DecisionTable` (tiny unread ones without best play)."""
     if table is None:
@@ -386,7 +386,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     draws = scenario.attack_rounds * per_attack_round + scenario.turns * upkeep
     rounds = scenario.attack_rounds
     tables = L.Tables(attacks, attackers, tvec, col_full, letter_mask, letters_done,
-                      *play_tables(table), groups, routes)
+                      *_play_tables(table), groups, routes)
     plain = is_plain(arows, attackers, tvec)
     return Encoded(
         tables, draws, plain, tuple(alphabet(card_target)),

@@ -19,18 +19,19 @@ MAX_STRIDE = 1 << 20
 
 
 def monte_carlo(scenario: Scenario, trials: int, seed: int, stride: int | None = None,
-                progress: bool = False, explain: bool = True) -> Result:
+                progress: bool = False, explain: bool = True, table=None) -> Result:
     """Simulate ``trials`` sequences of ``scenario`` from ``seed`` (both already checked).
 
     ``stride`` (common random numbers, see :func:`mathhammer.simulate`) must be at least
     :func:`max_draws` of the scenario; ``progress`` (a bool) shows tqdm bars on stderr, for
     solving best play and for the trials, each once it has lasted a second; ``explain``: with
     best play, weigh its decisions for "how to play it" (else the result's ``play`` has the
-    table's summary only).
+    table's summary only); ``table``: best play's tables of ``scenario`` solved already
+    (:func:`mathhammer.play.solve`: a benchmark times the trials alone).
     """
-    table, play = None, None
+    play = None
     sequence = scenario.attack_sequence()
-    if needs_play(scenario):
+    if table is None and needs_play(scenario):
         try:
             with ticking("best play", progress):  # solved first, shown once it lasts a second
                 table = solve(scenario, sequence, reach=explain)

@@ -30,7 +30,7 @@ from ._kernels.trade_data import NO_THRESHOLD, TradeCounters, TradeTables, new_s
 from ._kernels.trade_trials import trade_trials
 from .card_tables import card_tables
 from .draws import max_draws
-from .encode import encode, play_tables
+from .encode import encode
 
 __all__ = ["check_trade_montecarlo", "encode_trade", "lasts", "trade_monte_carlo", "TradeCounts"]
 
@@ -132,7 +132,7 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
     targets_of = np.full((n, max_targets), -1, dtype=np.int64)
     for x, m in enumerate(models):
         targets_of[x, : len(m.attacks)] = [index[name] for name in m.attacks]
-    play_keys, play_attack, table_start, points_only = plays.arrays()
+    key0, play_attack, table_start = plays.arrays()
     tables = TradeTables(
         rows=np.concatenate(rows).astype(np.int64), prog_start=np.array(starts, dtype=np.int64),
         prog_len=np.array(lens, dtype=np.int64), prog_att=np.array(atts, dtype=np.int64),
@@ -147,7 +147,7 @@ def encode_trade(trade: Trade) -> tuple[TradeTables, int]:
         n_models=np.array([m.target.models for m in models], dtype=np.int64),
         first=np.array([[s.name for s in trade.sides].index(trade.first)], dtype=np.int64),
         rounds=np.array([trade.rounds], dtype=np.int64), table_of=plays.table_of, table_start=table_start,
-        points_only=points_only, play_keys=play_keys, play_attack=play_attack)
+        key0=key0, play_attack=play_attack)
     # a maintenance phase a round per model: fire (expiry, 2d6, column, Tough), corrosion
     # (expiry, column, Tough)
     upkeep = 7 * sum(m.target.models for m in models) if lasts(trade) else 0
@@ -185,24 +185,25 @@ class _Plays:
                 self.table_of[x, c, mask, charge] = self._number[id(table)]
         return self.play.table(attacker, enemies[k])
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``play_keys`` (each table's state key digits), ``play_attack`` (every table's
-        decision bits, a block of rows each, at each key and damage marked), ``table_start``
-        (each table's first row) and ``points_only`` (1 where its key is the points left
-        alone), as the kernel reads them."""
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``key0`` (each table's state key with no point left, per knocked down or not and
+        continuous effects: a trade varies no other digit), ``play_attack`` (every table's
+        decision bits, a block of rows each, at each key and damage marked) and
+        ``table_start`` (each table's first row), as the kernel reads them."""
         keys = max((table.keys.size for table in self.tables), default=1)
         width = max((table.attack.shape[2] for table in self.tables), default=1)
         sizes = [table.slots for table in self.tables]
         attack = np.zeros((max(1, sum(sizes)), keys, width), dtype=np.uint8)
-        start = np.cumsum([0] + sizes)[:-1].astype(np.int64)
+        start = np.cumsum([0] + sizes).astype(np.int64)
         for table, at, size in zip(self.tables, start, sizes):
             block = table.attack[:size]
             attack[at: at + size, : block.shape[1], : block.shape[2]] = block
-        play_keys = np.array([play_tables(table)[0] for table in self.tables] or [play_tables(None)[0]],
-                             dtype=np.int64)
-        only = np.array([int(table.keys.size == table.keys.points) for table in self.tables] or [0],
-                        dtype=np.int64)
-        return play_keys, attack, start if len(start) else np.zeros(1, dtype=np.int64), only
+        key0 = np.zeros((max(1, len(self.tables)), 2, 4), dtype=np.int64)
+        for tb, table in enumerate(self.tables):
+            for down in (0, 1):
+                for cont in range(4):
+                    key0[tb, down, cont] = table.keys.key(0, 0, bool(down), False, False, False, 0, cont, False, False)
+        return key0, attack, start
 
 
 @dataclasses.dataclass(frozen=True)

@@ -48,8 +48,8 @@ class TradeTables(NamedTuple):
     #                          with crippled combination c, the enemies of its list standing (a
     #                          bit each) and charging or not (-1: none, the fixed policy decides)
     table_start: np.ndarray  # int64[tables]: a table's first row of ``play_attack``
-    points_only: np.ndarray  # int64[tables]: 1 where a table's key is the points left alone
-    play_keys: np.ndarray    # int64[tables, K_NFIELDS]: each table's state key digits
+    key0: np.ndarray         # int64[tables, 2, 4]: a table's state key with no point left, the
+    #                          model attacked knocked down or not, with continuous effects 0-3
     play_attack: np.ndarray  # uint8[rows, keys, boxes]: each table's decision bits, a row per
     #                          attack of its program, at each key and damage marked
 

@@ -33,9 +33,7 @@ from .layout import (A_COST, A_FLAGS, A_ORIGIN, CAP_TRACK, CE_FIRE, CRIT, D_BUY,
                      ORIGIN_BOUGHT, ST_KNOCKED_DOWN, ST_PRONE, T_ARM_BASE, T_BOXES, T_CAPACITY, T_EFFECTS,
                      T_SHIELD_ARM, T_STATE, T_UPKEEP_ARM)
 from .marking import crippled_set, first_column, mark_columns
-from .model_state import (M_CONT, M_CRIPPLED, M_EFFECTS, M_GONE, M_MARKED, M_SHIELD, M_STATE,
-                          clear)
-from .play_lookup import key_is_points, play_key
+from .model_state import M_CONT, M_CRIPPLED, M_GONE, M_MARKED, M_SHIELD, M_STATE, clear
 from .round_end import effects_of_hit
 
 __all__ = ["trade_trials"]
@@ -168,31 +166,18 @@ _suffer_apart = jit(nrt=False, helper=True)(suffer.py_func)
 
 
 @jit(inline=True)
-def lookup(t, act, model, tb, w):
+def decision(t, act, model, tb, w):
     """Best play's decision bits for row ``w`` of table ``tb`` on the model whose row is
-    ``model``: read at once where the table's key is the points left alone (a trial's common
-    case: no call), else by :func:`decide`."""
-    if t.points_only[tb] == 0:
-        return decide(t.play_keys[tb], t.play_attack, act, model, w)
-    if model[M_MARKED] >= t.play_attack.shape[2]:
-        return np.int64(0)
-    return np.int64(t.play_attack[w, act[V_POINTS], model[M_MARKED]])
-
-
-@jit(nrt=False, helper=True)
-def decide(keys, play_attack, act, model, w):
-    """Best play's decision bits for attack row ``w`` of its table (its key digits ``keys``) on
-    the model whose row is ``model``, in its state now (its damage marked, situation and
-    continuous effects; the acting model's points left): 0 where the acting model does not
-    play best, has no point left, or the table does not hold the state (the fixed policy
-    decides). Compiled apart: inlined, the state key's digits added 3 s to the kernel's
-    first run (measured on the heavy duel, 2026-12-05)."""
+    ``model``, in its state now (its damage marked, knocked down or not, its continuous
+    effects; the acting model's points left): 0 where the table does not hold the state (the
+    fixed policy decides). A trade's key is ``key0`` of the situation plus the points (no
+    other digit varies in a trade): two reads, no call (the general lookup, compiled apart,
+    made the kernel's first run 2 s longer and a trial 9 % slower)."""
     marked = model[M_MARKED]
-    if not best_play_decides(act) or marked >= play_attack.shape[2]:
+    if marked >= t.play_attack.shape[2]:
         return np.int64(0)
-    key = play_key(keys, key_is_points(keys), act[V_POINTS], 0, model[M_STATE], model[M_EFFECTS],
-                   model[M_CONT], False, False, False, 0, 0, 0)
-    return np.int64(play_attack[w, key, marked])
+    key = t.key0[tb, np.int64((model[M_STATE] & ST_PRONE) != 0), model[M_CONT]] + act[V_POINTS]
+    return np.int64(t.play_attack[w, key, marked])
 
 
 @jit(inline=True)
@@ -243,7 +228,7 @@ def combat_action(t, ms, cols, ts, act, standing, alive, dice, pos, x, me, r, co
         if best_play_decides(act):
             tb = t.table_of[x, c, standing_mask(t, standing, x), charge]
             if tb >= 0:
-                dec = lookup(t, act, ms[j], tb, t.table_start[tb] + i)
+                dec = decision(t, act, ms[j], tb, t.table_start[tb] + i)
         if t.rows[w, A_ORIGIN] == ORIGIN_BOUGHT:
             if act[V_POINTS] < t.rows[w, A_COST] or (dec & (D_KNOWN_BUY | D_BUY)) == D_KNOWN_BUY:
                 break  # too few points, or best play stops buying here
