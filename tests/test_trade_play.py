@@ -4,6 +4,7 @@ measure what the activation's view costs."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
@@ -96,24 +97,28 @@ def test_a_side_playing_trade_optimally_does_no_worse():
         assert second.win - second.lose <= tables.win - tables.lose + 1e-12, case
 
 
-def _heavy(name, enemy, boxes, charge=False):
-    fists = [Weapon("Left", "melee", 6, 17, location="L"), Weapon("Right", "melee", 6, 17, location="R")]
-    return TradeModel(Attacker(name, fists, focus=3, charge=charge, model="warjack"), Target(12, 18, boxes=boxes),
-                      [enemy], {"L": boxes * 2 // 3, "R": boxes * 3 // 4, "C": boxes * 5 // 6, "M": boxes // 2})
+def _at_least(dice: int, need: int) -> float:
+    """P(the sum of ``dice`` d6 is at least ``need``), every face enumerated."""
+    rolls = list(itertools.product(range(1, 7), repeat=dice))
+    return sum(sum(r) >= need for r in rolls) / len(rolls)
 
 
-def test_trade_optimal_play_against_the_tables_on_a_heavy_duel():
-    """The figures docs/trades.md gives (two heavy warjacks on 14-box tracks, 3 rounds, the
-    charging one first): the activations' tables, aiming at damage, win within 0.05 of a
-    point of trade-optimal play; aiming at the kill first, 0.12 below it."""
-    duel = Trade([Side("Red", [_heavy("R", "B", 14, charge=True)]), Side("Blue", [_heavy("B", "R", 14)])],
-                 rounds=3)
-    best = optimal_trade(duel)
-    damage = optimal_trade(duel, (False, False))
-    kill = optimal_trade(Trade(duel.sides, rounds=3, play="kill"), (False, False))
-    assert best.win == pytest.approx(0.98396, abs=5e-6)
-    assert abs(damage.win - best.win) < 0.0005
-    assert best.win - kill.win == pytest.approx(0.00115, abs=5e-5)
+def test_trade_optimal_play_on_a_worked_example():
+    """One round, Red first: Red's fist (MAT 7) needs 5 on the dice to hit Blue's DEF 12, and
+    any hit destroys Blue (one box, POW 12 against ARM 10). With its focus point Red may boost
+    the attack roll (a hit on three dice: 1 - 4/216) or buy a second attack (1 - (6/36)^2);
+    playing for the trade it takes the better. Blue, if it stands, cannot destroy Red (its
+    claw deals no damage), so Red wins exactly with that chance, and never loses."""
+    fist = Weapon("Fist", "melee", 7, 12)
+    red = TradeModel(Attacker("Red", [fist], focus=1), Target(12, 18, boxes=10), ["Blue"])
+    blue = TradeModel(Attacker("Blue", [Weapon("Claw", "melee", 5, 1)]), Target(12, 10, boxes=1), ["Red"])
+    trade = Trade([Side("Red", [red]), Side("Blue", [blue])])
+    boost, buy = _at_least(3, 5), 1 - (1 - _at_least(2, 5)) ** 2
+    v = optimal_trade(trade)
+    assert v.win == pytest.approx(max(boost, buy), abs=1e-12) and boost > buy
+    assert v.lose == 0.0
+    # the activation's tables (aiming at damage: here the kill) make the same choice
+    assert optimal_trade(trade, (False, False)).win == pytest.approx(boost, abs=1e-12)
 
 
 # ------------------------------------------------------------------ the tables
