@@ -580,6 +580,8 @@ NEW_KEYS = [
      ("Target",)),
     ("attacker-buy-weapon", "attacker", 'buy_weapon = "Fist"', lambda s: s.attackers[0].buy_weapon, "Fist"),
     ("attacker-keep-points", "attacker", "keep_points = true", lambda s: s.attackers[0].keep_points, True),
+    # a battlegroup needs its warjacks: tests/test_battlegroup.py (here, no warjack named)
+    ("attacker-controls", "attacker", "controls = []", lambda s: s.attackers[0].controls, ()),
     ("spend-boost-attack", "spend", 'boost_attack = "always"', lambda s: s.attackers[0].spend,
      Spend(boost_attack="always")),
     ("spend-boost-attack-at", "spend", "boost_attack_at = 10", lambda s: s.attackers[0].spend,
@@ -673,7 +675,7 @@ def test_later_key_parses(tmp_path, table, line, read, expected):
     # everything else keeps its default
     base = load_scenario(write(tmp_path, MINIMAL))
     assert scen != base or line in ("", "crippled = []", "reload = 0", "cost = 0", "shield_guard = []",
-                                    "slam_contact = false", 'side = "random"')  # left / right: a colossal's
+                                    "slam_contact = false", 'side = "random"', "controls = []")  # left / right: a colossal's
 
 
 GRID_34 = ("..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM")
@@ -1169,9 +1171,10 @@ def test_format_doc_example_parses():
     assert set(data["settings"]) == set(SETTINGS_KEYS)
     assert set(data["target"]) == set(TARGET_KEYS) - {"spiral", "models"}  # a grid or a spiral; a
     # unit's models have damage tracks (docs/scenario-format.md, "Units")
-    assert set(data["attackers"][0]) == set(ATTACKER_KEYS) - {"fury", "force", "target", "targets", "keep_points"}
+    assert set(data["attackers"][0]) == set(ATTACKER_KEYS) - {"fury", "force", "target", "targets", "keep_points",
+                                                              "controls"}
     # one of the three points; routes are for several targets; keep_points is best play's
-    # (this attacker's policy is fixed: "Best play" below)
+    # (this attacker's policy is fixed: "Best play" below); controls: "Battlegroups" below
     assert set(data["attackers"][0]["spend"]) == set(SPEND_KEYS)
     assert set(WEAPON_KEYS) - set(data["attackers"][0]["weapons"][0]) <= {
         "boosted_attack", "boosted_damage", "damage_type", "extra_attack_dice", "extra_damage_dice",

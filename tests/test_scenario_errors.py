@@ -514,6 +514,8 @@ EXACT_CASES = [
     ("attacker-side-no-colossal", in_attacker('side = "left"'),
      "attackers[0].side: says which grid of a colossal its damage goes to, and no target is a colossal "
      "(got 'left')"),
+    ("attacker-controls-nobody", in_attacker('controls = ["Nobody"]\nmodel = "other"'),
+     "attackers[0].controls[0]: names no attacker of the scenario: 'Jack' (got 'Nobody')"),
     ("attacker-keep-points-string", in_attacker('keep_points = "yes"'),
      "attackers[0].keep_points: must be true or false (got 'yes')"),
     ("attacker-keep-points-fixed", in_attacker('keep_points = true\npolicy = "fixed"'),

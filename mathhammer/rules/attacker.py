@@ -42,6 +42,9 @@ class Attacker:
     (docs/best-play.md); ``"fixed"`` follows ``spend`` (the default when a ``spend`` is given
     without a policy); ``"optimize"`` searches the policy family for the best fixed ``spend``.
 
+    ``controls``: the warjacks of its battlegroup, by name (other attackers of the scenario):
+    its ``focus`` and theirs are one pool the turn planner allocates (docs/rules.md, "Focus
+    allocation"); each attacker still spends its own as written.
     ``keep_points``: best play keeps points ahead of dealing more damage (a warcaster that
     keeps focus for its power field in the opponent's turn): after the objective and the
     models destroyed, it spends no point for damage alone.
@@ -76,6 +79,7 @@ class Attacker:
     base: str | None = None
     side: str = "random"
     keep_points: bool = False
+    controls: tuple[str, ...] = ()
 
     def __post_init__(self):
         plain_ints(self)  # NumPy's integers read as ints
@@ -83,6 +87,7 @@ class Attacker:
             object.__setattr__(self, "weapons", tuple(self.weapons))
         check_name("name", self.name)
         object.__setattr__(self, "targets", check_names("targets", self.targets))
+        object.__setattr__(self, "controls", check_names("controls", self.controls))
         if not isinstance(self.weapons, tuple) or not self.weapons:
             raise InputError("weapons", list(self.weapons) if isinstance(self.weapons, tuple) else self.weapons,
                              "an attacker needs at least one weapon")

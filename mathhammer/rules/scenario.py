@@ -11,6 +11,7 @@ from .._core.validate import check_bool, check_choice, check_int, plain_ints
 from ..errors import InputError
 from .vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, OBJECTIVES, READINGS
 from .attacker import Attacker
+from .battlegroup import battlegroups
 from .power import check_power_attacks, slam_mod
 from .slots import AttackSlot
 from .target import Target
@@ -138,6 +139,7 @@ class Scenario:
                         raise InputError(f"attackers[{i}].weapons[{j}].rules", "sustained_attack",
                                          "is modelled against one target (not yet with several)")
         self._check_routes()
+        battlegroups(self.attackers)
         check_power_attacks(self)
         n = self.n_attacks
         if n == 0:

@@ -101,6 +101,9 @@ class TradeModel:
         if a.crippled:
             raise InputError("attacker.crippled", sorted(a.crippled),
                              "in a trade a model's crippled systems come from the damage it takes")
+        if a.controls:
+            raise InputError("attacker.controls", list(a.controls), "a battlegroup is planned for one "
+                             "activation sequence (mathhammer.rules.battlegroup), not in a trade")
         if a.targets or any(w.targets for w in a.weapons):
             raise InputError("attacker.targets", list(a.targets) or "a weapon's targets",
                              "in a trade the model's `attacks` says whom it attacks")
