@@ -92,3 +92,59 @@ def test_no_battlegroup_or_a_cripple_objective_is_one_line():
     fist = [Weapon("Fist", "melee", 6, 14)]
     with pytest.raises(InputError, match=r"^attackers: plan the turn of a battlegroup"):
         plan_turn(Scenario(Target(12, 14, boxes=8), [Attacker("Jack", fist, focus=1)]))
+
+
+BATTLEGROUP_FILE = """
+[target]
+name = "Heavy"
+def = 12
+arm = 18
+boxes = 20
+
+[[attackers]]
+name = "Caster"
+model = "other"
+focus = 2
+controls = ["Jack"]
+[[attackers.weapons]]
+name = "Staff"
+type = "melee"
+skill = 6
+pow = 12
+
+[[attackers]]
+name = "Jack"
+focus = 1
+[[attackers.weapons]]
+name = "Fist"
+type = "melee"
+skill = 6
+pow = 16
+attacks = 2
+"""
+
+
+def test_the_command_prints_the_best_plan_and_json(tmp_path, capsys):
+    import json
+
+    from mathhammer.cli import main
+
+    path = tmp_path / "bg.toml"
+    path.write_text(BATTLEGROUP_FILE, encoding="utf-8")
+    assert main(["plan", str(path), "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("best plan: allocate Jack ") and "against the file's plan" in out and " rank " in out
+    assert main(["plan", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == 8 and data["best"]["value"] >= data["as_written"]["value"]  # 4 allocations x 2 orders
+    assert data["plans"][0] == data["best"]
+
+
+def test_the_command_refuses_a_scenario_without_a_battlegroup(tmp_path, capsys):
+    from mathhammer.cli import main
+
+    path = tmp_path / "none.toml"
+    path.write_text(BATTLEGROUP_FILE.replace('controls = ["Jack"]\n', ""), encoding="utf-8")
+    assert main(["plan", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "attackers: plan the turn of a battlegroup" in err

@@ -21,6 +21,7 @@ from ..errors import MathhammerError
 from . import app as _app
 from . import cards as _cards
 from . import matrix as _matrix
+from . import plan as _plan
 from . import run as _run
 from . import sbh as _sbh
 from . import sweep as _sweep
@@ -31,7 +32,7 @@ from ._common import EXIT_OK, PROG, Parser, UsageError, fail
 __all__ = ["main"]
 
 #: Modules registering commands, in the order ``--help`` lists them.
-_COMMANDS = (_run, _trade, _cards, _sbh, _sweep, _matrix, _app, _warm)
+_COMMANDS = (_run, _trade, _plan, _cards, _sbh, _sweep, _matrix, _app, _warm)
 
 
 def _build_parser() -> Parser:

@@ -88,6 +88,17 @@ class TurnPlans:
             rows.append(row)
         return pd.DataFrame(rows)
 
+    def to_dict(self, top: int | None = None) -> dict:
+        """JSON-ready: the objective, ``best``, ``as_written``, ``even`` and the ranked
+        ``plans`` (the first ``top``), each ``{"focus": {name: n}, "order": [...], "value",
+        "kill", "damage_mean", "words"}``."""
+        def one(p: Plan) -> dict:
+            return {"focus": dict(p.focus), "order": list(p.order), "value": p.value, "kill": p.kill,
+                    "damage_mean": p.damage_mean, "words": p.words(self.scenario)}
+        return {"objective": self.scenario.objective, "count": len(self.plans), "best": one(self.best),
+                "as_written": one(self.as_written), "even": one(self.even),
+                "plans": [one(p) for p in self.plans[:top]]}
+
     def summary(self) -> str:
         """The best plan in a player's words, how many plans tie with it, and what it gains
         over the file's own plan and an even allocation."""
