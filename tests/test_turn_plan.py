@@ -148,3 +148,20 @@ def test_the_command_refuses_a_scenario_without_a_battlegroup(tmp_path, capsys):
     assert main(["plan", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "attackers: plan the turn of a battlegroup" in err
+
+
+def test_warjacks_alike_share_their_solves():
+    """Two warjacks of one card: the plans that swap them (with their focus) have the same
+    figures, and are solved once."""
+    fist = [Weapon("Fist", "melee", 6, 14)]
+    caster = Attacker("Caster", [Weapon("Staff", "melee", 6, 12)], focus=1, model="other", controls=["Jack A", "Jack B"])
+    scen = Scenario(Target(12, 14, boxes=6), [caster, Attacker("Jack A", fist, focus=1), Attacker("Jack B", fist, focus=1)])
+    plans = plan_turn(scen)
+    by_key = {(p.focus, p.order): p for p in plans.plans}
+    swapped = {(tuple((("Jack B" if n == "Jack A" else "Jack A" if n == "Jack B" else n), f) for n, f in p.focus),
+                tuple("Jack B" if n == "Jack A" else "Jack A" if n == "Jack B" else n for n in p.order)): p
+               for p in plans.plans}
+    for key, p in by_key.items():
+        twin = swapped[key] if key in swapped else None
+        assert twin is None or (twin.value, twin.damage_mean) == (p.value, p.damage_mean)
+    assert plans.solves < len(plans.plans)

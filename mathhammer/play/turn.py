@@ -70,6 +70,7 @@ class TurnPlans:
     plans: tuple
     as_written: Plan
     even: Plan
+    solves: int = 0  #: exact solves made (plans alike but for names share one)
 
     @property
     def best(self) -> Plan:
@@ -163,16 +164,31 @@ def _variant(scenario: Scenario, focus: dict, order: tuple) -> Scenario:
     return dataclasses.replace(scenario, attackers=tuple(attackers[i] for i in order))
 
 
-def _evaluate(scenario: Scenario, focus: dict, order: tuple) -> Plan:
-    from ..exact import exact_result
+class _Solver:
+    """Plans solved exactly, each sequence once: two plans whose attackers, taken in order,
+    are alike but for their names (two warjacks of one card swapped, with the same focus)
+    are one solve (its figures do not read names). ``solves`` counts the solves made."""
 
-    res = exact_result(_variant(scenario, focus, order))
-    value = {"kill": res.kill, "damage": res.damage_mean}.get(scenario.objective, res.kill)
-    if scenario.objective == "destroyed":
-        value = res.models_destroyed_mean
-    names = [a.name for a in scenario.attackers]
-    return Plan(tuple((names[i], focus.get(i, a.focus)) for i, a in enumerate(scenario.attackers)),
-                tuple(names[i] for i in order), float(value), float(res.kill), float(res.damage_mean))
+    def __init__(self, scenario: Scenario):
+        self.scenario = scenario
+        self.names = [a.name for a in scenario.attackers]
+        self.figures: dict = {}
+        self.solves = 0
+
+    def plan(self, focus: dict, order: tuple) -> Plan:
+        from ..exact import exact_result
+
+        sc = self.scenario
+        variant = _variant(sc, focus, order)
+        key = tuple(dataclasses.replace(a, name="_") for a in variant.attackers)
+        if key not in self.figures:
+            res = exact_result(variant)
+            value = {"kill": res.kill, "damage": res.damage_mean,
+                     "destroyed": res.models_destroyed_mean}.get(sc.objective, res.kill)
+            self.figures[key] = (float(value), float(res.kill), float(res.damage_mean))
+            self.solves += 1
+        return Plan(tuple((self.names[i], focus.get(i, a.focus)) for i, a in enumerate(sc.attackers)),
+                    tuple(self.names[i] for i in order), *self.figures[key])
 
 
 def plan_turn(scenario: Scenario) -> TurnPlans:
@@ -212,13 +228,14 @@ def plan_turn(scenario: Scenario) -> TurnPlans:
                                  f"the exact planner's {MAX_PLANS:,}")
     written = {i: a.focus for i, a in enumerate(scenario.attackers)}
     identity = tuple(range(len(scenario.attackers)))
-    as_written = _evaluate(scenario, written, identity)
+    solver = _Solver(scenario)
+    as_written = solver.plan(written, identity)
     plans = [as_written]
     for focus in options:
         for order in orders:
             if focus == written and order == identity:
                 continue
-            plans.append(_evaluate(scenario, focus, order))
+            plans.append(solver.plan(focus, order))
     ranked = sorted(plans, key=lambda p: (-round(p.value / TIE) * TIE, -round(p.damage_mean / TIE) * TIE))
-    even = _evaluate(scenario, {**written, **even_allocation(scenario)}, identity)
-    return TurnPlans(scenario, tuple(ranked), as_written, even)
+    even = solver.plan({**written, **even_allocation(scenario)}, identity)
+    return TurnPlans(scenario, tuple(ranked), as_written, even, solver.solves)
