@@ -37,7 +37,7 @@ def test_the_pool_is_what_the_controller_keeps_and_what_it_allocates():
     (_group(1, (3,), controls=["Jack A", "Nobody"]), "attackers[0].controls[1]", "Nobody"),
     (_group(1, (3,), controls=["Caster"]), "attackers[0].controls[0]", "Caster"),
     (_group(1, (3,), model="warjack"), "attackers[0].controls", ["Jack A"]),
-    (_group(0, (3,), fury=3), "attackers[0].controls", ["Jack A"]),
+    (_group(0, (3,), fury=3), "attackers[0].controls[0]", "Jack A"),  # a warlock's are warbeasts
 ])
 def test_a_bad_battlegroup_is_one_line_naming_the_key(attackers, key, value):
     with pytest.raises(InputError) as info:
@@ -87,3 +87,12 @@ def test_a_trade_model_has_no_battlegroup():
     with pytest.raises(InputError, match=r"^attacker\.controls: .*not in a trade"):
         TradeModel(Attacker("Caster", STAFF, focus=3, model="other", controls=["Jack"]), Target(15, 16, boxes=18),
                    ["X"])
+
+
+def test_a_warlock_s_battlegroup_allocates_nothing():
+    """Warlocks and warbeasts (docs/rules.md 9): a warbeast's fury is its own; the
+    battlegroup has no pool to share."""
+    beasts = [Attacker(n, FIST, fury=3, model="warbeast") for n in ("Beast A", "Beast B")]
+    lock = Attacker("Warlock", STAFF, fury=2, model="other", controls=["Beast A", "Beast B"])
+    group, = battlegroups([lock] + beasts)
+    assert (group.jacks, group.pool, group.allocates) == ((1, 2), 0, False)

@@ -165,3 +165,20 @@ def test_warjacks_alike_share_their_solves():
         twin = swapped[key] if key in swapped else None
         assert twin is None or (twin.value, twin.damage_mean) == (p.value, p.damage_mean)
     assert plans.solves < len(plans.plans)
+
+
+def test_a_warlock_s_plan_is_the_order_alone():
+    """A warlock's battlegroup: nothing to allocate, every order played, each equal to the
+    brute force's."""
+    fist = [Weapon("Claw", "melee", 6, 12)]
+    beasts = [Attacker("Beast A", fist, fury=1, model="warbeast"), Attacker("Beast B", fist, model="warbeast")]
+    lock = Attacker("Warlock", [Weapon("Staff", "melee", 6, 11)], fury=1, model="other", controls=["Beast A", "Beast B"])
+    scen = Scenario(Target(12, 14, boxes=2), [lock] + beasts, trials=1, seed=0)
+    plans = plan_turn(scen)
+    assert len(plans.plans) == 6 and all(dict(p.focus) == {"Warlock": 0, "Beast A": 0, "Beast B": 0}
+                                         for p in plans.plans)  # focus: none allocated (fury their own)
+    for p in plans.plans:
+        order = tuple(["Warlock", "Beast A", "Beast B"].index(n) for n in p.order)
+        variant = dataclasses.replace(scen, attackers=tuple(scen.attackers[i] for i in order))
+        assert p.value == pytest.approx(float(bf_activation(variant)["value"]), abs=TOL)
+    assert "allocate" not in plans.best.words(scen)

@@ -55,7 +55,7 @@ class Plan:
         """The plan in a player's words: "Jack A 3, Jack B 2, Caster keeps 2; Jack A, then ..."."""
         spent = dict(self.focus)
         parts = []
-        for group in battlegroups(scenario.attackers):
+        for group in (g for g in battlegroups(scenario.attackers) if g.allocates):
             jacks = [f"{scenario.attackers[j].name} {spent[scenario.attackers[j].name]}" for j in group.jacks]
             keeper = scenario.attackers[group.controller].name
             parts.append(f"allocate {', '.join(jacks)}; {keeper} keeps {spent[keeper]}")
@@ -128,6 +128,8 @@ def allocations(scenario: Scenario) -> list[dict]:
     the controller the rest), the battlegroups' allocations combined."""
     per_group = []
     for group in battlegroups(scenario.attackers):
+        if not group.allocates:  # a warlock's: the warbeasts' fury is their own
+            continue
         caps = [0 if "C" in scenario.attackers[j].crippled else ALLOCATION_LIMIT for j in group.jacks]
         options = []
         for given in itertools.product(*(range(min(c, group.pool) + 1) for c in caps)):
@@ -148,7 +150,7 @@ def even_allocation(scenario: Scenario) -> dict:
     at most the limit, none with a crippled Cortex; the controller the rest): a player's
     default to compare plans with."""
     out: dict = {}
-    for group in battlegroups(scenario.attackers):
+    for group in (g for g in battlegroups(scenario.attackers) if g.allocates):
         share = group.pool // (len(group.jacks) + 1)
         left = group.pool
         for j in group.jacks:
@@ -233,8 +235,8 @@ def plan_turn(scenario: Scenario) -> TurnPlans:
     plans = [as_written]
     for focus in options:
         for order in orders:
-            if focus == written and order == identity:
-                continue
+            if {**written, **focus} == written and order == identity:
+                continue  # the file's own plan, already in
             plans.append(solver.plan(focus, order))
     ranked = sorted(plans, key=lambda p: (-round(p.value / TIE) * TIE, -round(p.damage_mean / TIE) * TIE))
     even = solver.plan({**written, **even_allocation(scenario)}, identity)
