@@ -66,58 +66,43 @@ def battlegroups(attackers) -> tuple[Battlegroup, ...]:
         if a.model in ("warjack", "warbeast"):
             raise InputError(f"{key}.controls", list(a.controls), f"a battlegroup's controller is a warcaster "
                              f"or a warlock (model = \"other\"), not a {a.model}")
+        # a warlock (fury) controls warbeasts, each with its own fury: nothing is allocated
+        # (leeching and reaving are not modelled: docs/rules.md 9)
+        kind = "warbeast" if a.fury else "warjack"
+        members = tuple(_member(attackers, index, owner, i, k, kind) for k in range(len(a.controls)))
         if a.fury:
-            out.append(_warlock(attackers, i, index, owner))
+            out.append(Battlegroup(i, members, 0))
             continue
-        jacks = []
-        for k, name in enumerate(a.controls):
-            where = f"{key}.controls[{k}]"
-            j = index.get(name)
-            if j is None:
-                raise InputError(where, name, "names no attacker of the scenario: "
-                                 + ", ".join(repr(x.name) for x in attackers))
-            if j == i:
-                raise InputError(where, name, "names the controller itself")
-            jack = attackers[j]
-            if jack.model != "warjack":
-                raise InputError(where, name, f"a controller allocates focus to warjacks; {name!r} is "
-                                 f"model = {jack.model!r}")
-            if j in owner:
-                raise InputError(where, name, f"is in the battlegroup of {attackers[owner[j]].name!r} "
-                                 "already")
-            if jack.fury:
-                raise InputError(f"attackers[{j}].fury", jack.fury, "a warjack in a battlegroup is allocated "
-                                 "focus, not fury")
-            if jack.focus > ALLOCATION_LIMIT:
-                raise InputError(f"attackers[{j}].focus", jack.focus, f"a warjack can be allocated at most "
-                                 f"{ALLOCATION_LIMIT} focus (the Cortex rule)")
-            owner[j] = i
-            jacks.append(j)
-        pool = a.focus + sum(attackers[j].focus for j in jacks)
+        pool = a.focus + sum(attackers[j].focus for j in members)
         if pool == 0:
             raise InputError(f"{key}.focus", a.focus, "a battlegroup's controller needs focus to allocate "
                              "(its ARC: the focus it keeps, with what the file allocates its warjacks)")
-        out.append(Battlegroup(i, tuple(jacks), pool))
+        out.append(Battlegroup(i, members, pool))
     return tuple(out)
 
 
-def _warlock(attackers, i: int, index: dict, owner: dict) -> Battlegroup:
-    """A warlock's battlegroup (a controller with fury): warbeasts, each with its own fury;
-    nothing is allocated (leeching and reaving are not modelled: docs/rules.md 9)."""
-    beasts = []
-    for k, name in enumerate(attackers[i].controls):
-        where = f"attackers[{i}].controls[{k}]"
-        j = index.get(name)
-        if j is None:
-            raise InputError(where, name, "names no attacker of the scenario: "
-                             + ", ".join(repr(x.name) for x in attackers))
-        if j == i:
-            raise InputError(where, name, "names the controller itself")
-        if attackers[j].model != "warbeast":
-            raise InputError(where, name, f"a warlock controls warbeasts; {name!r} is model = "
-                             f"{attackers[j].model!r}")
-        if j in owner:
-            raise InputError(where, name, f"is in the battlegroup of {attackers[owner[j]].name!r} already")
-        owner[j] = i
-        beasts.append(j)
-    return Battlegroup(i, tuple(beasts), 0)
+def _member(attackers, index: dict, owner: dict, i: int, k: int, kind: str) -> int:
+    """The index of the ``k``-th model controller ``i`` names, checked: another attacker of
+    model ``kind`` in no other battlegroup (a warjack: no fury, at most the limit of focus);
+    recorded in ``owner``."""
+    name = attackers[i].controls[k]
+    where = f"attackers[{i}].controls[{k}]"
+    j = index.get(name)
+    if j is None:
+        raise InputError(where, name, "names no attacker of the scenario: "
+                         + ", ".join(repr(x.name) for x in attackers))
+    if j == i:
+        raise InputError(where, name, "names the controller itself")
+    member = attackers[j]
+    if member.model != kind:
+        whose = "a warlock controls warbeasts" if kind == "warbeast" else "a controller allocates focus to warjacks"
+        raise InputError(where, name, f"{whose}; {name!r} is model = {member.model!r}")
+    if j in owner:
+        raise InputError(where, name, f"is in the battlegroup of {attackers[owner[j]].name!r} already")
+    if kind == "warjack" and member.fury:
+        raise InputError(f"attackers[{j}].fury", member.fury, "a warjack in a battlegroup is allocated focus, not fury")
+    if kind == "warjack" and member.focus > ALLOCATION_LIMIT:
+        raise InputError(f"attackers[{j}].focus", member.focus, f"a warjack can be allocated at most "
+                         f"{ALLOCATION_LIMIT} focus (the Cortex rule)")
+    owner[j] = i
+    return j
