@@ -22,16 +22,15 @@ Every case has an id (``file-017-range-target.arm``) and the generator its seed
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 from mathhammer import Attacker, Scenario, Spend, Target, Weapon, cli, compare, simulate, sweep
 from mathhammer.errors import InputError, shown
 from mathhammer.studies.matrices import matrix
+from fuzz_tools import dotted, get_in, one_line_error, set_in, snapshot, toml_value
 
 SEED = 18_2026
 
@@ -71,36 +70,14 @@ REQUIRED = [T + ("def",), T + ("arm",), W + ("skill",), W + ("pow",), W + ("type
 WORDS = ["lazer", "sometimes", "xx", "Melee ", "KILL", "tiny", "flying", "1", "none?", "é"]
 
 
-def dotted(keys: tuple) -> str:
-    """A key as errors spell it: ``attackers[0].weapons[1].pow``."""
-    out = ""
-    for k in keys:
-        out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else k)
-    return out
-
-
 # ---------------------------------------------------------------------------- TOML text
-def _value(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v) if isinstance(v, int) else ("nan" if v != v else repr(v).replace("inf", "inf"))
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {_value(x)}" for k, x in v.items()) + " }"
-    raise TypeError(v)
-
-
 def _table(name: str, table: dict, subtables: tuple[str, ...] = ()) -> list[str]:
     lines = []
     for k, v in table.items():
         if k in subtables and (isinstance(v, dict) or (isinstance(v, list) and v and all(
                 isinstance(x, dict) for x in v))):
             continue
-        lines.append(f"{json.dumps(k)} = {_value(v)}")
+        lines.append(f"{json.dumps(k)} = {toml_value(v)}")
     return lines
 
 
@@ -121,18 +98,8 @@ def to_toml(data: dict) -> str:
         elif isinstance(v, dict):
             lines += ["", f"[{json.dumps(top)}]"] + _table(top, v)
         else:
-            lines.insert(0, f"{json.dumps(top)} = {_value(v)}")
+            lines.insert(0, f"{json.dumps(top)} = {toml_value(v)}")
     return "\n".join(lines) + "\n"
-
-
-def _get(data, keys):
-    for k in keys:
-        data = data[k]
-    return data
-
-
-def _set(data, keys, value):
-    _get(data, keys[:-1])[keys[-1]] = value
 
 
 # ---------------------------------------------------------------------------- generators
@@ -195,7 +162,7 @@ def _mutated(rng: random.Random, kind: str) -> dict:
         value = rng.choice([1, "x", True, [1]])
     elif kind == "missing":
         keys = rng.choice(REQUIRED)
-        del _get(data, keys[:-1])[keys[-1]]
+        del get_in(data, keys[:-1])[keys[-1]]
         return made(dotted(keys), None)
     elif kind == "choice":
         keys = rng.choice(CHOICES)
@@ -209,11 +176,11 @@ def _mutated(rng: random.Random, kind: str) -> dict:
         if how in (0, 1):  # too few columns, or too many (not twelve): the list shown cut
             bad = bad[: rng.randint(1, 5)] if how == 0 else bad + ["......"] * rng.choice(
                 [1, 2, 3, 4, 5, 7])
-            _set(data, keys, bad)
+            set_in(data, keys, bad)
             return made("target.grid", None)
         if how in (2, 3):  # a letter no grid has, a column not a string
             bad[column] = "..Q..." if how == 2 else 7
-            _set(data, keys, bad)
+            set_in(data, keys, bad)
             return made(f"target.grid[{column}]", bad[column])
         value = "LLMMCC"  # not a list
     elif kind == "trials":
@@ -222,17 +189,17 @@ def _mutated(rng: random.Random, kind: str) -> dict:
                             "1e6", "many", 2**63 - 1])
     elif kind == "item":
         keys = rng.choice(LISTS)
-        items = list(_get(data, keys[:-1]).get(keys[-1], []))
+        items = list(get_in(data, keys[:-1]).get(keys[-1], []))
         bad = rng.choice(WORDS + [3, 2.5])
         items.insert(rng.randint(0, len(items)), bad)
         keys_item = keys + (items.index(bad),)
-        _set(data, keys, items)
+        set_in(data, keys, items)
         return made(dotted(keys_item), bad)
     elif kind == "table":
         keys = rng.choice(TABLES + [("attackers",), A + ("weapons",)])
         value = rng.choice([5, "x", [1, 2], True])
         if keys in (("attackers",), A + ("weapons",)) and value == [1, 2]:
-            _set(data, keys, [1, 2])  # a list of tables: its first item is refused
+            set_in(data, keys, [1, 2])  # a list of tables: its first item is refused
             return made(dotted(keys + (0,)), 1)
     elif kind == "other":
         keys = rng.choice(list(OTHER))
@@ -250,7 +217,7 @@ def _mutated(rng: random.Random, kind: str) -> dict:
             cut = rng.randint(10, len(good) - 10)
             text = good[:cut] + "\x00" + good[cut:]
         return made("invalid TOML", None, text)
-    _set(data, keys, value)
+    set_in(data, keys, value)
     return made(dotted(keys), value)
 
 
@@ -460,20 +427,6 @@ def test_the_generator_makes_enough_cases():
 
 
 # ---------------------------------------------------------------------------- checks
-def _snapshot(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def _cli(capsys, argv) -> str:
-    status = cli.main(argv)
-    out, err = capsys.readouterr()
-    assert status == 2, (status, err[-2000:])
-    assert out == "", out
-    assert err.count("\n") == 1 and err.startswith("mathhammer: error: "), err
-    return err
-
-
 def _names(err: str, text: str) -> bool:
     """Whether ``err`` names the value ``text`` (cut, where it is long, as messages cut values)."""
     return text in err or repr(text) in err or shown(text) in err
@@ -500,9 +453,9 @@ def test_the_base_scenario_is_valid(folder, capsys):
 def test_a_bad_scenario_file_is_one_line(case, folder, capsys):
     path = folder / "bad.toml"
     path.write_text(case["text"], encoding="utf-8")
-    before = _snapshot(folder)
-    err = _cli(capsys, ["run", "bad.toml"])
-    assert _snapshot(folder) == before
+    before = snapshot(folder)
+    err = one_line_error(capsys, ["run", "bad.toml"])
+    assert snapshot(folder) == before
     assert "bad.toml" in err
     assert case["key"] in err, err
     value = case["value"]
@@ -530,9 +483,9 @@ def test_a_bad_flag_is_one_line(case, folder, capsys):
             at = argv.index(case["flag"])
             del argv[at: at + 2]
         argv += [case["flag"], real(case["value"])] if case["flag"] != "SCENARIO" else []
-    before = _snapshot(folder)
-    err = _cli(capsys, argv)
-    assert _snapshot(folder) == before  # nothing the user wrote changed, nothing written
+    before = snapshot(folder)
+    err = one_line_error(capsys, argv)
+    assert snapshot(folder) == before  # nothing the user wrote changed, nothing written
     flag, value = case["flag"], case["value"]
     assert flag in err or (flag == "SCENARIO" and "file.toml" in err), err
     if value is None or not value.strip():
@@ -549,7 +502,7 @@ def test_a_bad_flag_is_one_line(case, folder, capsys):
 @pytest.mark.parametrize("case", API_CASES,
                          ids=[f"api-{i:03d}-{c['name']}" for i, c in enumerate(API_CASES)])
 def test_a_bad_api_argument_is_an_input_error(case, folder):
-    before = _snapshot(folder)
+    before = snapshot(folder)
     with pytest.raises(InputError) as info:
         case["call"](**case["kwargs"])
     message = str(info.value)
@@ -560,4 +513,4 @@ def test_a_bad_api_argument_is_an_input_error(case, folder):
     if isinstance(value, list):  # the list, as a tuple, or the item refused in it
         shown += [repr(tuple(value))] + [repr(x) for x in value]
     assert any(x in message for x in shown), message
-    assert _snapshot(folder) == before
+    assert snapshot(folder) == before

@@ -15,10 +15,8 @@ with one line naming the key.
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -26,6 +24,7 @@ from mathhammer import Attacker, Side, Target, Trade, TradeModel, Weapon, cli, s
 from mathhammer.errors import InputError
 from mathhammer.studies.stat_worth import stat_worth
 from mathhammer.studies.trade_matrices import trade_matrix
+from fuzz_tools import dotted, get_in, one_line_error, set_in, snapshot, toml_value
 
 SEED = 48_2026
 
@@ -60,46 +59,24 @@ REQUIRED = [("sides",), ("sides", 0, "models"), M0 + ("attacks",), ("sides", 1, 
 WORDS = ["lazer", "Green", "win", "xx", "KILL ", "é", "none?"]
 #: Refusals only a trade has: (mutation, the key the message names, the value it shows).
 TRADE_ONLY = {
-    "own side": (lambda d: _set(d, ("sides", 1, "models", 0, "attacks"), "Beast"),
+    "own side": (lambda d: set_in(d, ("sides", 1, "models", 0, "attacks"), "Beast"),
                  "sides[1].models[0].attacks[0]", "Beast"),
-    "nobody": (lambda d: _set(d, M0 + ("attacks",), ["Nobody"]), "sides[0].models[0].attacks[0]", "Nobody"),
-    "no models": (lambda d: _set(d, ("sides", 1, "models"), []), "sides[1].models", None),
+    "nobody": (lambda d: set_in(d, M0 + ("attacks",), ["Nobody"]), "sides[0].models[0].attacks[0]", "Nobody"),
+    "no models": (lambda d: set_in(d, ("sides", 1, "models"), []), "sides[1].models", None),
     "one side": (lambda d: d["sides"].pop(), "sides", None),
-    "same name": (lambda d: _set(d, ("sides", 1, "models", 0, "name"), "Jack"), "sides[1].models[0].name", "Jack"),
-    "same side name": (lambda d: _set(d, ("sides", 1, "name"), "Red"), "sides[1].name", "Red"),
-    "turns": (lambda d: _set(d, ("simulation", "turns"), 3), "simulation.turns", 3),
-    "crippled": (lambda d: _set(d, A + ("crippled",), ["L"]), "sides[0].models[0].attacker.crippled", None),
-    "targets": (lambda d: _set(d, A + ("targets",), ["Beast"]), "sides[0].models[0].attacker.targets", None),
-    "power field": (lambda d: _set(d, T + ("focus",), 2), "sides[0].models[0].target.focus", 2),
-    "cripple on a card": (lambda d: _set(d, ("sides", 1, "models", 0, "cripple_at"), {"B": 3}),
+    "same name": (lambda d: set_in(d, ("sides", 1, "models", 0, "name"), "Jack"), "sides[1].models[0].name", "Jack"),
+    "same side name": (lambda d: set_in(d, ("sides", 1, "name"), "Red"), "sides[1].name", "Red"),
+    "turns": (lambda d: set_in(d, ("simulation", "turns"), 3), "simulation.turns", 3),
+    "crippled": (lambda d: set_in(d, A + ("crippled",), ["L"]), "sides[0].models[0].attacker.crippled", None),
+    "targets": (lambda d: set_in(d, A + ("targets",), ["Beast"]), "sides[0].models[0].attacker.targets", None),
+    "power field": (lambda d: set_in(d, T + ("focus",), 2), "sides[0].models[0].target.focus", 2),
+    "cripple on a card": (lambda d: set_in(d, ("sides", 1, "models", 0, "cripple_at"), {"B": 3}),
                           "sides[1].models[0].cripple_at", None),
-    "cripple letter": (lambda d: _set(d, M0 + ("cripple_at",), {"Q": 3}), "sides[0].models[0].cripple_at", "Q"),
-    "models differ": (lambda d: _set(d, T + ("models",), 3), "sides[0].models[0].target.models", 3),
-    "optimize": (lambda d: _set(d, A + ("policy",), "optimize"), "sides[0].models[0].attacker.policy", "optimize"),
+    "cripple letter": (lambda d: set_in(d, M0 + ("cripple_at",), {"Q": 3}), "sides[0].models[0].cripple_at", "Q"),
+    "models differ": (lambda d: set_in(d, T + ("models",), 3), "sides[0].models[0].target.models", 3),
+    "optimize": (lambda d: set_in(d, A + ("policy",), "optimize"), "sides[0].models[0].attacker.policy", "optimize"),
 }
 KINDS = ("type", "range", "unknown", "missing", "choice", "item", "table", "trade", "toml")
-
-
-def dotted(keys: tuple) -> str:
-    """A key as errors spell it: ``sides[0].models[0].attacker.focus``."""
-    out = ""
-    for k in keys:
-        out += f"[{k}]" if isinstance(k, int) else (f".{k}" if out else k)
-    return out
-
-
-def _inline(v) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (int, float)):
-        return repr(v)
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, list):
-        return "[" + ", ".join(_inline(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{json.dumps(k)} = {_inline(x)}" for k, x in v.items()) + " }"
-    raise TypeError(v)
 
 
 def to_toml(data: dict) -> str:
@@ -107,20 +84,10 @@ def to_toml(data: dict) -> str:
     lines = []
     for top, v in data.items():
         if isinstance(v, dict):
-            lines += ["", f"[{json.dumps(top)}]"] + [f"{json.dumps(k)} = {_inline(x)}" for k, x in v.items()]
+            lines += ["", f"[{json.dumps(top)}]"] + [f"{json.dumps(k)} = {toml_value(x)}" for k, x in v.items()]
         else:
-            lines.insert(0, f"{json.dumps(top)} = {_inline(v)}")
+            lines.insert(0, f"{json.dumps(top)} = {toml_value(v)}")
     return "\n".join(lines) + "\n"
-
-
-def _get(data, keys):
-    for k in keys:
-        data = data[k]
-    return data
-
-
-def _set(data, keys, value):
-    _get(data, keys[:-1])[keys[-1]] = value
 
 
 def _mutated(rng: random.Random, kind: str) -> dict:
@@ -148,17 +115,17 @@ def _mutated(rng: random.Random, kind: str) -> dict:
         value = rng.choice([1, "x", True])
     elif kind == "missing":
         keys = rng.choice(REQUIRED)
-        del _get(data, keys[:-1])[keys[-1]]
+        del get_in(data, keys[:-1])[keys[-1]]
         return made(dotted(keys), None)
     elif kind == "choice":
         keys = rng.choice(CHOICES)
         value = rng.choice(WORDS)
     elif kind == "item":
         keys = rng.choice(LISTS)
-        items = list(_get(data, keys[:-1]).get(keys[-1], []))
+        items = list(get_in(data, keys[:-1]).get(keys[-1], []))
         bad = rng.choice(WORDS)
         items.insert(rng.randint(0, len(items)), bad)
-        _set(data, keys, items)
+        set_in(data, keys, items)
         return made(dotted(keys + (items.index(bad),)), bad)
     elif kind == "table":
         keys = rng.choice([("trade",), ("simulation",), A, T])
@@ -179,7 +146,7 @@ def _mutated(rng: random.Random, kind: str) -> dict:
             cut = rng.randint(10, len(good) - 10)
             text = good[:cut] + "\x00" + good[cut:]
         return made("invalid TOML", None, text)
-    _set(data, keys, value)
+    set_in(data, keys, value)
     return made(dotted(keys), value)
 
 
@@ -265,20 +232,6 @@ def test_the_generator_covers_every_kind_and_every_trade_refusal():
     assert len(FILE_CASES) + len(FLAG_CASES) + len(API_CASES) >= 150
 
 
-def _snapshot(folder: Path) -> dict[str, str]:
-    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
-
-
-def _cli(capsys, argv) -> str:
-    status = cli.main(argv)
-    out, err = capsys.readouterr()
-    assert status == 2, (status, err[-2000:])
-    assert out == "", out
-    assert err.count("\n") == 1 and err.startswith("mathhammer: error: "), err
-    return err
-
-
 @pytest.fixture()
 def folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -296,9 +249,9 @@ def test_the_base_trade_is_valid(folder, capsys):
 def test_a_bad_trade_file_is_one_line(case, folder, capsys):
     path = folder / "bad.toml"
     path.write_text(case["text"], encoding="utf-8")
-    before = _snapshot(folder)
-    err = _cli(capsys, ["trade", "bad.toml"])
-    assert _snapshot(folder) == before
+    before = snapshot(folder)
+    err = one_line_error(capsys, ["trade", "bad.toml"])
+    assert snapshot(folder) == before
     assert "bad.toml" in err
     assert case["key"] in err, err
     value = case["value"]
@@ -316,9 +269,9 @@ def test_a_bad_trade_flag_is_one_line(case, folder, capsys):
             argv[argv.index(case["flag"]) + 1] = case["value"]
         else:
             argv += [case["flag"], case["value"]]
-    before = _snapshot(folder)
-    err = _cli(capsys, argv)
-    assert _snapshot(folder) == before
+    before = snapshot(folder)
+    err = one_line_error(capsys, argv)
+    assert snapshot(folder) == before
     assert case["flag"] in err or case["flag"] == "TRADE", err  # a missing file: named by its path
     assert case["value"] in err, err
 

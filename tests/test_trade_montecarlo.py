@@ -11,28 +11,14 @@ import numpy as np
 import pytest
 
 from mathhammer._core.pairs import pair_entry
-from mathhammer._core.rng import FILL_SLACK
 from mathhammer.errors import InputError
 from mathhammer.exact.trade import exact_trade
-from mathhammer.montecarlo._kernels import layout as L
-from mathhammer.montecarlo._kernels.trade_data import TradeCounters, new_state
-from mathhammer.montecarlo._kernels.trade_trials import trade_trials
-from mathhammer.montecarlo.trades import encode_trade, lasts, trade_figures, trade_monte_carlo
+from mathhammer.montecarlo.trades import trade_figures, trade_monte_carlo
 from mathhammer.rules import Attacker, Spend, Target, Weapon
 from mathhammer.rules.trade import Side, Trade, TradeModel
-from trade_cases import random_trade
+from trade_cases import figures_agree, random_trade, scripted, within
 
 TRIALS = 20_000
-
-
-def _se(p, n=TRIALS):
-    """The standard error of a proportion ``p`` (exact sums can stray past 1 by an ulp)."""
-    return math.sqrt(max(0.0, p * (1 - p)) / n)
-
-
-def _within(mc, exact, bound, what):
-    """``mc`` within 5 standard errors of ``exact`` (``bound``: the standard error)."""
-    assert abs(mc - exact) <= 5 * bound + 1e-12, f"{what}: {mc} against exact {exact} (5 se {5 * bound:.4g})"
 
 
 def test_monte_carlo_trades_agree_with_exact_within_5_standard_errors():
@@ -42,23 +28,8 @@ def test_monte_carlo_trades_agree_with_exact_within_5_standard_errors():
     rng = random.Random(4848)
     for case in range(30):
         trade = random_trade(rng)
-        exact = exact_trade(trade)
-        mc = trade_figures(trade, trade_monte_carlo(trade, TRIALS, seed=case))
-        for k in range(len(exact.turns)):
-            for s in range(2):
-                p = exact.destroyed[k, s]
-                _within(mc.destroyed[k, s], p, _se(p), f"{case} turn {k} side {s} out")
-            for x, m in enumerate(trade.models):
-                p = exact.model_destroyed[k, x]
-                _within(mc.model_destroyed[k, x], p, _se(p), f"{case} {m.name} destroyed")
-                _within(mc.damage[k, x], exact.damage[k, x], m.target.boxes / 2 / math.sqrt(TRIALS),
-                        f"{case} {m.name} damage")
-                # the variance of a figure in [0, B]: standard error at most B^2 / 2 / sqrt(n)
-                _within(mc.damage_sd[k, x] ** 2, exact.damage_sd[k, x] ** 2,
-                        m.target.boxes ** 2 / 2 / math.sqrt(TRIALS), f"{case} {m.name} damage variance")
-        for key, p in exact.crippled.items():
-            for k in range(len(exact.turns)):
-                _within(mc.crippled[key][k], p[k], _se(p[k]), f"{case} {key} crippled")
+        figures_agree(trade, exact_trade(trade), trade_figures(trade, trade_monte_carlo(trade, TRIALS, seed=case)),
+                      TRIALS, case)
 
 
 # ------------------------------------------------------------------ chosen dice
@@ -69,24 +40,6 @@ def _jack(name, enemy, *, skill=6, pow_=14, focus=0, spend=None, cripple_at=None
                       Target(10, 10, boxes=20), [enemy], cripple_at or {})
 
 
-def _scripted(trade, entries):
-    """One trial of ``trade`` on the dice ``entries`` (pair entries, in the order read);
-    returns ``(entries read, counters)``."""
-    tables, draws = encode_trade(trade)
-    size = max(draws, len(entries)) + 8
-    dice = np.zeros(size + FILL_SLACK, dtype=np.uint8)
-    dice[: len(entries)] = entries
-    n, turns = len(trade.models), 2 * trade.rounds
-    counters = TradeCounters(np.zeros((turns, 2), np.int64), np.zeros((turns, n), np.int64),
-                             np.zeros((turns, n), np.int64), np.zeros((turns, n), np.int64),
-                             np.zeros((turns, n), np.int64),
-                             np.zeros((turns, n, L.MAX_LETTERS), np.int64),
-                             np.zeros((tables.rows.shape[0], L.C_NFIELDS), np.int64))
-    pos = trade_trials(np.int64(1), np.zeros(4, np.uint64), dice, np.int64(0), np.int64(size),
-                       np.int64(draws), tables, counters, new_state(tables), True if lasts(trade) else None)
-    return int(pos), counters
-
-
 def test_a_crippled_arm_loses_its_die_in_the_next_activation():
     """Crippled weapon system (docs/rules.md 3, docs/trades.md): Blue's fist deals Red 9
     damage, crippling Red's left arm (cripple_at L = 1); Red's left fist then rolls one die to
@@ -95,14 +48,14 @@ def test_a_crippled_arm_loses_its_die_in_the_next_activation():
     trade = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Blue")
     script = [pair_entry(3, 4), pair_entry(2, 3),   # Blue: 7 + 6 hits; 5 + 14 - 10 = 9
               pair_entry(4, 1), pair_entry(5, 6)]   # Red, one die each: 4, then 5
-    read, c = _scripted(trade, script)
+    read, c = scripted(trade, script)
     assert read == 4
     assert c.damage[0].tolist() == [9, 0]           # after Blue's turn: 9 on Red
     assert c.crippled[0, 0, 6] == 1                 # Red's L (the grid alphabet's bit 6)
     assert c.damage[1].tolist() == [9, 9]           # Red's one die: 5 + 14 - 10
     whole = Trade([Side("Red", [_jack("Red", "Blue", cripple_at={"L": 20})]), Side("Blue", [blue])],
                   first="Blue")
-    read, c = _scripted(whole, script)              # not crippled: two dice, 5 + 6 + 4 = 15
+    read, c = scripted(whole, script)              # not crippled: two dice, 5 + 6 + 4 = 15
     assert read == 4 and c.damage[1].tolist() == [9, 15]
 
 
@@ -118,10 +71,10 @@ def test_a_crippled_arm_on_a_grid_loses_its_die_in_the_next_activation():
     blue = _jack("Blue", "Red", pow_=8)
     trade = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Blue")
     hit_for_two = [pair_entry(3, 4), pair_entry(1, 3)]  # 7 + 6 hits; 1 + 3 + 8 - 10 = 2
-    read, c = _scripted(trade, hit_for_two + [pair_entry(1, 6), pair_entry(4, 1), pair_entry(5, 6)])
+    read, c = scripted(trade, hit_for_two + [pair_entry(1, 6), pair_entry(4, 1), pair_entry(5, 6)])
     assert read == 5 and c.damage[0, 0] == 2 and c.crippled[0, 0, 6] == 1
     assert c.damage[1, 1] == 9
-    read, c = _scripted(trade, hit_for_two + [pair_entry(3, 6), pair_entry(4, 1), pair_entry(5, 6)])
+    read, c = scripted(trade, hit_for_two + [pair_entry(3, 6), pair_entry(4, 1), pair_entry(5, 6)])
     assert read == 5 and c.damage[0, 0] == 2 and c.crippled[0, 0, 6] == 0
     assert c.damage[1, 1] == 15
 
@@ -136,12 +89,12 @@ def test_a_crippled_cortex_spends_nothing():
               pair_entry(4, 5), pair_entry(1, 2), pair_entry(5, 6), pair_entry(1, 2)]
     crippled = Trade([Side("Red", [_jack("Red", "Blue", focus=2, spend=always, cripple_at={"C": 1})]),
                       Side("Blue", [blue])], first="Blue")
-    read, c = _scripted(crippled, script)
+    read, c = scripted(crippled, script)
     assert read == 4                                # 2 entries Blue's, 2 Red's: no boost
     assert c.damage[1, 1] == 1 + 2 + 14 - 10        # Red's damage: the second entry's 1 + 2
     whole = Trade([Side("Red", [_jack("Red", "Blue", focus=2, spend=always, cripple_at={"C": 20})]),
                    Side("Blue", [blue])], first="Blue")
-    read, c = _scripted(whole, script)
+    read, c = scripted(whole, script)
     assert read == 6                                # boosted: 3 dice each, two entries each
     assert c.damage[1, 1] == 5 + 6 + 1 + 14 - 10    # 4 + 5 + 1 hit; 5 + 6 + 1 damage
 
@@ -156,10 +109,10 @@ def test_a_knocked_down_model_stands_up_and_makes_no_charge():
     trade = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Blue")
     script = [pair_entry(4, 4), pair_entry(1, 1),   # Blue: a critical hit (a double); 2 + 14 - 10
               pair_entry(3, 4), pair_entry(2, 3)]   # Red: hits; two damage dice, not three
-    read, c = _scripted(trade, script)
+    read, c = scripted(trade, script)
     assert read == 4 and c.damage[0, 0] == 6 and c.damage[1, 1] == 5 + 14 - 10
     standing = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Red")
-    read, c = _scripted(standing, [pair_entry(3, 4), pair_entry(2, 3), pair_entry(6, 1)])
+    read, c = scripted(standing, [pair_entry(3, 4), pair_entry(2, 3), pair_entry(6, 1)])
     assert read == 5 and c.damage[0, 1] == 2 + 3 + 6 + 14 - 10  # charging: three damage dice (Blue then reads 2)
 
 
@@ -175,9 +128,9 @@ def test_fire_from_a_hit_burns_in_the_next_maintenance_phase():
     trade = Trade([Side("Red", [red]), Side("Blue", [blue])], first="Red")
     hit = [pair_entry(3, 4), pair_entry(2, 3)]
     miss = [pair_entry(1, 1), pair_entry(1, 1)]
-    read, c = _scripted(trade, hit + [pair_entry(4, 6), pair_entry(1, 2)] + miss)
+    read, c = scripted(trade, hit + [pair_entry(4, 6), pair_entry(1, 2)] + miss)
     assert read == 6 and c.damage[0, 1] == 9 and c.damage[1, 1] == 14
-    read, c = _scripted(trade, hit + [pair_entry(2, 6)] + miss)
+    read, c = scripted(trade, hit + [pair_entry(2, 6)] + miss)
     assert read == 5 and c.damage[1, 1] == 9
 
 
@@ -191,7 +144,7 @@ def test_crippled_movement_gives_base_def_5_and_stops_the_charge():
     script = [pair_entry(3, 4), pair_entry(2, 3),          # round 1, Blue: 9 on Red
               pair_entry(3, 4), pair_entry(2, 3),          # Red, no charge: 9 on Blue
               pair_entry(1, 2), pair_entry(1, 1)] + ones   # round 2: Blue hits DEF 5; Red misses
-    read, c = _scripted(trade, script)
+    read, c = scripted(trade, script)
     assert read == 8 and c.crippled[0, 0, 4] == 1          # M: the grid alphabet's bit 4
     assert c.damage[1].tolist() == [9, 9] and c.damage[2, 0] == 9 + 6
 
@@ -204,7 +157,7 @@ def test_a_charge_boosts_only_the_first_activation():
     ones = [pair_entry(1, 1), pair_entry(1, 1)]
     script = ([pair_entry(3, 4), pair_entry(2, 3), pair_entry(1, 6)] + ones
               + [pair_entry(3, 4), pair_entry(2, 3)] + ones)
-    read, c = _scripted(trade, script)
+    read, c = scripted(trade, script)
     assert read == 9 and c.damage[0, 1] == 10 and c.damage[2, 1] == 10 + 9
 
 
@@ -215,7 +168,7 @@ def test_corrosion_deals_one_point_in_the_maintenance_phase():
     acid = Weapon("Fist", "melee", 6, 14, rules=frozenset({"corrosion"}))
     red = TradeModel(Attacker("Red", [acid], spend=never), Target(10, 10, boxes=20), ["Blue"])
     trade = Trade([Side("Red", [red]), Side("Blue", [_jack("Blue", "Red")])], first="Red")
-    read, c = _scripted(trade, [pair_entry(3, 4), pair_entry(2, 3), pair_entry(5, 6),
+    read, c = scripted(trade, [pair_entry(3, 4), pair_entry(2, 3), pair_entry(5, 6),
                                 pair_entry(1, 1), pair_entry(1, 1)])
     assert read == 5 and c.damage[0, 1] == 9 and c.damage[1, 1] == 10
 
@@ -257,9 +210,9 @@ def _first_turn_agrees(trade, target_name, scenario):
     res = mh.simulate_trade(trade, trials=n, seed=11)
     f, x = res.figures, res.models.index(target_name)
     size, boxes = scenario.target.models, scenario.target.boxes
-    _within(f.model_destroyed[0, x], exact.kill, math.sqrt(exact.kill * (1 - exact.kill) / n), "all destroyed")
-    _within(f.damage[0, x], exact.damage_mean, size * boxes / 2 / math.sqrt(n), "damage")
-    _within(f.lost[0, x], exact.models_destroyed_mean, size / 2 / math.sqrt(n), "models lost")
+    within(f.model_destroyed[0, x], exact.kill, math.sqrt(exact.kill * (1 - exact.kill) / n), "all destroyed")
+    within(f.damage[0, x], exact.damage_mean, size * boxes / 2 / math.sqrt(n), "damage")
+    within(f.lost[0, x], exact.models_destroyed_mean, size / 2 / math.sqrt(n), "models lost")
 
 
 def test_a_unit_as_the_target_agrees_with_the_exact_engine():

@@ -5,7 +5,6 @@ measure what the activation's view costs."""
 from __future__ import annotations
 
 import itertools
-import math
 import random
 
 import numpy as np
@@ -21,8 +20,7 @@ from mathhammer.play import codes as K
 from mathhammer.play.trades import ActivationPlay, table_decision
 from mathhammer.rules import Attacker, Spend, Target, Weapon
 from mathhammer.rules.trade import Side, Trade, TradeModel
-from test_trade_montecarlo import _scripted, _se, _within
-from trade_cases import random_trade
+from trade_cases import figures_agree, random_trade, scripted
 
 TRIALS = 20_000
 
@@ -33,20 +31,8 @@ def test_monte_carlo_trades_with_best_play_agree_with_exact_within_5_standard_er
     rng = random.Random(4949)
     for case in range(20):
         trade = random_trade(rng, best=0.8)
-        exact = exact_trade(trade)
-        mc = trade_figures(trade, trade_monte_carlo(trade, TRIALS, seed=100 + case))
-        for k in range(len(exact.turns)):
-            for s in range(2):
-                p = exact.destroyed[k, s]
-                _within(mc.destroyed[k, s], p, _se(p), f"{case} turn {k} side {s} out")
-            for x, m in enumerate(trade.models):
-                p = exact.model_destroyed[k, x]
-                _within(mc.model_destroyed[k, x], p, _se(p), f"{case} {m.name} destroyed")
-                _within(mc.damage[k, x], exact.damage[k, x], m.target.boxes / 2 / math.sqrt(TRIALS),
-                        f"{case} {m.name} damage")
-        for key, p in exact.crippled.items():
-            for k in range(len(exact.turns)):
-                _within(mc.crippled[key][k], p[k], _se(p[k]), f"{case} {key} crippled")
+        figures_agree(trade, exact_trade(trade), trade_figures(trade, trade_monte_carlo(trade, TRIALS, seed=100 + case)),
+                      TRIALS, case)
 
 
 def test_best_play_changes_what_a_trade_spends():
@@ -170,7 +156,7 @@ def test_best_play_boosts_the_attack_roll_that_only_needs_to_hit():
         red1 = TradeModel(Attacker("Red1", [fist], spend=never), Target(12, 12, boxes=5), ["Blue"])
         red2 = TradeModel(Attacker("Red2", [fist], focus=1, spend=spend), Target(12, 12, boxes=5), ["Blue"])
         trade = Trade([Side("Red", [red1, red2]), Side("Blue", [blue])])
-        _, c = _scripted(trade, script)
+        _, c = scripted(trade, script)
         assert c.damage[0, 2] == (5 if destroyed else 4)
         assert c.destroyed[0, 2] == destroyed
         assert c.attack_counts[:, L.C_BOOST_ATT].sum() == boosts

@@ -1,13 +1,22 @@
-"""Random small trades, for the exact trade engine's and the Monte Carlo trade's tests."""
+"""Random small trades, and the checks the exact trade engine's and the Monte Carlo trade's
+tests share: the figures within 5 standard errors, one trial on chosen dice."""
 
 from __future__ import annotations
 
+import math
 import random
 
+import numpy as np
+
+from mathhammer._core.rng import FILL_SLACK
+from mathhammer.montecarlo._kernels import layout as L
+from mathhammer.montecarlo._kernels.trade_data import TradeCounters, new_state
+from mathhammer.montecarlo._kernels.trade_trials import trade_trials
+from mathhammer.montecarlo.trades import encode_trade, lasts
 from mathhammer.rules import Attacker, Spend, Target, Weapon
 from mathhammer.rules.trade import Side, Trade, TradeModel
 
-__all__ = ["random_trade"]
+__all__ = ["random_trade", "se", "within", "figures_agree", "scripted"]
 
 
 def random_trade(rng: random.Random, best: float = 0.0) -> Trade:
@@ -47,3 +56,53 @@ def random_trade(rng: random.Random, best: float = 0.0) -> Trade:
              Side("Blue", [model(n, rng.sample(a_names, len(a_names))) for n in b_names])]
     return Trade(sides, first=rng.choice(["Red", "Blue"]), rounds=rng.randint(1, 2),
                  knockdown_before_tough=rng.random() < 0.2)
+
+
+def se(p, n):
+    """The standard error of a proportion ``p`` over ``n`` trials (exact sums can stray past 1
+    by an ulp)."""
+    return math.sqrt(max(0.0, p * (1 - p)) / n)
+
+
+def within(mc, exact, bound, what):
+    """``mc`` within 5 standard errors of ``exact`` (``bound``: the standard error)."""
+    assert abs(mc - exact) <= 5 * bound + 1e-12, f"{what}: {mc} against exact {exact} (5 se {5 * bound:.4g})"
+
+
+def figures_agree(trade, exact, mc, n, case):
+    """Every figure after every turn of the Monte Carlo trade ``mc`` (``n`` trials) within 5
+    standard errors of ``exact``: P(a side out), P(a model destroyed), its expected damage
+    (standard error at most boxes / 2 / sqrt(n): the damage lies in [0, boxes]) and its
+    variance (at most boxes^2 / 2 / sqrt(n)), P(each threshold crippled)."""
+    for k in range(len(exact.turns)):
+        for s in range(2):
+            p = exact.destroyed[k, s]
+            within(mc.destroyed[k, s], p, se(p, n), f"{case} turn {k} side {s} out")
+        for x, m in enumerate(trade.models):
+            p = exact.model_destroyed[k, x]
+            within(mc.model_destroyed[k, x], p, se(p, n), f"{case} {m.name} destroyed")
+            boxes = m.target.boxes
+            within(mc.damage[k, x], exact.damage[k, x], boxes / 2 / math.sqrt(n), f"{case} {m.name} damage")
+            within(mc.damage_sd[k, x] ** 2, exact.damage_sd[k, x] ** 2, boxes ** 2 / 2 / math.sqrt(n),
+                   f"{case} {m.name} damage variance")
+    for key, p in exact.crippled.items():
+        for k in range(len(exact.turns)):
+            within(mc.crippled[key][k], p[k], se(p[k], n), f"{case} {key} crippled")
+
+
+def scripted(trade, entries):
+    """One trial of ``trade`` on the dice ``entries`` (pair entries, in the order read);
+    returns ``(entries read, counters)``."""
+    tables, draws = encode_trade(trade)
+    size = max(draws, len(entries)) + 8
+    dice = np.zeros(size + FILL_SLACK, dtype=np.uint8)
+    dice[: len(entries)] = entries
+    n, turns = len(trade.models), 2 * trade.rounds
+    counters = TradeCounters(np.zeros((turns, 2), np.int64), np.zeros((turns, n), np.int64),
+                             np.zeros((turns, n), np.int64), np.zeros((turns, n), np.int64),
+                             np.zeros((turns, n), np.int64),
+                             np.zeros((turns, n, L.MAX_LETTERS), np.int64),
+                             np.zeros((tables.rows.shape[0], L.C_NFIELDS), np.int64))
+    pos = trade_trials(np.int64(1), np.zeros(4, np.uint64), dice, np.int64(0), np.int64(size),
+                       np.int64(draws), tables, counters, new_state(tables), True if lasts(trade) else None)
+    return int(pos), counters

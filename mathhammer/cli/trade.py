@@ -10,6 +10,8 @@ import sys
 from .._core.limits import MAX_SEED, MAX_TRIALS
 from ..errors import InputError
 from ..io.schema import ScenarioFileError
+from ..rules.scenario import MAX_TURNS
+from ..studies.trade_matrices import FIRST_CHOICES
 from ._common import EXIT_OK, PROG, UsageError, int_arg, points_progress, write
 from .cards import add_cards_flag, card_dirs_for
 from .matrix import add_points_output, as_flag_error, deck_arg
@@ -52,6 +54,13 @@ def _run_flags(p, trials: str, seed: str) -> None:
                    help="monte_carlo (default) or exact (single models on damage tracks)")
 
 
+def _trade_shape(p, first: str, first_help: str) -> None:
+    """``--rounds`` and ``--first`` (its default ``first``) of the commands trading cards."""
+    p.add_argument("--rounds", type=int_arg("rounds", 1, MAX_TURNS), default=3, metavar="N",
+                   help="rounds of each trade (default 3)")
+    p.add_argument("--first", choices=FIRST_CHOICES, default=first, help=first_help)
+
+
 def _add_matrix_parser(sub) -> None:
     p = sub.add_parser("trade-matrix", help="every card trading with every card: who wins",
                        description="Trade every --rows card with every --columns card over "
@@ -64,11 +73,8 @@ def _add_matrix_parser(sub) -> None:
                    help="a directory of card files, or card names separated by commas; repeatable")
     p.add_argument("--columns", action="append", required=True, metavar="DIR|CARDS",
                    help="a directory of card files, or card names separated by commas")
-    p.add_argument("--rounds", type=int_arg("rounds", 1, 20), default=3, metavar="N",
-                   help="rounds of each trade (default 3)")
-    p.add_argument("--first", choices=("row", "column", "both"), default="row",
-                   help="whose side goes first: the row card's (default), the column card's, "
-                   "or both (two points a pairing)")
+    _trade_shape(p, "row", "whose side goes first: the row card's (default), the column card's, "
+                 "or both (two points a pairing)")
     _run_flags(p, "Monte Carlo sample size of every pairing (default 1,000,000)",
                "the run's seed (each pairing's is derived from it); drawn when not given")
     p.add_argument("--scheduler", default="local", metavar="WHERE",
@@ -179,11 +185,8 @@ def _add_worth_parser(sub) -> None:
     p.add_argument("card", metavar="CARD", help="a card name (NAME:ACTION picks its weapons) or path")
     p.add_argument("--against", action="append", required=True, metavar="DIR|CARDS",
                    help="a directory of card files, or card names separated by commas")
-    p.add_argument("--rounds", type=int_arg("rounds", 1, 20), default=3, metavar="N",
-                   help="rounds of each trade (default 3)")
-    p.add_argument("--first", choices=("row", "column", "both"), default="both",
-                   help="whose side goes first: the card's (row), the opponent's (column), or "
-                   "both, averaged (default)")
+    _trade_shape(p, "both", "whose side goes first: the card's (row), the opponent's (column), or "
+                 "both, averaged (default)")
     p.add_argument("--stats", default=None, metavar="LIST",
                    help="the stats priced, comma-separated (default MAT,RAT,POW,DEF,ARM,boxes,focus)")
     _run_flags(p, "Monte Carlo sample size of each trade (default 200,000)",

@@ -75,8 +75,8 @@ def optimal_trade(trade: Trade, optimise: tuple[bool, bool] = (True, True)) -> T
     >>> a = TradeModel(Attacker("A", [fist], focus=1), Target(12, 15, boxes=4), ["B"])
     >>> b = TradeModel(Attacker("B", [fist], focus=1), Target(12, 15, boxes=4), ["A"])
     >>> trade = Trade([Side("Red", [a]), Side("Blue", [b])], rounds=2)
-    >>> both, myopic = optimal_trade(trade), optimal_trade(trade, (False, False))
-    >>> bool(optimal_trade(trade, (True, False)).win >= myopic.win - 1e-12)
+    >>> tables = optimal_trade(trade, (False, False))   # both sides play their tables
+    >>> bool(optimal_trade(trade, (True, False)).win >= tables.win - 1e-12)
     True
     """
     check_trade_exact(trade)
