@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 import mathhammer as mh
 from mathhammer.cards import scenario_from_cards
+from mathhammer.play.turn import plan_turn
 from mathhammer.plots import (
     main_figure,
     plot_kill_heatmap,
@@ -22,6 +23,8 @@ from mathhammer.plots import (
     save_figure,
     trade_figure,
 )
+from mathhammer.plots.plans import plans_figure
+from mathhammer.studies.plan_checks import check_plans
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "img"
 #: The example files the README's commands run: each figure beside a command draws that file.
@@ -98,6 +101,10 @@ def main() -> None:
                               seed=SEED)
     save(trade_figure(clash, fig=Figure(figsize=(10, 4.6), layout="constrained")),
                 OUT / "trade_units.png")
+    # 7. plan the turn (docs/turn.md): a warcaster and two heavy warjacks against a heavy's grid,
+    # planned on its track relaxation, the best plans run on the grid by Monte Carlo
+    plans = plan_turn(mh.load_scenario(EXAMPLES / "turns" / "caster_and_two_heavies.toml"))
+    save(plans_figure(plans, check_plans(plans, top=5, trials=trials, seed=SEED)), OUT / "turn_plans.png")
     print("wrote", ", ".join(p.name for p in sorted(OUT.glob("*.png"))))
 
 

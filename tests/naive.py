@@ -484,54 +484,136 @@ class _Tally:
     (``cripple[i][x]``), at the very end (``cripple_end[x]``) and of each box marked at the
     end (``box[(c, r)]``); over rounds, kills in each maintenance phase (``mkill[t]``) and
     the continuous-effect figures ``eff[(t, effect, column)]`` (columns of
-    ``mathhammer.result.EFFECT_*``)."""
+    ``mathhammer.result.EFFECT_*``).
 
-    def __init__(self, n, turns=1):
-        self.damage: dict[int, Fraction] = {}
-        self.slots = [[Fraction(0)] * len(BF_FIELDS) for _ in range(n)]
-        self.kill = [Fraction(0)] * n
-        self.sq = [Fraction(0)] * n
-        self.cripple = [{} for _ in range(n)]
-        self.cripple_end: dict = {}
-        self.box: dict = {}
-        self.mkill = [Fraction(0)] * turns
-        self.eff: dict = {}
+    Stored sparsely in one dict keyed by a tag and the entry (most entries of a tally near a
+    leaf are zero, and adding one tally to another is then one loop); the attributes above
+    read as dense lists or plain dicts. ``collapse``: every attack's figures summed as
+    attack 0's (enough for the value, and a smaller walk)."""
+
+    def __init__(self, n, turns=1, collapse=False):
+        self.n, self.turns, self.collapse = n, turns, collapse
+        self.v: dict = {}
 
     def add(self, p, other):
-        """Add ``p`` times ``other`` (zeros skipped: Fractions are slow)."""
-        for mine, theirs in ((self.damage, other.damage), (self.box, other.box),
-                             (self.cripple_end, other.cripple_end), (self.eff, other.eff)):
-            for k, v in theirs.items():
-                mine[k] = mine.get(k, 0) + p * v
-        for mine, theirs in zip(self.cripple, other.cripple):
-            for x, v in theirs.items():
-                mine[x] = mine.get(x, 0) + p * v
-        for t, v in enumerate(other.mkill):
-            if v:
-                self.mkill[t] += p * v
-        for i in range(len(self.kill)):
-            if other.kill[i]:
-                self.kill[i] += p * other.kill[i]
-            if other.sq[i]:
-                self.sq[i] += p * other.sq[i]
-            mine, theirs = self.slots[i], other.slots[i]
-            for j in range(len(BF_FIELDS)):
-                if theirs[j]:
-                    mine[j] += p * theirs[j]
+        """Add ``p`` times ``other``."""
+        v = self.v
+        if p == 1:
+            for k, x in other.v.items():
+                v[k] = v.get(k, 0) + x
+        else:
+            for k, x in other.v.items():
+                v[k] = v.get(k, 0) + p * x
+
+    def _bump(self, key, x):
+        if x:
+            self.v[key] = self.v.get(key, 0) + x
+
+    def add_slot(self, i, j, x):
+        self._bump(("s", 0 if self.collapse else i, j), x)
+
+    def add_sq(self, i, x):
+        self._bump(("q", 0 if self.collapse else i), x)
+
+    def add_eff(self, key, x):
+        self._bump(("e", key), x)
+
+    def set_kill(self, i):
+        self.v[("k", 0 if self.collapse else i)] = Fraction(1)
+
+    def set_mkill(self, t):
+        self.v[("m", t)] = Fraction(1)
+
+    def set_damage(self, marked):
+        self.v[("d", marked)] = Fraction(1)
+
+    def set_cripple(self, i, letters):
+        """Attack ``i``'s letters crippled once it is resolved: ``letters`` (certain), replacing
+        what was there."""
+        if self.collapse:
+            return
+        for k in [k for k in self.v if k[0] == "r" and k[1] == i]:
+            del self.v[k]
+        for x in letters:
+            self.v[("r", i, x)] = Fraction(1)
+
+    def set_end(self, letters, boxes):
+        """Crippled at the very end: ``letters``; marked at the end: ``boxes`` (certain)."""
+        for x in letters:
+            self.v[("c", x)] = Fraction(1)
+        for b in boxes:
+            self.v[("b", b)] = Fraction(1)
+
+    def _tagged(self, tag) -> dict:
+        return {k[1]: x for k, x in self.v.items() if k[0] == tag}
+
+    @property
+    def damage(self):
+        return self._tagged("d")
+
+    @property
+    def eff(self):
+        return self._tagged("e")
+
+    @property
+    def box(self):
+        return self._tagged("b")
+
+    @property
+    def cripple_end(self):
+        return self._tagged("c")
+
+    @property
+    def slots(self):
+        out = [[Fraction(0)] * len(BF_FIELDS) for _ in range(self.n)]
+        for k, x in self.v.items():
+            if k[0] == "s":
+                out[k[1]][k[2]] = x
+        return out
+
+    @property
+    def kill(self):
+        got = self._tagged("k")
+        return [got.get(i, Fraction(0)) for i in range(self.n)]
+
+    @property
+    def sq(self):
+        got = self._tagged("q")
+        return [got.get(i, Fraction(0)) for i in range(self.n)]
+
+    @property
+    def cripple(self):
+        out = [{} for _ in range(self.n)]
+        for k, x in self.v.items():
+            if k[0] == "r":
+                out[k[1]][k[2]] = x
+        return out
+
+    @property
+    def mkill(self):
+        got = self._tagged("m")
+        return [got.get(t, Fraction(0)) for t in range(self.turns)]
 
     def spent(self):
         """Points the attackers spent, and the target (against attacks and other points)."""
-        attackers = sum((row[BF_FIELDS.index("spent")] for row in self.slots), Fraction(0))
-        target = sum((row[BF_FIELDS.index("target_spent")] for row in self.slots), Fraction(0))
-        target += sum((v for (_, _, col), v in self.eff.items() if col == _TSPENT), Fraction(0))
+        sp, tsp = BF_FIELDS.index("spent"), BF_FIELDS.index("target_spent")
+        attackers, target = Fraction(0), Fraction(0)
+        for k, x in self.v.items():
+            if k[0] == "s":
+                if k[2] == sp:
+                    attackers += x
+                elif k[2] == tsp:
+                    target += x
+            elif k[0] == "e" and k[1][2] == _TSPENT:
+                target += x
         return attackers, target
 
     def value(self, objective, boxes):
         if objective == "kill":
-            return sum(self.kill, Fraction(0)) + sum(self.mkill, Fraction(0))
+            return sum((x for k, x in self.v.items() if k[0] in ("k", "m")), Fraction(0))
         if objective.startswith("cripple:"):
-            return self.cripple_end.get(objective.split(":", 1)[1], Fraction(0))
-        return sum((k * v for k, v in self.damage.items()), Fraction(0))
+            return self.v.get(("c", objective.split(":", 1)[1]), Fraction(0))
+        return sum((k[1] * x for k, x in self.v.items() if k[0] == "d"), Fraction(0))
 
 
 def lex_key(tally, objective, boxes, side):
@@ -563,7 +645,8 @@ _PRESENT, _APPLIED, _DAMAGE, _KILL, _AFTER, _DESTROYED, _TSPENT, _TOUGH = range(
 _FIRE, _CORROSION, _QUICKSAND = range(3)
 
 
-def bf_activation(scenario, attackers: str = "scenario", objective: str | None = None) -> dict:
+def bf_activation(scenario, attackers: str = "scenario", objective: str | None = None,
+                  order: str = "listed", figures: str = "all") -> dict:
     """Brute-force the whole scenario of docs/activation.md: every attack of every round
     with an attack phase, and the end of every round (burning earth, the maintenance phase's
     fire and corrosion, hazards), on a damage track, grid or spiral.
@@ -578,6 +661,18 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
     objective : {"kill", "damage", "cripple:X"}, optional
         What optimal attackers maximise and a target with ``power_field="best"`` minimises;
         the scenario's objective by default.
+    order : {"listed", "adaptive", "every"}
+        "listed": the attackers activate in the scenario's order. "adaptive" (one round of
+        attacks): before each activation, the player picks the attacker still to activate
+        whose activation (and best choices after it) it prefers, lexicographically as an
+        attacker's decision (:func:`lex_key`), knowing everything so far. "every" (one
+        round): every order of the attackers and the adaptive one, in one walk (orders that
+        reach the same state with the same attackers to come share what follows); returns
+        ``{"values": {order: value}}``, each order a tuple of attacker indices, the adaptive
+        one ``"adaptive"``.
+    figures : {"all", "value"}
+        "value": only ``value``, ``kill`` and ``damage`` are returned (every attack's
+        figures summed together as it walks: several times faster).
 
     Returns
     -------
@@ -706,23 +801,22 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         return tuple(sorted(st.items()))
 
     def tally():
-        return _Tally(n, turns)
+        return _Tally(n, turns, figures == "value")
 
     def killed(row=None, round_=None):
         """The trial ends: by attack slot ``row`` (its kill, quicksand's included) or in the
         maintenance phase of ``round_``."""
         out = tally()
-        out.damage[boxes] = Fraction(1)
+        out.set_damage(boxes)
         first = row if row is not None else min(n, (round_ + 1) * n0)
         if row is not None:
-            out.kill[row] = Fraction(1)
+            out.set_kill(row)
         else:
-            out.mkill[round_] = Fraction(1)
+            out.set_mkill(round_)
         if card is not None:  # every box marked: every letter crippled from here on
             for j in range(first, n):
-                out.cripple[j] = {x: Fraction(1) for x in card.letters}
-            out.cripple_end = {x: Fraction(1) for x in card.letters}
-            out.box = {b: Fraction(1) for b in card.all}
+                out.set_cripple(j, {x: Fraction(1) for x in card.letters})
+            out.set_end(card.letters, card.all)
         return out
 
     def leaf(i, local, child):
@@ -730,8 +824,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         out = tally()
         out.add(Fraction(1), killed(row=i) if child is None else child)
         for j, name in enumerate(BF_FIELDS):
-            out.slots[i][j] += local.get(name, 0)
-        out.sq[i] += local.get("dmg", 0) ** 2
+            out.add_slot(i, j, local.get(name, 0))
+        out.add_sq(i, local.get("dmg", 0) ** 2)
         return out
 
     def mix(branches):
@@ -743,7 +837,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
     def with_eff(tl, key, amount):
         out = mix([(Fraction(1), tl)])
         if amount:
-            out.eff[key] = out.eff.get(key, 0) + amount
+            out.add_eff(key, amount)
         return out
 
     def best(options, side, obj):
@@ -838,10 +932,48 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         st = dict(frozen)
         return attack(i, st, 0, st["chain_weapon"], again=True)
 
+    first_of = {}
+    for k, s_ in enumerate(base_slots):
+        first_of.setdefault(s_.attacker, k)
+    if order != "listed" and rounds > 1:
+        raise ValueError("the adaptive order is one round's")
+
+    def next_in_queue(st):
+        """A fixed order: the next attacker of the state's ``queue`` (none left: the end of
+        the round)."""
+        queue = st["queue"]
+        if not queue:
+            return round_end(0, freeze(dict(st, points=0)))
+        b = queue[0]
+        return resolve(first_of[b], freeze(dict(st, points=_bf_points(slots[first_of[b]].attacker_obj),
+                                                sustained=False, queue=queue[1:])))
+
+    def next_activation(st, done):
+        """The adaptive order: the player's pick among the attackers not yet ``done``
+        (none left: the end of the round). With one attacker left after the pick, the order
+        is fixed from there: the state takes the fixed orders' form (a ``queue``), so that
+        the walk shares what follows with them."""
+        base = {k: v for k, v in st.items() if k not in ("done", "queue")}
+        left = [b for b in sorted(first_of) if b not in done]
+        if not left:
+            return round_end(0, freeze(dict(base, points=0, queue=())))
+        options = []
+        for b in left:
+            rest = tuple(x for x in left if x != b)
+            form = {"queue": rest} if len(rest) <= 1 else {"done": done}
+            options.append(resolve(first_of[b], freeze(dict(base, points=_bf_points(slots[first_of[b]].attacker_obj),
+                                                            sustained=False, **form))))
+        return best(options, "player", objective)
+
     @functools.cache
     def after_slot(i, frozen):
         st = dict(frozen)
-        if (i + 1) % n0 == 0:  # the last attack of its round
+        if order != "listed" and (i + 1 == n or slots[i + 1].first):  # an activation has ended
+            if "queue" in st:
+                out = next_in_queue(st)
+            else:
+                out = next_activation(st, st["done"] | {slots[i].attacker})
+        elif (i + 1) % n0 == 0:  # the last attack of its round
             out = round_end(i // n0, freeze(dict(st, points=0)))
         else:
             nxt = dict(st)
@@ -851,7 +983,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             out = resolve(i + 1, freeze(nxt))
         out = mix([(Fraction(1), out)])
         if card is not None:
-            out.cripple[i] = {x: Fraction(1) for x in card.crippled(st["card"])}
+            out.set_cripple(i, {x: Fraction(1) for x in card.crippled(st["card"])})
         return out
 
     @functools.cache
@@ -1174,10 +1306,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
     def next_round(rnd, st):
         out = tally()
         if rnd + 1 >= turns:  # the end
-            out.damage[st["marked"]] = Fraction(1)
+            out.set_damage(st["marked"])
             if card is not None:
-                out.box = {b: Fraction(1) for b in st["card"]}
-                out.cripple_end = {x: Fraction(1) for x in card.crippled(st["card"])}
+                out.set_end(card.crippled(st["card"]), st["card"])
         else:
             new = dict(st, down="knocked_down" in t.state, still=bool(set(t.state) & _STILL_STATES),
                        dispelled=False, grievous=False, effects=frozenset(), ice=0, paralyzed=False,
@@ -1189,9 +1320,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             else:
                 out = mix([(Fraction(1), round_end(rnd + 1, freeze(new)))])
         if st["fire"]:
-            out.eff[(rnd, _FIRE, _AFTER)] = out.eff.get((rnd, _FIRE, _AFTER), 0) + 1
+            out.add_eff((rnd, _FIRE, _AFTER), 1)
         if st["corrosion"]:
-            out.eff[(rnd, _CORROSION, _AFTER)] = out.eff.get((rnd, _CORROSION, _AFTER), 0) + 1
+            out.add_eff((rnd, _CORROSION, _AFTER), 1)
         return out
 
     first_points = 0
@@ -1213,7 +1344,20 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
     }
     if card is not None:
         start["card"] = ()
-    result = resolve(0, freeze(start))
+    if order == "every":
+        values = {}
+        for o in itertools.permutations(sorted(first_of)):
+            values[o] = next_in_queue(dict(start, queue=o)).value(objective, boxes)
+        values["adaptive"] = next_activation(dict(start, done=frozenset()), frozenset()).value(objective, boxes)
+        return {"values": values}
+    if order == "adaptive":
+        start["done"] = frozenset()
+        result = mix([(Fraction(1), next_activation(start, frozenset()))])
+    else:
+        result = resolve(0, freeze(start))
+    if figures == "value":
+        return {"value": result.value(objective, boxes), "kill": result.value("kill", boxes),
+                "damage": [result.damage.get(k, Fraction(0)) for k in range(boxes + 1)]}
     per_turn = [sum((result.kill[j] for j in range(n) if j // n0 == r), Fraction(0)) + result.mkill[r]
                 for r in range(turns)]
     res = {

@@ -614,7 +614,7 @@ _FORCE = [(["run", "s.toml"], ("--csv", "--plot")), (["demo"], ("--csv", "--plot
           (["matrix", "--attackers", "solo", "--targets", "solo"], ("--plot",)),
           (["sweep", "s.toml", "--vary", "target.arm=14", "--csv"], ("--plot",)),  # sweep's --csv prints
           (["trade", "t.toml"], ("--plot",)), (["trade-matrix", "--rows", "solo", "--columns", "solo"], ("--plot",)),
-          (["worth", "solo", "--against", "solo"], ("--plot",))]
+          (["worth", "solo", "--against", "solo"], ("--plot",)), (["plan", "s.toml"], ("--plot",))]
 
 
 @pytest.mark.parametrize("argv, files", _FORCE, ids=[" ".join(a[:1] + a[-1:]) for a, _ in _FORCE])
@@ -625,7 +625,7 @@ def test_force_without_a_file_to_overwrite_is_one_line(argv, files, folder, caps
     assert _snapshot(folder) == before
     assert [a for words, a in _flags(_common.OnceStoreTrue) if "--force" in a.option_strings
             and words[0] not in {"run", "demo", "sweep", "compare", "matrix", "trade", "trade-matrix",
-                                 "worth"}] == []  # no other --force
+                                 "worth", "plan"}] == []  # no other --force
 
 
 def test_force_with_its_file_still_overwrites(folder, capsys):

@@ -13,6 +13,8 @@ may reach, and the checks that refuse a scenario beyond the engine, are in
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from .._core.limits import MAX_ARM_STACK, MAX_ICE_STACKS, MAX_SHRED
@@ -300,6 +302,16 @@ class Setup(TrackRelaxation, AttackFigures):
         lt = self.card.letters
         self.feedback_mask = sum(1 << lt.index(x) for x in self.feedback)
         self.cortex_bit = (1 << lt.index("C")) if self.cortex else 0
+
+    def only(self, events) -> Setup:
+        """This setup with ``events`` (a sub-sequence of :attr:`events`) as its sequence:
+        one activation of a turn whose activations are chained one by one
+        (:mod:`~mathhammer.exact.activations`). The copy shares everything else, the card's
+        numbering of configurations included, so that values pass from one activation to
+        the next at the same indices."""
+        view = copy.copy(self)
+        view.events = tuple(events)
+        return view
 
     def part(self, state: State) -> Setup:
         """The setup of the target under attack in ``state``: this one (one target)."""

@@ -1,127 +1,33 @@
-"""Plan the turn: how a battlegroup's focus is allocated and in which order the attackers
-activate (docs/turn.md).
+"""Plan the turn: how a battlegroup's focus is allocated, in which order the attackers
+activate, and who activates next given what the last activation did (docs/turn.md).
 
 Each battlegroup's pool (:mod:`mathhammer.rules.battlegroup`) is shared out before any die
 is rolled: each warjack receives 0 to :data:`~mathhammer.rules.battlegroup.ALLOCATION_LIMIT`
 focus (none with a crippled Cortex), the controller keeps the rest. Every allocation is
-played in every order of the attackers, each activation by best play (the exact engine's
-backward induction over the whole sequence: an attacker's decisions already weigh what the
-attackers after it can still do), and the plans are ranked by the scenario's objective, then
-the damage marked. This is the static plan; the adaptive order (choosing the next attacker
-after seeing how the last activation went) is not in it yet.
+played in every fixed order of the attackers and in the adaptive order (the player picks the
+next attacker after seeing how the last activation went: the damage marked, knocked down, the
+target's focus left), each activation by best play (backward induction over the whole turn:
+an attacker's decisions already weigh what the attackers after it can still do), and the
+plans are ranked by the scenario's objective, then the damage marked. The activations are
+chained by :class:`~mathhammer.exact.activations.Activations`, exactly on a damage track or a
+unit, on the track relaxation of a grid or spiral (the same boxes as one track).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import itertools
-from dataclasses import dataclass
+import numpy as np
 
 from ..errors import ExactNotApplicable, InputError
 from ..rules import Scenario
 from ..rules.battlegroup import ALLOCATION_LIMIT, battlegroups
+from .plans import TIE, NextPick, Plan, TurnPlans
 
-__all__ = ["Plan", "TurnPlans", "allocations", "even_allocation", "plan_turn", "MAX_PLANS", "TIE"]
+__all__ = ["Plan", "NextPick", "TurnPlans", "allocations", "even_allocation", "plan_turn", "MAX_PLANS", "TIE"]
 
 #: Most plans (allocations x orders) the exact planner evaluates; beyond, it says so at once.
 MAX_PLANS = 5_000
-#: Plans whose figures differ by less than this are equal.
-TIE = 1e-12
-
-
-@dataclass(frozen=True)
-class Plan:
-    """One plan of the turn and its exact figures.
-
-    Attributes
-    ----------
-    focus : tuple of (str, int)
-        Per attacker (the scenario's order), the focus it spends: a warjack's allocation, the
-        controller's what it keeps.
-    order : tuple of str
-        The attackers' names in the order they activate.
-    value : float
-        The scenario's objective (P(kill), the expected damage, or the models destroyed).
-    kill, damage_mean : float
-    """
-
-    focus: tuple
-    order: tuple
-    value: float
-    kill: float
-    damage_mean: float
-
-    def words(self, scenario: Scenario) -> str:
-        """The plan in a player's words: "Jack A 3, Jack B 2, Caster keeps 2; Jack A, then ..."."""
-        spent = dict(self.focus)
-        parts = []
-        for group in (g for g in battlegroups(scenario.attackers) if g.allocates):
-            jacks = [f"{scenario.attackers[j].name} {spent[scenario.attackers[j].name]}" for j in group.jacks]
-            keeper = scenario.attackers[group.controller].name
-            parts.append(f"allocate {', '.join(jacks)}; {keeper} keeps {spent[keeper]}")
-        return "; ".join(parts + [", then ".join(self.order)])
-
-
-@dataclass(frozen=True)
-class TurnPlans:
-    """Every plan of the turn, ranked (best first), and the two a player compares it with."""
-
-    scenario: Scenario
-    plans: tuple
-    as_written: Plan
-    even: Plan
-    solves: int = 0  #: exact solves made (plans alike but for names share one)
-
-    @property
-    def best(self) -> Plan:
-        return self.plans[0]
-
-    def frame(self):
-        """One row a plan: ``rank``, ``order``, each attacker's focus (``focus:NAME``),
-        ``value``, ``kill``, ``damage_mean``."""
-        import pandas as pd
-
-        rows = []
-        for rank, p in enumerate(self.plans, 1):
-            row = {"rank": rank, "order": " > ".join(p.order)}
-            row.update({f"focus:{name}": n for name, n in p.focus})
-            row.update(value=p.value, kill=p.kill, damage_mean=p.damage_mean)
-            rows.append(row)
-        return pd.DataFrame(rows)
-
-    def to_dict(self, top: int | None = None) -> dict:
-        """JSON-ready: the objective, ``best``, ``as_written``, ``even`` and the ranked
-        ``plans`` (the first ``top``), each ``{"focus": {name: n}, "order": [...], "value",
-        "kill", "damage_mean", "words"}``."""
-        def one(p: Plan) -> dict:
-            return {"focus": dict(p.focus), "order": list(p.order), "value": p.value, "kill": p.kill,
-                    "damage_mean": p.damage_mean, "words": p.words(self.scenario)}
-        return {"objective": self.scenario.objective, "count": len(self.plans), "best": one(self.best),
-                "as_written": one(self.as_written), "even": one(self.even),
-                "plans": [one(p) for p in self.plans[:top]]}
-
-    def summary(self) -> str:
-        """The best plan in a player's words, how many plans tie with it, and what it gains
-        over the file's own plan and an even allocation."""
-        objective = self.scenario.objective
-
-        def figure(v: float) -> str:
-            return f"{v:.2%}" if objective == "kill" else f"{v:.3f}"
-
-        ties = sum(p.value >= self.best.value - TIE and p.damage_mean >= self.best.damage_mean - TIE
-                   for p in self.plans)
-        lines = [f"best plan: {self.best.words(self.scenario)}",
-                 f"  {objective} {figure(self.best.value)}, damage {self.best.damage_mean:.2f}"
-                 + (f" ({ties} plans tie for best: the same figures)" if ties > 1 else "")]
-        for label, p in (("the file's plan", self.as_written), ("an even allocation", self.even)):
-            gain = self.best.value - p.value
-            verdict = ("the same" if gain <= TIE else f"{100 * gain:+.2f} percentage points" if objective == "kill"
-                       else f"{gain:+.3f}")
-            lines.append(f"against {label} ({p.words(self.scenario)}): {objective} {figure(p.value)}, "
-                         f"the best plan {verdict}")
-        return "\n".join(lines)
-
-
 def allocations(scenario: Scenario) -> list[dict]:
     """Every allocation of every battlegroup's pool: ``{attacker index: focus}`` for the
     controllers and their warjacks (each warjack 0 to the limit, none with a crippled Cortex;
@@ -161,50 +67,120 @@ def even_allocation(scenario: Scenario) -> dict:
     return out
 
 
-def _variant(scenario: Scenario, focus: dict, order: tuple) -> Scenario:
-    attackers = [dataclasses.replace(a, focus=focus.get(i, a.focus)) for i, a in enumerate(scenario.attackers)]
-    return dataclasses.replace(scenario, attackers=tuple(attackers[i] for i in order))
+class _Planner:
+    """The plans of one scenario, played on one :class:`~mathhammer.exact.activations.Activations`:
+    each attacker with each focus a plan gives it is one attacker there (two alike but for
+    their names, once: their activations are the same)."""
 
+    def __init__(self, scenario: Scenario, solved: Scenario, options: list[dict]):
+        from ..exact.activations import Activations
 
-class _Solver:
-    """Plans solved exactly, each sequence once: two plans whose attackers, taken in order,
-    are alike but for their names (two warjacks of one card swapped, with the same focus)
-    are one solve (its figures do not read names). ``solves`` counts the solves made."""
-
-    def __init__(self, scenario: Scenario):
         self.scenario = scenario
         self.names = [a.name for a in scenario.attackers]
-        self.figures: dict = {}
-        self.solves = 0
+        focus = [{a.focus} | {o[i] for o in options if i in o} for i, a in enumerate(scenario.attackers)]
+        index: dict = {}
+        self.ids: dict = {}
+        for i, a in enumerate(solved.attackers):
+            for f in sorted(focus[i]):
+                alike = dataclasses.replace(a, name="_", controls=(), focus=f)
+                self.ids[(i, f)] = index.setdefault(alike, len(index))
+        variants = [dataclasses.replace(a, name=f"attacker {k}") for k, a in enumerate(index)]
+        self.acts = Activations(solved, variants)
+        self.objective = scenario.objective
 
-    def plan(self, focus: dict, order: tuple) -> Plan:
-        from ..exact import exact_result
+    def _focus(self, focus: dict) -> tuple:
+        return tuple((n, focus.get(i, a.focus)) for i, (n, a) in enumerate(zip(self.names, self.scenario.attackers)))
 
-        sc = self.scenario
-        variant = _variant(sc, focus, order)
-        key = tuple(dataclasses.replace(a, name="_") for a in variant.attackers)
-        if key not in self.figures:
-            res = exact_result(variant)
-            value = {"kill": res.kill, "damage": res.damage_mean,
-                     "destroyed": res.models_destroyed_mean}.get(sc.objective, res.kill)
-            self.figures[key] = (float(value), float(res.kill), float(res.damage_mean))
-            self.solves += 1
-        return Plan(tuple((self.names[i], focus.get(i, a.focus)) for i, a in enumerate(sc.attackers)),
-                    tuple(self.names[i] for i in order), *self.figures[key])
+    def _ids(self, focus: dict) -> list[int]:
+        return [self.ids[(i, f)] for i, (_, f) in enumerate(self._focus(focus))]
+
+    def _figures(self, values: np.ndarray) -> tuple[float, float, float]:
+        acts = self.acts
+        return acts.figure(values, self.objective), acts.figure(values, "kill"), acts.figure(values, "damage")
+
+    def fixed(self, focus: dict, order: tuple) -> Plan:
+        ids = self._ids(focus)
+        values = self.acts.sequence(tuple(ids[i] for i in order))
+        return Plan(self._focus(focus), tuple(self.names[i] for i in order), *self._figures(values))
+
+    def adaptive(self, focus: dict) -> Plan:
+        acts = self.acts
+        ids = self._ids(focus)
+        group = tuple(ids)
+        start = acts.setup.start
+        first_id = int(acts.choice(group, start, np.zeros(1, dtype=np.int64))[0])
+        first = ids.index(first_id)
+        rest = [i for i in range(len(ids)) if i != first]
+        then = self._then(first_id, [(i, ids[i]) for i in rest]) if rest else ()
+        return Plan(self._focus(focus), (self.names[first],), *self._figures(acts.adaptive(group)),
+                    adaptive=True, then=then)
+
+    def _then(self, first_id: int, rest: list) -> tuple:
+        """The second pick, per likely situation the first activation leaves."""
+        acts = self.acts
+        setup = acts.setup
+        left = tuple(v for _, v in rest)
+        name_of = {}
+        for i, v in rest:  # alike attackers: the first named
+            name_of.setdefault(v, self.names[i])
+        leaves = acts.leaves(first_id, left)
+        total = sum(float(v.sum()) for v in leaves.values())
+        if total <= TIE:
+            return ()
+        labels = _situations(setup, list(leaves))
+        found = []
+        for (state, v), label in zip(leaves.items(), labels):
+            reached = np.flatnonzero(v > TIE)
+            if reached.size == 0:
+                continue
+            picks = acts.choice(left, state, reached)
+            boxes_left = setup.part(state).remaining(reached)
+            mass = v[reached] / total
+            order = np.argsort(-boxes_left, kind="stable")
+            runs: list = []
+            for k in order:
+                name, b = name_of[int(picks[k])], int(boxes_left[k])
+                if runs and runs[-1][0] == name:
+                    runs[-1][2] = b
+                    runs[-1][3] += float(mass[k])
+                else:
+                    runs.append([name, b, b, float(mass[k])])
+            found.append(NextPick(label, float(v.sum()) / total,
+                                  tuple((n, lo, hi, share) for n, hi, lo, share in runs)))
+        found.sort(key=lambda p: -p.share)
+        return tuple(found)
 
 
-def plan_turn(scenario: Scenario) -> TurnPlans:
-    """Every allocation of the battlegroups' focus in every order of the attackers, played
-    exactly by best play, ranked: the objective, then the damage marked (the file's own plan
-    first among equals).
+def _situations(setup, states: list) -> list[str]:
+    """A label for each state a first activation may leave, from what differs among them:
+    knocked down or not, the target's points left, the models of a unit destroyed, the
+    continuous effects on it, the -DEF / -ARM effects it carries."""
+    kind = setup.target.power_kind or "focus"
+    parts = {
+        "down": lambda s: "knocked down" if s.down else "standing",
+        "target_points": lambda s: f"{s.target_points} {kind} left",
+        "destroyed": lambda s: f"{s.destroyed} models destroyed",
+        "cont": lambda s: "on fire or corroding" if s.cont else "no continuous effect",
+        "effects": lambda s: ", ".join(sorted(e[0] for e in s.effects)) + " on it" if s.effects else "no effect on it",
+    }
+    varying = [f for f in parts if len({getattr(s, f) for s in states}) > 1]
+    return [", ".join(parts[f](s) for f in varying) for s in states]
+
+
+def plan_turn(scenario: Scenario, adaptive: bool = True) -> TurnPlans:
+    """Every allocation of the battlegroups' focus in every order of the attackers, and in
+    the adaptive order (``adaptive``), played exactly by best play, ranked: the objective,
+    then the damage marked (a fixed order before the adaptive one among equals, the file's own
+    plan first of all).
 
     Raises
     ------
     InputError
-        The scenario has no battlegroup, or its objective is ``cripple:X``.
+        The scenario has no battlegroup, its objective is ``cripple:X``, it has several
+        targets or more than one turn.
     ExactNotApplicable
-        More than :data:`MAX_PLANS` plans (said before any is played), or a plan beyond the
-        exact engine.
+        More than :data:`MAX_PLANS` plans, or a plan beyond the exact engine (said before any
+        is played).
 
     Examples
     --------
@@ -214,30 +190,43 @@ def plan_turn(scenario: Scenario) -> TurnPlans:
     ...                   controls=["Jack"])
     >>> plans = plan_turn(Scenario(Target(12, 14, boxes=3), [caster, Attacker("Jack", fist)]))
     >>> len(plans.plans), plans.best.value >= plans.as_written.value
-    (6, True)
+    (9, True)
     """
+    from ..exact.bounds import prepare
+    from .relax import relaxed
+
     if not battlegroups(scenario.attackers):
         raise InputError("attackers", [a.name for a in scenario.attackers],
                          "plan the turn of a battlegroup: give its controller controls = [...]")
     if scenario.objective.startswith("cripple:"):
         raise InputError("simulation.objective", scenario.objective,
                          "the turn planner ranks plans by kill, damage or destroyed")
+    if scenario.several:
+        raise InputError("targets", [t.name for t in scenario.targets], "the turn planner plans against one target")
+    if scenario.turns > 1:
+        raise InputError("simulation.turns", scenario.turns, "the turn planner plans one turn (turns = 1)")
     options = allocations(scenario)
     orders = list(itertools.permutations(range(len(scenario.attackers))))
-    count = len(options) * len(orders)
+    count = len(options) * (len(orders) + adaptive)
     if count > MAX_PLANS:
-        raise ExactNotApplicable(f"{len(options)} allocations x {len(orders)} orders = {count:,} plans exceed "
-                                 f"the exact planner's {MAX_PLANS:,}")
+        raise ExactNotApplicable(f"{len(options)} allocations x {len(orders) + adaptive} orders = {count:,} plans "
+                                 f"exceed the exact planner's {MAX_PLANS:,}")
+    solved, _, how = relaxed(scenario)
+    most = [max([a.focus] + [o.get(i, a.focus) for o in options]) for i, a in enumerate(solved.attackers)]
+    prepare(dataclasses.replace(solved, attackers=tuple(dataclasses.replace(a, focus=f) for a, f in
+                                                        zip(solved.attackers, most))), induction=True)
+    planner = _Planner(scenario, solved, options)
     written = {i: a.focus for i, a in enumerate(scenario.attackers)}
     identity = tuple(range(len(scenario.attackers)))
-    solver = _Solver(scenario)
-    as_written = solver.plan(written, identity)
+    as_written = planner.fixed(written, identity)
     plans = [as_written]
     for focus in options:
         for order in orders:
             if {**written, **focus} == written and order == identity:
                 continue  # the file's own plan, already in
-            plans.append(solver.plan(focus, order))
+            plans.append(planner.fixed(focus, order))
+    if adaptive:
+        plans += [planner.adaptive(focus) for focus in options]
     ranked = sorted(plans, key=lambda p: (-round(p.value / TIE) * TIE, -round(p.damage_mean / TIE) * TIE))
-    even = solver.plan({**written, **even_allocation(scenario)}, identity)
-    return TurnPlans(scenario, tuple(ranked), as_written, even, solver.solves)
+    even = planner.fixed({**written, **even_allocation(scenario)}, identity)
+    return TurnPlans(scenario, tuple(ranked), as_written, even, how, planner.acts.solved, adaptive)
