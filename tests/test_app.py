@@ -391,3 +391,26 @@ def _toml(doc) -> str:
     from mathhammer.io.toml_write import dumps
 
     return dumps(doc)
+
+
+def test_a_battlegroup_gets_its_turn_planned_on_the_page():
+    """A warcaster's battlegroup (its controls chosen on the page): the answer gains "Plan the
+    turn", the best plan and its figures as plan_turn gives them; dropping the battlegroup
+    drops the section."""
+    from mathhammer.play.turn import plan_turn
+
+    doc = D.put(D.new_document(), ("target",), {"def": 13, "arm": 17, "boxes": 12})
+    staff = {"name": "Staff", "type": "melee", "skill": 7, "pow": 14}
+    fist = {"name": "Fist", "type": "melee", "skill": 6, "pow": 16}
+    doc = D.put(doc, ("attackers",), [{"name": "Caster", "model": "other", "focus": 2, "weapons": [staff]},
+                                      {"name": "Jack", "focus": 1, "weapons": [fist]}])
+    ex = _explorer(doc)
+    assert "attackers[0].controls" in ex.form.fields and "attackers[1].controls" not in ex.form.fields
+    assert ex.plan.object == ""
+    _value(ex, "attackers[0].controls", ["Jack"])
+    want = plan_turn(D.to_scenario(ex.doc))
+    assert "Plan the turn" in ex.plan.object and f'data-value="{want.best.value!r}"' in ex.plan.object
+    assert "against the file&#x27;s plan" in ex.plan.object and 'data-state="done"' in ex.state.object
+    assert "the turn planned" in ex.state.object
+    _value(ex, "attackers[0].controls", [])
+    assert ex.plan.object == ""

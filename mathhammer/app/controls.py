@@ -154,9 +154,10 @@ class Form:
 
     def attacker(self, doc: dict, i: int, shown, cards: dict, origin: str | None,
                  on_card: Callable[[int, str, str | None], None],
-                 on_remove: Callable[[int], None]) -> pn.Card:
-        """Attacker ``i``'s controls: its card and action, name, models, points, charge, and
-        each weapon's MAT/RAT, POW, attacks and rules."""
+                 on_remove: Callable[[int], None], others: Sequence[str] = ()) -> pn.Card:
+        """Attacker ``i``'s controls: its card and action, name, models, points, charge, for a
+        warcaster or warlock (model "other") the battlegroup it controls among ``others``
+        (the other attackers' names), and each weapon's MAT/RAT, POW, attacks and rules."""
         a = doc["attackers"][i]
         names = [AS_WRITTEN, *cards]
         pick = pn.widgets.Select(label="Card", options=names, value=origin if origin in cards else AS_WRITTEN,
@@ -180,6 +181,10 @@ class Form:
                        self.number(("attackers", i, "models"), "Models", doc, 1, width=70)),
                 pn.Row(self.points(("attackers", i, key), key.capitalize(), doc, 0),
                        self.flag(("attackers", i, "charge"), "Charge", doc))]
+        model = getattr(shown, "model", None) or a.get("model")
+        if model == "other" and others:  # its battlegroup: the turn is then planned
+            rows.append(self.choices(("attackers", i, "controls"), "Battlegroup (controls)", others, doc,
+                                     width=440))
         for j, w in enumerate(a.get("weapons", [])):
             base = ("attackers", i, "weapons", j)
             skill = "RAT" if w.get("type") in ("ranged", "arcane") else "MAT"

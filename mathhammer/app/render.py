@@ -42,6 +42,8 @@ class Page:
     figure: bytes | None
     attacks: str
     play: str
+    #: The "Plan the turn" section, once planned (None: this piece does not carry it).
+    plan: str | None = None
 
 
 def _pct(p: float) -> str:
@@ -128,6 +130,33 @@ def figure_png(result: Result) -> bytes:
             _layouts.pop(next(iter(_layouts)))
         _layouts[key] = ([ax.get_position() for ax in fig.axes], [t.get_position() for t in fig.texts])
     return buf.getvalue()
+
+
+#: Plans listed in the explorer's "Plan the turn" table.
+PLANS_LISTED = 5
+
+
+def plan_html(plans, note: str = "") -> str:
+    """The "Plan the turn" section: the best plan in a player's words with its figures, what
+    it gains over the best fixed order, the file's plan and an even allocation, and the best
+    :data:`PLANS_LISTED` plans; ``note``: why the turn is not planned (``plans`` None)."""
+    if plans is None:
+        return f'<div class="mh-plan"><h4>Plan the turn</h4><div class="mh-note">{html.escape(note)}</div></div>'
+    lines = plans.summary().splitlines()
+    best, *rest = lines
+    words = best.removeprefix("best plan: ")
+    head = (f'<div class="mh-plan-best" data-value="{plans.best.value!r}">Best plan: <b>'
+            f"{html.escape(words[:1].upper() + words[1:])}</b></div>")
+    items = "".join(f'<div style="margin-left:1em">{html.escape(line.strip())}</div>' for line in rest)
+    frame = plans.frame().head(PLANS_LISTED)
+    cols = [c for c in frame.columns if c not in ("rank", "value", "adaptive")]
+    shown = {"damage_mean": "damage", "order": "order of activation"}
+    header = "".join(f"<th>{html.escape(shown.get(c, c.removeprefix('focus:')))}</th>" for c in cols)
+    body = "".join("<tr>" + "".join(
+        f"<td>{_pct(v) if c == 'kill' else f'{v:.2f}' if isinstance(v, float) else html.escape(str(v))}</td>"
+        for c, v in zip(cols, row)) + "</tr>" for row in frame[cols].itertuples(index=False))
+    table = f'<table class="mh-plans"><tr>{header}</tr>{body}</table>'
+    return f'<div class="mh-plan"><h4>Plan the turn</h4>{head}{items}{table}</div>'
 
 
 def render(result: Result, note: str = "", *, figure: bool = True) -> Page:

@@ -10,8 +10,9 @@ Methods (the page's "Method" choice):
 - ``"exact"``: the exact engine, however long it takes (its refusal is the answer's note).
 - ``"monte_carlo"``: the quick estimate, then the document's trials.
 
-Each stage is one :class:`Answer`; the last is ``final``. The computation is stopped where it
-stands (:func:`mathhammer._core.ticker.stopping`) when ``stop()`` raises
+Each stage is one :class:`Answer`; the last is ``final``. A scenario with a battlegroup (an
+attacker's ``controls``) then gets its turn planned (:func:`plan_stage`). The computation is
+stopped where it stands (:func:`mathhammer._core.ticker.stopping`) when ``stop()`` raises
 :class:`Superseded`.
 
 >>> from mathhammer.app.document import new_document, put, to_scenario
@@ -31,8 +32,9 @@ from ..engine import evaluate
 from ..errors import ExactNotApplicable, InputError
 from ..result import Result
 from ..rules import Scenario
+from ..rules.battlegroup import battlegroups
 
-__all__ = ["EXACT_BUDGET", "METHODS", "QUICK_TRIALS", "Answer", "OverBudget", "Superseded", "answers"]
+__all__ = ["plan_stage", "EXACT_BUDGET", "METHODS", "QUICK_TRIALS", "Answer", "OverBudget", "Superseded", "answers"]
 
 #: The page's methods, in the order it offers them.
 METHODS = ("auto", "exact", "monte_carlo")
@@ -124,3 +126,19 @@ def answers(scenario: Scenario, method: str = "auto",
         t0 = time.perf_counter()
         result = _run(scenario, "monte_carlo", n, stop)
         yield Answer(result, "monte_carlo", n == trials, note, time.perf_counter() - t0)
+
+
+def plan_stage(scenario: Scenario, stop: Callable[[], None] = _no_stop) -> tuple[object, str] | None:
+    """The turn planned (:func:`mathhammer.play.turn.plan_turn`: every allocation and order,
+    and the adaptive order) for a scenario with a battlegroup, as ``(TurnPlans, "")``, or
+    ``(None, why)`` where it cannot be planned (several targets, a plan beyond the exact
+    engine ...); None without a battlegroup. Stopped as the stages are."""
+    if not battlegroups(scenario.attackers):
+        return None
+    from ..play.turn import plan_turn
+
+    try:
+        with stopping(stop):
+            return plan_turn(scenario), ""
+    except (InputError, ExactNotApplicable) as err:
+        return None, f"the turn is not planned: {err}"

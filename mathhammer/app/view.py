@@ -12,6 +12,7 @@ until the last stage is in.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import io
 import time
@@ -25,9 +26,10 @@ from ..errors import InputError
 from .controls import AS_WRITTEN, TRACK, Form
 from .document import (attacker_cards, attacker_from_card, field_message, from_scenario, from_toml,
                        get, new_document, put, target_cards, to_scenario, to_toml)
-from .render import render
+from ..rules.battlegroup import battlegroups
+from .render import plan_html, render
 from .runner import Runner
-from .stages import METHODS, answers
+from .stages import METHODS, answers, plan_stage
 
 __all__ = ["Explorer"]
 
@@ -73,6 +75,8 @@ class Explorer:
         self.figure = pn.pane.PNG(None, width=760, margin=(0, 10))
         self.attacks = pn.pane.HTML("", margin=(0, 10))
         self.play = pn.pane.HTML("", margin=(0, 10))
+        self.plan = pn.pane.HTML("", margin=(0, 10))
+        self._planning = False  # the value being computed has a battlegroup: its turn is planned
         self.method_choice = pn.widgets.RadioButtonGroup(
             label="Method", options=_METHOD_LABELS, value=method, css_classes=["mh-method"])
         self.method_choice.param.watch(lambda e: self._set_method(e.new), "value")
@@ -92,7 +96,7 @@ class Explorer:
                              self.form.number(("simulation", "seed"), "Seed", self.doc, 1)),
                       "### Scenario file", self.download, self.upload, self.upload_message,
                       width=500, scroll=True),
-            pn.Column(self.state, self.message, self.headline, self.figure, "#### Attack by attack",
+            pn.Column(self.state, self.message, self.headline, self.plan, self.figure, "#### Attack by attack",
                       self.attacks, self.play, width=800),
         )
         self._read()
@@ -125,9 +129,10 @@ class Explorer:
         attackers = self.scenario.attackers if self.scenario is not None else ()
         parts = [self.form.target(self.doc, shown, self._cards, self.pick_target), "### Attackers"]
         for i in range(len(self.doc.get("attackers", []))):
+            names = [a.name for k, a in enumerate(attackers) if k != i]
             parts.append(self.form.attacker(self.doc, i, attackers[i] if i < len(attackers) else None,
                                             self._attacker_cards, self.origins[i],
-                                            self.pick_attacker, self.remove_attacker))
+                                            self.pick_attacker, self.remove_attacker, names))
         self.form_box.objects = parts
 
     # ------------------------------------------------------------------ changes
@@ -165,14 +170,20 @@ class Explorer:
         self._rebuild()
 
     def remove_attacker(self, i: int) -> None:
-        """Attacker ``i`` leaves (not the last one: a message says so)."""
+        """Attacker ``i`` leaves (not the last one: a message says so), and the battlegroup
+        that controlled it no longer names it."""
         attackers = list(self.doc.get("attackers", []))
         if len(attackers) <= 1:
             self.message.object = self._state_html("error", "attackers: a scenario needs one attacker at least",
                                                    "mh-msg")
             return
+        gone = self.scenario.attackers[i].name if self.scenario is not None and i < len(self.scenario.attackers) else None
         del attackers[i]
         del self.origins[i]
+        for k, a in enumerate(attackers):  # a battlegroup loses the model that left, not its others
+            if gone is not None and gone in (a.get("controls") or []):
+                left = [n for n in a["controls"] if n != gone]
+                attackers[k] = {**{x: v for x, v in a.items() if x != "controls"}, **({"controls": left} if left else {})}
         self.doc = put(self.doc, ("attackers",), attackers)
         self._read()
         self._rebuild()
@@ -233,6 +244,8 @@ class Explorer:
         self.form.show_error(None, "")
         self.message.object = ""
         self.scenario = scenario
+        self._planning = bool(battlegroups(scenario.attackers))
+        self.plan.object = '<div class="mh-plan"><i>planning the turn...</i></div>' if self._planning else ""
         self.state.object = self._state_html("updating", "updating...")
         self._t_submit = time.perf_counter()
         self.runner.submit((scenario, self.method))
@@ -244,7 +257,17 @@ class Explorer:
             # the numbers and tables first, then the figure, most of a stage's time to draw
             yield answer, render(answer.result, answer.note, figure=False)
             check()
-            yield answer, render(answer.result, answer.note)
+            page = render(answer.result, answer.note)
+            yield answer, page
+        planned = plan_stage(scenario, check)
+        if planned is not None:
+            check()
+            yield answer, dataclasses.replace(page, plan=plan_html(*planned))
+
+    @staticmethod
+    def _how(answer) -> str:
+        how = "exact" if answer.method == "exact" else f"Monte Carlo, {answer.result.trials:,} trials"
+        return f"{how}, {answer.seconds:.2f} s"
 
     def _publish(self, number: int, out) -> None:
         doc = self._bokeh_doc
@@ -264,6 +287,11 @@ class Explorer:
             return
         answer, page = out
         self.last_answer = answer
+        if page.plan is not None:
+            self.plan.object = page.plan
+            self.timings.append((answer.method, "plan", time.perf_counter() - self._t_submit))
+            self.state.object = self._state_html("done", f"up to date, the turn planned ({self._how(answer)})")
+            return
         self.headline.object = page.headline
         self.attacks.object = page.attacks
         self.play.object = page.play
@@ -275,9 +303,11 @@ class Explorer:
         if not drawn:
             what = "first estimate" if not answer.final else "figures"  # of the last stage
             self.state.object = self._state_html("updating", f"{what} in; drawing the figure...")
+        elif answer.final and self._planning:
+            self.state.object = self._state_html("updating", f"figures in ({self._how(answer)}); planning the "
+                                                 "turn...")
         elif answer.final:
-            how = "exact" if answer.method == "exact" else f"Monte Carlo, {answer.result.trials:,} trials"
-            self.state.object = self._state_html("done", f"up to date ({how}, {answer.seconds:.2f} s)")
+            self.state.object = self._state_html("done", f"up to date ({self._how(answer)})")
         else:
             self.state.object = self._state_html(
                 "updating", f"first estimate ({answer.result.trials:,} trials); refining...")

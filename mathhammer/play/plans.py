@@ -63,7 +63,7 @@ def then_words(then) -> str:
         told.append(f"{name} if {where}{span} boxes left ({share:.0%})" if share >= 0.005
                     else f"{name} if {where}{span} boxes left (<1%)")
     more = len(cases) - len(told)
-    return "; ".join([usual] + told + ([f"and {more} rarer cases (the JSON lists them)"] if more > 0 else []))
+    return "; ".join([usual] + told + ([f"and {more} rarer cases"] if more > 0 else []))
 
 
 @dataclass(frozen=True)
