@@ -249,3 +249,41 @@ def test_the_activations_chained_equal_the_whole_sequence_on_units_and_tough_tar
             assert acts.figure(values, "kill") == pytest.approx(res.kill, abs=TOL), (case, order)
             assert acts.figure(values, "damage") == pytest.approx(res.damage_mean, abs=1e-9), (case, order)
             assert acts.figure(values, "destroyed") == pytest.approx(res.models_destroyed_mean, abs=1e-9)
+
+
+def test_what_the_planner_cannot_plan_is_one_line():
+    """Several targets, more than one turn, a cripple objective: refused in one line naming the
+    key; too many plans: refused before any is played."""
+    from mathhammer.errors import ExactNotApplicable
+    from mathhammer.play.turn import MAX_PLANS
+
+    fist = [Weapon("Fist", "melee", 6, 14)]
+    caster = Attacker("Caster", [Weapon("Staff", "melee", 6, 12)], focus=1, model="other", controls=["Jack"])
+    base = Scenario(Target(12, 14, boxes=8), [caster, Attacker("Jack", fist, focus=1)])
+    first = Target(12, 14, boxes=8, name="A")
+    two = dataclasses.replace(base, target=first, targets=(first, Target(12, 14, boxes=8, name="B")))
+    with pytest.raises(InputError, match=r"^targets: the turn planner plans against one target"):
+        plan_turn(two)
+    with pytest.raises(InputError, match=r"^simulation.turns: the turn planner plans one turn"):
+        plan_turn(dataclasses.replace(base, turns=2))
+    many = [Attacker(f"Jack {k}", fist, focus=0) for k in range(5)]
+    big = Scenario(Target(12, 14, boxes=8), [dataclasses.replace(caster, focus=9, controls=[j.name for j in many])]
+                   + many)
+    with pytest.raises(ExactNotApplicable, match=rf"plans exceed the exact planner's {MAX_PLANS:,}"):
+        plan_turn(big)
+
+
+def test_a_small_grid_is_planned_exactly():
+    """A grid within TURN_CARD_WORK is planned on itself (not its relaxation): each fixed
+    plan's figures equal the exact engine's solve of its whole sequence on the grid."""
+    from mathhammer.exact import exact_result
+
+    grid = Target(defense=12, arm=16, grid=["..", "..L", "LLC", "RRC", "..R", ".."])
+    caster = Attacker("Caster", [Weapon("Staff", "melee", 7, 12)], focus=1, model="other", controls=["A", "B"])
+    scen = Scenario(grid, [caster, Attacker("A", [Weapon("Fist", "melee", 6, 14, rules=frozenset({"critical_knockdown"}))]),
+                           Attacker("B", [Weapon("Axe", "melee", 5, 15)])])
+    plans = plan_turn(scen)
+    assert plans.solved_on == "exact"
+    for p in [q for q in plans.plans if not q.adaptive][:4] + [plans.as_written]:
+        res = exact_result(plans.scenario_of(p))
+        assert (p.kill, p.damage_mean) == pytest.approx((res.kill, res.damage_mean), abs=1e-9), p.order

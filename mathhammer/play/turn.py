@@ -9,8 +9,9 @@ next attacker after seeing how the last activation went: the damage marked, knoc
 target's focus left), each activation by best play (backward induction over the whole turn:
 an attacker's decisions already weigh what the attackers after it can still do), and the
 plans are ranked by the scenario's objective, then the damage marked. The activations are
-chained by :class:`~mathhammer.exact.activations.Activations`, exactly on a damage track or a
-unit, on the track relaxation of a grid or spiral (the same boxes as one track).
+chained by :class:`~mathhammer.exact.activations.Activations`, exactly on a damage track, a
+unit and a small grid or spiral (:data:`TURN_CARD_WORK`), on the track relaxation of a larger
+one (the same boxes as one track).
 """
 
 from __future__ import annotations
@@ -24,10 +25,16 @@ from ..rules import Scenario
 from ..rules.battlegroup import ALLOCATION_LIMIT, battlegroups
 from .plans import TIE, NextPick, Plan, TurnPlans
 
-__all__ = ["Plan", "NextPick", "TurnPlans", "allocations", "even_allocation", "plan_turn", "MAX_PLANS", "TIE"]
+__all__ = ["Plan", "NextPick", "TurnPlans", "allocations", "even_allocation", "plan_turn", "MAX_PLANS", "TIE",
+           "TURN_CARD_WORK"]
 
 #: Most plans (allocations x orders) the exact planner evaluates; beyond, it says so at once.
 MAX_PLANS = 5_000
+#: A grid or spiral is planned on exactly when the exact engine's bound on the work of a pass
+#: over its configurations is at most this (a light warjack's grid against a few light
+#: attackers: about a second a plan's activations; a heavy's grid against heavy warjacks is
+#: far beyond, and is planned on its track relaxation).
+TURN_CARD_WORK = 40_000_000
 def allocations(scenario: Scenario) -> list[dict]:
     """Every allocation of every battlegroup's pool: ``{attacker index: focus}`` for the
     controllers and their warjacks (each warjack 0 to the limit, none with a crippled Cortex;
@@ -167,6 +174,22 @@ def _situations(setup, states: list) -> list[str]:
     return [", ".join(parts[f](s) for f in varying) for s in states]
 
 
+def _card_fits(scenario: Scenario) -> bool:
+    """Whether a grid or spiral is small enough to plan on exactly: the exact engine's bound
+    on a pass over its configurations (:func:`~mathhammer.exact.bounds.card_work`, with every
+    attacker at the most focus a plan gives it) at most :data:`TURN_CARD_WORK`, and no Rapid
+    Healing that keeps the order of the last marks."""
+    from ..exact.bounds import card_work, prepare
+
+    t = scenario.target
+    if t.colossal or t.rapid_healing not in (0, 1):
+        return False
+    try:
+        return card_work(prepare(scenario, induction=True)) <= TURN_CARD_WORK
+    except ExactNotApplicable:
+        return False
+
+
 def plan_turn(scenario: Scenario, adaptive: bool = True) -> TurnPlans:
     """Every allocation of the battlegroups' focus in every order of the attackers, and in
     the adaptive order (``adaptive``), played exactly by best play, ranked: the objective,
@@ -211,10 +234,16 @@ def plan_turn(scenario: Scenario, adaptive: bool = True) -> TurnPlans:
     if count > MAX_PLANS:
         raise ExactNotApplicable(f"{len(options)} allocations x {len(orders) + adaptive} orders = {count:,} plans "
                                  f"exceed the exact planner's {MAX_PLANS:,}")
-    solved, _, how = relaxed(scenario)
-    most = [max([a.focus] + [o.get(i, a.focus) for o in options]) for i, a in enumerate(solved.attackers)]
-    prepare(dataclasses.replace(solved, attackers=tuple(dataclasses.replace(a, focus=f) for a, f in
-                                                        zip(solved.attackers, most))), induction=True)
+    most = [max([a.focus] + [o.get(i, a.focus) for o in options]) for i, a in enumerate(scenario.attackers)]
+
+    def at_most(sc: Scenario) -> Scenario:  # every attacker with the most focus a plan gives it
+        return dataclasses.replace(sc, attackers=tuple(dataclasses.replace(a, focus=f)
+                                                       for a, f in zip(sc.attackers, most)))
+
+    solved, how = scenario, "exact"
+    if scenario.target.card is not None and not _card_fits(at_most(scenario)):
+        solved, _, how = relaxed(scenario)
+    prepare(at_most(solved), induction=True)
     planner = _Planner(scenario, solved, options)
     written = {i: a.focus for i, a in enumerate(scenario.attackers)}
     identity = tuple(range(len(scenario.attackers)))
