@@ -16,12 +16,14 @@ from .errors import ExactNotApplicable, InputError, MathhammerError
 from .explorer import explore
 from .io.scenario_files import load_scenario, scenario_from_dict
 from .io.trade_files import load_trade
+from .play.turn import plan_turn
 from .policy import Optimized, optimize
 from .result import Result, paired_difference
 from .rules import Attacker, AttackSlot, Scenario, Side, Spend, Target, Trade, TradeModel, Weapon
 from .simulation import simulate
 from .trade import simulate_trade
 from .studies import Comparison, RunInterrupted, compare, matrix, pivot, pivot_matrix, sweep
+from .studies.plan_checks import check_plans
 
 __all__ = [
     "Attacker",
@@ -40,6 +42,7 @@ __all__ = [
     "TradeModel",
     "Spend",
     "Weapon",
+    "check_plans",
     "common_stride",
     "compare",
     "explore",
@@ -50,6 +53,7 @@ __all__ = [
     "paired_difference",
     "pivot",
     "pivot_matrix",
+    "plan_turn",
     "scenario_from_dict",
     "simulate",
     "simulate_trade",
