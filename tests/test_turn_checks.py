@@ -123,3 +123,21 @@ def test_the_plans_figure_draws_every_plan_and_the_gains(track_plans):
     checked = check_plans(plans, top=2, trials=65_536, seed=3)
     fig = plans_figure(plans, checked)
     assert len(fig.axes[0].get_yticklabels()) == len(checked.checked)
+
+
+def test_a_warlock_s_plans_checked_are_its_orders():
+    """Nothing is allocated in a warlock's battlegroup: the plans run are its best orders and
+    the file's, with no "even allocation"; each within 5 standard errors of its exact figure."""
+    claw = [Weapon("Claw", "melee", 6, 12)]
+    lock = Attacker("Warlock", [Weapon("Staff", "melee", 6, 11)], fury=1, model="other",
+                    controls=["Beast A", "Beast B"])
+    scen = Scenario(Target(12, 14, boxes=4), [lock, Attacker("Beast A", claw, fury=1, model="warbeast"),
+                                              Attacker("Beast B", [Weapon("Bite", "melee", 5, 14)], model="warbeast")])
+    plans = plan_turn(scen)
+    checked = check_plans(plans, top=3, trials=TRIALS, seed=5)
+    labels = [label for label, _, _ in checked.checked]
+    assert len({p.order for _, p, _ in checked.checked}) == len(labels) >= 3
+    assert not any("even" in label for label in labels)
+    for label, plan, result in checked.checked:
+        se = (plan.value * (1 - plan.value) / TRIALS) ** 0.5
+        assert abs(checked.value(result)[0] - plan.value) <= 5 * se, label

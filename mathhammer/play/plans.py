@@ -58,10 +58,10 @@ def then_words(then) -> str:
                     if name != usual), key=lambda c: -c[0])
     told = []
     for share, name, lo, hi, situation in cases[:EXCEPTIONS_TOLD]:
-        span = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        span = f"{lo} {'box' if lo == 1 else 'boxes'}" if lo == hi else f"{lo}-{hi} boxes"
         where = f"{situation} with " if situation else "with "
-        told.append(f"{name} if {where}{span} boxes left ({share:.0%})" if share >= 0.005
-                    else f"{name} if {where}{span} boxes left (<1%)")
+        told.append(f"{name} if {where}{span} left ({share:.0%})" if share >= 0.005
+                    else f"{name} if {where}{span} left (<1%)")
     more = len(cases) - len(told)
     return "; ".join([usual] + told + ([f"and {more} rarer cases"] if more > 0 else []))
 
@@ -158,12 +158,36 @@ class TurnPlans:
         attackers = tuple(dataclasses.replace(by_name[n], focus=focus[n]) for n in plan.order)
         return dataclasses.replace(self.scenario, attackers=attackers)
 
+    def _alike(self, plan: Plan) -> dict:
+        """Each attacker of ``plan`` with its focus, its name dropped (alike models compare equal)."""
+        by_name = {a.name: a for a in self.scenario.attackers}
+        return {n: dataclasses.replace(by_name[n], name="_", controls=(), focus=f) for n, f in plan.focus}
+
     def allocation(self, plan: Plan) -> frozenset:
         """What sets ``plan``'s allocation apart: two allocations that give alike models
         (the same card but for its name) the same focus are one (a key to compare)."""
-        by_name = {a.name: a for a in self.scenario.attackers}
-        alike = Counter(dataclasses.replace(by_name[n], name="_", controls=(), focus=f) for n, f in plan.focus)
-        return frozenset(alike.items())
+        return frozenset(Counter(self._alike(plan).values()).items())
+
+    def leading(self, top: int, adaptive: bool = False) -> list:
+        """The best ``top`` plans that differ in substance: the best plan of each allocation
+        (alike models with the same focus being one), best first; where there are fewer
+        allocations than ``top`` (a warlock's: none), then the best of each other order
+        (alike models swapped being one). ``adaptive``: adaptive plans may be among them
+        (else fixed orders only)."""
+        out, seen = [], set()
+        for by_order in (False, True):
+            for p in self.plans:
+                if len(out) == top:
+                    return out
+                if p.adaptive and not adaptive:
+                    continue
+                alike = self._alike(p)
+                key = (self.allocation(p),) + ((p.adaptive, tuple(alike[n] for n in p.order)) if by_order else ())
+                if key in seen or (by_order and any(q is p for q in out)):
+                    continue
+                seen.add(key)
+                out.append(p)
+        return out
 
     @property
     def best_fixed(self) -> Plan:
@@ -176,7 +200,8 @@ class TurnPlans:
         order only)."""
         return any(g.allocates for g in battlegroups(self.scenario.attackers))
 
-    def _allocated(self) -> set:
+    @property
+    def allocated(self) -> set:
         """Names of the attackers whose focus an allocation sets."""
         sc = self.scenario
         return {sc.attackers[i].name for g in battlegroups(sc.attackers) if g.allocates
@@ -190,7 +215,7 @@ class TurnPlans:
         import pandas as pd
 
         rows = []
-        allocated = self._allocated()
+        allocated = self.allocated
         for rank, p in enumerate(self.plans, 1):
             order = f"{p.order[0]} > adaptive" if p.adaptive else " > ".join(p.order)
             row = {"rank": rank, "order": order}

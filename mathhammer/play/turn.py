@@ -123,7 +123,8 @@ class _Planner:
                     adaptive=True, then=then)
 
     def _then(self, first_id: int, rest: list) -> tuple:
-        """The second pick, per likely situation the first activation leaves."""
+        """The second pick in each situation the first activation leaves the target standing
+        in, the likeliest first (:class:`NextPick`)."""
         acts = self.acts
         setup = acts.setup
         left = tuple(v for _, v in rest)

@@ -25,24 +25,19 @@ def _rows(plans, checked) -> list[tuple[str, object, object]]:
     """``(label, plan, result or None)`` of each row, top first."""
     if checked is not None:
         return [(label, plan, result) for label, plan, result in checked.checked]
-    rows, seen = [], set()
-    for p in plans.plans:
-        if plans.allocation(p) in seen:
-            continue
-        seen.add(plans.allocation(p))
-        rows.append((f"plan {len(rows) + 1}", p, None))
-        if len(rows) == PLANS_SHOWN:
-            break
-    for label, p in (("the file's plan", plans.as_written), ("an even allocation", plans.even)):
+    rows = [(f"plan {k + 1}", p, None) for k, p in enumerate(plans.leading(PLANS_SHOWN, adaptive=True))]
+    compared = [("the file's plan", plans.as_written)] + ([("an even allocation", plans.even)] if plans.allocates else [])
+    for label, p in compared:
         if all((q.focus, q.order, q.adaptive) != (p.focus, p.order, p.adaptive) for _, q, _ in rows):
             rows.append((label, p, None))
     return rows
 
 
-def _label(label: str, plan) -> str:
-    focus = ", ".join(f"{n} {f}" for n, f in plan.focus)
+def _label(label: str, plan, allocated) -> str:
+    """The row's label: what it is, the focus allocated (where any is), the order."""
+    focus = ", ".join(f"{n} {f}" for n, f in plan.focus if n in allocated)
     order = f"{plan.order[0]} first, then adaptive" if plan.adaptive else " > ".join(plan.order)
-    return f"{label}: {focus}\n{order}"
+    return f"{label}: {focus}\n{order}" if focus else f"{label}\n{order}"
 
 
 def plans_figure(plans, checked=None) -> Figure:
@@ -101,7 +96,7 @@ def plans_figure(plans, checked=None) -> Figure:
     for yy, v, h in zip(y, shown, hi):
         ax.annotate(f"{scale * v:.1f}{unit}" if probability else f"{v:.2f}", (max(h, v), yy),
                     xytext=(5, 0), textcoords="offset points", va="center", fontsize="small")
-    ax.set_yticks(y, [_label(label, p) for label, p, _ in rows], fontsize="small")
+    ax.set_yticks(y, [_label(label, p, plans.allocated) for label, p, _ in rows], fontsize="small")
     top = float(max(hi.max(), planned.max()))
     ax.set_xlim(0, min(1.0, top * 1.2) if probability else top * 1.2)
     if probability:
@@ -118,7 +113,7 @@ def plans_figure(plans, checked=None) -> Figure:
     gain.annotate("the best plan", (0, y[0]), xytext=(4, 0), textcoords="offset points", va="center",
                   fontsize="small", color=KILL_COLOR)
     span = float(max(np.abs(dhi).max(), np.abs(dlo).max(), 1e-9)) * scale
-    gain.set_xlim(-0.1 * span, span * 1.3)
+    gain.set_xlim(min(-0.1 * span, float(dlo.min()) * scale * 1.15), span * 1.3)
     gain.set_xlabel("the best plan's gain" + (" (points)" if probability else "")
                     + ("\npaired 95 % interval" if checked is not None else ""))
     gain.tick_params(axis="y", left=False)

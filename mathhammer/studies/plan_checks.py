@@ -152,16 +152,9 @@ def check_plans(plans: TurnPlans, top: int = 5, trials: int | None = None, seed:
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise InputError("top", top, "must be a whole number of plans, at least 1")
     sc = plans.scenario
-    chosen: list = []
-    seen: set = set()
-    for p in plans.plans:
-        if p.adaptive or plans.allocation(p) in seen:
-            continue
-        seen.add(plans.allocation(p))
-        chosen.append((f"plan {len(chosen) + 1}", p))
-        if len(chosen) == top:
-            break
-    for label, p in (("the file's plan", plans.as_written), ("an even allocation", plans.even)):
+    chosen = [(f"plan {k + 1}", p) for k, p in enumerate(plans.leading(top))]
+    compared = [("the file's plan", plans.as_written)] + ([("an even allocation", plans.even)] if plans.allocates else [])
+    for label, p in compared:
         same = [k for k, (_, q) in enumerate(chosen) if (q.focus, q.order) == (p.focus, p.order)]
         if same:
             chosen[same[0]] = (f"{chosen[same[0]][0]} ({label})", p)
