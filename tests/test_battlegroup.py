@@ -46,6 +46,17 @@ def test_a_bad_battlegroup_is_one_line_naming_the_key(attackers, key, value):
     assert "\n" not in str(info.value)
 
 
+def test_a_warjack_with_focus_and_no_controller_is_refused():
+    """With a warcaster's battlegroup in the scenario, a warjack outside it has no controller to
+    allocate it focus: its focus is refused in one line naming the key (with none, it may
+    keep 0)."""
+    fist = [Weapon("Fist", "melee", 6, 16)]
+    with pytest.raises(InputError) as info:
+        Scenario(Target(12, 18, boxes=34), _group(1, (3,)) + [Attacker("Stray", fist, focus=2)])
+    assert (info.value.key, info.value.value) == ("attackers[2].focus", 2) and "no controller" in str(info.value)
+    Scenario(Target(12, 18, boxes=34), _group(1, (3,)) + [Attacker("Stray", fist, focus=0)])
+
+
 def test_a_warbeast_or_a_warjack_in_two_battlegroups_is_refused():
     beast = Attacker("Beast", FIST, fury=3, model="warbeast")
     with pytest.raises(InputError, match=r"^attackers\[0\]\.controls\[0\]: .*warjacks; 'Beast' is model = 'warbeast'"):

@@ -43,7 +43,8 @@ def battlegroups(attackers) -> tuple[Battlegroup, ...]:
     attacker that no other controller controls: a warcaster's, a warjack with at most
     :data:`ALLOCATION_LIMIT` focus and no fury, a warlock's (a controller with fury) a
     warbeast; a warcaster has focus of its own or allocated (a pool to share); a controller
-    is not itself a warjack or warbeast.
+    is not itself a warjack or warbeast; with a warcaster's battlegroup in the scenario, no
+    warjack outside every battlegroup has focus (it has no controller to allocate it).
 
     Raises :class:`~mathhammer.errors.InputError` naming the key (``attackers[i].controls[k]``,
     ``attackers[j].focus``, ``attackers[i].focus``).
@@ -78,6 +79,14 @@ def battlegroups(attackers) -> tuple[Battlegroup, ...]:
             raise InputError(f"{key}.focus", a.focus, "a battlegroup's controller needs focus to allocate "
                              "(its ARC: the focus it keeps, with what the file allocates its warjacks)")
         out.append(Battlegroup(i, members, pool))
+    if any(g.allocates for g in out):
+        # a warjack's focus comes from its controller: with battlegroups in the scenario, one
+        # outside all of them has no focus to spend
+        for j, a in enumerate(attackers):
+            if a.model == "warjack" and a.focus and j not in owner:
+                raise InputError(f"attackers[{j}].focus", a.focus, "a warjack outside every battlegroup has no "
+                                 "controller to allocate it focus: name it in a controller's controls, or "
+                                 "give it focus = 0")
     return tuple(out)
 
 
