@@ -43,8 +43,23 @@ class _Log:
         return {t for _, t in self.runs}
 
 
+class _Clock:
+    """A stand-in for the ``time`` module whose clock advances ``step`` seconds a reading:
+    how long a chunk "takes" without the machine's load in it."""
+
+    def __init__(self, step: float):
+        self.now, self.step = 0.0, step
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+
 @pytest.mark.parametrize("k", [1, 2, 7, 64])
-def test_little_work_runs_every_chunk_once_on_the_calling_thread(k):
+def test_little_work_runs_every_chunk_once_on_the_calling_thread(k, monkeypatch):
+    # a chunk of 1 microsecond, as a busy machine cannot stretch it (a first chunk preempted
+    # for a few milliseconds on a loaded machine once started helpers here)
+    monkeypatch.setattr(threads, "time", _Clock(1e-6))
     log = _Log()
     assert run_chunks(log, k, threads=4) == 0
     assert log.chunks() == list(range(k))
