@@ -68,13 +68,13 @@ def test_the_grid_example_best_plan_beats_the_file_s_and_an_even_allocation():
     paired intervals excluding zero."""
     plans = plan_turn(load_scenario(EXAMPLES / "caster_and_two_heavies.toml"))
     assert plans.solved_on.startswith("relaxed")
-    checked = check_plans(plans, top=5, trials=TRIALS, seed=2026)
+    checked = check_plans(plans, top=5, trials=TRIALS // 2, seed=2026)  # four chunks: the gains are large
     versus = dict(checked.versus)
     file_label = next(label for label in versus if "the file's plan" in label)
     even_label = next(label for label in versus if "an even allocation" in label)
     for label in (file_label, even_label):
         assert versus[label]["ci95"][0] > 0, label
-    assert "better by" in checked.summary()
+    assert "better by" in checked.summary() and "Monte Carlo on the grid (131,072 trials" in checked.summary()
 
 
 @pytest.mark.parametrize("name", ["caster_and_three_lights", "warlock_battlegroup"])
@@ -99,15 +99,13 @@ def test_the_command_confirms_on_a_grid_and_draws_the_plans(tmp_path, capsys):
 
     out = tmp_path / "plans.png"
     path = str(EXAMPLES / "caster_and_two_heavies.toml")
-    assert main(["plan", path, "--confirm", "2", "--trials", "65536", "--plot", str(out)]) == 0
-    text = capsys.readouterr().out
-    assert "Monte Carlo on the grid (65,536 trials, seed 2026" in text and out.stat().st_size > 10_000
-    assert main(["plan", path, "--confirm", "2", "--trials", "65536", "--plot", str(out)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "--plot" in err and "already exists" in err
-    assert main(["plan", path, "--confirm", "2", "--trials", "65536", "--json"]) == 0
+    assert main(["plan", path, "--confirm", "2", "--trials", "65536", "--plot", str(out), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["monte_carlo"]["trials"] == 65536 and len(data["monte_carlo"]["plans"]) >= 3
+    assert data["solved_on"].startswith("relaxed") and out.stat().st_size > 10_000
+    assert main(["plan", path, "--confirm", "2", "--trials", "65536", "--plot", str(out)]) == 2
+    err = capsys.readouterr().err  # refused before anything is planned
+    assert err.count("\n") == 1 and "--plot" in err and "already exists" in err
 
 
 def test_the_plans_figure_draws_every_plan_and_the_gains(track_plans):
