@@ -414,3 +414,9 @@ def test_a_battlegroup_gets_its_turn_planned_on_the_page():
     assert "the turn planned" in ex.state.object
     _value(ex, "attackers[0].controls", [])
     assert ex.plan.object == ""
+    _value(ex, "attackers[0].controls", ["Jack"])
+    ex.add_attacker()
+    assert ex.runner.wait(120)
+    ex.remove_attacker(1)  # the warjack leaves: the battlegroup no longer names it
+    assert ex.runner.wait(120)
+    assert "controls" not in ex.doc["attackers"][0] and ex.plan.object == ""

@@ -23,10 +23,10 @@ from panel.io.state import set_curdoc
 
 from .._core.limits import DEFAULT_TRIALS
 from ..errors import InputError
+from ..rules.battlegroup import battlegroups
 from .controls import AS_WRITTEN, TRACK, Form
 from .document import (attacker_cards, attacker_from_card, field_message, from_scenario, from_toml,
                        get, new_document, put, target_cards, to_scenario, to_toml)
-from ..rules.battlegroup import battlegroups
 from .render import plan_html, render
 from .runner import Runner
 from .stages import METHODS, answers, plan_stage
@@ -76,7 +76,6 @@ class Explorer:
         self.attacks = pn.pane.HTML("", margin=(0, 10))
         self.play = pn.pane.HTML("", margin=(0, 10))
         self.plan = pn.pane.HTML("", margin=(0, 10))
-        self._planning = False  # the value being computed has a battlegroup: its turn is planned
         self.method_choice = pn.widgets.RadioButtonGroup(
             label="Method", options=_METHOD_LABELS, value=method, css_classes=["mh-method"])
         self.method_choice.param.watch(lambda e: self._set_method(e.new), "value")
@@ -177,13 +176,14 @@ class Explorer:
             self.message.object = self._state_html("error", "attackers: a scenario needs one attacker at least",
                                                    "mh-msg")
             return
-        gone = self.scenario.attackers[i].name if self.scenario is not None and i < len(self.scenario.attackers) else None
+        shown = self.scenario.attackers if self.scenario is not None else ()
+        gone = shown[i].name if i < len(shown) else None
         del attackers[i]
         del self.origins[i]
         for k, a in enumerate(attackers):  # a battlegroup loses the model that left, not its others
             if gone is not None and gone in (a.get("controls") or []):
                 left = [n for n in a["controls"] if n != gone]
-                attackers[k] = {**{x: v for x, v in a.items() if x != "controls"}, **({"controls": left} if left else {})}
+                attackers[k] = {x: v for x, v in a.items() if x != "controls"} | ({"controls": left} if left else {})
         self.doc = put(self.doc, ("attackers",), attackers)
         self._read()
         self._rebuild()
@@ -244,7 +244,6 @@ class Explorer:
         self.form.show_error(None, "")
         self.message.object = ""
         self.scenario = scenario
-        self._planning = bool(battlegroups(scenario.attackers))
         self.plan.object = '<div class="mh-plan"><i>planning the turn...</i></div>' if self._planning else ""
         self.state.object = self._state_html("updating", "updating...")
         self._t_submit = time.perf_counter()
@@ -263,6 +262,11 @@ class Explorer:
         if planned is not None:
             check()
             yield answer, dataclasses.replace(page, plan=plan_html(*planned))
+
+    @property
+    def _planning(self) -> bool:
+        """The value being computed has a battlegroup: its turn is planned after the figures."""
+        return self.scenario is not None and bool(battlegroups(self.scenario.attackers))
 
     @staticmethod
     def _how(answer) -> str:

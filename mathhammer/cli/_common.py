@@ -6,6 +6,7 @@ import argparse
 import re
 import sys
 
+from .._core.limits import MAX_SEED, MAX_TRIALS
 from .._core.numbers import read_int
 from ..errors import SHOWN_CHARS, InputError, shown
 
@@ -156,6 +157,13 @@ class Parser(argparse.ArgumentParser):
         # argparse quotes the value it refuses in full: cut as error messages cut values
         message = _QUOTED.sub(lambda m: shown(m.group(1)), " ".join(str(message).split()))
         raise UsageError(message)
+
+
+def add_trials_seed(p, trials: str, seed: str) -> None:
+    """``--trials N`` and ``--seed S`` of a command that samples (their help ``trials`` and
+    ``seed``), in the ranges every command reads them in."""
+    p.add_argument("--trials", type=int_arg("trials", 1, MAX_TRIALS), default=None, metavar="N", help=trials)
+    p.add_argument("--seed", type=int_arg("seed", 0, MAX_SEED), default=None, metavar="S", help=seed)
 
 
 def int_arg(name: str, lo: int, hi: int):

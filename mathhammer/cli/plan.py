@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .._core.limits import MAX_SEED, MAX_TRIALS
-from ._common import EXIT_OK, int_arg, write
+from ._common import EXIT_OK, add_trials_seed, int_arg, write
 from .cards import add_cards_flag, card_dirs_for
 from .run import check_plot
 
@@ -34,10 +33,8 @@ def add_parsers(sub) -> None:
     p.add_argument("--confirm", type=int_arg("confirm", 0, 100), default=None, metavar="N",
                    help=f"allocations run by Monte Carlo (default {CONFIRM_ON_A_CARD} against a grid or "
                    "spiral, 0 against a track: its plans are exact)")
-    p.add_argument("--trials", type=int_arg("trials", 1, MAX_TRIALS), default=None, metavar="N",
-                   help="Monte Carlo sample size of each plan run (default: the file's)")
-    p.add_argument("--seed", type=int_arg("seed", 0, MAX_SEED), default=None, metavar="S",
-                   help="Monte Carlo seed, the same for every plan run (default: the file's)")
+    add_trials_seed(p, "Monte Carlo sample size of each plan run (default: the file's)",
+                    "Monte Carlo seed, the same for every plan run (default: the file's)")
     p.add_argument("--plot", metavar="FILE.png",
                    help="draw the best plans with their figures (and Monte Carlo intervals) into FILE "
                    "(.png, .svg or .pdf)")

@@ -7,9 +7,8 @@ import dataclasses
 import json
 import sys
 
-from .._core.limits import MAX_SEED, MAX_TRIALS
 from ..rules.vocabulary import GRID_LETTERS, OBJECTIVES, SPIRAL_LETTERS
-from ._common import EXIT_OK, PROG, UsageError, int_arg, write
+from ._common import EXIT_OK, PROG, UsageError, add_trials_seed, write
 from .cards import add_cards_flag, card_dirs_for
 
 
@@ -27,10 +26,7 @@ def add_common(p: argparse.ArgumentParser, file: bool = True) -> None:
     """Flags of every command that simulates: trials, seed, method, objective (``file``:
     the command reads a scenario file, whose settings they override)."""
     over = " (overrides the file)" if file else ""
-    p.add_argument("--trials", type=int_arg("trials", 1, MAX_TRIALS), default=None,
-                   metavar="N", help="Monte Carlo sample size" + over)
-    p.add_argument("--seed", type=int_arg("seed", 0, MAX_SEED), default=None,
-                   metavar="S", help="random seed" + over)
+    add_trials_seed(p, "Monte Carlo sample size" + over, "random seed" + over)
     p.add_argument("--method", choices=("monte_carlo", "mc", "exact"), default="monte_carlo",
                    help="monte_carlo (default) or exact (exact engine, where it applies)")
     p.add_argument("--objective", type=_objective, default=None, metavar="OBJECTIVE",
@@ -123,7 +119,6 @@ def check_csv(args: argparse.Namespace, scenario) -> None:
     again when writing)."""
     if getattr(args, "csv", None) is None:
         return
-    from ..errors import InputError
     from ..result.export import check_csv_target
     from ..result.frames import table_names
 

@@ -20,10 +20,9 @@ import json
 import math
 import re
 
-from .._core.limits import MAX_SEED, MAX_TRIALS
 from .._core.numbers import INTEGER_TEXT, read_int
 from ..errors import cut, shown
-from ._common import EXIT_OK, UsageError, int_arg, write
+from ._common import EXIT_OK, UsageError, add_trials_seed, int_arg, write
 
 _STEP_HELP = ("a solo activation Q:D (Quality, dice; e.g. 4:2) or a Leader's group order "
               "LQ:LD>Q,Q,...:D (Leader's Quality and dice, then the members' Qualities and "
@@ -112,10 +111,8 @@ def add_parsers(sub) -> None:
     turn.add_argument("steps", nargs="+", metavar="STEP", help=_STEP_HELP)
     turn.add_argument("--method", choices=("exact", "monte_carlo", "mc"), default="exact",
                       help="exact (default) or monte_carlo")
-    turn.add_argument("--trials", type=int_arg("trials", 1, MAX_TRIALS), default=None,
-                      metavar="N", help="Monte Carlo sample size (default 1,000,000)")
-    turn.add_argument("--seed", type=int_arg("seed", 0, MAX_SEED), default=None, metavar="S",
-                      help="Monte Carlo seed (default: drawn and reported)")
+    add_trials_seed(turn, "Monte Carlo sample size (default 1,000,000)",
+                    "Monte Carlo seed (default: drawn and reported)")
     _settings_flags(turn)
     _json_flag(turn)
     turn.set_defaults(handler=turn_command)

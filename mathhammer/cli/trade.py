@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import sys
 
-from .._core.limits import MAX_SEED, MAX_TRIALS
 from ..errors import InputError
 from ..io.schema import ScenarioFileError
 from ..rules.scenario import MAX_TURNS
 from ..studies.trade_matrices import FIRST_CHOICES
-from ._common import EXIT_OK, PROG, UsageError, int_arg, points_progress, write
+from ._common import EXIT_OK, PROG, UsageError, add_trials_seed, int_arg, points_progress, write
 from .cards import add_cards_flag, card_dirs_for
 from .matrix import add_points_output, as_flag_error, deck_arg
 from .run import check_plot
@@ -48,8 +47,7 @@ _RUN_FLAGS = {"trials": "--trials", "seed": "--seed"}
 
 def _run_flags(p, trials: str, seed: str) -> None:
     """``--trials``, ``--seed`` (their help ``trials`` and ``seed``) and ``--method``."""
-    p.add_argument("--trials", type=int_arg("trials", 1, MAX_TRIALS), default=None, metavar="N", help=trials)
-    p.add_argument("--seed", type=int_arg("seed", 0, MAX_SEED), default=None, metavar="S", help=seed)
+    add_trials_seed(p, trials, seed)
     p.add_argument("--method", choices=("monte_carlo", "mc", "exact"), default="monte_carlo",
                    help="monte_carlo (default) or exact (single models on damage tracks)")
 

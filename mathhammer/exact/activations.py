@@ -94,7 +94,6 @@ class Activations:
                                      "order of the last marks: the turn planner cannot chain activations there")
         self.setup = setup
         self.objective = scenario.objective
-        self.size = len(everyone)
         #: Each attacker's events: its attacks (the end of the turn follows the last one).
         self._attacks = [[] for _ in everyone]
         for ev in setup.events:
@@ -121,10 +120,7 @@ class Activations:
     def choice(self, left, state: State, idx: np.ndarray) -> np.ndarray:
         """Per damage marked (configuration) ``idx`` in ``state``, which of ``left`` the
         adaptive order activates next (its index among the attackers)."""
-        group = _group(left)
-        options = sorted(set(group))
-        values = [self._engine(a, ("any", _without(group, a))).value(0, state, idx) for a in options]
-        return np.array(options)[self.preference.choose(values)]
+        return self._choose(_group(left), state, idx)[1]
 
     def leaves(self, first: int, left) -> dict:
         """Where attacker ``first``'s activation leaves the target standing, the adaptive

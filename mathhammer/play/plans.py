@@ -210,8 +210,7 @@ class TurnPlans:
     def frame(self):
         """One row a plan: ``rank``, ``order`` (names joined by ``>``; the adaptive order:
         the first, then ``adaptive``), the focus of each attacker an allocation sets
-        (``focus:NAME``), ``value``,
-        ``kill``, ``damage_mean``, ``adaptive``."""
+        (``focus:NAME``), ``value``, ``kill``, ``damage_mean``, ``adaptive``."""
         import pandas as pd
 
         rows = []
@@ -228,8 +227,9 @@ class TurnPlans:
         """JSON-ready: the objective, ``solved_on``, ``best``, ``best_fixed``, ``as_written``,
         ``even``, ``adaptive_gain`` (the best plan's objective over the best fixed order's)
         and the ranked ``plans`` (the first ``top``), each ``{"focus": {name: n}, "order":
-        [...], "adaptive", "then": [{"situation", "share", "next": [[name, fewest, most],
-        ...]}], "value", "kill", "damage_mean", "words"}``."""
+        [...], "adaptive", "then": [{"situation", "share", "next": [[name, fewest, most,
+        share], ...]}], "value", "kill", "damage_mean", "words"}`` (``then``: the adaptive
+        order's second pick, :class:`NextPick`)."""
         def one(p: Plan) -> dict:
             then = [{"situation": n.situation, "share": n.share, "next": [list(x) for x in n.picks]}
                     for n in p.then]

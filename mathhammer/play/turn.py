@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+
 import numpy as np
 
 from ..errors import ExactNotApplicable, InputError
@@ -35,6 +36,8 @@ MAX_PLANS = 5_000
 #: attackers: about a second a plan's activations; a heavy's grid against heavy warjacks is
 #: far beyond, and is planned on its track relaxation).
 TURN_CARD_WORK = 40_000_000
+
+
 def allocations(scenario: Scenario) -> list[dict]:
     """Every allocation of every battlegroup's pool: ``{attacker index: focus}`` for the
     controllers and their warjacks (each warjack 0 to the limit, none with a crippled Cortex;

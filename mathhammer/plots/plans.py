@@ -9,6 +9,8 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..errors import InputError
+from ..result.metrics import metric_label
+from ..studies.plan_checks import METRIC_OF
 from ._common import BAR_COLOR, KILL_COLOR, legend_below, percent_axis
 
 __all__ = ["plans_figure", "PLANS_SHOWN"]
@@ -16,9 +18,6 @@ __all__ = ["plans_figure", "PLANS_SHOWN"]
 #: Plans drawn when nothing was run by Monte Carlo: the best allocations (each by its best
 #: order), then the file's plan and an even allocation.
 PLANS_SHOWN = 6
-
-_OBJECTIVE_WORDS = {"kill": "chance to destroy the target", "damage": "damage marked (mean boxes)",
-                    "destroyed": "models destroyed (mean)"}
 
 
 def _rows(plans, checked) -> list[tuple[str, object, object]]:
@@ -101,7 +100,7 @@ def plans_figure(plans, checked=None) -> Figure:
     ax.set_xlim(0, min(1.0, top * 1.2) if probability else top * 1.2)
     if probability:
         percent_axis(ax.xaxis)
-    ax.set_xlabel(_OBJECTIVE_WORDS.get(objective, objective))
+    ax.set_xlabel(metric_label(METRIC_OF[objective]))
     legend_below(ax, handles)
 
     gain.axvline(0, color="0.5", linewidth=0.8)

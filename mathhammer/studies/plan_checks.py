@@ -19,7 +19,7 @@ from ..errors import InputError
 from ..play.plans import TurnPlans
 from ..result import Result
 from ..result.paired import paired_difference
-from ..result.units import models_destroyed_ci95
+from ..result.metrics import objective_value
 from ..simulation import simulate
 
 __all__ = ["PlanCheck", "check_plans", "METRIC_OF"]
@@ -60,12 +60,9 @@ class PlanCheck:
         return self.checked[0]
 
     def value(self, result: Result) -> tuple[float, float, float]:
-        """The metric of ``result``, with its 95% interval."""
-        if self.metric == "kill":
-            return (float(result.kill),) + tuple(map(float, result.kill_ci95))
-        if self.metric == "damage_mean":
-            return (float(result.damage_mean),) + tuple(map(float, result.damage_mean_ci95))
-        return (float(result.models_destroyed_mean),) + tuple(map(float, models_destroyed_ci95(result)))
+        """The objective's figure in ``result``, with its 95% interval."""
+        value, (lo, hi) = objective_value(result, self.plans.scenario.objective)
+        return float(value), float(lo), float(hi)
 
     def frame(self):
         """One row a plan run: ``label``, ``order``, each attacker's ``focus:NAME``,
@@ -167,11 +164,9 @@ def check_plans(plans: TurnPlans, top: int = 5, trials: int | None = None, seed:
         seed = fresh_seed()
     stride = common_stride(scenarios)
     results = [simulate(s, trials, seed, stride=stride, progress=False, explain=False) for s in scenarios]
-    metric = METRIC_OF.get(sc.objective, "kill")
-    value = {"kill": lambda r: r.kill, "damage_mean": lambda r: r.damage_mean,
-             "destroyed": lambda r: r.models_destroyed_mean}[metric]
+    metric = METRIC_OF[sc.objective]
     ranked = sorted(zip((label for label, _ in chosen), (p for _, p in chosen), results),
-                    key=lambda x: -value(x[2]))
+                    key=lambda x: -objective_value(x[2], sc.objective)[0])
     best = ranked[0][2]
     versus = tuple((label, paired_difference(best, r, metric)) for label, _, r in ranked[1:])
     return PlanCheck(plans, tuple(ranked), metric, versus, int(trials), int(seed))
