@@ -72,18 +72,16 @@ def evaluate(scenario: Scenario, method: str = "monte_carlo", trials: int | None
     scenario.check_damage_to()
     if method == "exact":
         from .exact import exact_result  # the engines are imported when first used
-        from .play import needs_play, report, solve
+        from .play import needs_play, report, solve_with_result
 
         sequence = scenario.attack_sequence()
         with ticking("exact", show):  # transitions built, shown once it lasts a second
-            result = exact_result(scenario, sequence)
             if explain and needs_play(scenario) and not scenario.several:
-                # the decisions in a player's words (a second backward induction, with
-                # records; its tables are for one target)
-                table = solve(scenario, sequence, relax="never")
-                result = dataclasses.replace(
-                    result, play=report(table, scenario, result.slot_labels, sequence))
-        return result
+                # the decisions in a player's words, recorded by the one backward induction
+                # (its tables are for one target)
+                table, result = solve_with_result(scenario, sequence)
+                return dataclasses.replace(result, play=report(table, scenario, result.slot_labels, sequence))
+            return exact_result(scenario, sequence)
     trials = scenario.trials if trials is None else check_int("trials", trials, 1, MAX_TRIALS)
     if seed is None:
         seed = scenario.seed if scenario.seed is not None else fresh_seed()

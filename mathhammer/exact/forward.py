@@ -42,7 +42,7 @@ from .targets import target_figures
 from .tidy import tidy, tidy_rounds, tidy_targets
 from .vectors import add, moments, pad, push
 
-__all__ = ["exact_result", "propagate", "propagate_rounds"]
+__all__ = ["exact_result", "result_of", "propagate", "propagate_rounds"]
 
 
 def propagate(engine: Engine):
@@ -316,8 +316,19 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     setup = prepare(scenario, slots, induction=needs_induction(scenario))  # checks it applies
     engine = Engine(setup, objective=scenario.objective, edge_budget=MAX_CARD_INDUCTION_EDGES)
+    return result_of(scenario, engine)
+
+
+def result_of(scenario: Scenario, engine: Engine, visit=None) -> Result:
+    """The :class:`~mathhammer.result.Result` of ``scenario`` by forward propagation on
+    ``engine`` (an :class:`~mathhammer.exact.induction.Engine` on the scenario's setup: its
+    values, already computed or not, decide best play); ``visit`` as for
+    :func:`propagate_rounds`. :func:`exact_result` builds the engine; best play's decision
+    tables (:func:`mathhammer.play.solve_with_result`) pass the one they recorded, so one
+    backward induction serves both."""
+    setup = engine.setup
     with deep_recursion(setup.n_events):
-        damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards = propagate_rounds(engine)
+        damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards = propagate_rounds(engine, visit)
     slot_round = tuple(info.round for info in setup.slots)
     maintenance = rounds["maintenance_kill_weights"]
     damage_weights, slot_weights, kill_weights = tidy(damage_weights, slot_weights, kill_weights)

@@ -156,19 +156,27 @@ class Engine:
         if self.on_card:
             return self._build(e, state, src)
         sig = self._sig[e]
-        if self.looks_ahead or sig is None:
+        if self.looks_ahead:  # the decisions depend on the event: kept for the forward pass
+            key, keep = (e, state), True
+        elif sig is None:
             return self._build(e, state)
-        out = self._edges.get((sig, state))
+        else:
+            key, keep = (sig, state), self._reused[e]
+        out = self._edges.get(key)
         if out is None:
             out = self._build(e, state)
             size = sum(pc.p.size for pc in out)
-            if self._reused[e] and self._cached + size <= EDGE_BUDGET:
-                self._edges[(sig, state)] = out
+            if keep and self._cached + size <= EDGE_BUDGET:
+                self._edges[key] = out
                 self._cached += size
         return out
 
     def release(self, e: int) -> None:
         """Event ``e`` is done: drop the kept edges no later attack will use."""
+        if self.looks_ahead:
+            for key in [key for key in self._edges if key[0] == e]:
+                self._cached -= sum(pc.p.size for pc in self._edges.pop(key))
+            return
         sig = self._sig[e]
         if sig is not None and self._last_use[sig] == e:
             for key in [key for key in self._edges if key[0] == sig]:

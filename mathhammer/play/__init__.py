@@ -9,6 +9,6 @@ relaxation's loss.
 
 from .codes import KeySpace
 from .relax import relaxed
-from .solve import MAX_TABLE_BYTES, DecisionTable, needs_play, report, solve
+from .solve import MAX_TABLE_BYTES, DecisionTable, needs_play, report, solve, solve_with_result
 
-__all__ = ["KeySpace", "DecisionTable", "solve", "needs_play", "report", "relaxed", "MAX_TABLE_BYTES"]
+__all__ = ["KeySpace", "DecisionTable", "solve", "solve_with_result", "needs_play", "report", "relaxed", "MAX_TABLE_BYTES"]

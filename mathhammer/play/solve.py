@@ -18,9 +18,9 @@ import numpy as np
 
 from ..errors import ExactNotApplicable
 from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare
-from ..exact.forward import propagate_rounds
+from ..exact.forward import propagate_rounds, result_of
 from ..exact.induction import Engine, deep_recursion
-from ..result import BestPlay, Decision
+from ..result import BestPlay, Decision, Result
 from ..rules import Scenario
 from . import codes as K
 from .codes import KeySpace
@@ -28,7 +28,7 @@ from .describe import decisions, paid_by
 from .record import Recorder, keyspace
 from .relax import cripple_marks, relaxed, unguarded
 
-__all__ = ["DecisionTable", "solve", "needs_play", "report", "MAX_TABLE_BYTES"]
+__all__ = ["DecisionTable", "solve", "solve_with_result", "needs_play", "report", "MAX_TABLE_BYTES"]
 
 #: Largest decision tables built (beyond: the kernel spends by the fixed default policy).
 MAX_TABLE_BYTES = 256 * 2**20
@@ -218,8 +218,43 @@ def _starts(setup, keys: KeySpace) -> list:
 
 def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
            edge_budget: int | None = None, every_start: bool = False) -> DecisionTable:
+    engine, rec, keys, value = _induct(setup, objective, edge_budget, every_start)
+
+    def forward(visit):
+        with deep_recursion(setup.n_events):
+            propagate_rounds(engine, visit)
+
+    return _tables(setup, engine, rec, keys, value, how, objective, began, forward if want_reach else None)
+
+
+def solve_with_result(scenario: Scenario, slots=None) -> tuple[DecisionTable, Result]:
+    """Best play's decision tables (as :func:`solve` with ``relax="never"``) and the exact
+    :class:`~mathhammer.result.Result` of ``scenario``, from one backward induction: the
+    forward pass that weighs each decision by how often it is met also gives the figures.
+    ``slots``: the scenario's attack sequence, when already built. One target only (the
+    tables are for one).
+
+    Raises
+    ------
+    ExactNotApplicable
+        As :func:`~mathhammer.exact.exact_result` and :func:`solve`.
+    """
+    began = time.perf_counter()
+    setup = prepare(scenario, slots, induction=True)
+    engine, rec, keys, value = _induct(setup, scenario.objective, MAX_CARD_INDUCTION_EDGES, False)
+    out = []
+
+    def forward(visit):
+        out.append(result_of(scenario, engine, visit))
+
+    table = _tables(setup, engine, rec, keys, value, "exact", scenario.objective, began, forward)
+    return table, out[0]
+
+
+def _induct(setup, objective: str, edge_budget: int | None, every_start: bool):
+    """Backward induction on ``setup`` with every decision recorded: the engine, its
+    :class:`~.record.Recorder`, the key space and the objective's value from the start."""
     keys = keyspace(setup)
-    rows = setup.table_rows
     rec = Recorder(setup, keys)
     engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget)
     with deep_recursion(setup.n_events):
@@ -227,6 +262,15 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
         for other in _starts(setup, keys)[1:] if every_start else ():
             engine.value(0, other, np.zeros(1, dtype=np.int64))
     rec.finish()
+    engine.record = None  # the decisions are known: a forward pass meets them again
+    return engine, rec, keys, value
+
+
+def _tables(setup, engine, rec, keys: KeySpace, value: float, how: str, objective: str, began: float,
+            forward) -> DecisionTable:
+    """The decision tables from ``rec``'s records; ``forward(visit)``, when given, runs the
+    forward pass along the decisions that weighs them by how often they are met."""
+    rows = setup.table_rows
     card = setup.card
     width = setup.size  # the boxes of a track (the largest of several), or the card's configurations
     attack_bytes = rows * keys.size * width
@@ -255,7 +299,7 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
     for kind, row, key, m, x, best in rec.field:
         field[field_row(rows, kind, row), key, m, x] = best
     reach = None
-    if want_reach:
+    if forward is not None:
         reach = np.zeros(attack.shape)
 
         def visit(e, dist):
@@ -266,8 +310,7 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
                 n = min(v.size, width)
                 reach[ev.slot, rec.key(state), :n] += v[:n]
 
-        with deep_recursion(setup.n_events):
-            propagate_rounds(engine, visit)
+        forward(visit)
         # a bought attack with a choice of weapons meets its boosts on the row of the weapon
         # it is made with
         for info, alts in zip(setup.slots, setup.alternatives):
