@@ -1035,7 +1035,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         power_paid = int(bool(getattr(w, "power_attack", None)) and not again and slot.weapon is w
                          and a.model in ("warjack", "warbeast"))
         points = st["points"] - buy
-        sustained = "sustained_attack" in w.rules and st.get("sustained", False)
+        sustained = bool(w.rules & {"sustained_attack", "critical_sustained_attack"}) and st.get("sustained", False)
         if getattr(w, "auto_hit", False) or sustained or (w.type == "melee" and (st["down"] or st["still"])):
             counted = {"shred": 1} if again else {"made": 1, "hit": 1}
             return hit(i, st, False, points, dict(counted, spent=buy + power_paid, weapon=w))
@@ -1073,8 +1073,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         slot = slots[i]
         w, a = local["weapon"], slot.attacker_obj  # the weapon it is made with
         rules = set(w.rules)
-        dispelled = st["dispelled"] or "dispel" in rules
-        grievous = st["grievous"] or "grievous_wounds" in rules
+        dispelled = st["dispelled"] or "dispel" in rules or (crit and "critical_dispel" in rules)
+        grievous = st["grievous"] or "grievous_wounds" in rules or (crit and "critical_grievous_wounds" in rules)
         effects = set(st["effects"])
         arm_extra = st.get("arm_extra", 0)
         if (w.def_minus or w.arm_minus) and (w.effect_on == "hit" or crit):
@@ -1093,7 +1093,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         chain = st.get("chain", 0) + 1 if crit and "shred" in rules and st.get("chain", 0) < 20 else 0
         after = dict(st, chain=chain, chain_weapon=w if chain else None, dispelled=dispelled, grievous=grievous, effects=frozenset(effects),
                      down=st["down"] or knocks, fire=fire, corrosion=corrosion, ice=ice, paralyzed=paralyzed,
-                     sustained=st.get("sustained", False) or "sustained_attack" in rules, arm_extra=arm_extra,
+                     sustained=st.get("sustained", False) or "sustained_attack" in rules
+                     or (crit and "critical_sustained_attack" in rules), arm_extra=arm_extra,
                      still=st["still"] or "stationary" in rules or (crit and "critical_stationary" in rules)
                      or ice >= 2)
         quick = "quicksand" in hazards and knocks and not st["down"]

@@ -706,8 +706,9 @@ def tiny_activations(draw, every_bought=False, field=None):
             n = draw(st.integers(1, min(2, budget)))
             budget -= n
             w = draw(tiny_weapons(kind, k, n))
-            if any("sustained_attack" in v.rules for v in weapons):  # one such weapon an attacker
-                w = dataclasses.replace(w, rules=w.rules - {"sustained_attack"})
+            sustained = {"sustained_attack", "critical_sustained_attack"}
+            if any(v.rules & sustained for v in weapons):  # one such weapon an attacker
+                w = dataclasses.replace(w, rules=w.rules - sustained)
             weapons.append(w)
         resource = draw(st.sampled_from(["focus", "fury", "force"]))
         points = draw(st.integers(0, min(2, budget) if kind == "melee" else 2))

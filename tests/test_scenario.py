@@ -1052,7 +1052,8 @@ def _attackers(draw, name: str) -> Attacker:
     names = draw(st.lists(_NAMES, min_size=1, max_size=3, unique=True))
     weapons = [draw(_weapons(draw(st.sampled_from(kinds)), n)) for n in names]
     # one weapon of an attacker may have Sustained Attack
-    weapons = weapons[:1] + [dataclasses.replace(w, rules=w.rules - {"sustained_attack"}) for w in weapons[1:]]
+    weapons = weapons[:1] + [dataclasses.replace(w, rules=w.rules - {"sustained_attack", "critical_sustained_attack"})
+                             for w in weapons[1:]]
     model = draw(st.sampled_from(ATTACKER_MODELS))
     # only a warbeast is forced, and it has no focus; a warjack with a crippled Cortex no fury
     resource = draw(st.sampled_from({"warbeast": ["fury", "force"]}.get(model, ["focus", "fury"])))

@@ -3,7 +3,7 @@
 ``ORACLE_CASES`` are within tests/naive_units.py's brute force (no points, damage tracks,
 knockdown, Tough, combined attacks, blast on a hit and on a miss); ``CASES`` adds what only the exact engine and the kernel
 share: best play with focus, fixed spending, continuous effects over rounds, quicksand,
-Dispel. Each is ``(id, scenario)``.
+Dispel, Grievous Wounds on a critical hit. Each is ``(id, scenario)``.
 """
 
 from __future__ import annotations
@@ -63,6 +63,10 @@ CASES = ORACLE_CASES + [
     ("blast_against_a_unit_over_two_rounds",
      Scenario(Target(defense=13, arm=12, boxes=2, models=3, rules={"tough"}),
               [Attacker("Gunners", [MORTAR])], turns=2)),
+    ("critical_grievous_wounds_on_a_tough_unit",
+     Scenario(Target(defense=12, arm=13, boxes=2, models=3, rules={"tough"}),
+              [Attacker("Brutes", [Weapon("Cleaver", "melee", 7, 12, attacks=2,
+                                          rules={"critical_grievous_wounds"})], models=2)])),
     ("net_then_hammer_in_quicksand",
      Scenario(Target(defense=12, arm=13, boxes=2, models=2, terrain={"quicksand"}),
               [Attacker("Netter", [NET]), Attacker("Smasher", [HAMMER])])),

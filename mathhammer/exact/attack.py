@@ -109,7 +109,7 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
     """Step 2, the attack roll (with its paid boost and reroll), then the hit."""
     w = info.weapon
     points = state.points - buy
-    sustained = state.sustained and "sustained_attack" in w.rules
+    sustained = state.sustained and w.has_rule("sustained_attack")
     if w.auto_hit or sustained or (w.type == "melee" and (state.down or state.still)):
         # Automatic hit (the weapon's, its Sustained Attack's, or melee on a still target):
         # no roll, no boost, never critical.
@@ -185,9 +185,9 @@ def _after(setup: Setup, info: SlotInfo, state: State, critical: bool, points: i
         still=state.still or w.makes_stationary(critical) or ice >= 2,
         ice=ice,
         paralyzed=state.paralyzed or w.paralyzes(critical),
-        sustained=state.sustained or "sustained_attack" in w.rules,
-        dispelled=state.dispelled or ("dispel" in w.rules and setup.dispellable),
-        grievous=state.grievous or ("grievous_wounds" in w.rules and setup.woundable),
+        sustained=state.sustained or w.triggers("sustained_attack", critical),
+        dispelled=state.dispelled or (w.triggers("dispel", critical) and setup.dispellable),
+        grievous=state.grievous or (w.triggers("grievous_wounds", critical) and setup.woundable),
         effects=effects,
         arm_extra=arm_extra,
         shred=shred,

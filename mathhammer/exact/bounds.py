@@ -63,14 +63,14 @@ def situations_varying(setup: Setup) -> tuple[bool, bool, bool, bool, bool]:
     Grievous Wounds and paralyzed state (else each stays as it starts)."""
     weapons = [info.weapon for info in setup.all_infos]
 
-    def any_rule(*names):
-        return any(w.rules & set(names) for w in weapons)
+    def any_rule(name):  # on any hit or on a critical hit only
+        return any(w.has_rule(name) for w in weapons)
 
-    return (bool(any_rule("knockdown", "critical_knockdown") or setup.tough),
-            bool(any_rule("stationary", "critical_stationary") or setup.ice_stacks >= 2),
+    return (bool(any_rule("knockdown") or setup.tough),
+            bool(any_rule("stationary") or setup.ice_stacks >= 2),
             bool(any_rule("dispel") and setup.dispellable),
             bool(any_rule("grievous_wounds") and setup.woundable),
-            bool(any_rule("paralysis", "critical_paralysis")))
+            bool(any_rule("paralysis")))
 
 
 def _other_states(setup: Setup) -> int:
@@ -85,7 +85,7 @@ def _other_states(setup: Setup) -> int:
     lost = 2 if setup.track_lost else 1
     # a unit: the models destroyed; with an AOE, each other model's damage and knockdown
     others = (2 * setup.boxes) ** (setup.models - 1) if setup.blast else 1
-    sustained = 2 if any("sustained_attack" in info.weapon.rules for info in setup.all_infos) else 1
+    sustained = 2 if any(info.weapon.has_rule("sustained_attack") for info in setup.all_infos) else 1
     # Shred: the attacks of a chain made so far, and with which weapon
     shred = setup.most_shred * (1 + setup.most_alternatives) + 1
     return prod((down, still, dispelled, grievous, paralyzed, sustained, shred, setup.ice_stacks + 1,

@@ -119,7 +119,7 @@ def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> list[in
     row[L.A_AUTOHIT_ON] = L.ST_MELEE_AUTOHIT if weapon.type == "melee" else 0
     if weapon.auto_hit:  # docs/rules.md 1: an automatic hit, whatever the target's state
         row[L.A_AUTOHIT_ON] = L.ST_ALWAYS
-    if "sustained_attack" in rules:  # and once it has hit the target this activation
+    if weapon.has_rule("sustained_attack"):  # and once it has hit the target this activation
         row[L.A_AUTOHIT_ON] |= L.ST_SUSTAINED
     row[L.A_NUMBER] = slot.number
     row[L.A_SIDE] = _SIDES[attacker.side]

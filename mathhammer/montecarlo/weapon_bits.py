@@ -33,6 +33,9 @@ _RULE_FLAGS = {
     "paralysis": L.F_PARALYSIS,
     "critical_paralysis": L.F_CRIT_PARALYSIS,
     "sustained_attack": L.F_SUSTAIN,
+    "critical_dispel": L.F_CRIT_DISPEL,
+    "critical_grievous_wounds": L.F_CRIT_GRIEVOUS,
+    "critical_sustained_attack": L.F_CRIT_SUSTAIN,
     "shred": L.F_SHRED,
 }
 #: Flags of each continuous effect: cleared on rows against a target resistant to it.
@@ -63,7 +66,7 @@ def rule_flags(weapon: Weapon, target: Target, scenario: Scenario) -> int:
         flags |= L.F_DAMAGE
     if "brutal_damage" in rules:
         flags |= L.F_BRUTAL_HIT if scenario.brutal_damage == "hit" else L.F_BRUTAL
-    if scenario.dispel_from_next_attack and "dispel" in rules:
+    if scenario.dispel_from_next_attack and weapon.has_rule("dispel"):
         flags |= L.F_DISPEL_LATE
     if scenario.knockdown_first(weapon) and rules & {"knockdown", "critical_knockdown"}:
         flags |= L.F_KD_STOPS_TOUGH

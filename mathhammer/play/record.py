@@ -22,7 +22,7 @@ def keyspace(setup) -> KeySpace:
     varying = [False] * 7
     for part in parts:
         down, still, dispelled, grievous, paralyzed = situations_varying(part)
-        sustained = any("sustained_attack" in info.weapon.rules for info in part.all_infos)
+        sustained = any(info.weapon.has_rule("sustained_attack") for info in part.all_infos)
         for j, v in enumerate((down, still, dispelled, grievous,
                                down and (part.tough or part.quicksand), paralyzed, sustained)):
             varying[j] |= bool(v)

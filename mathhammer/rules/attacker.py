@@ -100,7 +100,7 @@ class Attacker:
         types = [w.type for w in self.weapons]
         if "melee" in types and any(t in RANGED_TYPES for t in types):
             raise InputError("weapons", types, "a combat action never mixes melee and ranged weapons")
-        sustained = [w.name for w in self.weapons if "sustained_attack" in w.rules]
+        sustained = [w.name for w in self.weapons if w.has_rule("sustained_attack")]
         if len(sustained) > 1:
             raise InputError("weapons", sustained, "at most one weapon of an attacker has sustained_attack "
                              "(the engines keep one Sustained Attack per activation)")

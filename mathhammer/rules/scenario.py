@@ -135,8 +135,8 @@ class Scenario:
         if self.several:
             for i, a in enumerate(self.attackers):
                 for j, w in enumerate(a.weapons):
-                    if "sustained_attack" in w.rules:
-                        raise InputError(f"attackers[{i}].weapons[{j}].rules", "sustained_attack",
+                    for rule in sorted(w.rules & {"sustained_attack", "critical_sustained_attack"}):
+                        raise InputError(f"attackers[{i}].weapons[{j}].rules", rule,
                                          "is modelled against one target (not yet with several)")
         self._check_routes()
         battlegroups(self.attackers)

@@ -64,6 +64,9 @@ WEAPON_RULES = (
     "paralysis",            # a hit: the target's base DEF is 5 (melee attacks still roll)
     "critical_paralysis",   # the same on a critical hit
     "sustained_attack",     # once it has hit the target, its later attacks on it hit automatically
+    "critical_dispel",      # Dispel on a critical hit only
+    "critical_grievous_wounds",   # Grievous Wounds on a critical hit only
+    "critical_sustained_attack",  # Sustained Attack from a critical hit only
     "shred",                # a critical hit: one more attack with it, which can shred again
 )
 
@@ -79,7 +82,9 @@ DAMAGE_ROLL_RULES = frozenset({"weapon_master", "brutal_damage", "armor_piercing
                                "trash", "shatter", "critical_armor_piercing", "decapitation_on_hit"})
 #: Weapon rules one weapon cannot have together: the same rule on any hit and on a critical
 #: hit only.
-EXCLUSIVE_RULES = (("armor_piercing", "critical_armor_piercing"), ("decapitation", "decapitation_on_hit"))
+EXCLUSIVE_RULES = (("armor_piercing", "critical_armor_piercing"), ("decapitation", "decapitation_on_hit"),
+                   ("dispel", "critical_dispel"), ("grievous_wounds", "critical_grievous_wounds"),
+                   ("sustained_attack", "critical_sustained_attack"))
 
 #: Continuous effects (docs/rules.md 4), in the order the maintenance phase resolves them.
 CONTINUOUS_EFFECTS = ("fire", "corrosion")

@@ -344,29 +344,39 @@ class Weapon:
         resisted = bool(self.damage_types & resist)
         return max(1, self.base_damage_dice - int(self.crippled) - int(resisted))
 
+    def triggers(self, rule: str, critical: bool) -> bool:
+        """Whether a hit (critical or not) triggers ``rule``: the weapon has it, or has its
+        critical-hit-only form (``critical_<rule>``) and the hit is critical.
+
+        >>> w = Weapon("Hex", "melee", 6, 12, rules={"critical_dispel"})
+        >>> w.triggers("dispel", False), w.triggers("dispel", True)
+        (False, True)
+        """
+        return rule in self.rules or (critical and f"critical_{rule}" in self.rules)
+
+    def has_rule(self, rule: str) -> bool:
+        """Whether the weapon has ``rule`` on any hit or on a critical hit only."""
+        return rule in self.rules or f"critical_{rule}" in self.rules
+
     def knocks_down(self, critical: bool) -> bool:
         """Whether a hit (critical or not) knocks the target down."""
-        return "knockdown" in self.rules or (critical and "critical_knockdown" in self.rules)
+        return self.triggers("knockdown", critical)
 
     def sets_effects(self, critical: bool) -> frozenset[str]:
         """Continuous effects a hit (critical or not) puts on the target (docs/rules.md 4)."""
-        out = set()
-        for effect in ("fire", "corrosion"):
-            if effect in self.rules or (critical and f"critical_{effect}" in self.rules):
-                out.add(effect)
-        return frozenset(out)
+        return frozenset(effect for effect in ("fire", "corrosion") if self.triggers(effect, critical))
 
     def ices(self, critical: bool) -> bool:
         """Whether a hit (critical or not) puts an Ice Cage stack on the target."""
-        return "ice_cage" in self.rules or (critical and "critical_ice_cage" in self.rules)
+        return self.triggers("ice_cage", critical)
 
     def paralyzes(self, critical: bool) -> bool:
         """Whether a hit (critical or not) paralyzes the target (base DEF 5)."""
-        return "paralysis" in self.rules or (critical and "critical_paralysis" in self.rules)
+        return self.triggers("paralysis", critical)
 
     def makes_stationary(self, critical: bool) -> bool:
         """Whether a hit (critical or not) makes the target stationary."""
-        return "stationary" in self.rules or (critical and "critical_stationary" in self.rules)
+        return self.triggers("stationary", critical)
 
     def blast_dice_against(self, resist: frozenset[str]) -> int:
         """Dice of its blast damage rolls against a target resisting ``resist``: two, one

@@ -18,7 +18,8 @@ from ..._core.pairs import die_of
 from .dice import at_least, attack_from_stats, read_word, roll_stats
 from .layout import (A_ARM_MINUS, A_ATT_MODE, A_CRIT_ARM_CUT, A_DEF_MINUS, A_EFFECT_BIT, A_EFFECT_ON,
                      A_NUMBER, A_ROF, F_ARM_STACKS, F_CRIT_AP, F_CRIT_ICE, F_CRIT_PARALYSIS,
-                     F_DECAP, F_DECAP_HIT, F_DISPEL, F_DISPEL_LATE, F_GRIEVOUS, F_ICE, F_LASTING,
+                     F_CRIT_DISPEL, F_CRIT_GRIEVOUS, F_CRIT_SUSTAIN, F_DECAP, F_DECAP_HIT, F_DISPEL,
+                     F_DISPEL_LATE, F_GRIEVOUS, F_ICE, F_LASTING,
                      F_PARALYSIS, F_SHATTER, F_SUSTAIN, F_TRASH, MAX_ARM_EXTRA, MAX_ICE, R_SANGUINE,
                      ROF_D3, ROF_D6, ST_ARM_SHIFT, ST_DISPELLED, ST_GRIEVOUS, ST_ICE_ONE, ST_ICE_SHIFT,
                      ST_PARALYZED, ST_PRONE, ST_STATIONARY, ST_STILL, ST_SUSTAINED)
@@ -58,15 +59,17 @@ def reroll_attack(dice, pos, attacks, w, n, skill, defense):
 
 
 @jit(nrt=False, helper=True)
-def hit_at_once(ms, flags):
-    """What a hit does at once (docs/activation.md, step 3): Dispel ends the target's upkeep
-    spells (this attack's damage roll goes without them), Grievous Wounds stops Tough and
-    healing, a Sustained Attack weapon's later attacks on it hit automatically."""
-    if (flags & F_DISPEL) != 0 and (flags & F_DISPEL_LATE) == 0:
+def hit_at_once(ms, flags, crit):
+    """What a hit (``crit``: critical) does at once (docs/activation.md, step 3): Dispel ends
+    the target's upkeep spells (this attack's damage roll goes without them), Grievous Wounds
+    stops Tough and healing, a Sustained Attack weapon's later attacks on it hit
+    automatically; each on any hit, or, in its critical form, on a critical hit only."""
+    dispels = ((flags & F_DISPEL) != 0) | (crit & ((flags & F_CRIT_DISPEL) != 0))
+    if dispels and (flags & F_DISPEL_LATE) == 0:
         ms[M_STATE] |= ST_DISPELLED
-    if flags & F_GRIEVOUS:
+    if ((flags & F_GRIEVOUS) != 0) | (crit & ((flags & F_CRIT_GRIEVOUS) != 0)):
         ms[M_STATE] |= ST_GRIEVOUS
-    if flags & F_SUSTAIN:
+    if ((flags & F_SUSTAIN) != 0) | (crit & ((flags & F_CRIT_SUSTAIN) != 0)):
         ms[M_STATE] |= ST_SUSTAINED
 
 
@@ -105,8 +108,8 @@ def after_damage_roll(attacks, w, ms, flags, crit, outcome):
     """What a hit leaves once its damage is rolled, from the next attack on: a Dispel read so
     (setting), Ice Cage (-2 DEF a stack, stationary from the second) and Paralysis (base DEF
     5), its -ARM landing again (setting)."""
-    if flags & F_DISPEL_LATE:
-        ms[M_STATE] |= ST_DISPELLED
+    if (flags & F_DISPEL_LATE) != 0 and (((flags & F_DISPEL) != 0) | crit):
+        ms[M_STATE] |= ST_DISPELLED  # Dispel on any hit, or its critical form on a critical hit
     if flags & F_LASTING:
         state = ms[M_STATE]
         if (flags & F_ICE) != 0 or (crit == 1 and (flags & F_CRIT_ICE) != 0):

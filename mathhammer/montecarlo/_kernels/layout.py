@@ -148,6 +148,10 @@ F_SHRED = 1 << 35            # Shred: a critical hit makes the attack again (up 
 F_GUARDABLE = 1 << 36        # a ranged attack: Shield Guard may take its hit (T_GUARDED_BY)
 F_SLAMS = 1 << 37            # a slam with collateral damage: its hit decides the next slot
 F_COLLATERAL = 1 << 38       # a slam's collateral damage roll: made only when the slam hit
+F_CRIT_DISPEL = 1 << 39      # Dispel on a critical hit only
+F_CRIT_GRIEVOUS = 1 << 40    # Grievous Wounds on a critical hit only
+F_CRIT_SUSTAIN = 1 << 41     # Sustained Attack from a critical hit only (sets ST_SUSTAINED then)
+F_AT_ONCE = F_DISPEL | F_GRIEVOUS | F_SUSTAIN | F_CRIT_DISPEL | F_CRIT_GRIEVOUS | F_CRIT_SUSTAIN  # hit_at_once
 
 # --- attackers table: int64[n_attackers, P_NFIELDS] --------------------------------------
 P_POINTS = 0        # focus, fury or forcing at the start of its activation

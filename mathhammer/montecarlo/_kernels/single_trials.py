@@ -21,8 +21,8 @@ from .attack_steps import (V_FIELDS, V_POINTS, V_SHOTS, after_hit, attack_roll, 
 from .dice import trial_dice
 from .extra_steps import (after_damage_roll, effect_lands, hit_at_once, rate_of_fire)
 from .layout import (A_ATTACKER, A_FLAGS, A_ORIGIN, C_CRIT, C_HIT, C_MADE, C_SPENT, CAP_GRID,
-                     CAP_TRACK, CRIT, F_AFTER_ROLL, F_DISPEL, F_FIRST, F_GRIEVOUS, F_KD_STOPS_TOUGH,
-                     F_ROF, F_SUSTAIN, HZ_EARTH, HZ_QUICKSAND, MISS, ORIGIN_BOUGHT, PF_BEST,
+                     CAP_TRACK, CRIT, F_AFTER_ROLL, F_AT_ONCE, F_FIRST, F_KD_STOPS_TOUGH,
+                     F_ROF, HZ_EARTH, HZ_QUICKSAND, MISS, ORIGIN_BOUGHT, PF_BEST,
                      ST_MOVE_CRIPPLED, ST_PRONE, ST_SUSTAINED, T_ATTACK_ROUNDS, T_BOXES, T_CAPACITY, T_EFFECTS,
                      T_HAZARDS, T_NLETTERS, T_POINTS, T_POWER_POLICY, T_SHIELD_ARM, T_SLOTS, T_STATE,
                      T_TURNS)
@@ -122,8 +122,8 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                 attack_counts[row, C_HIT] += hit
                 attack_counts[row, C_CRIT] += crit
                 flags = attacks[w, A_FLAGS]
-                if extra is not None and (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
-                    hit_at_once(ms, flags)
+                if extra is not None and (flags & F_AT_ONCE) != 0 and hit == 1:
+                    hit_at_once(ms, flags, crit)
                 points, pos, boost = damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit,
                                                  boxes, attack_counts, extra)
                 if extra is not None and (flags & F_AFTER_ROLL) != 0 and hit == 1:

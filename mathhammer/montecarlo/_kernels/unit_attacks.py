@@ -17,9 +17,9 @@ from .attack_steps import (V_POINTS, V_SHOTS, after_hit, attack_roll, best_play_
 from .dice import at_least, read_word, roll_stats
 from .extra_steps import after_damage_roll, effect_lands, hit_at_once, rate_of_fire
 from .layout import (A_ATTACKER, A_BLAST_DICE, A_BLAST_MISS, A_BLAST_MODELS, A_BLAST_POW, A_FLAGS, A_ORIGIN,
-                     C_CRIT, C_HIT, C_MADE, C_SHRED, C_SPENT, CRIT, F_AFTER_ROLL, F_BLAST, F_COLLATERAL,
-                     F_DISPEL, F_FIRST, F_GRIEVOUS, F_GUARDABLE, F_KD_STOPS_TOUGH, F_ROF, F_SHRED, F_SLAMS,
-                     F_SUSTAIN, HIT, HZ_QUICKSAND, MISS, ORIGIN_BOUGHT, PF_BEST, ST_PRONE, ST_SUSTAINED,
+                     C_CRIT, C_HIT, C_MADE, C_SHRED, C_SPENT, CRIT, F_AFTER_ROLL, F_AT_ONCE, F_BLAST, F_COLLATERAL,
+                     F_FIRST, F_GUARDABLE, F_KD_STOPS_TOUGH, F_ROF, F_SHRED, F_SLAMS,
+                     HIT, HZ_QUICKSAND, MISS, ORIGIN_BOUGHT, PF_BEST, ST_PRONE, ST_SUSTAINED,
                      T_ATTACK_ROUNDS, T_BOXES, T_FIRST_MODEL, T_GUARDED_BY, T_HAZARDS, T_MODELS,
                      T_POWER_POLICY, T_SLOTS)
 from .model_state import (G_CORTEX_LOST, G_DEAD, G_DESTROYED, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT,
@@ -242,8 +242,8 @@ def attack_rolls(tables, counters, models, targets, cols, act, run, dice, pos, i
         ms = models[run[R_CUR]]
     crit = np.int64(outcome == CRIT)
     flags = attacks[w, A_FLAGS]
-    if (flags & (F_DISPEL | F_GRIEVOUS | F_SUSTAIN)) != 0 and hit == 1:
-        hit_at_once(ms, flags)
+    if (flags & F_AT_ONCE) != 0 and hit == 1:
+        hit_at_once(ms, flags, crit)
     points, pos, boost = _damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit,
                                      groups[run[R_G], T_BOXES], attack_counts, True)
     if (flags & F_AFTER_ROLL) != 0 and hit == 1:

@@ -40,8 +40,8 @@ first runs of each, measured, are in docs/performance.md.
 from __future__ import annotations
 
 from .layout import (A_DAMAGE_TO, A_EFFECT_BIT, A_FLAGS, CAP_TRACK, F_AFTER_ROLL, F_BLAST, F_CORROSION,
-                     F_CRIT_AP, F_CRIT_CORROSION, F_CRIT_FIRE, F_DECAP, F_DECAP_HIT, F_DISPEL,
-                     F_FIRE, F_GRIEVOUS, F_REROLL_ATT, F_REROLL_DMG, F_ROF, F_SHATTER, F_SUSTAIN,
+                     F_AT_ONCE, F_CRIT_AP, F_CRIT_CORROSION, F_CRIT_FIRE, F_DECAP, F_DECAP_HIT,
+                     F_FIRE, F_REROLL_ATT, F_REROLL_DMG, F_ROF, F_SHATTER,
                      F_TRASH, N_COLUMNS, T_CAPACITY, T_EFFECTS, T_HAZARDS, T_MODELS, T_POINTS, T_RAPID_HEAL,
                      T_TOUGH, TOUGH_NONE)
 
@@ -51,10 +51,10 @@ __all__ = ["EXTRA_FLAGS", "SETS_EFFECT", "basic_gate", "needs_extra", "needs_las
 SETS_EFFECT = F_FIRE | F_CORROSION | F_CRIT_FIRE | F_CRIT_CORROSION
 
 #: Row flags of the rules whose paths the basic variant prunes: a random rate of fire,
-#: rerolls, Dispel, Grievous Wounds, Sustained Attack, Trash, Shatter, Armor-Piercing on a
+#: rerolls, Dispel, Grievous Wounds, Sustained Attack (on any hit or a critical one), Trash, Shatter, Armor-Piercing on a
 #: critical hit, Decapitation, and what a hit leaves after its damage roll (Ice Cage,
 #: Paralysis, a late Dispel, -ARM stacking).
-EXTRA_FLAGS = (F_ROF | F_REROLL_ATT | F_REROLL_DMG | F_DISPEL | F_GRIEVOUS | F_SUSTAIN | F_TRASH
+EXTRA_FLAGS = (F_ROF | F_REROLL_ATT | F_REROLL_DMG | F_AT_ONCE | F_TRASH
                | F_SHATTER | F_CRIT_AP | F_DECAP | F_DECAP_HIT | F_AFTER_ROLL)
 
 
