@@ -154,6 +154,8 @@ CASES: list[tuple[str, Scenario]] = [
                                      focus=1)),
     ("critical_sustained_attack", one(Target(15, 14, boxes=8), W("Claw", "melee", 7, 12, attacks=3,
                                                                  rules={"critical_sustained_attack"}), focus=1)),
+    ("cavalry_charge", one(Target(15, 15, boxes=8), W("Lance", "melee", 6, 12, attacks=2), focus=1,
+                           charge=True, cavalry=True)),
     ("random_rof_d3", one(Target(13, 14, boxes=8), W("Chain gun", "ranged", 6, 11, attacks="d3",
                                                      rules={"critical_knockdown"}), focus=1)),
     ("upkeep_tough_unyielding_dispel", one(Target(12, 13, boxes=4, upkeep_rules={"tough", "unyielding"}),

@@ -1041,8 +1041,10 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             return hit(i, st, False, points, dict(counted, spent=buy + power_paid, weapon=w))
         DEF = defense(w, st)
         need = DEF - skill
-        raw = 2 + (1 if w.boosted_attack else 0) + w.extra_attack_dice - _bf_less_dice(a, w)[0]
-        can = not w.boosted_attack and raw >= 1  # a paid boost must add a die
+        # a cavalry model's charge attack: its attack roll boosted, free, as a weapon's can be
+        free = w.boosted_attack or (slot.charge and getattr(a, "cavalry", False))
+        raw = 2 + (1 if free else 0) + w.extra_attack_dice - _bf_less_dice(a, w)[0]
+        can = not free and raw >= 1  # a paid boost must add a die
         if plays[slot.attacker]:
             choices = [0, 1] if can and points > 0 else [0]
         else:
@@ -1051,7 +1053,7 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             choices = [1 if (can and points > s.reserve and wants) else 0]
         trees = []
         for paid in choices:
-            n_dice = max(1, 2 + (1 if w.boosted_attack else 0) + paid + w.extra_attack_dice
+            n_dice = max(1, 2 + (1 if free else 0) + paid + w.extra_attack_dice
                          - _bf_less_dice(a, w)[0])
             roll = _bf_attack_roll(n_dice, w.attack_discard, skill, DEF, "reroll_attack" in w.rules,
                                    "jump_the_shark" in w.rules, "sanguine_fate" in w.rules,

@@ -580,6 +580,7 @@ NEW_KEYS = [
      ("Target",)),
     ("attacker-buy-weapon", "attacker", 'buy_weapon = "Fist"', lambda s: s.attackers[0].buy_weapon, "Fist"),
     ("attacker-keep-points", "attacker", "keep_points = true", lambda s: s.attackers[0].keep_points, True),
+    ("attacker-cavalry", "attacker", "cavalry = true", lambda s: s.attackers[0].cavalry, True),
     # a battlegroup needs its warjacks: tests/test_battlegroup.py (here, no warjack named)
     ("attacker-controls", "attacker", "controls = []", lambda s: s.attackers[0].controls, ()),
     ("spend-boost-attack", "spend", 'boost_attack = "always"', lambda s: s.attackers[0].spend,

@@ -518,6 +518,8 @@ EXACT_CASES = [
      "attackers[0].controls[0]: names no attacker of the scenario: 'Jack' (got 'Nobody')"),
     ("attacker-keep-points-string", in_attacker('keep_points = "yes"'),
      "attackers[0].keep_points: must be true or false (got 'yes')"),
+    ("attacker-cavalry-string", in_attacker('cavalry = "yes"'),
+     "attackers[0].cavalry: must be true or false (got 'yes')"),
     ("attacker-keep-points-fixed", in_attacker('keep_points = true\npolicy = "fixed"'),
      'attackers[0].keep_points: orders the choices of best play: it needs policy = "best" '
      "(policy = 'fixed') (got True)"),

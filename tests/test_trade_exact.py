@@ -86,9 +86,10 @@ def brute_force(trade: Trade):
         else:
             base = 5 if (down or "M" in crip) else t.defense
             dfn = base + t.spell_def + t.upkeep_def + t.feat_def
-            n = 2 + w.boosted_attack + w.extra_attack_dice - lost
+            cavalry = charge and att.cavalry and not w.boosted_attack  # a charge attack roll boosted
+            n = 2 + w.boosted_attack + cavalry + w.extra_attack_dice - lost
             sp = att.spend
-            boost = (not w.boosted_attack and n >= 1 and pts > sp.reserve
+            boost = (not (w.boosted_attack or cavalry) and n >= 1 and pts > sp.reserve
                      and (sp.boost_attack == "always" or (sp.boost_attack == "auto" and dfn - w.skill >= sp.boost_attack_at)))
             pts -= boost
             mi, pl, cr = _attack_roll(max(1, n + boost), dfn - w.skill)
@@ -185,7 +186,8 @@ def brute_force(trade: Trade):
                     marked, was_down, burning = st[x]
                     st = st[:x] + ((marked, False, burning),) + st[x + 1:]
                     att = Attacker(m.name, m.attacker.weapons, focus=m.attacker.focus, spend=m.attacker.spend,
-                                   model=m.attacker.model, crippled=frozenset(_crippled(m, marked)))
+                                   model=m.attacker.model, crippled=frozenset(_crippled(m, marked)),
+                                   cavalry=m.attacker.cavalry)
                     pts0 = 0 if "C" in att.crippled else att.focus
                     charge_left = m.attacker.charge and rnd == 1 and not was_down and "M" not in att.crippled
                     cur = {(st, pts0): p}

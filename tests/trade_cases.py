@@ -47,7 +47,7 @@ def random_trade(rng: random.Random, best: float = 0.0) -> Trade:
                         effects=frozenset(rng.sample(["fire", "corrosion"], int(rng.random() < 0.15))))
         plays_best = best > 0 and rng.random() < best
         attacker = Attacker(name, weapons, focus=rng.randint(0, 2), spend=None if plays_best else spend,
-                            charge=not ranged and rng.random() < 0.3)
+                            charge=not ranged and rng.random() < 0.3, cavalry=rng.random() < 0.3)
         return TradeModel(attacker, target, enemies, {x: rng.randint(1, boxes) for x in letters})
 
     n_a, n_b = (1, 1) if rng.random() < 0.7 else rng.choice([(1, 2), (2, 1)])

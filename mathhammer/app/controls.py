@@ -180,7 +180,8 @@ class Form:
                 pn.Row(self.text(("attackers", i, "name"), "Name", doc, getattr(shown, "name", None)),
                        self.number(("attackers", i, "models"), "Models", doc, 1, width=70)),
                 pn.Row(self.points(("attackers", i, key), key.capitalize(), doc, 0),
-                       self.flag(("attackers", i, "charge"), "Charge", doc))]
+                       self.flag(("attackers", i, "charge"), "Charge", doc),
+                       self.flag(("attackers", i, "cavalry"), "Cavalry", doc))]
         model = getattr(shown, "model", None) or a.get("model")
         if model == "other" and others:  # its battlegroup: the turn is then planned
             rows.append(self.choices(("attackers", i, "controls"), "Battlegroup (controls)", others, doc,

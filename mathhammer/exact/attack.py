@@ -117,7 +117,7 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
     need = setup.defense(info, state) - info.skill
     # a paid boost must add a die: not with a free boost, nor when the floor of one die
     # would swallow it (docs/activation.md step 2)
-    can_pay = not w.boosted_attack and info.attacker.attack_dice(w) >= 1
+    can_pay = not info.slot.free_attack_boost and info.slot.attack_dice >= 1
     spend = info.attacker.spend
     if dec.plays_best(info.slot.attacker_index):
         options = [0, 1] if can_pay and points > 0 else [0]
@@ -210,7 +210,7 @@ def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bo
         return blast(setup, info, pieces, missed=False)
     roll = DamageRoll(setup, info, state, after, critical, base, dec)
     spend = info.attacker.spend
-    free = w.boosted_damage or info.slot.charge
+    free = info.slot.free_damage_boost
     adds_die = setup.damage_dice(info, critical, state) >= 1
     best = dec.plays_best(info.slot.attacker_index)
     if free or not adds_die or not (points > (0 if best else spend.reserve)):

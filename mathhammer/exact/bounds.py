@@ -258,10 +258,10 @@ def _part_states(setup: Setup, induction: bool) -> int:
     for info in setup.all_infos:
         points = info.attacker.points > 0
         w = info.weapon
-        attack = setup.attack_dice(info, int(points and not w.boosted_attack))
+        attack = setup.attack_dice(info, int(points and not info.slot.free_attack_boost))
         damage = 0
         if w.deals_damage:
-            free = w.boosted_damage or info.slot.charge
+            free = info.slot.free_damage_boost
             damage = setup.damage_dice(info, True) + int(points and not free)
         if max(attack, damage) > rolls.MAX_DICE:
             raise ExactNotApplicable(

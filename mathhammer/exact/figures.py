@@ -61,5 +61,6 @@ class AttackFigures:
                 - int(bool(w.damage_types & t.resist)) + int(brutal) + int(trash) + int(shatter))
 
     def attack_dice(self, info: SlotInfo, paid: int) -> int:
-        """Attack dice with ``paid`` paid boosts (0 or 1)."""
-        return max(1, info.attacker.attack_dice(info.weapon) + paid)
+        """Attack dice with ``paid`` paid boosts (0 or 1); a cavalry charge attack's free boost
+        included."""
+        return max(1, info.slot.attack_dice + paid)

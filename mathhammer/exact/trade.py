@@ -252,8 +252,9 @@ def _one_attack(trade, attacker, w, ym, y, state, points, charge, choose):
     if w.auto_hit or (w.type == "melee" and down):
         return _outcomes(trade, attacker, w, ym, y, state, points, charge, choose, 0.0, 1.0, 0.0)
     defense = t.defense_against(w.type, base5) + t.spell_def + t.upkeep_def
-    dice = attacker.attack_dice(w)
-    allowed = not w.boosted_attack and dice >= 1 and points > spend.reserve
+    cavalry = charge and attacker.cavalry and not w.boosted_attack  # a free boost, as a weapon's
+    dice = attacker.attack_dice(w) + int(cavalry)
+    allowed = not (w.boosted_attack or cavalry) and dice >= 1 and points > spend.reserve
 
     def make(paid):
         miss, hit, crit = attack_outcome(max(1, dice + paid), w.skill, defense)

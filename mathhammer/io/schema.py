@@ -82,7 +82,7 @@ TARGET_KEYS = (
 )
 ATTACKER_KEYS = ("name", "weapons", "focus", "fury", "force", "policy", "charge", "combined", "buy_weapon",
                  "model", "crippled", "models", "target", "targets", "spend", "base", "side", "keep_points",
-                 "controls")
+                 "controls", "cavalry")
 SPEND_KEYS = ("boost_attack", "boost_attack_at", "boost_damage", "buy_attacks", "reserve")
 WEAPON_KEYS = (
     "name",
@@ -151,7 +151,7 @@ TARGET_LIST_HINTS: dict[str, dict[str, str]] = {
 }
 #: Attacker keys passed to Attacker as they are.
 ATTACKER_PLAIN = ("focus", "fury", "force", "policy", "charge", "combined", "buy_weapon", "model",
-                   "crippled", "models", "targets", "base", "side", "keep_points", "controls")
+                   "crippled", "models", "targets", "base", "side", "keep_points", "controls", "cavalry")
 
 #: Names players often write for a key, mapped to the key the file format uses (or to the
 #: keys it may mean, the first one the table allows being suggested).

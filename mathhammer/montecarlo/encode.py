@@ -95,16 +95,15 @@ def _attack_row(slot: AttackSlot, target: Target, scenario: Scenario) -> list[in
     blessed = "blessed" in rules
     row = [0] * L.A_NFIELDS
     flags = rule_flags(weapon, target, scenario)
-    if weapon.boosted_attack:
+    if slot.free_attack_boost:
         flags |= L.F_FREE_ATT_BOOST
-    free_damage_boost = weapon.boosted_damage or slot.charge
-    if free_damage_boost:
+    if slot.free_damage_boost:
         flags |= L.F_FREE_DMG_BOOST
     resisted = bool(weapon.damage_types & target.resist)
     bonus = slot.combined_bonus
     row[L.A_SKILL] = weapon.skill + bonus + slot.attack_mod
     row[L.A_POW] = (weapon.pow if weapon.pow is not None else 0) + bonus
-    row[L.A_ATT_DICE] = attacker.attack_dice(weapon)
+    row[L.A_ATT_DICE] = slot.attack_dice
     row[L.A_DMG_DICE] = (attacker.damage_dice(weapon) + int(slot.charge and not weapon.boosted_damage)
                          - int(resisted))
     if slot.collateral:  # no point boosts it, no crippled system or aspect takes a die off

@@ -138,7 +138,9 @@ def _describe_attackers(scenario: Scenario) -> list[str]:
             paid = f", 1 more paid for the {a.power_weapon.power_attack}" if a.power_cost else ""
             notes.append(f"{a.resource} {a.points} ({policy}{paid})")
         if a.charge:
-            notes.append("charging")
+            notes.append("charging (cavalry: its charge attack roll boosted too)" if a.cavalry else "charging")
+        elif a.cavalry:
+            notes.append("cavalry")
         if a.targets:
             notes.append("attacks " + ", then ".join(a.targets))
         if a.models > 1:

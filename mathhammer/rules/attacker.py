@@ -45,6 +45,8 @@ class Attacker:
     ``controls``: the warjacks of its battlegroup, by name (other attackers of the scenario):
     its ``focus`` and theirs are one pool the turn planner allocates (docs/rules.md, "Focus
     allocation"); each attacker still spends its own as written.
+    ``cavalry``: a cavalry model: its charge attack's attack roll is boosted too, free (as its
+    damage roll is for any charging model; docs/rules.md 9).
     ``keep_points``: best play keeps points ahead of dealing more damage (a warcaster that
     keeps focus for its power field in the opponent's turn): after the objective and the
     models destroyed, it spends no point for damage alone.
@@ -80,6 +82,7 @@ class Attacker:
     side: str = "random"
     keep_points: bool = False
     controls: tuple[str, ...] = ()
+    cavalry: bool = False
 
     def __post_init__(self):
         plain_ints(self)  # NumPy's integers read as ints
@@ -123,6 +126,7 @@ class Attacker:
                              'is followed by policy = "fixed" only: best play decides every spend '
                              '(give policy="fixed", or no spend)')
         check_bool("charge", self.charge)
+        check_bool("cavalry", self.cavalry)
         check_bool("keep_points", self.keep_points)
         if self.keep_points and self.policy != "best":
             raise InputError("keep_points", True, f'orders the choices of best play: it needs policy = "best" '

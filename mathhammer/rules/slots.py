@@ -73,6 +73,25 @@ class AttackSlot:
     paid: int = 0
 
     @property
+    def free_attack_boost(self) -> bool:
+        """Its attack roll is boosted at no cost: the weapon's ``boosted_attack``, or the charge
+        attack of a cavalry model."""
+        return self.weapon.boosted_attack or (self.charge and self.attacker.cavalry)
+
+    @property
+    def free_damage_boost(self) -> bool:
+        """Its damage roll is boosted at no cost: the weapon's ``boosted_damage``, or a charge
+        attack (if it hits)."""
+        return self.weapon.boosted_damage or self.charge
+
+    @property
+    def attack_dice(self) -> int:
+        """Attack dice before a paid boost, not floored: the attacker's for the weapon
+        (:meth:`Attacker.attack_dice`), one more for a cavalry charge attack."""
+        cavalry = self.charge and self.attacker.cavalry and not self.weapon.boosted_attack
+        return self.attacker.attack_dice(self.weapon) + int(cavalry)
+
+    @property
     def combined_bonus(self) -> int:
         """+1 to attack and damage rolls per model of its combined attack (``group``, the
         models making it; docs/rules.md 9), 0 for a single model's attack."""
