@@ -319,7 +319,8 @@ def _bf_slots(scenario, every_bought) -> list[_Slot]:
             # Reload [N]: up to N additional ranged attacks with the weapon, a point each
             for wi, w in enumerate(a.weapons):
                 if w.type == "ranged" and w.reload:
-                    out += [_Slot(ai, wi, a, w, True, False) for _ in range(min(w.reload, _bf_points(a)))]
+                    limit = _bf_points(a) if w.reload == "unlimited" else w.reload  # no limit but the points
+                    out += [_Slot(ai, wi, a, w, True, False) for _ in range(min(limit, _bf_points(a)))]
     return [_Slot(s.attacker, s.weapon_index, s.attacker_obj, s.weapon, s.bought, s.charge,
                   k == 0 or out[k - 1].attacker != s.attacker, s.cost, s.stops, s.number) for k, s in enumerate(out)]
 

@@ -25,6 +25,7 @@ from mathhammer.result.text import format_report
 from mathhammer.exact import exact_result, optimal_value
 from mathhammer.play import solve
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
+from agreement import exact_matches_oracle, monte_carlo_agrees
 from naive import BF_COLUMNS, BF_FIELDS, bf_activation
 from naive_lex import bf_lexicographic
 
@@ -499,6 +500,29 @@ def test_reload_buys_additional_ranged_attacks():
     assert exact_result(Scenario(scen.target, [no])).kill == pytest.approx(p, abs=TOL)
     with pytest.raises(mh.InputError, match="reload: is for ranged weapons"):
         Weapon("Fist", "melee", 6, 12, reload=1)
+
+
+def test_unlimited_reload_is_a_reload_of_every_point():
+    """Reload with no limit (``reload = "unlimited"``): as many reloads as the attacker's
+    points pay for, each decided by best play. The gun of the example above with 3 focus
+    and no other use for it: four shots, each killing with p = 160/216 * 135/216; the oracle
+    agrees on every figure; Reload [1] stops after two."""
+    gun = Weapon("Gun", "ranged", skill=5, pow=10, boosted_attack=True, boosted_damage=True,
+                 reload="unlimited")
+    scen = Scenario(Target(14, 19, boxes=1), [Attacker("A", [gun], focus=3)])
+    p = (160 / 216) * (135 / 216)
+    res = exact_result(scen)
+    assert res.slot_labels == ("A / Gun #1", "A / Gun reload #1", "A / Gun reload #2", "A / Gun reload #3")
+    assert res.kill == pytest.approx(1 - (1 - p) ** 4, abs=TOL)
+    assert res.made[3] == pytest.approx((1 - p) ** 3, abs=TOL)
+    one = Scenario(scen.target, [Attacker("A", [dataclasses.replace(gun, reload=1)], focus=3)])
+    assert exact_result(one).kill == pytest.approx(1 - (1 - p) ** 2, abs=TOL)
+    small = Scenario(Target(14, 19, boxes=3), [Attacker("A", [dataclasses.replace(gun, boosted_attack=False)],
+                                                         focus=2)])
+    exact_matches_oracle(small)
+    monte_carlo_agrees(small, seed=5)
+    with pytest.raises(mh.InputError, match=r'reload: must be an integer 0 \.\. 20 or "unlimited" \(got \'lots\'\)'):
+        Weapon("Gun", "ranged", 6, 12, reload="lots")
 
 
 def test_spell_casts_cost_their_cost_and_best_play_counts_them():

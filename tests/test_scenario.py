@@ -1209,6 +1209,9 @@ def test_reload_reads_on_a_ranged_weapon(tmp_path):
     text = MINIMAL.replace('type = "melee"', 'type = "ranged"').replace("pow = 16", "pow = 16\nreload = 2")
     scen = load_scenario(write(tmp_path, text))
     assert scen.attackers[0].weapons[0].reload == 2
+    unlimited = load_scenario(write(tmp_path, text.replace("reload = 2", 'reload = "unlimited"')))
+    assert unlimited.attackers[0].weapons[0].reload_limit == 20
+    assert scenario_from_dict(scenario_to_dict(unlimited)) == unlimited
     assert _round_trip(scen) == scen
 
 

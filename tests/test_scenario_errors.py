@@ -626,6 +626,8 @@ EXACT_CASES = [
      f"{W1}.reload: is for ranged weapons (type is 'melee') (got 1)"),
     ("weapon-reload-negative", in_weapon("reload = -1"),
      f"{W1}.reload: must be between 0 and 20 (got -1)"),
+    ("weapon-reload-word", in_weapon('reload = "lots"'),
+     f'{W1}.reload: must be an integer 0 .. 20 or "unlimited" (got \'lots\')'),
     ("weapon-damage-to-unknown", in_weapon('damage_to = "Q"'),
      f"{W1}.damage_to: must be one of A, B, C, F, G, H, L, M, R, S (got 'Q')"),
     ("weapon-damage-to-lowercase", in_weapon('damage_to = "m"'),

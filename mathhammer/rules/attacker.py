@@ -352,7 +352,7 @@ class Attacker:
         """
         if not self.points or not (self.spend.buy_attacks or self.plays_best):
             return ()
-        return tuple((i, min(w.reload, self.points)) for i, w in enumerate(self.weapons)
+        return tuple((i, min(w.reload_limit, self.points)) for i, w in enumerate(self.weapons)
                      if w.type == "ranged" and w.reload)
 
     @property

@@ -30,6 +30,8 @@ MAX_ATTACKS = 20
 MAX_EXTRA_DICE = 3
 MAX_MINUS = 10
 MAX_COST = 10
+#: ``reload = "unlimited"``: a Reload with no limit but the attacker's points.
+UNLIMITED = "unlimited"
 
 
 
@@ -90,9 +92,10 @@ class Weapon:
         X box, its damage starts at the topmost unmarked X box of the lowest-numbered column
         holding one (no column roll); with every X box marked the column is rolled. A scenario
         where no target of its attacks has X on its card is refused.
-    reload : int
+    reload : int or "unlimited"
         Reload [N] (ranged weapons): after its initial attacks, the attacker may make up to N
-        additional ranged attacks with this weapon, one point each (docs/best-play.md).
+        additional ranged attacks with this weapon, one point each (docs/best-play.md);
+        ``"unlimited"``: as many as its points pay for (:attr:`reload_limit`).
     cost : int
         A spell's COST (arcane weapons): every cast costs ``cost`` points, the first too, and
         ``attacks`` is the most casts; none is free (docs/best-play.md).
@@ -154,7 +157,7 @@ class Weapon:
     arm_minus: int = 0
     effect_on: str = "hit"
     damage_to: str | None = None
-    reload: int = 0
+    reload: int | str = 0
     cost: int = 0
     blast_pow: int | None = None
     blast_models: int = 1
@@ -207,7 +210,11 @@ class Weapon:
             if self.pow is None:
                 raise InputError("damage_to", self.damage_to,
                                  'needs a damage roll: the weapon has POW "-"')
-        check_int("reload", self.reload, 0, MAX_ATTACKS)
+        if isinstance(self.reload, str):
+            if self.reload != UNLIMITED:
+                raise InputError("reload", self.reload, f'must be an integer 0 .. {MAX_ATTACKS} or "{UNLIMITED}"')
+        else:
+            check_int("reload", self.reload, 0, MAX_ATTACKS)
         if self.reload and self.type != "ranged":
             raise InputError("reload", self.reload, f"is for ranged weapons (type is {self.type!r})")
         check_int("cost", self.cost, 0, MAX_COST)
@@ -343,6 +350,16 @@ class Weapon:
         of its types are resisted (docs/rules.md 2); never below one."""
         resisted = bool(self.damage_types & resist)
         return max(1, self.base_damage_dice - int(self.crippled) - int(resisted))
+
+    @property
+    def reload_limit(self) -> int:
+        """Most reloads of the weapon: its Reload [N], or for ``reload = "unlimited"`` as many
+        as any attacker's points can pay for.
+
+        >>> Weapon("Gun", "ranged", 6, 12, reload="unlimited").reload_limit
+        20
+        """
+        return MAX_ATTACKS if self.reload == UNLIMITED else self.reload
 
     def triggers(self, rule: str, critical: bool) -> bool:
         """Whether a hit (critical or not) triggers ``rule``: the weapon has it, or has its
