@@ -732,6 +732,9 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         return tough and not (dispelled and "tough" in upkeep_rules and "tough" not in t.rules)
     tough_on = getattr(t, "tough_on", 5)  # the d6 Tough needs (a setting; 5: 5 or 6)
     field_points = 0 if inert else t.focus + t.fury
+    # settings: the most points one damage roll takes; Rapid Healing after every damaging hit
+    field_limit = getattr(scenario, "power_field_per_attack", 0) or 99
+    when_hit = getattr(scenario, "rapid_healing_when_hit", False)
     field_kind = "focus" if t.focus else "fury"
     field = t.power_field
     target_objective = objective
@@ -873,12 +876,12 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         if field == "lethal":
             if x >= remaining:
                 k = -(-(x - remaining + 1) // 5)
-                if k <= left:
+                if k <= min(left, field_limit):
                     return suffer_mark(dict(st, target_points=left - k), max(0, x - 5 * k), then, k)
             return suffer_mark(st, x, then)
         options = [suffer_mark(st, x, then)]
         k = 1
-        while k <= left and 5 * (k - 1) < x:
+        while k <= min(left, field_limit) and 5 * (k - 1) < x:
             options.append(suffer_mark(dict(st, target_points=left - k), max(0, x - 5 * k), then, k))
             k += 1
         return best(options, "target", target_objective)
@@ -1162,29 +1165,29 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         left = st["target_points"]
         args = (i, st, after, grievous)
         if field_points == 0 or left == 0 or field == "never" or "G" in crippled_now(st):
-            return mark(*args, x, 0, points, local, quick)
+            return mark(*args, x, 0, points, local, quick, x)
         if field == "lethal":
             if x < remaining:
-                return mark(*args, x, 0, points, local, quick)
+                return mark(*args, x, 0, points, local, quick, x)
             if field_kind == "fury":
-                return mark(*args, 0, 1, points, local, quick)
+                return mark(*args, 0, 1, points, local, quick, x)
             k = -(-(x - remaining + 1) // 5)
-            if k <= left:
-                return mark(*args, max(0, x - 5 * k), k, points, local, quick)
-            return mark(*args, x, 0, points, local, quick)
+            if k <= min(left, field_limit):
+                return mark(*args, max(0, x - 5 * k), k, points, local, quick, x)
+            return mark(*args, x, 0, points, local, quick, x)
         # optimal
-        options = [mark(*args, x, 0, points, local, quick)]
+        options = [mark(*args, x, 0, points, local, quick, x)]
         if field_kind == "fury":
             if x > 0:
-                options.append(mark(*args, 0, 1, points, local, quick))
+                options.append(mark(*args, 0, 1, points, local, quick, x))
         else:
             k = 1
-            while k <= left and 5 * (k - 1) < x:
-                options.append(mark(*args, max(0, x - 5 * k), k, points, local, quick))
+            while k <= min(left, field_limit) and 5 * (k - 1) < x:
+                options.append(mark(*args, max(0, x - 5 * k), k, points, local, quick, x))
                 k += 1
         return best(options, "target", target_objective)
 
-    def mark(i, st, after, grievous, x, spent, points, local, quick):
+    def mark(i, st, after, grievous, x, spent, points, local, quick, rolled=0):
         remaining = boxes - st["marked"]
         d = min(x, remaining)
         local = dict(local, dmg=d, target_spent=spent)
@@ -1198,18 +1201,26 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             first = getattr(scenario, "knockdown_before_tough", False) or getattr(local["weapon"], "power_attack", None)
             down = nxt["down"] if first else st["down"]
             can_save = has_tough(nxt["dispelled"]) and not grievous and (not down or steady)
+            # with rapid_healing_when_hit, Rapid Healing after the save too
+            heals = [(Fraction(1), 0)]
+            if when_hit and t.rapid_healing == "d3":
+                heals = [(Fraction(1, 3), h) for h in (1, 2, 3)]
+            elif when_hit and t.rapid_healing:
+                heals = [(Fraction(1), t.rapid_healing)]
             branches = []
             for face in FACES:
                 if can_save and face >= tough_on:
-                    saved = dict(nxt, marked=boxes - 1, down=True)
-                    branches.append((Fraction(1, 6), leaf(i, dict(local, tough=1), go_next(i, saved))))
+                    for share, h in heals:
+                        saved = dict(nxt, marked=max(0, boxes - 1 - h), down=True)
+                        branches.append((Fraction(1, 6) * share, leaf(i, dict(local, tough=1), go_next(i, saved))))
                 else:
                     branches.append((Fraction(1, 6), leaf(i, local, None)))
             return mix(branches)
-        if d > 0 and not grievous and t.rapid_healing == "d3":  # a d3 of them: three branches
+        damaged = rolled > 0 if when_hit else d > 0  # the damage roll, or the boxes marked
+        if damaged and not grievous and t.rapid_healing == "d3":  # a d3 of them: three branches
             return mix([(Fraction(1, 3), leaf(i, local, after_quicksand(i, dict(nxt, marked=max(0, marked - h)),
                                                                        quick))) for h in (1, 2, 3)])
-        if d > 0 and not grievous and t.rapid_healing:
+        if damaged and not grievous and t.rapid_healing:
             marked = max(0, marked - t.rapid_healing)
         return leaf(i, local, after_quicksand(i, dict(nxt, marked=marked), quick))
 

@@ -665,6 +665,10 @@ NEW_KEYS = [
     ("weapon-rule-fire-with-fire-damage", "weapon", 'rules = ["fire"]\ndamage_type = ["fire"]',
      lambda s: s.attackers[0].weapons[0].rules, frozenset({"fire"})),
     ("settings-brutal-damage", "settings", 'brutal_damage = "hit"', lambda s: s.brutal_damage, "hit"),
+    ("settings-power-field-per-attack", "settings", "power_field_per_attack = 1",
+     lambda s: s.power_field_per_attack, 1),
+    ("settings-rapid-healing-when-hit", "settings", "rapid_healing_when_hit = true",
+     lambda s: s.rapid_healing_when_hit, True),
 ]
 
 
@@ -761,7 +765,8 @@ def test_every_later_key_has_a_case():
     expected |= {("weapon", k) for k in WEAPON_KEYS[WEAPON_KEYS.index("attack_discard"):]
                  if k not in ("power_attack", "collateral")}  # tests/test_power_attacks.py (round trips)
     expected |= {("simulation", "objective"), ("simulation", "turns"), ("simulation", "attack_turns"),
-                 ("settings", "brutal_damage")}
+                 ("settings", "brutal_damage"), ("settings", "power_field_per_attack"),
+                 ("settings", "rapid_healing_when_hit")}
     assert expected <= covered
     assert {"fire", "corrosion", "critical_fire", "critical_corrosion"} <= {
         c[2].split('"')[1] for c in NEW_KEYS if c[0].startswith("weapon-rule-")}

@@ -85,3 +85,10 @@ def test_bad_trade_files_get_one_line_naming_the_key(change, message):
     text = str(info.value)
     assert "\n" not in text and text.startswith("t.toml: ")
     assert re.search(message, text), text
+
+
+def test_a_target_setting_is_refused_in_a_trade():
+    """A trade models no power field or Rapid Healing: their settings are unknown keys there."""
+    with pytest.raises(ScenarioFileError, match=r"settings\.power_field_per_attack: unknown key \(allowed: "
+                                                r"brutal_damage, .*\) \(got 1\)"):
+        loads_trade(dumps(_trade(settings={"power_field_per_attack": 1})))

@@ -68,8 +68,9 @@ def _outcomes(setup: Setup, info: SlotInfo, marked: int, down: bool, state: Stat
         q = float(pmf[x])
         taken = min(int(x), boxes - marked)
         if marked + taken >= boxes:
-            if tough:
-                out.append((setup.saved(q), (boxes - 1, True), 1, taken))
+            if tough:  # saved; with the setting rapid_healing_when_hit, healed then too
+                left = max(0, boxes - 1 - heals) if setup.heal_when_hit else boxes - 1
+                out.append((setup.saved(q), (left, True), 1, taken))
                 out.append((setup.failed(q), None, 0, taken))
             else:
                 out.append((q, None, 0, taken))

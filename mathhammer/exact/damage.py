@@ -74,7 +74,7 @@ class DamageRoll:
             lethal = cells.x >= cells.remaining
             if kind == "focus":
                 need = -(-(cells.x - cells.remaining + 1) // 5)
-                spend = np.where(lethal & (need <= tp), need, 0)
+                spend = np.where(lethal & (need <= min(tp, setup.field_limit)), need, 0)
             else:
                 spend = lethal.astype(np.int64)
             out = []
@@ -82,7 +82,7 @@ class DamageRoll:
                 out += self._leaves(cells.where(spend == k), int(k), points, counts)
             return out
         # best: per damage roll, the spending that minimises the value ahead.
-        top = min(tp, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(tp, 1)
+        top = min(tp, setup.field_limit, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(tp, 1)
         options = []
         for k in range(top + 1):
             useful = (cells.x > 5 * (k - 1)) if kind == "focus" else (cells.x > 0)
@@ -124,10 +124,12 @@ class DamageRoll:
         heals = [(self.heals, 1.0)]
         if self.heals and setup.rapid_d3:  # Rapid Healing d3: 1, 2 or 3
             heals = [(h, 1 / 3) for h in (1, 2, 3)]
+        # a damaging hit: boxes marked, or (setting rapid_healing_when_hit) damage rolled
+        damaged = (cells.x > 0) if setup.heal_when_hit else (marked > 0)
         for heal, share in heals:
             healed = end
             if heal:
-                healed = np.where(marked > 0, np.maximum(0, end - heal), end)
+                healed = np.where(damaged, np.maximum(0, end - heal), end)
             if setup.track_cripple is None:  # every track but a relaxed grid's (the split's
                 add(after, standing, healed, cells.p * share)  # cost was 3 % of an exact run)
             else:  # the relaxation of a grid: systems crippled at random as the boxes fill
@@ -135,8 +137,11 @@ class DamageRoll:
                     add(st, standing, healed, cells.p * q * share)
         gone, at = setup.killed(after)  # destroyed: the kill, or the unit's next model
         if self.tough:
-            for st, q in setup.track_split(after._replace(down=True), cells.src, setup.boxes - 1):
-                add(st, disabled, setup.boxes - 1, setup.saved(cells.p * q), tough=1)
+            # saved with one box left; with the setting rapid_healing_when_hit, healed then too
+            for heal, share in heals if setup.heal_when_hit else [(0, 1.0)]:
+                left = max(0, setup.boxes - 1 - heal)
+                for st, q in setup.track_split(after._replace(down=True), cells.src, left):
+                    add(st, disabled, left, setup.saved(cells.p * q * share), tough=1)
             add(gone, disabled, at, setup.failed(cells.p), destroyed=1)
         else:
             add(gone, disabled, at, cells.p, destroyed=1)

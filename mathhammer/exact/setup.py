@@ -137,6 +137,12 @@ class Setup(TrackRelaxation, AttackFigures):
             "ice_cage", "critical_ice_cage"}) for info in self.all_infos))
         self.power_kind = t.power_kind  # "focus", "fury" or None (none, or inert / wild)
         self.field = t.power_field if self.power_kind else "never"
+        #: Most points the power field spends on one damage roll (setting
+        #: power_field_per_attack; no limit: more than any target has)
+        self.field_limit = scenario.power_field_per_attack or t.power_points + 1
+        #: Setting rapid_healing_when_hit: Rapid Healing after a Tough save, and after damage
+        #: rolled that the power field prevented (a damage track's)
+        self.heal_when_hit = scenario.rapid_healing_when_hit
         #: -DEF / -ARM of each weapon that has an effect, by identity.
         self.minus = {info.ident: (info.weapon.def_minus, info.weapon.arm_minus)
                       for info in self.all_infos if info.weapon.has_effect}

@@ -73,7 +73,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
     remaining = setup.remaining(cur)
     if setup.field == "lethal":
         need = -(-(x - remaining + 1) // 5)
-        spend = np.where((x >= remaining) & (need <= tp), need, 0)
+        spend = np.where((x >= remaining) & (need <= min(tp, setup.field_limit)), need, 0)
         out = []
         for k in np.unique(spend):
             sel = np.flatnonzero(spend == k)
@@ -82,7 +82,7 @@ def suffer(setup: Setup, state: State, cur: np.ndarray, x: np.ndarray, p: np.nda
                                 np.maximum(0, x[sel] - 5 * k), p[sel], window, k)
         return out
     # best: per edge, the spending the target prefers (fewer kills, boxes, then points spent)
-    top = min(tp, -(-int(x.max()) // 5))
+    top = min(tp, setup.field_limit, -(-int(x.max()) // 5))
     options = []
     for k in range(top + 1):
         sel = np.flatnonzero((x > 5 * (k - 1)) | (k == 0))

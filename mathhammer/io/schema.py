@@ -16,6 +16,7 @@ from ..rules.vocabulary import (
     HAZARDS,
     READINGS,
     TARGET_RULES,
+    TARGET_SETTINGS,
     TARGET_STATES,
     TERRAIN,
     UPKEEP_RULES,
@@ -31,6 +32,7 @@ __all__ = [
     "CARD_KEY",
     "ELSEWHERE",
     "MISSING",
+    "RUN_SETTINGS_KEYS",
     "SETTINGS_KEYS",
     "SIMULATION_KEYS",
     "SPEND_KEYS",
@@ -49,7 +51,9 @@ __all__ = [
 #: Keys each table of a scenario file may hold.
 TOP_KEYS = ("simulation", "settings", "target", "targets", "attackers")
 SIMULATION_KEYS = ("trials", "seed", "objective", "turns", "attack_turns")
-SETTINGS_KEYS = ("brutal_damage",) + READINGS
+#: ``[settings]`` keys a trade takes; a scenario takes the target's settings too.
+RUN_SETTINGS_KEYS = ("brutal_damage",) + READINGS
+SETTINGS_KEYS = RUN_SETTINGS_KEYS + TARGET_SETTINGS
 TARGET_KEYS = (
     "name",
     "def",

@@ -16,7 +16,7 @@ from .._core.validate import check_bool, check_choice, check_int
 from ..errors import InputError
 from ..rules import Attacker, Scenario, Spend, Target, Weapon
 from ..rules.scenario import MAX_TURNS, check_objective
-from ..rules.target import MAX_BOXES
+from ..rules.target import MAX_BOXES, MAX_POINTS
 from ..rules.vocabulary import ATTACK_TURNS, BRUTAL_DAMAGE_ON, DAMAGE_TYPES, READINGS, WEAPON_RULES
 from .schema import (
     ACTION_KEY,
@@ -150,18 +150,25 @@ class TableReader:
                     reason += f"; did you mean 'cripple:{x}'?"
             raise self.error(err.key, err.value, reason) from None
 
-    def settings(self, data: Mapping) -> dict:
-        """Keyword arguments of :class:`Scenario` from ``[settings]``."""
+    def settings(self, data: Mapping, keys: tuple[str, ...] = SETTINGS_KEYS) -> dict:
+        """Keyword arguments of :class:`Scenario` from ``[settings]`` (``keys``: those the
+        document takes; a trade's, :data:`~.schema.RUN_SETTINGS_KEYS`)."""
         if "settings" not in data:
             return {}
         settings = self.table(data["settings"], "settings", "[settings]")
-        self.check_keys(settings, "settings", SETTINGS_KEYS, "settings")
+        self.check_keys(settings, "settings", keys, "settings")
         out = {}  # brutal_damage, and the open readings (docs/rules.md, "Readings")
         try:
             if "brutal_damage" in settings:
                 out["brutal_damage"] = check_choice("settings.brutal_damage", settings["brutal_damage"],
                                                     BRUTAL_DAMAGE_ON)
             out.update({k: check_bool(f"settings.{k}", settings[k]) for k in READINGS if k in settings})
+            if "power_field_per_attack" in settings:
+                out["power_field_per_attack"] = check_int("settings.power_field_per_attack",
+                                                          settings["power_field_per_attack"], 0, MAX_POINTS)
+            if "rapid_healing_when_hit" in settings:
+                out["rapid_healing_when_hit"] = check_bool("settings.rapid_healing_when_hit",
+                                                           settings["rapid_healing_when_hit"])
         except InputError as err:
             raise self.wrap(err) from None
         return out

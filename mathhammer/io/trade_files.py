@@ -20,7 +20,7 @@ from .._core.validate import check_int, check_instance
 from ..errors import InputError
 from ..rules.trade import Side, Trade, TradeModel
 from .dump import attacker_table, target_table
-from .schema import ACTION_KEY, CARD_KEY, MISSING, SETTINGS_KEYS, ScenarioFileError
+from .schema import ACTION_KEY, CARD_KEY, MISSING, RUN_SETTINGS_KEYS, ScenarioFileError
 from .scenario_files import ScenarioReader
 from .toml_text import parse_toml
 
@@ -47,7 +47,7 @@ class TradeReader(ScenarioReader):
         self.check_nulls(data, "")
         self.check_keys(data, "", TRADE_TOP_KEYS, "")
         kwargs = self.trade_simulation(data)
-        kwargs.update(self.settings(data))
+        kwargs.update(self.settings(data, RUN_SETTINGS_KEYS))
         table = self.table(data.get("trade", {}), "trade", "[trade]")
         self.check_keys(table, "trade", TRADE_TABLE_KEYS, "trade")
         kwargs.update({k: table[k] for k in TRADE_TABLE_KEYS if k in table})
@@ -195,7 +195,7 @@ def trade_to_dict(trade: Trade) -> dict:
     if trade.seed is not None:
         sim["seed"] = trade.seed
     out: dict = {"trade": {"rounds": trade.rounds, "first": trade.first, "play": trade.play}, "simulation": sim}
-    settings = {k: getattr(trade, k) for k in SETTINGS_KEYS
+    settings = {k: getattr(trade, k) for k in RUN_SETTINGS_KEYS
                 if getattr(trade, k) != Trade.__dataclass_fields__[k].default}
     if settings:
         out["settings"] = settings

@@ -170,8 +170,10 @@ def _attacker_row(attacker: Attacker, table) -> list[int]:
     return row
 
 
-def _target_vector(target: Target, table) -> list[int]:
+def _target_vector(target: Target, table, scenario: Scenario) -> list[int]:
     tvec = [0] * L.T_NFIELDS
+    tvec[L.T_FIELD_LIMIT] = scenario.power_field_per_attack
+    tvec[L.T_HEAL_WHEN_HIT] = int(scenario.rapid_healing_when_hit)
     tvec[L.T_BOXES] = target.boxes
     state = L.ST_ALWAYS  # what a weapon with auto_hit hits on: every state
     if target.starts_base_def_5:
@@ -332,7 +334,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
             if first:
                 row[L.A_FLAGS] |= L.F_FIRST
             arows[g * block + i] = row
-    grows = [_target_vector(t, table) for t in targets]
+    grows = [_target_vector(t, table, scenario) for t in targets]
     first_model = 0
     names = [t.name for t in targets]
     for g, t in enumerate(targets):

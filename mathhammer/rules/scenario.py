@@ -14,7 +14,7 @@ from .attacker import Attacker
 from .battlegroup import battlegroups
 from .power import check_power_attacks, slam_mod
 from .slots import AttackSlot
-from .target import Target
+from .target import MAX_POINTS, Target
 from .weapon import Weapon
 
 __all__ = ["Scenario", "MAX_SLOTS", "MAX_TURNS", "check_objective", "check_run"]
@@ -87,6 +87,14 @@ class Scenario:
         critical hit counts the dice discarded from the attack roll; a weapon's -X ARM stacks
         with itself; Dispel ends upkeep ARM from the next attack on, not on its own damage
         roll; one kept attack die showing 1 misses.
+    power_field_per_attack : int
+        Setting: the most focus or fury a target's power field spends on one damage roll
+        (an attack's, fire's, corrosion's, quicksand's); 0 (the default): no limit.
+    rapid_healing_when_hit : bool
+        Setting: Rapid Healing heals after every damaging hit the target survives, judged on
+        its damage roll: after a Tough save, and after damage its power field prevented, too
+        (default False: after a hit that marked boxes and left the target standing). Damage
+        tracks only (a grid's or spiral's healing order is not modelled for it).
 
     Examples
     --------
@@ -110,6 +118,8 @@ class Scenario:
     arm_minus_stacks_same_weapon: bool = False
     dispel_from_next_attack: bool = False
     single_die_one_misses: bool = False
+    power_field_per_attack: int = 0
+    rapid_healing_when_hit: bool = False
 
     def __post_init__(self):
         plain_ints(self)  # NumPy's integers read as ints
@@ -125,6 +135,7 @@ class Scenario:
                     raise InputError(f"attackers[{i}].side", a.side, "says which grid of a colossal its "
                                      "damage goes to, and no target is a colossal")
         check_run(self)
+        self._check_target_settings()
         check_int("simulation.turns", self.turns, 1, MAX_TURNS)
         check_choice("simulation.attack_turns", self.attack_turns, ATTACK_TURNS)
         if self.several and isinstance(self.objective, str) and self.objective.startswith("cripple:"):
@@ -146,6 +157,18 @@ class Scenario:
             raise InputError("attackers", n, "the attackers make no attacks")
         if n > MAX_SLOTS:
             raise InputError("attackers", n, f"at most {MAX_SLOTS} attacks in one sequence")
+
+    def _check_target_settings(self) -> None:
+        """``power_field_per_attack`` (0 .. the most points a target may have) and
+        ``rapid_healing_when_hit`` (damage tracks only)."""
+        check_int("settings.power_field_per_attack", self.power_field_per_attack, 0, MAX_POINTS)
+        check_bool("settings.rapid_healing_when_hit", self.rapid_healing_when_hit)
+        if self.rapid_healing_when_hit:
+            for t in self.targets:
+                if t.rapid_healing and t.card is not None:
+                    raise InputError("settings.rapid_healing_when_hit", True,
+                                     f"is modelled on damage tracks (target {t.name!r} has a {t.capacity} "
+                                     "and Rapid Healing)")
 
     def _check_targets(self) -> None:
         """``target`` and ``targets``: a Target, or several with distinct names."""

@@ -160,6 +160,12 @@ READINGS = (
     "single_die_one_misses",
 )
 
+#: Settings of how a target defends (docs/rules.md, "Readings"), a scenario's only: the most
+#: points its power field spends on one damage roll (``power_field_per_attack``, 0: no limit)
+#: and whether Rapid Healing heals after every damaging hit it survives
+#: (``rapid_healing_when_hit``). A trade models no power field or Rapid Healing.
+TARGET_SETTINGS = ("power_field_per_attack", "rapid_healing_when_hit")
+
 #: Brutal Damage setting: its extra die on a critical hit (default) or on any hit.
 BRUTAL_DAMAGE_ON = ("critical", "hit")
 

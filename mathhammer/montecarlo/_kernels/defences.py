@@ -14,7 +14,7 @@ from ..._core.jit import jit
 from ..._core.pairs import die_of
 from .dice import at_least
 from .layout import (K_DAMAGE, PF_BEST, PF_LETHAL, PK_FOCUS, ST_DISPELLED,
-                     ST_GRIEVOUS, ST_KNOCKED_DOWN, ST_PRONE, T_POWER_KIND, T_POWER_POLICY,
+                     ST_GRIEVOUS, ST_KNOCKED_DOWN, ST_PRONE, T_FIELD_LIMIT, T_POWER_KIND, T_POWER_POLICY,
                      T_RAPID_HEAL, T_TOUGH, T_TOUGH_ON, T_TOUGH_UPKEEP, TOUGH_NONE, TOUGH_STEADY)
 from .model_state import G_BLOCKED, G_POINTS, M_STATE
 
@@ -28,8 +28,8 @@ def power_field(target, ts, play_field, play_keys, fkey, frow, m, points, remain
     unmarked): best play's decision where its table holds the state (key ``fkey``, row
     ``frow``, damage index ``m``), else the lethal rule (only when the points would disable
     it: with focus, 5 points a focus; with fury, only against an ``attack``, 1 fury and no
-    damage). Returns the points left to mark; the points spent are counted in
-    ``tally[spent_col]``."""
+    damage; no more than ``T_FIELD_LIMIT`` points on one roll, a setting). Returns the points
+    left to mark; the points spent are counted in ``tally[spent_col]``."""
     focus = target[T_POWER_KIND] == PK_FOCUS
     lethal = target[T_POWER_POLICY] == PF_LETHAL
     if target[T_POWER_POLICY] == PF_BEST and ts[G_POINTS] > 0 and points > 0 and not ts[G_BLOCKED]:
@@ -45,7 +45,8 @@ def power_field(target, ts, play_field, play_keys, fkey, frow, m, points, remain
     if lethal and ts[G_POINTS] > 0 and points >= remaining and not ts[G_BLOCKED] and (focus or attack):
         if focus:
             need = (points - remaining + 5) // 5
-            if need <= ts[G_POINTS]:
+            limit = target[T_FIELD_LIMIT]  # setting power_field_per_attack (0: none)
+            if need <= ts[G_POINTS] and (limit == 0 or need <= limit):
                 ts[G_POINTS] -= need
                 points = at_least(points - 5 * need, 0)
                 tally[spent_col] += need

@@ -193,7 +193,10 @@ T_TARGETS = 24      # targets of the scenario (the first target's vector: 1, or 
 T_TOUGH_ON = 25     # the d6 roll Tough needs (5: 5 or 6)
 T_TOUGH_UPKEEP = 26  # 1: its Tough comes from an upkeep spell (lost once dispelled)
 T_GUARDED_BY = 27   # several targets: the target whose Shield Guard guards it (-1: none)
-T_NFIELDS = 28
+T_FIELD_LIMIT = 28  # setting power_field_per_attack: most points one damage roll takes (0: any)
+T_HEAL_WHEN_HIT = 29  # setting rapid_healing_when_hit: Rapid Healing after a Tough save, and
+#                       after damage rolled that the power field prevented
+T_NFIELDS = 30
 RAPID_D3 = -1       # T_RAPID_HEAL of Rapid Healing d3
 
 # continuous effects (bit = index in the maintenance order: result.fields.EFFECT_NAMES)

@@ -16,7 +16,7 @@ from .defences import power_field, rapid_healing, tough_roll
 from .dice import at_most
 from .layout import (A_DAMAGE_TO, A_SIDE, C_DAMAGE, C_DESTROYED, C_TARGET_SPENT, C_TOUGH, CAP_GRID, CAP_TRACK,
                      CE_QUICKSAND, E_DAMAGE, E_DESTROYED, E_KILL, E_TARGET_SPENT, E_TOUGH, N_COLUMNS, SIDE_RANDOM,
-                     T_BOXES, T_CAPACITY, T_RAPID_HEAL, T_SHIELD_ARM, T_TOUGH, TOUGH_NONE)
+                     T_BOXES, T_CAPACITY, T_HEAL_WHEN_HIT, T_RAPID_HEAL, T_SHIELD_ARM, T_TOUGH, TOUGH_NONE)
 from .marking import crippled_set, first_box, first_column, heal_card, mark_card, mark_columns
 from .model_state import G_POINTS, M_CRIPPLED, M_MARKED, M_MARKS
 from .play_lookup import damage_index
@@ -150,7 +150,8 @@ def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attack
     points"), from the attack of weapon row ``w`` (``source`` :data:`SRC_ATTACK`) or from a
     continuous effect or quicksand in round ``t`` (``source`` its CE_* index, ``w`` -1):
     its power field (best play's key ``fkey`` and row ``frow``; fury only against an attack),
-    marking, a Tough roll, Rapid Healing (after an attack), the crippled set and its
+    marking, a Tough roll, Rapid Healing (after an attack; with the setting
+    rapid_healing_when_hit after a Tough save and after points the power field took), the crippled set and its
     feedback, counted at counter row ``row`` or the effect's. Returns ``(pos, destroyed)``.
     ``last``: the model is the last standing of every target, so its destruction is the kill
     (``kill_at``, ``E_KILL``); else one model destroyed (``C_DESTROYED``, ``E_DESTROYED``).
@@ -168,6 +169,7 @@ def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attack
     boxes = target[T_BOXES]
     on_card = target[T_CAPACITY] != CAP_TRACK
     heals = target[T_TOUGH] != TOUGH_NONE or target[T_RAPID_HEAL] != 0
+    rolled = points  # before the power field (setting rapid_healing_when_hit)
     if ts[G_POINTS] > 0:
         m = damage_index(play_keys, play_columns, play_index, colmask, ms[M_MARKED])
         points = power_field(target, ts, play_field, play_keys, fkey, frow, m, points,
@@ -185,13 +187,16 @@ def suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attack
         saved, pos = tough_roll(target, ms, dice, pos, felled, tally, np.int64(tough_col))
         if saved:
             heal = np.int64(1)
+            if attack and target[T_HEAL_WHEN_HIT] != 0:  # and Rapid Healing after the save
+                more, pos = rapid_healing(target, ms, dice, pos, ms[M_MARKED] - 1)
+                heal += more
         else:
             destroyed = True
             if attack or source == CE_QUICKSAND:
                 count_destroyed(attack_counts, kill_at, row, last)
             if source >= 0:
                 effect_counts[t, source, E_KILL if last else E_DESTROYED] += 1
-    elif taken > 0 and attack:
+    elif attack and (taken > 0 or (rolled > 0 and target[T_HEAL_WHEN_HIT] != 0)):
         heal, pos = rapid_healing(target, ms, dice, pos, ms[M_MARKED])
     if heal > 0:
         ms[M_MARKED] -= heal
