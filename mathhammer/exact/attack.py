@@ -155,17 +155,27 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
 
 def _alike(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int, dec: Decisions):
     """What the edges of a hit depend on besides its being counted critical, or None where
-    they are not to be shared: decisions made by looking ahead are recorded per hit.
+    they are not to be shared: the attacker's damage boost decided by looking ahead is
+    recorded per hit, plain or critical.
 
     A critical hit whose key is an ordinary hit's has the same edges (the same state after
-    it, the same damage roll), only counted as critical: built once."""
-    if dec.value is not None:
+    it, the same damage roll), only counted as critical: built once. The target's power
+    field decides on the state after the hit and the damage rolled, which such a critical
+    hit shares: its decisions are the plain hit's."""
+    if dec.value is not None and _decides_damage_boost(setup, info, points, dec):
         return None
     after = _after(setup, info, state, critical, points)
     if info.pow is None:
         return after, in_quicksand(setup, info, state, critical)
     roll = DamageRoll(setup, info, state, after, critical, {}, dec)
     return after, roll.shift, roll.dice, roll.tough, roll.heals, roll.quick, roll.table_args
+
+
+def _decides_damage_boost(setup: Setup, info: SlotInfo, points: int, dec: Decisions) -> bool:
+    """Whether the attacker decides by looking ahead whether to boost this hit's damage roll:
+    best play, a point left, no free boost, and a die the boost adds (as :func:`_hit` asks)."""
+    return (info.pow is not None and dec.plays_best(info.slot.attacker_index) and points > 0
+            and not info.slot.free_damage_boost and setup.damage_dice(info, True) >= 1)
 
 
 def _after(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int) -> State:
