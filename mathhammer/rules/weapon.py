@@ -30,6 +30,10 @@ MAX_ATTACKS = 20
 MAX_EXTRA_DICE = 3
 MAX_MINUS = 10
 MAX_COST = 10
+#: Each rule that has a critical-hit-only form, and that form's name (read per hit: no string
+#: is built then).
+_CRITICAL_FORM = {rule[len("critical_"):]: rule for rule in WEAPON_RULES if rule.startswith("critical_")}
+
 #: ``reload = "unlimited"``: a Reload with no limit but the attacker's points.
 UNLIMITED = "unlimited"
 
@@ -369,11 +373,11 @@ class Weapon:
         >>> w.triggers("dispel", False), w.triggers("dispel", True)
         (False, True)
         """
-        return rule in self.rules or (critical and f"critical_{rule}" in self.rules)
+        return rule in self.rules or (critical and _CRITICAL_FORM[rule] in self.rules)
 
     def has_rule(self, rule: str) -> bool:
         """Whether the weapon has ``rule`` on any hit or on a critical hit only."""
-        return rule in self.rules or f"critical_{rule}" in self.rules
+        return rule in self.rules or _CRITICAL_FORM[rule] in self.rules
 
     def knocks_down(self, critical: bool) -> bool:
         """Whether a hit (critical or not) knocks the target down."""
