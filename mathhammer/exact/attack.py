@@ -187,14 +187,14 @@ def _after(setup: Setup, info: SlotInfo, state: State, critical: bool, points: i
         if info.ident in effects and w.arm_minus and setup.scenario.arm_minus_stacks_same_weapon:
             arm_extra = min(MAX_ARM_STACK, arm_extra + w.arm_minus)  # its -ARM landing again
         effects = effects | {info.ident}
-    ice = min(MAX_ICE_STACKS, state.ice + int(w.ices(critical)))  # Ice Cage: stationary from two
+    ice = min(MAX_ICE_STACKS, state.ice + int(w.triggers("ice_cage", critical)))  # Ice Cage: stationary from two
     # Shred: a critical hit owes one more attack with the weapon (none past the chain's last)
     shred = state.shred + 1 if critical and "shred" in w.rules and state.shred < MAX_SHRED else 0
     return state._replace(
-        down=state.down or w.knocks_down(critical),
-        still=state.still or w.makes_stationary(critical) or ice >= 2,
+        down=state.down or w.triggers("knockdown", critical),
+        still=state.still or w.triggers("stationary", critical) or ice >= 2,
         ice=ice,
-        paralyzed=state.paralyzed or w.paralyzes(critical),
+        paralyzed=state.paralyzed or w.triggers("paralysis", critical),
         sustained=state.sustained or w.triggers("sustained_attack", critical),
         dispelled=state.dispelled or (w.triggers("dispel", critical) and setup.dispellable),
         grievous=state.grievous or (w.triggers("grievous_wounds", critical) and setup.woundable),

@@ -7,8 +7,11 @@ alone, how many states a scenario may reach (:func:`state_bound`), how many card
 configurations the engine may number (:func:`card_registry`) and how many edges a forward
 pass builds (:func:`card_work`); :func:`prepare` refuses, in one line, a scenario whose bounds
 exceed the limits (:data:`MAX_STATES`, :data:`MAX_WORK`, :data:`MAX_CARD_STATES`,
-:data:`MAX_CARD_WORK`, :data:`MAX_INDUCTION_SLOTS`; and, while it runs, :data:`MAX_CARD_INDUCTION_EDGES`), and :func:`check_exact_applicable` says
-whether a scenario passes before any propagation is run.
+:data:`MAX_CARD_WORK`, :data:`MAX_INDUCTION_SLOTS`), or whose best play on a card is estimated
+to need more than :data:`MAX_CARD_INDUCTION_EDGES` edges
+(:func:`~mathhammer.exact.induction_work.induction_work`; the engine also counts them while it
+runs), and :func:`check_exact_applicable` says whether a scenario passes before any
+propagation is run.
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ from ..errors import ExactNotApplicable, InputError
 from ..rules import Scenario
 from . import rolls
 from .card import N_COLUMNS
+from .induction_work import induction_work
 from .setup import Setup
 from .state import FIRE_POW, SlotInfo, State
 from .targets import Targets, check_targets
 
 __all__ = ["situations_varying", "state_bound", "max_marks", "fire_marks", "event_fans", "card_bounds", "card_registry", "card_work",
-           "prepare", "check_exact_applicable", "needs_induction", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES",
+           "prepare", "check_exact_applicable", "needs_induction", "best_play_refusal", "MAX_STATES", "MAX_WORK", "MAX_CARD_STATES",
            "MAX_CARD_WORK", "MAX_INDUCTION_SLOTS", "MAX_CARD_INDUCTION_EDGES"]
 
 #: Most states (damage marked x every other part of :class:`State` it may reach) the engine
@@ -53,8 +57,10 @@ MAX_INDUCTION_SLOTS = 200
 
 #: Grids and spirals with best play: most edges the decisions keep (backward induction and the
 #: forward pass along its decisions; about five million a second) before the exact engine gives
-#: up (:class:`~mathhammer.exact.induction.Engine`): some 15-20 s, enough for a warcaster's or a
-#: heavy warbeast's activation on a heavy card, not for a heavy warbeast's on a heavy's.
+#: up (:class:`~mathhammer.exact.induction.Engine`): some 15-20 s, enough for a warcaster's
+#: activation on a heavy card (81 million), not for a heavy warbeast's on a heavy's (83 and 88
+#: million). A scenario estimated beyond it
+#: (:func:`~mathhammer.exact.induction_work.induction_work`) is refused before any of them.
 MAX_CARD_INDUCTION_EDGES = 82_000_000
 
 
@@ -193,12 +199,14 @@ def card_work(setup: Setup) -> int:
     return sum(c * f * outcomes for c, f in zip(configs[:-1], fans, strict=True)) * _other_states(setup)
 
 
-def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup | Targets:
+def prepare(scenario: Scenario, slots=None, induction: bool = False, forward: bool = True) -> Setup | Targets:
     """The :class:`~mathhammer.exact.setup.Setup` of ``scenario`` (several targets: the
     :class:`~mathhammer.exact.targets.Targets`), once :func:`check_exact_applicable` passes.
 
     ``slots`` replaces the scenario's attack sequence;
-    ``induction``: decisions will be found by backward induction. Several targets: each
+    ``induction``: decisions will be found by backward induction; ``forward``: and a forward
+    pass along them will follow (its edges count in the estimate of best play's work on a
+    card; :func:`~mathhammer.exact.induction.optimal_value` makes none). Several targets: each
     target's bounds hold, and its states count in the limits (only the target under attack
     has a state, so the states are at most the sum of the targets').
     """
@@ -212,7 +220,7 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup | 
     else:
         setup = Setup(scenario, slots)
         parts = (setup,)
-    states = sum(_part_states(part, induction) for part in parts)
+    states = sum(_part_states(part, induction, forward) for part in parts)
     if states > MAX_STATES:
         raise ExactNotApplicable(
             f"up to {states:,} states (damage marked x situation x effects x points) exceed the "
@@ -231,7 +239,7 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False) -> Setup | 
     return setup
 
 
-def _part_states(setup: Setup, induction: bool) -> int:
+def _part_states(setup: Setup, induction: bool, forward: bool) -> int:
     """The checks of one target's setup; the bound on its states (0 on a card: checked by
     :func:`_check_card`)."""
     t = setup.target
@@ -268,16 +276,21 @@ def _part_states(setup: Setup, induction: bool) -> int:
                 f"{info.slot.label}: more than {rolls.MAX_DICE} dice in one roll is not supported "
                 "by the exact engine")
     if setup.card is not None:
-        _check_card(setup, induction)
+        _check_card(setup, induction, forward)
         return 0
     return state_bound(setup)
 
 
-def _check_card(setup: Setup, induction: bool) -> None:
-    """The limits of a grid or spiral (:data:`MAX_CARD_STATES`, :data:`MAX_CARD_WORK`).
+def _check_card(setup: Setup, induction: bool, forward: bool = True) -> None:
+    """The limits of a grid or spiral (:data:`MAX_CARD_STATES`, :data:`MAX_CARD_WORK`; with
+    backward induction, :data:`MAX_CARD_INDUCTION_EDGES` against the edges
+    :func:`~mathhammer.exact.induction_work.induction_work` estimates).
 
     Forward propagation holds one vector over the configurations numbered so far per state
-    entering an attack; backward induction keeps one per state entering every attack.
+    entering an attack; backward induction keeps one per state entering every attack. The
+    edges best play builds are estimated before any is built, so that a scenario far beyond
+    the limit is refused at once rather than once the engine has counted them (a minute on a
+    heavy card).
     """
     states = state_bound(setup) * (setup.n_events if induction else 1)
     kind = setup.target.capacity
@@ -291,6 +304,35 @@ def _check_card(setup: Setup, induction: bool) -> None:
         raise ExactNotApplicable(
             f"up to {work:,} {kind} transitions over {setup.n_events} steps exceed the exact engine's "
             f"limit of {MAX_CARD_WORK:,}: use the Monte Carlo method")
+    if not induction:
+        return
+    need = induction_work(setup)
+    edges = None if need is None else (need.total if forward else need.induction)
+    if edges is not None and edges > MAX_CARD_INDUCTION_EDGES:
+        about = round(edges, 3 - len(str(edges)))  # three figures
+        raise ExactNotApplicable(best_play_refusal(
+            setup, f"would need about {about:,} transitions of backward induction (the limit is "
+                   f"{MAX_CARD_INDUCTION_EDGES:,})"))
+
+
+def best_play_refusal(setup: Setup, need: str) -> str:
+    """The one line that refuses best play on ``setup``'s card, and what answers instead
+    (the power field's fixed policy only for a target that spends by best play): one
+    wording before the engine runs (:func:`prepare`) and while it runs
+    (:class:`~mathhammer.exact.induction.Engine`).
+
+    Parameters
+    ----------
+    setup : Setup
+    need : str
+        What best play would need, after "best play on this damage grid ": ``"needs more
+        than 82,000,000 transitions of backward induction"``.
+    """
+    card = "damage grid" if setup.target.capacity == "grid" else "life spiral"
+    field = ", power_field = \"lethal\"" if setup.field == "best" and setup.target.power_points else ""
+    return (f"best play on this {card} {need}: use the Monte Carlo method (it solves best play on a "
+            f"relaxation), fixed policies (policy = \"fixed\"{field}), fewer attacks or points, or a "
+            "smaller card")
 
 
 def check_exact_applicable(scenario: Scenario) -> None:
@@ -313,8 +355,11 @@ def check_exact_applicable(scenario: Scenario) -> None:
     backward induction) or :data:`MAX_CARD_WORK` edges; and, with best play (backward
     induction: an attacker with ``policy = "best"``, a target whose power field is
     ``"best"``), more than :data:`MAX_INDUCTION_SLOTS` attacks
-    (and round-end steps, with several rounds or continuous effects). Attacks count once
-    per round with an attack phase.
+    (and round-end steps, with several rounds or continuous effects), and on a grid or
+    spiral an estimate of more than :data:`MAX_CARD_INDUCTION_EDGES` edges
+    (:func:`~mathhammer.exact.induction_work.induction_work`; a scenario it lets through
+    that needs more is still stopped while it runs). Attacks count once per round with an
+    attack phase.
 
     Raises
     ------

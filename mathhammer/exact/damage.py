@@ -41,7 +41,7 @@ class DamageRoll:
         self.dice = setup.damage_dice(info, critical, state)
         # no Tough roll for a model knocked down (but Tough Steady); this hit's own knockdown
         # counts where it comes first (a power attack's, or the setting knockdown_before_tough)
-        down = state.down or (sc.knockdown_first(w) and w.knocks_down(critical))
+        down = state.down or (sc.knockdown_first(w) and w.triggers("knockdown", critical))
         self.tough = (setup.tough and not after.grievous and (not down or setup.steady)
                       and not (setup.upkeep_tough and after.dispelled))
         self.heals = setup.rapid_healing if not after.grievous else 0

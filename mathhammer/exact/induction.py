@@ -36,7 +36,7 @@ from ..errors import ExactNotApplicable, InputError
 from ..rules import Scenario
 from ..rules.scenario import check_objective
 from .attack import attack_edges
-from .bounds import MAX_CARD_INDUCTION_EDGES, prepare
+from .bounds import MAX_CARD_INDUCTION_EDGES, best_play_refusal, prepare
 from .chain import Chain
 from .edges import BySource, Decisions, Piece, attack_cost, lead, merge, slot_counts, sums_by
 from .rounds import round_edges, suffered_spent
@@ -198,11 +198,8 @@ class Engine:
         if self.edge_budget is not None and self.looks_ahead and self.on_card:
             self.built += size
             if self.built > self.edge_budget:
-                kind = self.setup.target.capacity
-                raise ExactNotApplicable(
-                    f"best play on this {kind} needs more than {self.edge_budget:,} transitions of "
-                    "backward induction: use the Monte Carlo method (it solves a relaxation), or "
-                    "fixed policies (policy = \"fixed\", power_field = \"lethal\")")
+                raise ExactNotApplicable(best_play_refusal(
+                    self.setup, f"needs more than {self.edge_budget:,} transitions of backward induction"))
         return out
 
     def after(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
@@ -319,7 +316,7 @@ def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     check_objective("objective", objective, scenario.target)
     everyone = tuple(dataclasses.replace(a, policy="best", spend=None) for a in scenario.attackers)
-    setup = prepare(dataclasses.replace(scenario, attackers=everyone), induction=True)
+    setup = prepare(dataclasses.replace(scenario, attackers=everyone), induction=True, forward=False)
     engine = Engine(setup, best=frozenset(range(len(everyone))), objective=objective,
                     edge_budget=MAX_CARD_INDUCTION_EDGES)
     with deep_recursion(setup.n_events):

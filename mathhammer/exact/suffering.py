@@ -32,7 +32,7 @@ def cortex_lost(setup: Setup, state: State) -> State:
 
 def in_quicksand(setup: Setup, info: SlotInfo, state: State, critical: bool) -> bool:
     """A hit of ``info`` knocks the target down in quicksand (it was not knocked down)."""
-    return setup.quicksand and info.weapon.knocks_down(critical) and not state.down
+    return setup.quicksand and info.weapon.triggers("knockdown", critical) and not state.down
 
 
 @dataclass

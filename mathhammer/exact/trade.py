@@ -279,7 +279,7 @@ def _hit(trade, attacker, w, ym, y, state, points, charge, critical, choose):
     """A hit's damage roll, marking, Tough, knockdown and the continuous effects it puts on."""
     marked, down, cont = state[y]
     t = ym.target
-    knocks = w.knocks_down(critical)
+    knocks = w.triggers("knockdown", critical)
     early = knocks and trade.knockdown_before_tough
     cont |= _bits(w.sets_effects(critical))
     if w.pow is None:

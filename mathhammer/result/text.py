@@ -137,10 +137,8 @@ def _describe_attackers(scenario: Scenario) -> list[str]:
                 policy += ", keeping points before damage"
             paid = f", 1 more paid for the {a.power_weapon.power_attack}" if a.power_cost else ""
             notes.append(f"{a.resource} {a.points} ({policy}{paid})")
-        if a.charge:
-            notes.append("charging (cavalry: its charge attack roll boosted too)" if a.cavalry else "charging")
-        elif a.cavalry:
-            notes.append("cavalry")
+        if a.charge or a.cavalry:  # a cavalry model's charge attack roll is boosted too
+            notes.append(("charging" + " (cavalry: its charge attack roll boosted too)" * a.cavalry) if a.charge else "cavalry")
         if a.targets:
             notes.append("attacks " + ", then ".join(a.targets))
         if a.models > 1:

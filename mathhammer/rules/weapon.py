@@ -30,8 +30,7 @@ MAX_ATTACKS = 20
 MAX_EXTRA_DICE = 3
 MAX_MINUS = 10
 MAX_COST = 10
-#: Each rule that has a critical-hit-only form, and that form's name (read per hit: no string
-#: is built then).
+#: Each rule that has a critical-hit-only form, and that form's name (no string built per hit).
 _CRITICAL_FORM = {rule[len("critical_"):]: rule for rule in WEAPON_RULES if rule.startswith("critical_")}
 
 #: ``reload = "unlimited"``: a Reload with no limit but the attacker's points.
@@ -358,11 +357,7 @@ class Weapon:
     @property
     def reload_limit(self) -> int:
         """Most reloads of the weapon: its Reload [N], or for ``reload = "unlimited"`` as many
-        as any attacker's points can pay for.
-
-        >>> Weapon("Gun", "ranged", 6, 12, reload="unlimited").reload_limit
-        20
-        """
+        as any attacker's points can pay for (:data:`MAX_ATTACKS`)."""
         return MAX_ATTACKS if self.reload == UNLIMITED else self.reload
 
     def triggers(self, rule: str, critical: bool) -> bool:
@@ -379,25 +374,9 @@ class Weapon:
         """Whether the weapon has ``rule`` on any hit or on a critical hit only."""
         return rule in self.rules or _CRITICAL_FORM[rule] in self.rules
 
-    def knocks_down(self, critical: bool) -> bool:
-        """Whether a hit (critical or not) knocks the target down."""
-        return self.triggers("knockdown", critical)
-
     def sets_effects(self, critical: bool) -> frozenset[str]:
         """Continuous effects a hit (critical or not) puts on the target (docs/rules.md 4)."""
         return frozenset(effect for effect in ("fire", "corrosion") if self.triggers(effect, critical))
-
-    def ices(self, critical: bool) -> bool:
-        """Whether a hit (critical or not) puts an Ice Cage stack on the target."""
-        return self.triggers("ice_cage", critical)
-
-    def paralyzes(self, critical: bool) -> bool:
-        """Whether a hit (critical or not) paralyzes the target (base DEF 5)."""
-        return self.triggers("paralysis", critical)
-
-    def makes_stationary(self, critical: bool) -> bool:
-        """Whether a hit (critical or not) makes the target stationary."""
-        return self.triggers("stationary", critical)
 
     def blast_dice_against(self, resist: frozenset[str]) -> int:
         """Dice of its blast damage rolls against a target resisting ``resist``: two, one
