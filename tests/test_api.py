@@ -61,3 +61,11 @@ def test_seed_drawn_when_absent_and_reported():
     assert isinstance(r.seed, int)
     again = mh.simulate(SCEN, trials=1000, seed=r.seed)
     assert again.to_dict() == r.to_dict()
+
+
+def test_an_attacker_given_one_weapon_not_in_a_list_is_told_so():
+    """mh.Attacker("A", mh.Weapon(...)): the weapons are a list, even of one; the line says
+    how to write it."""
+    with pytest.raises(mh.InputError, match=r"^weapons: must be a list of weapons, even of one: "
+                                            r"\[Weapon\('Fist', \.\.\.\)\] \(got 'Fist'\)$"):
+        mh.Attacker("A", mh.Weapon("Fist", "melee", 6, 12))

@@ -4,6 +4,8 @@ warbeast cards being forced (a crippled Spirit stops forcing; force on a warjack
 
 from __future__ import annotations
 
+import shlex
+
 import numpy as np
 import pytest
 
@@ -168,9 +170,24 @@ def test_new_writes_a_copy_that_gives_the_same_results(capsys, tmp_path):
     assert [p.name for p in mine.iterdir()] == ["my_jack.toml"]  # no temporary file left
 
 
+def test_new_into_a_cards_folder_says_the_commands_that_find_it(capsys, tmp_path):
+    """The card written into a --cards folder is found only with --cards: the hint's commands
+    carry it, and run as printed."""
+    mine = tmp_path / "my cards"
+    mine.mkdir()
+    rc, out, _ = _run(capsys, "cards", "new", "my_jack", "--from", "heavy_warjack", "--cards", str(mine))
+    hint = out.splitlines()[1]
+    show = hint.split("`")[1]
+    assert show == f"mathhammer cards --cards '{mine}' show my_jack"
+    rc, out, err = _run(capsys, *shlex.split(show)[1:])
+    assert rc == 0 and err == "" and out.startswith("my_jack: My jack")
+    assert f"--attacker my_jack --cards '{mine}'" in hint
+
+
 def test_new_goes_to_the_user_folder_by_default(capsys, _home, monkeypatch, tmp_path):
     rc, out, _ = _run(capsys, "cards", "new", "beast", "--from", "heavy_warbeast")
     assert rc == 0 and out.splitlines()[0] == str(_home / "beast.toml")
+    assert "--cards" not in out  # found by name from there: the hint needs no folder
     assert load_card("beast").info.path == _home / "beast.toml"  # found by name from there
     env = tmp_path / "env"
     env.mkdir()

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import textwrap
+from pathlib import Path
 
 from ..errors import shown
 from ._common import EXIT_OK, UsageError, write
@@ -181,6 +183,9 @@ def new_command(args: argparse.Namespace) -> int:
         if err.key == "card":  # the card copied
             raise UsageError(f"--from: {err.reason} (got {shown(err.value)})") from None
         raise
-    write(f"{path}\nEdit it to match your model; `mathhammer cards show {args.name}` prints it, and "
-          f'scenarios use it as card = "{args.name}" (or --attacker {args.name}).')
+    # the folder it was written to, where only --cards finds it: the commands that work
+    folder = next((d for d in _cards_of(args) if Path(d).resolve() == path.resolve().parent), None)
+    flag = f" --cards {shlex.quote(str(folder))}" if folder is not None else ""
+    write(f"{path}\nEdit it to match your model; `mathhammer cards{flag} show {args.name}` prints it, and "
+          f'scenarios use it as card = "{args.name}" (or --attacker {args.name}{flag}).')
     return EXIT_OK

@@ -91,6 +91,9 @@ class Attacker:
         check_name("name", self.name)
         object.__setattr__(self, "targets", check_names("targets", self.targets))
         object.__setattr__(self, "controls", check_names("controls", self.controls))
+        if isinstance(self.weapons, Weapon):
+            raise InputError("weapons", self.weapons.name, "must be a list of weapons, even of one: "
+                             f"[Weapon({self.weapons.name!r}, ...)]")
         if not isinstance(self.weapons, tuple) or not self.weapons:
             raise InputError("weapons", list(self.weapons) if isinstance(self.weapons, tuple) else self.weapons,
                              "an attacker needs at least one weapon")
