@@ -1071,7 +1071,14 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             for res in ("hit", "crit"):
                 if roll[res]:
                     counted = {} if again else {"hit": 1, "crit": int(res == "crit")}
-                    branches.append((roll[res], hit(i, st, res == "crit", points - paid, dict(local, **counted))))
+                    tree = hit(i, st, res == "crit", points - paid, dict(local, **counted))
+                    if st.get("blocks", 0) and w.type == "ranged":
+                        # Shield Guard: the target's side blocks the hit (it counts as a hit
+                        # and does nothing else) or not, whichever it prefers
+                        blocked = leaf(i, dict(local, **counted),
+                                       go_next(i, dict(st, points=points - paid, chain=0, blocks=st["blocks"] - 1)))
+                        tree = best([tree, blocked], "target", target_objective)
+                    branches.append((roll[res], tree))
             trees.append(mix(branches))
         return best(trees, slots[i].attacker_obj, objective) if len(trees) > 1 else trees[0]
 
@@ -1357,6 +1364,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         "earth": "burning_earth" in hazards,
         "lost": False,
     }
+    if getattr(t, "guard_blocks", 0):
+        start["blocks"] = t.guard_blocks  # Shield Guard's blocks left
     if card is not None:
         start["card"] = ()
     if order == "every":

@@ -564,6 +564,7 @@ NEW_KEYS = [
     ("target-feat", "target", "feat_def = 2\nfeat_arm = 3", lambda s: (s.target.feat_def, s.target.feat_arm),
      (2, 3)),
     ("target-tough-on", "target", 'rules = ["tough"]\ntough_on = 4', lambda s: s.target.tough_on, 4),
+    ("target-guard-blocks", "target", "guard_blocks = 1", lambda s: s.target.guard_blocks, 1),
     ("weapon-auto-hit", "weapon", "auto_hit = true", lambda s: s.attackers[0].weapons[0].auto_hit, True),
     # power attacks (tests/test_power_attacks.py reads and writes power_attack, which needs
     # an attacker with a base and a point to pay)

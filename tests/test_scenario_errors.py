@@ -381,6 +381,8 @@ STATE_NAMES = ("knocked_down, stationary, inert, wild, building, in_melee, cover
 # (id, file text, the message after "{path}: ")
 EXACT_CASES = [
     # --- [target]
+    ("target-guard-blocks-negative", in_target("guard_blocks = -1"),
+     "target.guard_blocks: must be between 0 and 10 (got -1)"),
     ("target-terrain-string", in_target('terrain = "forest"'),
      "target.terrain: must be a list of strings, e.g. ['forest'] (got 'forest')"),
     ("target-terrain-unknown", in_target('terrain = ["forest", "swamp"]'),

@@ -137,20 +137,36 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
                           slot_counts({"made": 1, "boost_attack": paid, "spent": buy + paid}))]
             pieces += blast(setup, info, wide, missed=True)  # an AOE that deviates
         made = {}  # the edges of a hit, by what they depend on (None: not shared)
+        guarded = state.blocks > 0 and w.type == "ranged"  # Shield Guard may block the hit
         for q, critical in ((plain, False), (crit, True)):
             if not q:
                 continue
-            key = _alike(setup, info, state, critical, left, dec)
+            key = None if guarded else _alike(setup, info, state, critical, left, dec)
             if key is not None and key in made:  # a critical hit that only counts as one
                 pieces += [pc.scaled(q).as_critical() for pc in made[key]]
                 continue
             edges = _hit(setup, info, state, m, critical, left, buy + paid, paid, dec, by_src)
+            if guarded:
+                edges = _block(state, m, critical, left, buy, paid, edges, dec, by_src)
             if key is not None:
                 made[key] = edges
             pieces += [pc.scaled(q) for pc in edges]
         trees.append(pieces)
     by = dec.attacker(info.slot.attacker_index) if len(trees) > 1 else None
     return choose(trees, by_src, m.size, dec, by, what="boost_attack", context=(state, buy), groups=m)
+
+
+def _block(state: State, m: np.ndarray, critical: bool, points: int, buy: int, paid: int, edges: list[Piece],
+           dec: Decisions, by_src: BySource) -> list[Piece]:
+    """Shield Guard as blocks (docs/rules.md 9): the target's side blocks the hit or not, as
+    it prefers by looking ahead, knowing the attack roll (a critical hit or not) and before
+    the damage roll. A blocked hit counts as a hit (a critical one too) and leaves the
+    target as it was: no damage roll, no effect of the hit, no Shred attack; one block fewer."""
+    counts = slot_counts({"made": 1, "hit": 1, "crit": int(critical), "boost_attack": paid, "spent": buy + paid})
+    left = state._replace(points=points, shred=0, shred_alt=0, blocks=state.blocks - 1)
+    blocked = [Piece(left, m, m, np.ones(m.size), counts, np.zeros(m.size, dtype=np.int64))]
+    return choose([edges, blocked], by_src, m.size, dec, dec.target, what="block",
+                  context=(state, buy, paid, critical), groups=m)
 
 
 def _alike(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int, dec: Decisions):

@@ -96,7 +96,7 @@ def _other_states(setup: Setup) -> int:
     shred = setup.most_shred * (1 + setup.most_alternatives) + 1
     return prod((down, still, dispelled, grievous, paralyzed, sustained, shred, setup.ice_stacks + 1,
                  setup.most_shots + 1, setup.most_arm_extra + 1, effects, target_points, points, cont, earth,
-                 lost, setup.models, others))
+                 lost, setup.models, others, setup.blocks + 1))
 
 
 def state_bound(setup: Setup) -> int:
@@ -384,5 +384,5 @@ def needs_induction(scenario: Scenario) -> bool:
     """Whether :func:`exact_result <mathhammer.exact.exact_result>` finds decisions by
     backward induction: an attacker playing its best, or a target whose power field is
     ``"best"``, with points to spend."""
-    return (any(t.power_field == "best" and t.power_points > 0 for t in scenario.targets)
+    return (any(t.power_field == "best" and t.power_points > 0 or t.guard_blocks for t in scenario.targets)
             or any(a.plays_best for a in scenario.attackers))

@@ -94,7 +94,7 @@ class Engine:
         self.best = frozenset(best)
         self.objective = objective
         self.record = record
-        self.looks_ahead = bool(self.best) or setup.field == "best"
+        self.looks_ahead = bool(self.best) or setup.field == "best" or bool(setup.blocks)
         self.on_card = setup.card is not None
         sc = setup.scenario
         points = (sum(a.points * max(1, a.models) for a in sc.attackers)

@@ -143,6 +143,8 @@ class Setup(TrackRelaxation, AttackFigures):
         #: Setting rapid_healing_when_hit: Rapid Healing after a Tough save, and after damage
         #: rolled that the power field prevented (a damage track's)
         self.heal_when_hit = scenario.rapid_healing_when_hit
+        #: Shield Guard blocks of the target's side at the start, spent by best play
+        self.blocks = t.guard_blocks
         #: -DEF / -ARM of each weapon that has an effect, by identity.
         self.minus = {info.ident: (info.weapon.def_minus, info.weapon.arm_minus)
                       for info in self.all_infos if info.weapon.has_effect}
@@ -161,6 +163,7 @@ class Setup(TrackRelaxation, AttackFigures):
             cont=sum(EFFECT_BIT[e] for e in t.effects),
             earth=self.earth_possible,
             others=((0, "knocked_down" in t.state),) * (self.models - 1) if self.blast else (),
+            blocks=self.blocks,
         )
         self.events = self.events_for(self.possible, self.earth_possible)
 

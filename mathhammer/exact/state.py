@@ -87,6 +87,8 @@ class State(NamedTuple):
     #: own; k, its k-th alternative weapon, :attr:`Setup.alternatives`).
     shred: int = 0
     shred_alt: int = 0
+    #: Shield Guard blocks the target's side has left (:attr:`Target.guard_blocks`).
+    blocks: int = 0
 
 
 #: What a new round (and a unit's next model) starts without: Dispel, Grievous Wounds, the

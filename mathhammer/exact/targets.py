@@ -107,6 +107,7 @@ class Targets:
         self.slots, self.alternatives, self.all_infos = first.slots, first.alternatives, first.all_infos
         self.n0, self.rounds, self.turns, self.round_end = first.n0, first.rounds, first.turns, first.round_end
         self.field = "best" if any(part.field == "best" for part in self.parts) else first.field
+        self.blocks = 0  # Shield Guard blocks are modelled for one target
         self.unit_boxes = sum(part.unit_boxes for part in self.parts)
         self.models = sum(part.models for part in self.parts)
         boxes = np.cumsum([0] + [part.unit_boxes for part in self.parts]).tolist()

@@ -83,6 +83,7 @@ TARGET_KEYS = (
     "feat_arm",
     "upkeep_rules",
     "shield_guard",
+    "guard_blocks",
 )
 ATTACKER_KEYS = ("name", "weapons", "focus", "fury", "force", "policy", "charge", "combined", "buy_weapon",
                  "model", "crippled", "models", "target", "targets", "spend", "base", "side", "keep_points",
@@ -130,7 +131,7 @@ ACTION_KEY = "action"
 TARGET_PLAIN = (
     "name", "boxes", "base", "upkeep_def", "upkeep_arm", "spell_def", "spell_arm",
     "focus", "fury", "power_field", "rapid_healing", "grid", "spiral", "models", "tough_on",
-    "feat_def", "feat_arm", "shield_guard",
+    "feat_def", "feat_arm", "shield_guard", "guard_blocks",
 )
 #: Target keys holding lists of names, and the names each may hold.
 TARGET_LISTS = {

@@ -174,7 +174,7 @@ def _target_vector(target: Target, table, scenario: Scenario) -> list[int]:
     tvec = [0] * L.T_NFIELDS
     tvec[L.T_FIELD_LIMIT] = scenario.power_field_per_attack
     tvec[L.T_HEAL_WHEN_HIT] = int(scenario.rapid_healing_when_hit)
-    tvec[L.T_BOXES] = target.boxes
+    tvec[L.T_GUARD_BLOCKS], tvec[L.T_BOXES] = target.guard_blocks, target.boxes
     state = L.ST_ALWAYS  # what a weapon with auto_hit hits on: every state
     if target.starts_base_def_5:
         state |= L.ST_BASE_DEF_5
@@ -225,10 +225,9 @@ def _no_play_tables() -> tuple:
             np.full((1, 1), -1, dtype=np.int64), np.full(1, -1, dtype=np.int32))
 
 
-#: Built once and shared by every encoding without best play. No kernel writes a table
-#: (the kernels read ``Tables``, they count into ``Counters``); the arrays stay writable
-#: because Numba types a read-only array apart, and a best-play table's are writable: one
-#: compiled kernel serves both (copying them for each run cost a matrix point microseconds).
+#: Built once and shared by every encoding without best play. No kernel writes a table; the
+#: arrays stay writable because Numba types a read-only array apart, and a best-play table's
+#: are writable: one compiled kernel serves both (a copy per run cost a matrix point microseconds).
 _NO_PLAY = _no_play_tables()
 
 
@@ -253,6 +252,7 @@ def _play_tables(table) -> tuple:
     keys[L.K_SHOTS] = ks.shots
     keys[L.K_ARM_EXTRA] = ks.arm_extra
     keys[L.K_SHRED] = ks.shred
+    keys[L.K_TSTRIDE] = ks.target_stride
     keys[L.K_DAMAGE] = table.field.shape[3]
     keys[L.K_ROWS] = table.rows
     keys[L.K_SITUATION_INDEX: L.K_SITUATION_INDEX + 128] = ks.situation_table()
@@ -349,7 +349,7 @@ def encode(scenario: Scenario, table=None, sequence=None) -> Encoded:
     for g, t in enumerate(targets):
         for name in t.shield_guard:
             grows[names.index(name)][L.T_GUARDED_BY] = g
-    if any(row[L.T_GUARDED_BY] >= 0 for row in grows):
+    if any(row[L.T_GUARDED_BY] >= 0 or row[L.T_GUARD_BLOCKS] for row in grows):
         for i, slot in enumerate(rows):
             if slot.weapon.type == "ranged":
                 for g in range(len(targets)):

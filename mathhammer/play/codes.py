@@ -72,6 +72,9 @@ class KeySpace:
         Radix of the -ARM effects landing again added (setting arm_minus_stacks_same_weapon).
     shred : int
         Radix of the Shred attacks made so far in an attack's chain (MAX_SHRED + 1, or 1).
+    target_stride : int
+        With Shield Guard blocks, the target's digit holds its points left plus this times
+        its blocks left (``target_points`` is then their product's radix); 0: no blocks.
 
     Examples
     --------
@@ -93,6 +96,7 @@ class KeySpace:
     shots: int = 1
     arm_extra: int = 1
     shred: int = 1
+    target_stride: int = 0
 
     @property
     def situation_count(self) -> int:

@@ -29,7 +29,8 @@ def keyspace(setup) -> KeySpace:
     # the effects in order of first appearance, as the encoder gives them their bits
     idents = tuple(parts[0].minus)
     points = max((info.attacker.points for info in slots), default=0) + 1
-    return KeySpace(points=points, target_points=max(p.target.power_points for p in parts) + 1,
+    stride = max(p.target.power_points for p in parts) + 1  # the target's points, then its blocks
+    return KeySpace(points=points, target_points=stride * (setup.blocks + 1), target_stride=stride,
                     varying=tuple(varying), effects=idents,
                     cont=4 if any(p.possible for p in parts) else 1,
                     earth=2 if any(p.earth_possible for p in parts) else 1,
@@ -50,6 +51,7 @@ class Recorder:
         self.plain: list = []   # (row, key, bit, known, m, best)
         self.damage: list = []  # (row, key, paid, critical, m, best)
         self.field: list = []   # (frow, key, m, x, best)
+        self.block: list = []   # (row, key, paid, critical, m, best)
         self._keys: dict = {}
 
     def key(self, state, down_before: bool = False) -> int:
@@ -60,7 +62,9 @@ class Recorder:
             # several targets: the models destroyed so far over every target (those before
             # the one under attack are all destroyed), as the kernel keys them
             destroyed = self.setup.before(state)[1] + state.destroyed
-            out = ks.key(state.points, state.target_points, state.down, state.still,
+            # the target's points and its Shield Guard blocks left share one digit
+            target = state.target_points + ks.target_stride * state.blocks
+            out = ks.key(state.points, target, state.down, state.still,
                          state.dispelled, state.grievous, effects, state.cont, state.earth, state.lost,
                          down_before, destroyed, state.paralyzed, state.ice, state.sustained, state.shots,
                          state.arm_extra, state.shred)
@@ -77,6 +81,9 @@ class Recorder:
         elif what == "boost_damage":
             _, _, paid, critical = context
             where, cells = ("boost_damage", row, self.key(state), paid, critical), (groups,)
+        elif what == "block":
+            _, _, paid, critical = context
+            where, cells = ("block", row, self.key(state), paid, critical), (groups,)
         elif what in ("field", "suffer"):
             if ev.kind == "attack":
                 kind = "attack" if what == "field" else "quicksand"
@@ -108,6 +115,9 @@ class Recorder:
         elif what == "boost_damage":
             _, row, key, paid, critical = where
             self.damage.append((row, key, paid, critical, cells[0], best))
+        elif what == "block":
+            _, row, key, paid, critical = where
+            self.block.append((row, key, paid, critical, cells[0], best))
         else:
             _, kind, row, key = where
             self.field.append((kind, row, key, cells[0], cells[1], best))

@@ -55,7 +55,10 @@ class DecisionTable:
     field : ndarray
         ``int8[field_rows, keys.size, boxes, damage]``: points the target spends. Rows: the
         attack rows, then a knockdown in quicksand after each attack row, then fire and
-        corrosion of each round.
+        corrosion of each round; with Shield Guard blocks, then one row per attack row: 1
+        where the target's side blocks the hit, at damage index ``2 * paid + critical`` (the
+        attack boost paid or not, the hit critical or not), keyed by the state before the
+        attack.
     rows : int
         Attack rows: slots of every round with attacks, then :attr:`alternatives`.
     value : float
@@ -120,22 +123,26 @@ class DecisionTable:
                 "table_bytes": self.nbytes, "states": int(self.keys.size)}
 
 
-def field_row(rows: int, kind: str, row: int) -> int:
-    """Row of the field table of a table with ``rows`` attack rows: ``kind`` is ``"attack"``
-    (its damage roll, ``row`` the attack row), ``"quicksand"`` (after attack row ``row``),
-    ``"fire"`` or ``"corrosion"`` (``row`` the round)."""
+def field_row(rows: int, kind: str, row: int, turns: int = 1) -> int:
+    """Row of the field table of a table with ``rows`` attack rows over ``turns`` rounds:
+    ``kind`` is ``"attack"`` (its damage roll, ``row`` the attack row), ``"quicksand"``
+    (after attack row ``row``), ``"fire"`` or ``"corrosion"`` (``row`` the round), or
+    ``"block"`` (Shield Guard's block of attack row ``row``'s hit)."""
     if kind == "attack":
         return row
     if kind == "quicksand":
         return rows + row
+    if kind == "block":
+        return 2 * rows + 2 * turns + row
     return 2 * rows + 2 * row + (kind == "corrosion")
 
 
 def needs_play(scenario: Scenario) -> bool:
-    """Whether best play decides anything: an attacker with ``policy = "best"`` and points, or
-    a target (any of several) with points and ``power_field = "best"``."""
+    """Whether best play decides anything: an attacker with ``policy = "best"`` and points, a
+    target (any of several) with points and ``power_field = "best"``, or Shield Guard blocks
+    to spend."""
     return any(a.plays_best for a in scenario.attackers) or any(
-        t.power_field == "best" and t.power_points > 0 for t in scenario.targets)
+        t.power_field == "best" and t.power_points > 0 or t.guard_blocks for t in scenario.targets)
 
 
 def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto",
@@ -275,8 +282,10 @@ def _tables(setup, engine, rec, keys: KeySpace, value: float, how: str, objectiv
     width = setup.size  # the boxes of a track (the largest of several), or the card's configurations
     attack_bytes = rows * keys.size * width
     damage = 1 + max((int(x.max()) for *_, x, _ in rec.field if x.size), default=0)
-    field_rows = 2 * rows + 2 * setup.turns
-    field_bytes = field_rows * keys.size * width * damage if rec.field else 1
+    if rec.block:
+        damage = max(damage, 4)  # a block's index: 2 * attack boost paid + critical
+    field_rows = 2 * rows + 2 * setup.turns + (rows if rec.block else 0)
+    field_bytes = field_rows * keys.size * width * damage if rec.field or rec.block else 1
     if attack_bytes + field_bytes > MAX_TABLE_BYTES:
         raise ExactNotApplicable(f"best play: decision tables of {attack_bytes + field_bytes:,} bytes "
                                  f"exceed {MAX_TABLE_BYTES:,}")
@@ -294,10 +303,12 @@ def _tables(setup, engine, rec, keys: KeySpace, value: float, how: str, objectiv
         attack[row, key, mm] = ((attack[row, key, mm] & (255 ^ bit ^ known)) | known
                                 | np.where(best[sel] == 1, bit, 0))
     field = np.full((1, 1, 1, 1), K.UNKNOWN, dtype=np.int8)
-    if rec.field:
+    if rec.field or rec.block:
         field = np.full((field_rows, keys.size, width, damage), K.UNKNOWN, dtype=np.int8)
     for kind, row, key, m, x, best in rec.field:
         field[field_row(rows, kind, row), key, m, x] = best
+    for row, key, paid, critical, m, best in rec.block:
+        field[field_row(rows, "block", row, setup.turns), key, m, 2 * paid + int(critical)] = best
     reach = None
     if forward is not None:
         reach = np.zeros(attack.shape)
@@ -326,7 +337,7 @@ def _tables(setup, engine, rec, keys: KeySpace, value: float, how: str, objectiv
         columns, index = _card_maps(card)
         width = card.size  # the forward pass may have met more configurations
         attack = _widen(attack, width)
-        field = _widen(field, width) if rec.field else field
+        field = _widen(field, width) if rec.field or rec.block else field
         if reach is not None:
             reach = _widen(reach, width)
         left = setup.boxes - card.count[:width]

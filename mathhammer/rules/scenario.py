@@ -158,6 +158,12 @@ class Scenario:
         """``power_field_per_attack`` (0 .. the most points a target may have) and
         ``rapid_healing_when_hit`` (damage tracks only)."""
         check_int("settings.power_field_per_attack", self.power_field_per_attack, 0, MAX_POINTS)
+        for t in self.targets:
+            shred = any("shred" in w.rules for a in self.attackers for w in a.weapons)
+            if t.guard_blocks and (self.several or t.models > 1 or self.turns > 1 or shred):
+                raise InputError("target.guard_blocks", t.guard_blocks,
+                                 "is modelled for one target of one model over one round, without Shred "
+                                 "(several targets: shield_guard)")
         check_bool("settings.rapid_healing_when_hit", self.rapid_healing_when_hit)
         if self.rapid_healing_when_hit:
             for t in self.targets:

@@ -100,6 +100,9 @@ class Target:
         (docs/rules.md 9): once a round, a ranged attack that hits one of them hits this
         model instead, automatically, while it stands and is neither knocked down nor
         stationary (Monte Carlo only).
+    guard_blocks : int
+        Shield Guard as blocks (docs/rules.md 9): ranged hits its guards may take instead,
+        one each; best play picks them after the attack roll. One model, one round.
     grid : sequence of six (or twelve) str, optional
         Warjack damage grid, one string per column 1..6, boxes top to bottom: ``.`` a hull
         box, a letter of ``ACGHMFLR`` a system box. Columns may differ in length (0 to 10).
@@ -158,6 +161,7 @@ class Target:
     feat_arm: int = 0
     upkeep_rules: frozenset[str] = field(default_factory=frozenset)
     shield_guard: tuple[str, ...] = ()
+    guard_blocks: int = 0
 
     def __post_init__(self):
         plain_ints(self)  # NumPy's integers read as ints
@@ -199,8 +203,8 @@ class Target:
             object.__setattr__(self, key, value)
         for key in ("upkeep_def", "upkeep_arm", "spell_def", "spell_arm", "feat_def", "feat_arm"):
             check_int(key, getattr(self, key), 0, MAX_BONUS)
-        check_int("focus", self.focus, 0, MAX_POINTS)
-        check_int("fury", self.fury, 0, MAX_POINTS)
+        for key in ("focus", "fury", "guard_blocks"):
+            check_int(key, getattr(self, key), 0, MAX_POINTS)
         if self.focus and self.fury:
             raise InputError("fury", self.fury, "a target spends focus or fury, not both")
         if isinstance(self.power_field, str) and self.power_field in POWER_FIELD_ALIASES:
@@ -322,16 +326,12 @@ class Target:
     @property
     def shield_arm(self) -> int:
         """ARM from Shields (+2 each) and Bucklers (+1 each) in its starting state."""
-        if self.controller_destroyed:
-            return 0
-        return 2 * len(self.shield) + len(self.buckler)
+        return 0 if self.controller_destroyed else 2 * len(self.shield) + len(self.buckler)
 
     @property
     def power_points(self) -> int:
         """Focus or fury it can spend against damage in its starting state."""
-        if self.controller_destroyed:
-            return 0
-        return self.focus + self.fury
+        return 0 if self.controller_destroyed else self.focus + self.fury
 
     @property
     def power_kind(self) -> str | None:

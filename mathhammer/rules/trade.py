@@ -167,8 +167,8 @@ class TradeModel:
                     "a trade models Tough, Tough Steady, Unyielding and Carapace")
         if t.state - {"knocked_down"}:
             return "target.state", sorted(t.state), "a trade model starts knocked down or not"
-        if t.terrain or t.resist or t.upkeep_rules or t.rapid_healing:
-            return ("target", "terrain, resist, upkeep rules or Rapid Healing",
+        if t.terrain or t.resist or t.upkeep_rules or t.rapid_healing or t.guard_blocks:
+            return ("target", "terrain, resist, upkeep rules, Rapid Healing or guard blocks",
                     "not modelled in a trade yet")
         if a.policy == "optimize":
             return ("attacker.policy", a.policy, "a trade plays best or a fixed spending policy: "

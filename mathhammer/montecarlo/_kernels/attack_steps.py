@@ -24,7 +24,7 @@ from .layout import (A_ATT_DICE, A_AUTOHIT_ON, A_CHOICE_ROW, A_CHOICES, A_COST, 
                      ST_KNOCKED_DOWN, ST_MOVE_CRIPPLED, ST_STATIONARY, T_SHIELD_LOC)
 from .model_state import (G_BLOCKED, G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_CRIPPLED,
                           M_DEF_MINUS, M_EFFECTS, M_MARKED, M_SHIELD, M_STATE)
-from .play_lookup import damage_index, play_key
+from .play_lookup import damage_index, play_key, target_digit
 from .rolls import (armor_of, damage_dice, defense_of, roll_attack, roll_damage, wants_attack_boost,
                     wants_damage_boost)
 
@@ -75,7 +75,7 @@ def decision(play_keys, play_columns, play_index, play_attack, act, ms, ts, colm
     m = damage_index(play_keys, play_columns, play_index, colmask, ms[M_MARKED])
     if m < 0:
         return np.int64(0), np.int64(0), m
-    key = play_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS], ms[M_STATE],
+    key = play_key(play_keys, points_only, act[V_POINTS], target_digit(play_keys, ts), ms[M_STATE],
                    ms[M_EFFECTS], ms[M_CONT], ts[G_EARTH] != 0, ts[G_CORTEX_LOST] != 0, np.bool_(False), destroyed,
                    shots, shred)
     return np.int64(play_attack[prow, key, m]), key, m

@@ -13,12 +13,38 @@ import numpy as np
 from ..._core.jit import jit
 from ..._core.pairs import die_of
 from .dice import at_least
-from .layout import (K_DAMAGE, PF_BEST, PF_LETHAL, PK_FOCUS, ST_DISPELLED,
+from .layout import (K_DAMAGE, K_ROWS, PF_BEST, T_TURNS, PF_LETHAL, PK_FOCUS, ST_DISPELLED,
                      ST_GRIEVOUS, ST_KNOCKED_DOWN, ST_PRONE, T_FIELD_LIMIT, T_POWER_KIND, T_POWER_POLICY,
                      T_RAPID_HEAL, T_TOUGH, T_TOUGH_ON, T_TOUGH_UPKEEP, TOUGH_NONE, TOUGH_STEADY)
-from .model_state import G_BLOCKED, G_POINTS, M_STATE
+from .model_state import (G_BLOCKED, G_BLOCKS, G_CORTEX_LOST, G_EARTH, G_POINTS, M_CONT, M_EFFECTS, M_MARKED,
+                          M_STATE)
+from .play_lookup import damage_index, play_key, target_digit
 
-__all__ = ["power_field", "tough_roll", "rapid_healing"]
+__all__ = ["power_field", "tough_roll", "rapid_healing", "guard_blocks"]
+
+
+@jit(nrt=False, helper=True)
+def guard_blocks(target, ts, ms, play, colmask, points_only, points, shots, prow, paid, crit):
+    """Shield Guard as blocks (docs/rules.md 9): whether the target's side blocks this hit of
+    a ranged attack, as best play's table says at the state before the attack (``points``:
+    the attacker's then; ``paid``: the attack boost paid; ``crit``: a critical hit), or, where
+    the table holds no entry, always. A block is spent."""
+    play_keys, play_columns, play_index, play_field = play
+    block = np.int64(-1)
+    m = damage_index(play_keys, play_columns, play_index, colmask, ms[M_MARKED])
+    if m >= 0:
+        key = play_key(play_keys, points_only, points, target_digit(play_keys, ts), ms[M_STATE], ms[M_EFFECTS],
+                       ms[M_CONT], ts[G_EARTH] != 0, ts[G_CORTEX_LOST] != 0, np.bool_(False), np.int64(0),
+                       shots, np.int64(0))
+        frow = 2 * play_keys[K_ROWS] + 2 * target[T_TURNS] + prow
+        at = 2 * paid + crit
+        if (frow < play_field.shape[0] and key < play_field.shape[1] and m < play_field.shape[2]
+                and at < play_field.shape[3]):
+            block = np.int64(play_field[frow, key, m, at])
+    if block == 0:
+        return False
+    ts[G_BLOCKS] -= 1
+    return True
 
 
 @jit(nrt=False, helper=True)

@@ -196,7 +196,8 @@ T_GUARDED_BY = 27   # several targets: the target whose Shield Guard guards it (
 T_FIELD_LIMIT = 28  # setting power_field_per_attack: most points one damage roll takes (0: any)
 T_HEAL_WHEN_HIT = 29  # setting rapid_healing_when_hit: Rapid Healing after a Tough save, and
 #                       after damage rolled that the power field prevented
-T_NFIELDS = 30
+T_GUARD_BLOCKS = 30  # Shield Guard blocks of the target's side at the start (Target.guard_blocks)
+T_NFIELDS = 31
 RAPID_D3 = -1       # T_RAPID_HEAL of Rapid Healing d3
 
 # continuous effects (bit = index in the maintenance order: result.fields.EFFECT_NAMES)
@@ -267,7 +268,8 @@ K_ICE = 139        # radix of the Ice Cage stacks (most stacks + 1, or 1)
 K_SHOTS = 140      # radix of a random rate of fire's roll (most attacks + 1, or 1)
 K_ARM_EXTRA = 141  # radix of the -ARM that effects landing again added (most + 1, or 1)
 K_SHRED = 142      # radix of the Shred attacks made in an attack's chain (MAX_SHRED + 1, or 1)
-K_NFIELDS = 143
+K_TSTRIDE = 143    # Shield Guard blocks: the target's digit is its points + this x its blocks (0: none)
+K_NFIELDS = 144
 
 # decision bits of play_attack and the unsolved field entry (mathhammer.play.codes)
 D_BUY = _play.BUY

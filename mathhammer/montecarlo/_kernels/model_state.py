@@ -49,7 +49,8 @@ G_DISPELLED = 5    # ST_DISPELLED once a model of it was dispelled this round (a
 #                    attacked)
 G_DEAD = 6         # 1: every model of it is destroyed (several targets: the others go on)
 G_GUARDED = 7      # the round (from 1) its Shield Guard was last used in (once a round)
-G_FIELDS = 8
+G_BLOCKS = 8       # Shield Guard blocks its side has left (Target.guard_blocks)
+G_FIELDS = 9
 
 
 def new_models(n_models: int) -> np.ndarray:

@@ -14,11 +14,19 @@ from ..._core.jit import jit
 from .layout import (A_EFFECT_BIT, A_EFFECT_ON, CE_CORROSION, CE_FIRE, F_CORROSION, F_CRIT_CORROSION,
                      F_CRIT_FIRE, F_FIRE, F_ROF, K_ARM_EXTRA, K_CARD, K_CONT, K_DESTROYED, K_EARTH,
                      K_EFFECTS, K_ICE, K_LOST, K_POINTS, K_SHOTS, K_SHRED, K_SITUATION_INDEX,
-                     K_SITUATIONS, K_TPOINTS, MAX_ARM_EXTRA, MAX_ICE, ST_ARM_SHIFT, ST_ICE_SHIFT,
+                     K_SITUATIONS, K_TPOINTS, K_TSTRIDE, MAX_ARM_EXTRA, MAX_ICE, ST_ARM_SHIFT, ST_ICE_SHIFT,
                      ST_KNOCKED_DOWN, ST_PRONE, ST_STATIONARY)
+from .model_state import G_BLOCKS, G_POINTS
 from .situation import situation_bits
 
-__all__ = ["key_is_points", "play_key", "damage_index", "field_key"]
+__all__ = ["key_is_points", "target_digit", "play_key", "damage_index", "field_key"]
+
+
+@jit(inline=True)
+def target_digit(play_keys, ts):
+    """The key's digit of the target ``ts``: its points left, and with Shield Guard blocks
+    (``K_TSTRIDE`` > 0) that stride times its blocks left."""
+    return ts[G_POINTS] + play_keys[K_TSTRIDE] * ts[G_BLOCKS]
 
 
 @jit(inline=True)

@@ -16,7 +16,7 @@ from .layout import (A_FLAGS, CE_CORROSION, CE_FIRE, CE_QUICKSAND, E_AFTER, E_AP
                      F_CRIT_CORROSION, F_CRIT_FIRE, F_FIRE, FIRE_POW, HZ_ACID, K_ROWS, ST_DISPELLED,
                      ST_PRONE, T_ARM_BASE, T_EFFECTS, T_HAZARDS, T_SUFFERS, T_UPKEEP_ARM)
 from .model_state import G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_EFFECTS, M_SHIELD, M_STATE
-from .play_lookup import play_key
+from .play_lookup import play_key, target_digit
 from .suffering import suffer
 from .variant import SETS_EFFECT
 
@@ -69,7 +69,8 @@ def quicksand(target, card, counts, play, ms, ts, colmask, order, dice, pos, att
     :func:`.suffering.suffer` does). Returns ``(pos, destroyed)``."""
     fkey = np.int64(0)
     if field_best and ts[G_POINTS] > 0:
-        fkey = play_key(play[0], points_only, points, ts[G_POINTS], ms[M_STATE], ms[M_EFFECTS], ms[M_CONT],
+        fkey = play_key(play[0], points_only, points, target_digit(play[0], ts), ms[M_STATE], ms[M_EFFECTS],
+                        ms[M_CONT],
                         ts[G_EARTH] != 0, ts[G_CORTEX_LOST] != 0, (ms[M_STATE] & ST_PRONE) != 0, destroyed,
                         shots, shred)
     return suffer_apart(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks,
@@ -114,7 +115,8 @@ def continuous_effects(target, card, counts, play, ms, ts, colmask, order, dice,
             pos += 1
         fkey = np.int64(0)
         if field_best and ts[G_POINTS] > 0:  # no attacker acts: its points are not in the state
-            fkey = play_key(play[0], points_only, 0, ts[G_POINTS], ms[M_STATE], ms[M_EFFECTS], ms[M_CONT],
+            fkey = play_key(play[0], points_only, 0, target_digit(play[0], ts), ms[M_STATE], ms[M_EFFECTS],
+                            ms[M_CONT],
                             ts[G_EARTH] != 0, ts[G_CORTEX_LOST] != 0, (ms[M_STATE] & ST_PRONE) != 0,
                             destroyed, 0, 0)
         pos, down = suffer_apart(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks,

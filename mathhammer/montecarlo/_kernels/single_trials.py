@@ -21,14 +21,15 @@ from .attack_steps import (V_FIELDS, V_POINTS, V_SHOTS, after_hit, attack_roll, 
 from .dice import trial_dice
 from .extra_steps import (after_damage_roll, effect_lands, hit_at_once, rate_of_fire)
 from .layout import (A_ATTACKER, A_FLAGS, A_ORIGIN, C_CRIT, C_HIT, C_MADE, C_SPENT, CAP_GRID,
-                     CAP_TRACK, CRIT, F_AFTER_ROLL, F_AT_ONCE, F_FIRST, F_KD_STOPS_TOUGH,
+                     CAP_TRACK, CRIT, F_AFTER_ROLL, F_AT_ONCE, F_FIRST, F_GUARDABLE, F_KD_STOPS_TOUGH,
                      F_ROF, HZ_EARTH, HZ_QUICKSAND, MISS, ORIGIN_BOUGHT, PF_BEST,
                      ST_MOVE_CRIPPLED, ST_PRONE, ST_SUSTAINED, T_ATTACK_ROUNDS, T_BOXES, T_CAPACITY, T_EFFECTS,
-                     T_HAZARDS, T_NLETTERS, T_POINTS, T_POWER_POLICY, T_SHIELD_ARM, T_SLOTS, T_STATE,
-                     T_TURNS)
-from .model_state import (G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_DEF_MINUS,
+                     T_GUARD_BLOCKS, T_HAZARDS, T_NLETTERS, T_POINTS, T_POWER_POLICY, T_SHIELD_ARM, T_SLOTS,
+                     T_STATE, T_TURNS)
+from .defences import guard_blocks
+from .model_state import (G_BLOCKS, G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_DEF_MINUS,
                           M_EFFECTS, M_MARKED, M_SHIELD, M_STATE, clear, new_models, new_targets)
-from .play_lookup import field_key, key_is_points
+from .play_lookup import field_key, key_is_points, target_digit
 from .round_end import (can_last, continuous_effects, effects_of_hit, end_of_turn, flames, hazards_give,
                         quicksand)
 from .suffering import SRC_ATTACK, letters_present, suffer, suffer_points
@@ -122,6 +123,10 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                 attack_counts[row, C_HIT] += hit
                 attack_counts[row, C_CRIT] += crit
                 flags = attacks[w, A_FLAGS]
+                if (extra is not None and hit == 1 and ts[G_BLOCKS] > 0 and (flags & F_GUARDABLE) != 0
+                        and guard_blocks(target, ts, ms, play, colmask, points_only, act[V_POINTS] + spent + paid,
+                                         shots, prow, paid, crit)):
+                    hit, crit, outcome = np.int64(0), np.int64(0), np.int64(MISS)  # blocked: a hit, no more
                 if extra is not None and (flags & F_AT_ONCE) != 0 and hit == 1:
                     hit_at_once(ms, flags, crit)
                 points, pos, boost = damage_roll(attacks, act, ms, dice, pos, w, row, dec, hit, crit,
@@ -143,7 +148,7 @@ def single_trials(n_trials, rs, dice, pos, size, max_draws, stride, tables, coun
                 knocks, still = knocks_and_still(flags, hit, crit)
                 fkey = np.int64(0)
                 if field_best and ts[G_POINTS] > 0 and points > 0:
-                    fkey = field_key(play_keys, points_only, act[V_POINTS], ts[G_POINTS],
+                    fkey = field_key(play_keys, points_only, act[V_POINTS], target_digit(play_keys, ts),
                                      ts[G_CORTEX_LOST] != 0, ts[G_EARTH] != 0, ms[M_STATE], ms[M_EFFECTS],
                                      ms[M_CONT], attacks, w, flags, hit, crit, outcome, knocks, still, shots)
                 pos, destroyed = suffer(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks,
@@ -189,6 +194,7 @@ def start_trial(ms, ts, act, target, colmask, on_card):
     ms[M_CONT] = target[T_EFFECTS]
     clear(ts)
     ts[G_EARTH] = (target[T_HAZARDS] & HZ_EARTH) != 0
+    ts[G_BLOCKS] = target[T_GUARD_BLOCKS]
     clear(act)
     if on_card:
         clear(colmask)

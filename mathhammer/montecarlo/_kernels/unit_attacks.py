@@ -24,7 +24,7 @@ from .layout import (A_ATTACKER, A_BLAST_DICE, A_BLAST_MISS, A_BLAST_MODELS, A_B
                      T_POWER_POLICY, T_SLOTS)
 from .model_state import (G_CORTEX_LOST, G_DEAD, G_DESTROYED, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT,
                           M_EFFECTS, M_GONE, M_SHIELD, M_STATE)
-from .play_lookup import field_key
+from .play_lookup import field_key, target_digit
 from .rolls import armor_of
 from .round_end import effects_of_hit, quicksand, suffer_apart
 from .spill_over import (ENDS, GOES_ON, R_G, R_CUR, R_PROW, R_SLAM, R_WOFF, R_ALIVE, enter,
@@ -271,7 +271,8 @@ def attack_lands(tables, counters, models, targets, cols, orders, act, run, dice
     field_best = tg[T_POWER_POLICY] == PF_BEST
     fkey = np.int64(0)
     if field_best and ts[G_POINTS] > 0 and points > 0:
-        fkey = field_key(tables.play_keys, points_only, act[V_POINTS], ts[G_POINTS], ts[G_CORTEX_LOST] != 0,
+        fkey = field_key(tables.play_keys, points_only, act[V_POINTS], target_digit(tables.play_keys, ts),
+                         ts[G_CORTEX_LOST] != 0,
                          ts[G_EARTH] != 0, ms[M_STATE], ms[M_EFFECTS], ms[M_CONT], attacks, w, flags, hit,
                          crit, outcome, knocks, still, act[V_SHOTS], destroyed, shred_after)
     card = (tables.col_full, tables.letters_done, tables.letter_mask)

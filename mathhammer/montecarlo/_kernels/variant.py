@@ -42,7 +42,8 @@ from __future__ import annotations
 from .layout import (A_DAMAGE_TO, A_EFFECT_BIT, A_FLAGS, CAP_TRACK, F_AFTER_ROLL, F_BLAST, F_CORROSION,
                      F_AT_ONCE, F_CRIT_AP, F_CRIT_CORROSION, F_CRIT_FIRE, F_DECAP, F_DECAP_HIT,
                      F_FIRE, F_REROLL_ATT, F_REROLL_DMG, F_ROF, F_SHATTER,
-                     F_TRASH, N_COLUMNS, T_CAPACITY, T_EFFECTS, T_HAZARDS, T_MODELS, T_POINTS, T_RAPID_HEAL,
+                     F_TRASH, N_COLUMNS, T_CAPACITY, T_EFFECTS, T_GUARD_BLOCKS, T_HAZARDS, T_MODELS, T_POINTS,
+                     T_RAPID_HEAL,
                      T_TOUGH, TOUGH_NONE)
 
 __all__ = ["EXTRA_FLAGS", "SETS_EFFECT", "basic_gate", "needs_extra", "needs_lasting", "needs_rare", "variant_of"]
@@ -141,5 +142,5 @@ def _extra(tables, attacks: list, groups: list) -> bool:
     return bool(any(a[A_FLAGS] & EXTRA_FLAGS or a[A_EFFECT_BIT] != 0 or a[A_DAMAGE_TO] >= 0
                     for a in attacks)
                 or any(g[T_POINTS] > 0 or g[T_TOUGH] != TOUGH_NONE or g[T_RAPID_HEAL] != 0
-                       for g in groups)
+                       or g[T_GUARD_BLOCKS] > 0 for g in groups)
                 or tables.col_full.shape[0] > N_COLUMNS)
