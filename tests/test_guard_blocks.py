@@ -132,3 +132,14 @@ pow = 12
     assert scen.target.guard_blocks == 2
     with pytest.raises(InputError, match=r"guard_blocks: must be between 0 and 10 \(got 11\)"):
         Target(13, 14, guard_blocks=11)
+
+
+def test_how_to_play_it_says_when_the_target_blocks():
+    """One box, one block, two shots that each destroy it: best play blocks the first hit,
+    and the second's if the first missed; "how to play it" says so for both, from either
+    method."""
+    scen = Scenario(Target(defense=12, arm=10, boxes=1, guard_blocks=1), [Attacker("G", [GUN])])
+    for res in (mh.simulate(scen, method="exact"), mh.simulate(scen, trials=20_000, seed=1)):
+        rows = [(d.attack, d.who, d.decision, d.condition) for d in res.play.decisions if d.kind == "block"]
+        assert rows == [("G / Rifle #1", "Target", "block the hit with Shield Guard", "always"),
+                        ("G / Rifle #2", "Target", "block the hit with Shield Guard", "always")]

@@ -90,7 +90,10 @@ def _words(name: str, op: str, t: int) -> str:
             f"it would leave the target {-t} or more boxes" if t < 0 else f"it is at most {t} past disabling")
     if name == "damage":
         return f"the damage rolled is {t} or more" if op == ">=" else f"the damage rolled is {t} or less"
-    what = {"boxes": "boxes left", "points": "{res} left", "target": "target points left"}[name]
+    if name == "critical":  # 0 or 1
+        return "it is a critical hit" if op == ">=" else "it is not a critical hit"
+    what = {"boxes": "boxes left", "points": "{res} left", "target": "target points left",
+            "blocks": "blocks left"}[name]
     if op == "<=":
         amount = "no" if t == 0 else f"{t} or fewer"
     else:
@@ -121,7 +124,8 @@ def decisions(table, scenario, labels, resource_of, paid_by) -> list[dict]:
     list of dict
         ``slot`` (row), ``attack`` (label), ``who`` (attacker or target), ``kind`` (``"buy"``,
         ``"weapon"``, ``"boost_attack"``, ``"boost_damage_hit"``, ``"boost_damage_crit"``,
-        ``"boost_damage"`` (both alike), ``"field"``), ``decision`` (in a player's words),
+        ``"boost_damage"`` (both alike), ``"field"``, ``"block"``: Shield Guard's), ``decision``
+        (in a player's words),
         ``weapon`` (a bought attack's other weapon whose boosts these are, else None),
         ``condition``, ``agreement`` (weighted, 0..1).
     """
@@ -132,7 +136,9 @@ def decisions(table, scenario, labels, resource_of, paid_by) -> list[dict]:
         return out
     keys = np.arange(ks.size)
     points = keys % ks.points
-    tpoints = (keys // ks.points) % ks.target_points
+    digit = (keys // ks.points) % ks.target_points  # the target's points, then its blocks
+    stride = ks.target_stride or ks.target_points
+    tpoints, blocks = digit % stride, digit // stride
     boxes_left = table.boxes_left  # per damage index
     # a bought attack with a choice of weapons: its other weapons' rows (their boosts are
     # reached where best play makes it with that weapon), reported under the slot's row
@@ -208,7 +214,34 @@ def decisions(table, scenario, labels, resource_of, paid_by) -> list[dict]:
                         "kind": "field", "decision": words,
                         "weapon": None if row < n_slots else table.alternatives[row - n_slots][1],
                         "condition": condition, "agreement": round(agree, 4)})
+        if ks.target_stride:
+            out += _blocks(table, reach, labels, slot_of, scenario.target.name, boxes_left, tpoints, blocks)
     return sorted(out, key=lambda d: d["slot"])
+
+
+def _blocks(table, reach, labels, slot_of, who, boxes_left, tpoints, blocks) -> list[dict]:
+    """Rows saying when the target's side blocks an attack's hit with Shield Guard: its
+    entries (keyed by the state before the attack, a hit or a critical one, the attack boost
+    paid as the attacker decides) weighed by how often the attack meets them."""
+    out = []
+    for row in range(table.rows):
+        f = table.field[table.field_row("block", row)]
+        kk, mm, xx = np.nonzero(f[:, :, :4] >= 0)
+        dec = table.attack[row, kk, mm]
+        # the boost paid on the way: best play's where it decides, else either
+        decided = (dec & K.KNOWN_ATTACK) != 0
+        keep = ~decided | ((xx // 2) == ((dec & K.BOOST_ATTACK) != 0))
+        weight = reach[row][kk, mm] * keep
+        if not (weight > 0).any():
+            continue
+        features = {"boxes": boxes_left[mm], "blocks": blocks[kk], "critical": xx % 2}
+        if tpoints.max() > 0:
+            features["target"] = tpoints[kk]
+        condition, agree = _rule(features, (f[kk, mm, xx] == 1).astype(int), weight)
+        out.append({"slot": slot_of[row], "attack": labels[slot_of[row]], "who": who, "kind": "block",
+                    "decision": "block the hit with Shield Guard", "weapon": None, "condition": condition,
+                    "agreement": round(agree, 4)})
+    return out
 
 
 def paid_by(table, sequence) -> list[str]:

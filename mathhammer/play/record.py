@@ -30,7 +30,8 @@ def keyspace(setup) -> KeySpace:
     idents = tuple(parts[0].minus)
     points = max((info.attacker.points for info in slots), default=0) + 1
     stride = max(p.target.power_points for p in parts) + 1  # the target's points, then its blocks
-    return KeySpace(points=points, target_points=stride * (setup.blocks + 1), target_stride=stride,
+    return KeySpace(points=points, target_points=stride * (setup.blocks + 1),
+                    target_stride=stride if setup.blocks else 0,
                     varying=tuple(varying), effects=idents,
                     cont=4 if any(p.possible for p in parts) else 1,
                     earth=2 if any(p.earth_possible for p in parts) else 1,
