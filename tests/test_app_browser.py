@@ -101,6 +101,20 @@ def _done(page, after: int, method: str = "exact") -> float:
     pytest.fail(f"the page did not settle: {status.inner_text()}")
 
 
+def _settled(page, after: int, method: str = "exact") -> float:
+    """:func:`_done`, then no newer change for a second: a loaded file changes several fields
+    at once, and an answer to the first of them may be up to date before the others are read."""
+    deadline = time.time() + SLOW / 1000
+    while time.time() < deadline:
+        _done(page, after, method)
+        seen = _request(page)
+        time.sleep(1.0)
+        if _request(page) == seen and page.locator(".mh-status").get_attribute("data-state") == "done":
+            return float(page.locator(".mh-kill").get_attribute("data-kill"))
+        after = seen
+    pytest.fail("the page kept changing after the file was loaded")
+
+
 def _type(page, css: str, text: str) -> None:
     field = page.locator(f"{css} input")
     field.fill(text)
@@ -174,7 +188,7 @@ def test_page_matches_the_command_line(server):
         n = _request(page)
         page.locator(".mh-upload input[type=file]").set_input_files(str(saved))
         page.locator(".mh-upload-message .mh-msg[data-state=done]").wait_for(timeout=SLOW)
-        loaded = _done(page, n)
+        loaded = _settled(page, n)
         # the loaded file's controls: Bokeh builds a new form's views asynchronously, so on a
         # busy machine the figures (a small patch of the headline) can be drawn before it
         playwright_api.expect(page.locator(".mh-field-target\\.arm input")).to_have_value("17", timeout=SLOW)
