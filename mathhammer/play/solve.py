@@ -20,6 +20,7 @@ from ..errors import ExactNotApplicable
 from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare
 from ..exact.forward import propagate_rounds, result_of
 from ..exact.induction import Engine, deep_recursion
+from ..exact.induction_work import induction_work
 from ..result import BestPlay, Decision, Result
 from ..rules import Scenario
 from . import codes as K
@@ -39,8 +40,13 @@ MAX_TABLE_BYTES = 256 * 2**20
 #: stay within it, and a warcaster's on a heavy's do not); beyond, on the relaxation.
 PLAY_CARD_WORK = 110_000_000
 #: ... and when backward induction builds at most this many edges on it (well under a
-#: second; the solve gives up for the relaxation past them).
+#: second; the solve gives up for the relaxation past them). It is not tried where the
+#: estimate of those edges (:func:`~mathhammer.exact.induction_work.induction_work`) is
+#: over :data:`SURE_OVER` times this: at most 1.28 times the edges built on every bundled
+#: pairing, so the attempt would fail (2026-12-05: a warlock against a light warbeast, 6.7
+#: million estimated, and a light warbeast against a light warjack, 4.5 million).
 PLAY_CARD_EDGES = 2_500_000
+SURE_OVER = 1.3
 
 
 @dataclass(frozen=True, eq=False)
@@ -190,7 +196,9 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
     if t.card is not None and t.rapid_healing in (0, 1) and relax == "auto":
         try:
             setup = prepare(scenario, slots, induction=True)
-            if card_work(setup) <= PLAY_CARD_WORK:
+            fits = card_work(setup) <= PLAY_CARD_WORK
+            need = induction_work(setup) if fits else None
+            if fits and (need is None or need.total <= SURE_OVER * PLAY_CARD_EDGES):
                 return _solve(setup, scenario.objective, "exact", began, reach, PLAY_CARD_EDGES, every_start)
         except ExactNotApplicable:
             pass
