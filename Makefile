@@ -24,14 +24,16 @@ test: $(STAMP)
 
 # JupyterLab (the `notebook` extra) is installed by this target only, not by `make test`,
 # which runs the notebooks through nbclient. NOTEBOOK_ARGS go to `jupyter lab`, e.g.
-# `make notebook NOTEBOOK_ARGS="--no-browser --port 8899"`.
+# `make notebook NOTEBOOK_ARGS="--no-browser --port 8899"`. As root (most containers)
+# JupyterLab refuses to start without --allow-root: it is added then.
 NOTEBOOK_ARGS ?=
+AS_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 $(NOTEBOOK_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[notebook]'
 	touch $(NOTEBOOK_STAMP)
 
 notebook: $(NOTEBOOK_STAMP)
-	$(BIN)/jupyter lab notebooks/ $(NOTEBOOK_ARGS)
+	$(BIN)/jupyter lab notebooks/ $(AS_ROOT) $(NOTEBOOK_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_kernel.py

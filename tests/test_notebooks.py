@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import nbformat
@@ -31,3 +32,18 @@ def test_notebook_saved_without_outputs(path):
 
 def test_there_is_a_notebook():
     assert NOTEBOOKS
+
+
+def test_make_notebook_starts_jupyterlab_as_root_too():
+    """JupyterLab refuses to start as root without --allow-root: `make notebook` adds it then
+    (a dry run, nothing installed or started)."""
+    import shutil
+    import subprocess
+
+    if shutil.which("make") is None:
+        pytest.skip("no make on this machine")
+    out = subprocess.run(["make", "-n", "notebook"], cwd=Path(__file__).resolve().parents[1],
+                         capture_output=True, text=True, check=True).stdout
+    start = [line for line in out.splitlines() if "jupyter lab notebooks/" in line]
+    assert len(start) == 1
+    assert ("--allow-root" in start[0]) == (os.geteuid() == 0)
