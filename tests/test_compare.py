@@ -289,3 +289,27 @@ def test_cli_sweep_interrupted_then_resumed(files, capsys, tmp_path, monkeypatch
     line = _one_line_error(capsys, main(["sweep", str(a), "--vary", "target.arm=15",
                                          "--metric", "kil"]))
     assert "--metric: is not a figure of this sweep" in line
+
+
+def test_the_figure_paints_a_winner_only_where_the_verdict_is_clear():
+    """With no clear difference no bar is drawn as the best; a clear one is. Axis and title
+    in a player's words, not the figure's key."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mathhammer.plots import plot_compare
+    from mathhammer.plots._common import KILL_COLOR
+
+    jack = Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2)])
+    gun = Attacker("Gun", [Weapon("Cannon", "ranged", 6, 14, attacks=2)])
+    pair = {"jack first": Scenario(TARGET, [jack, gun]), "gun first": Scenario(TARGET, [gun, jack])}
+    unclear = compare(pair, trials=TRIALS, seed=1)
+    strong = Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2)])
+    weak = Attacker("Jack", [Weapon("Fist", "melee", 7, 12, attacks=2)])
+    clear = compare({"POW 16": Scenario(TARGET, [strong]), "POW 12": Scenario(TARGET, [weak])}, method="exact")
+    red = matplotlib.colors.to_rgba(KILL_COLOR)
+    for comparison, painted in ((unclear, 0), (clear, 1)):
+        ax = plot_compare(comparison, "kill")
+        assert sum(p.get_facecolor() == red for p in ax.patches) == painted
+        assert ax.get_xlabel() == "P(destroyed)" and ax.get_title().startswith("P(destroyed) by loadout")
+        matplotlib.pyplot.close(ax.figure)

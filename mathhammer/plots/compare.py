@@ -9,7 +9,7 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..errors import NO_VALUE, InputError
-from ..result.metrics import is_probability
+from ..result.metrics import is_probability, metric_label
 from ._common import BAR_COLOR, KILL_COLOR, get_axes, need_comparison, percent_axis
 
 __all__ = ["plot_compare"]
@@ -55,8 +55,10 @@ def plot_compare(comparison, metric: str = "kill", *, ax: Axes | None = None,
     value = rows["value"].to_numpy(dtype=float)
     lo = rows["ci_low"].to_numpy(dtype=float)
     hi = rows["ci_high"].to_numpy(dtype=float)
-    best = comparison.best.get(metric, {}).get("best")
-    if best is None and np.isfinite(value).any():
+    verdict = comparison.best.get(metric, {})
+    # the best loadout is painted as such only where it is clearly the best
+    best = verdict.get("best") if verdict.get("clear") is not False else None
+    if not verdict and np.isfinite(value).any():
         best = labels[int(np.nanargmax(value))]
     ax = get_axes(ax)
     y = np.arange(len(labels))[::-1]
@@ -79,9 +81,9 @@ def plot_compare(comparison, metric: str = "kill", *, ax: Axes | None = None,
     ax.set_xlim(0, (min(1.0, top) if probability else top) * 1.25 or 1.0)
     if probability:
         percent_axis(ax.xaxis)
-    ax.set_xlabel(metric)
-    verdict = comparison.best.get(metric, {}).get("verdict")
-    title = f"{metric} by loadout"
+    ax.set_xlabel(metric_label(metric))
+    verdict = verdict.get("verdict")
+    title = f"{metric_label(metric)} by loadout"
     # the verdict is a long sentence: wrapped to the width of a panel
     ax.set_title(title if not verdict else f"{title}\n{textwrap.fill(verdict, 46)}",
                  fontsize="medium")

@@ -150,6 +150,19 @@ def _digits(*xs: float) -> int:
     return 1 if small >= 0.1 else (2 if small >= 0.01 else 3)
 
 
+def _signed(x: float, digits: int) -> str:
+    """``x`` with its sign and ``digits`` decimals, more where it would round to zero (an
+    interval's end just below or above zero says which side it is on): never -0.0.
+
+    >>> _signed(-0.0001, 3), _signed(-0.0006, 3), _signed(0.0, 2)
+    ('-0.0001', '-0.001', '+0.00')
+    """
+    while x != 0 and round(x, digits) == 0 and digits < 6:
+        digits += 1
+    x = round(x, digits)
+    return f"{x if x != 0 else 0.0:+.{digits}f}"
+
+
 def _verdict(metric: str, best: str, runner: str, diff: float, ci, method: str,
              trials: int | None) -> tuple[str, bool | None]:
     """The sentence saying which loadout is better on ``metric``, and whether clearly."""
@@ -173,7 +186,7 @@ def _verdict(metric: str, best: str, runner: str, diff: float, ci, method: str,
         same = _SAME[metric]
         return f"no difference: {best} and {runner} {same} on the same dice", False
     n = _digits(d, (hi - lo) / 2)
-    interval = f"95% CI {lo:+.{n}f} to {hi:+.{n}f}"
+    interval = f"95% CI {_signed(lo, n)} to {_signed(hi, n)}"
     if lo > 0:
         return f"{best} {better} than {runner}: {d:+.{n}f}{unit} ({interval})", True
     what = {"kill": "kill chance", "destroyed": "models destroyed"}.get(metric, "mean damage")
