@@ -9,7 +9,7 @@ import math
 import pytest
 
 from mathhammer import simulate
-from naive import bf_activation
+from naive import BF_COLUMNS, BF_FIELDS, bf_activation
 
 
 def exact_matches_oracle(scen, per_attack=("hit", "crit"), damage=False):
@@ -22,6 +22,18 @@ def exact_matches_oracle(scen, per_attack=("hit", "crit"), damage=False):
         assert list(getattr(ex, key)) == pytest.approx([float(x) for x in want[key]], abs=1e-12), key
     if damage:
         assert list(ex.damage_pmf) == pytest.approx([float(p) for p in want["damage"]], abs=1e-12)
+
+
+def every_figure_matches_oracle(scen):
+    """The exact engine's kill, damage distribution and every per-attack figure of the
+    oracle (made, hits, critical hits, damage, boosts, points spent by both sides, Tough
+    saves, Shred attacks) equal the oracle's to 1e-12."""
+    want = bf_activation(scen)
+    ex = simulate(scen, method="exact")
+    assert ex.kill == pytest.approx(float(want["kill"]), abs=1e-12)
+    assert list(ex.damage_pmf) == pytest.approx([float(p) for p in want["damage"]], abs=1e-12)
+    for col, field in zip(BF_COLUMNS, BF_FIELDS):
+        assert list(ex.slot_weights[:, col]) == pytest.approx([float(x) for x in want[field]], abs=1e-12), field
 
 
 def monte_carlo_agrees(scen, seed, n=200_000, per_attack=()):

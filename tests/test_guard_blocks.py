@@ -13,14 +13,13 @@ from __future__ import annotations
 import dataclasses
 import math
 
-import numpy as np
 import pytest
 
 import mathhammer as mh
 from mathhammer.errors import InputError
 from mathhammer.io.scenario_files import loads_scenario
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
-from naive import BF_COLUMNS, BF_FIELDS, bf_activation
+from agreement import every_figure_matches_oracle
 from scripted import play
 
 GUN = Weapon("Rifle", "ranged", 7, 12, attacks=2)
@@ -73,13 +72,7 @@ CASES = dict(_cases())
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_exact_equals_the_oracle(name):
     """Every per-attack figure and the damage distribution, to 1e-12."""
-    scen = CASES[name]
-    res, bf = mh.simulate(scen, method="exact"), bf_activation(scen)
-    assert res.kill == pytest.approx(float(bf["kill"]), abs=1e-12)
-    np.testing.assert_allclose(res.damage_pmf, [float(p) for p in bf["damage"]], rtol=0, atol=1e-12)
-    for col, field in zip(BF_COLUMNS, BF_FIELDS):
-        np.testing.assert_allclose(res.slot_weights[:, col], [float(x) for x in bf[field]], rtol=0, atol=1e-12,
-                                   err_msg=field)
+    every_figure_matches_oracle(CASES[name])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

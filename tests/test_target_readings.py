@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
 import pytest
 
 from mathhammer import simulate
 from mathhammer.errors import InputError
 from mathhammer.io.scenario_files import loads_scenario
 from mathhammer.rules import Attacker, Scenario, Spend, Target, Weapon
-from agreement import exact_matches_oracle, monte_carlo_agrees
-from naive import BF_COLUMNS, BF_FIELDS, bf_activation
+from agreement import every_figure_matches_oracle, monte_carlo_agrees
 from scripted import play
 
 FIXED = dict(policy="fixed", spend=Spend(boost_attack="never", boost_damage="never", buy_attacks=False))
@@ -92,12 +90,7 @@ CASES = dict(_cases())
 def test_exact_equals_the_oracle(name):
     """Every per-attack figure (the target's points spent and Tough saves included) and the
     damage distribution, to 1e-12."""
-    scen = CASES[name]
-    exact_matches_oracle(scen, per_attack=("made", "hit"), damage=True)
-    res, bf = simulate(scen, method="exact"), bf_activation(scen)
-    for col, field in zip(BF_COLUMNS, BF_FIELDS):
-        np.testing.assert_allclose(res.slot_weights[:, col], [float(x) for x in bf[field]], rtol=0,
-                                   atol=1e-12, err_msg=field)
+    every_figure_matches_oracle(CASES[name])
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
