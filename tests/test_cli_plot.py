@@ -65,6 +65,13 @@ def test_sweep_figure_one_parameter_is_a_line_with_the_swept_values():
     (line,) = ax.get_lines()
     assert list(line.get_xdata()) == [16, 17, 18]
     assert list(line.get_ydata()) == pytest.approx(list(frame.query("metric == 'kill'")["value"]))
+    # in a player's words: who against whom, the key and the figure as a card reads them
+    scen = mh.load_scenario(MATCHUP)
+    who = " and ".join(a.name for a in scen.attackers) + " against " + scen.target.name
+    assert fig._suptitle.get_text().splitlines()[0] == who
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("target ARM", "P(destroyed)")
+    two = sweep_figure(mh.sweep(scen, {"target.arm": [16, 17], "attackers.0.focus": [0, 1]}, trials=2000, seed=3))
+    assert (two.axes[0].get_xlabel(), two.axes[0].get_ylabel()) == ("attacker 1 focus", "target ARM")
 
 
 def test_sweep_plot_over_three_parameters_is_refused_before_computing(tmp_path, capsys):

@@ -180,7 +180,9 @@ def sweep_figure(frame, metric: str = "kill") -> Figure:
         for ax, name in zip(np.atleast_1d(fig.subplots(1, len(loadouts))), loadouts):
             plot_kill_heatmap(frame, x=params[1], y=params[0], metric=metric, loadout=name,
                               ax=ax)
-    fig.suptitle(f"Sweep ({how})", fontsize="medium")
+    who = a.get("matchup")
+    # two lines: who against whom, then how (one line is wider than a one-panel figure)
+    fig.suptitle(f"{who}\nsweep: {how}" if who else f"Sweep ({how})", fontsize="medium")
     return fig
 
 

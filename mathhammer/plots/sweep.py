@@ -11,7 +11,8 @@ import numpy as np
 from matplotlib.axes import Axes
 
 from ..errors import NO_VALUE, InputError
-from ..result.metrics import is_probability
+from ..result.metrics import is_probability, metric_label
+from ..studies.params import param_label
 from ._common import BAND_ALPHA, get_axes, integer_axis, need_columns, percent_axis, tick_label
 from ._heatmap import draw_heatmap
 
@@ -78,12 +79,12 @@ def plot_kill_heatmap(frame, *, x: str = "target.def", y: str = "target.arm",
 
     ax = get_axes(ax)
     draw_heatmap(ax, data, xticklabels=[tick_label(v) for v in table.columns],
-                 yticklabels=[tick_label(v) for v in table.index], label=metric,
+                 yticklabels=[tick_label(v) for v in table.index], label=metric_label(metric),
                  percent=percent, annotate=annotate, origin="lower", fontsize="small",
                  **kwargs)
-    ax.set_xlabel(x)
-    ax.set_ylabel(y)
-    ax.set_title(" — ".join([f"{metric} by {y} and {x}"] + title_bits))
+    ax.set_xlabel(param_label(x))
+    ax.set_ylabel(param_label(y))
+    ax.set_title(" — ".join([f"{metric_label(metric)} by {param_label(y)} and {param_label(x)}"] + title_bits))
     return ax
 
 
@@ -142,7 +143,7 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
         g = g.sort_values(param)
         xs = g[param].to_numpy()
         ys = g["value"].to_numpy(dtype=float)
-        label = metric if name is None else str(name)
+        label = metric_label(metric) if name is None else str(name)
         line, = ax.plot(xs, ys, label=label, **kwargs)
         if band and has_ci:
             lo = g["ci_low"].to_numpy(dtype=float)
@@ -151,13 +152,14 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
             if ok.any() and np.any(hi[ok] > lo[ok]):
                 ax.fill_between(xs, lo, hi, where=ok, color=line.get_color(),
                                 alpha=BAND_ALPHA, linewidth=0)
-    ax.set_xlabel(param)
-    ax.set_ylabel(metric)
+    ax.set_xlabel(param_label(param))
+    ax.set_ylabel(metric_label(metric))
     if _numeric(rows[param]) and np.all(np.mod(np.asarray(rows[param], float), 1) == 0):
         integer_axis(ax.xaxis)
     if percent:
         percent_axis(ax.yaxis)
     if hue is not None:
         ax.legend(title=hue, fontsize="small")
-    ax.set_title(f"{metric} vs {param}" + (" (95% bands)" if band and has_ci else ""))
+    ax.set_title(f"{metric_label(metric)} against {param_label(param)}"
+                 + (" (95% bands)" if band and has_ci else ""))
     return ax

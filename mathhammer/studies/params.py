@@ -44,7 +44,7 @@ from ..io.schema import (
 )
 from ..rules import Scenario
 
-__all__ = ["Param", "VARY_KEY", "bad_path", "resolve", "resolve_all"]
+__all__ = ["Param", "VARY_KEY", "bad_path", "resolve", "resolve_all", "param_label"]
 
 #: The key a bad path is reported under by the API (the CLI reports it as ``--vary``).
 VARY_KEY = "vary"
@@ -298,3 +298,33 @@ def resolve_all(scenario: Scenario | dict, paths: Iterable[str]) -> list[Param]:
                 raise bad_path(path, f"names the same key as {q.path!r}: vary it once")
         params.append(p)
     return params
+
+
+#: Keys written as a player reads them on a card (the rest: their words, underscores as spaces).
+_STAT_WORDS = {"def": "DEF", "arm": "ARM", "pow": "POW", "skill": "MAT/RAT", "boxes": "boxes"}
+
+
+def param_label(path: str) -> str:
+    """A parameter path in a player's words, for axes and titles: whose key, then the key.
+
+    >>> param_label("target.arm"), param_label("attackers.0.focus")
+    ('target ARM', 'attacker 1 focus')
+    >>> param_label("attackers.Jack.weapons.Fist.pow"), param_label("targets.Officer.def")
+    ('Jack Fist POW', 'Officer DEF')
+    >>> param_label("settings.brutal_damage"), param_label("simulation.turns")
+    ('brutal damage', 'turns')
+    """
+    segs = [s for s in re.split(r"[.\[\]]+", path) if s]
+    words = []
+    for k, seg in enumerate(segs):
+        if seg in ("simulation", "settings", "spend") or (seg in ("attackers", "targets", "weapons")
+                                                              and k + 1 < len(segs)):
+            continue
+        if seg.isdigit() and k > 0:
+            what = {"attackers": "attacker", "targets": "target", "weapons": "weapon"}.get(segs[k - 1], "")
+            words.append(f"{what} {int(seg) + 1}".strip())
+        elif k == len(segs) - 1:
+            words.append(_STAT_WORDS.get(seg, seg.replace("_", " ")))
+        else:
+            words.append(seg)
+    return " ".join(words)

@@ -190,11 +190,29 @@ def sweep(
                                 out=out)
     frame = points_frame(columns, keys, frame_values, done)
     frame.attrs.update({
-        "seed": seed, "trials": trials, "method": method, "stride": stride,
+        "matchup": matchup(loadouts), "seed": seed, "trials": trials, "method": method, "stride": stride,
         "vary": values_of, "points": len(keys), "computed": len(todo),
         "out": None if out is None else os.fspath(out),
     })
     return frame
+
+
+def matchup(loadouts: Mapping) -> str:
+    """Who attacks whom, in words, for a figure's title: the attackers of one loadout (or the
+    loadouts' names) against the targets of the first.
+
+    >>> from mathhammer import Attacker, Scenario, Target, Weapon
+    >>> fist = Weapon("Fist", "melee", 7, 16)
+    >>> s = Scenario(Target(12, 18, name="Heavy"), [Attacker("Jack", [fist]), Attacker("Hammer", [fist])])
+    >>> matchup({None: s}), matchup({"two": s, "one": s})
+    ('Jack and Hammer against Heavy', 'two or one against Heavy')
+    """
+    first = next(iter(loadouts.values()))
+    if list(loadouts) == [None]:
+        who = " and ".join(a.name for a in first.attackers)
+    else:
+        who = " or ".join(str(label) for label in loadouts)
+    return f"{who} against {' and '.join(t.name for t in first.targets)}"
 
 
 def pivot(frame: pd.DataFrame, metric: str = "kill", loadout: str | None = None) -> pd.DataFrame:
