@@ -79,7 +79,14 @@ def test_damage_bars_and_at_least_line(name, method):
     assert out is ax
     bars = _bars(ax)
     assert len(bars.patches) == res.boxes + 1
-    np.testing.assert_allclose([p.get_height() for p in bars.patches], res.damage_pmf)
+    heights = [p.get_height() for p in bars.patches]
+    np.testing.assert_allclose(heights[:-1], res.damage_pmf[:-1])
+    last, tallest = res.damage_pmf[-1], max(res.damage_pmf[:-1])
+    if last > 2.5 * tallest:  # the disabled bar cut: the others' scale, its share written on it
+        assert heights[-1] < last and ax.get_ylim()[1] == pytest.approx(1.6 * tallest)
+    else:
+        assert heights[-1] == pytest.approx(last)
+    assert f"{100 * last:.1f}%" in [t.get_text() for t in ax.texts]
     np.testing.assert_allclose([p.get_x() + p.get_width() / 2 for p in bars.patches],
                                np.arange(res.boxes + 1))
     # the disabling value is highlighted

@@ -57,17 +57,16 @@ def tick_label(value) -> str:
 
 def at_least_twin(ax: Axes, k, at_least, label: str):
     """A twin y-axis (labelled ``label``) over ``ax`` with the probability of k or more as
-    a line with markers; returns (twin Axes, line).
+    a line with markers, on its own 0-105 % scale (right); returns (twin Axes, line).
 
-    Both axes read on one scale, 0-105 %: a value reads the same on the bars' axis (left)
-    as on the line's (right), so a 60 % bar and a 60 % point stand at the same height.
+    The bars keep theirs (left): P(exactly k) is a few percent at most where the boxes are
+    many, and on the line's scale the bars would not show.
     """
-    ax.set_ylim(0, 1.05)
     twin = ax.twinx()
     twin.set_label(label)
     line, = twin.plot(k, at_least, color=LINE_COLOR, marker="o", markersize=3, linewidth=1.2,
                       label="P(k or more)")
-    twin.set_ylim(ax.get_ylim())
+    twin.set_ylim(0, 1.05)
     twin.set_ylabel("P(k or more)")
     percent_axis(twin.yaxis)
     return twin, line

@@ -16,12 +16,13 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
     """Bars of the probability of ending with exactly k damage points marked, k = 0..boxes.
 
     The last bar (every box marked: the target is disabled) is highlighted and labelled
-    with its percentage. With ``at_least``, a twin y-axis (label ``"damage_at_least"``)
-    carries the probability of k or more points marked as a line with markers, and both
-    axes read on one 0-105 % scale (a value stands at the same height on either); without
-    it the bars get the scale of the tallest. The legend sits under the axis, off the
-    bars. Extra keyword arguments go to :meth:`~matplotlib.axes.Axes.bar` (``color``
-    colours every bar but the last). Without ``ax`` the bars go on a new figure.
+    with its percentage; where it is over 2.5 times the tallest other bar, the bars take the
+    scale of the others and it is drawn cut (a white break across it, its percentage on
+    top), so that the others show. With ``at_least``, a twin y-axis (label
+    ``"damage_at_least"``) carries the probability of k or more points marked as a line
+    with markers, on its own 0-105 % scale. The legend sits under the axis, off the bars.
+    Extra keyword arguments go to :meth:`~matplotlib.axes.Axes.bar` (``color`` colours
+    every bar but the last). Without ``ax`` the bars go on a new figure.
 
     Returns the Axes of the bars.
     """
@@ -34,15 +35,24 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
     kill_color = kwargs.pop("kill_color", KILL_COLOR)
     colors = [color] * (pmf.size - 1) + [kill_color]
     kwargs.setdefault("width", 0.8)
-    bars = ax.bar(k, pmf, color=colors, label="P(= k)", **kwargs)
+    tallest = float(pmf[:-1].max()) if pmf.size > 1 else 0.0
+    cut = tallest > 0 and pmf[-1] > 2.5 * tallest  # the disabled bar would flatten the others
+    top = tallest * 1.6 if cut else max(float(pmf.max()), 1e-9) * 1.15
+    heights = np.where(k == pmf.size - 1, min(pmf[-1], 0.86 * top), pmf) if cut else pmf
+    bars = ax.bar(k, heights, color=colors, label="P(= k)", **kwargs)
     last = bars.patches[-1]  # the disabled bar, labelled: the figure a player looks for
-    ax.annotate(f"{100 * pmf[-1]:.1f}%", (last.get_x() + last.get_width() / 2, pmf[-1]),
+    x0, w = last.get_x(), last.get_width()
+    if cut:  # a white break across it: it goes on past the top
+        for y in (0.56, 0.64):
+            ax.plot([x0 - 0.15 * w, x0 + 1.15 * w], [top * y, top * (y + 0.05)], color="white",
+                    linewidth=2.2, solid_capstyle="butt", clip_on=False, zorder=3)
+    ax.annotate(f"{100 * pmf[-1]:.1f}%", (x0 + w / 2, heights[-1]),
                 xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
                 fontsize="small", color=kill_color)
     ax.set_xlabel("damage points marked, k")
     ax.set_ylabel("P(exactly k)")
     ax.set_xlim(-0.6, pmf.size - 0.4)
-    ax.set_ylim(0, max(float(pmf.max()), 1e-9) * 1.15)  # with the line: 0-105 % on both
+    ax.set_ylim(0, top)
     percent_axis(ax.yaxis)
     integer_axis(ax.xaxis)
     ax.set_title(f"{target_title(result, 'Damage marked')} ({method_note(result)})")

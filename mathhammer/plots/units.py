@@ -23,8 +23,8 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
     probability of k or more destroyed as a line with markers (what a player asks: "at
     least three dead?"). Extra keyword arguments go to :meth:`~matplotlib.axes.Axes.bar`
     (``color`` colours every bar but the last). Monte Carlo results show each bar's 95%
-    interval as an error bar. With the line both axes read on one 0-105 % scale; the
-    legend sits under the axis, off the bars. Without ``ax`` the bars go on a new figure.
+    interval as an error bar. The line has its own 0-105 % scale (right), the bars theirs;
+    the legend sits under the axis, off the bars. Without ``ax`` the bars go on a new figure.
 
     Returns the Axes of the bars.
     """
