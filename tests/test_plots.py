@@ -411,3 +411,25 @@ def test_kill_by_turn_axes_fit_the_curve_and_the_rounds():
     assert ax1.get_ylim()[1] == pytest.approx(0.05)
     assert list(ax3.get_xticks()) == [1, 2, 3] and list(ax1.get_xticks()) == [1]
     plt.close(fig)
+
+
+def test_unit_and_targets_figures_say_what_a_thin_bar_hides():
+    """The models-destroyed legend gives the all-destroyed share (a bar of 0.0 % shows
+    nothing); each target's label starts past its error bar's cap."""
+    from mathhammer import simulate
+    from mathhammer.plots import plot_models_destroyed, plot_targets
+    from mathhammer.rules import Attacker, Scenario, Target, Weapon
+
+    rifle = Weapon("Rifle", "ranged", 5, 10)
+    unit = simulate(Scenario(Target(13, 13, models=3), [Attacker("R", [rifle], models=2)]), method="exact")
+    ax = plot_models_destroyed(unit)
+    share = f"all 3 destroyed ({100 * unit.models_destroyed_pmf[-1]:.1f}%)"
+    assert share in [t.get_text() for t in ax.get_legend().get_texts()]
+    plt.close(ax.figure)
+    several = simulate(Scenario([Target(13, 13, name="A"), Target(13, 13, name="B")],
+                                [Attacker("R", [dataclasses.replace(rifle, attacks=3)])]),
+                       trials=20_000, seed=1)
+    ax = plot_targets(several)
+    highs = [f["kill_ci95"][1] for f in several.targets.values()] + [several.kill_ci95[1]]
+    assert [t.xy[0] for t in ax.texts] == pytest.approx(highs)
+    plt.close(ax.figure)

@@ -35,11 +35,12 @@ def plot_targets(result, *, ax: Axes | None = None, **kwargs) -> Axes:
         kwargs.setdefault("xerr", np.vstack([p - lo, hi - p]))
         kwargs.setdefault("error_kw", {"elinewidth": 0.8, "capsize": 2, "ecolor": "0.3"})
     ax.barh(y, p, color=colors, **kwargs)
-    for yy, f, pp in zip(y, figures + [None], p):
+    for yy, f, pp, h in zip(y, figures + [None], p, hi):
         text = f"{100 * pp:.1f}%"
         if f is not None and f["models"] > 1:
             text += f"  ({f['models_destroyed_mean']:.2f} of {f['models']} models)"
-        ax.annotate(text, (pp, yy), xytext=(4, 0), textcoords="offset points", va="center",
+        end = pp if result.exact or not np.isfinite(h) else max(pp, h)  # past the error bar's cap
+        ax.annotate(text, (end, yy), xytext=(5, 0), textcoords="offset points", va="center",
                     fontsize="small")
     ax.set_yticks(y, labels)
     ax.set_xlim(0, 1.3)  # room for the labels right of a bar at 100 %

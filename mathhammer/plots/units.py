@@ -62,7 +62,7 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
     mean_line = ax.axvline(mean, color="0.35", linestyle="--", linewidth=1,
                            label=f"mean {mean:.2f}")
     handles = [Patch(color=color, label="P(exactly k)"),
-               Patch(color=kill_color, label=f"all {n} destroyed"), mean_line]
+               Patch(color=kill_color, label=f"all {n} destroyed ({100 * pmf[-1]:.1f}%)"), mean_line]
     if at_least:
         twin, line = at_least_twin(ax, k, result.models_destroyed_at_least, "models_destroyed_at_least")
         handles.append(line)
