@@ -48,6 +48,7 @@ engine's own count stops them while it runs.
 
 from __future__ import annotations
 
+import weakref
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -193,10 +194,21 @@ def induction_work(setup: Setup) -> Work | None:
     attacker's points, knocked down or not) the ways to it: the hits that may have marked
     boxes, the most boxes they may have marked, the least and the most boxes of one hit
     (:class:`Runs` counts the configurations those allow). Adds up each state's nodes times
-    the edges of the option of most edges from each.
+    the edges of the option of most edges from each. Kept per setup while it lives: the
+    limits check it (:func:`~mathhammer.exact.bounds.prepare`), and Monte Carlo's best play
+    asks again of the same setup.
     """
-    if not followed(setup):
-        return None
+    if setup in _WORK:
+        return _WORK[setup]
+    _WORK[setup] = work = _estimate(setup) if followed(setup) else None
+    return work
+
+
+#: :func:`induction_work` of each setup alive (held weakly: a setup's end drops its entry).
+_WORK: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _estimate(setup: Setup) -> Work:
     runs = _runs(tuple(setup.card.lengths))
     boxes = runs.boxes
     left = boxes - np.arange(boxes)  # boxes left, by boxes marked

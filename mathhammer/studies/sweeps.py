@@ -120,7 +120,8 @@ def sweep(
         Columns ``loadout`` (several loadouts only), one per parameter named by its path, then
         ``metric``, ``value``, ``ci_low``, ``ci_high``. ``attrs``: ``seed``, ``trials``,
         ``method``, ``stride``, ``vary`` (path -> values), ``points``, ``computed`` (points
-        computed by this call) and ``out``.
+        computed by this call), ``out`` and ``matchup`` (who attacks whom, in words: the
+        figures' title, :func:`matchup`).
 
     Raises
     ------

@@ -13,9 +13,9 @@ import numpy as np
 from ..._core.jit import jit
 from ..._core.pairs import die_of
 from .dice import at_least
-from .layout import (K_DAMAGE, K_ROWS, PF_BEST, T_TURNS, PF_LETHAL, PK_FOCUS, ST_DISPELLED,
+from .layout import (K_DAMAGE, K_ROWS, PF_BEST, PF_LETHAL, PK_FOCUS, ST_DISPELLED,
                      ST_GRIEVOUS, ST_KNOCKED_DOWN, ST_PRONE, T_FIELD_LIMIT, T_POWER_KIND, T_POWER_POLICY,
-                     T_RAPID_HEAL, T_TOUGH, T_TOUGH_ON, T_TOUGH_UPKEEP, TOUGH_NONE, TOUGH_STEADY)
+                     T_RAPID_HEAL, T_TOUGH, T_TOUGH_ON, T_TOUGH_UPKEEP, T_TURNS, TOUGH_NONE, TOUGH_STEADY)
 from .model_state import (G_BLOCKED, G_BLOCKS, G_CORTEX_LOST, G_EARTH, G_POINTS, M_CONT, M_EFFECTS, M_MARKED,
                           M_STATE)
 from .play_lookup import damage_index, play_key, target_digit
