@@ -207,8 +207,9 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False, forward: bo
     ``induction``: decisions will be found by backward induction; ``forward``: and a forward
     pass along them will follow (its edges count in the estimate of best play's work on a
     card; :func:`~mathhammer.exact.induction.optimal_value` makes none). Several targets: each
-    target's bounds hold, and its states count in the limits (only the target under attack
-    has a state, so the states are at most the sum of the targets').
+    target's bounds hold, and its states count in the limits: at most the sum of the
+    targets' where the routes go in order (only the target under attack has a state), else
+    each target's states times those of every other, set aside, untouched or destroyed.
     """
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
@@ -220,7 +221,10 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False, forward: bo
     else:
         setup = Setup(scenario, slots)
         parts = (setup,)
-    states = sum(_part_states(part, induction, forward) for part in parts)
+    each = [_part_states(part, induction, forward) for part in parts]
+    states = sum(each)
+    if scenario.several and setup.crossing:  # the others set aside, each in a state of its own
+        states = sum(k * prod(h + 2 for j, h in enumerate(each) if j != g) for g, k in enumerate(each))
     if states > MAX_STATES:
         raise ExactNotApplicable(
             f"up to {states:,} states (damage marked x situation x effects x points) exceed the "
@@ -343,9 +347,9 @@ def check_exact_applicable(scenario: Scenario) -> None:
     over several rounds with continuous effects and hazards, and against a unit of models
     (docs/units.md: the state is the model under attack's and the models destroyed).
     Refused: a unit target that starts with continuous effects or stands in an acid bath or
-    a burning earth (every model would carry its own effects); with several targets, an
-    attack whose targets are not every target or the first ones in order, a target after
-    the first that starts with continuous effects, and a grid or spiral
+    a burning earth (every model would carry its own effects); with several targets, routes
+    that set a target aside with several rounds or continuous effects, a target after the
+    first that starts with continuous effects, and a grid or spiral
     (:func:`~mathhammer.exact.targets.check_targets`); a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
     within the rules model's bounds); on a track, more than :data:`MAX_STATES` states
     (damage marked times every situation, set of effects and points the sequence may reach)

@@ -38,7 +38,7 @@ from ..rules.slots import round_labels
 from .bounds import MAX_CARD_INDUCTION_EDGES, needs_induction, prepare
 from .induction import CONFIG_BATCH, Engine, deep_recursion
 from .state import CORROSION, FIRE
-from .targets import target_figures
+from .targets import switch_all, target_figures
 from .tidy import tidy, tidy_rounds, tidy_targets
 from .vectors import add, moments, pad, push
 
@@ -114,6 +114,8 @@ def propagate_rounds(engine: Engine, visit=None):
         # this attack again, pass after pass, until no chain is left (each pass one attack more)
         todo = entered
         while todo:
+            if several:  # an attack going to another target sets the one under attack aside
+                todo = switch_all(setup, e, todo)
             if visit is not None:
                 visit(e, todo)
             again: dict = {}

@@ -214,6 +214,13 @@ class Engine:
         state = self.setup.enter_event(e, state)
         if e >= len(self.events):
             return self.terminal(idx, state)
+        g = self.setup.switch(e, state) if self.setup.several else None
+        if g is not None:  # the attack goes to another target: this one is set aside
+            out = np.zeros((self.chain.width, idx.size))
+            for d in np.unique(idx):
+                there, marked = self.setup.switched(state, d, g)
+                out[:, idx == d] = self.value(e, there, np.array([marked]))
+            return out
         if not self.on_card:
             return self._track_value(e, state)[:, idx]
         key = (e, state)

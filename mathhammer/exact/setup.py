@@ -67,7 +67,8 @@ class Setup(TrackRelaxation, AttackFigures):
         :class:`~mathhammer.exact.targets.Targets`.
     then : callable or None
         Several targets: ``then(after)`` is where the destruction of this target's last
-        model leaves the sequence (the next target, fresh); None: a kill.
+        model leaves the sequence (the first target standing, as it was left, or ``(None,
+        0)``: the kill); None: a kill.
     """
 
     #: One target: the setup is its own part (:class:`~mathhammer.exact.targets.Targets`
@@ -246,8 +247,8 @@ class Setup(TrackRelaxation, AttackFigures):
         The attacker's points go on; the next model stands as the unit's starting state says
         (a Dispel of the unit's upkeep spells holds for every model), with the damage and
         knockdown a blast left on it (:attr:`State.others`; none without a blast). With
-        several targets, the last model of a target but the last gives way to the next
-        target, fresh (:attr:`then`)."""
+        several targets, the last model of a target gives way to the first target still
+        standing (:attr:`then`)."""
         if after.destroyed + 1 >= self.models:
             return (None, 0) if self.then is None else self.then(after)
         s = self.start

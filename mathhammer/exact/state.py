@@ -66,10 +66,14 @@ class State(NamedTuple):
     #: living model after the one under attack, in order (empty otherwise: the next model
     #: is fresh).
     others: tuple = ()
-    #: Several targets (docs/units.md): the index of the target under attack, the first one
-    #: standing; the rest of the state is its own (and the attacker's points), the targets
-    #: after it are fresh and those before it destroyed (:mod:`~mathhammer.exact.targets`).
+    #: Several targets (docs/units.md): the index of the target under attack; the rest of
+    #: the state is its own (and the attacker's points, volley and Shred chain). The other
+    #: targets are destroyed (bits of ``dead``), set aside with a state of their own
+    #: (``parked``: ``(index, damage marked, its State)`` in the order of the index) or
+    #: untouched (:mod:`~mathhammer.exact.targets`).
     target: int = 0
+    dead: int = 0
+    parked: tuple = ()
     #: Ice Cage stacks this round (-2 DEF each; from two the target is stationary: ``still``).
     ice: int = 0
     #: Paralysis: base DEF 5 this round (melee attacks still roll).

@@ -1,18 +1,26 @@
 """Several targets (docs/units.md): one :class:`~mathhammer.exact.setup.Setup` per target, and
 the :class:`Targets` that chains them.
 
-The exact engine takes several targets when every attack goes down the list in order: its
-targets are every target, or the first ones in order (:func:`check_targets`). Each attack
-then goes to the first target standing, or, when none of its targets stands, is not made;
-so only the target under attack ever has a state (:attr:`State.target
-<mathhammer.exact.state.State.target>`), the ones before it are destroyed and the ones
-after it fresh. When the last model of a target falls, the sequence goes on with the next
-one as it starts, the attacker's points carried over (:attr:`Setup.then
-<mathhammer.exact.setup.Setup.then>`); the points left over are lost, as from model to
-model. Every target's setup shares the slots and the events (the round-end steps possible
-on any target: one that cannot happen on the target under attack leaves its states as they
-are), so the engine's attacks, values and best play run across targets unchanged; the kill
-is every target destroyed.
+Each attack goes to the first target of its route still standing, or, when none of its
+targets stands, is not made. The state follows one target at a time, the *target under
+attack* (:attr:`State.target <mathhammer.exact.state.State.target>`), whose damage marked is
+the index of the engine's vectors; the others are destroyed (:attr:`State.dead`), untouched,
+or set aside with their own damage marked and state (:attr:`State.parked`) when an attack
+went to another target while they stood damaged. Before an attack that goes to another
+target than the one under attack, :meth:`Targets.switch` sets the one under attack aside at
+each of its damage marked and takes up the other (:func:`switched`), so one NumPy operation
+still moves every damage marked of the target under attack at once.
+
+When the last model of a target falls, the sequence goes on with the first target still
+standing as it was left (the attacker's points carried over, :attr:`Setup.then
+<mathhammer.exact.setup.Setup.then>`); the points left over are lost, as from model to model.
+Every target's setup shares the slots and the events (the round-end steps possible on any
+target: one that cannot happen on the target under attack leaves its states as they are), so
+the engine's attacks, values and best play run across targets unchanged; the kill is every
+target destroyed. Where every attack's route is every target or the first ones in order
+(*in order*), no target is ever set aside; otherwise the scenario must have no round-end
+step (one round, no continuous effect), since a target set aside would burn, stand up and
+get its focus back unseen.
 """
 
 from __future__ import annotations
@@ -25,17 +33,25 @@ from ..errors import ExactNotApplicable
 from ..rules import Scenario
 from .setup import Setup
 from .state import State
+from .vectors import add
 
-__all__ = ["Targets", "check_targets", "alone", "target_figures"]
+__all__ = ["Targets", "check_targets", "in_order", "alone", "switch_all", "target_figures"]
+
+
+def in_order(slots) -> bool:
+    """Whether every attack's route is every target or the first ones in order: then no
+    target is ever set aside (:attr:`State.parked <mathhammer.exact.state.State.parked>`)."""
+    routes = [tuple(dict.fromkeys(slot.route)) for slot in slots]
+    return all(route == tuple(range(len(route))) for route in routes)
 
 
 def check_targets(scenario: Scenario, slots) -> None:
-    """Refuse, in one line, several targets beyond the exact engine: an attack whose targets
-    are not the first targets in order, a target after the first that starts with
-    continuous effects (they would burn while it waits), a grid or spiral, Shield Guard or a
-    slam's collateral damage (a target damaged while another is under attack)."""
+    """Refuse, in one line, several targets beyond the exact engine: a target after the first
+    that starts with continuous effects (they would burn while it waits), a grid or spiral,
+    Shield Guard, a slam's collateral damage (a target damaged while another is under
+    attack), or routes that leave a target aside (not :func:`in_order`) with steps at the
+    end of a round (several rounds, continuous effects)."""
     targets = scenario.targets
-    names = [t.name for t in targets]
     for t in targets:
         if t.shield_guard:
             raise ExactNotApplicable(
@@ -56,13 +72,12 @@ def check_targets(scenario: Scenario, slots) -> None:
             raise ExactNotApplicable(
                 f"{slot.label}: a slam's collateral damage roll damages a target other than the one "
                 "under attack, beyond the exact engine (Monte Carlo handles it)")
-        route = tuple(dict.fromkeys(slot.route))
-        for j, g in enumerate(route):
-            if g != j:
-                raise ExactNotApplicable(
-                    f"{slot.label} goes to {names[g]!r} before {names[j]!r}: with several targets the "
-                    "exact engine takes an attack's targets as every target or the first ones in "
-                    "order (Monte Carlo handles it)")
+    if not in_order(slots) and (scenario.turns > 1 or scenario.continuous):
+        what = f"{scenario.turns} rounds" if scenario.turns > 1 else "continuous effects"
+        raise ExactNotApplicable(
+            f"with {what}, the exact engine takes several targets only when every attack goes to "
+            "every target or the first ones in order (a target left damaged while another is "
+            "attacked would have its own round end; Monte Carlo handles it)")
 
 
 def alone(scenario: Scenario, g: int) -> Scenario:
@@ -71,6 +86,17 @@ def alone(scenario: Scenario, g: int) -> Scenario:
     t = scenario.targets[g]
     return dataclasses.replace(scenario, target=t,
                                targets=(t,) + tuple(x for k, x in enumerate(scenario.targets) if k != g))
+
+
+#: What belongs to the attackers, not to the target under attack: kept when the target under
+#: attack changes, and not in the state of a target set aside.
+ATTACKERS = ("points", "shots", "shred", "shred_alt")
+
+
+def aside(state: State) -> State:
+    """The state of the target under attack in ``state`` as it is set aside: its own fields
+    only."""
+    return state._replace(points=0, shots=0, shred=0, shred_alt=0, dead=0, parked=())
 
 
 class Targets:
@@ -96,35 +122,71 @@ class Targets:
             possible |= part.possible
         earth = any(part.earth_possible for part in self.parts)
         self.events = first.events_for(possible, earth)
-        last = len(self.parts) - 1
+        self.everyone = (1 << len(self.parts)) - 1
         for g, part in enumerate(self.parts):
             part.index = g
             part.events = self.events
             part.start = part.start._replace(target=g)
-            if g < last:
-                part.then = self._next(g)
+            part.then = self._then
         self.start = first.start
+        self._untouched = tuple(aside(part.start) for part in self.parts)
         self.slots, self.alternatives, self.all_infos = first.slots, first.alternatives, first.all_infos
         self.n0, self.rounds, self.turns, self.round_end = first.n0, first.rounds, first.turns, first.round_end
         self.field = "best" if any(part.field == "best" for part in self.parts) else first.field
         self.blocks = 0  # Shield Guard blocks are modelled for one target
         self.unit_boxes = sum(part.unit_boxes for part in self.parts)
         self.models = sum(part.models for part in self.parts)
-        boxes = np.cumsum([0] + [part.unit_boxes for part in self.parts]).tolist()
-        models = np.cumsum([0] + [part.models for part in self.parts]).tolist()
-        self._before = tuple(zip(boxes, models))
-        #: Per slot, the last target it may go to (its targets are the first ones in order).
-        self.reach = tuple(max(info.slot.route, default=last) for info in self.slots)
+        #: Whether a target may be set aside (:func:`in_order` fails).
+        self.crossing = not in_order(base)
+        #: Per slot, its route: the targets it may go to, in order.
+        every = tuple(range(len(self.parts)))
+        self.routes = tuple(tuple(dict.fromkeys(info.slot.route)) or every for info in self.slots)
 
-    def _next(self, g: int):
-        following = self.parts[g + 1]
+    def _then(self, after: State) -> tuple[State | None, int]:
+        """Where the destruction of the last model of the target under attack in ``after``
+        leaves the sequence: the kill when it was the last target standing, else the first
+        target standing, as it was left, with the attackers' points, volley and Shred chain."""
+        dead = after.dead | (1 << after.target)
+        if dead == self.everyone:
+            return None, 0
+        g = next(g for g in range(len(self.parts)) if not dead >> g & 1)
+        return self._take_up(after._replace(dead=dead), after.parked, g)
 
-        def then(after: State) -> tuple[State, int]:
-            # the attacker's points, a volley and a Shred attack owed go on to the next target
-            return following.start._replace(points=after.points, shots=after.shots, shred=after.shred,
-                                            shred_alt=after.shred_alt), 0
+    def _take_up(self, state: State, parked: tuple, g: int) -> tuple[State, int]:
+        """Target ``g`` under attack, from ``state`` (for the attackers' fields and the targets
+        destroyed) and the targets set aside ``parked`` (``g`` among them, or untouched)."""
+        keep = {name: getattr(state, name) for name in ATTACKERS}
+        for k, (h, marked, own) in enumerate(parked):
+            if h == g:
+                rest = parked[:k] + parked[k + 1:]
+                return own._replace(dead=state.dead, parked=rest, **keep), marked
+        return self.parts[g].start._replace(dead=state.dead, parked=parked, **keep), 0
 
-        return then
+    def target_of(self, i: int, state: State) -> int | None:
+        """The target attack ``i`` goes to from ``state``: the first of its route standing
+        (None: none stands, it is not made)."""
+        for g in self.routes[i]:
+            if not state.dead >> g & 1:
+                return g
+        return None
+
+    def switch(self, e: int, state: State) -> int | None:
+        """The target event ``e`` is made against when that is not the target under attack in
+        ``state`` (as the event finds it), else None."""
+        ev = self.events[e] if e < len(self.events) else None
+        if ev is None or ev.kind != "attack" or not self.crossing:
+            return None
+        g = self.target_of(ev.slot, state)
+        return None if g is None or g == state.target else g
+
+    def switched(self, state: State, marked: int, g: int) -> tuple[State, int]:
+        """Target ``g`` under attack instead of the one in ``state``, which is set aside at
+        ``marked``: the new state and ``g``'s damage marked."""
+        own = aside(state)
+        parked = state.parked
+        if marked or own != self._untouched[state.target]:  # else it is as it started
+            parked = tuple(sorted(parked + ((state.target, int(marked), own),)))
+        return self._take_up(state, parked, g)
 
     def part(self, state: State) -> Setup:
         """The setup of the target under attack in ``state``."""
@@ -132,11 +194,21 @@ class Targets:
 
     def skips(self, i: int, state: State) -> bool:
         """Whether attack ``i`` is not made from ``state``: none of its targets stands."""
-        return self.reach[i] < state.target
+        return self.target_of(i, state) is None
 
     def before(self, state: State) -> tuple[int, int]:
-        """Boxes and models of the targets destroyed before the one under attack."""
-        return self._before[state.target]
+        """Boxes marked and models destroyed on the targets other than the one under attack
+        (every box of a target destroyed)."""
+        boxes = models = 0
+        for g, part in enumerate(self.parts):
+            if state.dead >> g & 1:
+                boxes += part.unit_boxes
+                models += part.models
+        for g, marked, own in state.parked:
+            part = self.parts[g]
+            boxes += marked + own.destroyed * part.boxes + sum(m for m, _ in own.others)
+            models += own.destroyed
+        return boxes, models
 
     def enter_event(self, e: int, state: State) -> State:
         """``state`` as event ``e`` finds it (the same on every target)."""
@@ -164,7 +236,7 @@ def target_figures(setup: Targets, dist: dict, killed: float) -> tuple[tuple, tu
     """Per target, the weights of the damage marked on it at the end and of its models
     destroyed, from the distribution ``dist`` left standing at the end (``State -> vector over
     the damage marked``) and the probability ``killed`` of every target destroyed: a target
-    before the one under attack is destroyed (all its boxes), one after it untouched."""
+    destroyed counts all its boxes, one set aside its own damage, one untouched none."""
     damage = [np.zeros(p.unit_boxes + 1) for p in setup.parts]
     destroyed = [np.zeros(p.models + 1) for p in setup.parts]
     for state, v in dist.items():
@@ -175,12 +247,40 @@ def target_figures(setup: Targets, dist: dict, killed: float) -> tuple[tuple, tu
         marked = part.count(np.arange(v.size)) + state.destroyed * part.boxes + sum(m for m, _ in state.others)
         damage[g] += np.bincount(marked, weights=v, minlength=part.unit_boxes + 1)
         destroyed[g][state.destroyed] += mass
-        for h in range(g):
-            damage[h][-1] += mass
-            destroyed[h][-1] += mass
-        for h in range(g + 1, len(setup.parts)):
-            damage[h][0] += mass
-            destroyed[h][0] += mass
+        parked = {h: (marked, own) for h, marked, own in state.parked}
+        for h, other in enumerate(setup.parts):
+            if h == g:
+                continue
+            if state.dead >> h & 1:
+                damage[h][-1] += mass
+                destroyed[h][-1] += mass
+            elif h in parked:
+                marked, own = parked[h]
+                damage[h][marked + own.destroyed * other.boxes + sum(m for m, _ in own.others)] += mass
+                destroyed[h][own.destroyed] += mass
+            else:
+                damage[h][0] += mass
+                destroyed[h][0] += mass
     for w in damage + destroyed:
         w[-1] += killed
     return tuple(damage), tuple(destroyed)
+
+
+def switch_all(setup: Targets, e: int, dist: dict) -> dict:
+    """``dist`` (``State -> vector over the damage marked``, as event ``e`` finds it) with
+    every state whose target under attack is not the one event ``e`` goes to switched to
+    it (:meth:`Targets.switched`), damage marked by damage marked."""
+    if not setup.crossing:
+        return dist
+    out: dict = {}
+    for state, v in dist.items():
+        g = setup.switch(e, state)
+        if g is None:
+            add(out, state, v)
+            continue
+        for d in np.flatnonzero(v):
+            there, marked = setup.switched(state, d, g)
+            w = np.zeros(setup.size)
+            w[marked] = v[d]
+            add(out, there, w)
+    return out

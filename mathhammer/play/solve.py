@@ -174,14 +174,18 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
     ExactNotApplicable
         Neither the scenario nor its relaxation is within the exact engine's limits, or the
         tables would exceed :data:`MAX_TABLE_BYTES`. Several targets are solved exactly
-        (attacks down the list, damage tracks: :mod:`mathhammer.exact.targets`), without the
-        reach (the "how to play it" report is for one target), or not at all.
+        (damage tracks, routes that never leave a target aside: :mod:`mathhammer.exact.targets`),
+        without the reach (the "how to play it" report is for one target), or not at all.
     """
     began = time.perf_counter()
     t = scenario.target
     if scenario.several:
         solved, how = unguarded(scenario)
         setup = prepare(solved, slots, induction=True)
+        if setup.crossing:
+            raise ExactNotApplicable(
+                "best play's tables key the target under attack only, and these routes leave a "
+                "target aside damaged while another is attacked (the exact method plays them best)")
         if any(cripple or ()):
             for part, share in zip(setup.parts, cripple):
                 if share:
