@@ -347,9 +347,8 @@ def check_exact_applicable(scenario: Scenario) -> None:
     over several rounds with continuous effects and hazards, and against a unit of models
     (docs/units.md: the state is the model under attack's and the models destroyed).
     Refused: a unit target that starts with continuous effects or stands in an acid bath or
-    a burning earth (every model would carry its own effects); with several targets, routes
-    that set a target aside with several rounds or continuous effects, a target after the
-    first that starts with continuous effects, and a grid or spiral
+    a burning earth (every model would carry its own effects); with several targets, a
+    target after the first that starts with continuous effects, and a grid or spiral
     (:func:`~mathhammer.exact.targets.check_targets`); a roll of more than :data:`~mathhammer.exact.rolls.MAX_DICE` dice (never,
     within the rules model's bounds); on a track, more than :data:`MAX_STATES` states
     (damage marked times every situation, set of effects and points the sequence may reach)

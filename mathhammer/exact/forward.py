@@ -183,8 +183,11 @@ def propagate_rounds(engine: Engine, visit=None):
             cripple_weights[i] += kill_weights[: i + 1].sum() + maintenance[:t].sum()
         if ev.kind == "activation":
             for state, v in dist.items():
+                cont = state.cont
+                if ev.target >= 0 and state.target != ev.target:  # each target in its own step
+                    cont = next((own.cont for g, _, own in state.parked if g == ev.target), 0)
                 for k, bit in ((0, FIRE), (1, CORROSION)):
-                    if state.cont & bit:
+                    if cont & bit:
                         effects[t, k, EFFECT_AFTER] += v.sum()
     killed = kill_weights.sum() + maintenance.sum()
     damage_weights, destroyed_weights, cards = _end_figures(setup, dist, killed, cripple_weights)

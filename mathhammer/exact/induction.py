@@ -146,13 +146,14 @@ class Engine:
         edges of an attack depend only on its signature and ``state`` and are kept for the
         later attacks of that signature. With look-ahead the decisions read the values of
         the next event (memoised), and the edges are rebuilt when asked again rather than
-        kept. An attack none of whose targets stands (several targets) is not made: one
-        piece, nothing counted.
+        kept. An attack none of whose targets stands (several targets) is not made, and a
+        round-end step for a target destroyed or untouched does nothing: one piece, nothing
+        counted.
         """
         ev = self.events[e]
-        if self.setup.several and ev.kind == "attack" and self.setup.skips(ev.slot, state):
+        if self.setup.several and self.setup.skips(e, state):
             marks = self.setup.part(state).marks
-            return [Piece(state, marks, marks, np.ones(marks.size), slot_counts({}))]
+            return [Piece(state, marks, marks, np.ones(marks.size), slot_counts({}) if ev.kind == "attack" else ())]
         if self.on_card:
             return self._build(e, state, src)
         sig = self._sig[e]

@@ -327,13 +327,14 @@ class Setup(TrackRelaxation, AttackFigures):
         """The setup of the target under attack in ``state``: this one (one target)."""
         return self
 
-    def skips(self, i: int, state: State) -> bool:
-        """Whether attack ``i`` is not made from ``state`` for want of a target standing
-        among its targets: never with one target."""
+    def skips(self, e: int, state: State) -> bool:
+        """Whether event ``e`` leaves ``state`` as it is for want of its target (several
+        targets): never with one target."""
         return False
 
     def before(self, state: State) -> tuple[int, int]:
-        """Boxes and models of the targets destroyed before the one under attack: none."""
+        """Boxes marked and models destroyed on the targets other than the one under attack:
+        none."""
         return (0, 0)
 
     # ----------------------------------------------------------------- the index

@@ -122,6 +122,9 @@ class Event(NamedTuple):
     kind: str
     round: int
     slot: int
+    #: A round-end step with several targets whose routes set a target aside: the target it
+    #: is for (one step per target); -1: the target under attack.
+    target: int = -1
 
 
 @dataclass(frozen=True)

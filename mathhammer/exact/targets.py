@@ -18,9 +18,10 @@ Every target's setup shares the slots and the events (the round-end steps possib
 target: one that cannot happen on the target under attack leaves its states as they are), so
 the engine's attacks, values and best play run across targets unchanged; the kill is every
 target destroyed. Where every attack's route is every target or the first ones in order
-(*in order*), no target is ever set aside; otherwise the scenario must have no round-end
-step (one round, no continuous effect), since a target set aside would burn, stand up and
-get its focus back unseen.
+(*in order*), no target is ever set aside. Otherwise each step of a round's end is made for
+each target: fire and corrosion on a target set aside take it up as an attack would, and its
+activation (the start of the next round: standing up, its focus back) changes its state
+where it is set aside (:meth:`Targets.enter_event`).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import numpy as np
 from ..errors import ExactNotApplicable
 from ..rules import Scenario
 from .setup import Setup
-from .state import State
+from .state import EFFECT_BIT, State
 from .vectors import add
 
 __all__ = ["Targets", "check_targets", "in_order", "alone", "switch_all", "target_figures"]
@@ -48,9 +49,8 @@ def in_order(slots) -> bool:
 def check_targets(scenario: Scenario, slots) -> None:
     """Refuse, in one line, several targets beyond the exact engine: a target after the first
     that starts with continuous effects (they would burn while it waits), a grid or spiral,
-    Shield Guard, a slam's collateral damage (a target damaged while another is under
-    attack), or routes that leave a target aside (not :func:`in_order`) with steps at the
-    end of a round (several rounds, continuous effects)."""
+    Shield Guard, or a slam's collateral damage (a target damaged while another is under
+    attack)."""
     targets = scenario.targets
     for t in targets:
         if t.shield_guard:
@@ -72,12 +72,6 @@ def check_targets(scenario: Scenario, slots) -> None:
             raise ExactNotApplicable(
                 f"{slot.label}: a slam's collateral damage roll damages a target other than the one "
                 "under attack, beyond the exact engine (Monte Carlo handles it)")
-    if not in_order(slots) and (scenario.turns > 1 or scenario.continuous):
-        what = f"{scenario.turns} rounds" if scenario.turns > 1 else "continuous effects"
-        raise ExactNotApplicable(
-            f"with {what}, the exact engine takes several targets only when every attack goes to "
-            "every target or the first ones in order (a target left damaged while another is "
-            "attacked would have its own round end; Monte Carlo handles it)")
 
 
 def alone(scenario: Scenario, g: int) -> Scenario:
@@ -121,7 +115,13 @@ class Targets:
         for part in self.parts:
             possible |= part.possible
         earth = any(part.earth_possible for part in self.parts)
-        self.events = first.events_for(possible, earth)
+        #: Whether a target may be set aside (:func:`in_order` fails).
+        self.crossing = not in_order(base)
+        events = first.events_for(possible, earth)
+        if self.crossing:  # each step of a round's end for each target, set aside or not
+            events = tuple(x for ev in events for x in (
+                [ev] if ev.kind == "attack" else [ev._replace(target=g) for g in range(len(self.parts))]))
+        self.events = events
         self.everyone = (1 << len(self.parts)) - 1
         for g, part in enumerate(self.parts):
             part.index = g
@@ -136,8 +136,6 @@ class Targets:
         self.blocks = 0  # Shield Guard blocks are modelled for one target
         self.unit_boxes = sum(part.unit_boxes for part in self.parts)
         self.models = sum(part.models for part in self.parts)
-        #: Whether a target may be set aside (:func:`in_order` fails).
-        self.crossing = not in_order(base)
         #: Per slot, its route: the targets it may go to, in order.
         every = tuple(range(len(self.parts)))
         self.routes = tuple(tuple(dict.fromkeys(info.slot.route)) or every for info in self.slots)
@@ -174,8 +172,12 @@ class Targets:
         """The target event ``e`` is made against when that is not the target under attack in
         ``state`` (as the event finds it), else None."""
         ev = self.events[e] if e < len(self.events) else None
-        if ev is None or ev.kind != "attack" or not self.crossing:
+        if ev is None or not self.crossing:
             return None
+        if ev.kind != "attack":  # fire or corrosion on a target set aside
+            bit = EFFECT_BIT.get(ev.kind, 0)
+            hit = any(h == ev.target and own.cont & bit for h, _, own in state.parked)
+            return ev.target if hit and ev.target != state.target else None
         g = self.target_of(ev.slot, state)
         return None if g is None or g == state.target else g
 
@@ -192,9 +194,13 @@ class Targets:
         """The setup of the target under attack in ``state``."""
         return self.parts[state.target]
 
-    def skips(self, i: int, state: State) -> bool:
-        """Whether attack ``i`` is not made from ``state``: none of its targets stands."""
-        return self.target_of(i, state) is None
+    def skips(self, e: int, state: State) -> bool:
+        """Whether event ``e`` leaves ``state`` as it is: an attack none of whose targets
+        stands, a round-end step for a target destroyed or untouched."""
+        ev = self.events[e]
+        if ev.kind == "attack":
+            return self.target_of(ev.slot, state) is None
+        return ev.target >= 0 and ev.target != state.target
 
     def before(self, state: State) -> tuple[int, int]:
         """Boxes marked and models destroyed on the targets other than the one under attack
@@ -211,8 +217,16 @@ class Targets:
         return boxes, models
 
     def enter_event(self, e: int, state: State) -> State:
-        """``state`` as event ``e`` finds it (the same on every target)."""
-        return self.parts[0].enter_event(e, state)
+        """``state`` as event ``e`` finds it (the same on every target). The activation of a
+        target set aside is done here (its start of the next round: no hazard reaches
+        several targets, so nothing else happens to it)."""
+        state = self.parts[0].enter_event(e, state)
+        ev = self.events[e] if e < len(self.events) else None
+        if ev is None or ev.kind != "activation" or ev.target < 0 or ev.round + 1 >= self.turns:
+            return state
+        part = self.parts[ev.target]
+        return state._replace(parked=tuple((g, m, part.reset(own) if g == ev.target else own)
+                                           for g, m, own in state.parked))
 
     @property
     def n(self) -> int:
