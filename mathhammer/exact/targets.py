@@ -122,6 +122,10 @@ class Targets:
             events = tuple(x for ev in events for x in (
                 [ev] if ev.kind == "attack" else [ev._replace(target=g) for g in range(len(self.parts))]))
         self.events = events
+        #: Per event, the target whose activation starts its next round where it is set aside
+        #: (:meth:`enter_event`), else -1.
+        self._resets = tuple(ev.target if ev.kind == "activation" and ev.round + 1 < first.turns else -1
+                             for ev in events)
         self.everyone = (1 << len(self.parts)) - 1
         for g, part in enumerate(self.parts):
             part.index = g
@@ -221,12 +225,12 @@ class Targets:
         target set aside is done here (its start of the next round: no hazard reaches
         several targets, so nothing else happens to it)."""
         state = self.parts[0].enter_event(e, state)
-        ev = self.events[e] if e < len(self.events) else None
-        if ev is None or ev.kind != "activation" or ev.target < 0 or ev.round + 1 >= self.turns:
+        g = self._resets[e] if e < len(self._resets) else -1
+        if g < 0 or not state.parked:
             return state
-        part = self.parts[ev.target]
-        return state._replace(parked=tuple((g, m, part.reset(own) if g == ev.target else own)
-                                           for g, m, own in state.parked))
+        part = self.parts[g]
+        return state._replace(parked=tuple((h, m, part.reset(own) if h == g else own)
+                                           for h, m, own in state.parked))
 
     @property
     def n(self) -> int:
