@@ -1,106 +1,140 @@
 #!/usr/bin/env python
-"""Benchmark of the live explorer: from a changed value to the updated figures.
+"""The explorer's page in a real browser: from a value entered to the final answer drawn.
 
-Run from the repository root (needs the ``app`` extra)::
+Run from the repository root (needs the ``app`` and ``test`` extras and a system Chromium)::
 
-    .venv/bin/python benchmarks/bench_app.py            # 15 changes of each scenario
-    .venv/bin/python benchmarks/bench_app.py --changes 5
+    .venv/bin/python benchmarks/bench_app.py              # 9 changes on a grid, 9 on a track
+    .venv/bin/python benchmarks/bench_app.py --changes 15
 
-Measured in one process, on the explorer a notebook gets (:func:`mathhammer.explore`), with
-the kernels loaded by a warm-up change first:
-
-1. **an exact damage-track scenario** (a heavy warjack's two fists, 2 focus on best play,
-   against DEF 13 / ARM 17 / 28 boxes; the method "auto" answers it exactly): ARM is typed in
-   (the ARM field's value set, as the page sets it), and the time runs until the page's pieces
-   are swapped in: the document read, the exact figures computed, the main figure drawn to
-   PNG, the headline and tables written (the numbers go up first, the figure when drawn;
-   both are timed). Target: under 300 ms.
-2. **a Monte Carlo grid scenario** (a heavy warjack against a heavy warjack's damage grid,
-   best play): the time to the first estimate (20,000 trials, its figure drawn) and to the
-   last stage (200,000 trials). Target: the first estimate under 500 ms.
-
-Each change alternates between two values, so every change is a new computation. Medians and
-worst cases over ``--changes`` changes; the split of the median into computing and drawing is
-printed beside it. The browser adds its own round trip (a websocket message each way and
-Bokeh replacing an image), not counted here.
+It serves ``mathhammer app`` on a free port, opens the page in headless Chromium at desktop
+size, and on each of two scenarios, a heavy warjack against a heavy warjack's grid (Monte
+Carlo, the page's default) and a damage track of 28 boxes (exact), types a new ARM key by key
+(no Enter: the page reads a value as it is typed), then waits until the page says it is up to
+date with that value, its figure drawn. Printed per scenario: the median and the slowest wait
+(seconds, measured in this process from the last key to the page's final state), the median of
+what the page's status line says the player waited, and the target (the median at most 1 s
+on a grid, 0.3 s on a track). The first change of each scenario is a warm-up and is not
+counted.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import re
+import shutil
+import socket
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
-import mathhammer as mh
-from mathhammer.app.document import put, to_scenario, new_document
-
-TRACK = {"simulation": {"trials": 200_000, "seed": 1},
-         "target": {"name": "Solo", "def": 13, "arm": 17, "boxes": 28},
-         "attackers": [{"card": "heavy_warjack", "focus": 2}]}
-
-
-def _changes(ex, key: str, values, n: int) -> list[list[tuple[str, float]]]:
-    """Set ``key`` to each of ``values`` in turn, ``n`` times; the timings of each change."""
-    out = []
-    for i in range(n):
-        before = len(ex.timings)
-        ex.form.fields[key].widget.value = values[i % len(values)]
-        ex.runner.wait()
-        out.append(ex.timings[before:])
-    return out
+#: The median wait each scenario must keep within, seconds.
+TARGETS = {"grid": 1.0, "track": 0.3}
+TRACK = """\
+target = { name = "Heavy track", def = 12, arm = 18, boxes = 28 }
+[[attackers]]
+name = "Heavy warjack"
+focus = 3
+weapons = [{ name = "Fist", type = "melee", skill = 6, pow = 17, attacks = 2 }]
+"""
+ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-dev-shm-usage",
+        "--disable-background-networking"]
 
 
-def _stage_split(ex) -> str:
-    a = ex.last_answer
-    return f"last stage computed in {1e3 * a.seconds:.0f} ms"
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _serve(folder: Path, scenario: Path | None) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    cmd = [sys.executable, "-m", "mathhammer", "app", "--port", str(port), "--no-browser"]
+    proc = subprocess.Popen(cmd + ([str(scenario)] if scenario else []), cwd=folder,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, f"http://127.0.0.1:{port}/"
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise SystemExit("the app did not start")
+
+
+def _settled(page, after: int, timeout: float = 300.0) -> str:
+    """Wait until the page has read a change after number ``after`` and is up to date; return
+    its status line."""
+    status = page.locator(".mh-status")
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        if (status.get_attribute("data-state") == "done"
+                and int(status.get_attribute("data-request")) > after):
+            return status.inner_text()
+        time.sleep(0.005)
+    raise SystemExit(f"the page did not settle: {status.inner_text()}")
+
+
+def measure(browser, url: str, changes: int) -> tuple[list[float], list[float]]:
+    """Waits and the status line's times of ``changes`` ARM values entered (the first not kept)."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(url)
+    _settled(page, 0)
+    field = page.locator(".mh-field-target\\.arm input")
+    waits, said = [], []
+    for k in range(changes + 1):
+        n = int(page.locator(".mh-status").get_attribute("data-request"))
+        field.click()
+        field.press("Control+a")
+        field.press_sequentially(str(15 + k % 5))  # the page reads each key's text
+        began = time.perf_counter()
+        line = _settled(page, n)
+        waited = time.perf_counter() - began
+        if k:
+            waits.append(waited)
+            found = re.search(r"([0-9.]+) s\)", line)
+            said.append(float(found.group(1)) if found else float("nan"))
+        time.sleep(0.3)  # the next change starts from a quiet page
+    page.close()
+    return waits, said
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
-    ap.add_argument("--changes", type=int, default=15)
-    args = ap.parse_args(argv)
-    print(f"mathhammer {mh.__version__}; {os.cpu_count()} CPUs; {args.changes} changes each")
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--changes", type=int, default=9, help="values entered per scenario (default 9)")
+    args = p.parse_args(argv)
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        raise SystemExit("no system Chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
 
-    ex = mh.explore(to_scenario(TRACK))
-    ex.runner.wait()
-    _changes(ex, "target.arm", ["16", "17"], 2)  # warm-up
-    got = _changes(ex, "target.arm", ["16", "17"], args.changes)
-    assert all([m for m, _, _ in t] == ["exact", "exact"] for t in got), got
-    numbers = [1e3 * t[0][2] for t in got]
-    final = [1e3 * t[-1][2] for t in got]
-    print(f"1. exact damage track, ARM typed -> numbers: median {statistics.median(numbers):.0f} ms; "
-          f"-> figure drawn: median {statistics.median(final):.0f} ms, worst {max(final):.0f} ms "
-          f"({_stage_split(ex)}); target < 300 ms")
-
-    ex = mh.explore(to_scenario(put(new_document(), ("target", "arm"), 17)))
-    ex.runner.wait()
-    _changes(ex, "target.arm", ["16", "17"], 2)  # warm-up
-    got = _changes(ex, "target.arm", ["16", "17"], args.changes)
-    assert all(len(t) == 4 and t[0][0] == "monte_carlo" for t in got), got
-    numbers = [1e3 * t[0][2] for t in got]
-    first = [1e3 * t[1][2] for t in got]
-    last = [1e3 * t[-1][2] for t in got]
-    print(f"2. Monte Carlo grid, ARM typed -> first estimate (20,000 trials): numbers median "
-          f"{statistics.median(numbers):.0f} ms; with its figure drawn: median "
-          f"{statistics.median(first):.0f} ms, worst {max(first):.0f} ms; target < 500 ms")
-    print(f"   -> last stage (200,000 trials): median {statistics.median(last):.0f} ms, "
-          f"worst {max(last):.0f} ms ({_stage_split(ex)})")
-
-    # where the time goes: the same scenario computed and drawn by hand
-    from mathhammer.app.render import render
-    from mathhammer.simulation import simulate
-
-    scen = to_scenario(ex.doc)
-    t0 = time.perf_counter()
-    res = simulate(scen, trials=20_000, seed=1)
-    t1 = time.perf_counter()
-    render(res)
-    t2 = time.perf_counter()
-    print(f"   split of a first estimate: computing {1e3 * (t1 - t0):.0f} ms, drawing the figure "
-          f"{1e3 * (t2 - t1):.0f} ms")
-    return 0
+    missed = 0
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        folder = Path(tmp)
+        track = folder / "track.toml"
+        track.write_text(TRACK, encoding="utf-8")
+        browser = pw.chromium.launch(executable_path=chromium, args=ARGS, headless=True)
+        print(f"explorer page: a value entered to the final answer drawn  {time.strftime('%Y-%m-%d')}  "
+              f"({args.changes} changes each, Chromium headless, 1400x1000)")
+        print(f"  {'scenario':<8}{'median s':>10}{'slowest s':>11}{'status says':>13}{'target':>9}")
+        for name, scenario in (("grid", None), ("track", track)):
+            proc, url = _serve(folder, scenario)
+            try:
+                waits, said = measure(browser, url, args.changes)
+            finally:
+                proc.terminate()
+                proc.wait(10)
+            median = statistics.median(waits)
+            met = median <= TARGETS[name]
+            missed += not met
+            print(f"  {name:<8}{median:10.2f}{max(waits):11.2f}{statistics.median(said):13.2f}"
+                  f"{TARGETS[name]:8.1f}{'' if met else '  MISS'}")
+        browser.close()
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -8,12 +8,15 @@ import importlib.util
 
 from .errors import MathhammerError
 
-__all__ = ["ADDRESS", "DEFAULT_PORT", "check_panel", "explore"]
+__all__ = ["ADDRESS", "DEFAULT_PORT", "EVERY_INTERFACE", "check_panel", "explore"]
 
 #: The port ``mathhammer app`` serves on when none is given.
 DEFAULT_PORT = 5006
 #: Where it listens: this machine only (the page runs the engines on it).
 ADDRESS = "127.0.0.1"
+#: Where ``mathhammer app --host`` listens when given no address: every network interface,
+#: so that a phone on the same network can open the page.
+EVERY_INTERFACE = "0.0.0.0"
 
 
 def check_panel() -> None:

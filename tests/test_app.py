@@ -223,21 +223,69 @@ def test_a_card_target_gets_its_grid_and_cripple_panels_by_monte_carlo():
 
 
 def test_a_bad_value_is_marked_beside_its_field_and_nothing_is_computed():
+    """The message names the field as the page does ("ARM", the attacker and weapon before a
+    weapon's POW), and the figures of the last good values are greyed out until it is fixed."""
     ex = _explorer()
     before = ex.runner.computed
+    assert "mh-stale" not in ex.shown.css_classes
     _value(ex, "target.arm", "99")
     err = ex.form.fields["target.arm"].error
-    assert err.visible and "target.arm: must be between 0 and 50 (got 99)" in err.object
+    assert err.visible and "ARM: must be between 0 and 50 (got 99)" in err.object
+    assert "target.arm" not in ex.message.object.replace('data-key="target.arm"', "")
     assert 'data-state="error"' in ex.state.object
+    assert "mh-stale" in ex.shown.css_classes and ex.shown.styles["opacity"] == "0.35"
     _value(ex, "target.arm", "16")
+    assert "mh-stale" not in ex.shown.css_classes and ex.shown.styles["opacity"] == "1"
     _value(ex, "attackers[0].weapons[0].pow", "abc")
-    assert """attackers[0].weapons[0].pow: must be an integer or "-" (got 'abc')""" in \
+    assert """1. Jack, Fist: POW: must be an integer or "-" (got 'abc')""" in \
         html.unescape(ex.form.fields["attackers[0].weapons[0].pow"].error.object)
     assert not ex.form.fields["target.arm"].error.visible  # the message of the value now wrong
     assert ex.runner.computed == before + 1  # ARM 16 again was computed, the two bad values not
     _value(ex, "attackers[0].weapons[0].pow", "14")
     _value(ex, "target.arm", "")  # blank: the key goes, the track needs it
-    assert "target.arm: required key is missing" in ex.form.fields["target.arm"].error.object
+    assert "ARM: required key is missing" in ex.form.fields["target.arm"].error.object
+
+
+def test_a_value_being_typed_is_read_as_it_is_typed():
+    """Each key sends the text typed so far: one the scenario accepts is read at once (the
+    newest winning), one it refuses ("", "-" on the way to a number) only once no key has
+    come for TYPING_PAUSE seconds, and Enter after that changes nothing."""
+    from mathhammer.app.view import TYPING_PAUSE
+
+    ex = _explorer()
+    widget = ex.form.fields["target.arm"].widget
+    widget.value_input = ""
+    assert not ex.form.fields["target.arm"].error.visible  # not yet: still typing
+    for text in ("1", "17"):
+        widget.value_input = text
+    assert ex.runner.wait(120)
+    assert D.to_scenario(ex.doc).targets[0].arm == 17
+    assert ex.last_answer.result.kill == mh.simulate(D.to_scenario(ex.doc), method="exact").kill
+    before = ex.runner.computed
+    widget.value = "17"  # Enter, or leaving the field
+    assert ex.runner.wait(120) and ex.runner.computed == before
+    widget.value_input = "-"
+    time.sleep(TYPING_PAUSE + 0.5)  # typing paused on a value the reader refuses: its message
+    assert ex.form.fields["target.arm"].error.visible and "mh-stale" in ex.shown.css_classes
+
+
+def test_rules_are_check_boxes_or_typed_names():
+    """A short list of names is check boxes (nothing to paste into); a long one is typed,
+    comma-separated, in words or as a file writes it, and a name the reader does not know is
+    refused with the closest one suggested, never replaced by another."""
+    from mathhammer.app.controls import names_typed
+
+    ex = _explorer()
+    boxes = ex.form.fields["target.rules"].widget
+    assert isinstance(boxes, pn.widgets.CheckBoxGroup) and "tough" in boxes.options.values()
+    _value(ex, "target.rules", ["tough"])
+    assert D.to_scenario(ex.doc).targets[0].rules == frozenset({"tough"})
+    _value(ex, "attackers[0].weapons[0].rules", "Critical Knockdown, fire")
+    assert D.to_scenario(ex.doc).attackers[0].weapons[0].rules == frozenset({"critical_knockdown", "fire"})
+    _value(ex, "attackers[0].weapons[0].rules", "tough")
+    err = html.unescape(ex.form.fields["attackers[0].weapons[0].rules"].error.object)
+    assert "1. Jack, Fist: Rules: must be one of" in err and "(got 'tough')" in err
+    assert names_typed(" , ") is None and names_typed("ice-cage") == ["ice_cage"]
 
 
 def test_dragging_a_slider_computes_far_fewer_values_than_it_sends():
@@ -340,14 +388,14 @@ def test_a_reused_layout_draws_the_picture_a_fresh_layout_draws():
     import matplotlib.image as mpimg
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from mathhammer.app.render import DPI, figure_png
+    from mathhammer.app.render import DPI, PAGE_SCALE, figure_png
     from mathhammer.plots import main_figure
 
     first = mh.simulate(D.to_scenario(D.new_document()), trials=20_000, seed=1)
     second = mh.simulate(D.to_scenario(D.put(D.new_document(), ("target", "arm"), 16)), trials=20_000, seed=2)
     figure_png(first)  # the layout of this shape is worked out here
     reused = mpimg.imread(io.BytesIO(figure_png(second)))
-    fig = main_figure(second)
+    fig = main_figure(second, scale=PAGE_SCALE)
     FigureCanvasAgg(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI)
@@ -367,7 +415,8 @@ TYPED = [(key, text) for key in ("target.def", "target.arm", "target.boxes", "ta
 @pytest.mark.parametrize("key, text", TYPED, ids=[f"{k}={t}" for k, t in TYPED])
 def test_a_value_typed_in_gets_the_message_run_prints(key, text, tmp_path, capsys):
     """Whatever is typed into a number field, the page shows beside it the line `mathhammer
-    run` prints for the same value in a file (without the file's name), or computes it."""
+    run` prints for the same value in a file (without the file's name, the field named as the
+    page names it), or computes it."""
     from mathhammer import cli
 
     ex = _explorer()
@@ -382,6 +431,8 @@ def test_a_value_typed_in_gets_the_message_run_prints(key, text, tmp_path, capsy
         return
     assert status == 2 and err.count("\n") == 1
     cli_line = err.removeprefix("mathhammer: error: ").strip().removeprefix(f"{path}: ")
+    assert cli_line.startswith(f"{key}: ")
+    cli_line = ex.form.fields[key].label + cli_line.removeprefix(key)
     page = html.unescape(ex.message.object)
     assert cli_line in page, (cli_line, page)
     assert "Traceback" not in page

@@ -10,12 +10,17 @@ a heavy warjack against a heavy warjack, changes ARM and the attacker's focus, a
 figures, and reads the kill probability; downloads the scenario, runs ``mathhammer run
 --method exact`` on the file, and finds the same figure; changes a value, loads the file
 back, and sees the downloaded figures again. It saves a screenshot of the page.
+
+At a phone's size (390 x 844), on a page served to the network (``mathhammer app --host``)
+and opened at the address its warning gives: the kill probability within the first screen,
+nothing wider than the screen, and every control within its width.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -159,13 +164,16 @@ def test_page_matches_the_command_line(server):
         _type(page, ".mh-field-target\\.arm", "99")
         error = page.locator(".mh-error[data-key='target.arm']")
         error.wait_for(timeout=SLOW)
-        assert error.inner_text().strip() == "target.arm: must be between 0 and 50 (got 99)"
+        assert error.inner_text().strip() == "ARM: must be between 0 and 50 (got 99)"
+        assert page.locator(".mh-shown.mh-stale").count() == 1  # the old figures greyed out
         assert page.locator(".mh-status").get_attribute("data-state") == "error"
         assert "Traceback" not in page.content()
         n = _request(page)
         _type(page, ".mh-field-target\\.arm", "17")
         assert _done(page, n) == kill
         assert error.count() == 0 or not error.is_visible()
+        assert page.locator(".mh-shown.mh-stale").count() == 0
+        playwright_api.expect(page.locator(".mh-shown")).to_have_css("opacity", "1", timeout=SLOW)
 
         # the downloaded file, run on the command line, gives the same figures
         with page.expect_download() as info:
@@ -199,4 +207,71 @@ def test_page_matches_the_command_line(server):
         shot = os.environ.get("MATHHAMMER_SCREENSHOT")
         if shot:
             shutil.copy(folder / "explorer.png", shot)
+        browser.close()
+
+
+@pytest.fixture(scope="module")
+def on_the_network(tmp_path_factory):
+    """``mathhammer app --host`` (every interface) on a free port; the URL its warning says to
+    open from a phone."""
+    folder = tmp_path_factory.mktemp("host")
+    log_path = folder / "server.log"
+    log = open(log_path, "w")
+    proc = subprocess.Popen([sys.executable, "-m", "mathhammer", "app", "--host", "--port", "0", "--no-browser"],
+                            stdout=log, stderr=subprocess.STDOUT, cwd=folder)
+    url = None
+    deadline = time.time() + 120
+    while time.time() < deadline and url is None:
+        found = re.search(r"from a phone: (http://\S+:(\d+)/)", log_path.read_text())
+        if found and proc.poll() is None:
+            try:
+                with socket.create_connection(("127.0.0.1", int(found.group(2))), timeout=1):
+                    url = found.group(1)
+            except OSError:
+                pass
+        if proc.poll() is not None:
+            break
+        time.sleep(0.3)
+    if url is None:
+        proc.kill()
+        pytest.fail("the app did not start on the network: " + log_path.read_text())
+    text = log_path.read_text()
+    assert "warning: serving on 0.0.0.0:" in text and "anyone on your network" in text
+    yield url, folder
+    proc.terminate()
+    proc.wait(10)
+    log.close()
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_on_a_phone_the_answer_comes_first_and_every_control_is_in_reach(on_the_network):
+    url, folder = on_the_network
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+        page.goto(url)
+        _done(page, 0, "monte_carlo")  # the heavy warjack's grid
+        kill = page.locator(".mh-kill").bounding_box()
+        assert kill is not None and 0 <= kill["x"] and kill["x"] + kill["width"] <= PHONE["width"]
+        assert kill["y"] + kill["height"] <= PHONE["height"], kill  # in the first screen
+        figure = page.locator(".mh-figure img").bounding_box()
+        assert figure is not None and figure["width"] <= PHONE["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(folder / "explorer_phone.png"))  # the first screen
+        controls = page.locator(".mh-controls input, .mh-controls select, .mh-controls button")
+        assert controls.count() > 30
+        for k in range(controls.count()):
+            box = controls.nth(k).bounding_box()
+            if box is None:  # a control not shown (the file field's own input)
+                continue
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"] + 0.5, (k, box)
+        # a control far down the page is usable: the Exact button, then the kill is exact
+        n = _request(page)
+        page.get_by_role("button", name="Exact").click()
+        assert 0.0 < _done(page, n) < 1.0
+        shot = os.environ.get("MATHHAMMER_PHONE_SCREENSHOT")
+        if shot:
+            shutil.copy(folder / "explorer_phone.png", shot)
         browser.close()

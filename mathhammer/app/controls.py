@@ -30,52 +30,95 @@ AS_WRITTEN = "(as written)"
 MAX_POINTS = 10
 
 Path = tuple
+#: Most names a set of choices shows as check boxes (more are typed).
+BOXES = 12
+#: Widest a row of check boxes gets before it wraps (CSS pixels).
+CHOICES_WIDTH = 460
+#: Check boxes in a row wrap to the width they are given (Bokeh's keeps them on one line).
+_WRAP_BOXES = ".bk-input-group.bk-inline { flex-wrap: wrap; row-gap: 2px; } " \
+              ".bk-input-group.bk-inline > *:not(:first-child) { margin-left: 0; } " \
+              ".bk-input-group.bk-inline > * { margin-right: 12px; }"
+
+
+def _words(name: str) -> str:
+    """A name of the vocabulary in words: ``knocked_down`` -> ``knocked down``."""
+    return name.replace("_", " ")
+
+
+def names_typed(text: str) -> list[str] | None:
+    """Names typed comma-separated, as the file writes them: ``"Critical Knockdown, fire"`` ->
+    ``["critical_knockdown", "fire"]``; None for none (the key removed).
+
+    >>> names_typed(" critical knockdown,  Fire ,")
+    ['critical_knockdown', 'fire']
+    """
+    out = ["_".join(part.replace("-", " ").lower().split()) for part in str(text).split(",")]
+    return [x for x in out if x] or None
 
 
 @dataclass
 class Field:
-    """A control and the error line under it."""
+    """A control, the error line under it, and its name as the page shows it ("ARM", "1.
+    Heavy warjack, Left fist: POW") for the messages about it."""
 
     path: Path
     widget: object
     error: pn.pane.HTML
+    label: str = ""
 
 
 class Form:
     """Builds controls bound to keys of a document; ``on_change(path, value)`` is called with
     the document value each time a control changes (``None``: remove the key)."""
 
-    def __init__(self, on_change: Callable[[Path, object], None]):
+    def __init__(self, on_change: Callable[[Path, object], None],
+                 on_typing: Callable[[Path, object], None] | None = None):
         self.on_change = on_change
+        #: Called as a text is typed, before Enter or leaving the field (the page reads it
+        #: once the typing pauses).
+        self.on_typing = on_typing
         self.fields: dict[str, Field] = {}
+        #: What the controls being built belong to, said before their labels in messages.
+        self._where = ""
 
     # ------------------------------------------------------------------ errors
-    def show_error(self, key: str | None, message: str) -> bool:
-        """Show ``message`` under the control of ``key`` (the longest control key that
-        ``key`` starts with); False when no control stands for it."""
-        for f in self.fields.values():
-            f.error.object = ""
-            f.error.visible = False
+    def field_of(self, key: str | None) -> Field | None:
+        """The control that stands for ``key``: the one of the longest key ``key`` starts
+        with (a rule of a list is its list's control), or None."""
         if not key:
-            return False
+            return None
         best = None
         for k in self.fields:
             if key == k or key.startswith(k + ".") or key.startswith(k + "["):
                 if best is None or len(k) > len(best):
                     best = k
-        if best is None:
+        return None if best is None else self.fields[best]
+
+    def show_error(self, key: str | None, message: str) -> bool:
+        """Show ``message`` under the control of ``key`` (:meth:`field_of`); False when no
+        control stands for it."""
+        for f in self.fields.values():
+            f.error.object = ""
+            f.error.visible = False
+        field = self.field_of(key)
+        if field is None:
             return False
-        err = self.fields[best].error
-        err.object = (f'<div class="mh-error" data-key="{html.escape(key)}">'
-                      f"{html.escape(message)}</div>")
-        err.visible = True
+        field.error.object = (f'<div class="mh-error" data-key="{html.escape(key)}">'
+                              f"{html.escape(message)}</div>")
+        field.error.visible = True
         return True
 
     def _add(self, path: Path, widget, convert: Callable[[object], object]) -> pn.Column:
         key = field_key(path)
-        error = pn.pane.HTML("", visible=False, margin=(0, 10), styles={"color": "#b00020"})
-        self.fields[key] = Field(path, widget, error)
+        # the message under a control wraps within the control's width: the row it sits in
+        # keeps its place (only what comes below it moves down)
+        error = pn.pane.HTML("", visible=False, margin=(0, 10), width=widget.width,
+                             styles={"color": "#b00020"})
+        label = getattr(widget, "label", None) or key
+        self.fields[key] = Field(path, widget, error, f"{self._where}{label}")
         widget.param.watch(lambda event: self.on_change(path, convert(event.new)), "value")
+        if self.on_typing is not None and "value_input" in widget.param:  # a text, as typed
+            widget.param.watch(lambda event: self.on_typing(path, convert(event.new)), "value_input")
         return pn.Column(widget, error, margin=0)
 
     # ------------------------------------------------------------------ controls
@@ -96,11 +139,26 @@ class Form:
 
     def choices(self, path: Path, label: str, options: Sequence[str], doc: dict,
                 width: int = 280) -> pn.Column:
-        """A set of names (states, rules ...): the key removed when none is chosen."""
-        value = [v for v in (get(doc, path) or []) if v in options]
-        w = pn.widgets.MultiChoice(label=label, options=list(options), value=value, width=width,
-                                   css_classes=[f"mh-field-{field_key(path)}"])
-        return self._add(path, w, lambda v: list(v) or None)
+        """A set of names (states, rules ...): the key removed when none is chosen.
+
+        Up to :data:`BOXES` names are check boxes. More are typed, comma-separated (a pasted
+        list reads as typed): each name as written in a file, or in words ("critical
+        knockdown"); one the reader does not know gets its message, the closest name
+        suggested. A drop-down list of choices is not used: it picks its first choice for a
+        pasted text it has not searched."""
+        chosen = list(get(doc, path) or [])
+        css = [f"mh-field-{field_key(path)}"]
+        if len(options) <= BOXES:
+            w = pn.widgets.CheckBoxGroup(label=label, options={_words(o): o for o in options},
+                                         value=[v for v in chosen if v in options], inline=True,
+                                         sizing_mode="stretch_width", max_width=CHOICES_WIDTH, css_classes=css,
+                                         stylesheets=[_WRAP_BOXES])
+            box = self._add(path, w, lambda v: list(v) or None)
+            return pn.Column(pn.pane.HTML(html.escape(label), margin=(6, 10, 0, 10)), box, margin=0)
+        w = pn.widgets.TextInput(label=label, value=", ".join(chosen), width=width, css_classes=css,
+                                 placeholder="e.g. " + ", ".join(_words(o) for o in options[:2]),
+                                 description="One or more of: " + ", ".join(_words(o) for o in options))
+        return self._add(path, w, names_typed)
 
     def points(self, path: Path, label: str, doc: dict, shown: int = 0) -> pn.Column:
         value = get(doc, path)
@@ -126,6 +184,7 @@ class Form:
     def target(self, doc: dict, shown, cards: Sequence[str], on_card: Callable[[str], None]) -> pn.Column:
         """The target's controls; ``shown``: the Target in force (its values as placeholders),
         or None when the document does not read."""
+        self._where = ""
         t = doc.get("target", {})
         card = t.get("card")
         choice = pn.widgets.Select(label="Target card", options=[TRACK, *cards],
@@ -143,12 +202,12 @@ class Form:
         sizes.append(self.number(("target", "models"), "Models", doc, s("models"), width=70))
         points_key = "fury" if shown is not None and shown.capacity == "spiral" else "focus"
         return pn.Column(
-            "### Target", choice, self.text(("target", "name"), "Name", doc, s("name")), pn.Row(*sizes),
+            "### Target", choice, self.text(("target", "name"), "Name", doc, s("name")), pn.FlexBox(*sizes),
             self.points(("target", points_key), f"Target's {points_key} (power field)" if points_key == "focus"
                         else "Target's fury", doc, s(points_key) or 0),
             self.choices(("target", "state"), "State", TARGET_STATES, doc),
             self.choices(("target", "terrain"), "Terrain", tuple(TERRAIN), doc),
-            self.choices(("target", "rules"), "Rules (Tough ...)", TARGET_RULES, doc),
+            self.choices(("target", "rules"), "Rules", TARGET_RULES, doc),
             self.choices(("target", "shield"), "Shield on", WEAPON_LOCATIONS, doc),
         )
 
@@ -159,6 +218,8 @@ class Form:
         warcaster or warlock (model "other") the battlegroup it controls among ``others``
         (the other attackers' names), and each weapon's MAT/RAT, POW, attacks and rules."""
         a = doc["attackers"][i]
+        title = a.get("name") or f"Attacker {i + 1}"
+        self._where = f"{i + 1}. {title}: "
         names = [AS_WRITTEN, *cards]
         pick = pn.widgets.Select(label="Card", options=names, value=origin if origin in cards else AS_WRITTEN,
                                  width=170, css_classes=[f"mh-attacker-card-{i}"])
@@ -176,24 +237,25 @@ class Form:
         remove.on_click(lambda e: on_remove(i))
         key = next((k for k in ("force", "fury", "focus") if a.get(k)), None) or (
             "fury" if a.get("model") == "warbeast" else "focus")
-        rows = [pn.Row(pick, action, remove),
-                pn.Row(self.text(("attackers", i, "name"), "Name", doc, getattr(shown, "name", None)),
-                       self.number(("attackers", i, "models"), "Models", doc, 1, width=70)),
-                pn.Row(self.points(("attackers", i, key), key.capitalize(), doc, 0),
-                       self.flag(("attackers", i, "charge"), "Charge", doc),
-                       self.flag(("attackers", i, "cavalry"), "Cavalry", doc))]
+        rows = [pn.FlexBox(pick, action, remove),
+                pn.FlexBox(self.text(("attackers", i, "name"), "Name", doc, getattr(shown, "name", None)),
+                           self.number(("attackers", i, "models"), "Models", doc, 1, width=70)),
+                pn.FlexBox(self.points(("attackers", i, key), key.capitalize(), doc, 0),
+                           self.flag(("attackers", i, "charge"), "Charge", doc),
+                           self.flag(("attackers", i, "cavalry"), "Cavalry", doc))]
         model = getattr(shown, "model", None) or a.get("model")
         if model == "other" and others:  # its battlegroup: the turn is then planned
             rows.append(self.choices(("attackers", i, "controls"), "Battlegroup (controls)", others, doc,
                                      width=440))
         for j, w in enumerate(a.get("weapons", [])):
             base = ("attackers", i, "weapons", j)
+            self._where = f"{i + 1}. {title}, {w.get('name', f'weapon {j + 1}')}: "
             skill = "RAT" if w.get("type") in ("ranged", "arcane") else "MAT"
             rows.append(pn.pane.HTML(f"<b>{w.get('name', f'weapon {j + 1}')}</b> ({w.get('type', '')})",
                                      margin=(8, 10, 0, 10)))
-            rows.append(pn.Row(self.number(base + ("skill",), skill, doc, width=60),
-                               self.number(base + ("pow",), "POW", doc, width=60),
-                               self.number(base + ("attacks",), "Attacks", doc, 1, width=60),
-                               self.choices(base + ("rules",), "Rules", WEAPON_RULES, doc, width=210)))
-        title = a.get("name") or f"Attacker {i + 1}"
-        return pn.Card(*rows, title=f"{i + 1}. {title}", collapsed=False, width=470)
+            rows.append(pn.FlexBox(self.number(base + ("skill",), skill, doc, width=60),
+                                   self.number(base + ("pow",), "POW", doc, width=60),
+                                   self.number(base + ("attacks",), "Attacks", doc, 1, width=60),
+                                   self.choices(base + ("rules",), "Rules", WEAPON_RULES, doc, width=210)))
+        self._where = ""
+        return pn.Card(*rows, title=f"{i + 1}. {title}", collapsed=False, sizing_mode="stretch_width", max_width=470)

@@ -85,8 +85,11 @@ def _run(scenario: Scenario, method: str, trials: int | None, check: Callable[[]
 
 
 def answers(scenario: Scenario, method: str = "auto",
-            stop: Callable[[], None] = _no_stop) -> Iterator[Answer]:
+            stop: Callable[[], None] = _no_stop, quick: bool = True) -> Iterator[Answer]:
     """The stages of ``scenario`` by ``method``, each an :class:`Answer`, the last final.
+
+    ``quick``: Monte Carlo starts with an estimate of :data:`QUICK_TRIALS` trials (False: the
+    document's trials at once, where they are known to take a moment only).
 
     Raises
     ------
@@ -122,7 +125,7 @@ def answers(scenario: Scenario, method: str = "auto",
     elif method == "auto":
         note = "a card's grid or spiral: Monte Carlo first (choose Exact to wait for exact figures)"
     trials = scenario.trials
-    for n in ((QUICK_TRIALS,) if trials > QUICK_TRIALS else ()) + (trials,):
+    for n in ((QUICK_TRIALS,) if quick and trials > QUICK_TRIALS else ()) + (trials,):
         t0 = time.perf_counter()
         result = _run(scenario, "monte_carlo", n, stop)
         yield Answer(result, "monte_carlo", n == trials, note, time.perf_counter() - t0)

@@ -1,4 +1,5 @@
-"""The explorer's page: controls on the left, the answer on the right, updated as values change.
+"""The explorer's page: controls on the left, the answer on the right (on a phone, the answer on
+top and the controls below it), updated as values change.
 
 One :class:`Explorer` is one page (a notebook cell, or one browser tab of ``mathhammer app``).
 A change of a control edits the document; the document is read at once (a bad value is
@@ -15,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import html
 import io
+import threading
 import time
 from functools import partial
 
@@ -27,15 +29,23 @@ from ..rules.battlegroup import battlegroups
 from .controls import AS_WRITTEN, TRACK, Form
 from .document import (attacker_cards, attacker_from_card, field_message, from_scenario, from_toml,
                        get, new_document, put, target_cards, to_scenario, to_toml)
-from .render import plan_html, render
+from .pace import Pace
+from .render import plan_html
 from .runner import Runner
-from .stages import METHODS, answers, plan_stage
+from .stages import METHODS, plan_stage
 
 __all__ = ["Explorer"]
 
 _METHOD_LABELS = {"Auto": "auto", "Exact": "exact", "Monte Carlo": "monte_carlo"}
 #: The attacker "Add attacker" brings.
 ADDED_CARD = "light_warjack"
+#: Seconds a value being typed that the scenario does not accept waits for the next key before
+#: its message is shown.
+TYPING_PAUSE = 0.6
+#: Widest the controls and the answer get (CSS pixels); narrower as the screen asks.
+CONTROLS_WIDTH = 500
+ANSWER_WIDTH = 820
+FIGURE_WIDTH = 780
 
 
 class Explorer:
@@ -68,11 +78,14 @@ class Explorer:
         self._cards = target_cards()
         self._attacker_cards = attacker_cards()
         self._bokeh_doc = None
-        self.form = Form(self._on_change)
+        self._typing: threading.Timer | None = None
+        self.pace = Pace()  # what the last value took: what to show of the next
+        self.form = Form(self._on_change, self._on_typing)
         self.state = pn.pane.HTML(self._state_html("updating", "computing..."), margin=(0, 10))
         self.message = pn.pane.HTML("", margin=(0, 10))
         self.headline = pn.pane.HTML("", margin=(0, 10))
-        self.figure = pn.pane.PNG(None, width=760, margin=(0, 10))
+        self.figure = pn.pane.PNG(None, sizing_mode="scale_width", max_width=FIGURE_WIDTH, margin=(0, 10),
+                                  css_classes=["mh-figure"])
         self.attacks = pn.pane.HTML("", margin=(0, 10))
         self.play = pn.pane.HTML("", margin=(0, 10))
         self.plan = pn.pane.HTML("", margin=(0, 10))
@@ -89,15 +102,26 @@ class Explorer:
         self.add_button.on_click(lambda e: self.add_attacker())
         self.form_box = pn.Column()
         self.runner = Runner(self._work, self._publish)
-        self.layout = pn.Row(
-            pn.Column(self.form_box, self.add_button, "### Method", self.method_choice,
-                      pn.Row(self.form.number(("simulation", "trials"), "Trials", self.doc, DEFAULT_TRIALS),
-                             self.form.number(("simulation", "seed"), "Seed", self.doc, 1)),
-                      "### Scenario file", self.download, self.upload, self.upload_message,
-                      width=500, scroll=True),
-            pn.Column(self.state, self.message, self.headline, self.plan, self.figure, "#### Attack by attack",
-                      self.attacks, self.play, width=800),
-        )
+        controls = pn.Column(
+            self.form_box, self.add_button, "### Method", self.method_choice,
+            pn.FlexBox(self.form.number(("simulation", "trials"), "Trials", self.doc, DEFAULT_TRIALS),
+                       self.form.number(("simulation", "seed"), "Seed", self.doc, 1)),
+            "### Scenario file", self.download, self.upload, self.upload_message,
+            sizing_mode="stretch_width", max_width=CONTROLS_WIDTH, css_classes=["mh-controls"],
+            styles={"flex": f"1 1 {CONTROLS_WIDTH - 100}px"})
+        # the figures of the last good value: greyed out while a value is not accepted
+        self.shown = pn.Column(
+            self.headline, self.plan, self.figure, "#### Attack by attack",
+            pn.Column(self.attacks, styles={"overflow-x": "auto"}, sizing_mode="stretch_width"), self.play,
+            sizing_mode="stretch_width", css_classes=["mh-shown"])
+        answer = pn.Column(self.state, self.message, self.shown, sizing_mode="stretch_width",
+                           max_width=ANSWER_WIDTH, css_classes=["mh-answer"],
+                           styles={"flex": f"1 1 {ANSWER_WIDTH - 300}px"})
+        # the answer first: on a narrow screen (a phone) it comes on top and the controls
+        # below it; on a wide one the row is read right to left, the controls on the left
+        self.layout = pn.FlexBox(answer, controls, flex_direction="row-reverse", flex_wrap="wrap",
+                                 justify_content="flex-end", align_items="flex-start",
+                                 sizing_mode="stretch_width", css_classes=["mh-page"])
         self._read()
         self._rebuild()
 
@@ -136,8 +160,37 @@ class Explorer:
 
     # ------------------------------------------------------------------ changes
     def _on_change(self, path, value) -> None:
-        self.doc = put(self.doc, path, value)
+        doc = put(self.doc, path, value)
+        if doc == self.doc:  # Enter or leaving a field once its typing was read: nothing new
+            return
+        self.doc = doc
         self._read()
+
+    def _on_typing(self, path, value) -> None:
+        """A text being typed: read at once when the scenario reads with it (typing "17"
+        answers 1, then 17, the newest winning), else once no key has come for
+        :data:`TYPING_PAUSE` seconds, so that a value half typed ("-", a field emptied to be
+        typed again) is not marked wrong while the player is still typing."""
+        if self._typing is not None:
+            self._typing.cancel()
+        try:
+            to_scenario(put(self.doc, path, value))
+        except InputError:
+            self._typing = threading.Timer(TYPING_PAUSE, self._in_page, (partial(self._on_change, path, value),))
+            self._typing.daemon = True
+            self._typing.start()
+            return
+        self._on_change(path, value)
+
+    def _in_page(self, apply) -> None:
+        """Run ``apply`` where the page's widgets may be changed: on the served page's event
+        loop, or at once in a notebook or a script."""
+        doc = self._bokeh_doc
+        if doc is not None and doc.session_context is not None:
+            with set_curdoc(doc):
+                pn.state.execute(apply, schedule=True)
+        else:
+            apply()
 
     def _set_method(self, method: str) -> None:
         self.method = method
@@ -235,28 +288,43 @@ class Explorer:
         try:
             scenario = to_scenario(self.doc)
         except InputError as err:
-            message = field_message(err)
+            message = self._named(err)
             beside = self.form.show_error(err.key, message)
             self.message.object = self._state_html("error", message if not beside else
                                                    "fix the value marked in red: " + message, "mh-msg")
-            self.state.object = self._state_html("error", "not computed: a value is not accepted")
+            self.state.object = self._state_html(
+                "error", "not computed: a value is not accepted (the figures below are for the last good values)")
+            self._stale(True)
             return
         self.form.show_error(None, "")
         self.message.object = ""
+        self._stale(False)
         self.scenario = scenario
         self.plan.object = '<div class="mh-plan"><i>planning the turn...</i></div>' if self._planning else ""
         self.state.object = self._state_html("updating", "updating...")
         self._t_submit = time.perf_counter()
         self.runner.submit((scenario, self.method))
 
+    def _named(self, err: InputError) -> str:
+        """The message of ``err`` with its field named as the page names it ("ARM: must be
+        ..."), where a control stands for it."""
+        text = field_message(err)
+        field = self.form.field_of(err.key)
+        if field is None or not text.startswith(f"{err.key}: "):
+            return text
+        return f"{field.label}: {text.removeprefix(f'{err.key}: ')}"
+
+    def _stale(self, stale: bool) -> None:
+        """Grey out the figures shown (they answer the last good values), or show them plain."""
+        # both properties set either way: the browser keeps a style that is only left out
+        self.shown.styles = {"opacity": "0.35", "filter": "grayscale(1)"} if stale else {"opacity": "1",
+                                                                                         "filter": "none"}
+        self.shown.css_classes = ["mh-shown", "mh-stale"] if stale else ["mh-shown"]
+
     def _work(self, request, check):
         scenario, method = request
-        for answer in answers(scenario, method, check):
-            check()
-            # the numbers and tables first, then the figure, most of a stage's time to draw
-            yield answer, render(answer.result, answer.note, figure=False)
-            check()
-            page = render(answer.result, answer.note)
+        answer = page = None
+        for answer, page in self.pace.pages(scenario, method, check):
             yield answer, page
         planned = plan_stage(scenario, check)
         if planned is not None:
@@ -268,19 +336,14 @@ class Explorer:
         """The value being computed has a battlegroup: its turn is planned after the figures."""
         return self.scenario is not None and bool(battlegroups(self.scenario.attackers))
 
-    @staticmethod
-    def _how(answer) -> str:
+    def _how(self, answer) -> str:
+        """How the answer was found and how long the player has waited for it since the value
+        was read (computing, drawing and showing it)."""
         how = "exact" if answer.method == "exact" else f"Monte Carlo, {answer.result.trials:,} trials"
-        return f"{how}, {answer.seconds:.2f} s"
+        return f"{how}; {time.perf_counter() - self._t_submit:.2f} s"
 
     def _publish(self, number: int, out) -> None:
-        doc = self._bokeh_doc
-        apply = partial(self._apply, number, out)
-        if doc is not None and doc.session_context is not None:
-            with set_curdoc(doc):
-                pn.state.execute(apply, schedule=True)
-        else:
-            apply()
+        self._in_page(partial(self._apply, number, out))
 
     def _apply(self, number: int, out) -> None:
         if number != self.runner.newest:

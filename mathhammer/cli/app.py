@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import InputError
-from ..explorer import ADDRESS, DEFAULT_PORT, check_panel
+from ..explorer import ADDRESS, DEFAULT_PORT, EVERY_INTERFACE, check_panel
 from ..io.scenario_files import load_scenario
 from ._common import EXIT_OK, int_arg
 
@@ -19,6 +19,10 @@ def add_parsers(sub) -> None:
                    "warjack against a heavy warjack)")
     p.add_argument("--port", type=int_arg("port", 0, 65535), default=DEFAULT_PORT,
                    help=f"port on {ADDRESS} (default {DEFAULT_PORT}; 0: any free port)")
+    p.add_argument("--host", nargs="?", const=EVERY_INTERFACE, metavar="ADDRESS",
+                   help=f"serve beyond this machine, on ADDRESS (alone: {EVERY_INTERFACE}, every network "
+                   "interface), so that a phone on the same network can open the page; anyone on that "
+                   "network can then use it (never the default)")
     p.add_argument("--no-browser", action="store_true", help="serve without opening the browser")
     p.add_argument("--method", choices=("auto", "exact", "monte_carlo"), default="auto",
                    help="how the page computes (default auto: exact where it answers quickly)")
@@ -33,5 +37,6 @@ def _app(args) -> int:
                          "target (run the file with mathhammer run)")
     from ..app.server import serve  # Panel is imported only by this command
 
-    serve(args.port, show=not args.no_browser, scenario=scenario, method=args.method)
+    serve(args.port, show=not args.no_browser, scenario=scenario, method=args.method,
+          address=args.host or ADDRESS)
     return EXIT_OK

@@ -42,8 +42,11 @@ def _panels(result) -> list[list[str]]:
     return [r * width if len(r) == 1 else r for r in rows]
 
 
-def main_figure(result) -> Figure:
+def main_figure(result, *, scale: float = 1.0) -> Figure:
     """The figure ``mathhammer run --plot FILE`` writes.
+
+    ``scale`` multiplies its size in inches, its text staying the same size: the explorer
+    draws it at 0.75, so that shown at the page's width its text reads as the page's.
 
     Panels (Axes labelled with these names): ``"targets"`` (:func:`plot_targets`, several
     targets), ``"models"`` (:func:`plot_models_destroyed`, a
@@ -73,7 +76,7 @@ def main_figure(result) -> Figure:
     # room for the title's three lines, the legend under the damage bars, and a card
     spiral = result.card is not None and result.card.kind == "spiral"
     height = 4.8 * len(mosaic) + 0.9 + (1.4 if spiral else 0.6 if result.card is not None else 0)
-    fig = Figure(figsize=(6.4 * ncols, height), layout="constrained")
+    fig = Figure(figsize=(6.4 * ncols * scale, height * scale), layout="constrained")
     extra = {"card": {"projection": "polar"}} if spiral else {}
     # a spiral's ring gets the taller row: its labels need the room
     ratios = [1.0, 1.3] if spiral and len(mosaic) == 2 else None
@@ -95,17 +98,22 @@ def main_figure(result) -> Figure:
         plot_card(result, ax=axes["card"], standing=standing)
     if "cripple" in axes:
         plot_cripple(result, ax=axes["cripple"], standing="both" if standing else False)
-    _short_titles(axes, result)
+    _short_titles(axes, result, fig.get_figwidth() / ncols)
     fig.suptitle(figure_title(result, width=fig.get_figwidth()))
     return fig
 
 
-def _short_titles(axes: dict, result) -> None:
+def _short_titles(axes: dict, result, width: float) -> None:
     """Panel titles that say what each panel shows and nothing more: who and how (the
-    matchup, the method, the seed) is said once, in the figure's title."""
+    matchup, the method, the seed) is said once, in the figure's title. The card's, the
+    longest, is wrapped to its column's ``width`` (inches, about ten characters an inch)."""
     for name, ax in axes.items():
         if name == "card":  # keep the quantity: "P(box marked ...)" or a unit's share
-            ax.set_title(ax.get_title().split("\n")[-1])
+            title, chars = ax.get_title().split("\n")[-1], max(30, int(10 * width))
+            if len(title) > chars and " (" in title:  # the share of trials on a line of its own
+                head, _, tail = title.rpartition(" (")
+                title = f"{head}\n({tail}"
+            ax.set_title("\n".join(textwrap.fill(line, chars) for line in title.split("\n")))
         else:
             ax.set_title(_PANEL_TITLES[name])
     if "cripple" in axes and result.card.models == 1:
