@@ -15,6 +15,11 @@ LINE_COLOR = "black"
 BAND_ALPHA = 0.2
 
 
+#: Space between side-by-side panels (a fraction of the figure's width, constrained
+#: layout's ``wspace``; matplotlib's is 0.02): a panel's twin axis or colorbar label
+#: faces the next panel's y axis label, which at matplotlib's spacing reads as one.
+PANEL_WSPACE = 0.06
+
 #: Size (inches) of the figure a ``plot_x(...)`` call without ``ax`` makes.
 OWN_FIGSIZE = (6.4, 4.8)
 
@@ -37,9 +42,40 @@ def get_axes(ax: Axes | None, *, figsize: tuple[float, float] = OWN_FIGSIZE) -> 
     return own
 
 
+class TidyPercent(PercentFormatter):
+    """Percent tick labels with as few decimals as the ticks need: ``0%, 5%, 10%`` rather
+    than ``0.0%, 5.0%, 10.0%`` (matplotlib picks the decimals from the axis range alone),
+    ``2.5%, 5.0%`` where one tick needs a decimal. Shorter labels leave more room between
+    panels, where a twin axis's labels face the next panel's."""
+
+    def format_ticks(self, values):
+        pct = [self.convert_to_pct(v) for v in values]
+        decimals = next((d for d in range(6)
+                         if all(abs(round(x, d) - x) <= 1e-6 * max(1.0, abs(x)) for x in pct)), 5)
+        return [f"{x:.{decimals}f}{self.symbol}" for x in pct]
+
+
+def spread_panels(fig) -> None:
+    """Put :data:`PANEL_WSPACE` at least between the side-by-side panels of ``fig``.
+
+    The plots that put a label on the right of their panel (a twin axis, a colorbar) call
+    it on the figure they draw in, so that a figure of several panels made by the caller
+    (``plt.subplots(1, 2, layout="constrained")``) gets the room too. Only a figure with
+    constrained layout is changed, and only ever to more room: a wider spacing the caller
+    chose is kept, another layout is left alone.
+    """
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    engine = fig.get_layout_engine()
+    if isinstance(engine, ConstrainedLayoutEngine) and engine.get()["wspace"] < PANEL_WSPACE:
+        engine.set(wspace=PANEL_WSPACE)
+
+
 def percent_axis(axis, decimals: int | None = None) -> None:
-    """Show a probability axis (0..1) as percentages."""
-    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=decimals))
+    """Show a probability axis (0..1) as percentages: with ``decimals`` fixed, or else as
+    few as the ticks need (:class:`TidyPercent`)."""
+    cls = PercentFormatter if decimals is not None else TidyPercent
+    axis.set_major_formatter(cls(xmax=1.0, decimals=decimals))
 
 
 def integer_axis(axis) -> None:
@@ -60,8 +96,10 @@ def at_least_twin(ax: Axes, k, at_least, label: str):
     a line with markers, on its own 0-105 % scale (right); returns (twin Axes, line).
 
     The bars keep theirs (left): P(exactly k) is a few percent at most where the boxes are
-    many, and on the line's scale the bars would not show.
+    many, and on the line's scale the bars would not show. The figure's panels are spread
+    (:func:`spread_panels`): the twin's labels face the next panel's y axis label.
     """
+    spread_panels(ax.figure)  # its labels face the next panel's, if any
     twin = ax.twinx()
     twin.set_label(label)
     line, = twin.plot(k, at_least, color=LINE_COLOR, marker="o", markersize=3, linewidth=1.2,

@@ -14,7 +14,7 @@ from matplotlib.patches import Rectangle
 from .._core.intervals import wilson_interval
 from ..errors import NO_VALUE, InputError
 from ._common import (BAR_COLOR, check_flags, get_axes, method_note, need_result, percent_axis,
-                      target_title)
+                      spread_panels, target_title)
 
 #: Colour of the bars over the trials the target still stands (beside every trial's).
 STANDING_COLOR = "tab:orange"
@@ -145,8 +145,10 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
     table (branches 1..6 top to bottom, outermost box first), each box a Rectangle with its
     aspect letter. Patches are added column by column (branch by branch), box by box, in the
     order of ``result.box_marked``, so there is one Rectangle per box. With ``annotate``
-    each box also shows its probability. A colorbar (``vmin``..``vmax``) is added. Extra
-    keyword arguments go to the Rectangles (``edgecolor``, ``linewidth``, ...). With
+    each box also shows its probability. A colorbar (``vmin``..``vmax``) is added, and the
+    figure's panels spread so that its label keeps clear of the next panel's
+    (:func:`~mathhammer.plots._common.spread_panels`). Extra keyword arguments go to the
+    Rectangles (``edgecolor``, ``linewidth``, ...). With
     ``standing`` each box is shaded by the probability it is marked over the trials the
     target is still standing at the end (:func:`can_condition`): where the target often
     dies, the map of a surviving target's damage.
@@ -188,6 +190,7 @@ def plot_card(result, *, ax: Axes | None = None, cmap="Reds", annotate: bool = T
     what = "P(box marked)" if card.models == 1 else f"share of the {card.models} models"
     if standing:
         what = "P(box marked | still standing)"
+    spread_panels(ax.figure)  # the colorbar's label faces the next panel's, if any
     cbar = ax.figure.colorbar(ScalarMappable(norm=norm, cmap=cmap), ax=ax, shrink=0.8, label=what)
     percent_axis(cbar.ax.yaxis, decimals=0)
     kind = "life spiral" if spiral else "damage grid"

@@ -6,6 +6,7 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.patches import Patch
 
+from ._labels import bar_label, text_color_on
 from ._common import (BAR_COLOR, KILL_COLOR, at_least_twin, check_flags, get_axes, integer_axis,
                       legend_below, method_note, need_result, percent_axis, target_title)
 
@@ -16,9 +17,10 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
     """Bars of the probability of ending with exactly k damage points marked, k = 0..boxes.
 
     The last bar (every box marked: the target is disabled) is highlighted and labelled
-    with its percentage; where it is over 2.5 times the tallest other bar, the bars take the
-    scale of the others and it is drawn cut (a white break across it, its percentage on
-    top), so that the others show. With ``at_least``, a twin y-axis (label
+    with its percentage (above the bar, or inside its top or raised where the "k or more"
+    line passes there: never struck through); where it is over 2.5 times the tallest other
+    bar, the bars take the scale of the others and it is drawn cut (a white break across
+    it, its percentage on top), so that the others show. With ``at_least``, a twin y-axis (label
     ``"damage_at_least"``) carries the probability of k or more points marked as a line
     with markers, on its own 0-105 % scale. The legend sits under the axis, off the bars.
     Extra keyword arguments go to :meth:`~matplotlib.axes.Axes.bar` (``color`` colours
@@ -46,21 +48,23 @@ def plot_damage(result, *, ax: Axes | None = None, at_least: bool = True, **kwar
         for y in (0.56, 0.64):
             ax.plot([x0 - 0.15 * w, x0 + 1.15 * w], [top * y, top * (y + 0.05)], color="white",
                     linewidth=2.2, solid_capstyle="butt", clip_on=False, zorder=3)
-    ax.annotate(f"{100 * pmf[-1]:.1f}%", (x0 + w / 2, heights[-1]),
-                xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
-                fontsize="small", color=kill_color)
+    ax.set_ylim(0, top)
+    line = None
+    if at_least:  # drawn first: the label keeps clear of its line
+        _twin, line = at_least_twin(ax, k, result.damage_at_least, "damage_at_least")
+    bar_label(ax, f"{100 * pmf[-1]:.1f}%", x0 + w / 2, heights[-1], heights[-1],
+              [line] if line is not None else [], fontsize="small", color=kill_color,
+              inside_color=text_color_on(last.get_facecolor()))
     ax.set_xlabel("damage points marked, k")
     ax.set_ylabel("P(exactly k)")
     ax.set_xlim(-0.6, pmf.size - 0.4)
-    ax.set_ylim(0, top)
     percent_axis(ax.yaxis)
     integer_axis(ax.xaxis)
     ax.set_title(f"{target_title(result, 'Damage marked')} ({method_note(result)})")
     handles = [Patch(color=color, label="P(exactly k)"),
                Patch(color=kill_color, label=f"{'disabled' if result.models == 1 else 'all destroyed'}"
                                              f" (k = {pmf.size - 1})")]
-    if at_least:
-        twin, line = at_least_twin(ax, k, result.damage_at_least, "damage_at_least")
+    if line is not None:
         handles.append(line)
     legend_below(ax, handles)
     return ax

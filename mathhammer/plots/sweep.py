@@ -16,7 +16,11 @@ from ..studies.params import param_label
 from ._common import BAND_ALPHA, get_axes, integer_axis, need_columns, percent_axis, tick_label
 from ._heatmap import draw_heatmap
 
-__all__ = ["plot_kill_heatmap", "plot_kill_vs"]
+__all__ = ["LINE_DASHES", "LINE_MARKERS", "plot_kill_heatmap", "plot_kill_vs"]
+
+#: The markers and dashes of :func:`plot_kill_vs`'s lines, in turn, when it draws several.
+LINE_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+LINE_DASHES = ("-", "--", ":", "-.")
 
 
 def _rows_of_metric(frame, metric: str, what: str):
@@ -112,7 +116,10 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
     When the frame has no ``hue`` column (and ``hue`` is the default ``"loadout"`` or None)
     a single line is drawn. With ``band`` and ``ci_low``/``ci_high`` columns, each line gets
     a shaded 95% band (:meth:`~matplotlib.axes.Axes.fill_between`); a line whose interval
-    is a point everywhere (exact results) gets none. Extra keyword arguments go to
+    is a point everywhere (exact results) gets none. Several lines each get their own
+    hollow marker and dash (:data:`LINE_MARKERS`, :data:`LINE_DASHES`) besides their colour,
+    so that two that coincide (loadouts that play alike) both show; a ``marker`` or
+    ``linestyle`` given sets every line's. Extra keyword arguments go to
     :meth:`~matplotlib.axes.Axes.plot`.
 
     Raises InputError (one line) when a column is missing or a line has several rows for
@@ -133,9 +140,12 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
     percent = is_probability(metric)
 
     ax = get_axes(ax)
+    # several lines: each its own marker and dash besides its colour, hollow markers, so
+    # that lines which coincide (two loadouts playing alike) still show one under the other
+    own = len(groups) > 1 and not {"marker", "linestyle", "ls"} & set(kwargs)
+    kwargs.setdefault("markersize", 6 if own else 4)
     kwargs.setdefault("marker", "o")
-    kwargs.setdefault("markersize", 4)
-    for name, g in groups:
+    for i, (name, g) in enumerate(groups):
         if g[param].duplicated().any():
             who = "" if name is None else f" for {hue} {name!r}"
             raise InputError(what, NO_VALUE, f"several rows per {param} value{who}; filter the frame "
@@ -144,7 +154,9 @@ def plot_kill_vs(frame, param: str, *, metric: str = "kill", hue: str | None = "
         xs = g[param].to_numpy()
         ys = g["value"].to_numpy(dtype=float)
         label = metric_label(metric) if name is None else str(name)
-        line, = ax.plot(xs, ys, label=label, **kwargs)
+        style = ({"marker": LINE_MARKERS[i % len(LINE_MARKERS)], "markerfacecolor": "none",
+                  "linestyle": LINE_DASHES[i % len(LINE_DASHES)]} if own else {})
+        line, = ax.plot(xs, ys, label=label, **{**kwargs, **style})
         if band and has_ci:
             lo = g["ci_low"].to_numpy(dtype=float)
             hi = g["ci_high"].to_numpy(dtype=float)

@@ -8,6 +8,7 @@ from matplotlib.patches import Patch
 
 from .._core.intervals import Z95
 
+from ._labels import bar_label, error_extents, text_color_on
 from ._common import (BAR_COLOR, KILL_COLOR, at_least_twin, check_flags, get_axes, integer_axis,
                       legend_below, method_note, need_result, percent_axis, target_title)
 
@@ -17,7 +18,8 @@ __all__ = ["plot_models_destroyed"]
 def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = True, **kwargs) -> Axes:
     """Bars of the probability that exactly k models of the target end destroyed,
     k = 0..models; the last bar (every model: the unit is cleared) is highlighted, and each
-    bar is labelled with its percentage.
+    bar is labelled with its percentage: just above the bar, or, where the "k or more" line
+    passes there, inside the bar's top or raised clear of the line (never struck through).
 
     With ``at_least``, a twin y-axis (label ``"models_destroyed_at_least"``) carries the
     probability of k or more destroyed as a line with markers (what a player asks: "at
@@ -45,15 +47,20 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
         kwargs.setdefault("error_kw", {"elinewidth": 0.8, "capsize": 2, "ecolor": "0.3"})
     bars = ax.bar(k, pmf, color=colors, **kwargs)
     top = max(float(pmf.max()), 1e-9)
-    for rect, p in zip(bars, pmf):
-        if p >= 0.005:
-            ax.annotate(f"{100 * p:.0f}%", (rect.get_x() + rect.get_width() / 2, p),
-                        xytext=(0, 2), textcoords="offset points", ha="center", va="bottom",
-                        fontsize="x-small")
+    ax.set_ylim(0, top * 1.18)
+    line = None
+    if at_least:  # drawn first: the labels keep clear of its line
+        _twin, line = at_least_twin(ax, k, result.models_destroyed_at_least,
+                                    "models_destroyed_at_least")
+    down, up = error_extents(kwargs.get("yerr"), pmf.size)
+    for rect, p, lo, hi in zip(bars, pmf, down, up):
+        if p >= 0.005:  # over and under the error bar, off the "k or more" line
+            bar_label(ax, f"{100 * p:.0f}%", rect.get_x() + rect.get_width() / 2, p + hi, p - lo,
+                      [line] if line is not None else [], fontsize="x-small",
+                      inside_color=text_color_on(rect.get_facecolor()))
     ax.set_xlabel(f"models destroyed, k (of {n})")
     ax.set_ylabel("P(exactly k)")
     ax.set_xlim(-0.6, pmf.size - 0.4)
-    ax.set_ylim(0, top * 1.18)
     percent_axis(ax.yaxis)
     integer_axis(ax.xaxis)
     ax.set_xticks(k)
@@ -63,8 +70,7 @@ def plot_models_destroyed(result, *, ax: Axes | None = None, at_least: bool = Tr
                            label=f"mean {mean:.2f}")
     handles = [Patch(color=color, label="P(exactly k)"),
                Patch(color=kill_color, label=f"all {n} destroyed ({100 * pmf[-1]:.1f}%)"), mean_line]
-    if at_least:
-        twin, line = at_least_twin(ax, k, result.models_destroyed_at_least, "models_destroyed_at_least")
+    if line is not None:
         handles.append(line)
     legend_below(ax, handles)
     return ax
