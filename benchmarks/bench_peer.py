@@ -11,14 +11,19 @@ Run from the repository root::
 Each scenario is evaluated as ``mh.simulate(scenario, method="exact")`` (from the scenario to
 the Result, best play's "how to play it" included), once to warm up, then as many times as fit
 in ``--seconds``; the time per evaluation is the best of ``--rounds`` such rounds. Printed per
-scenario: the milliseconds, the peer's figure (measured 2026-12-04 on a like 2-core machine,
-its engine run under Node.js), the ratio ours / peer's and the target (at most a third of the
-peer's), and the kill and expected damage, which must equal :data:`EXPECTED`: the figures a
-run of the peer on the same scenario is to give, so that anyone who runs both knows they
-timed the same game. Five of them equal the brute-force oracle of tests/naive.py to 1e-15
-(2026-12-05); ``two_targets`` is this engine's, whose several-target path tests/ checks
-against tests/naive_units.py on other cases. A figure that differs exits with status 1; a
-missed target is printed ``MISS``.
+scenario: the milliseconds, the peer's figure (its engine rebuilt from its published TypeScript
+source and run under Node.js 20 beside this benchmark, 2026-12-05, on a 2-core machine), the
+ratio ours / peer's and the target (at most a third of the peer's), and the kill and expected
+damage, which must equal :data:`EXPECTED`, so that anyone who times both knows what game was
+timed. Five of them equal the brute-force oracle of tests/naive.py to 1e-15 (2026-12-05);
+``two_targets`` is this engine's, whose several-target path tests/ checks against
+tests/naive_units.py on other cases. The peer gives the same figures on ``two_targets`` and
+``rof_2d3``; on the others it reads a rule otherwise: its power field spends one point per
+attack (our setting ``power_field_per_attack = 1`` gives its figures on ``target_focus`` and
+its kill on ``ten_vs_focus``), a critical knockdown stops its own hit's Tough roll
+(``knockdown_before_tough = true`` gives its ``crit_knockdown``), and its attacker plays for
+the kill alone (the same kill on ``focus_attacker``, less damage). A figure that differs exits
+with status 1; a missed target is printed ``MISS``.
 
 ``--before PATH`` times the same scenarios with the ``mathhammer`` of another checkout in a
 child process, the two taking turns round by round, and prints the ratio this / before: no
@@ -37,9 +42,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: The peer's warm time per evaluation, ms (2026-12-04).
-PEER_MS = {"target_focus": 7.0, "ten_vs_focus": 119.9, "focus_attacker": 82.4, "two_targets": 35.7,
-           "rof_2d3": 10.1, "crit_knockdown": 18.5}
+#: The peer's warm time per evaluation, ms: best of two runs of 3 rounds, each beside a run of
+#: this script on the same machine (2026-12-05).
+PEER_MS = {"target_focus": 4.15, "ten_vs_focus": 57.2, "focus_attacker": 60.2, "two_targets": 28.5,
+           "rof_2d3": 6.26, "crit_knockdown": 11.4}
 #: Kill and expected damage of each scenario.
 EXPECTED = {"target_focus": (0.011387, 15.3892), "ten_vs_focus": (0.150961, 11.0165),
             "focus_attacker": (0.155229, 20.4052), "two_targets": (0.910444, 15.4769),

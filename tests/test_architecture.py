@@ -347,10 +347,11 @@ def test_functions_are_short():
 
 
 #: Numba's modules a kernel may import: its public face, and the documented extension API
-#: (jit options, ``numba.extending``, a custom pipeline built from its public pass classes).
+#: (jit options, ``numba.extending``, a custom pipeline built from its public pass classes),
+#: and its documented event API (``numba.core.event``: whether Numba compiles or loads).
 NUMBA_PUBLIC = {"numba", "numba.extending", "numba.typed", "numba.core.compiler",
                 "numba.core.compiler_machinery", "numba.core.untyped_passes",
-                "numba.core.typed_passes"}
+                "numba.core.typed_passes", "numba.core.event"}
 #: Modules allowed to reach Numba's and llvmlite's internals or to assign to another
 #: package's attributes: none. The set may only shrink.
 REACHES_INTO_NUMBA: set[str] = set()

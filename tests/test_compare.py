@@ -72,6 +72,54 @@ def test_the_difference_interval_covers_the_exact_difference():
         assert hi - lo < single
 
 
+def test_every_loadout_gets_its_verdict_against_the_best():
+    """Three loadouts: the best is compared with each of the other two (runner-up first),
+    each pair with its own paired difference and interval, covering the exact one."""
+    scen = {"POW 13": loadout(13), "POW 16": loadout(16), "POW 15": loadout(15)}
+    exact = compare(scen, method="exact")
+    mc = compare(scen, trials=TRIALS, seed=11)
+    for metric in ("kill", "damage_mean"):
+        e, m = exact.best[metric], mc.best[metric]
+        assert [v["loadout"] for v in e["versus"]] == [v["loadout"] for v in m["versus"]] == [
+            "POW 15", "POW 13"]
+        for ev, mv in zip(e["versus"], m["versus"]):
+            other = ev["loadout"]
+            d = (getattr(exact.results["POW 16"], metric)
+                 - getattr(exact.results[other], metric))
+            assert ev["difference"] == pytest.approx(d, abs=1e-12)
+            assert mv["ci95"][0] <= ev["difference"] <= mv["ci95"][1]
+            assert mv["method"] == "paired chunks" and ev["method"] == "exact"
+            assert mv["verdict"].startswith("POW 16 ") and f" {other}: +" in mv["verdict"]
+        # the runner-up's figures are those of the first pair; the verdict joins both
+        assert {k: m[k] for k in ("difference", "ci95", "clear")} == {
+            k: m["versus"][0][k] for k in ("difference", "ci95", "clear")}
+        assert m["verdict"] == "; ".join(v["verdict"] for v in m["versus"])
+    assert mc.best["kill"]["versus"][1]["clear"] is True  # POW 16 against POW 13: clear
+    assert mc.verdicts() == [v["verdict"] for b in mc.best.values() for v in b["versus"]]
+    assert len(mc.verdicts()) == 4
+
+
+def test_a_loadout_level_with_the_best_has_no_clear_difference_the_other_a_clear_one():
+    """The same two attackers in either order (one distribution, other dice) and a weaker
+    third: against the best, the first is "no clear difference" (its interval spans 0),
+    the third clearly worse; the text says both."""
+    jack = Attacker("Jack", [Weapon("Fist", "melee", 7, 16, attacks=2)])
+    gun = Attacker("Gun", [Weapon("Cannon", "ranged", 6, 14, attacks=2)])
+    weak = Attacker("Jack", [Weapon("Fist", "melee", 7, 10, attacks=2)])
+    c = compare({"jack first": Scenario(TARGET, [jack, gun]),
+                 "gun first": Scenario(TARGET, [gun, jack]),
+                 "weak": Scenario(TARGET, [weak, gun])}, trials=TRIALS, seed=1)
+    for metric, what in (("kill", "kill chance"), ("damage_mean", "mean damage")):
+        level, worse = c.best[metric]["versus"]
+        assert level["loadout"] in ("jack first", "gun first") and worse["loadout"] == "weak"
+        assert level["ci95"][0] < 0 < level["ci95"][1] and level["clear"] is False
+        assert level["verdict"].startswith(f"no clear difference in {what} between ")
+        assert worse["ci95"][0] > 0 and worse["clear"] is True
+        assert worse["verdict"].startswith(f"{c.best[metric]['best']} ")
+        assert worse["verdict"].endswith(")") and " than weak: +" in worse["verdict"]
+        assert level["verdict"] in str(c) and worse["verdict"] in str(c)
+
+
 def test_exact_comparison_is_exact():
     c = compare({"POW 16": loadout(16), "POW 12": loadout(12)}, method="exact")
     d = simulate(loadout(16), method="exact").kill - simulate(loadout(12), method="exact").kill
@@ -207,6 +255,46 @@ def test_cli_compare(files, capsys):
     assert d["loadouts"] == ["A", "B"] and d["best"]["kill"]["method"] == "exact"
 
 
+def test_cli_compare_three_loadouts_text_json_and_figure(files, tmp_path, capsys):
+    """``mathhammer compare`` of three files: a verdict for each loadout against the best in
+    the text, the JSON and the --plot figure's panels (the title names the best; under each
+    other loadout's name, its difference from the best and the interval, as the JSON has it)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from mathhammer.plots import compare_figure
+
+    a, b = files
+    c = tmp_path / "fist14.toml"
+    c.write_text(SCENARIO.format(pow=14))
+    argv = ["compare", str(a), str(b), str(c), "--trials", str(TRIALS)]
+    png = tmp_path / "three.png"
+    assert main([*argv, "--plot", str(png)]) == 0
+    out = capsys.readouterr().out
+    for other in ("fist14", "fist12"):
+        assert f"fist16 kills more often than {other}: +" in out
+        assert f"fist16 deals more damage on average than {other}: +" in out
+    assert out.count("95% CI") == 4 and png.stat().st_size > 0
+    assert main([*argv, "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    for metric in ("kill", "damage_mean"):
+        versus = d["best"][metric]["versus"]
+        assert [v["loadout"] for v in versus] == ["fist14", "fist12"]
+        assert all(v["clear"] is True and v["ci95"][0] > 0 for v in versus)
+    cmp = compare({"fist16": loadout(16), "fist12": loadout(12), "fist14": loadout(14)}, trials=TRIALS, seed=1)
+    figure = compare_figure(cmp)
+    for ax, metric in zip(figure.axes, ("kill", "damage_mean")):
+        assert "best: fist16" in ax.get_title()
+        ticks = {t.get_text().split("\n")[0]: t.get_text() for t in ax.get_yticklabels()}
+        assert ticks["fist16"] == "fist16"  # the best: no difference under it
+        scale, digits = (100, 1) if metric == "kill" else (1, 2)
+        for v in cmp.best[metric]["versus"]:
+            lo, hi = v["ci95"]
+            want = (f"{-v['difference'] * scale:+.{digits}f}" + (" pts" if metric == "kill" else "")
+                    + f" ({-hi * scale:+.{digits}f} to {-lo * scale:+.{digits}f})")
+            assert ticks[v["loadout"]] == f"{v['loadout']}\n{want}"
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--label", "A"], "--label: give one per scenario file"),
     (["--label", "A", "--label", "A"], "--label: 'A' is given twice"),
@@ -311,5 +399,8 @@ def test_the_figure_paints_a_winner_only_where_the_verdict_is_clear():
     for comparison, painted in ((unclear, 0), (clear, 1)):
         ax = plot_compare(comparison, "kill")
         assert sum(p.get_facecolor() == red for p in ax.patches) == painted
+        other = [t.get_text() for t in ax.get_yticklabels() if "\n" in t.get_text()]
+        assert len(other) == 1 and ("no clear difference" in other[0]) == (not painted)
+        assert ("no clear best" in ax.get_title()) == (not painted)
         assert ax.get_xlabel() == "P(destroyed)" and ax.get_title().startswith("P(destroyed) by loadout")
         matplotlib.pyplot.close(ax.figure)

@@ -1,13 +1,20 @@
 """Every code block of README.md and docs/*.md runs as written (tests/doc_blocks.py says how
 each fence language is read).
 
-Each block runs in its own temporary folder holding a copy of ``examples/`` (the files the
-blocks name), with this checkout first on ``PYTHONPATH`` and matplotlib on Agg: Python blocks
-as scripts in a fresh interpreter, shell blocks command by command through bash, with
-``mathhammer`` and ``python`` on ``PATH`` meaning this interpreter (``python -m mathhammer``).
-``make`` targets are checked with ``make -n`` in the checkout (they install packages, and
-``make test`` is this suite). TOML blocks are read by the scenario reader unless marked as
-fragments; output blocks are not run. Failures name the block as ``DOC:LINE``.
+Each block runs first in its own temporary folder holding a copy of ``examples/`` (the files
+the blocks name), so that it needs no other block's files, with this checkout first on
+``PYTHONPATH`` and matplotlib on Agg: Python blocks as scripts in a fresh interpreter, shell
+blocks command by command through bash, with ``mathhammer`` and ``python`` on ``PATH``
+meaning this interpreter (``python -m mathhammer``). ``make`` targets are checked with
+``make -n`` in the checkout (they install packages, and ``make test`` is this suite). TOML
+blocks are read by the scenario reader unless marked as fragments; output blocks are not run.
+
+Then every block of the document runs a second time, in order, in one folder holding what
+all of them wrote the first time (each block's folder copied in, in document order): what a
+reader who pastes the document's blocks twice in a row in one folder meets. A block that
+refuses a file it or an earlier block wrote (an ``out=`` without ``resume=True``, a table or
+a figure without ``overwrite=True`` / ``--force``) fails there. Failures name the block as
+``DOC:LINE``, and the second run as such.
 """
 
 from __future__ import annotations
@@ -24,12 +31,17 @@ from collections import Counter
 
 import pytest
 
-from doc_blocks import NOT_RUN, ROOT, Block, DocBlockError, all_blocks, parse
+from doc_blocks import DOCUMENTS, NOT_RUN, ROOT, Block, DocBlockError, all_blocks, parse
 from mathhammer.io.scenario_files import loads_scenario
 
 BLOCKS = all_blocks()
-#: Seconds one block may take (the whole module stays near two minutes on two cores).
+#: Seconds one block may take (the whole module, every block run twice, takes about three
+#: minutes on two cores: the first runs 110 s, the second, whose studies resume, 70 s).
 TIMEOUT = 300
+#: The blocks run, by document, in document order.
+RUN = {doc: [b for b in BLOCKS if b.doc == doc and b.kind not in NOT_RUN] for doc in DOCUMENTS}
+#: What the test writes into a block's folder itself (not the block's output).
+_OWN = {".bin", "block.py"}
 
 
 def _wrappers(folder) -> None:
@@ -49,17 +61,35 @@ def _wrappers(folder) -> None:
         path.chmod(0o755)
 
 
-@pytest.fixture
-def workdir(tmp_path):
-    """A folder holding a copy of examples/, and the environment the blocks run in."""
-    shutil.copytree(ROOT / "examples", tmp_path / "examples")
-    _wrappers(tmp_path / ".bin")
+def _folder(folder):
+    """``folder`` made to hold a copy of examples/; returns it and the environment the blocks
+    run in there."""
+    shutil.copytree(ROOT / "examples", folder / "examples")
+    _wrappers(folder / ".bin")
     env = dict(os.environ)
     env.pop("MATHHAMMER_CARDS", None)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    env["PATH"] = os.pathsep.join([str(tmp_path / ".bin"), env.get("PATH", "")])
+    env["PATH"] = os.pathsep.join([str(folder / ".bin"), env.get("PATH", "")])
     env["MPLBACKEND"] = "Agg"
-    return tmp_path, env
+    return folder, env
+
+
+@pytest.fixture
+def workdir(tmp_path):
+    """A folder holding a copy of examples/, and the environment the blocks run in."""
+    return _folder(tmp_path)
+
+
+def _merge(done, shared) -> None:
+    """Copy what a block wrote in its folder ``done`` into ``shared`` (a later block's file
+    replacing an earlier one's, as when a reader runs them in order in one folder)."""
+    for item in done.iterdir():
+        if item.name in _OWN:
+            continue
+        if item.is_dir():
+            shutil.copytree(item, shared / item.name, dirs_exist_ok=True)
+        else:
+            shutil.copy2(item, shared / item.name)
 
 
 def _report(block: Block, what: str, proc: subprocess.CompletedProcess) -> str:
@@ -123,12 +153,27 @@ RUNNERS = {"python": _run_python, "shell": _run_shell, "scenario": _read_scenari
            "serving": _run_serving}
 
 
-@pytest.mark.parametrize("block", [b for b in BLOCKS if b.kind not in NOT_RUN],
-                         ids=lambda b: b.id)
-def test_block_runs(block, workdir):
-    """The block does what it says: it runs (or is read) without an error."""
-    folder, env = workdir
-    RUNNERS[block.kind](block, folder, env)
+def _run_twice(blocks: list[Block], where) -> None:
+    """Run ``blocks`` each alone in a fresh folder under ``where``, then all again, in order,
+    in one folder holding what they wrote (AssertionError naming the block that failed)."""
+    shared, shared_env = _folder(where / "again")
+    for i, block in enumerate(blocks):
+        folder, env = _folder(where / f"block{i}")
+        RUNNERS[block.kind](block, folder, env)
+        _merge(folder, shared)
+    for block in blocks:
+        try:
+            RUNNERS[block.kind](block, shared, shared_env)
+        except AssertionError as e:
+            raise AssertionError(f"second run, in the folder of the first: {e}") from None
+
+
+@pytest.mark.parametrize("doc", [doc for doc in DOCUMENTS if RUN[doc]])
+def test_blocks_run_then_run_again(doc, tmp_path):
+    """Each block of ``doc`` does what it says: it runs (or is read) without an error, alone
+    in a fresh folder. Then, in one folder holding everything the blocks wrote, every block
+    runs again in order and still does: a reader may paste them twice."""
+    _run_twice(RUN[doc], tmp_path)
 
 
 def test_every_block_is_run_or_a_listed_kind():
@@ -183,3 +228,23 @@ def test_an_error_block_fails_when_the_command_succeeds(workdir):
     folder, env = workdir
     with pytest.raises(AssertionError, match="x.md:2"):
         _run_shell(block, folder, env)
+
+
+def test_a_block_that_refuses_its_own_file_fails_the_second_run(tmp_path):
+    """A block that writes a file it refuses to replace passes alone and fails when run
+    again; a block refusing an earlier block's file fails too, naming itself."""
+    doc = "```python\nopen('a.txt', 'x').write('1')\n```\n```console\n$ mathhammer --version\n```\n"
+    with pytest.raises(AssertionError, match=r"second run, in the folder of the first: x.md:1: "
+                                             r"the script exited with status 1"):
+        _run_twice(parse(doc, "x.md"), tmp_path / "own")
+    later = parse("```bash\ntouch b.txt\n```\n```python\nopen('b.txt', 'x')\n```\n", "x.md")
+    with pytest.raises(AssertionError, match=r"second run, in the folder of the first: x.md:4"):
+        _run_twice(later, tmp_path / "earlier")
+
+
+def test_a_block_that_needs_another_blocks_file_fails(tmp_path):
+    """Each block runs alone first: one that reads a file only an earlier block writes fails,
+    though in one folder, in order, it would pass."""
+    doc = "```bash\ntouch c.txt\n```\n```python\nopen('c.txt')\n```\n"
+    with pytest.raises(AssertionError, match=r"^x.md:4: the script exited with status 1"):
+        _run_twice(parse(doc, "x.md"), tmp_path)

@@ -776,12 +776,15 @@ class _Stop(Exception):
 
 
 @pytest.mark.parametrize("command", ["sweep", "matrix"])
-@pytest.mark.parametrize("flag, tty, expected", [(None, False, False), (None, True, None), ("--progress", False, None),
+@pytest.mark.parametrize("flag, tty, expected", [(None, False, False), (None, True, True), ("--progress", False, True),
                                                  ("--no-progress", True, False), ("--no-progress", False, False)])
 def test_sweep_and_matrix_show_progress_as_run_does(command, flag, tty, expected, folder, monkeypatch):
-    """By default a bar only where stderr is a terminal (the rule of run); the flags choose."""
+    """By default a bar only where stderr is a terminal (the rule of run); the flags choose.
+    The command passes its flag on (None without one) and the one rule of every run,
+    ``show_progress``, decides, as it does for ``run`` and for the API."""
     import mathhammer.studies.matrices as matrices
     import mathhammer.studies.sweeps as sweeps
+    from mathhammer._core.ticker import show_progress
 
     seen = {}
 
@@ -807,7 +810,8 @@ def test_sweep_and_matrix_show_progress_as_run_does(command, flag, tty, expected
             else ["matrix", "--attackers", "solo", "--targets", "solo"])
     with pytest.raises(_Stop):
         cli.main([*argv, "--trials", "1000"] + ([flag] if flag else []))
-    assert seen["progress"] is expected
+    assert seen["progress"] is {None: None, "--progress": True, "--no-progress": False}[flag]
+    assert show_progress(seen["progress"]) is expected
 
 
 def test_a_long_sweep_into_a_file_writes_no_bar(folder):

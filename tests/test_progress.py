@@ -97,6 +97,65 @@ def test_a_quick_compile_or_cache_load_says_nothing():
     assert out.getvalue() == ""
 
 
+def _cached_kernel(folder, name: str):
+    """The kernel of ``folder/cached.py``, with Numba's on-disk cache beside it: each call
+    makes a new dispatcher, as a new process would, which loads what an earlier one compiled."""
+    import importlib.util
+
+    path = folder / "cached.py"
+    if not path.exists():
+        path.write_text("import numba\n\n\n@numba.njit(cache=True)\ndef total(a, n):\n"
+                        "    return a.sum() + n\n")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.total
+
+
+def _slowed(monkeypatch, kernel, seconds: float) -> None:
+    """``kernel``'s compile (or load) made to take ``seconds`` more: a busy machine."""
+    compile_ = kernel.compile
+
+    def slow(sig):
+        time.sleep(seconds)
+        return compile_(sig)
+
+    monkeypatch.setattr(kernel, "compile", slow)
+
+
+def test_the_notice_says_compiling_only_when_numba_compiles(monkeypatch, tmp_path):
+    """A load from Numba's cache is never announced as a compile, however long it takes (a
+    busy machine); a compile that takes long is. What Numba does decides, not the time."""
+    monkeypatch.setattr(compiling, "NOTICE_AFTER", 0.0)  # any wait is long enough
+    args = (np.zeros(3), np.int64(2))
+    cold, out = _cached_kernel(tmp_path, "cold"), io.StringIO()
+    _slowed(monkeypatch, cold, 0.3)
+    assert compile_for(cold, args, "the test kernel", "about 1 s", stream=out) is True
+    assert out.getvalue().startswith("mathhammer: compiling the test kernel")
+    assert sum(cold.stats.cache_misses.values()) == 1  # compiled, and written to the cache
+    warm, out = _cached_kernel(tmp_path, "warm"), io.StringIO()
+    _slowed(monkeypatch, warm, 0.3)
+    assert compile_for(warm, args, "the test kernel", "about 1 s", stream=out) is False
+    assert out.getvalue() == ""
+    assert sum(warm.stats.cache_hits.values()) == 1 and not warm.stats.cache_misses  # loaded
+    assert warm(*args) == 2.0
+
+
+def test_another_threads_compile_is_not_this_ones(tmp_path):
+    """Numba's compile events are heard by every listener: a compile in another thread (the
+    explorer's, a test's) does not make this thread's wait a compile."""
+    import threading
+
+    kernel = _fresh_kernel()
+    with compiling.numba_compiling() as seen:
+        other = threading.Thread(target=kernel, args=(np.zeros(2), np.int64(1)))
+        other.start()
+        other.join()
+        assert len(kernel.overloads) == 1 and not seen.is_set()
+        _fresh_kernel()(np.zeros(2), np.int64(1))
+        assert seen.is_set()
+
+
 def test_machine_code_is_the_compiled_kernel_for_those_types():
     """What the drivers call once a kernel is ready: the machine code for the arguments'
     types, skipping Numba's typing of every argument; the dispatcher itself before."""
@@ -169,3 +228,95 @@ def test_run_progress_flag(monkeypatch, capsys, flag, shown):
     monkeypatch.setattr(ticker, "DELAY", 0.0)
     assert main(["demo", "--trials", "100000", "--seed", "1", flag]) == 0
     assert ("simulate" in capsys.readouterr().err) is shown
+
+
+# ------------------------------------------------ runs over points: a bar on a terminal only
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+_STUDIES = {
+    "sweep": lambda progress: mh.sweep(PLAIN, {"target.arm": [16, 18]}, trials=1000, seed=1,
+                                       progress=progress),
+    "matrix": lambda progress: mh.matrix(["light_warjack"], ["solo", "heavy_warjack"],
+                                         trials=1000, seed=1, progress=progress),
+}
+
+
+@pytest.mark.parametrize("study", sorted(_STUDIES))
+@pytest.mark.parametrize("stream, progress, shown", [
+    (io.StringIO, None, False), (_Tty, None, True), (io.StringIO, True, True), (_Tty, False, False)])
+def test_a_study_shows_its_bar_by_the_rule_of_every_run(monkeypatch, study, stream, progress, shown):
+    """``mh.sweep`` / ``mh.matrix`` from Python: by default a bar only where stderr is a
+    terminal (the rule of ``simulate``), ``True`` wherever it goes, ``False`` never."""
+    monkeypatch.setattr(ticker, "DELAY", 0.0)  # a bar at once, where there is one
+    err = stream()
+    monkeypatch.setattr("sys.stderr", err)
+    _STUDIES[study](progress)
+    assert ("point" in err.getvalue()) is shown, err.getvalue()
+    if not shown:
+        assert err.getvalue() == ""
+
+
+#: Commands whose points last over the second after which a bar appears (two to three).
+_COMMANDS = {
+    "sweep": ["sweep", "examples/warjack_duel.toml", "--vary", "target.arm=14:22",
+              "--trials", "1000000", "--seed", "1"],
+    "matrix": ["matrix", "--attackers", "heavy_warjack,light_warjack", "--targets",
+               "solo,heavy_warbeast", "--vary", "attackers.0.focus=0:3", "--trials", "2000000",
+               "--seed", "1"],
+}
+
+
+def _stderr_of(argv: list[str], terminal: bool) -> str:
+    """What ``mathhammer ARGV`` writes on stderr: a pipe, or a pseudo-terminal's."""
+    import os
+    import select
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cmd = [sys.executable, "-m", "mathhammer", *argv]
+    root = Path(__file__).resolve().parents[1]
+    if not terminal:
+        proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stderr
+    import fcntl
+    import struct
+    import termios
+
+    master, slave = os.openpty()
+    # a terminal of 24 x 80 (a new one has 0 columns, into which tqdm draws nothing)
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    got = bytearray()
+    try:
+        while True:  # read as it comes: a full terminal buffer would stop the command
+            ready, _, _ = select.select([master], [], [], 1.0)
+            if ready:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:  # the command ended: its side of the terminal is closed
+                    break
+                if not chunk:
+                    break
+                got += chunk
+            elif proc.poll() is not None:
+                break
+        assert proc.wait(timeout=300) == 0, bytes(got)
+    finally:
+        os.close(master)
+    return got.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("command", sorted(_COMMANDS))
+def test_the_commands_show_a_bar_on_a_terminal_never_into_a_pipe(command):
+    """``mathhammer sweep`` and ``mathhammer matrix``, as ``run``: the same command writes
+    nothing into a redirected stderr and draws its bar on a terminal (which shows that it
+    lasted long enough for one)."""
+    err = _stderr_of(_COMMANDS[command], terminal=False)
+    assert err == "", err
+    assert f"{command}:" in _stderr_of(_COMMANDS[command], terminal=True)

@@ -173,15 +173,18 @@ def test_argument_errors():
         sweep(PLAIN, {"target.arm": [16]}, trials=0)
 
 
-def test_progress_callback_and_bar(capsys):
+def test_progress_callback_and_bar(capsys, monkeypatch):
     seen = []
     sweep(PLAIN, {"target.arm": [16, 17, 18]}, trials=1000, seed=1,
           progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1, 3), (2, 3), (3, 3)]
-    sweep(PLAIN, {"target.arm": [16, 17]}, trials=1000, seed=1, progress=True)
-    assert "sweep" in capsys.readouterr().err  # the tqdm bar, shown at once
     sweep(PLAIN, {"target.arm": [16, 17]}, trials=1000, seed=1)
     assert capsys.readouterr().err == ""  # under a second: no bar
+    monkeypatch.setattr("mathhammer._core.ticker.DELAY", 0.0)  # a bar at once, where shown
+    sweep(PLAIN, {"target.arm": [16, 17]}, trials=1000, seed=1, progress=True)
+    assert "sweep" in capsys.readouterr().err  # the tqdm bar, asked for: a pipe or not
+    sweep(PLAIN, {"target.arm": [16, 17]}, trials=1000, seed=1)
+    assert capsys.readouterr().err == ""  # stderr captured, not a terminal: no bar
 
 
 # ---------------------------------------------------------------------------- the file

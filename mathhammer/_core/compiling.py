@@ -5,31 +5,39 @@ Numba compiles a kernel on its first call in a process, or loads it from its on-
 compile, at the first run of each kind (plain or general kernel, one target or several,
 one chunk of trials or many) after installing or upgrading, takes seconds to minutes on two
 cores. :func:`compile_for` compiles (or loads) the kernel for the argument types of the
-call about to be made and, when that has not finished after :data:`NOTICE_AFTER` seconds,
-writes one line on stderr saying what is happening (where a progress bar is shown, its clock
-then counts the wait: :func:`~mathhammer._core.ticker.waiting`), so a first run never waits
-in silence.
+call about to be made and, when Numba compiles and that has not finished after
+:data:`NOTICE_AFTER` seconds, writes one line on stderr saying so (where a progress bar is
+shown, its clock then counts the wait: :func:`~mathhammer._core.ticker.waiting`), so a
+first run never waits in silence.
+
+Whether Numba compiles is what Numba says, not a guess from the time taken: its event API
+(``numba.core.event``) broadcasts a ``"numba:compile"`` event when a dispatcher compiles,
+and none when it loads machine code from its cache. A load slowed down by a busy machine is
+therefore never announced as a compile.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 import weakref
+from contextlib import contextmanager
 
 import numpy as np
 
 from .ticker import say, waiting
 
-__all__ = ["NOTICE_AFTER", "arg_layout", "compile_for", "machine_code"]
+__all__ = ["NOTICE_AFTER", "arg_layout", "compile_for", "machine_code", "numba_compiling"]
 
-#: Seconds a compile (or cache load) may take before the notice is written: a load from the
-#: cache takes well under this, a cold compile far more.
+#: Seconds a compile may take before the notice is written (a cold compile takes far more;
+#: a load from the cache is never announced, however long it takes).
 NOTICE_AFTER = 1.0
 
 
 def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) -> bool:
     """Make ``dispatcher`` ready for ``args`` (its next call), with a notice on stderr
-    when that takes over :data:`NOTICE_AFTER` seconds.
+    when Numba compiles (rather than loads from its cache) and that takes over
+    :data:`NOTICE_AFTER` seconds.
 
     Parameters
     ----------
@@ -47,7 +55,7 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     Returns
     -------
     bool
-        True when the notice was written (the compile was slow: a cold cache).
+        True when the notice was written (Numba compiled, slowly: a cold cache).
     """
     # Numba's typing of the arguments costs ~0.7 ms for the general kernel's tables (a cost
     # per batch of every run, a matrix's points too): a key of what that typing reads, held
@@ -62,13 +70,48 @@ def compile_for(dispatcher, args: tuple, what: str, about: str, *, stream=None) 
     notice = (f"mathhammer: compiling {what} (the first run of its kind after installing "
               f"only; {about})...")
     began = time.perf_counter()
-    with waiting("compiling", NOTICE_AFTER, notice, stream) as shown:
+    with numba_compiling() as compiling, waiting("compiling", NOTICE_AFTER, notice, stream,
+                                                  cause=compiling) as shown:
         dispatcher.compile(types)
     ready.add(layout)
     if shown.is_set():
         say(f"mathhammer: compiled in {time.perf_counter() - began:.0f} s; later runs load it "
             "from the cache (`mathhammer warm` compiles every kernel ahead)", stream)
     return shown.is_set()
+
+
+@contextmanager
+def numba_compiling():
+    """Inside the block, an :class:`threading.Event` set once Numba starts compiling a
+    function in this thread (a ``"numba:compile"`` event of ``numba.core.event``: sent for
+    a compile, never for a load from the cache; a kernel's compile sends one for it and one
+    for each function it calls that is compiled with it).
+
+    >>> import numba
+    >>> @numba.njit
+    ... def thrice(x):
+    ...     return 3 * x
+    >>> with numba_compiling() as compiled:
+    ...     _ = thrice(1)
+    >>> with numba_compiling() as again:
+    ...     _ = thrice(2)  # compiled already
+    >>> compiled.is_set(), again.is_set()
+    (True, False)
+    """
+    from numba.core import event
+
+    seen, here = threading.Event(), threading.get_ident()
+
+    class Compiles(event.Listener):
+        def on_start(self, ev):
+            if threading.get_ident() == here:  # not another thread's compile
+                seen.set()
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Compiles()):
+        yield seen
 
 
 def machine_code(dispatcher, args: tuple):

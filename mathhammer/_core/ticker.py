@@ -46,6 +46,10 @@ DELAY = 1.0
 #: Seconds between two redraws of a bar inside :func:`waiting` (its clock counting).
 REDRAW = 1.0
 
+#: Seconds between two looks of :func:`waiting` at whether its block has ended, while the
+#: notice waits for its cause.
+_POLL = 0.05
+
 _ACTIVE: ContextVar = ContextVar("mathhammer_ticker", default=None)
 _STOP: ContextVar = ContextVar("mathhammer_stop", default=None)
 _NOTICE: ContextVar = ContextVar("mathhammer_notice", default=None)
@@ -141,12 +145,17 @@ def tick(n: int = 1) -> None:
 
 
 @contextmanager
-def waiting(desc: str, after: float, notice: str, stream=None):
+def waiting(desc: str, after: float, notice: str, stream=None, *, cause=None):
     """Work that cannot tick (a kernel's compile): once the block has lasted ``after``
     seconds, write the line ``notice`` on ``stream`` (stderr, read then, by default) and, where
     an enclosing :func:`ticking` bar is shown, name it ``desc`` and redraw it every
     :data:`REDRAW` seconds, so that its clock counts the wait instead of standing still; its
     name comes back at the end.
+
+    ``cause``, a :class:`threading.Event`, holds the notice back until it is set: the caller
+    sets it once the wait is known to be what the notice names (Numba compiling, not loading
+    from its cache), so that a wait that is merely slow, on a busy machine, is not misnamed.
+    None: the notice names any long wait.
 
     Yields a :class:`threading.Event`, set once the notice is written (the wait was long).
     The notice and the redrawing come from a thread, which the block's end stops and joins.
@@ -165,6 +174,9 @@ def waiting(desc: str, after: float, notice: str, stream=None):
     def wait() -> None:
         if done.wait(after):
             return
+        while cause is not None and not cause.wait(_POLL):
+            if done.is_set():  # ended without its cause: no notice
+                return
         if bar is not None:
             bar.set_description_str(desc, refresh=False)  # drawn so by the notice's writing
         _write(notice, stream, bar)

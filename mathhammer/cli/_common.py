@@ -203,15 +203,10 @@ def add_progress_flag(p, what: str) -> None:
 
 def points_progress(args: argparse.Namespace) -> bool | None:
     """The ``progress`` argument of :func:`~mathhammer.sweep` / :func:`~mathhammer.matrix`
-    for ``--progress`` / ``--no-progress``: a bar once the run has lasted a second (None)
-    where it is asked for, or by default where stderr is a terminal (the rule of ``run``:
-    :func:`mathhammer._core.ticker.show_progress`); none (False) otherwise, so that no bar
-    redrawn with carriage returns lands in a file or a pipe."""
-    from .._core.ticker import show_progress
-
-    if args.progress is None:
-        return None if show_progress(None) else False
-    return None if args.progress else False
+    for ``--progress`` / ``--no-progress``: True or False where one is given, else None,
+    which the run itself reads by the rule of ``run`` and of the API
+    (:func:`mathhammer._core.ticker.show_progress`: a bar only where stderr is a terminal)."""
+    return args.progress
 
 
 def fail(message: str) -> int:

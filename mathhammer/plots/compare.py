@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 from matplotlib.axes import Axes
 
@@ -20,8 +18,9 @@ def plot_compare(comparison, metric: str = "kill", *, ax: Axes | None = None,
     """Horizontal bars of ``metric`` for each loadout of ``comparison`` (the first on
     top), each with its 95 % interval (none for exact results) and its value written
     beside it; the best loadout's bar is highlighted and, for the figures
-    :func:`~mathhammer.compare` ranks (``kill``, ``damage_mean``), its verdict (the paired
-    difference with the runner-up) is the title's second line.
+    :func:`~mathhammer.compare` ranks (``kill``, ``damage_mean``), the title names the best
+    (or says there is no clear best) and each other loadout's bar says how it stands against
+    the best: the paired difference and its 95 % interval, or "no clear difference".
 
     Parameters
     ----------
@@ -76,15 +75,31 @@ def plot_compare(comparison, metric: str = "kill", *, ax: Axes | None = None,
             text = f"{100 * v:.1f}%" if probability else f"{v:.2f}"
             ax.annotate(text, (max(v, h if np.isfinite(h) else v), yy), xytext=(4, 0),
                         textcoords="offset points", va="center", fontsize="small")
-    ax.set_yticks(y, labels)
+    # under each other loadout's name, how it stands against the best: the difference with
+    # its interval, or "no clear difference"
+    against = {v["loadout"]: v for v in verdict.get("versus", [])}
+    ax.set_yticks(y, [f"{x}\n{_against(against[x], probability)}" if x in against else x for x in labels])
     top = float(np.nanmax(np.where(np.isfinite(hi), hi, value))) if np.isfinite(value).any() else 1.0
     ax.set_xlim(0, (min(1.0, top) if probability else top) * 1.25 or 1.0)
     if probability:
         percent_axis(ax.xaxis)
+        ax.set_xticks([t for t in ax.get_xticks() if 0 <= t <= 1.0])
     ax.set_xlabel(metric_label(metric))
-    verdict = verdict.get("verdict")
     title = f"{metric_label(metric)} by loadout"
-    # the verdict is a long sentence: wrapped to the width of a panel
-    ax.set_title(title if not verdict else f"{title}\n{textwrap.fill(verdict, 46)}",
-                 fontsize="medium")
+    if verdict.get("best"):
+        clear = verdict.get("clear") is not False
+        title += (f"\nbest: {verdict['best']} (under the others: their difference, 95% CI)" if clear else
+                  f"\nno clear best: {verdict['best']} and {verdict.get('runner_up', 'the next')} level")
+    ax.set_title(title, fontsize="medium")
     return ax
+
+
+def _against(pair: dict, probability: bool) -> str:
+    """How a loadout stands against the best, in a few words, signs from this loadout's
+    side: "-0.2 pts (-0.3 to -0.1)" (its 95 % interval), or "no clear difference"."""
+    scale, unit, digits = (100, " pts", 1) if probability else (1, "", 2)
+    if pair.get("clear") is False:
+        return "no clear difference"
+    ci = pair.get("ci95")
+    interval = "" if ci is None else f" ({-ci[1] * scale:+.{digits}f} to {-ci[0] * scale:+.{digits}f})"
+    return f"{-pair['difference'] * scale:+.{digits}f}{unit}{interval}"

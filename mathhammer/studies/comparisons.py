@@ -4,8 +4,10 @@
 same ``stride``, :func:`mathhammer.common_stride` of them all): trial j of every
 loadout meets the same dice, so the difference between two loadouts is measured far more
 precisely than their figures alone. The best loadout on each headline figure is compared
-with the runner-up by :func:`mathhammer.result.paired.paired_difference` (a batch-means 95%
-interval over paired chunks of trials; exact with ``method="exact"``).
+with every other loadout, the runner-up first, by
+:func:`mathhammer.result.paired.paired_difference` (a batch-means 95% interval over paired
+chunks of trials; exact with ``method="exact"``): each loadout gets its verdict against the
+best, "no clear difference" where the interval spans 0.
 """
 
 from __future__ import annotations
@@ -55,7 +57,10 @@ class Comparison:
         Per figure of :data:`COMPARED`: ``metric``, ``best``, ``runner_up`` (labels),
         ``difference`` (best minus runner-up), ``ci95`` (its 95% interval, or None with a
         single chunk of trials), ``clear`` (the interval excludes 0; None without one),
-        ``method`` (``"paired chunks"`` or ``"exact"``) and ``verdict`` (a sentence).
+        ``method`` (``"paired chunks"`` or ``"exact"``), ``versus`` (the best against each
+        other loadout, from the runner-up down: a dict each of ``loadout``, ``difference``
+        (best minus it), ``ci95``, ``clear``, ``method`` and ``verdict``) and ``verdict``
+        (their sentences joined by ``"; "``: with two loadouts, the one sentence).
     method : str
     trials, seed : int or None
         What every loadout ran with (None for exact results).
@@ -87,8 +92,9 @@ class Comparison:
         return out
 
     def verdicts(self) -> list[str]:
-        """The verdict sentence of each figure of :attr:`best`."""
-        return [b["verdict"] for b in self.best.values()]
+        """The verdict sentences of each figure of :attr:`best`: the best loadout against
+        each other one, from the runner-up down."""
+        return [v["verdict"] for b in self.best.values() for v in b["versus"]]
 
     def to_dict(self) -> dict:
         """Plain-Python figures (the CLI's ``--json`` object); NaN written as None."""
@@ -102,10 +108,12 @@ class Comparison:
             figures[label] = {m: {"value": num(v), "ci95": [num(lo), num(hi)]}
                               for m, v, lo, hi in rows[list(SUMMARY_COLUMNS)]
                               .itertuples(index=False)}
-        best = {}
-        for m, b in self.best.items():
-            best[m] = {**b, "difference": num(b["difference"]),
-                       "ci95": None if b["ci95"] is None else [num(x) for x in b["ci95"]]}
+        def pair(b: dict) -> dict:
+            return {**b, "difference": num(b["difference"]),
+                    "ci95": None if b["ci95"] is None else [num(x) for x in b["ci95"]]}
+
+        best = {m: {**pair(b), "versus": [pair(v) for v in b["versus"]]}
+                for m, b in self.best.items()}
         return {"method": self.method, "trials": self.trials, "seed": self.seed,
                 "stride": self.stride, "loadouts": list(self.labels), "figures": figures,
                 "best": best}
@@ -194,6 +202,18 @@ def _verdict(metric: str, best: str, runner: str, diff: float, ci, method: str,
             f"{d:+.{n}f}{unit} ({interval})"), False
 
 
+def _versus(metric: str, results: dict[str, Result], top: str, other: str,
+            trials: int | None) -> dict:
+    """The best loadout ``top`` against ``other`` on ``metric``: the paired difference (top
+    minus other), its interval and the verdict."""
+    diff = paired_difference(results[top], results[other], metric)
+    ci = None if diff["ci95"] is None else (float(diff["ci95"][0]), float(diff["ci95"][1]))
+    verdict, clear = _verdict(metric, top, other, float(diff["difference"]), ci,
+                              diff["method"], trials)
+    return {"loadout": other, "difference": float(diff["difference"]), "ci95": ci,
+            "clear": clear, "method": diff["method"], "verdict": verdict}
+
+
 def compare(
     scenarios: Mapping[str, Scenario] | Sequence[Scenario],
     *,
@@ -236,6 +256,16 @@ def compare(
     ...              "POW 12": Scenario(target, [jack(12)])}, method="exact")
     >>> c.best["kill"]["verdict"]
     'POW 16 kills more often than POW 12: +38.6 percentage points (exact)'
+
+    With three loadouts or more, the best is compared with each of the others:
+
+    >>> c = compare({"POW 16": Scenario(target, [jack(16)]),
+    ...              "POW 12": Scenario(target, [jack(12)]),
+    ...              "POW 14": Scenario(target, [jack(14)])}, method="exact")
+    >>> for v in c.best["kill"]["versus"]:
+    ...     print(v["verdict"])
+    POW 16 kills more often than POW 14: +28.4 percentage points (exact)
+    POW 16 kills more often than POW 12: +38.6 percentage points (exact)
     """
     import pandas as pd
 
@@ -255,7 +285,8 @@ def compare(
         stride = common_stride(list(loadouts.values()))
         if seed is None:
             seed = fresh_seed()
-    results = {label: simulate_point(s, trials, seed, method, stride)
+    # each loadout's own bar where stderr is a terminal, as a run's (no bar over loadouts)
+    results = {label: simulate_point(s, trials, seed, method, stride, progress=None)
                for label, s in loadouts.items()}
     labels = tuple(results)
     parts = []
@@ -276,13 +307,11 @@ def compare(
         value = {"kill": lambda r: r.kill, "damage_mean": lambda r: r.damage_mean,
                  "destroyed": lambda r: r.models_destroyed_mean}[metric]
         order = sorted(labels, key=lambda x: -value(results[x]))  # stable: ties keep order
-        top, runner = order[0], order[1]
-        diff = paired_difference(results[top], results[runner], metric)
-        ci = None if diff["ci95"] is None else (float(diff["ci95"][0]), float(diff["ci95"][1]))
-        verdict, clear = _verdict(metric, top, runner, float(diff["difference"]), ci,
-                                  diff["method"], trials)
-        best[metric] = {"metric": metric, "best": top, "runner_up": runner,
-                        "difference": float(diff["difference"]), "ci95": ci, "clear": clear,
-                        "method": diff["method"], "verdict": verdict}
+        top = order[0]
+        versus = [_versus(metric, results, top, other, trials) for other in order[1:]]
+        runner = versus[0]
+        best[metric] = {"metric": metric, "best": top, "runner_up": runner["loadout"],
+                        **{k: runner[k] for k in ("difference", "ci95", "clear", "method")},
+                        "verdict": "; ".join(v["verdict"] for v in versus), "versus": versus}
     return Comparison(results=results, long=long, table=table, best=best, method=method,
                       trials=trials, seed=seed, stride=stride, labels=labels)

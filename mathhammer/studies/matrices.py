@@ -179,8 +179,9 @@ def matrix(
         refused.
     progress : bool or callable, optional
         ``None``: a tqdm bar on stderr once the run lasts a second (and the Dask dashboard's
-        address when there is one); ``True``: at once; ``False``: nothing. A callable is
-        called as ``progress(done, total)`` after each point instead.
+        address when there is one), where stderr is a terminal (as for every run: never into
+        a log or a pipe); ``True``: that bar wherever stderr goes; ``False``: nothing. A
+        callable is called as ``progress(done, total)`` after each point instead.
     **simulation
         ``turns``, ``attack_turns``, ``objective``, ``brutal_damage`` of every scenario.
 

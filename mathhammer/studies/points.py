@@ -118,11 +118,13 @@ def digest(data) -> str:
 
 # ---------------------------------------------------------------------------- a point
 def simulate_point(scenario: Scenario | Trade, trials: int | None, seed: int | None, method: str,
-                   stride: int | None = None) -> Result | TradeResult:
+                   stride: int | None = None, progress: bool | None = False) -> Result | TradeResult:
     """:func:`mathhammer.simulate` of one point: Monte Carlo with ``trials``, ``seed`` and
     the common-random-numbers ``stride``; the exact engine for ``method="exact"`` (no
     trials, seed or stride); a trade's point, :func:`mathhammer.simulate_trade`. Without "how to play it" (``explain=False``): a point's figures
-    need no words, and the words cost a pass over the solved game."""
+    need no words, and the words cost a pass over the solved game. ``progress``: the
+    point's own bars, none by default (a run over points shows its bar over the points:
+    bars of its points would be drawn over it, on a terminal)."""
     if isinstance(scenario, Trade):  # a trade matrix's point (mathhammer.studies.trade_matrices)
         from ..trade import simulate_trade
 
@@ -130,8 +132,9 @@ def simulate_point(scenario: Scenario | Trade, trials: int | None, seed: int | N
             return simulate_trade(scenario, method="exact")
         return simulate_trade(scenario, trials, seed)
     if method == "exact":
-        return simulate(scenario, method="exact", explain=False)
-    return simulate(scenario, trials=trials, seed=seed, method=method, stride=stride, explain=False)
+        return simulate(scenario, method="exact", explain=False, progress=progress)
+    return simulate(scenario, trials=trials, seed=seed, method=method, stride=stride,
+                    explain=False, progress=progress)
 
 
 def summary_rows(result: Result | TradeResult, key: tuple = ()) -> list[list]:

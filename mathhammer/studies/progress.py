@@ -1,10 +1,16 @@
-"""Progress of a run over points (sweeps, matrices): a tqdm bar or the caller's callable."""
+"""Progress of a run over points (sweeps, matrices): a tqdm bar or the caller's callable.
+
+Whether a bar is shown follows the rule of every run (:func:`mathhammer._core.ticker.show_progress`):
+``None`` shows it only where stderr is a terminal, so that no bar redrawn with carriage
+returns lands in a log, a pipe or a captured stream; ``True`` shows it wherever stderr goes.
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
 
+from .._core import ticker
 from ..errors import InputError
 
 __all__ = ["PointProgress", "check_progress"]
@@ -19,8 +25,10 @@ def check_progress(progress) -> None:
 class PointProgress:
     """Counts finished points and shows them.
 
-    ``progress``: None, a tqdm bar on stderr once the run has lasted a second; True, at once;
-    False, nothing; a callable, called as ``progress(done, total)`` after each point.
+    ``progress``: None, a tqdm bar on stderr once the run has lasted a second
+    (:data:`~mathhammer._core.ticker.DELAY`), where stderr is a terminal; True, that bar
+    wherever stderr goes; False, nothing; a callable, called as ``progress(done, total)``
+    after each point.
     """
 
     def __init__(self, progress: bool | None | Callable[[int, int], object], total: int,
@@ -32,7 +40,7 @@ class PointProgress:
             from tqdm import tqdm
 
             self._bar = tqdm(total=total, initial=done, unit="point", desc=desc, leave=False,
-                             delay=0.0 if progress is True else 1.0, disable=progress is False)
+                             delay=ticker.DELAY, disable=not ticker.show_progress(progress))
 
     def note(self, text: str) -> None:
         """A line on stderr above the bar (nothing when there is no bar)."""

@@ -110,9 +110,10 @@ def sweep(
         ones computed. A file holding another sweep (other scenario, parameters, seed, trials,
         method or stride) is refused. With no file yet, the sweep simply starts.
     progress : bool or callable, optional
-        ``None`` (default): a tqdm progress bar on stderr once the sweep has run for a second;
-        ``True``: at once; ``False``: none. A callable is called as ``progress(done, total)``
-        after each point instead.
+        ``None`` (default): a tqdm progress bar on stderr once the sweep has run for a second,
+        where stderr is a terminal (as for every run: never into a log or a pipe); ``True``:
+        that bar wherever stderr goes; ``False``: none. A callable is called as
+        ``progress(done, total)`` after each point instead.
 
     Returns
     -------
