@@ -107,6 +107,8 @@ class Engine:
         if objective.startswith("cripple:"):
             self._cripple_bit = 1 << setup.card.letters.index(objective.split(":", 1)[1])
         self._values: dict = {}
+        #: Several targets whose routes may set one aside (:meth:`Targets.switch`).
+        self._crossing = getattr(setup, "crossing", False)
         # Edges shared by like attacks (no look-ahead, damage tracks): kept from the first
         # attack of a signature to its last, within EDGE_BUDGET edges.
         self._edges: dict = {}
@@ -215,7 +217,7 @@ class Engine:
         state = self.setup.enter_event(e, state)
         if e >= len(self.events):
             return self.terminal(idx, state)
-        g = self.setup.switch(e, state) if self.setup.several else None
+        g = self.setup.switch(e, state) if self._crossing else None
         if g is not None:  # the attack goes to another target: this one is set aside
             out = np.zeros((self.chain.width, idx.size))
             for d in np.unique(idx):

@@ -134,6 +134,7 @@ class Targets:
             part.then = self._then
         self.start = first.start
         self._untouched = tuple(aside(part.start) for part in self.parts)
+        self._dead: dict = {}  # boxes and models of the targets destroyed, by State.dead
         self.slots, self.alternatives, self.all_infos = first.slots, first.alternatives, first.all_infos
         self.n0, self.rounds, self.turns, self.round_end = first.n0, first.rounds, first.turns, first.round_end
         self.field = "best" if any(part.field == "best" for part in self.parts) else first.field
@@ -143,6 +144,7 @@ class Targets:
         #: Per slot, its route: the targets it may go to, in order.
         every = tuple(range(len(self.parts)))
         self.routes = tuple(tuple(dict.fromkeys(info.slot.route)) or every for info in self.slots)
+        self._route_bits = tuple(sum(1 << g for g in route) for route in self.routes)
 
     def _then(self, after: State) -> tuple[State | None, int]:
         """Where the destruction of the last model of the target under attack in ``after``
@@ -203,17 +205,21 @@ class Targets:
         stands, a round-end step for a target destroyed or untouched."""
         ev = self.events[e]
         if ev.kind == "attack":
-            return self.target_of(ev.slot, state) is None
+            # every target of the route destroyed (its bits all in State.dead)
+            return self._route_bits[ev.slot] & ~state.dead == 0
         return ev.target >= 0 and ev.target != state.target
 
     def before(self, state: State) -> tuple[int, int]:
         """Boxes marked and models destroyed on the targets other than the one under attack
         (every box of a target destroyed)."""
-        boxes = models = 0
-        for g, part in enumerate(self.parts):
-            if state.dead >> g & 1:
-                boxes += part.unit_boxes
-                models += part.models
+        known = self._dead.get(state.dead)
+        if known is None:
+            known = (sum(p.unit_boxes for g, p in enumerate(self.parts) if state.dead >> g & 1),
+                     sum(p.models for g, p in enumerate(self.parts) if state.dead >> g & 1))
+            self._dead[state.dead] = known
+        if not state.parked:
+            return known
+        boxes, models = known
         for g, marked, own in state.parked:
             part = self.parts[g]
             boxes += marked + own.destroyed * part.boxes + sum(m for m, _ in own.others)
@@ -225,8 +231,10 @@ class Targets:
         target set aside is done here (its start of the next round: no hazard reaches
         several targets, so nothing else happens to it)."""
         state = self.parts[0].enter_event(e, state)
+        if not state.parked:
+            return state
         g = self._resets[e] if e < len(self._resets) else -1
-        if g < 0 or not state.parked:
+        if g < 0:
             return state
         part = self.parts[g]
         return state._replace(parked=tuple((h, m, part.reset(own) if h == g else own)
