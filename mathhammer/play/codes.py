@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 __all__ = ["BUY", "KNOWN_BUY", "BOOST_ATTACK", "KNOWN_ATTACK", "BOOST_DAMAGE_HIT",
            "BOOST_DAMAGE_CRIT", "KNOWN_DAMAGE_HIT", "KNOWN_DAMAGE_CRIT", "UNKNOWN", "SITUATIONS",
-           "KeySpace"]
+           "KeySpace", "FIELD_KINDS", "FIELD_ATTACK", "FIELD_QUICKSAND", "FIELD_FIRE", "FIELD_CORROSION",
+           "FIELD_BLOCK", "field_row", "field_rows", "block_index"]
 
 BUY = 1 << 0
 KNOWN_BUY = 1 << 1
@@ -35,6 +36,45 @@ KNOWN_DAMAGE_HIT = 1 << 6
 KNOWN_DAMAGE_CRIT = 1 << 7
 #: Field table entry never solved (the kernel spends by the "lethal" rule there).
 UNKNOWN = -1
+
+#: Kinds of the field table's rows (:func:`field_row`): the damage roll of an attack, the
+#: quicksand's after it, fire and corrosion at a round's end (fire, corrosion: the order of
+#: their bits in the state), and Shield Guard's block of an attack's hit.
+FIELD_ATTACK, FIELD_QUICKSAND, FIELD_FIRE, FIELD_CORROSION, FIELD_BLOCK = range(5)
+#: The kinds by the names the decisions are recorded under.
+FIELD_KINDS = {"attack": FIELD_ATTACK, "quicksand": FIELD_QUICKSAND, "fire": FIELD_FIRE,
+               "corrosion": FIELD_CORROSION, "block": FIELD_BLOCK}
+
+
+def field_row(rows: int, kind: int, row: int, turns: int = 1) -> int:
+    """Row of the field table of a table with ``rows`` attack rows over ``turns`` rounds: an
+    attack's damage roll (``row`` its attack row), the quicksand after attack row ``row``,
+    fire or corrosion at the end of round ``row``, or the block of attack row ``row``'s hit.
+    The one layout of the rows: the table is written by it and the Monte Carlo kernel reads
+    by it (compiled from this function).
+
+    >>> [field_row(3, k, 1, turns=2) for k in (FIELD_ATTACK, FIELD_QUICKSAND, FIELD_FIRE,
+    ...                                        FIELD_CORROSION, FIELD_BLOCK)]
+    [1, 4, 8, 9, 11]
+    """
+    if kind == FIELD_ATTACK:
+        return row
+    if kind == FIELD_QUICKSAND:
+        return rows + row
+    if kind == FIELD_BLOCK:
+        return 2 * rows + 2 * turns + row
+    return 2 * rows + 2 * row + (kind - FIELD_FIRE)
+
+
+def field_rows(rows: int, turns: int, blocks: bool) -> int:
+    """Rows of the field table: attacks, quicksand, two per round, and blocks where there are."""
+    return 2 * rows + 2 * turns + (rows if blocks else 0)
+
+
+def block_index(paid: int, critical: int) -> int:
+    """Damage index of a block row: what the block is decided on, the attack boost paid and
+    whether the hit is critical."""
+    return 2 * paid + critical
 
 #: Situation bits of a key, in order: knocked down, stationary (knocked down or not: Shatter
 #: tells a stationary model that is knocked down from one that is not), dispelled, Grievous Wounds, and, for the power field's decisions only,

@@ -62,9 +62,9 @@ class DecisionTable:
         ``int8[field_rows, keys.size, boxes, damage]``: points the target spends. Rows: the
         attack rows, then a knockdown in quicksand after each attack row, then fire and
         corrosion of each round; with Shield Guard blocks, then one row per attack row: 1
-        where the target's side blocks the hit, at damage index ``2 * paid + critical`` (the
-        attack boost paid or not, the hit critical or not), keyed by the state before the
-        attack.
+        where the target's side blocks the hit, at damage index :func:`~.codes.block_index`
+        (the attack boost paid or not, the hit critical or not), keyed by the state before
+        the attack (:func:`~.codes.field_row`).
     rows : int
         Attack rows: slots of every round with attacks, then :attr:`alternatives`.
     value : float
@@ -92,6 +92,8 @@ class DecisionTable:
         may be made with (best play's choice): its slot's row and the weapon's name. Its
         ``BUY`` bit says best play buys the attack with that weapon; its boosts and power
         field are those of an attack made with it.
+    turns : int
+        Rounds of the scenario solved (the field table has two rows per round).
     """
 
     keys: KeySpace
@@ -108,6 +110,7 @@ class DecisionTable:
     boxes_left: np.ndarray | None = None
     row_attacker: tuple = ()
     alternatives: tuple = ()
+    turns: int = 1
 
     @property
     def slots(self) -> int:
@@ -120,27 +123,14 @@ class DecisionTable:
         return int(self.attack.nbytes + self.field.nbytes + extra)
 
     def field_row(self, kind: str, row: int) -> int:
-        """Row of the field table (see :func:`field_row`)."""
-        return field_row(self.rows, kind, row)
+        """Row of the field table of ``kind`` (a name of :data:`~.codes.FIELD_KINDS`) and
+        ``row`` (:func:`~.codes.field_row`)."""
+        return K.field_row(self.rows, K.FIELD_KINDS[kind], row, self.turns)
 
     def summary(self) -> dict:
         """What a result says about the table (the same for the same scenario: no timing)."""
         return {"solved_on": self.solved_on, "objective": self.objective, "value": self.value,
                 "table_bytes": self.nbytes, "states": int(self.keys.size)}
-
-
-def field_row(rows: int, kind: str, row: int, turns: int = 1) -> int:
-    """Row of the field table of a table with ``rows`` attack rows over ``turns`` rounds:
-    ``kind`` is ``"attack"`` (its damage roll, ``row`` the attack row), ``"quicksand"``
-    (after attack row ``row``), ``"fire"`` or ``"corrosion"`` (``row`` the round), or
-    ``"block"`` (Shield Guard's block of attack row ``row``'s hit)."""
-    if kind == "attack":
-        return row
-    if kind == "quicksand":
-        return rows + row
-    if kind == "block":
-        return 2 * rows + 2 * turns + row
-    return 2 * rows + 2 * row + (kind == "corrosion")
 
 
 def needs_play(scenario: Scenario) -> bool:
@@ -296,7 +286,7 @@ def _tables(setup, engine, rec, keys: KeySpace, value: float, how: str, objectiv
     damage = 1 + max((int(x.max()) for *_, x, _ in rec.field if x.size), default=0)
     if rec.block:
         damage = max(damage, 4)  # a block's index: 2 * attack boost paid + critical
-    field_rows = 2 * rows + 2 * setup.turns + (rows if rec.block else 0)
+    field_rows = K.field_rows(rows, setup.turns, bool(rec.block))
     field_bytes = field_rows * keys.size * width * damage if rec.field or rec.block else 1
     if attack_bytes + field_bytes > MAX_TABLE_BYTES:
         raise ExactNotApplicable(f"best play: decision tables of {attack_bytes + field_bytes:,} bytes "
@@ -318,9 +308,9 @@ def _tables(setup, engine, rec, keys: KeySpace, value: float, how: str, objectiv
     if rec.field or rec.block:
         field = np.full((field_rows, keys.size, width, damage), K.UNKNOWN, dtype=np.int8)
     for kind, row, key, m, x, best in rec.field:
-        field[field_row(rows, kind, row), key, m, x] = best
+        field[K.field_row(rows, K.FIELD_KINDS[kind], row), key, m, x] = best
     for row, key, paid, critical, m, best in rec.block:
-        field[field_row(rows, "block", row, setup.turns), key, m, 2 * paid + int(critical)] = best
+        field[K.field_row(rows, K.FIELD_BLOCK, row, setup.turns), key, m, K.block_index(paid, int(critical))] = best
     reach = None
     if forward is not None:
         reach = np.zeros(attack.shape)
@@ -358,7 +348,8 @@ def _tables(setup, engine, rec, keys: KeySpace, value: float, how: str, objectiv
     seconds = time.perf_counter() - began
     return DecisionTable(keys, attack, field, rows, value, how, objective, seconds, columns, index,
                          reach, left, tuple(info.slot.attacker_index for info in setup.all_infos),
-                         tuple((info.index, info.slot.weapon.name) for info in setup.all_infos[setup.n:]))
+                         tuple((info.index, info.slot.weapon.name) for info in setup.all_infos[setup.n:]),
+                         setup.turns)
 
 
 def _widen(a: np.ndarray, width: int) -> np.ndarray:

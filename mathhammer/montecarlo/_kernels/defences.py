@@ -18,7 +18,7 @@ from .layout import (K_DAMAGE, K_ROWS, PF_BEST, PF_LETHAL, PK_FOCUS, ST_DISPELLE
                      T_RAPID_HEAL, T_TOUGH, T_TOUGH_ON, T_TOUGH_UPKEEP, T_TURNS, TOUGH_NONE, TOUGH_STEADY)
 from .model_state import (G_BLOCKED, G_BLOCKS, G_CORTEX_LOST, G_EARTH, G_POINTS, M_CONT, M_EFFECTS, M_MARKED,
                           M_STATE)
-from .play_lookup import damage_index, play_key, target_digit
+from .play_lookup import FIELD_BLOCK, block_index, damage_index, field_row, play_key, target_digit
 
 __all__ = ["power_field", "tough_roll", "rapid_healing", "guard_blocks"]
 
@@ -36,8 +36,8 @@ def guard_blocks(target, ts, ms, play, colmask, points_only, points, shots, prow
         key = play_key(play_keys, points_only, points, target_digit(play_keys, ts), ms[M_STATE], ms[M_EFFECTS],
                        ms[M_CONT], ts[G_EARTH] != 0, ts[G_CORTEX_LOST] != 0, np.bool_(False), np.int64(0),
                        shots, np.int64(0))
-        frow = 2 * play_keys[K_ROWS] + 2 * target[T_TURNS] + prow
-        at = 2 * paid + crit
+        frow = field_row(play_keys[K_ROWS], FIELD_BLOCK, prow, target[T_TURNS])
+        at = block_index(paid, crit)
         if (frow < play_field.shape[0] and key < play_field.shape[1] and m < play_field.shape[2]
                 and at < play_field.shape[3]):
             block = np.int64(play_field[frow, key, m, at])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._core.jit import jit
+from ...play import codes
 from .layout import (A_EFFECT_BIT, A_EFFECT_ON, CE_CORROSION, CE_FIRE, F_CORROSION, F_CRIT_CORROSION,
                      F_CRIT_FIRE, F_FIRE, F_ROF, K_ARM_EXTRA, K_CARD, K_CONT, K_DESTROYED, K_EARTH,
                      K_EFFECTS, K_ICE, K_LOST, K_POINTS, K_SHOTS, K_SHRED, K_SITUATION_INDEX,
@@ -19,7 +20,14 @@ from .layout import (A_EFFECT_BIT, A_EFFECT_ON, CE_CORROSION, CE_FIRE, F_CORROSI
 from .model_state import G_BLOCKS, G_POINTS
 from .situation import situation_bits
 
-__all__ = ["key_is_points", "target_digit", "play_key", "damage_index", "field_key"]
+__all__ = ["key_is_points", "target_digit", "play_key", "damage_index", "field_key", "field_row", "block_index",
+           "FIELD_BLOCK", "FIELD_FIRE", "FIELD_QUICKSAND"]
+
+#: The field table's rows and a block's damage index, as the table is written: its layout's
+#: one definition (:mod:`mathhammer.play.codes`), compiled.
+field_row = jit(inline=True)(codes.field_row)
+block_index = jit(inline=True)(codes.block_index)
+FIELD_BLOCK, FIELD_FIRE, FIELD_QUICKSAND = codes.FIELD_BLOCK, codes.FIELD_FIRE, codes.FIELD_QUICKSAND
 
 
 @jit(inline=True)

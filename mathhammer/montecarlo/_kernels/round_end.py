@@ -16,7 +16,7 @@ from .layout import (A_FLAGS, CE_CORROSION, CE_FIRE, CE_QUICKSAND, E_AFTER, E_AP
                      F_CRIT_CORROSION, F_CRIT_FIRE, F_FIRE, FIRE_POW, HZ_ACID, K_ROWS, ST_DISPELLED,
                      ST_PRONE, T_ARM_BASE, T_EFFECTS, T_HAZARDS, T_SUFFERS, T_UPKEEP_ARM)
 from .model_state import G_CORTEX_LOST, G_EARTH, G_POINTS, M_ARM_MINUS, M_CONT, M_EFFECTS, M_SHIELD, M_STATE
-from .play_lookup import play_key, target_digit
+from .play_lookup import FIELD_FIRE, FIELD_QUICKSAND, field_row, play_key, target_digit
 from .suffering import suffer
 from .variant import SETS_EFFECT
 
@@ -75,7 +75,7 @@ def quicksand(target, card, counts, play, ms, ts, colmask, order, dice, pos, att
                         shots, shred)
     return suffer_apart(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks,
                         np.int64(-1), np.int64(1), row, t, np.int64(CE_QUICKSAND), fkey,
-                        play[0][K_ROWS] + prow, np.bool_(False), present, last)
+                        field_row(play[0][K_ROWS], FIELD_QUICKSAND, prow, 1), np.bool_(False), present, last)
 
 
 @jit(inline=True)
@@ -121,7 +121,8 @@ def continuous_effects(target, card, counts, play, ms, ts, colmask, order, dice,
                             destroyed, 0, 0)
         pos, down = suffer_apart(target, card, counts, play, ms, ts, colmask, order, dice, pos, attacks,
                                  np.int64(-1), points, row, t, np.int64(k), fkey,
-                                 2 * play[0][K_ROWS] + 2 * t + k, np.bool_(False), present, last)
+                                 field_row(play[0][K_ROWS], FIELD_FIRE + k, t, 1), np.bool_(False), present,
+                                 last)
         if down:
             return pos, True
     return pos, False
