@@ -363,6 +363,7 @@ def test_importing_mathhammer_imports_no_panel():
     (["app", "--port", "abc"], "argument --port: must be an integer (got 'abc')"),
     (["app", "--port", "70000"], "argument --port: must be between 0 and 65535 (got '70000')"),
     (["app", "missing.toml"], "missing.toml"),
+    (["app", "--host", "no..such..host", "--no-browser"], "--host: is not an address of this machine"),
 ])
 def test_app_flags_are_checked(argv, message, tmp_path):
     out = subprocess.run([sys.executable, "-m", "mathhammer", *argv], capture_output=True, text=True,

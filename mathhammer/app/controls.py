@@ -74,8 +74,8 @@ class Form:
     def __init__(self, on_change: Callable[[Path, object], None],
                  on_typing: Callable[[Path, object], None] | None = None):
         self.on_change = on_change
-        #: Called as a text is typed, before Enter or leaving the field (the page reads it
-        #: once the typing pauses).
+        #: Called with each text typed, before Enter or leaving the field (the page reads an
+        #: accepted value at once, a refused one once the typing pauses).
         self.on_typing = on_typing
         self.fields: dict[str, Field] = {}
         #: What the controls being built belong to, said before their labels in messages.

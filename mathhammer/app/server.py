@@ -11,7 +11,7 @@ import sys
 import panel as pn
 
 from ..errors import InputError
-from ..explorer import ADDRESS, DEFAULT_PORT
+from ..explorer import ADDRESS, DEFAULT_PORT, EVERY_INTERFACE
 from .view import Explorer
 
 __all__ = ["serve", "PAGE"]
@@ -63,7 +63,7 @@ def serve(port: int = DEFAULT_PORT, *, show: bool = True, scenario=None, method:
 def _lan_address(address: str) -> str:
     """The address a phone on the network opens: ``address`` itself, or for every interface
     the one this machine's outgoing route uses (no packet is sent), else its host name."""
-    if address != "0.0.0.0":
+    if address != EVERY_INTERFACE:
         return address
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:

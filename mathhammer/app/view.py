@@ -173,14 +173,18 @@ class Explorer:
         typed again) is not marked wrong while the player is still typing."""
         if self._typing is not None:
             self._typing.cancel()
+        doc = put(self.doc, path, value)
+        if doc == self.doc:
+            return
         try:
-            to_scenario(put(self.doc, path, value))
+            scenario = to_scenario(doc)
         except InputError:
             self._typing = threading.Timer(TYPING_PAUSE, self._in_page, (partial(self._on_change, path, value),))
             self._typing.daemon = True
             self._typing.start()
             return
-        self._on_change(path, value)
+        self.doc = doc
+        self._read(scenario)
 
     def _in_page(self, apply) -> None:
         """Run ``apply`` where the page's widgets may be changed: on the served page's event
@@ -282,11 +286,12 @@ class Explorer:
             return io.StringIO(f"# not saved: {field_message(err)}\n")
 
     # ------------------------------------------------------------------ computing
-    def _read(self) -> None:
-        """Check the document; mark the field of a bad value, or submit the good one."""
+    def _read(self, scenario=None) -> None:
+        """Check the document; mark the field of a bad value, or submit the good one
+        (``scenario``: the document already read)."""
         self._request += 1
         try:
-            scenario = to_scenario(self.doc)
+            scenario = to_scenario(self.doc) if scenario is None else scenario
         except InputError as err:
             message = self._named(err)
             beside = self.form.show_error(err.key, message)

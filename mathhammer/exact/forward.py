@@ -88,7 +88,7 @@ def propagate_rounds(engine: Engine, visit=None):
     n, turns = setup.n, setup.turns
     several = setup.several
     # several targets: per target and round, the probability it is destroyed then (the
-    # state moves on to the next target, or to the kill for the last one)
+    # state moves on to the first target standing, or to the kill for the last one)
     target_kill = np.zeros((len(setup.parts) if several else 1, turns))
     slot_target = np.zeros((n, len(setup.parts) if several else 1))
     start = np.zeros(setup.size)
@@ -206,7 +206,7 @@ def _end_figures(setup, dist: dict, killed: float, cripple_weights):
     on a grid or spiral, the card's figures (``cards`` of :func:`propagate_rounds`)."""
     several = setup.several
     # a unit: the damage on the whole unit (a destroyed model counts all its boxes); several
-    # targets: on all of them (those before the one under attack are destroyed)
+    # targets: on all of them (the others destroyed, set aside or untouched)
     unit_boxes = setup.unit_boxes
     damage_weights = np.zeros(unit_boxes + 1)
     destroyed_weights = np.zeros(setup.models + 1)
@@ -214,9 +214,8 @@ def _end_figures(setup, dist: dict, killed: float, cripple_weights):
         part = setup.part(state)
         boxes_before, models_before = setup.before(state)
         v = v[: part.size] if several else v
-        idx = np.arange(v.size)
-        elsewhere = state.destroyed * part.boxes + sum(m for m, _ in state.others) + boxes_before
-        damage_weights += np.bincount(part.count(idx) + elsewhere, weights=v, minlength=unit_boxes + 1)
+        marked = part.unit_marked(np.arange(v.size), state) + boxes_before
+        damage_weights += np.bincount(marked, weights=v, minlength=unit_boxes + 1)
         destroyed_weights[state.destroyed + models_before] += v.sum()
     damage_weights[unit_boxes] = killed
     destroyed_weights[setup.models] = killed

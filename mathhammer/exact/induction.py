@@ -121,13 +121,12 @@ class Engine:
     def terminal(self, idx: np.ndarray, state: State) -> np.ndarray:
         """Value after the last event at the damage marked (configurations) ``idx`` of a
         target left standing in ``state``, ``[chain.width, idx.size]`` (a unit: damage on
-        the whole unit, a destroyed model counting all its boxes; several targets: and all
-        the boxes and models of the targets destroyed before it)."""
+        the whole unit, a destroyed model counting all its boxes; several targets: and the
+        boxes and models of the other targets, destroyed or set aside)."""
         setup = self.setup
         part = setup.part(state)
         boxes_before, models_before = setup.before(state)
-        marked = (part.count(idx) + state.destroyed * part.boxes + sum(m for m, _ in state.others)
-                  + boxes_before)
+        marked = part.unit_marked(idx, state) + boxes_before
         destroyed = state.destroyed + models_before
         out = np.zeros((self.chain.width, idx.size))
         for k, name in enumerate(self.chain.columns):

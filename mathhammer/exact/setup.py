@@ -66,9 +66,8 @@ class Setup(TrackRelaxation, AttackFigures):
         Several targets: which target of the scenario this setup is (0 alone); set by
         :class:`~mathhammer.exact.targets.Targets`.
     then : callable or None
-        Several targets: ``then(after)`` is where the destruction of this target's last
-        model leaves the sequence (the first target standing, as it was left, or ``(None,
-        0)``: the kill); None: a kill.
+        Several targets: ``then(after)``, where the fall of this target leaves the sequence
+        (:meth:`killed`); None: a kill.
     """
 
     #: One target: the setup is its own part (:class:`~mathhammer.exact.targets.Targets`
@@ -241,14 +240,11 @@ class Setup(TrackRelaxation, AttackFigures):
         return self.slots[i] if state.shred_alt == 0 else self.alternatives[i][state.shred_alt - 1]
 
     def killed(self, after: State) -> tuple[State | None, int]:
-        """Where a model's destruction leaves the sequence, from the state ``after`` the
-        blow: ``(None, 0)`` when it was the target's last model (a kill), else the next
-        model of the unit and its damage marked (spill-over: the points left over are lost).
-        The attacker's points go on; the next model stands as the unit's starting state says
-        (a Dispel of the unit's upkeep spells holds for every model), with the damage and
-        knockdown a blast left on it (:attr:`State.others`; none without a blast). With
-        several targets, the last model of a target gives way to the first target still
-        standing (:attr:`then`)."""
+        """Where a model's destruction leaves the sequence, from the state ``after`` the blow:
+        ``(None, 0)`` for the target's last model (a kill; several targets: :attr:`then`, the
+        first target still standing), else the unit's next model and its damage marked (the
+        points left over are lost). The attacker's points go on; the next model stands as the
+        unit starts (a Dispel holds for every model), with what a blast left on it."""
         if after.destroyed + 1 >= self.models:
             return (None, 0) if self.then is None else self.then(after)
         s = self.start
@@ -328,13 +324,11 @@ class Setup(TrackRelaxation, AttackFigures):
         return self
 
     def skips(self, e: int, state: State) -> bool:
-        """Whether event ``e`` leaves ``state`` as it is for want of its target (several
-        targets): never with one target."""
+        """Whether event ``e`` leaves ``state`` as it is for want of its target: never here."""
         return False
 
     def before(self, state: State) -> tuple[int, int]:
-        """Boxes marked and models destroyed on the targets other than the one under attack:
-        none."""
+        """Boxes marked and models destroyed on the other targets: none (one target)."""
         return (0, 0)
 
     # ----------------------------------------------------------------- the index
@@ -361,6 +355,11 @@ class Setup(TrackRelaxation, AttackFigures):
     def count(self, idx: np.ndarray) -> np.ndarray:
         """Boxes marked in each index."""
         return idx if self.card is None else self.card.count[idx]
+
+    def unit_marked(self, idx, state: State):
+        """Boxes marked on the whole unit at index ``idx`` (array, or a track's damage marked) in
+        ``state``: the model under attack's, all of each model destroyed, a blast's on the rest."""
+        return self.count(idx) + state.destroyed * self.boxes + sum(m for m, _ in state.others)
 
     def remaining(self, idx: np.ndarray) -> np.ndarray:
         """Unmarked boxes in each index."""

@@ -90,7 +90,7 @@ ATTACKERS = ("points", "shots", "shred", "shred_alt")
 def aside(state: State) -> State:
     """The state of the target under attack in ``state`` as it is set aside: its own fields
     only."""
-    return state._replace(points=0, shots=0, shred=0, shred_alt=0, dead=0, parked=())
+    return state._replace(**dict.fromkeys(ATTACKERS, 0), dead=0, parked=())
 
 
 class Targets:
@@ -176,9 +176,9 @@ class Targets:
 
     def switch(self, e: int, state: State) -> int | None:
         """The target event ``e`` is made against when that is not the target under attack in
-        ``state`` (as the event finds it), else None."""
+        ``state`` (as the event finds it), else None; asked only where routes cross."""
         ev = self.events[e] if e < len(self.events) else None
-        if ev is None or not self.crossing:
+        if ev is None:
             return None
         if ev.kind != "attack":  # fire or corrosion on a target set aside
             bit = EFFECT_BIT.get(ev.kind, 0)
@@ -221,8 +221,7 @@ class Targets:
             return known
         boxes, models = known
         for g, marked, own in state.parked:
-            part = self.parts[g]
-            boxes += marked + own.destroyed * part.boxes + sum(m for m, _ in own.others)
+            boxes += self.parts[g].unit_marked(marked, own)
             models += own.destroyed
         return boxes, models
 
@@ -270,8 +269,8 @@ def target_figures(setup: Targets, dist: dict, killed: float) -> tuple[tuple, tu
         part = setup.parts[g]
         v = v[: part.size]
         mass = v.sum()
-        marked = part.count(np.arange(v.size)) + state.destroyed * part.boxes + sum(m for m, _ in state.others)
-        damage[g] += np.bincount(marked, weights=v, minlength=part.unit_boxes + 1)
+        damage[g] += np.bincount(part.unit_marked(np.arange(v.size), state), weights=v,
+                                 minlength=part.unit_boxes + 1)
         destroyed[g][state.destroyed] += mass
         parked = {h: (marked, own) for h, marked, own in state.parked}
         for h, other in enumerate(setup.parts):
@@ -282,7 +281,7 @@ def target_figures(setup: Targets, dist: dict, killed: float) -> tuple[tuple, tu
                 destroyed[h][-1] += mass
             elif h in parked:
                 marked, own = parked[h]
-                damage[h][marked + own.destroyed * other.boxes + sum(m for m, _ in own.others)] += mass
+                damage[h][other.unit_marked(marked, own)] += mass
                 destroyed[h][own.destroyed] += mass
             else:
                 damage[h][0] += mass

@@ -60,8 +60,8 @@ class Recorder:
         if out is None:
             ks = self.keys
             effects = sum(self.bit[e] for e in state.effects)
-            # several targets: the models destroyed so far over every target (those before
-            # the one under attack are all destroyed), as the kernel keys them
+            # several targets: the models destroyed so far over every target (routes in
+            # order: those before the one under attack are all destroyed), as the kernel keys them
             destroyed = self.setup.before(state)[1] + state.destroyed
             # the target's points and its Shield Guard blocks left share one digit
             target = state.target_points + ks.target_stride * state.blocks
