@@ -263,6 +263,32 @@ def test_a_point_cut_short_is_computed_again(tmp_path, counted):
     assert out.read_text() == text
 
 
+def test_interrupted_between_the_first_rows_and_their_record_the_file_resumes(tmp_path, monkeypatch, counted):
+    """Ctrl-C right after the first point's rows reach the file, before the record names it
+    done: the record written before those rows lets the file be resumed, the point computed
+    again (a test of the command line hit this window once)."""
+    from mathhammer.studies.journal import Journal
+
+    calls, _ = counted
+    out = tmp_path / "arm.csv"
+    real = Journal._write_meta
+
+    def cut(self):
+        if self.last is not None:  # the record after the first point's rows
+            raise KeyboardInterrupt
+        real(self)
+
+    monkeypatch.setattr(Journal, "_write_meta", cut)
+    with pytest.raises(KeyboardInterrupt):
+        sweep(PLAIN, GRID, trials=TRIALS, seed=4, out=out, progress=False)
+    assert out.stat().st_size > 0 and (tmp_path / "arm.csv.meta.json").exists()
+    monkeypatch.setattr(Journal, "_write_meta", real)
+    calls.clear()
+    resumed = sweep(PLAIN, GRID, trials=TRIALS, seed=4, out=out, resume=True, progress=False)
+    assert len(calls) == 6  # the first point too: the record did not name it done
+    pd.testing.assert_frame_equal(resumed, sweep(PLAIN, GRID, trials=TRIALS, seed=4, progress=False))
+
+
 def test_resume_refuses_another_sweep(tmp_path):
     out = tmp_path / "arm.csv"
     sweep(PLAIN, {"target.arm": [16, 17]}, trials=TRIALS, seed=3, out=out, progress=False)

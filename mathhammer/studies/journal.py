@@ -224,6 +224,11 @@ class Journal:
         """Append a finished point's rows (the file and its record are created with the
         first point) and record it as the last one done."""
         if self._file is None:
+            if not self.meta_path.exists():
+                # the record before the file's first rows: interrupted between the two, the
+                # file can still be resumed (a point the record does not name as the last
+                # one done is computed again)
+                self._write_meta()
             fresh = not self.path.exists() or self._empty()
             self._file = open(self.path, "a", newline="", encoding="utf-8")  # noqa: SIM115
             self._writer = csv.writer(self._file, lineterminator="\n")
