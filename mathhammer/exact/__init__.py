@@ -21,8 +21,10 @@ kernel, so that each can check the other. Modules, in pipeline order:
 * :mod:`~mathhammer.exact.bounds`: bounds on the states and card configurations a sequence
   may reach, the engine's limits, and :func:`check_exact_applicable`;
 * :mod:`~mathhammer.exact.edges`: the :class:`~mathhammer.exact.edges.Piece` edges of a
-  step, who decides what (:class:`~mathhammer.exact.edges.Decisions`) and choosing the best
-  option by looking ahead;
+  step, and sums of values over them;
+* :mod:`~mathhammer.exact.choices`: who decides what (:class:`~mathhammer.exact.choices.Decisions`),
+  choosing the best option by looking ahead, and an attack's options built once per state
+  and decided at each event that makes it (:func:`~mathhammer.exact.choices.resolve`);
 * :mod:`~mathhammer.exact.suffering`: damage points that are not an attack's (quicksand,
   fire, corrosion) through the power field, the marking and Tough;
 * :mod:`~mathhammer.exact.damage`: an attack's damage roll and what follows it (power

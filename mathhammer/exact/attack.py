@@ -21,9 +21,9 @@ Decisions
 Four things are decided during an attack: buying it (bought attacks, and with which melee
 weapon when best play may choose: :attr:`Setup.alternatives`), a paid attack boost,
 a paid damage boost (after the attack roll) and the target's power field (after the damage
-roll). :class:`~mathhammer.exact.edges.Decisions` says who decides how: the attackers' fixed
+roll). :class:`~mathhammer.exact.choices.Decisions` says who decides how: the attackers' fixed
 ``spend`` policies or their best play, and the target's ``power_field`` policy. A decision
-made by looking ahead (:func:`~mathhammer.exact.edges.choose`) compares the value of each
+made by looking ahead (:func:`~mathhammer.exact.choices.choose`) compares the value of each
 option's edges under ``Decisions.value`` (the value of the states after this attack, compared
 figure by figure as :mod:`~mathhammer.exact.chain` says) and keeps, per ``m`` (or per ``m``
 and damage roll for the target), the edges of the preferred option; on a tie the first
@@ -41,7 +41,8 @@ from ..rules.weapon import rof_odds
 from . import rolls
 from .blast import blast
 from .damage import DamageRoll
-from .edges import BySource, Decisions, Piece, choose, slot_counts
+from .choices import Decisions, choose
+from .edges import BySource, Piece, slot_counts
 from .setup import Setup
 from .state import SlotInfo, State
 from .suffering import in_quicksand, quicksand
@@ -178,7 +179,7 @@ def _alike(setup: Setup, info: SlotInfo, state: State, critical: bool, points: i
     it, the same damage roll), only counted as critical: built once. The target's power
     field decides on the state after the hit and the damage rolled, which such a critical
     hit shares: its decisions are the plain hit's."""
-    if dec.value is not None and _decides_damage_boost(setup, info, points, dec):
+    if dec.looks_ahead and _decides_damage_boost(setup, info, points, dec):
         return None
     after = _after(setup, info, state, critical, points)
     if info.pow is None:

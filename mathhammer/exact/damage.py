@@ -17,7 +17,8 @@ import numpy as np
 from . import rolls
 from .blast import blast
 from .card import N_COLUMNS
-from .edges import Piece, choose, groups_by, slot_counts
+from .choices import choose
+from .edges import Piece, groups_by, slot_counts
 from .state import State
 from .suffering import cortex_lost, in_quicksand, quicksand
 

@@ -1,19 +1,14 @@
-"""The edges of one step (an attack, a step of the end of a round), and choosing among them.
+"""The edges of one step (an attack, a step of the end of a round).
 
 A :class:`Piece` holds, for many damage marked (card configurations) ``m`` at once, the
 probability of one outcome, the damage marked after it, the state after it (or ``None``: the
 target was killed) and what the step counted (the ``SLOT_*`` columns of
 :class:`~mathhammer.result.Result`, built by :func:`slot_counts`); :func:`merge` joins the
 pieces that lead to the same place. The same edges serve forward propagation (push
-probability along them) and backward induction (pull values back along them).
-
-:class:`Decisions` says who decides what during an attack; a decision made by looking ahead
-(:func:`choose`) compares the value of each option's edges (:func:`piece_values`: a vector of
-expected figures, compared figure by figure as :mod:`~mathhammer.exact.chain` says) and keeps,
-per group of edges, the preferred option's; on a tie the first option listed (the cheaper
-one) is kept.
+probability along them) and backward induction (pull values back along them): :func:`lead`
+is the value of where an edge leads, :func:`sums_by` and :func:`option_totals` sum values
+over edges. Choosing among the options of a decision is :mod:`~mathhammer.exact.choices`'.
 """
-
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -35,11 +30,11 @@ from ..result.fields import (
     SLOT_TARGET_SPENT,
     SLOT_TOUGH,
 )
-from .chain import Chain, Preference
+from .chain import Chain
 from .state import State
 
-__all__ = ["Piece", "Decisions", "BySource", "groups_by", "subset", "slot_counts", "piece_values",
-           "choose", "merge", "sums_by", "option_totals", "attack_cost", "lead"]
+__all__ = ["Piece", "BySource", "groups_by", "subset", "slot_counts", "merge", "sums_by", "option_totals",
+           "attack_cost", "lead"]
 
 
 @dataclass
@@ -154,66 +149,6 @@ def subset(a, keep):
     return None if a is None else a[keep]
 
 
-@dataclass
-class Decisions:
-    """Who decides what during an attack (the target's power field policy is the setup's).
-
-    Parameters
-    ----------
-    best : frozenset of int
-        Indices of the attackers that play their best: at every decision point they do what
-        maximises ``value`` (buying, attack boost, damage boost; reserves and thresholds are
-        ignored). The others follow their ``spend`` policies.
-    value : callable, optional
-        ``value(state, idx)``: the value of the state after this attack at each damage
-        marked (configuration) of ``idx``, ``[chain.width, idx.size]``. Needed by best-play
-        decisions: the attackers' and, with ``power_field = "best"``, the target's.
-    chain : Chain, optional
-        The columns of values, the value of a kill and each side's preference.
-    keep_points : frozenset of int
-        Attackers whose chain puts the points they keep ahead of the damage marked.
-    event : int
-        The event (:attr:`Setup.events <mathhammer.exact.setup.Setup.events>`) decided.
-    record : callable, optional
-        ``record(what, event, row, context, groups, best, values, preference)``: told every
-        decision made by looking ahead (what, the event, the decision-table row, a tuple
-        saying where it is made, the groups it was made for, the option chosen in each, per
-        option its value in each group, ``[chain.width, groups]``, NaN where not offered,
-        and the :class:`~mathhammer.exact.chain.Preference` it was chosen by); the decision
-        tables of best play (:mod:`mathhammer.play`) are read off these calls.
-    row : int
-        The decision-table row of the attack decided (:attr:`SlotInfo.row
-        <mathhammer.exact.state.SlotInfo.row>`: the slot, or the weapon a bought attack is
-        made with instead); -1 outside attacks.
-    """
-
-    best: frozenset = frozenset()
-    value: Callable[[State, np.ndarray], np.ndarray] | None = None
-    chain: Chain | None = None
-    keep_points: frozenset = frozenset()
-    event: int = -1
-    record: Callable | None = None
-    row: int = -1
-
-    def plays_best(self, attacker_index: int) -> bool:
-        """Whether attacker ``attacker_index`` decides by best play."""
-        return attacker_index in self.best
-
-    def attacker(self, attacker_index: int) -> Preference:
-        """The preference attacker ``attacker_index`` decides by."""
-        return self.chain.attackers(attacker_index in self.keep_points)
-
-    @property
-    def target(self) -> Preference:
-        """The preference the target's power field decides by."""
-        return self.chain.target
-
-    def lead(self, state: State | None, dst: np.ndarray, spent: float = 0.0, target_spent: float = 0.0) -> np.ndarray:
-        """The value (``[chain.width, dst.size]``) of reaching ``state`` at ``dst`` after
-        spending ``spent`` attacker points and ``target_spent`` target points on the way."""
-        return lead(self.chain, self.value, state, dst, spent, target_spent)
-
-
 def lead(chain: Chain, value: Callable, state: State | None, dst: np.ndarray, spent: float = 0.0,
          target_spent: float = 0.0) -> np.ndarray:
     """The value (``[chain.width, dst.size]``) of reaching ``state`` (None: the kill) at the
@@ -269,40 +204,6 @@ def option_totals(width: int, n_groups: int, parts) -> np.ndarray:
         seen[g] = True
     tot[:, ~seen] = np.nan
     return tot
-
-
-def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
-    """Per edge, the value of where it leads, with what was spent along it
-    (``[chain.width, edges]``; the probability not applied)."""
-    return [dec.lead(pc.state, pc.dst, *attack_cost(pc)) for pc in pieces]
-
-
-def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_groups: int,
-           dec: Decisions, by: Preference, what: str | None = None, context: tuple = (),
-           groups: object = None) -> list[Piece]:
-    """Keep, per group, the edges of the option ``by`` prefers (the first on a tie); an
-    option with no edge in a group is not available there.
-
-    ``what``, ``context`` and ``groups`` (what the groups are: the damage marked, or cells
-    of damage marked and damage rolled) are handed to ``dec.record`` with the choice."""
-    if len(options) == 1:
-        return options[0]
-    grouped = [[group(pc) for pc in pieces] for pieces in options]  # the group of each edge
-    totals = [option_totals(dec.chain.width, n_groups,
-                            zip(gs, (pc.p for pc in pieces), piece_values(pieces, dec)))
-              for gs, pieces in zip(grouped, options)]
-    best = by.choose(totals)
-    if what is not None and dec.record is not None:
-        dec.record(what, dec.event, dec.row, context, groups, best, totals, by)
-    out = []
-    for j, (gs, pieces) in enumerate(zip(grouped, options)):
-        for g, pc in zip(gs, pieces):
-            keep = best[g] == j
-            if keep.all():
-                out.append(pc)
-            elif keep.any():
-                out.append(pc.where(keep))
-    return out
 
 
 def merge(pieces: list[Piece]) -> list[Piece]:

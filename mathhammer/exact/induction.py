@@ -38,7 +38,8 @@ from ..rules.scenario import check_objective
 from .attack import attack_edges
 from .bounds import MAX_CARD_INDUCTION_EDGES, best_play_refusal, prepare
 from .chain import Chain
-from .edges import BySource, Decisions, Piece, attack_cost, lead, merge, slot_counts, sums_by
+from .choices import Decisions, resolve
+from .edges import BySource, Piece, attack_cost, lead, merge, slot_counts, sums_by
 from .rounds import round_edges, suffered_spent
 from .setup import Setup
 from .state import State
@@ -64,7 +65,7 @@ class Engine:
         each state's target is the one under attack; values run across targets, and the
         kill is every target destroyed).
     best : frozenset of int, optional
-        Attackers that play their best (see :class:`~mathhammer.exact.edges.Decisions`);
+        Attackers that play their best (see :class:`~mathhammer.exact.choices.Decisions`);
         by default those whose policy is ``"best"`` (with points to spend).
     objective : {"kill", "damage", "destroyed", "cripple:X"}
         What values measure first (:class:`~mathhammer.exact.chain.Chain`): kill
@@ -72,7 +73,7 @@ class Engine:
         or the probability system / aspect X ends crippled (grids and spirals); then the
         objective's secondary figures and the points spent.
     record : callable, optional
-        Told every decision made by looking ahead (:class:`~mathhammer.exact.edges.Decisions`).
+        Told every decision made by looking ahead (:class:`~mathhammer.exact.choices.Decisions`).
     edge_budget : int, optional
         On a grid or spiral with look-ahead: most edges built before giving up with
         :class:`~mathhammer.errors.ExactNotApplicable` (the bounds of
@@ -117,6 +118,15 @@ class Engine:
         self._last_use = {sig: e for e, sig in enumerate(self._sig) if sig is not None}
         self._reused = [sig is not None and self._last_use[sig] > e and not self.on_card
                         for e, sig in enumerate(self._sig)]
+        # Best play on a track: an attack's options are built once per signature and state
+        # (a plan, :mod:`.choices`) and decided at each event that makes it; not where a
+        # decision is made outside its options (a knockdown in quicksand, a blast).
+        self._plans: dict = {}
+        self._plan_sig = [None] * len(self.events)
+        if self.looks_ahead and not self.on_card and not _decides_outside_plans(setup):
+            self._plan_sig = [None if sig is None else (sig, tuple(a.signature for a in setup.alternatives[ev.slot]))
+                              for ev, sig in zip(self.events, self._sig)]
+        self._plan_last = {sig: e for e, sig in enumerate(self._plan_sig) if sig is not None}
 
     def terminal(self, idx: np.ndarray, state: State) -> np.ndarray:
         """Value after the last event at the damage marked (configurations) ``idx`` of a
@@ -174,10 +184,14 @@ class Engine:
         return out
 
     def release(self, e: int) -> None:
-        """Event ``e`` is done: drop the kept edges no later attack will use."""
+        """Event ``e`` is done: drop the kept edges (and plans) no later attack will use."""
         if self.looks_ahead:
             for key in [key for key in self._edges if key[0] == e]:
                 self._cached -= sum(pc.p.size for pc in self._edges.pop(key))
+            sig = self._plan_sig[e]
+            if sig is not None and self._plan_last[sig] == e:
+                for key in [key for key in self._plans if key[0] == sig]:
+                    del self._plans[key]
             return
         sig = self._sig[e]
         if sig is not None and self._last_use[sig] == e:
@@ -191,7 +205,10 @@ class Engine:
                         row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.after(e, s, idx)
-        if ev.kind == "attack":
+        if ev.kind == "attack" and self._plan_sig[e] is not None:
+            plan, rows = self._plan(e, state)
+            out = merge(resolve(plan, dec, dict(zip(rows, _rows(setup, ev.slot)))))
+        elif ev.kind == "attack":
             out = merge(attack_edges(setup, ev.slot, state, dec, src))
         else:
             out = merge(round_edges(setup, ev, state, setup.marks if src is None else src, dec))
@@ -202,6 +219,20 @@ class Engine:
             if self.built > self.edge_budget:
                 raise ExactNotApplicable(best_play_refusal(
                     self.setup, f"needs more than {self.edge_budget:,} transitions of backward induction"))
+        return out
+
+    def _plan(self, e: int, state: State) -> tuple[list, tuple]:
+        """The options of attack event ``e`` from ``state``, built once for every attack of
+        its signature (:func:`~mathhammer.exact.choices.resolve` decides them), and the
+        decision-table rows they were built for."""
+        key = (self._plan_sig[e], state)
+        out = self._plans.get(key)
+        if out is None:
+            slot = self.events[e].slot
+            setup = self.setup.part(state)
+            dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, row=slot,
+                            planning=True)
+            out = self._plans[key] = (attack_edges(setup, slot, state, dec), _rows(setup, slot))
         return out
 
     def after(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
@@ -269,6 +300,19 @@ class Engine:
             out.setflags(write=False)
             self._values[key] = out
         return out
+
+
+def _rows(setup: Setup, slot: int) -> tuple:
+    """The decision-table rows of attack ``slot``: its own, then its alternatives'."""
+    return (setup.slots[slot].row, *(a.row for a in setup.alternatives[slot]))
+
+
+def _decides_outside_plans(setup) -> bool:
+    """Whether an attack may decide outside the options :func:`choose` is given (the power
+    field against a knockdown in quicksand; the models a blast catches are decided with
+    their own edges), so that its options cannot be planned."""
+    parts = getattr(setup, "parts", (setup,))
+    return any(part.quicksand for part in parts) or any(info.weapon.blasts for info in setup.all_infos)
 
 
 @contextmanager

@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import rolls
-from .edges import Decisions, Piece
+from .choices import Decisions
+from .edges import Piece
 from .setup import Setup
 from .state import CORROSION, FIRE, FIRE_POW, Event, State
 from .suffering import suffer

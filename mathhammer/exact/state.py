@@ -168,5 +168,6 @@ class SlotInfo:
         equal signatures (the same weapon of like attackers) share their cached tree."""
         a = self.attacker
         ident = self.ident if self.weapon.has_effect else None
-        return (self.weapon, a.spend, self.slot.combined_bonus, self.slot.bought, self.slot.charge, ident,
-                self.slot.choices, self.slot.number if self.rof else None)
+        s = self.slot
+        return (self.weapon, a.spend, self.skill, self.pow, s.combined_bonus, s.bought, s.charge, s.cost, s.stops,
+                s.collateral, s.paid, ident, s.choices, s.number if self.rof else None)

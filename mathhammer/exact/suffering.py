@@ -18,7 +18,8 @@ import numpy as np
 
 from ..result.fields import SLOT_DESTROYED, SLOT_TOUGH
 from .card import N_COLUMNS
-from .edges import Decisions, Piece, groups_by, option_totals, subset
+from .choices import Decisions
+from .edges import Piece, groups_by, option_totals, subset
 from .setup import Setup
 from .state import SlotInfo, State
 

@@ -41,7 +41,7 @@ def keyspace(setup) -> KeySpace:
 
 
 class Recorder:
-    """Collects :class:`~mathhammer.exact.edges.Decisions` records (``record`` callback)."""
+    """Collects :class:`~mathhammer.exact.choices.Decisions` records (``record`` callback)."""
 
     def __init__(self, setup, keys: KeySpace):
         self.setup, self.keys = setup, keys
