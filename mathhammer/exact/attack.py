@@ -47,7 +47,7 @@ from .setup import Setup
 from .state import SlotInfo, State
 from .suffering import in_quicksand, quicksand
 
-__all__ = ["attack_edges"]
+__all__ = ["attack_edges", "shared_volley"]
 
 
 # --------------------------------------------------------------------------------- the attack
@@ -75,11 +75,27 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
         # a random rate of fire (docs/rules.md 5): rolled before its first attack, which is
         # always made; a later one is made while its number is below the roll
         if info.slot.number == 0:
-            return [pc.scaled(q) for k, q in rof_odds(info.rof)
-                    for pc in _made(setup, info, state._replace(shots=k), dec, m)]
+            if dec.looks_ahead:  # the attacker decides knowing how many shots it has
+                return [pc.scaled(q) for k, q in rof_odds(info.rof)
+                        for pc in _made(setup, info, state._replace(shots=k), dec, m)]
+            made = _made(setup, info, state._replace(shots=1), dec, m)  # alike for every roll
+            return [pc.scaled(q).with_state(pc.state._replace(shots=k)) if pc.state is not None else pc.scaled(q)
+                    for k, q in rof_odds(info.rof) for pc in made]
         if info.slot.number >= state.shots:
             return [Piece(state, m, m, np.ones(m.size), slot_counts({}))]
     return _made(setup, info, state, dec, m)
+
+
+def shared_volley(setup: Setup, i: int, state: State) -> State | None:
+    """The state whose edges attack ``i`` shares from ``state``, or None: a later attack of
+    a random rate of fire, made (the roll allowed it), has the same edges whatever the roll
+    allowed beyond it, but for the number carried on (:attr:`State.shots`); the state with
+    the fewest shots that makes it stands for them all. Not with look-ahead: a player who
+    knows how many shots are left decides otherwise."""
+    info = setup.slots[i]
+    if info.rof is None or info.slot.number == 0 or state.shred or state.shots <= info.slot.number:
+        return None
+    return state._replace(shots=info.slot.number + 1)
 
 
 def _made(setup: Setup, info: SlotInfo, state: State, dec: Decisions, m: np.ndarray) -> list[Piece]:

@@ -9,9 +9,9 @@ one) is kept.
 An attack's options do not depend on the values they are compared by: only the choice does.
 Like attacks from the same state (three identical hammer blows, ten shots of a gun) are made
 at several events, each looking ahead at its own values. With ``Decisions.planning`` the
-options are built once, each decision kept as a :class:`Choice` among the edges, and
-:func:`resolve` decides them at each event, innermost first, as :func:`choose` would have
-while building: the same choices, the same records.
+options are built once, each decision kept as a :class:`Choice` among the edges, and a
+:class:`~mathhammer.exact.plan.Plan` decides them at each event, innermost first, as
+:func:`choose` would have while building: the same choices, the same records.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from .chain import Chain, Preference
 from .edges import Piece, attack_cost, lead, option_totals
 from .state import State
 
-__all__ = ["Decisions", "Choice", "piece_values", "choose", "resolve"]
+__all__ = ["Decisions", "Choice", "piece_values", "choose"]
 
 
 @dataclass
@@ -61,7 +61,8 @@ class Decisions:
         made with instead); -1 outside attacks.
     planning : bool
         Build the options of each decision without deciding (:class:`Choice`), to be
-        decided by :func:`resolve` with the values of each event that makes the attack.
+        decided by a :class:`~mathhammer.exact.plan.Plan` with the values of each event that
+        makes the attack.
     """
 
     best: frozenset = frozenset()
@@ -119,7 +120,7 @@ class _Decision:
 
 
 class Choice:
-    """A decision not made yet, in a list of edges: once made (:func:`resolve`), the edges of
+    """A decision not made yet, in a list of edges: once made (:class:`~mathhammer.exact.plan.Plan`), the edges of
     the option chosen in each group, then changed as the edges of the list around it were
     (scaled by the chance of the roll that led there, counted as a critical or a Shred hit).
 
@@ -142,23 +143,13 @@ class Choice:
     def as_shred(self) -> Choice:
         return Choice(self.decision, self.changes + (("as_shred",),))
 
-    @property
-    def size(self) -> int:
-        """Edges in every option, decisions within included (what building them cost)."""
-        return sum(edge_count(option) for option in self.decision.options)
-
-
-def edge_count(pieces: list) -> int:
-    """Edges of a list of pieces and :class:`Choice` s (every option of each)."""
-    return sum(pc.size if isinstance(pc, Choice) else pc.p.size for pc in pieces)
-
 
 def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_groups: int,
            dec: Decisions, by: Preference, what: str | None = None, context: tuple = (),
            groups: object = None) -> list[Piece]:
     """Keep, per group, the edges of the option ``by`` prefers (the first on a tie); an
     option with no edge in a group is not available there. Planning (``dec.planning``): a
-    :class:`Choice` among the options, made later by :func:`resolve`.
+    :class:`Choice` among the options, made later by a :class:`~mathhammer.exact.plan.Plan`.
 
     ``what``, ``context`` and ``groups`` (what the groups are: the damage marked, or cells
     of damage marked and damage rolled) are handed to ``dec.record`` with the choice."""
@@ -187,32 +178,3 @@ def _decide(options: list[list[Piece]], group, n_groups: int, dec: Decisions, by
             elif keep.any():
                 out.append(pc.where(keep))
     return out
-
-
-def resolve(pieces: list, dec: Decisions, rows: dict | None = None) -> list[Piece]:
-    """The edges of ``pieces`` with every :class:`Choice` among them made by ``dec`` (which
-    looks ahead at the values of its event), innermost first.
-
-    ``rows``: the decision-table row each row of the plan's attack stands for at this event
-    (the plan was built for one attack of a signature, and serves them all)."""
-    made: dict = {}  # a decision shared by several lists is made once
-
-    def walk(items: list) -> list[Piece]:
-        out = []
-        for pc in items:
-            if not isinstance(pc, Choice):
-                out.append(pc)
-                continue
-            d = pc.decision
-            edges = made.get(id(d))
-            if edges is None:
-                options = [walk(option) for option in d.options]
-                row = d.row if rows is None else rows.get(d.row, d.row)
-                edges = _decide(options, d.group, d.n_groups, dec, d.by, d.what, d.context, d.groups, row)
-                made[id(d)] = edges
-            for change in pc.changes:
-                edges = [getattr(e, change[0])(*change[1:]) for e in edges]
-            out += edges
-        return out
-
-    return walk(pieces)

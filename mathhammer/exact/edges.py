@@ -83,6 +83,11 @@ class Piece:
         return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
                      self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
+    def with_state(self, state: State | None) -> Piece:
+        """The same edges leading to ``state``."""
+        return Piece(state, self.src, self.dst, self.p, self.counts, self.marked, self.tag,
+                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
+
     def where(self, keep: np.ndarray) -> Piece:
         return Piece(self.state, self.src[keep], self.dst[keep], self.p[keep], self.counts,
                      subset(self.marked, keep), subset(self.tag, keep), subset(self.quick, keep), self.quick_kill,

@@ -8,7 +8,8 @@ Each event pushes every vector along its edges (:meth:`Engine.edges
 distribution and is counted in ``kill_weights[i]`` (attack ``i``) or in the maintenance
 kills of its round; the rest lands in the state after the event. On the way, each edge adds
 its probability times its counts to the ``SLOT_*`` columns of attack ``i`` (or to the
-``EFFECT_*`` figures of its round), so every figure is an exact expectation.
+``EFFECT_*`` figures of its round: :class:`~mathhammer.exact.tally.Tally`), so every figure
+is an exact expectation.
 """
 
 from __future__ import annotations
@@ -17,21 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..result import CardPart, Result, RoundsPart, TargetsPart, UnitPart
-from ..result.fields import (
-    EFFECT_AFTER,
-    EFFECT_APPLIED,
-    EFFECT_DAMAGE,
-    EFFECT_DESTROYED,
-    EFFECT_FIELDS,
-    EFFECT_KILL,
-    EFFECT_NAMES,
-    EFFECT_PRESENT,
-    EFFECT_TARGET_SPENT,
-    EFFECT_TOUGH,
-    SLOT_DAMAGE,
-    SLOT_FIELDS,
-    SLOT_MADE,
-)
+from ..result.fields import EFFECT_AFTER, EFFECT_APPLIED, EFFECT_KILL, EFFECT_PRESENT
 from ..result.naming import card_names, scenario_names
 from ..rules import Scenario
 from ..rules.slots import round_labels
@@ -40,7 +27,8 @@ from .induction import CONFIG_BATCH, Engine, deep_recursion
 from .state import CORROSION, FIRE
 from .targets import switch_all, target_figures
 from .tidy import tidy, tidy_rounds, tidy_targets
-from .vectors import add, moments, pad, push
+from .tally import Tally
+from .vectors import add, pad
 
 __all__ = ["exact_result", "result_of", "propagate", "propagate_rounds"]
 
@@ -85,22 +73,13 @@ def propagate_rounds(engine: Engine, visit=None):
     """
     setup = engine.setup
     card = setup.card
-    n, turns = setup.n, setup.turns
     several = setup.several
-    # several targets: per target and round, the probability it is destroyed then (the
-    # state moves on to the first target standing, or to the kill for the last one)
-    target_kill = np.zeros((len(setup.parts) if several else 1, turns))
-    slot_target = np.zeros((n, len(setup.parts) if several else 1))
     start = np.zeros(setup.size)
     start[0] = 1.0  # no damage marked (the empty card)
     dist = {setup.start: start}
-    slot_weights = np.zeros((n, SLOT_FIELDS))
-    kill_weights = np.zeros(n)
-    slot_damage_sq = np.zeros(n)
-    maintenance = np.zeros(turns)
-    effects = np.zeros((turns, len(EFFECT_NAMES), EFFECT_FIELDS))
-    quick = EFFECT_NAMES.index("quicksand")
-    cripple_weights = np.zeros((n, len(card.letters) if card is not None else 0))
+    tally = Tally(setup)
+    effects = tally.effects
+    cripple_weights = np.zeros((setup.n, len(card.letters) if card is not None else 0))
     for e, ev in enumerate(setup.events):
         entered: dict = {}
         for state, v in dist.items():
@@ -109,7 +88,6 @@ def propagate_rounds(engine: Engine, visit=None):
         dist = {}
         attack = ev.kind == "attack"
         t = ev.round
-        k_eff = EFFECT_NAMES.index(ev.kind) if ev.kind in ("fire", "corrosion") else None
         # Shred (docs/rules.md 5): what a critical hit left owing one more attack goes through
         # this attack again, pass after pass, until no chain is left (each pass one attack more)
         todo = entered
@@ -128,49 +106,8 @@ def propagate_rounds(engine: Engine, visit=None):
                     src = np.flatnonzero(v)
                     batches = [src[lo: lo + CONFIG_BATCH] for lo in range(0, src.size, CONFIG_BATCH)]
                 for batch in batches:
-                    for pc in engine.edges(e, state, batch):
-                        mass = v[pc.src] * pc.p
-                        total = mass.sum()
-                        if several and (pc.state is None or pc.state.target != state.target):
-                            target_kill[state.target, t] += total
-                        if attack:
-                            i = ev.slot
-                            slot_weights[i] += total * np.asarray(pc.counts)
-                            if several:  # which target the attack was made against
-                                slot_target[i, state.target] += total * pc.counts[SLOT_MADE]
-                            if pc.marked is not None:
-                                first, second = moments(mass, pc.marked)
-                                slot_weights[i, SLOT_DAMAGE] += first
-                                slot_damage_sq[i] += second
-                            if pc.quick is not None:
-                                effects[t, quick, EFFECT_DAMAGE] += moments(mass, pc.quick)[0]
-                            if pc.quick_kill:
-                                effects[t, quick, EFFECT_DESTROYED] += total
-                            if pc.quick_spent or pc.quick_tough:
-                                effects[t, quick, EFFECT_TARGET_SPENT] += total * pc.quick_spent
-                                effects[t, quick, EFFECT_TOUGH] += total * pc.quick_tough
-                            if pc.state is None:
-                                kill_weights[i] += total
-                                if pc.quick_kill:
-                                    effects[t, quick, EFFECT_KILL] += total
-                                continue
-                        elif k_eff is not None and pc.counts:
-                            effects[t, k_eff, EFFECT_PRESENT] += total * pc.counts[0]
-                            effects[t, k_eff, EFFECT_APPLIED] += total * pc.counts[1]
-                            if pc.counts[1]:  # applied: points suffered (rounds.suffered)
-                                _, _, destroyed, spent, tough = pc.counts
-                                effects[t, k_eff, EFFECT_DESTROYED] += total * destroyed
-                                effects[t, k_eff, EFFECT_TARGET_SPENT] += total * spent
-                                effects[t, k_eff, EFFECT_TOUGH] += total * tough
-                            if pc.marked is not None:
-                                effects[t, k_eff, EFFECT_DAMAGE] += moments(mass, pc.marked)[0]
-                            if pc.state is None:
-                                effects[t, k_eff, EFFECT_KILL] += total
-                                maintenance[t] += total
-                                continue
-                        if pc.state is None:
-                            raise AssertionError(f"a {ev.kind} step cannot kill")
-                        push(again if pc.state.shred else dist, pc.state, pc.dst, mass, setup.size)
+                    pieces = engine.edges(e, state, batch)
+                    (tally.attack if attack else tally.step)(ev, state, v, pieces, dist, again)
             todo = again
         engine.release(e)
         if attack and card is not None:
@@ -180,7 +117,7 @@ def propagate_rounds(engine: Engine, visit=None):
             for v in dist.values():
                 cripple_weights[i] += pad(v, size) @ crippled
             # a kill marks every box
-            cripple_weights[i] += kill_weights[: i + 1].sum() + maintenance[:t].sum()
+            cripple_weights[i] += tally.kill_weights[: i + 1].sum() + tally.maintenance[:t].sum()
         if ev.kind == "activation":
             for state, v in dist.items():
                 cont = state.cont
@@ -189,15 +126,16 @@ def propagate_rounds(engine: Engine, visit=None):
                 for k, bit in ((0, FIRE), (1, CORROSION)):
                     if cont & bit:
                         effects[t, k, EFFECT_AFTER] += v.sum()
+    kill_weights, maintenance = tally.kill_weights, tally.maintenance
     killed = kill_weights.sum() + maintenance.sum()
     damage_weights, destroyed_weights, cards = _end_figures(setup, dist, killed, cripple_weights)
     rounds = {"maintenance_kill_weights": maintenance, "effect_weights": effects,
               "destroyed_weights": destroyed_weights}
     if several:
         rounds["target_damage_weights"], rounds["target_destroyed_weights"] = target_figures(setup, dist, killed)
-        rounds["target_kill_weights"] = target_kill
-        rounds["slot_target_weights"] = slot_target
-    return damage_weights, slot_weights, kill_weights, slot_damage_sq, rounds, cards
+        rounds["target_kill_weights"] = tally.target_kill
+        rounds["slot_target_weights"] = tally.slot_target
+    return damage_weights, tally.slot_weights, kill_weights, tally.slot_damage_sq, rounds, cards
 
 
 def _end_figures(setup, dist: dict, killed: float, cripple_weights):

@@ -35,11 +35,12 @@ from .._core.ticker import tick
 from ..errors import ExactNotApplicable, InputError
 from ..rules import Scenario
 from ..rules.scenario import check_objective
-from .attack import attack_edges
+from .attack import attack_edges, shared_volley
 from .bounds import MAX_CARD_INDUCTION_EDGES, best_play_refusal, prepare
 from .chain import Chain
-from .choices import Decisions, resolve
+from .choices import Decisions
 from .edges import BySource, Piece, attack_cost, lead, merge, slot_counts, sums_by
+from .plan import Plan
 from .rounds import round_edges, suffered_spent
 from .setup import Setup
 from .state import State
@@ -122,6 +123,7 @@ class Engine:
         # (a plan, :mod:`.choices`) and decided at each event that makes it; not where a
         # decision is made outside its options (a knockdown in quicksand, a blast).
         self._plans: dict = {}
+        self._decided: dict = {}  # the values a plan left, until _track_value takes them
         self._plan_sig = [None] * len(self.events)
         if self.looks_ahead and not self.on_card and not _decides_outside_plans(setup):
             self._plan_sig = [None if sig is None else (sig, tuple(a.signature for a in setup.alternatives[ev.slot]))
@@ -173,7 +175,11 @@ class Engine:
         elif sig is None:
             return self._build(e, state)
         else:
-            key, keep = (sig, state), self._reused[e]
+            volley = shared_volley(self.setup.part(state), ev.slot, state)
+            if volley is not None and volley != state:  # the shared edges, with its own shots
+                return [pc.with_state(pc.state._replace(shots=state.shots)) if pc.state is not None else pc
+                        for pc in self.edges(e, volley)]
+            key, keep = (sig, state), self._reused[e] or volley is not None
         out = self._edges.get(key)
         if out is None:
             out = self._build(e, state)
@@ -206,8 +212,9 @@ class Engine:
         if self.looks_ahead:
             dec.value = lambda s, idx: self.after(e, s, idx)
         if ev.kind == "attack" and self._plan_sig[e] is not None:
-            plan, rows = self._plan(e, state)
-            out = merge(resolve(plan, dec, dict(zip(rows, _rows(setup, ev.slot)))))
+            kept, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.boxes)
+            self._decided[(e, state)] = value  # read by _track_value: no second sum over the edges
+            out = merge(kept)
         elif ev.kind == "attack":
             out = merge(attack_edges(setup, ev.slot, state, dec, src))
         else:
@@ -221,10 +228,9 @@ class Engine:
                     self.setup, f"needs more than {self.edge_budget:,} transitions of backward induction"))
         return out
 
-    def _plan(self, e: int, state: State) -> tuple[list, tuple]:
+    def _plan(self, e: int, state: State) -> Plan:
         """The options of attack event ``e`` from ``state``, built once for every attack of
-        its signature (:func:`~mathhammer.exact.choices.resolve` decides them), and the
-        decision-table rows they were built for."""
+        its signature."""
         key = (self._plan_sig[e], state)
         out = self._plans.get(key)
         if out is None:
@@ -232,7 +238,7 @@ class Engine:
             setup = self.setup.part(state)
             dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, row=slot,
                             planning=True)
-            out = self._plans[key] = (attack_edges(setup, slot, state, dec), _rows(setup, slot))
+            out = self._plans[key] = Plan(attack_edges(setup, slot, state, dec), _rows(setup, slot))
         return out
 
     def after(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
@@ -294,9 +300,12 @@ class Engine:
         out = self._values.get(key)
         if out is None:
             boxes = self.setup.part(state).boxes
-            out = np.zeros((self.chain.width, boxes))
-            for pc in self.edges(e, state):
-                sums_by(pc.src, pc.p, self._lead(e, pc), boxes, out)
+            pieces = self.edges(e, state)
+            out = self._decided.pop(key, None)
+            if out is None:
+                out = np.zeros((self.chain.width, boxes))
+                for pc in pieces:
+                    sums_by(pc.src, pc.p, self._lead(e, pc), boxes, out)
             out.setflags(write=False)
             self._values[key] = out
         return out

@@ -1,0 +1,165 @@
+"""An attack's options from one state, flattened once and decided at each event that makes it.
+
+Built with ``Decisions.planning`` (:mod:`~mathhammer.exact.choices`), an attack's edges are a
+tree: lists of pieces and :class:`~mathhammer.exact.choices.Choice` s, each choice holding
+its options, which may hold choices of their own (whether to buy, to boost the attack roll,
+to boost the damage roll, how much of the power field to spend). A :class:`Plan` lays every
+edge of the tree (every option of every choice) end to end once, each with the option it
+lies under in each choice above it. Deciding at an event is then a few array operations:
+the value of where every edge leads (one look-up per state reached), and per choice,
+innermost first, each option's total over the edges still kept, the preferred option per
+group, and the edges of the others dropped. The choices and the records are those
+:func:`~mathhammer.exact.choices.choose` would have made while building the edges.
+
+A choice met twice (a critical hit that only counts as one shares the hit's damage roll) is
+decided once, on its first copy, and its decision applies to both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .choices import Choice, Decisions
+from .edges import Piece, attack_cost, lead, sums_by
+
+__all__ = ["Plan"]
+
+
+class Plan:
+    """The edges of ``items`` (pieces and choices, as an attack's builders return them),
+    every option of every choice, with what deciding them needs.
+
+    ``rows``: the decision-table rows of the attack the plan was built for (its own, then
+    its alternatives'); :meth:`decide` is told the rows of the attack it decides for.
+    """
+
+    def __init__(self, items: list, rows: tuple):
+        self.rows = rows
+        self.leaves: list[Piece] = []  # every edge's piece, as the attack ends with it
+        self._copies: dict = {}  # per decision: the leaves (a span) of each time it is met
+        self._first: dict = {}  # per decision: (option, probabilities, groups) per leaf of its first copy
+        self.order: list = []  # the decisions, innermost first
+        self._walk(items, (), ())
+        sizes = np.array([pc.p.size for pc in self.leaves], dtype=np.int64)
+        self.offsets = np.concatenate([[0], np.cumsum(sizes)])
+        self.size = int(self.offsets[-1])
+        self._decisions = [self._lay(d) for d in self.order]
+        self._reached(sizes)
+
+    def _walk(self, items: list, stack: tuple, changes: tuple) -> None:
+        """Lay out ``items``: ``stack`` holds, for each choice above, outermost first, its
+        decision, the option and whether it is the decision's first copy; ``changes`` the
+        changes of those choices."""
+        for it in items:
+            if isinstance(it, Choice):
+                d = it.decision
+                copies = self._copies.setdefault(id(d), [])
+                lo = len(self.leaves)
+                for j, option in enumerate(d.options):
+                    self._walk(option, stack + ((d, j, not copies),), changes + (it.changes,))
+                copies.append((lo, len(self.leaves)))  # a choice's edges lie together
+                if len(copies) == 1:
+                    self.order.append(d)  # after every choice within it: innermost first
+                continue
+            # each choice above sees the edges as the choices below it changed them
+            seen = [it]
+            for ch in reversed(changes):
+                leaf = seen[-1]
+                for change in ch:
+                    leaf = getattr(leaf, change[0])(*change[1:])
+                seen.append(leaf)
+            self.leaves.append(seen[-1])
+            depth = len(stack)
+            for i, (d, j, first) in enumerate(stack):
+                if first:
+                    self._first.setdefault(id(d), []).append((j, seen[depth - 1 - i].p, d.group(it)))
+
+    def _lay(self, d) -> tuple:
+        """One decision, laid out: the span of its first copy's edges, the option and group
+        of each (as one key: ``option * groups + group``), their probabilities as it weighs
+        them, and the span of every copy."""
+        first = self._first.get(id(d), [])
+        spans = [(int(self.offsets[lo]), int(self.offsets[hi])) for lo, hi in self._copies[id(d)]]
+        if not first:
+            empty = np.zeros(0, dtype=np.int64)
+            return d, spans[0], empty, empty, empty, np.zeros(0), spans
+        option = np.repeat(np.array([j for j, _, _ in first], dtype=np.int64), [p.size for _, p, _ in first])
+        weight = np.concatenate([p for _, p, _ in first])
+        group = np.concatenate([g for _, _, g in first])
+        return d, spans[0], option * d.n_groups + group, option, group, weight, spans
+
+    def _reached(self, sizes: np.ndarray) -> None:
+        """Per state an edge leads to (None: the kill): the positions of its edges and their
+        damage marked there; what was spent along each edge; and where each starts."""
+        ids: dict = {}
+        leaf_state = np.array([ids.setdefault(pc.state, len(ids)) for pc in self.leaves], dtype=np.int64)
+        edge_state = np.repeat(leaf_state, sizes)
+        dst = np.concatenate([pc.dst for pc in self.leaves]) if self.leaves else np.zeros(0, dtype=np.int64)
+        self._targets = []
+        for state, k in ids.items():
+            at = np.flatnonzero(edge_state == k) if len(ids) > 1 else slice(None)
+            self._targets.append((state, at, dst[at]))
+        costs = np.array([attack_cost(pc) for pc in self.leaves]).reshape(-1, 2)
+        spent, target_spent = np.repeat(costs[:, 0], sizes), np.repeat(costs[:, 1], sizes)
+        self._spent = spent if spent.any() else None
+        self._target_spent = target_spent if target_spent.any() else None
+        self._src = np.concatenate([pc.src for pc in self.leaves]) if self.leaves else np.zeros(0, dtype=np.int64)
+        self._p = np.concatenate([pc.p for pc in self.leaves]) if self.leaves else np.zeros(0)
+
+    def values(self, dec: Decisions) -> np.ndarray:
+        """The value of where each edge leads, with what was spent along it (``[chain.width,
+        edges]``)."""
+        chain = dec.chain
+        out = np.empty((chain.width, self.size))
+        for state, at, dst in self._targets:
+            out[:, at] = lead(chain, dec.value, state, dst)
+        if self._spent is not None and "spent" in chain.columns:
+            out[chain.columns.index("spent")] += self._spent
+        if self._target_spent is not None and "target_spent" in chain.columns:
+            out[chain.columns.index("target_spent")] += self._target_spent
+        return out
+
+    def decide(self, dec: Decisions, rows: tuple, n: int) -> tuple[list[Piece], np.ndarray]:
+        """The edges kept once every decision is made by ``dec`` (which looks ahead at its
+        event's values), innermost first, and the value of the attack from each damage
+        marked ``0 .. n - 1`` (``[chain.width, n]``); ``rows``: the decision-table rows of
+        the attack decided, in the order of :attr:`rows`."""
+        values = self.values(dec)
+        kept = self._kept(dec, rows, values)
+        p = self._p if kept is None else self._p * kept
+        value = sums_by(self._src, p, values, n)
+        if kept is None:
+            return list(self.leaves), value
+        out = []
+        for k, pc in enumerate(self.leaves):
+            keep = kept[self.offsets[k]: self.offsets[k + 1]]
+            if keep.all():
+                out.append(pc)
+            elif keep.any():
+                out.append(pc.where(keep))
+        return out, value
+
+    def _kept(self, dec: Decisions, rows: tuple, values: np.ndarray) -> np.ndarray | None:
+        """Which edges the decisions keep (None: there is none to make)."""
+        if not self._decisions:
+            return None
+        width = values.shape[0]
+        kept = np.ones(self.size, dtype=bool)
+        rename = dict(zip(self.rows, rows))
+        for d, (lo, hi), key, option, group, weight, copies in self._decisions:
+            n_options, n = len(d.options), d.n_groups
+            live = kept[lo:hi]
+            at = key[live]
+            cells = n_options * n
+            flat = (at + cells * np.arange(width)[:, None]).ravel()
+            tot = np.bincount(flat, weights=(values[:, lo:hi][:, live] * weight[live]).ravel(),
+                              minlength=cells * width).reshape(width, n_options, n)
+            tot[:, np.bincount(at, minlength=cells).reshape(n_options, n) == 0] = np.nan
+            totals = [tot[:, j] for j in range(n_options)]
+            best = d.by.choose(totals)
+            if d.what is not None and dec.record is not None:
+                dec.record(d.what, dec.event, rename.get(d.row, d.row), d.context, d.groups, best, totals, d.by)
+            keep = best[group] == option
+            for a, b in copies:
+                kept[a:b] &= keep
+        return kept
