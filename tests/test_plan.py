@@ -1,0 +1,170 @@
+"""An attack's options planned once and decided at each event (mathhammer/exact/plan.py) give
+the edges and the decision records that deciding while building them gives.
+
+For every attack event and every state the forward pass meets, the attack's edges are built
+twice from the same values of the events after it: deciding as they are built
+(``choose`` with ``Decisions.value``), and planned (``Decisions.planning``) then decided by a
+:class:`Plan`. The plan is built for the first attack of the same signature, so a plan that
+serves a later attack (its decision-table rows renamed) is checked too. Compared: the
+probability from each damage marked to each damage marked after, with the state and what
+the attack counted, the boxes marked, the value of the attack from each damage marked, and
+every decision record (what, event, row, where, the choice per group and each option's
+value).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mathhammer.exact.attack import attack_edges
+from mathhammer.exact.bounds import prepare
+from mathhammer.exact.choices import Decisions
+from mathhammer.exact.edges import attack_cost, lead, sums_by
+from mathhammer.exact.forward import propagate_rounds
+from mathhammer.exact.induction import Engine, deep_recursion
+from mathhammer.exact.plan import Plan
+from mathhammer.result.fields import SLOT_MADE
+from mathhammer.rules import Attacker, Scenario, Target, Weapon
+from test_best_play import random_scenario
+
+TOL = 1e-12
+
+FIST = Weapon("Fist", "melee", skill=6, pow=12, attacks=2)
+CLAW = Weapon("Claw", "melee", skill=7, pow=10, attacks=1, rules={"shred"})
+GUN = Weapon("Gun", "ranged", skill=6, pow=12, attacks=3)
+
+
+def _named() -> list[Scenario]:
+    """Scenarios with each kind of decision: bought attacks with another melee weapon, the
+    boosts, the target's power field, Shield Guard's blocks, Shred, a random rate of fire,
+    several targets."""
+    axe = Weapon("Axe", "melee", skill=5, pow=14, attacks=1, rules={"critical_knockdown"})
+    rifle = Weapon("Rifle", "ranged", skill=6, pow=11, attacks="d3")
+    return [
+        Scenario(Target(defense=12, arm=14, boxes=12, focus=2),
+                 [Attacker("Jack", [FIST, axe], focus=3, policy="best")]),
+        Scenario(Target(defense=13, arm=13, boxes=10, rules={"tough"}, focus=1),
+                 [Attacker("Beast", [CLAW], fury=2, model="warbeast", policy="best")]),
+        Scenario(Target(defense=12, arm=12, boxes=8, guard_blocks=1),
+                 [Attacker("Gunner", [GUN], focus=2, policy="best")]),
+        Scenario(Target(defense=13, arm=14, boxes=9, focus=2),
+                 [Attacker("Rifleman", [rifle], focus=2, policy="best")]),
+        Scenario([Target(name="A", defense=13, arm=14, boxes=6), Target(name="B", defense=12, arm=13, boxes=7)],
+                 [Attacker("Jack", [FIST], focus=3, policy="best")]),
+    ]
+
+
+def _cases() -> list[tuple[str, Scenario]]:
+    out = [(f"named {k}", s) for k, s in enumerate(_named())]
+    for seed in range(60):
+        s = random_scenario(seed)
+        if any(a.plays_best for a in s.attackers) or s.target.power_field == "best":
+            out.append((f"random {seed}", s))
+    return out
+
+
+def _met(scenario: Scenario):
+    """The setup, an engine that knows the values, and every (event, state) of an attack the
+    forward pass meets."""
+    setup = prepare(scenario, induction=True)
+    engine = Engine(setup)
+    met = []
+    with deep_recursion(setup.n_events):
+        engine.value(0, setup.start, np.zeros(1, dtype=np.int64))
+        propagate_rounds(engine, lambda e, todo: met.extend((e, s) for s in todo))
+    attacks = [(e, s) for e, s in met if setup.events[e].kind == "attack"
+               and not (setup.several and setup.skips(e, s))]
+    return setup, engine, attacks
+
+
+def _rows(setup, slot: int) -> tuple:
+    return (setup.slots[slot].row, *(a.row for a in setup.alternatives[slot]))
+
+
+def _first_alike(setup) -> dict:
+    """Per attack, the first attack of its signature (with its alternatives')."""
+    first: dict = {}
+    out = {}
+    for i, info in enumerate(setup.slots):
+        sig = (info.signature, tuple(a.signature for a in setup.alternatives[i]))
+        out[i] = first.setdefault(sig, i)
+    return out
+
+
+def _flow(pieces, boxes: int) -> dict:
+    """Per (state, counts), the probability from each damage marked to each after, and the
+    boxes marked weighed by it."""
+    out: dict = {}
+    for pc in pieces:
+        key = (pc.state, pc.counts, pc.quick_kill, pc.quick_spent, pc.quick_tough)
+        flow, marked = out.setdefault(key, (np.zeros((boxes, boxes + 1)), np.zeros(boxes)))
+        np.add.at(flow, (pc.src, np.minimum(pc.dst, boxes)), pc.p)
+        if pc.marked is not None:
+            np.add.at(marked, pc.src, pc.p * pc.marked)
+    return out
+
+
+def _same_records(a: list, b: list) -> None:
+    assert len(a) == len(b)
+    for (what, event, row, context, groups, best, totals, by), other in zip(a, b):
+        assert (what, event, row, context) == other[:4]
+        for x, y in zip(np.atleast_1d(groups) if not isinstance(groups, tuple) else groups,
+                        np.atleast_1d(other[4]) if not isinstance(other[4], tuple) else other[4]):
+            np.testing.assert_array_equal(x, y)
+        np.testing.assert_array_equal(best, other[5])
+        assert len(totals) == len(other[6])
+        for t, u in zip(totals, other[6]):
+            np.testing.assert_allclose(t, u, rtol=TOL, atol=TOL)
+        assert by is other[7]
+
+
+@pytest.mark.parametrize("name,scenario", _cases(), ids=[n for n, _ in _cases()])
+def test_a_plan_decides_as_building_the_edges_does(name, scenario):
+    setup, engine, met = _met(scenario)
+    first = _first_alike(setup)
+    assert met, name
+    for e, state in met:
+        ev = setup.events[e]
+        part = setup.part(state)
+        eager_records, planned_records = [], []
+
+        def decisions(record, **kw):
+            return Decisions(engine.best, chain=engine.chain, keep_points=engine.keep_points, event=e,
+                             row=ev.slot, record=lambda *r: record.append(r), **kw)
+
+        value = lambda s, idx, e=e: engine.after(e, s, idx)  # noqa: E731
+        eager = attack_edges(part, ev.slot, state, decisions(eager_records, value=value))
+        alike = first[ev.slot]
+        plan = Plan(attack_edges(part, alike, state, decisions([], planning=True)), _rows(setup, alike))
+        planned, planned_value = plan.decide(decisions(planned_records, value=value), _rows(setup, ev.slot), part.boxes)
+        a, b = _flow(eager, part.boxes), _flow(planned, part.boxes)
+        assert a.keys() == b.keys(), (name, e)
+        for key in a:
+            for x, y in zip(a[key], b[key]):
+                np.testing.assert_allclose(x, y, rtol=0, atol=TOL, err_msg=f"{name} event {e}")
+        _same_records(eager_records, planned_records)
+        # the attack's value from each damage marked, as the sum over the edges decided
+        expected = np.zeros((engine.chain.width, part.boxes))
+        for pc in eager:
+            sums_by(pc.src, pc.p, lead(engine.chain, value, pc.state, pc.dst, *attack_cost(pc)), part.boxes,
+                    expected)
+        np.testing.assert_allclose(planned_value, expected, rtol=TOL, atol=TOL, err_msg=f"{name} event {e}")
+
+
+def test_a_random_rate_of_fire_shares_its_edges_whatever_the_roll_allowed_beyond():
+    """docs/rules.md 5 (a random rate of fire): without look-ahead, attack k of a d6 volley has
+    the same edges for every roll above k; the figures equal those of each roll taken alone."""
+    import mathhammer as mh
+
+    gun = Weapon("Gun", "ranged", skill=6, pow=12, attacks="d6")
+    scen = Scenario(Target(defense=13, arm=14, boxes=10), [Attacker("A", [gun])])
+    res = mh.simulate(scen, method="exact")
+    fixed = [mh.simulate(Scenario(scen.target, [Attacker("A", [Weapon("Gun", "ranged", skill=6, pow=12,
+                                                                   attacks=k)])]), method="exact")
+             for k in range(1, 7)]
+    assert res.kill == pytest.approx(sum(r.kill for r in fixed) / 6, abs=TOL)
+    pmf = sum(np.pad(r.damage_pmf, (0, res.damage_pmf.size - r.damage_pmf.size)) for r in fixed) / 6
+    np.testing.assert_allclose(res.damage_pmf, pmf, rtol=0, atol=TOL)
+    made = np.array([sum(r.slot_weights[i, SLOT_MADE] if i < r.n_attacks else 0.0 for r in fixed) / 6 for i in range(6)])
+    np.testing.assert_allclose(res.slot_weights[:, SLOT_MADE], made, rtol=0, atol=TOL)
