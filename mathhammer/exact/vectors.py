@@ -10,6 +10,8 @@ the edges of an attack at once.
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 import numpy as np
 
 __all__ = ["pad", "add", "push", "moments", "push_attack"]
@@ -78,13 +80,20 @@ def push_attack(pieces: list, v: np.ndarray, size: int, dist: dict, again: dict,
         return None
     sizes = [pc.p.size for pc in pieces]
     mass = v[np.concatenate([pc.src for pc in pieces])] * np.concatenate([pc.p for pc in pieces])
-    starts = np.cumsum([0] + sizes[:-1])
-    totals = np.array([mass[a: a + n].sum() for a, n in zip(starts.tolist(), sizes)])  # summed as one piece's
+    starts = list(accumulate(sizes[:-1], initial=0))
+    totals = np.array([mass[a: a + n].sum() for a, n in zip(starts, sizes)])  # summed as one piece's
     # rows added one after the other: the order of the sums piece by piece
-    counts[:] = np.vstack([counts, totals[:, None] * np.array([pc.counts for pc in pieces])]).sum(axis=0)
+    rows = totals[:, None] * np.array([pc.counts for pc in pieces])
+    counts[:] = np.concatenate((counts[None], rows)).sum(axis=0)
     killed = [float(totals[k]) for k, pc in enumerate(pieces) if pc.state is None]
-    marked = [pc.marked if pc.marked is not None else np.zeros(n, dtype=np.int64) for pc, n in zip(pieces, sizes)]
-    first, second = moments(mass, np.concatenate(marked))
+    marks = [k for k, pc in enumerate(pieces) if pc.marked is not None]
+    if len(marks) == len(pieces):
+        first, second = moments(mass, np.concatenate([pc.marked for pc in pieces]))
+    else:
+        first = second = 0.0
+        for k in marks:
+            a, b = moments(mass[starts[k]: starts[k] + sizes[k]], pieces[k].marked)
+            first, second = first + a, second + b
     by: dict = {}
     for k, pc in enumerate(pieces):
         if pc.state is not None:
