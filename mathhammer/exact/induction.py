@@ -214,7 +214,7 @@ class Engine:
         if ev.kind == "attack" and self._plan_sig[e] is not None:
             kept, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.boxes)
             self._decided[(e, state)] = value  # read by _track_value: no second sum over the edges
-            out = merge(kept)
+            out = kept
         elif ev.kind == "attack":
             out = merge(attack_edges(setup, ev.slot, state, dec, src))
         else:

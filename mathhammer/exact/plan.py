@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .choices import Choice, Decisions
-from .edges import Piece, attack_cost, lead, sums_by
+from .edges import Piece, attack_cost, lead, merge, sums_by
 
 __all__ = ["Plan"]
 
@@ -105,6 +105,15 @@ class Plan:
         self._target_spent = target_spent if target_spent.any() else None
         self._src = np.concatenate([pc.src for pc in self.leaves]) if self.leaves else np.zeros(0, dtype=np.int64)
         self._p = np.concatenate([pc.p for pc in self.leaves]) if self.leaves else np.zeros(0)
+        # the edges that lead to the same state with the same counts, joined into one piece
+        # (merge's), with their positions: what a decision keeps of them is one subset each
+        joined: dict = {}
+        for k, pc in enumerate(self.leaves):
+            joined.setdefault((pc.state, pc.counts, pc.quick_kill, pc.quick_spent, pc.quick_tough), []).append(k)
+        self._joined = []
+        for ks in joined.values():
+            at = np.concatenate([np.arange(self.offsets[k], self.offsets[k + 1]) for k in ks])
+            self._joined.append((at, merge([self.leaves[k] for k in ks])[0]))
 
     def values(self, dec: Decisions) -> np.ndarray:
         """The value of where each edge leads, with what was spent along it (``[chain.width,
@@ -121,7 +130,8 @@ class Plan:
 
     def decide(self, dec: Decisions, rows: tuple, n: int) -> tuple[list[Piece], np.ndarray]:
         """The edges kept once every decision is made by ``dec`` (which looks ahead at its
-        event's values), innermost first, and the value of the attack from each damage
+        event's values), innermost first, joined as :func:`~mathhammer.exact.edges.merge`
+        joins them, and the value of the attack from each damage
         marked ``0 .. n - 1`` (``[chain.width, n]``); ``rows``: the decision-table rows of
         the attack decided, in the order of :attr:`rows`."""
         values = self.values(dec)
@@ -129,10 +139,10 @@ class Plan:
         p = self._p if kept is None else self._p * kept
         value = sums_by(self._src, p, values, n)
         if kept is None:
-            return list(self.leaves), value
+            return [pc for _, pc in self._joined], value
         out = []
-        for k, pc in enumerate(self.leaves):
-            keep = kept[self.offsets[k]: self.offsets[k + 1]]
+        for at, pc in self._joined:
+            keep = kept[at]
             if keep.all():
                 out.append(pc)
             elif keep.any():

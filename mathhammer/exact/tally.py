@@ -26,7 +26,7 @@ from ..result.fields import (
 )
 from .edges import Piece
 from .state import State
-from .vectors import moments, push, push_attack
+from .vectors import moments, push
 
 __all__ = ["Tally"]
 
@@ -41,7 +41,6 @@ class Tally:
         n, turns = setup.n, setup.turns
         self.setup = setup  # its size grows as a card's configurations are met
         self.several = setup.several
-        self.plain = setup.card is None and not setup.several  # an attack pushed at once
         parts = len(setup.parts) if setup.several else 1
         self.slot_weights = np.zeros((n, SLOT_FIELDS))
         self.kill_weights = np.zeros(n)
@@ -57,15 +56,6 @@ class Tally:
         """Push ``v`` (``state``'s vector) along the pieces of attack event ``ev`` into
         ``dist`` (``again``: owing a Shred attack), counting each."""
         i, t = ev.slot, ev.round
-        if self.plain:
-            pushed = push_attack(pieces, v, self.setup.size, dist, again, self.slot_weights[i])
-            if pushed is not None:
-                killed, first, second = pushed
-                self.slot_weights[i, SLOT_DAMAGE] += first
-                self.slot_damage_sq[i] += second
-                for k in killed:
-                    self.kill_weights[i] += k
-                return
         effects = self.effects[t, _QUICK]
         for pc in pieces:
             mass = v[pc.src] * pc.p
