@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from .choices import Choice, Decisions
-from .edges import Piece, attack_cost, lead, merge, sums_by
+from .edges import Piece, attack_cost, lead, sums_by
 
 __all__ = ["Plan"]
 
@@ -90,30 +90,39 @@ class Plan:
 
     def _reached(self, sizes: np.ndarray) -> None:
         """Per state an edge leads to (None: the kill): the positions of its edges and their
-        damage marked there; what was spent along each edge; and where each starts."""
-        ids: dict = {}
-        leaf_state = np.array([ids.setdefault(pc.state, len(ids)) for pc in self.leaves], dtype=np.int64)
-        edge_state = np.repeat(leaf_state, sizes)
-        dst = np.concatenate([pc.dst for pc in self.leaves]) if self.leaves else np.zeros(0, dtype=np.int64)
-        self._targets = []
-        for state, k in ids.items():
-            at = np.flatnonzero(edge_state == k) if len(ids) > 1 else slice(None)
-            self._targets.append((state, at, dst[at]))
-        costs = np.array([attack_cost(pc) for pc in self.leaves]).reshape(-1, 2)
+        damage marked there; what was spent along each edge; and the edges that lead to the
+        same state with the same counts, joined into one piece (as :func:`merge` joins them),
+        with their positions: what the decisions keep of each is one subset."""
+        leaves = self.leaves
+        empty = np.zeros(0, dtype=np.int64)
+        self._src = np.concatenate([pc.src for pc in leaves]) if leaves else empty
+        self._p = np.concatenate([pc.p for pc in leaves]) if leaves else np.zeros(0)
+        dst = np.concatenate([pc.dst for pc in leaves]) if leaves else empty
+        costs = np.array([attack_cost(pc) for pc in leaves]).reshape(-1, 2)
         spent, target_spent = np.repeat(costs[:, 0], sizes), np.repeat(costs[:, 1], sizes)
         self._spent = spent if spent.any() else None
         self._target_spent = target_spent if target_spent.any() else None
-        self._src = np.concatenate([pc.src for pc in self.leaves]) if self.leaves else np.zeros(0, dtype=np.int64)
-        self._p = np.concatenate([pc.p for pc in self.leaves]) if self.leaves else np.zeros(0)
-        # the edges that lead to the same state with the same counts, joined into one piece
-        # (merge's), with their positions: what a decision keeps of them is one subset each
+        states: dict = {}  # (a State's hash is not kept: each is hashed once here)
         joined: dict = {}
-        for k, pc in enumerate(self.leaves):
-            joined.setdefault((pc.state, pc.counts, pc.quick_kill, pc.quick_spent, pc.quick_tough), []).append(k)
+        leaf_state, leaf_joined = [], []
+        for pc in leaves:
+            leaf_state.append(states.setdefault(pc.state, len(states)))
+            leaf_joined.append(joined.setdefault((leaf_state[-1], pc.counts, pc.quick_kill, pc.quick_spent,
+                                                  pc.quick_tough), len(joined)))
+        order, bounds = _grouped(leaf_state, sizes, len(states))
+        self._targets = [(state, order[lo:hi], dst[order[lo:hi]]) for state, (lo, hi) in zip(states, bounds)]
+        order, bounds = _grouped(leaf_joined, sizes, len(joined))
+        marked, quick = _joined_field(leaves, "marked"), _joined_field(leaves, "quick")
+        src, dst, p = self._src[order], dst[order], self._p[order]
+        marked = None if marked is None else marked[order]
+        quick = None if quick is None else quick[order]
+        by_id = list(states)
         self._joined = []
-        for ks in joined.values():
-            at = np.concatenate([np.arange(self.offsets[k], self.offsets[k + 1]) for k in ks])
-            self._joined.append((at, merge([self.leaves[k] for k in ks])[0]))
+        for (state_id, counts, quick_kill, quick_spent, quick_tough), (lo, hi) in zip(joined, bounds):
+            self._joined.append((order[lo:hi], Piece(by_id[state_id], src[lo:hi], dst[lo:hi], p[lo:hi], counts,
+                                                     None if marked is None else marked[lo:hi], None,
+                                                     None if quick is None else quick[lo:hi], quick_kill,
+                                                     quick_spent, quick_tough)))
 
     def values(self, dec: Decisions) -> np.ndarray:
         """The value of where each edge leads, with what was spent along it (``[chain.width,
@@ -173,3 +182,22 @@ class Plan:
             for a, b in copies:
                 kept[a:b] &= keep
         return kept
+
+
+def _joined_field(pieces: list[Piece], field: str) -> np.ndarray | None:
+    """An optional per-edge field of ``pieces`` end to end (0 where a piece has none), or
+    None where none has it."""
+    if all(getattr(pc, field) is None for pc in pieces):
+        return None
+    return np.concatenate([np.zeros(pc.p.size, dtype=np.int64) if getattr(pc, field) is None
+                           else getattr(pc, field) for pc in pieces])
+
+
+def _grouped(leaf_group: list[int], sizes: np.ndarray, n: int) -> tuple[np.ndarray, list]:
+    """The edges ordered by group, each group's in the order they lie (the leaves, of
+    ``sizes`` edges each, being in groups ``leaf_group`` of ``0 .. n - 1``), and where each
+    group's run begins and ends in that order."""
+    edge_group = np.repeat(np.array(leaf_group, dtype=np.int64), sizes)
+    order = np.argsort(edge_group, kind="stable") if n > 1 else np.arange(edge_group.size)
+    ends = np.cumsum(np.bincount(edge_group, minlength=n)).tolist()
+    return order, list(zip([0] + ends[:-1], ends))
