@@ -12,7 +12,7 @@ Each scenario is evaluated as ``mh.simulate(scenario, method="exact")`` (from th
 the Result, best play's "how to play it" included), once to warm up, then as many times as fit
 in ``--seconds``; the time per evaluation is the best of ``--rounds`` such rounds. Printed per
 scenario: the milliseconds, the peer's figure (its engine rebuilt from its published TypeScript
-source and run under Node.js 20 beside this benchmark, 2026-12-05, on a 2-core machine), the
+source and run under Node.js 20 beside this benchmark, 2026-12-06, on a 2-core machine), the
 ratio ours / peer's and the target (at most a third of the peer's), and the kill and expected
 damage, which must equal :data:`EXPECTED`, so that anyone who times both knows what game was
 timed. Five of them equal the brute-force oracle of tests/naive.py to 1e-15 (2026-12-05);
@@ -43,9 +43,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: The peer's warm time per evaluation, ms: best of two runs of 3 rounds, each beside a run of
-#: this script on the same machine (2026-12-05).
-PEER_MS = {"target_focus": 4.15, "ten_vs_focus": 57.2, "focus_attacker": 60.2, "two_targets": 28.5,
-           "rof_2d3": 6.26, "crit_knockdown": 11.4}
+#: this script on the same machine (2026-12-06).
+PEER_MS = {"target_focus": 4.02, "ten_vs_focus": 43.3, "focus_attacker": 49.8, "two_targets": 23.3,
+           "rof_2d3": 4.88, "crit_knockdown": 9.14}
 #: Kill and expected damage of each scenario.
 EXPECTED = {"target_focus": (0.011387, 15.3892), "ten_vs_focus": (0.150961, 11.0165),
             "focus_attacker": (0.155229, 20.4052), "two_targets": (0.910444, 15.4769),
