@@ -168,3 +168,21 @@ def test_a_random_rate_of_fire_shares_its_edges_whatever_the_roll_allowed_beyond
     np.testing.assert_allclose(res.damage_pmf, pmf, rtol=0, atol=TOL)
     made = np.array([sum(r.slot_weights[i, SLOT_MADE] if i < r.n_attacks else 0.0 for r in fixed) / 6 for i in range(6)])
     np.testing.assert_allclose(res.slot_weights[:, SLOT_MADE], made, rtol=0, atol=TOL)
+
+
+def test_plans_and_edges_beyond_the_budget_are_built_again_with_the_same_figures(monkeypatch):
+    """With no room to keep them (``EDGE_BUDGET`` 0), every plan is built again where an attack
+    of its signature meets its state, and the forward pass builds its edges again: the
+    figures and the "how to play it" are those of a run that kept them."""
+    import mathhammer as mh
+    import mathhammer.exact.induction as induction
+
+    for scen in _named()[:4]:
+        kept = mh.simulate(scen, method="exact")
+        monkeypatch.setattr(induction, "EDGE_BUDGET", 0)
+        again = mh.simulate(scen, method="exact")
+        monkeypatch.undo()
+        np.testing.assert_array_equal(again.damage_pmf, kept.damage_pmf)
+        np.testing.assert_array_equal(again.slot_weights, kept.slot_weights)
+        assert again.kill == kept.kill
+        assert again.play.decisions == kept.play.decisions

@@ -25,7 +25,7 @@ from .chain import Chain, Preference
 from .edges import Piece, attack_cost, lead, option_totals
 from .state import State
 
-__all__ = ["Decisions", "Choice", "piece_values", "choose"]
+__all__ = ["Decisions", "Pending", "Choice", "piece_values", "choose"]
 
 
 @dataclass
@@ -105,9 +105,10 @@ def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
 
 
 @dataclass(eq=False)
-class _Decision:
-    """One decision's options and what :func:`choose` was told about it, kept to be made
-    later (:class:`Choice`)."""
+class Pending:
+    """A decision not made yet: its options and what :func:`choose` was told about it (the
+    groups, who decides and by which preference, what to record), kept for a
+    :class:`~mathhammer.exact.plan.Plan` to make."""
 
     options: list
     group: Callable[[Piece], np.ndarray]
@@ -130,7 +131,7 @@ class Choice:
 
     __slots__ = ("decision", "changes")
 
-    def __init__(self, decision: _Decision, changes: tuple = ()):
+    def __init__(self, decision: Pending, changes: tuple = ()):
         self.decision = decision
         self.changes = changes
 
@@ -156,7 +157,7 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
     if len(options) == 1:
         return options[0]
     if dec.planning:
-        return [Choice(_Decision(options, group, n_groups, by, what, context, groups, dec.row))]
+        return [Choice(Pending(options, group, n_groups, by, what, context, groups, dec.row))]
     return _decide(options, group, n_groups, dec, by, what, context, groups, dec.row)
 
 

@@ -194,10 +194,12 @@ class Engine:
         if self.looks_ahead:
             for key in [key for key in self._edges if key[0] == e]:
                 self._cached -= sum(pc.p.size for pc in self._edges.pop(key))
+            for key in [key for key in self._decided if key[0] == e]:
+                del self._decided[key]
             sig = self._plan_sig[e]
             if sig is not None and self._plan_last[sig] == e:
                 for key in [key for key in self._plans if key[0] == sig]:
-                    del self._plans[key]
+                    self._cached -= self._plans.pop(key).size
             return
         sig = self._sig[e]
         if sig is not None and self._last_use[sig] == e:
@@ -230,7 +232,8 @@ class Engine:
 
     def _plan(self, e: int, state: State) -> Plan:
         """The options of attack event ``e`` from ``state``, built once for every attack of
-        its signature."""
+        its signature (kept within EDGE_BUDGET edges, with the edges kept for the forward
+        pass)."""
         key = (self._plan_sig[e], state)
         out = self._plans.get(key)
         if out is None:
@@ -238,7 +241,10 @@ class Engine:
             setup = self.setup.part(state)
             dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, row=slot,
                             planning=True)
-            out = self._plans[key] = Plan(attack_edges(setup, slot, state, dec), _rows(setup, slot))
+            out = Plan(attack_edges(setup, slot, state, dec), _rows(setup, slot))
+            if self._cached + out.size <= EDGE_BUDGET:  # else built again where it is met again
+                self._plans[key] = out
+                self._cached += out.size
         return out
 
     def after(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
