@@ -54,11 +54,11 @@ def _rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> tuple[str
             tests.append(((name, ">=", int(t)), values >= t))
     # no threshold beats the plain "mostly always" / "mostly never" unless it says more
     best = (None, max(share, 1 - share))
-    scores = []
-    for rule, pred in tests:
-        agree = float(weight[pred == yes].sum() / total)
-        scores.append(agree)
-        if agree > best[1] + 1e-12 and pred.any() and not pred.all():
+    preds = np.array([pred for _, pred in tests]).reshape(len(tests), -1)  # every threshold at once
+    scores = (np.where(preds == yes, weight, 0.0).sum(axis=1) / total).tolist()
+    splits = (preds.any(axis=1) & ~preds.all(axis=1)).tolist()  # it says something: not all or none
+    for (rule, _), agree, split in zip(tests, scores, splits):
+        if agree > best[1] + 1e-12 and split:
             best = ((rule,), agree)
     if best[1] < AGREEMENT:
         # pairs of the best single thresholds only (the pairs of all of them grow as a square)
