@@ -472,3 +472,36 @@ def test_a_battlegroup_gets_its_turn_planned_on_the_page():
     ex.remove_attacker(1)  # the warjack leaves: the battlegroup no longer names it
     assert ex.runner.wait(120)
     assert "controls" not in ex.doc["attackers"][0] and ex.plan.object == ""
+
+
+def test_the_app_restarted_at_once_on_its_port_serves_again():
+    """``mathhammer app --port N`` stopped and started again at once, four times in a row,
+    serves every time: the connections of the page just served, still closing on port N, do
+    not make the port "in use" (only another program listening there does)."""
+    import os
+    import socket
+    import urllib.request
+
+    pytest.importorskip("panel")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, BROWSER="true", MPLBACKEND="Agg")
+    for run in range(4):
+        proc = subprocess.Popen([sys.executable, "-m", "mathhammer", "app", "--port", str(port), "--no-browser"],
+                                env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        try:
+            page, began = None, time.monotonic()
+            while page is None and proc.poll() is None and time.monotonic() - began < 120:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                        page = r.read().decode("utf-8", "replace")
+                except OSError:
+                    time.sleep(0.3)
+            if page is None:
+                proc.terminate()
+                pytest.fail(f"run {run + 1}: nothing served on port {port}: {proc.communicate(timeout=20)[0][-500:]}")
+            assert "<title>mathhammer explorer</title>" in page
+        finally:
+            proc.terminate()
+            proc.wait(20)

@@ -139,7 +139,11 @@ def _run_serving(block: Block, folder, env) -> None:
                         page = r.read().decode("utf-8", "replace")
                 except OSError:
                     time.sleep(0.5)
-            assert page is not None, f"{block.id}: {command!r} served nothing on {url}"
+            if page is None:  # it stopped, or never answered: what it said
+                proc.terminate()
+                said = proc.communicate(timeout=20)[0]
+                raise AssertionError(f"{block.id}: {command!r} served nothing on {url} (exit status "
+                                     f"{proc.returncode}); it said:\n{said[-2000:]}")
             assert "<title>mathhammer explorer</title>" in page, f"{block.id}: not the explorer"
         finally:
             proc.terminate()

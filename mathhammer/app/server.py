@@ -5,6 +5,7 @@ tab."""
 from __future__ import annotations
 
 import errno
+import os
 import socket
 import sys
 
@@ -87,6 +88,10 @@ def _check_port(port: int, address: str = ADDRESS) -> None:
     if not port:
         return
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        if os.name != "nt":
+            # as the web server binds (Tornado): connections of a server stopped a moment
+            # ago, still closing on that port, do not make it in use; a listener does
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((address, port))
         except OSError as exc:
