@@ -23,8 +23,10 @@ kernel, so that each can check the other. Modules, in pipeline order:
 * :mod:`~mathhammer.exact.edges`: the :class:`~mathhammer.exact.edges.Piece` edges of a
   step, and sums of values over them;
 * :mod:`~mathhammer.exact.choices`: who decides what (:class:`~mathhammer.exact.choices.Decisions`),
-  choosing the best option by looking ahead, and an attack's options built once per state
-  and decided at each event that makes it (:func:`~mathhammer.exact.choices.resolve`);
+  choosing the best option by looking ahead, or keeping the choice for later
+  (:class:`~mathhammer.exact.choices.Choice`);
+* :mod:`~mathhammer.exact.plan`: an attack's options built once per signature and state,
+  laid end to end and decided at each event that makes it (:class:`~mathhammer.exact.plan.Plan`);
 * :mod:`~mathhammer.exact.suffering`: damage points that are not an attack's (quicksand,
   fire, corrosion) through the power field, the marking and Tough;
 * :mod:`~mathhammer.exact.damage`: an attack's damage roll and what follows it (power
@@ -40,7 +42,8 @@ kernel, so that each can check the other. Modules, in pipeline order:
   tracks, every state carried activation after activation (:func:`exact_trade`);
 * :mod:`~mathhammer.exact.forward`: forward propagation into a
   :class:`~mathhammer.result.Result` (:func:`exact_result`), on the vectors of
-  :mod:`~mathhammer.exact.vectors`, its weights tidied of rounding noise by
+  :mod:`~mathhammer.exact.vectors`, what each edge counts on the way in
+  :mod:`~mathhammer.exact.tally`, its weights tidied of rounding noise by
   :mod:`~mathhammer.exact.tidy`.
 
 The state is a dict ``State -> vector over damage marked``, so one NumPy operation moves
