@@ -79,8 +79,7 @@ def attack_edges(setup: Setup, i: int, state: State, dec: Decisions, m: np.ndarr
                 return [pc.scaled(q) for k, q in rof_odds(info.rof)
                         for pc in _made(setup, info, state._replace(shots=k), dec, m)]
             made = _made(setup, info, state._replace(shots=1), dec, m)  # alike for every roll
-            return [pc.scaled(q).with_state(pc.state._replace(shots=k)) if pc.state is not None else pc.scaled(q)
-                    for k, q in rof_odds(info.rof) for pc in made]
+            return [pc.scaled(q).with_shots(k) for k, q in rof_odds(info.rof) for pc in made]
         if info.slot.number >= state.shots:
             return [Piece(state, m, m, np.ones(m.size), slot_counts({}))]
     return _made(setup, info, state, dec, m)

@@ -9,6 +9,7 @@ probability along them) and backward induction (pull values back along them): :f
 is the value of where an edge leads, :func:`sums_by` and :func:`option_totals` sum values
 over edges. Choosing among the options of a decision is :mod:`~mathhammer.exact.choices`'.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -83,10 +84,14 @@ class Piece:
         return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
                      self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
-    def with_state(self, state: State | None) -> Piece:
-        """The same edges leading to ``state``."""
-        return Piece(state, self.src, self.dst, self.p, self.counts, self.marked, self.tag,
-                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
+    def with_shots(self, shots: int) -> Piece:
+        """The same edges, the state after them carrying ``shots`` as the number a random rate
+        of fire allows (:attr:`State.shots <mathhammer.exact.state.State.shots>`; a kill
+        carries none)."""
+        if self.state is None:
+            return self
+        return Piece(self.state._replace(shots=shots), self.src, self.dst, self.p, self.counts, self.marked,
+                     self.tag, self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
     def where(self, keep: np.ndarray) -> Piece:
         return Piece(self.state, self.src[keep], self.dst[keep], self.p[keep], self.counts,

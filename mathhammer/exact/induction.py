@@ -120,7 +120,7 @@ class Engine:
         self._reused = [sig is not None and self._last_use[sig] > e and not self.on_card
                         for e, sig in enumerate(self._sig)]
         # Best play on a track: an attack's options are built once per signature and state
-        # (a plan, :mod:`.choices`) and decided at each event that makes it; not where a
+        # (a plan, :mod:`.plan`) and decided at each event that makes it; not where a
         # decision is made outside its options (a knockdown in quicksand, a blast).
         self._plans: dict = {}
         self._decided: dict = {}  # the values a plan left, until _track_value takes them
@@ -177,8 +177,7 @@ class Engine:
         else:
             volley = shared_volley(self.setup.part(state), ev.slot, state)
             if volley is not None and volley != state:  # the shared edges, with its own shots
-                return [pc.with_state(pc.state._replace(shots=state.shots)) if pc.state is not None else pc
-                        for pc in self.edges(e, volley)]
+                return [pc.with_shots(state.shots) for pc in self.edges(e, volley)]
             key, keep = (sig, state), self._reused[e] or volley is not None
         out = self._edges.get(key)
         if out is None:
@@ -326,7 +325,7 @@ def _decides_outside_plans(setup) -> bool:
     """Whether an attack may decide outside the options :func:`choose` is given (the power
     field against a knockdown in quicksand; the models a blast catches are decided with
     their own edges), so that its options cannot be planned."""
-    parts = getattr(setup, "parts", (setup,))
+    parts = setup.parts if setup.several else (setup,)
     return any(part.quicksand for part in parts) or any(info.weapon.blasts for info in setup.all_infos)
 
 
