@@ -165,14 +165,15 @@ def test_page_matches_the_command_line(server):
         error = page.locator(".mh-error[data-key='target.arm']")
         error.wait_for(timeout=SLOW)
         assert error.inner_text().strip() == "ARM: must be between 0 and 50 (got 99)"
-        assert page.locator(".mh-shown.mh-stale").count() == 1  # the old figures greyed out
+        # the old figures greyed out (a change of its own, which may land a frame after the message)
+        playwright_api.expect(page.locator(".mh-shown.mh-stale")).to_have_count(1, timeout=SLOW)
         assert page.locator(".mh-status").get_attribute("data-state") == "error"
         assert "Traceback" not in page.content()
         n = _request(page)
         _type(page, ".mh-field-target\\.arm", "17")
         assert _done(page, n) == kill
         assert error.count() == 0 or not error.is_visible()
-        assert page.locator(".mh-shown.mh-stale").count() == 0
+        playwright_api.expect(page.locator(".mh-shown.mh-stale")).to_have_count(0, timeout=SLOW)
         playwright_api.expect(page.locator(".mh-shown")).to_have_css("opacity", "1", timeout=SLOW)
 
         # the downloaded file, run on the command line, gives the same figures
