@@ -23,7 +23,8 @@ from mathhammer.exact.choices import Decisions
 from mathhammer.exact.edges import attack_cost, lead, sums_by
 from mathhammer.exact.forward import propagate_rounds
 from mathhammer.exact.induction import Engine, deep_recursion
-from mathhammer.exact.plan import Plan
+from mathhammer.exact.plan import Decided, Plan
+from mathhammer.exact.tally import Tally
 from mathhammer.result.fields import SLOT_MADE
 from mathhammer.rules import Attacker, Scenario, Target, Weapon
 from test_best_play import random_scenario
@@ -150,6 +151,28 @@ def test_a_plan_decides_as_building_the_edges_does(name, scenario):
             sums_by(pc.src, pc.p, lead(engine.chain, value, pc.state, pc.dst, *attack_cost(pc)), part.boxes,
                     expected)
         np.testing.assert_allclose(planned_value, expected, rtol=TOL, atol=TOL, err_msg=f"{name} event {e}")
+        _same_tally(setup, ev, state, planned, f"{name} event {e}")
+
+
+def _same_tally(setup, ev, state, decided: Decided, msg: str) -> None:
+    """The forward pass counts a decided attack from its arrays (every edge at once) as it
+    counts its pieces one by one: figures, kills, targets, and the states reached."""
+    rng = np.random.default_rng(ev.slot)
+    v = rng.random(setup.part(state).boxes)
+    tallies, dists = [], []
+    for edges in (decided, list(decided)):
+        tally, dist, again = Tally(setup), {}, {}
+        tally.attack(ev, state, v, edges, dist, again)
+        tallies.append(tally)
+        dists.append((dist, again))
+    flat, pieces = tallies
+    for field in ("slot_weights", "kill_weights", "slot_damage_sq", "effects", "target_kill", "slot_target"):
+        np.testing.assert_allclose(getattr(flat, field), getattr(pieces, field), rtol=TOL, atol=TOL,
+                                   err_msg=f"{msg}: {field}")
+    for a, b in zip(*dists):
+        assert a.keys() == b.keys(), msg
+        for key in a:
+            np.testing.assert_allclose(a[key], b[key], rtol=TOL, atol=TOL, err_msg=msg)
 
 
 def test_a_random_rate_of_fire_shares_its_edges_whatever_the_roll_allowed_beyond():

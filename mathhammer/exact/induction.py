@@ -40,7 +40,7 @@ from .bounds import MAX_CARD_INDUCTION_EDGES, best_play_refusal, prepare
 from .chain import Chain
 from .choices import Decisions
 from .edges import BySource, Piece, attack_cost, lead, merge, slot_counts, sums_by
-from .plan import Plan
+from .plan import Decided, Plan
 from .rounds import round_edges, suffered_spent
 from .setup import Setup
 from .state import State
@@ -150,9 +150,10 @@ class Engine:
                 out[k] = (self.setup.card.crip[idx] & self._cripple_bit) > 0
         return out
 
-    def edges(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
+    def edges(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece] | Decided:
         """Edges of event ``e`` from ``state`` (as the event finds it), one piece per state
-        reached and counts.
+        reached and counts (an attack decided by a plan: a :class:`~.plan.Decided`, iterated
+        as those pieces).
 
         ``src``: sorted distinct damage marked (configurations) to start from; on a damage
         track every damage marked (``src`` is ignored), where, without look-ahead, the
@@ -182,7 +183,7 @@ class Engine:
         out = self._edges.get(key)
         if out is None:
             out = self._build(e, state)
-            size = sum(pc.p.size for pc in out)
+            size = _edge_count(out)
             if keep and self._cached + size <= EDGE_BUDGET:
                 self._edges[key] = out
                 self._cached += size
@@ -192,7 +193,7 @@ class Engine:
         """Event ``e`` is done: drop the kept edges (and plans) no later attack will use."""
         if self.looks_ahead:
             for key in [key for key in self._edges if key[0] == e]:
-                self._cached -= sum(pc.p.size for pc in self._edges.pop(key))
+                self._cached -= _edge_count(self._edges.pop(key))
             for key in [key for key in self._decided if key[0] == e]:
                 del self._decided[key]
             sig = self._plan_sig[e]
@@ -203,9 +204,9 @@ class Engine:
         sig = self._sig[e]
         if sig is not None and self._last_use[sig] == e:
             for key in [key for key in self._edges if key[0] == sig]:
-                self._cached -= sum(pc.p.size for pc in self._edges.pop(key))
+                self._cached -= _edge_count(self._edges.pop(key))
 
-    def _build(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece]:
+    def _build(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece] | Decided:
         ev = self.events[e]
         setup = self.setup.part(state)  # the target under attack's
         dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, record=self.record,
@@ -213,14 +214,13 @@ class Engine:
         if self.looks_ahead:
             dec.value = lambda s, idx: self.after(e, s, idx)
         if ev.kind == "attack" and self._plan_sig[e] is not None:
-            kept, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.boxes)
+            out, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.boxes)
             self._decided[(e, state)] = value  # read by _track_value: no second sum over the edges
-            out = kept
         elif ev.kind == "attack":
             out = merge(attack_edges(setup, ev.slot, state, dec, src))
         else:
             out = merge(round_edges(setup, ev, state, setup.marks if src is None else src, dec))
-        size = sum(pc.p.size for pc in out)
+        size = _edge_count(out)
         tick(size)  # the progress shown, if any (mathhammer._core.ticker)
         if self.edge_budget is not None and self.looks_ahead and self.on_card:
             self.built += size
@@ -314,6 +314,11 @@ class Engine:
             out.setflags(write=False)
             self._values[key] = out
         return out
+
+
+def _edge_count(edges: list[Piece] | Decided) -> int:
+    """The edges of an event's pieces (or of a plan's decided attack, those kept)."""
+    return edges.size if isinstance(edges, Decided) else sum(pc.p.size for pc in edges)
 
 
 def _rows(setup: Setup, slot: int) -> tuple:

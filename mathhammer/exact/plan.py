@@ -22,7 +22,7 @@ import numpy as np
 from .choices import Choice, Decisions
 from .edges import Piece, attack_cost, lead, sums_by
 
-__all__ = ["Plan"]
+__all__ = ["Plan", "Decided"]
 
 
 class Plan:
@@ -89,15 +89,16 @@ class Plan:
         return d, spans[0], option * d.n_groups + group, option, group, weight, spans
 
     def _reached(self, sizes: np.ndarray) -> None:
-        """Per state an edge leads to (None: the kill): the positions of its edges and their
-        damage marked there; what was spent along each edge; and the edges that lead to the
-        same state with the same counts, joined into one piece (as :func:`merge` joins them),
-        with their positions: what the decisions keep of each is one subset."""
+        """Every edge end to end (:attr:`src`, :attr:`dst`, :attr:`p`, what was spent along
+        each); per state an edge leads to (None: the kill), the positions of its edges
+        (:attr:`targets`); and the edges that lead to the same state with the same counts,
+        joined as :func:`merge` joins them (:attr:`joined_id`, :attr:`joined_counts`,
+        :attr:`joined_states`): what the decisions keep of each is one subset."""
         leaves = self.leaves
         empty = np.zeros(0, dtype=np.int64)
-        self._src = np.concatenate([pc.src for pc in leaves]) if leaves else empty
-        self._p = np.concatenate([pc.p for pc in leaves]) if leaves else np.zeros(0)
-        dst = np.concatenate([pc.dst for pc in leaves]) if leaves else empty
+        self.src = np.concatenate([pc.src for pc in leaves]) if leaves else empty
+        self.p = np.concatenate([pc.p for pc in leaves]) if leaves else np.zeros(0)
+        self.dst = np.concatenate([pc.dst for pc in leaves]) if leaves else empty
         costs = np.array([attack_cost(pc) for pc in leaves]).reshape(-1, 2)
         spent, target_spent = np.repeat(costs[:, 0], sizes), np.repeat(costs[:, 1], sizes)
         self._spent = spent if spent.any() else None
@@ -110,26 +111,47 @@ class Plan:
             leaf_joined.append(joined.setdefault((leaf_state[-1], pc.counts, pc.quick_kill, pc.quick_spent,
                                                   pc.quick_tough), len(joined)))
         order, bounds = _grouped(leaf_state, sizes, len(states))
-        self._targets = [(state, order[lo:hi], dst[order[lo:hi]]) for state, (lo, hi) in zip(states, bounds)]
-        order, bounds = _grouped(leaf_joined, sizes, len(joined))
-        marked, quick = _joined_field(leaves, "marked"), _joined_field(leaves, "quick")
-        src, dst, p = self._src[order], dst[order], self._p[order]
-        marked = None if marked is None else marked[order]
-        quick = None if quick is None else quick[order]
+        #: Per state reached (None: the kill), the positions of its edges and where they lead.
+        self.targets = [(state, order[lo:hi], self.dst[order[lo:hi]]) for state, (lo, hi) in zip(states, bounds)]
+        self.target_id = np.repeat(np.array(leaf_state, dtype=np.int64), sizes)
+        #: Per edge, the joined piece it lies in; per joined piece, its state and counts.
+        self.joined_id = np.repeat(np.array(leaf_joined, dtype=np.int64), sizes)
         by_id = list(states)
-        self._joined = []
-        for (state_id, counts, quick_kill, quick_spent, quick_tough), (lo, hi) in zip(joined, bounds):
-            self._joined.append((order[lo:hi], Piece(by_id[state_id], src[lo:hi], dst[lo:hi], p[lo:hi], counts,
-                                                     None if marked is None else marked[lo:hi], None,
-                                                     None if quick is None else quick[lo:hi], quick_kill,
-                                                     quick_spent, quick_tough)))
+        self._joined_keys = list(joined)
+        self.joined_states = [by_id[k[0]] for k in joined]
+        self.joined_counts = np.array([k[1] for k in joined], dtype=np.float64).reshape(len(joined), -1)
+        #: Boxes each edge marked (None: none), and whether an edge counts only what
+        #: :attr:`joined_counts` and :attr:`marked` say (no quicksand point along it).
+        self.marked = _joined_field(leaves, "marked")
+        self.quick = _joined_field(leaves, "quick")
+        self.plain = self.quick is None and not any(k[2] or k[3] or k[4] for k in joined)
+        self._leaf_joined, self._sizes = leaf_joined, sizes
+        self._joined = None
+
+    @property
+    def joined(self) -> list:
+        """Per joined piece, the positions of its edges and the piece (built when first
+        asked: the forward pass reads the arrays)."""
+        if self._joined is None:
+            order, bounds = _grouped(self._leaf_joined, self._sizes, len(self._joined_keys))
+            src, dst, p = self.src[order], self.dst[order], self.p[order]
+            marked = None if self.marked is None else self.marked[order]
+            quick = None if self.quick is None else self.quick[order]
+            self._joined = []
+            for (_, counts, quick_kill, quick_spent, quick_tough), state, (lo, hi) in zip(
+                    self._joined_keys, self.joined_states, bounds):
+                self._joined.append((order[lo:hi], Piece(state, src[lo:hi], dst[lo:hi], p[lo:hi], counts,
+                                                         None if marked is None else marked[lo:hi], None,
+                                                         None if quick is None else quick[lo:hi], quick_kill,
+                                                         quick_spent, quick_tough)))
+        return self._joined
 
     def values(self, dec: Decisions) -> np.ndarray:
         """The value of where each edge leads, with what was spent along it (``[chain.width,
         edges]``)."""
         chain = dec.chain
         out = np.empty((chain.width, self.size))
-        for state, at, dst in self._targets:
+        for state, at, dst in self.targets:
             out[:, at] = lead(chain, dec.value, state, dst)
         if self._spent is not None and "spent" in chain.columns:
             out[chain.columns.index("spent")] += self._spent
@@ -137,26 +159,15 @@ class Plan:
             out[chain.columns.index("target_spent")] += self._target_spent
         return out
 
-    def decide(self, dec: Decisions, rows: tuple, n: int) -> tuple[list[Piece], np.ndarray]:
+    def decide(self, dec: Decisions, rows: tuple, n: int) -> tuple[Decided, np.ndarray]:
         """The edges kept once every decision is made by ``dec`` (which looks ahead at its
-        event's values), innermost first, joined as :func:`~mathhammer.exact.edges.merge`
-        joins them, and the value of the attack from each damage
+        event's values), innermost first, and the value of the attack from each damage
         marked ``0 .. n - 1`` (``[chain.width, n]``); ``rows``: the decision-table rows of
         the attack decided, in the order of :attr:`rows`."""
         values = self.values(dec)
         kept = self._kept(dec, rows, values)
-        p = self._p if kept is None else self._p * kept
-        value = sums_by(self._src, p, values, n)
-        if kept is None:
-            return [pc for _, pc in self._joined], value
-        out = []
-        for at, pc in self._joined:
-            keep = kept[at]
-            if keep.all():
-                out.append(pc)
-            elif keep.any():
-                out.append(pc.where(keep))
-        return out, value
+        out = Decided(self, kept)
+        return out, sums_by(self.src, out.p, values, n)
 
     def _kept(self, dec: Decisions, rows: tuple, values: np.ndarray) -> np.ndarray | None:
         """Which edges the decisions keep (None: there is none to make)."""
@@ -182,6 +193,52 @@ class Plan:
             for a, b in copies:
                 kept[a:b] &= keep
         return kept
+
+
+class Decided:
+    """The edges of an attack as a :class:`Plan`'s decisions left them: the plan's edges,
+    each kept or not (``kept``; None: every one).
+
+    Iterated, it gives the pieces kept, joined as :func:`~mathhammer.exact.edges.merge` joins
+    them; the forward pass reads the plan's arrays instead (:meth:`flow`).
+    """
+
+    __slots__ = ("plan", "kept", "p", "size", "_pieces")
+
+    def __init__(self, plan: Plan, kept: np.ndarray | None):
+        self.plan = plan
+        self.kept = kept
+        self.p = plan.p if kept is None else plan.p * kept  #: each edge's probability, 0 where dropped
+        self.size = plan.size if kept is None else int(np.count_nonzero(kept))  #: the edges kept
+        self._pieces = None
+
+    def __iter__(self):
+        return iter(self.pieces())
+
+    def pieces(self) -> list[Piece]:
+        """The pieces kept (a joined piece whose edges were all dropped is left out)."""
+        if self._pieces is None:
+            joined, kept = self.plan.joined, self.kept
+            if kept is None:
+                self._pieces = [pc for _, pc in joined]
+            else:
+                n_kept = np.bincount(self.plan.joined_id, weights=kept, minlength=len(joined))
+                self._pieces = [pc if k == pc.p.size else pc.where(kept[at])
+                                for (at, pc), k in zip(joined, n_kept.tolist()) if k]
+        return self._pieces
+
+    def flow(self, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The probability each edge carries from ``v`` (over the damage marked before the
+        attack), and its total per joined piece."""
+        mass = v[self.plan.src] * self.p
+        return mass, np.bincount(self.plan.joined_id, weights=mass, minlength=len(self.plan.joined_states))
+
+    def reached(self) -> list:
+        """The states reached by an edge kept, as :attr:`Plan.targets` gives them."""
+        if self.kept is None:
+            return self.plan.targets
+        n_kept = np.bincount(self.plan.target_id, weights=self.kept, minlength=len(self.plan.targets))
+        return [t for t, k in zip(self.plan.targets, n_kept.tolist()) if k]
 
 
 def _joined_field(pieces: list[Piece], field: str) -> np.ndarray | None:

@@ -25,6 +25,7 @@ from ..result.fields import (
     SLOT_MADE,
 )
 from .edges import Piece
+from .plan import Decided
 from .state import State
 from .vectors import moments, push
 
@@ -56,6 +57,9 @@ class Tally:
         """Push ``v`` (``state``'s vector) along the pieces of attack event ``ev`` into
         ``dist`` (``again``: owing a Shred attack), counting each."""
         i, t = ev.slot, ev.round
+        if isinstance(pieces, Decided) and pieces.plan.plain:
+            self._decided(i, t, state, v, pieces, dist, again)
+            return
         effects = self.effects[t, _QUICK]
         for pc in pieces:
             mass = v[pc.src] * pc.p
@@ -81,6 +85,27 @@ class Tally:
                     effects[EFFECT_KILL] += total
                 continue
             push(again if pc.state.shred else dist, pc.state, pc.dst, mass, self.setup.size)
+
+    def _decided(self, i: int, t: int, state: State, v: np.ndarray, decided: Decided, dist: dict,
+                 again: dict) -> None:
+        """:meth:`attack` for a plan's decided attack with no quicksand point: every edge at
+        once, each joined piece counted by its total."""
+        plan = decided.plan
+        mass, totals = decided.flow(v)
+        self.slot_weights[i] += totals @ plan.joined_counts
+        if self.several:
+            self.slot_target[i, state.target] += totals @ plan.joined_counts[:, SLOT_MADE]
+            left = [s is None or s.target != state.target for s in plan.joined_states]
+            self.target_kill[state.target, t] += totals[left].sum()
+        if plan.marked is not None:
+            first, second = moments(mass, plan.marked)
+            self.slot_weights[i, SLOT_DAMAGE] += first
+            self.slot_damage_sq[i] += second
+        for after, at, dst in decided.reached():
+            if after is None:
+                self.kill_weights[i] += mass[at].sum()
+            else:
+                push(again if after.shred else dist, after, dst, mass[at], self.setup.size)
 
     def step(self, ev, state: State, v: np.ndarray, pieces: list[Piece], dist: dict, again: dict) -> None:
         """Push ``v`` along the pieces of a step of the end of round ``ev.round`` (burning
