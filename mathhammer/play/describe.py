@@ -16,7 +16,7 @@ import numpy as np
 
 from . import codes as K
 
-__all__ = ["decisions", "paid_by", "AGREEMENT", "BUY_WORDS"]
+__all__ = ["decisions", "paid_by", "threshold_rule", "AGREEMENT", "BUY_WORDS"]
 
 #: A rule is reported as the decision when it agrees with the table this often (weighted).
 AGREEMENT = 0.995
@@ -40,43 +40,83 @@ _ATTACKER = (
 def _rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> tuple[str, float]:
     """The simplest rule for ``decision`` (0/1 per entry) weighed by ``weight``: always,
     never, one threshold, or two joined by "and"; its words and its weighted agreement."""
-    total = weight.sum()
-    yes = decision == 1
-    share = weight[yes].sum() / total
+    share = float(weight[decision == 1].sum() / weight.sum())
     if share >= AGREEMENT:
-        return "always", float(share)
+        return "always", share
     if share <= 1 - AGREEMENT:
-        return "never", float(1 - share)
-    tests = []
-    for name, values in features.items():
-        for t in np.unique(values)[:40]:
-            tests.append(((name, "<=", int(t)), values <= t))
-            tests.append(((name, ">=", int(t)), values >= t))
-    # no threshold beats the plain "mostly always" / "mostly never" unless it says more
-    best = (None, max(share, 1 - share))
-    preds = np.array([pred for _, pred in tests]).reshape(len(tests), -1)  # every threshold at once
-    scores = (np.where(preds == yes, weight, 0.0).sum(axis=1) / total).tolist()
-    splits = (preds.any(axis=1) & ~preds.all(axis=1)).tolist()  # it says something: not all or none
-    for (rule, _), agree, split in zip(tests, scores, splits):
-        if agree > best[1] + 1e-12 and split:
-            best = ((rule,), agree)
-    if best[1] < AGREEMENT:
-        # pairs of the best single thresholds only (the pairs of all of them grow as a square)
-        tests = [tests[j] for j in np.argsort(scores)[::-1][:PAIRED]]
-        for a in range(len(tests)):
-            for b in range(a + 1, len(tests)):
-                if tests[a][0][0] == tests[b][0][0]:
-                    continue
-                pred = tests[a][1] & tests[b][1]
-                agree = float(weight[pred == yes].sum() / total)
-                if agree > best[1] + 1e-12 and pred.any() and not pred.all():
-                    best = ((tests[a][0], tests[b][0]), agree)
+        return "never", 1 - share
+    best = threshold_rule(features, decision, weight)
     if best[0] is None:
         return f"mostly {'always' if share >= 0.5 else 'never'} ({best[1]:.0%})", best[1]
     words = "when " + " and ".join(_words(*rule) for rule in best[0])
     if best[1] >= AGREEMENT:
         return words, best[1]
     return f"mostly {words} ({best[1]:.0%})", best[1]
+
+
+def threshold_rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> tuple[tuple | None, float]:
+    """The threshold rule that agrees best with ``decision`` (0/1 per entry) weighed by
+    ``weight``: one threshold ``(feature, "<=" or ">=", value)`` on a feature's values (the
+    first 40 distinct), or where none agrees with :data:`AGREEMENT`, two on different
+    features that must both hold (among the :data:`PAIRED` best single ones), and its
+    weighted agreement; ``(None, agreement)`` where none beats the plain majority (the
+    share of the commoner decision). A rule that holds everywhere or nowhere says nothing
+    and is not offered. Rules that agree alike (within 1e-12, float noise) are taken in
+    the order they are listed: features in order, thresholds rising, "<=" before ">=".
+
+    >>> import numpy as np
+    >>> boxes = np.array([1, 2, 3, 4, 5, 6])
+    >>> threshold_rule({"boxes": boxes}, (boxes <= 3).astype(int), np.ones(6))
+    ((('boxes', '<=', 3),), 1.0)
+    """
+    total = weight.sum()
+    yes = decision == 1
+    share = weight[yes].sum() / total
+    rules, preds = [], []
+    for name, values in features.items():
+        t = np.unique(values)[:40]
+        # per threshold, "<=" then ">=": [thresholds, 2, entries]
+        preds.append(np.stack([values <= t[:, None], values >= t[:, None]], axis=1).reshape(2 * t.size, -1))
+        rules += [(name, op, int(v)) for v in t.tolist() for op in ("<=", ">=")]
+    # every threshold at once: it agrees where it holds on a "yes" and fails on a "no", so its
+    # agreement is the weight of the "no"s plus, where it holds, the weight signed by the
+    # decision; it says something where it holds somewhere, not everywhere
+    held = np.concatenate(preds).astype(np.float64)
+    signed = np.where(yes, weight, -weight)
+    no = weight[~yes].sum()
+    n = yes.size
+    scores = (no + held @ signed) / total
+    counts = held.sum(axis=1)
+    # no threshold beats the plain "mostly always" / "mostly never" unless it says more
+    best = (None, float(max(share, 1 - share)))
+    at = _first_best(scores, (counts > 0) & (counts < n), best[1])
+    if at is not None:
+        best = ((rules[at],), float(scores[at]))
+    if best[1] < AGREEMENT:
+        # pairs of the best single thresholds only (the pairs of all of them grow as a square);
+        # thresholds that agree alike (to float noise) in the order they were listed
+        top = np.argsort(-np.round(scores, 12), kind="stable")[:PAIRED]
+        both = held[top]
+        # a pair holds where both do: the same sums over the entries where both hold
+        agrees = ((no + (both * signed) @ both.T) / total).ravel()
+        counts = (both @ both.T).ravel()
+        names = np.array([rules[j][0] for j in top])
+        k = top.size
+        later = np.triu(np.ones((k, k), dtype=bool), 1) & (names[:, None] != names[None, :])
+        at = _first_best(agrees, later.ravel() & (counts > 0) & (counts < n), best[1])
+        if at is not None:
+            best = ((rules[top[at // k]], rules[top[at % k]]), float(agrees[at]))
+    return best
+
+
+def _first_best(agree: np.ndarray, valid: np.ndarray, floor: float) -> int | None:
+    """The first valid rule whose agreement is the best to float noise (within 1e-12), if
+    that beats ``floor`` by more than the noise; None otherwise."""
+    score = np.where(valid, agree, -np.inf)
+    top = score.max(initial=-np.inf)
+    if not top > floor + 1e-12:
+        return None
+    return int(np.argmax((score >= top - 1e-12) & (score > floor + 1e-12)))
 
 
 def _words(name: str, op: str, t: int) -> str:
