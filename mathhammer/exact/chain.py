@@ -82,12 +82,27 @@ class Preference:
     def choose(self, values: list[np.ndarray]) -> np.ndarray:
         """Per state, the index of the preferred option of ``values`` (one ``[columns, n]``
         array per option); on a tie the first listed."""
-        best = np.zeros(values[0].shape[1], dtype=np.int64)
-        best_value = values[0].copy()
-        for j in range(1, len(values)):
-            better = self.better(values[j], best_value)
+        return self.choose_stacked(np.stack(values, axis=1))
+
+    def choose_stacked(self, values: np.ndarray) -> np.ndarray:
+        """:meth:`choose` for the options' values stacked, ``[columns, options, n]``: each
+        option in turn against the best before it, as :meth:`better` compares them."""
+        key = values[self.columns] * self.sign[:, None, None]  # [this side's columns, options, n]
+        offered = ~np.isnan(values[0])
+        n = values.shape[2]
+        best = np.zeros(n, dtype=np.int64)
+        held = key[:, 0].copy()
+        has = offered[0].copy()  # a best option offered so far
+        tol = self.tol[:, None]
+        cols = np.arange(n)
+        for j in range(1, values.shape[1]):
+            d = key[:, j] - held
+            sig = np.abs(d) > tol
+            first = sig.argmax(axis=0)  # the first figure that differs (NaN: none does)
+            better = offered[j] & (((d[first, cols] > 0) & sig[first, cols]) | ~has)
             best[better] = j
-            best_value[:, better] = values[j][:, better]
+            np.copyto(held, key[:, j], where=better)
+            has |= better
         return best
 
 

@@ -175,23 +175,27 @@ class Plan:
             return None
         width = values.shape[0]
         kept = np.ones(self.size, dtype=bool)
+        whole = True  # no edge dropped yet: every edge of a decision counts
         rename = dict(zip(self.rows, rows))
         for d, (lo, hi), key, option, group, weight, copies in self._decisions:
             n_options, n = len(d.options), d.n_groups
-            live = kept[lo:hi]
-            at = key[live]
             cells = n_options * n
+            if whole:
+                at, weighed = key, values[:, lo:hi] * weight
+            else:
+                live = kept[lo:hi]
+                at, weighed = key[live], values[:, lo:hi][:, live] * weight[live]
             flat = (at + cells * np.arange(width)[:, None]).ravel()
-            tot = np.bincount(flat, weights=(values[:, lo:hi][:, live] * weight[live]).ravel(),
-                              minlength=cells * width).reshape(width, n_options, n)
+            tot = np.bincount(flat, weights=weighed.ravel(), minlength=cells * width).reshape(width, n_options, n)
             tot[:, np.bincount(at, minlength=cells).reshape(n_options, n) == 0] = np.nan
-            totals = [tot[:, j] for j in range(n_options)]
-            best = d.by.choose(totals)
+            best = d.by.choose_stacked(tot)
             if d.what is not None and dec.record is not None:
+                totals = [tot[:, j] for j in range(n_options)]
                 dec.record(d.what, dec.event, rename.get(d.row, d.row), d.context, d.groups, best, totals, d.by)
             keep = best[group] == option
             for a, b in copies:
                 kept[a:b] &= keep
+            whole = False
         return kept
 
 
