@@ -72,12 +72,16 @@ def threshold_rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> 
     total = weight.sum()
     yes = decision == 1
     share = weight[yes].sum() / total
-    rules, preds = [], []
-    for name, values in features.items():
-        t = np.unique(values)[:40]
+    rules, preds, feature = [], [], []
+    for f, (name, values) in enumerate(features.items()):
+        t = _distinct(values)[:40]
         # per threshold, "<=" then ">=": [thresholds, 2, entries]
-        preds.append(np.stack([values <= t[:, None], values >= t[:, None]], axis=1).reshape(2 * t.size, -1))
-        rules += [(name, op, int(v)) for v in t.tolist() for op in ("<=", ">=")]
+        pred = np.empty((t.size, 2, values.size), dtype=bool)
+        np.less_equal(values, t[:, None], out=pred[:, 0])
+        np.greater_equal(values, t[:, None], out=pred[:, 1])
+        preds.append(pred.reshape(2 * t.size, -1))
+        rules += [(name, op, v) for v in t.tolist() for op in ("<=", ">=")]
+        feature += [f] * (2 * t.size)
     # every threshold at once: it agrees where it holds on a "yes" and fails on a "no", so its
     # agreement is the weight of the "no"s plus, where it holds, the weight signed by the
     # decision; it says something where it holds somewhere, not everywhere
@@ -100,13 +104,29 @@ def threshold_rule(features: dict, decision: np.ndarray, weight: np.ndarray) -> 
         # a pair holds where both do: the same sums over the entries where both hold
         agrees = ((no + (both * signed) @ both.T) / total).ravel()
         counts = (both @ both.T).ravel()
-        names = np.array([rules[j][0] for j in top])
+        on = np.array(feature)[top]
         k = top.size
-        later = np.triu(np.ones((k, k), dtype=bool), 1) & (names[:, None] != names[None, :])
+        later = (np.arange(k)[:, None] < np.arange(k)) & (on[:, None] != on)
         at = _first_best(agrees, later.ravel() & (counts > 0) & (counts < n), best[1])
         if at is not None:
             best = ((rules[top[at // k]], rules[top[at % k]]), float(agrees[at]))
     return best
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values of an integer array, rising (``np.unique``, by a count over the
+    span of the values where that is short: the features are small counts).
+
+    >>> _distinct(np.array([3, -2, 3, 7])).tolist()
+    [-2, 3, 7]
+    """
+    if values.size == 0 or values.dtype.kind not in "iu":
+        return np.unique(values)
+    lo = int(values.min())
+    span = int(values.max()) - lo + 1
+    if span > 4 * values.size + 64:
+        return np.unique(values)
+    return np.flatnonzero(np.bincount(values - lo, minlength=span)) + lo
 
 
 def _first_best(agree: np.ndarray, valid: np.ndarray, floor: float) -> int | None:
