@@ -48,3 +48,5 @@ def test_choose_equals_a_comparison_one_group_at_a_time(seed):
         expected = _brute(pref, values)
         assert pref.choose_stacked(values).tolist() == expected
         assert pref.choose([values[:, j] for j in range(options)]).tolist() == expected
+        better = [_prefers(pref, values[:, 1, g], values[:, 0, g]) for g in range(n)]
+        assert pref.better(values[:, 1], values[:, 0]).tolist() == better

@@ -63,21 +63,10 @@ class Preference:
     sign: np.ndarray
     tol: np.ndarray
 
-    def key(self, values: np.ndarray) -> np.ndarray:
-        """``values`` (``[columns, n]``) as this side sees them: its columns in its order,
-        each signed so that more is better."""
-        return values[self.columns] * self.sign[:, None]
-
     def better(self, cand: np.ndarray, best: np.ndarray) -> np.ndarray:
         """Where ``cand`` is strictly preferred to ``best`` (both ``[columns, n]``; a column
         of NaN is an option not offered: never preferred, and anything offered beats it)."""
-        d = self.key(cand) - self.key(best)
-        sig = np.abs(d) > self.tol[:, None]
-        first = sig.argmax(axis=0)
-        cols = np.arange(d.shape[1])
-        out = sig[first, cols] & (d[first, cols] > 0)
-        offered = ~np.isnan(cand[0])
-        return offered & (out | np.isnan(best[0]))
+        return self.choose_stacked(np.stack([best, cand], axis=1)) == 1
 
     def choose(self, values: list[np.ndarray]) -> np.ndarray:
         """Per state, the index of the preferred option of ``values`` (one ``[columns, n]``
@@ -86,7 +75,8 @@ class Preference:
 
     def choose_stacked(self, values: np.ndarray) -> np.ndarray:
         """:meth:`choose` for the options' values stacked, ``[columns, options, n]``: each
-        option in turn against the best before it, as :meth:`better` compares them."""
+        option in turn against the best before it, by the first of this side's figures that
+        differs by more than its tolerance."""
         key = values[self.columns] * self.sign[:, None, None]  # [this side's columns, options, n]
         offered = ~np.isnan(values[0])
         n = values.shape[2]
