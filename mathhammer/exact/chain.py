@@ -83,13 +83,15 @@ class Preference:
         best = np.zeros(n, dtype=np.int64)
         held = key[:, 0].copy()
         has = offered[0].copy()  # a best option offered so far
-        tol = self.tol[:, None]
-        cols = np.arange(n)
+        tol = self.tol
         for j in range(1, values.shape[1]):
             d = key[:, j] - held
-            sig = np.abs(d) > tol
-            first = sig.argmax(axis=0)  # the first figure that differs (NaN: none does)
-            better = offered[j] & (((d[first, cols] > 0) & sig[first, cols]) | ~has)
+            # the difference in the first figure that differs by more than its tolerance
+            # (0: none does; NaN never does)
+            first = np.where(np.abs(d[-1]) > tol[-1], d[-1], 0.0)
+            for c in range(d.shape[0] - 2, -1, -1):
+                first = np.where(np.abs(d[c]) > tol[c], d[c], first)
+            better = offered[j] & ((first > 0) | ~has)
             best[better] = j
             np.copyto(held, key[:, j], where=better)
             has |= better

@@ -61,33 +61,37 @@ class DamageRoll:
             return []
         setup = self.setup
         table = rolls.damage_table(max(1, self.dice + paid), *self.table_args)
-        remaining = setup.remaining(m)
+        before = setup.count(m)
+        remaining = setup.boxes - before
         rows = table[np.minimum(remaining, table.shape[0] - 1)]
         cell, x = np.nonzero(rows)
-        cells = _Cells(m[cell], remaining[cell], x, rows[cell, x])
+        cells = _Cells(m[cell], before[cell], remaining[cell], x, rows[cell, x])
         points = self.after.points - paid
         counts = dict(self.base, boost_damage=paid, spent=self.base["spent"] + paid)
+        # the target's points left: the state's, less what the index says it spent (layers)
         tp = self.after.target_points
+        left = tp - setup.layer(cells.src) if setup.layers > 1 else tp
+        most = int(np.max(left)) if setup.layers > 1 else tp
         kind, policy = setup.power_kind, setup.field
-        if tp == 0 or policy == "never" or "G" in self.state.crippled:  # crippled G: no field
+        if most == 0 or policy == "never" or "G" in self.state.crippled:  # crippled G: no field
             return self._leaves(cells, 0, points, counts)
         if policy == "lethal":
             lethal = cells.x >= cells.remaining
             if kind == "focus":
                 need = -(-(cells.x - cells.remaining + 1) // 5)
-                spend = np.where(lethal & (need <= min(tp, setup.field_limit)), need, 0)
+                spend = np.where(lethal & (need <= np.minimum(left, setup.field_limit)), need, 0)
             else:
-                spend = lethal.astype(np.int64)
+                spend = (lethal & (left > 0)).astype(np.int64)
             out = []
             for k in np.unique(spend):
                 out += self._leaves(cells.where(spend == k), int(k), points, counts)
             return out
         # best: per damage roll, the spending that minimises the value ahead.
-        top = min(tp, setup.field_limit, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(tp, 1)
+        top = min(most, setup.field_limit, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(most, 1)
         options = []
         for k in range(top + 1):
             useful = (cells.x > 5 * (k - 1)) if kind == "focus" else (cells.x > 0)
-            useful = useful | (k == 0)
+            useful = (useful & (left >= k)) | (k == 0)
             options.append(self._leaves(cells.where(useful), k, points, counts, tag=np.flatnonzero(useful)))
         # decided in the state after the hit (the attacker's points after its boosts) and
         # whether the target was down before it (Tough, quicksand)
@@ -107,10 +111,16 @@ class DamageRoll:
             taken = np.zeros_like(cells.x)
         marked = np.minimum(taken, cells.remaining)
         counts = dict(counts, target_spent=k)
-        after = self.after._replace(target_points=self.after.target_points - k, points=points)
         if setup.card is not None:
+            after = self.after._replace(target_points=self.after.target_points - k, points=points)
             return self._card_leaves(cells, marked, after, counts, tag)
-        end = cells.src + marked
+        # on a track: the damage marked after, and where the index starts (layers: the
+        # points spent, this roll's included; the state keeps the target's starting points)
+        if setup.layers > 1:
+            after, begin = self.after._replace(points=points), cells.src - cells.m + k * setup.boxes
+        else:
+            after, begin = self.after._replace(target_points=self.after.target_points - k, points=points), 0
+        end = cells.m + marked
         disabled = end >= setup.boxes
         out = []
 
@@ -131,6 +141,8 @@ class DamageRoll:
             healed = end
             if heal:
                 healed = np.where(damaged, np.maximum(0, end - heal), end)
+            if setup.layers > 1:
+                healed = healed + begin
             if setup.track_cripple is None:  # every track but a relaxed grid's (the split's
                 add(after, standing, healed, cells.p * share)  # cost was 3 % of an exact run)
             else:  # the relaxation of a grid: systems crippled at random as the boxes fill
@@ -142,7 +154,7 @@ class DamageRoll:
             for heal, share in heals if setup.heal_when_hit else [(0, 1.0)]:
                 left = max(0, setup.boxes - 1 - heal)
                 for st, q in setup.track_split(after._replace(down=True), cells.src, left):
-                    add(st, disabled, left, setup.saved(cells.p * q * share), tough=1)
+                    add(st, disabled, left + begin, setup.saved(cells.p * q * share), tough=1)
             add(gone, disabled, at, setup.failed(cells.p), destroyed=1)
         else:
             add(gone, disabled, at, cells.p, destroyed=1)
@@ -227,12 +239,14 @@ class DamageRoll:
 
 @dataclass
 class _Cells:
-    """Damage rolls of many ``m`` at once: marked before, boxes left, points, probability."""
+    """Damage rolls of many indices at once: the index, boxes marked before, boxes left,
+    points, probability."""
 
     src: np.ndarray
+    m: np.ndarray
     remaining: np.ndarray
     x: np.ndarray
     p: np.ndarray
 
     def where(self, keep: np.ndarray) -> _Cells:
-        return _Cells(self.src[keep], self.remaining[keep], self.x[keep], self.p[keep])
+        return _Cells(self.src[keep], self.m[keep], self.remaining[keep], self.x[keep], self.p[keep])

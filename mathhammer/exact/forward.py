@@ -24,6 +24,7 @@ from ..rules import Scenario
 from ..rules.slots import round_labels
 from .bounds import MAX_CARD_INDUCTION_EDGES, needs_induction, prepare
 from .induction import CONFIG_BATCH, Engine, deep_recursion
+from .layers import layered, unfold
 from .state import CORROSION, FIRE
 from .targets import switch_all, target_figures
 from .tidy import tidy, tidy_rounds, tidy_targets
@@ -94,8 +95,8 @@ def propagate_rounds(engine: Engine, visit=None):
         while todo:
             if several:  # an attack going to another target sets the one under attack aside
                 todo = switch_all(setup, e, todo)
-            if visit is not None:
-                visit(e, todo)
+            if visit is not None:  # the target's points left in the state, as without layers
+                visit(e, unfold(setup, todo))
             again: dict = {}
             for state, v in todo.items():
                 if not v.any():
@@ -172,7 +173,7 @@ def _end_figures(setup, dist: dict, killed: float, cripple_weights):
         "cripple_end": cripple_end}
 
 
-def exact_result(scenario: Scenario, slots=None) -> Result:
+def exact_result(scenario: Scenario, slots=None, layers: bool = True) -> Result:
     """Exact distributions of one scenario, as a :class:`~mathhammer.result.Result`.
 
     Follows docs/activation.md: forward propagation of the probability of every state
@@ -221,7 +222,9 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     scenario's boxes and models, and the result's ``per_target`` holds each target's
     (``damage_weights``, ``destroyed_weights``, ``kill_weights`` per target and round).
 
-    ``slots``: the scenario's attack sequence, when already built.
+    ``slots``: the scenario's attack sequence, when already built. ``layers``: the target's
+    points spent kept in the index where that applies (:mod:`~mathhammer.exact.layers`: the
+    same figures, faster); False keeps a state per amount left.
 
     Raises
     ------
@@ -257,6 +260,7 @@ def exact_result(scenario: Scenario, slots=None) -> Result:
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     setup = prepare(scenario, slots, induction=needs_induction(scenario))  # checks it applies
+    setup = layered(setup) if layers else setup
     engine = Engine(setup, objective=scenario.objective, edge_budget=MAX_CARD_INDUCTION_EDGES)
     return result_of(scenario, engine)
 

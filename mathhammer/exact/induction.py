@@ -40,6 +40,7 @@ from .bounds import MAX_CARD_INDUCTION_EDGES, best_play_refusal, prepare
 from .chain import Chain
 from .choices import Decisions
 from .edges import BySource, Piece, attack_cost, lead, merge, slot_counts, sums_by
+from .layers import Unfolding
 from .plan import Decided, Plan
 from .rounds import round_edges, suffered_spent
 from .setup import Setup
@@ -209,12 +210,13 @@ class Engine:
     def _build(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece] | Decided:
         ev = self.events[e]
         setup = self.setup.part(state)  # the target under attack's
-        dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, record=self.record,
+        record = self.record.at(e, state) if isinstance(self.record, Unfolding) else self.record
+        dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, record=record,
                         row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.after(e, s, idx)
         if ev.kind == "attack" and self._plan_sig[e] is not None:
-            out, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.boxes)
+            out, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.size)
             self._decided[(e, state)] = value  # read by _track_value: no second sum over the edges
         elif ev.kind == "attack":
             out = merge(attack_edges(setup, ev.slot, state, dec, src))
@@ -299,18 +301,19 @@ class Engine:
         return lead(self.chain, lambda s, idx: self.after(e, s, idx), pc.state, pc.dst, spent, target_spent)
 
     def _track_value(self, e: int, state: State) -> np.ndarray:
-        """Value of ``state`` before event ``e`` at every damage marked of a track,
-        ``[chain.width, boxes]`` (read-only)."""
+        """Value of ``state`` before event ``e`` at every index of a track (the damage
+        marked; with layers, and the target's points spent), ``[chain.width, size]``
+        (read-only)."""
         key = (e, state)
         out = self._values.get(key)
         if out is None:
-            boxes = self.setup.part(state).boxes
+            size = self.setup.part(state).size
             pieces = self.edges(e, state)
             out = self._decided.pop(key, None)
             if out is None:
-                out = np.zeros((self.chain.width, boxes))
+                out = np.zeros((self.chain.width, size))
                 for pc in pieces:
-                    sums_by(pc.src, pc.p, self._lead(e, pc), boxes, out)
+                    sums_by(pc.src, pc.p, self._lead(e, pc), size, out)
             out.setflags(write=False)
             self._values[key] = out
         return out

@@ -77,16 +77,21 @@ class Plan:
     def _lay(self, d) -> tuple:
         """One decision, laid out: the span of its first copy's edges, the option and group
         of each (as one key: ``option * groups + group``), their probabilities as it weighs
-        them, and the span of every copy."""
+        them, the span of every copy, and the (option, group) cells no edge lies in (an
+        option not offered in a group, while no edge is dropped)."""
         first = self._first.get(id(d), [])
         spans = [(int(self.offsets[lo]), int(self.offsets[hi])) for lo, hi in self._copies[id(d)]]
+        cells = len(d.options) * d.n_groups
         if not first:
             empty = np.zeros(0, dtype=np.int64)
-            return d, spans[0], empty, empty, empty, np.zeros(0), spans
+            return d, spans[0], empty, empty, empty, np.zeros(0), spans, np.ones((len(d.options), d.n_groups), bool)
         option = np.repeat(np.array([j for j, _, _ in first], dtype=np.int64), [p.size for _, p, _ in first])
         weight = np.concatenate([p for _, p, _ in first])
         group = np.concatenate([g for _, _, g in first])
-        return d, spans[0], option * d.n_groups + group, option, group, weight, spans
+        key = option * d.n_groups + group
+        # the (option, group) cells no edge lies in, while every edge counts
+        absent = (np.bincount(key, minlength=cells) == 0).reshape(len(d.options), d.n_groups)
+        return d, spans[0], key, option, group, weight, spans, absent
 
     def _reached(self, sizes: np.ndarray) -> None:
         """Every edge end to end (:attr:`src`, :attr:`dst`, :attr:`p`, what was spent along
@@ -152,7 +157,7 @@ class Plan:
         chain = dec.chain
         out = np.empty((chain.width, self.size))
         for state, at, dst in self.targets:
-            out[:, at] = lead(chain, dec.value, state, dst)
+            out[:, at] = chain.kill_value if state is None else lead(chain, dec.value, state, dst)
         if self._spent is not None and "spent" in chain.columns:
             out[chain.columns.index("spent")] += self._spent
         if self._target_spent is not None and "target_spent" in chain.columns:
@@ -177,7 +182,7 @@ class Plan:
         kept = np.ones(self.size, dtype=bool)
         whole = True  # no edge dropped yet: every edge of a decision counts
         rename = dict(zip(self.rows, rows))
-        for d, (lo, hi), key, option, group, weight, copies in self._decisions:
+        for d, (lo, hi), key, option, group, weight, copies, absent in self._decisions:
             n_options, n = len(d.options), d.n_groups
             cells = n_options * n
             if whole:
@@ -185,9 +190,10 @@ class Plan:
             else:
                 live = kept[lo:hi]
                 at, weighed = key[live], values[:, lo:hi][:, live] * weight[live]
+                absent = (np.bincount(at, minlength=cells) == 0).reshape(n_options, n)
             flat = (at + cells * np.arange(width)[:, None]).ravel()
             tot = np.bincount(flat, weights=weighed.ravel(), minlength=cells * width).reshape(width, n_options, n)
-            tot[:, np.bincount(at, minlength=cells).reshape(n_options, n) == 0] = np.nan
+            np.copyto(tot, np.nan, where=absent)  # an option not offered in a group
             best = d.by.choose_stacked(tot)
             if d.what is not None and dec.record is not None:
                 totals = [tot[:, j] for j in range(n_options)]

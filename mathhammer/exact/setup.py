@@ -1,14 +1,12 @@
 """What the exact engine reads from a scenario once: the :class:`Setup`.
 
-:class:`Setup` reads a :class:`~mathhammer.rules.Scenario` once: per attack, the numbers
-its rolls use (:class:`~mathhammer.exact.state.SlotInfo`: skill and POW with the
-combined-attack bonus, the charge, the weapon), the events of every round
-(:attr:`Setup.events`), the target's card (a :class:`~mathhammer.exact.card.Card`) and what
-its crippling feeds back; the target's DEF and ARM against each attack (and against fire)
-given a :class:`~mathhammer.exact.state.State` are its mixin's,
-:class:`~mathhammer.exact.figures.AttackFigures`. The bounds on what a sequence
-may reach, and the checks that refuse a scenario beyond the engine, are in
-:mod:`~mathhammer.exact.bounds`.
+:class:`Setup` reads a :class:`~mathhammer.rules.Scenario` once: per attack, the numbers its
+rolls use (:class:`~mathhammer.exact.state.SlotInfo`: skill and POW with the combined-attack
+bonus, the charge, the weapon), the events of every round (:attr:`Setup.events`), the
+target's card (a :class:`~mathhammer.exact.card.Card`) and what its crippling feeds back; the
+target's DEF and ARM against each attack (and fire) given a :class:`~.state.State` are its
+mixin's, :class:`~mathhammer.exact.figures.AttackFigures`. The bounds on what a sequence may
+reach, and the checks that refuse a scenario beyond the engine: :mod:`~mathhammer.exact.bounds`.
 """
 
 from __future__ import annotations
@@ -73,6 +71,9 @@ class Setup(TrackRelaxation, AttackFigures):
     #: One target: the setup is its own part (:class:`~mathhammer.exact.targets.Targets`
     #: holds one setup per target).
     several = False
+    #: Amounts of the target's points spent the index holds (1: none, the state holds its
+    #: points left; :class:`~mathhammer.exact.layers.Layered`).
+    layers = 1
 
     def __init__(self, scenario: Scenario, slots=None):
         self.scenario = scenario

@@ -21,6 +21,7 @@ from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare
 from ..exact.forward import propagate_rounds, result_of
 from ..exact.induction import Engine, deep_recursion
 from ..exact.induction_work import induction_work
+from ..exact.layers import Layered, Unfolding, layered
 from ..result import BestPlay, Decision, Result
 from ..rules import Scenario
 from . import codes as K
@@ -236,12 +237,14 @@ def _solve(setup, objective: str, how: str, began: float, want_reach: bool,
     return _tables(setup, engine, rec, keys, value, how, objective, began, forward if want_reach else None)
 
 
-def solve_with_result(scenario: Scenario, slots=None) -> tuple[DecisionTable, Result]:
+def solve_with_result(scenario: Scenario, slots=None, layers: bool = True) -> tuple[DecisionTable, Result]:
     """Best play's decision tables (as :func:`solve` with ``relax="never"``) and the exact
     :class:`~mathhammer.result.Result` of ``scenario``, from one backward induction: the
     forward pass that weighs each decision by how often it is met also gives the figures.
     ``slots``: the scenario's attack sequence, when already built. One target only (the
-    tables are for one).
+    tables are for one). ``layers``: the target's points spent kept in the index where
+    that applies (:mod:`~mathhammer.exact.layers`: the same tables and figures, faster);
+    False keeps a state per amount left.
 
     Raises
     ------
@@ -250,6 +253,7 @@ def solve_with_result(scenario: Scenario, slots=None) -> tuple[DecisionTable, Re
     """
     began = time.perf_counter()
     setup = prepare(scenario, slots, induction=True)
+    setup = layered(setup) if layers else setup
     engine, rec, keys, value = _induct(setup, scenario.objective, MAX_CARD_INDUCTION_EDGES, False)
     out = []
 
@@ -265,13 +269,16 @@ def _induct(setup, objective: str, edge_budget: int | None, every_start: bool):
     :class:`~.record.Recorder`, the key space and the objective's value from the start."""
     keys = keyspace(setup)
     rec = Recorder(setup, keys)
-    engine = Engine(setup, objective=objective, record=rec, edge_budget=edge_budget)
+    record = Unfolding(setup, rec) if isinstance(setup, Layered) else rec
+    engine = Engine(setup, objective=objective, record=record, edge_budget=edge_budget)
     with deep_recursion(setup.n_events):
         value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0, 0])
         for other in _starts(setup, keys)[1:] if every_start else ():
             engine.value(0, other, np.zeros(1, dtype=np.int64))
-    rec.finish()
     engine.record = None  # the decisions are known: a forward pass meets them again
+    if isinstance(record, Unfolding):
+        record.flush(engine)
+    rec.finish()
     return engine, rec, keys, value
 
 
@@ -281,7 +288,8 @@ def _tables(setup, engine, rec, keys: KeySpace, value: float, how: str, objectiv
     forward pass along the decisions that weighs them by how often they are met."""
     rows = setup.table_rows
     card = setup.card
-    width = setup.size  # the boxes of a track (the largest of several), or the card's configurations
+    # the boxes of a track (the largest of several), or the card's configurations
+    width = setup.boxes if isinstance(setup, Layered) else setup.size
     attack_bytes = rows * keys.size * width
     damage = 1 + max((int(x.max()) for *_, x, _ in rec.field if x.size), default=0)
     if rec.block:
