@@ -25,8 +25,11 @@ import pytest
 
 from mathhammer.exact import exact_result
 from mathhammer.exact.bounds import prepare
+from mathhammer.exact.attack import attack_edges
+from mathhammer.exact.choices import Decisions
 from mathhammer.exact.induction import Engine
 from mathhammer.exact.layers import Layered, Unfolding, layered, met_layers, unfold
+from mathhammer.exact.plan import Plan
 from mathhammer.play import needs_play, report, solve_with_result
 from mathhammer.play.codes import UNKNOWN
 from mathhammer.result.fields import SLOT_TARGET_SPENT
@@ -157,22 +160,27 @@ def test_unfold_names_the_points_left():
         2: [0.0, 1.0, 2.0, 3.0], 1: [4.0, 5.0, 6.0, 7.0], 0: [8.0, 9.0, 10.0, 11.0]}
 
 
-def test_unfolding_passes_the_decisions_met_once_per_amount_spent():
+def test_the_attacks_decide_the_amounts_met_once_per_amount_spent():
     """3 attacks on a target with 3 focus: before the first attack it has spent nothing; any
-    amount can be spent by one attack (a hit rolls up to 18 past ARM: 4 focus' worth), so
+    amount can be spent by one attack (a hit rolls up to 17 past ARM: 4 focus' worth), so
     the later attacks meet every amount. The records name the points left, the damage
     marked as groups, and the power field is not decided with no points left."""
     scenario = bench_peer.scenarios()["target_focus"]
     setup = layered(prepare(scenario, induction=True))
+    engine = Engine(setup)
+
+    def plan_of(e, state):
+        slot = setup.events[e].slot
+        return Plan(attack_edges(setup, slot, state, Decisions(engine.best, chain=engine.chain, planning=True)),
+                    (setup.slots[slot].row,))
+
+    met = met_layers(setup, plan_of)
+    amounts = sorted((e, [0, 1, 2, 3] if mask is None else np.flatnonzero(mask.reshape(4, 30).any(axis=1)).tolist())
+                     for (e, _), mask in met.items())
+    assert amounts == [(0, [0]), (1, [0, 1, 2, 3]), (2, [0, 1, 2, 3])]
     records = []
-    unfolding = Unfolding(setup, lambda *args: records.append(args))
-    engine = Engine(setup, record=unfolding)
+    engine = Engine(setup, record=Unfolding(setup, lambda *args: records.append(args)))
     engine.value(0, setup.start, np.zeros(1, dtype=np.int64))
-    engine.record = None
-    met = met_layers(engine)
-    assert sorted((e, sorted(layers)) for (e, _), layers in met.items()) == [
-        (0, [0]), (1, [0, 1, 2, 3]), (2, [0, 1, 2, 3])]
-    unfolding.flush(engine)
     seen = sorted((event, context[0].target_points) for _, event, _, context, *_ in records)
     assert seen == [(0, 3), (1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3)]
     for what, _, _, _, (src, x), best, values, _ in records:

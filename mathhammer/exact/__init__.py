@@ -67,7 +67,7 @@ from __future__ import annotations
 from ..errors import ExactNotApplicable
 from .bounds import check_exact_applicable
 from .forward import exact_result
-from .induction import optimal_value
+from .optimal import optimal_value
 from .rolls import MAX_DICE, attack_outcome, damage_pmf
 from ..rules.slots import round_label, round_labels
 

@@ -206,7 +206,7 @@ def prepare(scenario: Scenario, slots=None, induction: bool = False, forward: bo
     ``slots`` replaces the scenario's attack sequence;
     ``induction``: decisions will be found by backward induction; ``forward``: and a forward
     pass along them will follow (its edges count in the estimate of best play's work on a
-    card; :func:`~mathhammer.exact.induction.optimal_value` makes none). Several targets: each
+    card; :func:`~mathhammer.exact.optimal.optimal_value` makes none). Several targets: each
     target's bounds hold, and its states count in the limits: at most the sum of the
     targets' where the routes go in order (only the target under attack has a state), else
     each target's states times those of every other, set aside, untouched or destroyed.

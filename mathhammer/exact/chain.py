@@ -83,15 +83,15 @@ class Preference:
         best = np.zeros(n, dtype=np.int64)
         held = key[:, 0].copy()
         has = offered[0].copy()  # a best option offered so far
-        tol = self.tol
+        tol = self.tol[:, None]
+        # the first figure that differs decides: signed 1 per figure that differs, weighed
+        # 2**(later figures), the sum has the sign of the first (NaN, an option not offered
+        # on either side, is never told better: ``offered`` and ``has`` say it)
+        rank = 2.0 ** np.arange(key.shape[0] - 1, -1, -1)
         for j in range(1, values.shape[1]):
             d = key[:, j] - held
-            # the difference in the first figure that differs by more than its tolerance
-            # (0: none does; NaN never does)
-            first = np.where(np.abs(d[-1]) > tol[-1], d[-1], 0.0)
-            for c in range(d.shape[0] - 2, -1, -1):
-                first = np.where(np.abs(d[c]) > tol[c], d[c], first)
-            better = offered[j] & ((first > 0) | ~has)
+            score = rank @ (np.sign(d) * (np.abs(d) > tol))
+            better = offered[j] & ((score > 0) | ~has)
             best[better] = j
             np.copyto(held, key[:, j], where=better)
             has |= better

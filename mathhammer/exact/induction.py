@@ -20,34 +20,32 @@ Two uses:
   figure at its least, then fewer points of its own), the others follow their fixed policies (:func:`exact_result
   <mathhammer.exact.exact_result>` then propagates forward along those decisions, and
   :mod:`mathhammer.play` reads the decisions into tables the Monte Carlo kernel follows);
-* :func:`optimal_value`: every attacker's best play, the yardstick of the policy optimizer.
+* :func:`~mathhammer.exact.optimal.optimal_value`: every attacker's best play, the yardstick
+  of the policy optimizer.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from contextlib import contextmanager
 
 import numpy as np
 
 from .._core.ticker import tick
-from ..errors import ExactNotApplicable, InputError
-from ..rules import Scenario
-from ..rules.scenario import check_objective
+from ..errors import ExactNotApplicable
 from .attack import attack_edges, shared_volley
-from .bounds import MAX_CARD_INDUCTION_EDGES, best_play_refusal, prepare
+from .bounds import best_play_refusal
 from .chain import Chain
 from .choices import Decisions
 from .edges import BySource, Piece, attack_cost, lead, merge, slot_counts, sums_by
-from .layers import Unfolding
+from .layers import Layered, met_layers
 from .plan import Decided, Plan
 from .rounds import round_edges, suffered_spent
 from .setup import Setup
 from .state import State
 from .targets import Targets
 
-__all__ = ["Engine", "optimal_value", "EDGE_BUDGET", "CONFIG_BATCH"]
+__all__ = ["Engine", "EDGE_BUDGET", "CONFIG_BATCH", "deep_recursion"]
 
 #: Most edges kept in memory for reuse by later attacks (about 40 bytes each).
 EDGE_BUDGET = 4_000_000
@@ -124,6 +122,7 @@ class Engine:
         # (a plan, :mod:`.plan`) and decided at each event that makes it; not where a
         # decision is made outside its options (a knockdown in quicksand, a blast).
         self._plans: dict = {}
+        self._met_layers = None  # layers: where each attack is met (:meth:`_met`)
         self._decided: dict = {}  # the values a plan left, until _track_value takes them
         self._plan_sig = [None] * len(self.events)
         if self.looks_ahead and not self.on_card and not _decides_outside_plans(setup):
@@ -210,13 +209,12 @@ class Engine:
     def _build(self, e: int, state: State, src: np.ndarray | None = None) -> list[Piece] | Decided:
         ev = self.events[e]
         setup = self.setup.part(state)  # the target under attack's
-        record = self.record.at(e, state) if isinstance(self.record, Unfolding) else self.record
-        dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, record=record,
+        dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, record=self.record,
                         row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.after(e, s, idx)
         if ev.kind == "attack" and self._plan_sig[e] is not None:
-            out, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.size)
+            out, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.size, self._met(e, state))
             self._decided[(e, state)] = value  # read by _track_value: no second sum over the edges
         elif ev.kind == "attack":
             out = merge(attack_edges(setup, ev.slot, state, dec, src))
@@ -230,6 +228,16 @@ class Engine:
                 raise ExactNotApplicable(best_play_refusal(
                     self.setup, f"needs more than {self.edge_budget:,} transitions of backward induction"))
         return out
+
+    def _met(self, e: int, state: State) -> np.ndarray | None:
+        """With layers (:mod:`.layers`), the indices where the sequence may meet attack event
+        ``e`` from ``state``, found once from the plans; None: every index (every amount
+        spent is met, or no layers)."""
+        if not isinstance(self.setup, Layered):
+            return None
+        if self._met_layers is None:
+            self._met_layers = met_layers(self.setup, self._plan)
+        return self._met_layers[(e, state)]
 
     def _plan(self, e: int, state: State) -> Plan:
         """The options of attack event ``e`` from ``state``, built once for every attack of
@@ -346,53 +354,3 @@ def deep_recursion(n_slots: int):
         yield
     finally:
         sys.setrecursionlimit(old)
-
-
-def optimal_value(scenario: Scenario, objective: str = "kill") -> float:
-    """Kill probability (or expected damage) of the attackers' best adaptive play.
-
-    Exact backward induction over the whole state, every attacker playing ``policy =
-    "best"`` whatever its policy says. At every decision point each attacker
-    chooses freely, knowing everything so far: whether to pay for an attack boost (before
-    the roll, with a point left and no free boost), a damage boost (after the attack roll,
-    likewise) and whether to buy each additional attack, and with which melee weapon
-    (attackers with a melee weapon, up to one per point, whatever ``spend.buy_attacks``
-    says; with ``buy_weapon`` only, when it is given). Their
-    ``spend`` policies, reserves and thresholds are ignored; points still do not carry over
-    to the next attacker. The target spends by its own ``power_field`` policy; with
-    ``"best"`` it minimises the same value (a zero-sum game).
-
-    No fixed spending policy can do better, so this bounds what the policy optimizer may
-    report.
-
-    Parameters
-    ----------
-    scenario : Scenario
-    objective : {"kill", "damage", "cripple:X"}
-        Maximise the kill probability, the expected damage marked at the end (a kill
-        counts as every box), or the probability that system / aspect X of the target's
-        grid or spiral ends crippled (a kill cripples every one). Several targets: the
-        kill is every target destroyed, the damage summed over them (``destroyed``: the
-        expected models destroyed).
-
-    Returns
-    -------
-    float
-
-    Examples
-    --------
-    >>> from mathhammer.rules import Attacker, Scenario, Target, Weapon
-    >>> gun = Weapon("Gun", "ranged", skill=5, pow=20)
-    >>> scen = Scenario(Target(defense=13, arm=10, boxes=1), [Attacker("A", [gun], focus=1)])
-    >>> round(optimal_value(scen) * 216)   # boost the attack: 8+ on 3d6 is 181/216
-    181
-    """
-    if not isinstance(scenario, Scenario):
-        raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
-    check_objective("objective", objective, scenario.target)
-    everyone = tuple(dataclasses.replace(a, policy="best", spend=None) for a in scenario.attackers)
-    setup = prepare(dataclasses.replace(scenario, attackers=everyone), induction=True, forward=False)
-    engine = Engine(setup, best=frozenset(range(len(everyone))), objective=objective,
-                    edge_budget=MAX_CARD_INDUCTION_EDGES)
-    with deep_recursion(setup.n_events):
-        return float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0, 0])

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .plan import Decided
 from .setup import Setup
 from .state import State
 
@@ -90,35 +89,15 @@ def unfold(setup, dist: dict) -> dict:
 
 class Unfolding:
     """Best play's ``record`` callback (:class:`~mathhammer.exact.choices.Decisions`) of a
-    :class:`Layered` setup.
-
-    The engine hands each event's decisions to :meth:`at` (the event and the state it is
-    decided from); they are held until :meth:`flush`, which passes each on once per amount
-    spent among its groups, with the target's points left in its state and the damage
-    marked as groups, as a state per amount left would have made it. Like such an engine,
-    it passes on only the amounts the backward induction meets (:func:`met_layers`): with
-    layers, an attack is also decided for amounts it cannot meet (points already spent
-    before the first attack), which a state per amount never decides. The power field's
-    decision with no points left is not passed on either: it has nothing to decide.
-    """
+    :class:`Layered` setup: each decision is passed on once per amount spent among its
+    groups, with the target's points left in its state and the damage marked as groups, as
+    a state per amount left makes it. The power field's decision with no points left is
+    not: a state with no points has nothing to decide."""
 
     def __init__(self, setup: Layered, record):
         self.setup, self.record = setup, record
-        self._held: list = []
 
-    def at(self, e: int, state: State):
-        """The callback for the decisions of event ``e`` from ``state``."""
-        return lambda *args: self._held.append((e, state, args))
-
-    def flush(self, engine) -> None:
-        """Pass every decision held on to the record, once the backward induction of
-        ``engine`` is done (its ``record`` cleared: deciding again records nothing)."""
-        met = met_layers(engine)
-        for e, state, args in self._held:
-            self._pass(met.get((e, state), ()), *args)
-        self._held = []
-
-    def _pass(self, layers, what, event, row, context, groups, best, values, preference):
+    def __call__(self, what, event, row, context, groups, best, values, preference):
         src = groups[0] if isinstance(groups, tuple) else groups
         boxes = self.setup.boxes
         # the groups come in the order of their index (an attack's edges are built so): each
@@ -127,7 +106,7 @@ class Unfolding:
         points = context[0].target_points
         lo = 0
         for k, hi in enumerate(ends):
-            if hi > lo and k in layers and (what != "field" or k < points):
+            if hi > lo and (what != "field" or k < points):
                 mine = src[lo:hi] - k * boxes
                 at = (mine, *(g[lo:hi] for g in groups[1:])) if isinstance(groups, tuple) else mine
                 self.record(what, event, row, (_left(context[0], k), *context[1:]), at, best[lo:hi],
@@ -135,40 +114,39 @@ class Unfolding:
             lo = hi
 
 
-def met_layers(engine) -> dict:
-    """Per event and state the backward induction of ``engine`` (a :class:`Layered` setup's)
-    met, the amounts spent a state per amount left would have met there: from the start,
-    those any option of an attack leads to from the amounts met before it (from any damage
-    marked: the induction values every damage marked of a state it meets)."""
-    setup = engine.setup
+def met_layers(setup: Layered, plan_of) -> dict:
+    """Per attack event and state the sequence meets, where it may meet it: a mask over the
+    index, every damage marked of the amounts spent a state per amount left meets there
+    (None: every amount; ``plan_of(e, state)``: the attack's :class:`~mathhammer.exact.plan.Plan`).
+
+    From the start (nothing spent), an attack meets the amounts any of its options leads
+    to from the amounts met before it, from any damage marked: a state per amount left
+    values (and decides) every damage marked of each state it meets. Deciding only those
+    amounts decides what it decides, and no more: the first attack has spent nothing."""
     n = len(setup.events)
     met = {(0, setup.enter_event(0, setup.start)): {0}}
+    out = {}
     for e in range(n):
         todo = [state for (at, state) in met if at == e]
         while todo:
             state = todo.pop()
             mine = np.zeros(setup.layers, dtype=bool)
             mine[list(met[(e, state)])] = True
-            for after, src, dst in _leads(engine.edges(e, state)):
-                nxt = e if after.shred else e + 1
-                if nxt >= n:
+            mine = out[(e, state)] = np.repeat(mine, setup.boxes)  # per index
+            plan = plan_of(e, state)
+            for after, at, dst in plan.targets:
+                nxt = e if after is not None and after.shred else e + 1
+                if after is None or nxt >= n:
                     continue
-                reached = set(np.unique(setup.layer(dst[mine[setup.layer(src)]])).tolist())
+                hit = np.zeros(setup.size, dtype=bool)
+                hit[dst[mine[plan.src[at]]]] = True
+                reached = set(np.flatnonzero(hit.reshape(setup.layers, setup.boxes).any(axis=1)).tolist())
                 key = (nxt, setup.enter_event(nxt, after))
                 if not reached <= met.setdefault(key, set()):
                     met[key] |= reached
                     if nxt == e:  # a Shred attack owed: this event again
                         todo.append(key[1])
-    return met
-
-
-def _leads(edges) -> list:
-    """``(state after, src, dst)`` of every edge of an event's edges (a plan's: of every
-    option), the kill left out."""
-    if isinstance(edges, Decided):
-        plan = edges.plan
-        return [(after, plan.src[at], dst) for after, at, dst in plan.targets if after is not None]
-    return [(pc.state, pc.src, pc.dst) for pc in edges if pc.state is not None]
+    return {key: None if mask.all() else mask for key, mask in out.items()}
 
 
 def _left(state: State, spent: int) -> State:

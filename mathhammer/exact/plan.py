@@ -151,12 +151,17 @@ class Plan:
                                                          quick_spent, quick_tough)))
         return self._joined
 
-    def values(self, dec: Decisions) -> np.ndarray:
+    def values(self, dec: Decisions, edges: np.ndarray | None = None) -> np.ndarray:
         """The value of where each edge leads, with what was spent along it (``[chain.width,
-        edges]``)."""
+        edges]``); with ``edges`` (a mask), of those edges only (0 elsewhere)."""
         chain = dec.chain
-        out = np.empty((chain.width, self.size))
+        out = np.empty((chain.width, self.size)) if edges is None else np.zeros((chain.width, self.size))
         for state, at, dst in self.targets:
+            if edges is not None:
+                live = edges[at]
+                at, dst = at[live], dst[live]
+                if not at.size:
+                    continue
             out[:, at] = chain.kill_value if state is None else lead(chain, dec.value, state, dst)
         if self._spent is not None and "spent" in chain.columns:
             out[chain.columns.index("spent")] += self._spent
@@ -164,23 +169,28 @@ class Plan:
             out[chain.columns.index("target_spent")] += self._target_spent
         return out
 
-    def decide(self, dec: Decisions, rows: tuple, n: int) -> tuple[Decided, np.ndarray]:
+    def decide(self, dec: Decisions, rows: tuple, n: int, met: np.ndarray | None = None) -> tuple[Decided, np.ndarray]:
         """The edges kept once every decision is made by ``dec`` (which looks ahead at its
         event's values), innermost first, and the value of the attack from each damage
         marked ``0 .. n - 1`` (``[chain.width, n]``); ``rows``: the decision-table rows of
-        the attack decided, in the order of :attr:`rows`."""
-        values = self.values(dec)
-        kept = self._kept(dec, rows, values)
+        the attack decided, in the order of :attr:`rows`. ``met``: where the sequence may
+        meet the attack (a mask over ``0 .. n - 1``; None: everywhere): only the edges from
+        there are valued and kept, and only their groups' decisions recorded (the value
+        elsewhere is left 0: no event before leads there)."""
+        edges = None if met is None else met[self.src]
+        values = self.values(dec, edges)
+        kept = self._kept(dec, rows, values, edges)
         out = Decided(self, kept)
         return out, sums_by(self.src, out.p, values, n)
 
-    def _kept(self, dec: Decisions, rows: tuple, values: np.ndarray) -> np.ndarray | None:
-        """Which edges the decisions keep (None: there is none to make)."""
+    def _kept(self, dec: Decisions, rows: tuple, values: np.ndarray, edges: np.ndarray | None) -> np.ndarray | None:
+        """Which edges the decisions keep, of ``edges`` (a mask; None: every one; the result
+        None: every one, there is no decision to make)."""
         if not self._decisions:
-            return None
+            return edges
         width = values.shape[0]
-        kept = np.ones(self.size, dtype=bool)
-        whole = True  # no edge dropped yet: every edge of a decision counts
+        kept = np.ones(self.size, dtype=bool) if edges is None else edges.copy()
+        whole = edges is None  # no edge dropped yet: every edge of a decision counts
         rename = dict(zip(self.rows, rows))
         for d, (lo, hi), key, option, group, weight, copies, absent in self._decisions:
             n_options, n = len(d.options), d.n_groups
@@ -196,13 +206,22 @@ class Plan:
             np.copyto(tot, np.nan, where=absent)  # an option not offered in a group
             best = d.by.choose_stacked(tot)
             if d.what is not None and dec.record is not None:
-                totals = [tot[:, j] for j in range(n_options)]
-                dec.record(d.what, dec.event, rename.get(d.row, d.row), d.context, d.groups, best, totals, d.by)
+                self._record(dec, d, rename.get(d.row, d.row), tot, best,
+                             None if edges is None else np.bincount(group[edges[lo:hi]], minlength=n) > 0)
             keep = best[group] == option
             for a, b in copies:
                 kept[a:b] &= keep
             whole = False
         return kept
+
+    @staticmethod
+    def _record(dec: Decisions, d, row: int, tot: np.ndarray, best: np.ndarray, met: np.ndarray | None) -> None:
+        """Tell ``dec.record`` the decision ``d`` made (``met``: of the groups met only)."""
+        groups, totals = d.groups, [tot[:, j] for j in range(tot.shape[1])]
+        if met is not None:
+            groups = tuple(g[met] for g in groups) if isinstance(groups, tuple) else groups[met]
+            best, totals = best[met], [t[:, met] for t in totals]
+        dec.record(d.what, dec.event, row, d.context, groups, best, totals, d.by)
 
 
 class Decided:

@@ -275,10 +275,8 @@ def _induct(setup, objective: str, edge_budget: int | None, every_start: bool):
         value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0, 0])
         for other in _starts(setup, keys)[1:] if every_start else ():
             engine.value(0, other, np.zeros(1, dtype=np.int64))
-    engine.record = None  # the decisions are known: a forward pass meets them again
-    if isinstance(record, Unfolding):
-        record.flush(engine)
     rec.finish()
+    engine.record = None  # the decisions are known: a forward pass meets them again
     return engine, rec, keys, value
 
 
