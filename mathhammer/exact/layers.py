@@ -12,7 +12,9 @@ array operations on longer arrays.
 :class:`Layered` is that setup. The state's ``target_points`` holds what the target started
 with; :meth:`Layered.layer` says what an index has spent. What leaves the engine is unfolded
 again (:func:`unfold`, :class:`Unfolding`): best play's records and the forward pass's
-distributions name the target's points left, as they do without layers.
+distributions name the target's points left, as they do without layers. Each attack decides
+only the amounts a state per amount left would meet there (:func:`met_layers`; the first
+attack, nothing spent), so that the records are the same.
 
 Layers are used where the points change only on a damage roll: one target of one model on a
 damage track, one round, no continuous effect, hazard or relaxed grid (:func:`layered`).
