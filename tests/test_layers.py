@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mathhammer.errors import InputError
 from mathhammer.exact import exact_result
 from mathhammer.exact.bounds import prepare
 from mathhammer.exact.attack import attack_edges
@@ -181,3 +182,10 @@ def test_the_attacks_decide_the_amounts_met_once_per_amount_spent():
     for what, _, _, _, (src, x), best, values, _ in records:
         assert what == "field" and 0 <= src.min() and src.max() < setup.boxes
         assert src.size == x.size == best.size == values[0].shape[1]
+
+
+def test_layers_must_be_true_or_false():
+    scenario = bench_peer.scenarios()["target_focus"]
+    for call in (lambda: exact_result(scenario, layers="no"), lambda: solve_with_result(scenario, layers=1)):
+        with pytest.raises(InputError, match="layers: must be true or false"):
+            call()

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._core.validate import check_bool
 from ..errors import InputError
 from ..result import CardPart, Result, RoundsPart, TargetsPart, UnitPart
 from ..result.fields import EFFECT_AFTER, EFFECT_APPLIED, EFFECT_KILL, EFFECT_PRESENT
@@ -260,7 +261,7 @@ def exact_result(scenario: Scenario, slots=None, layers: bool = True) -> Result:
     if not isinstance(scenario, Scenario):
         raise InputError("scenario", type(scenario).__name__, "must be a mathhammer.Scenario")
     setup = prepare(scenario, slots, induction=needs_induction(scenario))  # checks it applies
-    setup = layered(setup) if layers else setup
+    setup = layered(setup) if check_bool("layers", layers) else setup
     engine = Engine(setup, objective=scenario.objective, edge_budget=MAX_CARD_INDUCTION_EDGES)
     return result_of(scenario, engine)
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._core.validate import check_bool
 from ..errors import ExactNotApplicable
 from ..exact.bounds import MAX_CARD_INDUCTION_EDGES, card_work, prepare
 from ..exact.forward import propagate_rounds, result_of
@@ -253,7 +254,7 @@ def solve_with_result(scenario: Scenario, slots=None, layers: bool = True) -> tu
     """
     began = time.perf_counter()
     setup = prepare(scenario, slots, induction=True)
-    setup = layered(setup) if layers else setup
+    setup = layered(setup) if check_bool("layers", layers) else setup
     engine, rec, keys, value = _induct(setup, scenario.objective, MAX_CARD_INDUCTION_EDGES, False)
     out = []
 
