@@ -41,7 +41,7 @@ class Layered(Setup):
     """A one-target damage-track :class:`~mathhammer.exact.setup.Setup` whose index also
     holds the points the target's power field has spent: ``spent * boxes + marked``."""
 
-    def __init__(self, base: Setup):  # pylint: disable=super-init-not-called
+    def __init__(self, base: Setup):  # not Setup.__init__: the scenario is read once, in base
         # the same setup (every figure read from the scenario once), with a longer index
         self.__dict__.update(base.__dict__)
         #: Amounts the target may have spent: 0 .. its points.
