@@ -30,12 +30,14 @@ SEED = 2026
 CARDS = ("infantry", "infantry_unit", "heavy_infantry", "heavy_infantry_unit", "solo", "warcaster",
          "warlock", "light_warjack", "heavy_warjack", "colossal", "light_warbeast", "heavy_warbeast")
 
-#: Pairings beyond the exact engine (measured 2026-12-04): a colossal's two grids, and these
-#: two, whose best play needs more than its 82,000,000 transitions.
-BEYOND_EXACT = {("heavy_warbeast", "heavy_warjack"), ("heavy_warbeast", "heavy_warbeast")}
+#: Every pairing the exact engine solves: all but a colossal's two grids (measured 2026-12-06:
+#: the largest, a heavy warbeast against a heavy warbeast, builds 67 million of its 82 million
+#: transitions).
+SOLVED = tuple((a, t) for a in CARDS for t in CARDS if t != "colossal")
 
-#: Every pairing the exact engine solves.
-SOLVED = tuple((a, t) for a in CARDS for t in CARDS if t != "colossal" and (a, t) not in BEYOND_EXACT)
+#: Solved pairings left out of :func:`check_attacker` for the suite's time: their best play
+#: takes 30-40 s each on two cores (63.6 and 67.4 million transitions, 2026-12-06).
+SLOW_EXACT = {("heavy_warbeast", "heavy_warjack"), ("heavy_warbeast", "heavy_warbeast")}
 
 
 def _z_probability(mc: float, exact: float, n: int = N) -> float:
@@ -71,7 +73,7 @@ def check_attacker(attacker: str) -> None:
     """Every solved pairing of ``attacker``'s card: Monte Carlo within 5 standard errors of
     exact on every figure; the same decisions where both solved the card exactly."""
     for a, t in SOLVED:
-        if a != attacker:
+        if a != attacker or (a, t) in SLOW_EXACT:
             continue
         scen = scenario_from_cards([a], t)
         ex = mh.simulate(scen, method="exact")

@@ -89,6 +89,19 @@ def test_critical_counts():
     assert attack_outcome(3, 10, 0)[2] * 216 == pytest.approx(95)
 
 
+def test_a_critical_hit_that_counts_only_as_a_hit_is_counted_by_its_share():
+    """Critical hits (rules: a double that hits): skill 7 against DEF 12 hits on 5 or more,
+    30 of 36 rolls, and 3-3 to 6-6 are critical, 4 of 36. With no critical rule a critical
+    hit is a hit like the others: the engine builds one set of edges for both (the target's
+    power field decided once), each counting 4/30 of a critical hit. Every attack made
+    counts 30/36 hits and 4/36 critical hits, exactly, whatever best play spends."""
+    hammer = Weapon("Hammer", "melee", skill=7, pow=18, attacks=3)
+    res = exact_result(Scenario(Target(defense=12, arm=13, boxes=30, focus=3), [Attacker("Jack", [hammer])]))
+    assert res.made[0] == 1.0 and res.made[2] < 1.0  # two hits may destroy it
+    np.testing.assert_allclose(res.hit, np.asarray(res.made) * 30 / 36, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(res.crit, np.asarray(res.made) * 4 / 36, rtol=0, atol=1e-15)
+
+
 def test_attack_outcome_rejects_bad_dice():
     with pytest.raises(ValueError):
         attack_outcome(0, 5, 10)

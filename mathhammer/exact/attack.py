@@ -47,7 +47,7 @@ from .setup import Setup
 from .state import SlotInfo, State
 from .suffering import in_quicksand, quicksand
 
-__all__ = ["attack_edges", "shared_volley"]
+__all__ = ["attack_edges", "shared_volley", "critical_counts_as_hit"]
 
 
 # --------------------------------------------------------------------------------- the attack
@@ -152,20 +152,24 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
             wide = [Piece(state._replace(points=left, shred=0, shred_alt=0), m, m, np.full(m.size, miss),
                           slot_counts({"made": 1, "boost_attack": paid, "spent": buy + paid}))]
             pieces += blast(setup, info, wide, missed=True)  # an AOE that deviates
-        made = {}  # the edges of a hit, by what they depend on (None: not shared)
+        made = {}  # a plain hit's edges, by what they depend on, its chance and where they lie
         guarded = state.blocks > 0 and w.type == "ranged"  # Shield Guard may block the hit
         for q, critical in ((plain, False), (crit, True)):
             if not q:
                 continue
             key = None if guarded else _alike(setup, info, state, critical, left, dec)
-            if key is not None and key in made:  # a critical hit that only counts as one
-                pieces += [pc.scaled(q).as_critical() for pc in made[key]]
+            if key is not None and key in made:
+                # a critical hit that only counts as one: the plain hit's edges stand for
+                # both, counting the share of critical hits among them
+                edges, q_plain, at = made[key]
+                both = q_plain + q
+                pieces[at: at + len(edges)] = [pc.scaled(both).as_critical(q / both) for pc in edges]
                 continue
             edges = _hit(setup, info, state, m, critical, left, buy + paid, paid, dec, by_src)
             if guarded:
                 edges = _block(state, m, critical, left, buy, paid, edges, dec, by_src)
             if key is not None:
-                made[key] = edges
+                made[key] = (edges, q, len(pieces))
             pieces += [pc.scaled(q) for pc in edges]
         trees.append(pieces)
     by = dec.attacker(info.slot.attacker_index) if len(trees) > 1 else None
@@ -191,22 +195,41 @@ def _alike(setup: Setup, info: SlotInfo, state: State, critical: bool, points: i
     recorded per hit, plain or critical.
 
     A critical hit whose key is an ordinary hit's has the same edges (the same state after
-    it, the same damage roll), only counted as critical: built once. The target's power
-    field decides on the state after the hit and the damage rolled, which such a critical
-    hit shares: its decisions are the plain hit's."""
-    if dec.looks_ahead and _decides_damage_boost(setup, info, points, dec):
+    it, the same damage roll), only counted as critical: built once, as the plain hit's
+    edges with the share of critical hits among them counted. The target's power field
+    decides on the state after the hit and the damage rolled, which such a critical hit
+    shares: its decisions are the plain hit's."""
+    if dec.looks_ahead and _decides_damage_boost(setup, info, points, dec.plays_best(info.slot.attacker_index)):
         return None
+    return _hit_key(setup, info, state, critical, points)
+
+
+def _hit_key(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int) -> tuple:
+    """What the edges of a hit depend on besides its being counted critical: the state after
+    it and its damage roll."""
     after = _after(setup, info, state, critical, points)
     if info.pow is None:
         return after, in_quicksand(setup, info, state, critical)
-    roll = DamageRoll(setup, info, state, after, critical, {}, dec)
+    roll = DamageRoll(setup, info, state, after, critical, {}, None)
     return after, roll.shift, roll.dice, roll.tough, roll.heals, roll.quick, roll.table_args
 
 
-def _decides_damage_boost(setup: Setup, info: SlotInfo, points: int, dec: Decisions) -> bool:
-    """Whether the attacker decides by looking ahead whether to boost this hit's damage roll:
-    best play, a point left, no free boost, and a die the boost adds (as :func:`_hit` asks)."""
-    return (info.pow is not None and dec.plays_best(info.slot.attacker_index) and points > 0
+def critical_counts_as_hit(setup: Setup, info: SlotInfo, state: State, points: int, plays_best: bool) -> bool:
+    """Whether backward induction builds a critical hit of attack ``info`` from ``state``
+    (``points`` left after its attack boost) as the plain hit's edges, none of its own: the
+    same state after it and the same damage roll, and no damage boost that best play
+    (``plays_best``: the attacker's) decides looking ahead. What the estimate of its work
+    (:mod:`.induction_work`) counts once."""
+    if _decides_damage_boost(setup, info, points, plays_best):
+        return False
+    return _hit_key(setup, info, state, True, points) == _hit_key(setup, info, state, False, points)
+
+
+def _decides_damage_boost(setup: Setup, info: SlotInfo, points: int, plays_best: bool) -> bool:
+    """Whether the attacker decides whether to boost this hit's damage roll (where it plays
+    best, ``plays_best``): a point left, no free boost, and a die the boost adds (as
+    :func:`_hit` asks)."""
+    return (info.pow is not None and plays_best and points > 0
             and not info.slot.free_damage_boost and setup.damage_dice(info, True) >= 1)
 
 

@@ -56,11 +56,12 @@ MAX_CARD_WORK = 4_000_000_000
 MAX_INDUCTION_SLOTS = 200
 
 #: Grids and spirals with best play: most edges the decisions keep (backward induction and the
-#: forward pass along its decisions; about five million a second) before the exact engine gives
-#: up (:class:`~mathhammer.exact.induction.Engine`): some 15-20 s, enough for a warcaster's
-#: activation on a heavy card (81 million), not for a heavy warbeast's on a heavy's (83 and 88
-#: million). A scenario estimated beyond it
-#: (:func:`~mathhammer.exact.induction_work.induction_work`) is refused before any of them.
+#: forward pass along its decisions; about two to five million a second) before the exact
+#: engine gives up (:class:`~mathhammer.exact.induction.Engine`): some 20-40 s, enough for every
+#: bundled card's activation on another (the most: a heavy warbeast's on a heavy warbeast, 67
+#: million), not for two heavy warjacks' on a heavy warjack (162 million). A scenario
+#: estimated beyond it (:func:`~mathhammer.exact.induction_work.induction_work`) is refused
+#: before any of them.
 MAX_CARD_INDUCTION_EDGES = 82_000_000
 
 

@@ -126,8 +126,7 @@ class Choice:
     (scaled by the chance of the roll that led there, counted as a critical or a Shred hit).
 
     It answers the piece methods that change edges (:meth:`scaled`, :meth:`as_critical`,
-    :meth:`as_shred`) by remembering them; one decision shared by several lists (the hit a
-    critical hit only counts as) is made once."""
+    :meth:`as_shred`) by remembering them."""
 
     __slots__ = ("decision", "changes")
 
@@ -138,8 +137,8 @@ class Choice:
     def scaled(self, q: float) -> Choice:
         return Choice(self.decision, self.changes + (("scaled", q),))
 
-    def as_critical(self) -> Choice:
-        return Choice(self.decision, self.changes + (("as_critical",),))
+    def as_critical(self, share: float = 1.0) -> Choice:
+        return Choice(self.decision, self.changes + (("as_critical", share),))
 
     def as_shred(self) -> Choice:
         return Choice(self.decision, self.changes + (("as_shred",),))

@@ -68,10 +68,13 @@ class Piece:
         return Piece(self.state, self.src, self.dst, self.p * q, self.counts, self.marked, self.tag,
                      self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
-    def as_critical(self) -> Piece:
-        """The piece of a hit counted as a critical hit (the same edges)."""
+    def as_critical(self, share: float = 1.0) -> Piece:
+        """The piece of a hit counted as a critical hit (the same edges); ``share``: the
+        chance that the hit was critical, where one piece stands for a plain hit and the
+        critical hit that only counts as one (an expectation: every figure is linear in the
+        counts)."""
         counts = list(self.counts)
-        counts[SLOT_CRIT] = 1.0
+        counts[SLOT_CRIT] = share
         return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
                      self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 

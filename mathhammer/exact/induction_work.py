@@ -55,6 +55,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import rolls
+from .attack import critical_counts_as_hit
 from .columns import N_COLUMNS
 from .setup import Setup
 from .state import SlotInfo, State
@@ -63,9 +64,9 @@ __all__ = ["Work", "Runs", "followed", "induction_work", "FORWARD_SHARE", "MAX_C
 
 #: The forward pass's edges, as a share of backward induction's: on the bundled pairings it
 #: built 0.02 to 0.74 of them (0.50 to 0.57 on the heavy pairings that come near the limit).
-#: With 0.3 every bundled pairing falls on its side of the limit (the nearest: a warcaster
-#: against a heavy warbeast, estimated at 78 million and built in 81.0 million, solved; a
-#: heavy warbeast against a heavy warjack, 85 million and 83.3 million, refused).
+#: With 0.3 every bundled pairing falls on its side of the limit (the nearest: a heavy
+#: warbeast against a heavy warbeast, estimated at 70.1 million and built in 67.4 million,
+#: solved; the README tour, 162 million, refused).
 FORWARD_SHARE = 0.3
 
 #: Most configurations a card may have for :class:`Runs` to lay them all out at once (a few
@@ -284,6 +285,8 @@ def _made(setup: Setup, info: SlotInfo, state: State, plays: bool, left: np.ndar
             edges += 1
             goes.append(((points, state.down), None))
         for q, critical in ((plain, False), (crit, True)):
+            if critical and plain and critical_counts_as_hit(setup, info, state, points, plays):
+                continue  # built as the plain hit's edges
             if q:
                 most, hits = _hit(setup, info, state, critical, points, plays, left)
                 edges += most

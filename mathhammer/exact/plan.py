@@ -9,10 +9,9 @@ lies under in each choice above it. Deciding at an event is then a few array ope
 the value of where every edge leads (one look-up per state reached), and per choice,
 innermost first, each option's total over the edges still kept, the preferred option per
 group, and the edges of the others dropped. The choices and the records are those
-:func:`~mathhammer.exact.choices.choose` would have made while building the edges.
-
-A choice met twice (a critical hit that only counts as one shares the hit's damage roll) is
-decided once, on its first copy, and its decision applies to both.
+:func:`~mathhammer.exact.choices.choose` would have made while building the edges. Each
+choice lies once in the tree (a critical hit that only counts as one is the plain hit's edges,
+not a copy of them).
 """
 
 from __future__ import annotations
@@ -36,8 +35,8 @@ class Plan:
     def __init__(self, items: list, rows: tuple):
         self.rows = rows
         self.leaves: list[Piece] = []  # every edge's piece, as the attack ends with it
-        self._copies: dict = {}  # per decision: the leaves (a span) of each time it is met
-        self._first: dict = {}  # per decision: (option, probabilities, groups) per leaf of its first copy
+        self._spans: dict = {}  # per decision: its leaves (a span)
+        self._under: dict = {}  # per decision: (option, probabilities, groups) per leaf under it
         self.order: list = []  # the decisions, innermost first
         self._walk(items, (), ())
         sizes = np.array([pc.p.size for pc in self.leaves], dtype=np.int64)
@@ -48,18 +47,17 @@ class Plan:
 
     def _walk(self, items: list, stack: tuple, changes: tuple) -> None:
         """Lay out ``items``: ``stack`` holds, for each choice above, outermost first, its
-        decision, the option and whether it is the decision's first copy; ``changes`` the
-        changes of those choices."""
+        decision and the option; ``changes`` the changes of those choices."""
         for it in items:
             if isinstance(it, Choice):
                 d = it.decision
-                copies = self._copies.setdefault(id(d), [])
+                if id(d) in self._spans:
+                    raise AssertionError("a choice lies twice in an attack's edges")
                 lo = len(self.leaves)
                 for j, option in enumerate(d.options):
-                    self._walk(option, stack + ((d, j, not copies),), changes + (it.changes,))
-                copies.append((lo, len(self.leaves)))  # a choice's edges lie together
-                if len(copies) == 1:
-                    self.order.append(d)  # after every choice within it: innermost first
+                    self._walk(option, stack + ((d, j),), changes + (it.changes,))
+                self._spans[id(d)] = (lo, len(self.leaves))  # a choice's edges lie together
+                self.order.append(d)  # after every choice within it: innermost first
                 continue
             # each choice above sees the edges as the choices below it changed them
             seen = [it]
@@ -70,28 +68,28 @@ class Plan:
                 seen.append(leaf)
             self.leaves.append(seen[-1])
             depth = len(stack)
-            for i, (d, j, first) in enumerate(stack):
-                if first:
-                    self._first.setdefault(id(d), []).append((j, seen[depth - 1 - i].p, d.group(it)))
+            for i, (d, j) in enumerate(stack):
+                self._under.setdefault(id(d), []).append((j, seen[depth - 1 - i].p, d.group(it)))
 
     def _lay(self, d) -> tuple:
-        """One decision, laid out: the span of its first copy's edges, the option and group
-        of each (as one key: ``option * groups + group``), their probabilities as it weighs
-        them, the span of every copy, and the (option, group) cells no edge lies in (an
-        option not offered in a group, while no edge is dropped)."""
-        first = self._first.get(id(d), [])
-        spans = [(int(self.offsets[lo]), int(self.offsets[hi])) for lo, hi in self._copies[id(d)]]
+        """One decision, laid out: the span of its edges, the option and group of each (as
+        one key: ``option * groups + group``), their probabilities as it weighs them, and the
+        (option, group) cells no edge lies in (an option not offered in a group, while no edge
+        is dropped)."""
+        under = self._under.get(id(d), [])
+        lo, hi = self._spans[id(d)]
+        span = (int(self.offsets[lo]), int(self.offsets[hi]))
         cells = len(d.options) * d.n_groups
-        if not first:
+        if not under:
             empty = np.zeros(0, dtype=np.int64)
-            return d, spans[0], empty, empty, empty, np.zeros(0), spans, np.ones((len(d.options), d.n_groups), bool)
-        option = np.repeat(np.array([j for j, _, _ in first], dtype=np.int64), [p.size for _, p, _ in first])
-        weight = np.concatenate([p for _, p, _ in first])
-        group = np.concatenate([g for _, _, g in first])
+            return d, span, empty, empty, empty, np.zeros(0), np.ones((len(d.options), d.n_groups), bool)
+        option = np.repeat(np.array([j for j, _, _ in under], dtype=np.int64), [p.size for _, p, _ in under])
+        weight = np.concatenate([p for _, p, _ in under])
+        group = np.concatenate([g for _, _, g in under])
         key = option * d.n_groups + group
         # the (option, group) cells no edge lies in, while every edge counts
         absent = (np.bincount(key, minlength=cells) == 0).reshape(len(d.options), d.n_groups)
-        return d, spans[0], key, option, group, weight, spans, absent
+        return d, span, key, option, group, weight, absent
 
     def _reached(self, sizes: np.ndarray) -> None:
         """Every edge end to end (:attr:`src`, :attr:`dst`, :attr:`p`, what was spent along
@@ -192,7 +190,7 @@ class Plan:
         kept = np.ones(self.size, dtype=bool) if edges is None else edges.copy()
         whole = edges is None  # no edge dropped yet: every edge of a decision counts
         rename = dict(zip(self.rows, rows))
-        for d, (lo, hi), key, option, group, weight, copies, absent in self._decisions:
+        for d, (lo, hi), key, option, group, weight, absent in self._decisions:
             n_options, n = len(d.options), d.n_groups
             cells = n_options * n
             if whole:
@@ -208,9 +206,7 @@ class Plan:
             if d.what is not None and dec.record is not None:
                 self._record(dec, d, rename.get(d.row, d.row), tot, best,
                              None if edges is None else np.bincount(group[edges[lo:hi]], minlength=n) > 0)
-            keep = best[group] == option
-            for a, b in copies:
-                kept[a:b] &= keep
+            kept[lo:hi] &= best[group] == option
             whole = False
         return kept
 
