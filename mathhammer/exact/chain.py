@@ -84,14 +84,17 @@ class Preference:
         held = key[:, 0].copy()
         has = offered[0].copy()  # a best option offered so far
         tol = self.tol[:, None]
-        # the first figure that differs decides: signed 1 per figure that differs, weighed
-        # 2**(later figures), the sum has the sign of the first (NaN, an option not offered
-        # on either side, is never told better: ``offered`` and ``has`` say it)
-        rank = 2.0 ** np.arange(key.shape[0] - 1, -1, -1)
+        last = key.shape[0] - 1
         for j in range(1, values.shape[1]):
             d = key[:, j] - held
-            score = rank @ (np.sign(d) * (np.abs(d) > tol))
-            better = offered[j] & ((score > 0) | ~has)
+            more, less = d > tol, d < -tol
+            # the first figure that differs decides, from the last back: better where more,
+            # else, where not less, as the figures after it say (NaN, an option not offered
+            # on either side, is neither: ``offered`` and ``has`` say it)
+            better = more[last]
+            for k in range(last - 1, -1, -1):
+                better = more[k] | (better & ~less[k])
+            better = offered[j] & (better | ~has)
             best[better] = j
             np.copyto(held, key[:, j], where=better)
             has |= better

@@ -63,6 +63,11 @@ class Decisions:
         Build the options of each decision without deciding (:class:`Choice`), to be
         decided by a :class:`~mathhammer.exact.plan.Plan` with the values of each event that
         makes the attack.
+    tables : bool
+        ``value`` may be asked for every damage marked at once, from 0 to the most an edge
+        leads to (a damage track, no target set aside on the way): a
+        :class:`~mathhammer.exact.plan.Plan` then reads where each edge leads from those
+        tables, in one gather.
     """
 
     best: frozenset = frozenset()
@@ -73,6 +78,7 @@ class Decisions:
     record: Callable | None = None
     row: int = -1
     planning: bool = False
+    tables: bool = False
 
     @property
     def looks_ahead(self) -> bool:

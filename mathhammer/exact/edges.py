@@ -34,7 +34,7 @@ from ..result.fields import (
 from .chain import Chain
 from .state import State
 
-__all__ = ["Piece", "BySource", "groups_by", "subset", "slot_counts", "merge", "sums_by", "option_totals",
+__all__ = ["Piece", "BySource", "groups_by", "subset", "slot_counts", "merge", "sums_by", "flat_index", "option_totals",
            "attack_cost", "lead"]
 
 
@@ -195,14 +195,24 @@ def attack_cost(pc: Piece) -> tuple[float, float]:
 
 
 def sums_by(index: np.ndarray, weights: np.ndarray, values: np.ndarray, n: int,
-            out: np.ndarray | None = None) -> np.ndarray:
+            out: np.ndarray | None = None, flat: np.ndarray | None = None) -> np.ndarray:
     """``out[:, g] += sum of weights[e] * values[:, e]`` over the edges ``e`` of each group
-    ``g = index[e]``: ``[columns, n]`` (each figure summed apart)."""
+    ``g = index[e]``: ``[columns, n]`` (each figure summed apart, the edges in order).
+    ``flat``: :func:`flat_index` of ``index``, when already made."""
+    if flat is None:
+        flat = flat_index(index, values.shape[0], n)
+    sums = np.bincount(flat, weights=(weights * values).ravel(), minlength=values.shape[0] * n)
+    sums = sums.reshape(values.shape[0], n)
     if out is None:
-        out = np.zeros((values.shape[0], n))
-    for k in range(values.shape[0]):
-        out[k] += np.bincount(index, weights=weights * values[k], minlength=n)
+        return sums
+    out += sums
     return out
+
+
+def flat_index(index: np.ndarray, width: int, n: int) -> np.ndarray:
+    """Groups ``index`` (of ``0 .. n - 1``) of each of ``width`` figures, numbered apart
+    (figure ``k``'s groups are ``k * n + index``), raveled: one histogram sums every figure."""
+    return (index + n * np.arange(width)[:, None]).ravel()
 
 
 def option_totals(width: int, n_groups: int, parts) -> np.ndarray:

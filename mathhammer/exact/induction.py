@@ -213,6 +213,7 @@ class Engine:
                         row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.after(e, s, idx)
+            dec.tables = not self.on_card and not self._crossing
         if ev.kind == "attack" and self._plan_sig[e] is not None:
             out, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.size, self._met(e, state))
             self._decided[(e, state)] = value  # read by _track_value: no second sum over the edges

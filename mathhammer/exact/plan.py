@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .choices import Choice, Decisions
-from .edges import Piece, attack_cost, lead, sums_by
+from .edges import Piece, attack_cost, flat_index, lead, sums_by
 
 __all__ = ["Plan", "Decided"]
 
@@ -43,6 +43,7 @@ class Plan:
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
         self.size = int(self.offsets[-1])
         self._decisions = [self._lay(d) for d in self.order]
+        self._flat: dict = {}  # the flat_index of each decision's cells, and of the sources, per width
         self._reached(sizes)
 
     def _walk(self, items: list, stack: tuple, changes: tuple) -> None:
@@ -117,6 +118,13 @@ class Plan:
         #: Per state reached (None: the kill), the positions of its edges and where they lead.
         self.targets = [(state, order[lo:hi], self.dst[order[lo:hi]]) for state, (lo, hi) in zip(states, bounds)]
         self.target_id = np.repeat(np.array(leaf_state, dtype=np.int64), sizes)
+        # where each edge leads in the tables of every state reached end to end (each from 0
+        # to the most its edges reach; one entry for the kill)
+        spans = [1 if state is None else int(dst.max(initial=-1)) + 1 for state, _, dst in self.targets]
+        starts = np.concatenate([[0], np.cumsum(spans)[:-1]]).astype(np.int64)
+        self._reach = [np.arange(n) for n in spans]
+        kill = np.array([state is None for state, _, _ in self.targets], dtype=bool)
+        self._ends = starts[self.target_id] + np.where(kill[self.target_id], 0, self.dst)
         #: Per edge, the joined piece it lies in; per joined piece, its state and counts.
         self.joined_id = np.repeat(np.array(leaf_joined, dtype=np.int64), sizes)
         by_id = list(states)
@@ -153,6 +161,8 @@ class Plan:
         """The value of where each edge leads, with what was spent along it (``[chain.width,
         edges]``); with ``edges`` (a mask), of those edges only (0 elsewhere)."""
         chain = dec.chain
+        if dec.tables:
+            return self._gathered(dec, edges)
         out = np.empty((chain.width, self.size)) if edges is None else np.zeros((chain.width, self.size))
         for state, at, dst in self.targets:
             if edges is not None:
@@ -161,6 +171,28 @@ class Plan:
                 if not at.size:
                     continue
             out[:, at] = chain.kill_value if state is None else lead(chain, dec.value, state, dst)
+        return self._with_spent(chain, out)
+
+    def _gathered(self, dec: Decisions, edges: np.ndarray | None) -> np.ndarray:
+        """:meth:`values` from whole tables: one per state reached, end to end, read once at
+        every edge. A state no edge of ``edges`` reaches is not valued (its table is left 0:
+        the sequence does not meet it from there); the values of edges not in ``edges`` are
+        read all the same, and weigh nothing."""
+        chain = dec.chain
+        live = None if edges is None else np.bincount(self.target_id[edges], minlength=len(self.targets)) > 0
+        tables = []
+        for k, ((state, _, _), idx) in enumerate(zip(self.targets, self._reach)):
+            if state is None:
+                tables.append(chain.kill_value)
+            elif live is None or live[k]:
+                tables.append(dec.value(state, idx))
+            else:
+                tables.append(np.zeros((chain.width, idx.size)))
+        whole = tables[0] if len(tables) == 1 else np.concatenate(tables, axis=1)
+        return self._with_spent(chain, whole.take(self._ends, axis=1))
+
+    def _with_spent(self, chain, out: np.ndarray) -> np.ndarray:
+        """``out`` (values per edge) with what was spent along each edge added."""
         if self._spent is not None and "spent" in chain.columns:
             out[chain.columns.index("spent")] += self._spent
         if self._target_spent is not None and "target_spent" in chain.columns:
@@ -179,7 +211,11 @@ class Plan:
         values = self.values(dec, edges)
         kept = self._kept(dec, rows, values, edges)
         out = Decided(self, kept)
-        return out, sums_by(self.src, out.p, values, n)
+        width = values.shape[0]
+        flat = self._flat.get((width, n))
+        if flat is None:  # the same at every event this plan is decided at
+            flat = self._flat[(width, n)] = flat_index(self.src, width, n)
+        return out, sums_by(self.src, out.p, values, n, flat=flat)
 
     def _kept(self, dec: Decisions, rows: tuple, values: np.ndarray, edges: np.ndarray | None) -> np.ndarray | None:
         """Which edges the decisions keep, of ``edges`` (a mask; None: every one; the result
@@ -194,12 +230,15 @@ class Plan:
             n_options, n = len(d.options), d.n_groups
             cells = n_options * n
             if whole:
-                at, weighed = key, values[:, lo:hi] * weight
+                weighed = values[:, lo:hi] * weight
+                flat = self._flat.get((d, width))
+                if flat is None:  # the same at every event this plan is decided at
+                    flat = self._flat[(d, width)] = flat_index(key, width, cells)
             else:
                 live = kept[lo:hi]
                 at, weighed = key[live], values[:, lo:hi][:, live] * weight[live]
                 absent = (np.bincount(at, minlength=cells) == 0).reshape(n_options, n)
-            flat = (at + cells * np.arange(width)[:, None]).ravel()
+                flat = flat_index(at, width, cells)
             tot = np.bincount(flat, weights=weighed.ravel(), minlength=cells * width).reshape(width, n_options, n)
             np.copyto(tot, np.nan, where=absent)  # an option not offered in a group
             best = d.by.choose_stacked(tot)
