@@ -220,7 +220,10 @@ def decisions(table, scenario, labels, resource_of, paid_by) -> list[dict]:
         res = resource_of[row]
         slot = slot_of[row]
         weapon = None if row < n_slots else table.alternatives[row - n_slots][1]
+        solved = int(np.bitwise_or.reduce(dec, axis=None))  # the decisions made on this row
         for name, words, bit, known in _ATTACKER:
+            if not solved & known:
+                continue
             if name == "buy":
                 if row >= n_slots:  # bought with another weapon: "make it with X" says it
                     continue
@@ -244,12 +247,16 @@ def decisions(table, scenario, labels, resource_of, paid_by) -> list[dict]:
     out = _merge_damage(out)
     field = table.field
     if field.shape[1] == ks.size:
-        for row in range(table.rows):
+        # how often each attack meets each damage marked with the target's points at each
+        # count (the power field is keyed by the state after the hit, with those points)
+        rows, width = table.rows, reach.shape[2]
+        cells = ks.target_points * width
+        at = np.arange(rows)[:, None, None] * cells + tpoints[:, None] * width + np.arange(width)
+        met = np.bincount(at.ravel(), weights=reach[:rows].ravel(), minlength=rows * cells)
+        met = met.reshape(rows, ks.target_points, width)
+        for row in range(rows):
             f = field[row]
-            # how often the attack meets each damage marked with the target's points at each
-            # count (the power field is keyed by the state after the hit, with those points)
-            w = np.zeros((ks.target_points, f.shape[1]))
-            np.add.at(w, tpoints, reach[row])
+            w = met[row]
             known = f >= 0
             if not known.any():
                 continue
