@@ -121,10 +121,11 @@ class Plan:
         # where each edge leads in the tables of every state reached end to end (each from 0
         # to the most its edges reach; one entry for the kill)
         spans = [1 if state is None else int(dst.max(initial=-1)) + 1 for state, _, dst in self.targets]
-        starts = np.concatenate([[0], np.cumsum(spans)[:-1]]).astype(np.int64)
+        starts = np.concatenate([[0], np.cumsum(spans)]).astype(np.int64)
         self._reach = [np.arange(n) for n in spans]
         kill = np.array([state is None for state, _, _ in self.targets], dtype=bool)
         self._ends = starts[self.target_id] + np.where(kill[self.target_id], 0, self.dst)
+        self._starts = starts.tolist()
         #: Per edge, the joined piece it lies in; per joined piece, its state and counts.
         self.joined_id = np.repeat(np.array(leaf_joined, dtype=np.int64), sizes)
         by_id = list(states)
@@ -297,12 +298,19 @@ class Decided:
         mass = v[self.plan.src] * self.p
         return mass, np.bincount(self.plan.joined_id, weights=mass, minlength=len(self.plan.joined_states))
 
-    def reached(self) -> list:
-        """The states reached by an edge kept, as :attr:`Plan.targets` gives them."""
+    def arrivals(self, mass: np.ndarray) -> list[tuple]:
+        """Per state reached by an edge kept (None: the kill), the probability ``mass`` (per
+        edge, :meth:`flow`'s) brings to each damage marked there, from 0 to the most any
+        edge reaches (the kill: one entry); each sum in the order the edges lie."""
+        plan = self.plan
+        starts = plan._starts
+        landed = np.bincount(plan._ends, weights=mass, minlength=starts[-1])
         if self.kept is None:
-            return self.plan.targets
-        n_kept = np.bincount(self.plan.target_id, weights=self.kept, minlength=len(self.plan.targets))
-        return [t for t, k in zip(self.plan.targets, n_kept.tolist()) if k]
+            live = range(len(plan.targets))
+        else:
+            n_kept = np.bincount(plan.target_id, weights=self.kept, minlength=len(plan.targets))
+            live = np.flatnonzero(n_kept).tolist()
+        return [(plan.targets[k][0], landed[starts[k]: starts[k + 1]]) for k in live]
 
 
 def _joined_field(pieces: list[Piece], field: str) -> np.ndarray | None:

@@ -27,7 +27,7 @@ from ..result.fields import (
 from .edges import Piece
 from .plan import Decided
 from .state import State
-from .vectors import moments, push
+from .vectors import add_into, moments, push
 
 __all__ = ["Tally"]
 
@@ -101,11 +101,11 @@ class Tally:
             first, second = moments(mass, plan.marked)
             self.slot_weights[i, SLOT_DAMAGE] += first
             self.slot_damage_sq[i] += second
-        for after, at, dst in decided.reached():
+        for after, landed in decided.arrivals(mass):
             if after is None:
-                self.kill_weights[i] += mass[at].sum()
+                self.kill_weights[i] += landed[0]
             else:
-                push(again if after.shred else dist, after, dst, mass[at], self.setup.size)
+                add_into(again if after.shred else dist, after, landed, self.setup.size)
 
     def step(self, ev, state: State, v: np.ndarray, pieces: list[Piece], dist: dict, again: dict) -> None:
         """Push ``v`` along the pieces of a step of the end of round ``ev.round`` (burning

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["pad", "add", "push", "moments"]
+__all__ = ["pad", "add", "add_into", "push", "moments"]
 
 
 def pad(v: np.ndarray, size: int) -> np.ndarray:
@@ -43,6 +43,16 @@ def push(dist: dict, state, dst: np.ndarray, mass: np.ndarray, size: int) -> Non
         return
     lo, hi = int(dst.min()), int(dst.max()) + 1
     acc[lo:hi] += np.bincount(dst - lo, weights=mass, minlength=hi - lo)
+
+
+def add_into(dist: dict, state, part: np.ndarray, size: int) -> None:
+    """``dist[state][:part.size] += part`` in place, the vector made or padded to ``size``."""
+    acc = dist.get(state)
+    if acc is None:
+        acc = dist[state] = np.zeros(size)
+    elif acc.size < size:
+        acc = dist[state] = pad(acc, size)
+    acc[: part.size] += part
 
 
 def add(dist: dict, state, v: np.ndarray) -> None:
