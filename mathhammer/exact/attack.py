@@ -157,7 +157,8 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
         for q, critical in ((plain, False), (crit, True)):
             if not q:
                 continue
-            key = None if guarded else _alike(setup, info, state, critical, left, dec)
+            hit = _hit_of(setup, info, state, critical, left, buy + paid, paid, dec)
+            key = None if guarded else _alike(setup, info, state, critical, left, dec, hit)
             if key is not None and key in made:
                 # a critical hit that only counts as one: the plain hit's edges stand for
                 # both, counting the share of critical hits among them
@@ -165,7 +166,7 @@ def _attack(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, buy: int,
                 both = q_plain + q
                 pieces[at: at + len(edges)] = [pc.scaled(both).as_critical(q / both) for pc in edges]
                 continue
-            edges = _hit(setup, info, state, m, critical, left, buy + paid, paid, dec, by_src)
+            edges = _hit(setup, info, state, m, critical, left, buy + paid, paid, dec, by_src, hit)
             if guarded:
                 edges = _block(state, m, critical, left, buy, paid, edges, dec, by_src)
             if key is not None:
@@ -189,7 +190,7 @@ def _block(state: State, m: np.ndarray, critical: bool, points: int, buy: int, p
                   context=(state, buy, paid, critical), groups=m)
 
 
-def _alike(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int, dec: Decisions):
+def _alike(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int, dec: Decisions, hit: tuple):
     """What the edges of a hit depend on besides its being counted critical, or None where
     they are not to be shared: the attacker's damage boost decided by looking ahead is
     recorded per hit, plain or critical.
@@ -198,20 +199,29 @@ def _alike(setup: Setup, info: SlotInfo, state: State, critical: bool, points: i
     it, the same damage roll), only counted as critical: built once, as the plain hit's
     edges with the share of critical hits among them counted. The target's power field
     decides on the state after the hit and the damage rolled, which such a critical hit
-    shares: its decisions are the plain hit's."""
+    shares: its decisions are the plain hit's. ``hit``: its :func:`_hit_of`."""
     if dec.looks_ahead and _decides_damage_boost(setup, info, points, dec.plays_best(info.slot.attacker_index)):
         return None
-    return _hit_key(setup, info, state, critical, points)
+    return _hit_key(setup, info, state, critical, hit)
 
 
-def _hit_key(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int) -> tuple:
-    """What the edges of a hit depend on besides its being counted critical: the state after
-    it and its damage roll."""
-    after = _after(setup, info, state, critical, points)
-    if info.pow is None:
+def _hit_key(setup: Setup, info: SlotInfo, state: State, critical: bool, hit: tuple) -> tuple:
+    """What the edges of a hit (``hit``: its :func:`_hit_of`) depend on besides its being
+    counted critical: the state after it and its damage roll."""
+    after, _, roll = hit
+    if roll is None:
         return after, in_quicksand(setup, info, state, critical)
-    roll = DamageRoll(setup, info, state, after, critical, {}, None)
     return after, roll.shift, roll.dice, roll.tough, roll.heals, roll.quick, roll.table_args
+
+
+def _hit_of(setup: Setup, info: SlotInfo, state: State, critical: bool, points: int, spent: int,
+            paid_attack: int, dec: Decisions | None) -> tuple:
+    """A hit before its edges: the state after it (:func:`_after`), what it counts, and its
+    damage roll (None: the weapon deals no damage)."""
+    after = _after(setup, info, state, critical, points)
+    base = {"made": 1, "hit": 1, "crit": int(critical), "boost_attack": paid_attack, "spent": spent}
+    roll = None if info.pow is None else DamageRoll(setup, info, state, after, critical, base, dec)
+    return after, base, roll
 
 
 def critical_counts_as_hit(setup: Setup, info: SlotInfo, state: State, points: int, plays_best: bool) -> bool:
@@ -222,7 +232,9 @@ def critical_counts_as_hit(setup: Setup, info: SlotInfo, state: State, points: i
     (:mod:`.induction_work`) counts once."""
     if _decides_damage_boost(setup, info, points, plays_best):
         return False
-    return _hit_key(setup, info, state, True, points) == _hit_key(setup, info, state, False, points)
+    keys = [_hit_key(setup, info, state, critical, _hit_of(setup, info, state, critical, points, 0, 0, None))
+            for critical in (False, True)]
+    return keys[0] == keys[1]
 
 
 def _decides_damage_boost(setup: Setup, info: SlotInfo, points: int, plays_best: bool) -> bool:
@@ -263,17 +275,16 @@ def _after(setup: Setup, info: SlotInfo, state: State, critical: bool, points: i
 
 
 def _hit(setup: Setup, info: SlotInfo, state: State, m: np.ndarray, critical: bool, points: int,
-         spent: int, paid_attack: int, dec: Decisions, by_src: BySource) -> list[Piece]:
-    """Steps 3, 4 and 6 for a hit: the state after it (:func:`_after`), then the damage roll."""
+         spent: int, paid_attack: int, dec: Decisions, by_src: BySource, hit: tuple | None = None) -> list[Piece]:
+    """Steps 3, 4 and 6 for a hit: the state after it (:func:`_after`), then the damage roll
+    (``hit``: its :func:`_hit_of`, when already made)."""
     w = info.weapon
-    after = _after(setup, info, state, critical, points)
-    base = {"made": 1, "hit": 1, "crit": int(critical), "boost_attack": paid_attack, "spent": spent}
+    after, base, roll = hit or _hit_of(setup, info, state, critical, points, spent, paid_attack, dec)
     if info.pow is None:
         pieces = [Piece(after, m, m, np.ones(m.size), slot_counts(base))]
         if in_quicksand(setup, info, state, critical):
             pieces = quicksand(setup, info, pieces, dec)
         return blast(setup, info, pieces, missed=False)
-    roll = DamageRoll(setup, info, state, after, critical, base, dec)
     spend = info.attacker.spend
     free = info.slot.free_damage_boost
     adds_die = setup.damage_dice(info, critical, state) >= 1

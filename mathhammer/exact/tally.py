@@ -61,17 +61,22 @@ class Tally:
             self._decided(i, t, state, v, pieces, dist, again)
             return
         effects = self.effects[t, _QUICK]
-        for pc in pieces:
-            mass = v[pc.src] * pc.p
-            total = mass.sum()
+        pieces = list(pieces)
+        masses = [v[pc.src] * pc.p for pc in pieces]
+        totals = [float(mass.sum()) for mass in masses]
+        # what every piece counted, at once (the boxes marked: its edges end to end)
+        self.slot_weights[i] += np.array(totals) @ np.array([pc.counts for pc in pieces]).reshape(len(pieces), -1)
+        marking = [k for k, pc in enumerate(pieces) if pc.marked is not None]
+        if marking:
+            first, second = moments(np.concatenate([masses[k] for k in marking]),
+                                    np.concatenate([pieces[k].marked for k in marking]))
+            self.slot_weights[i, SLOT_DAMAGE] += first
+            self.slot_damage_sq[i] += second
+        landing: dict = {}  # per state reached, its pieces
+        for pc, mass, total in zip(pieces, masses, totals):
             self._left(state, pc, t, total)
-            self.slot_weights[i] += total * np.asarray(pc.counts)
             if self.several:  # which target the attack was made against
                 self.slot_target[i, state.target] += total * pc.counts[SLOT_MADE]
-            if pc.marked is not None:
-                first, second = moments(mass, pc.marked)
-                self.slot_weights[i, SLOT_DAMAGE] += first
-                self.slot_damage_sq[i] += second
             if pc.quick is not None:
                 effects[EFFECT_DAMAGE] += moments(mass, pc.quick)[0]
             if pc.quick_kill:
@@ -84,7 +89,11 @@ class Tally:
                 if pc.quick_kill:
                     effects[EFFECT_KILL] += total
                 continue
-            push(again if pc.state.shred else dist, pc.state, pc.dst, mass, self.setup.size)
+            landing.setdefault(pc.state, []).append((pc.dst, mass))
+        for after, parts in landing.items():
+            dst = parts[0][0] if len(parts) == 1 else np.concatenate([d for d, _ in parts])
+            mass = parts[0][1] if len(parts) == 1 else np.concatenate([m for _, m in parts])
+            push(again if after.shred else dist, after, dst, mass, self.setup.size)
 
     def _decided(self, i: int, t: int, state: State, v: np.ndarray, decided: Decided, dist: dict,
                  again: dict) -> None:
