@@ -197,8 +197,9 @@ def test_power_field_best_runs_by_both_methods(tmp_path, capsys):
     mc = simulate(s, trials=200_000, seed=1)
     assert abs(mc.kill - exact) < 5 * (exact * (1 - exact) / 200_000) ** 0.5
     assert mc.play.solved_on == "exact"
+    # best play's kill is at most lethal's (here the same, to float noise)
     assert exact <= simulate(
-        dataclasses.replace(s, target=dataclasses.replace(t, power_field="lethal")), method="exact").kill
+        dataclasses.replace(s, target=dataclasses.replace(t, power_field="lethal")), method="exact").kill + 1e-12
     p = tmp_path / "pf.toml"
     p.write_text('[target]\ndef = 12\narm = 14\nboxes = 5\nfocus = 2\npower_field = "optimal"\n'
                  '[[attackers]]\n[[attackers.weapons]]\nname = "F"\ntype = "melee"\nskill = 6\npow = 14\n')

@@ -51,6 +51,21 @@ class DamageRoll:
         self.table_args = (w.damage_discard, self.shift, "reroll_damage" in w.rules, double,
                            "jump_the_shark" in w.rules)
 
+    def _cells(self, m: np.ndarray, paid: int) -> _Cells:
+        """The damage rolls from each damage marked in ``m`` with ``paid`` boosts (made once
+        an evaluation for each roll and ``m``)."""
+        setup = self.setup
+        key = (self.dice + paid, self.table_args, m.tobytes())
+        cells = setup.rolls.get(key)
+        if cells is None:
+            table = rolls.damage_table(max(1, self.dice + paid), *self.table_args)
+            before = setup.count(m)
+            remaining = setup.boxes - before
+            rows = table[np.minimum(remaining, table.shape[0] - 1)]
+            cell, x = np.nonzero(rows)
+            cells = setup.rolls[key] = _Cells(m[cell], before[cell], remaining[cell], x, rows[cell, x], key)
+        return cells
+
     def edges(self, m: np.ndarray, paid: int) -> list[Piece]:
         """Edges from each damage marked in ``m``, with ``paid`` (0 or 1) damage boosts; an
         AOE's blast on the other models of a unit after them (:mod:`.blast`)."""
@@ -60,12 +75,7 @@ class DamageRoll:
         if m.size == 0:
             return []
         setup = self.setup
-        table = rolls.damage_table(max(1, self.dice + paid), *self.table_args)
-        before = setup.count(m)
-        remaining = setup.boxes - before
-        rows = table[np.minimum(remaining, table.shape[0] - 1)]
-        cell, x = np.nonzero(rows)
-        cells = _Cells(m[cell], before[cell], remaining[cell], x, rows[cell, x])
+        cells = self._cells(m, paid)
         points = self.after.points - paid
         counts = dict(self.base, boost_damage=paid, spent=self.base["spent"] + paid)
         # the target's points left: the state's, less what the index says it spent (layers)
@@ -83,8 +93,8 @@ class DamageRoll:
             else:
                 spend = (lethal & (left > 0)).astype(np.int64)
             out = []
-            for k in np.unique(spend):
-                out += self._leaves(cells.where(spend == k), int(k), points, counts)
+            for k in np.unique(spend).tolist():
+                out += self._leaves(cells.where(spend == k, ("lethal", tp, k)), k, points, counts)
             return out
         # best: per damage roll, the spending that minimises the value ahead.
         top = min(most, setup.field_limit, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(most, 1)
@@ -92,7 +102,8 @@ class DamageRoll:
         for k in range(top + 1):
             useful = (cells.x > 5 * (k - 1)) if kind == "focus" else (cells.x > 0)
             useful = (useful & (left >= k)) | (k == 0)
-            options.append(self._leaves(cells.where(useful), k, points, counts, tag=np.flatnonzero(useful)))
+            options.append(self._leaves(cells.where(useful, ("best", tp, k)), k, points, counts,
+                                        tag=np.flatnonzero(useful)))
         # decided in the state after the hit (the attacker's points after its boosts) and
         # whether the target was down before it (Tough, quicksand)
         return choose(options, lambda pc: pc.tag, cells.x.size, self.dec, self.dec.target, what="field",
@@ -103,23 +114,57 @@ class DamageRoll:
         if cells.x.size == 0:
             return []
         setup = self.setup
-        if k == 0:
-            taken = cells.x
-        elif setup.power_kind == "focus":
-            taken = np.maximum(0, cells.x - 5 * k)
-        else:
-            taken = np.zeros_like(cells.x)
-        marked = np.minimum(taken, cells.remaining)
         counts = dict(counts, target_spent=k)
         if setup.card is not None:
             after = self.after._replace(target_points=self.after.target_points - k, points=points)
-            return self._card_leaves(cells, marked, after, counts, tag)
-        # on a track: the damage marked after, and where the index starts (layers: the
-        # points spent, this roll's included; the state keeps the target's starting points)
+            return self._card_leaves(cells, self._marked(cells, k), after, counts, tag)
+        # on a track: the state after (layers: the points spent are in the index, which
+        # starts a layer on per point spent on this roll; the state keeps the starting points)
         if setup.layers > 1:
-            after, begin = self.after._replace(points=points), cells.src - cells.m + k * setup.boxes
+            after = self.after._replace(points=points)
         else:
-            after, begin = self.after._replace(target_points=self.after.target_points - k, points=points), 0
+            after = self.after._replace(target_points=self.after.target_points - k, points=points)
+        # the arrays depend on the cells, what is spent and how the roll heals or saves, not
+        # on the state: built once an evaluation where the state after is all they need
+        key = (cells.key, k, self.tough, self.heals) if cells.key is not None and setup.track_cripple is None else None
+        leaves = setup.rolls.get(key) if key is not None else None
+        if leaves is None:
+            leaves = self._track_leaves(cells, k, self._marked(cells, k), after, tag)
+            if key is not None:
+                setup.rolls[key] = leaves
+        out = []
+        gone = at = None
+        for state, src, dst, p, marks, tags, extra in leaves:
+            if state is _GONE:
+                if gone is None:
+                    gone, at = setup.killed(after)  # destroyed: the kill, or the unit's next model
+                state, dst = gone, np.full(src.size, at)
+            elif state is _AFTER:
+                state = after
+            elif state is _DOWN:
+                state = after._replace(down=True)
+            out.append(Piece(state, src, dst, p, slot_counts(dict(counts, **extra)), marks, tags))
+        if self.quick:
+            out = quicksand(setup, self.info, out, self.dec)
+        return out
+
+    def _marked(self, cells: _Cells, k: int) -> np.ndarray:
+        """Boxes each damage roll of ``cells`` marks, ``k`` points of the power field spent."""
+        if k == 0:
+            taken = cells.x
+        elif self.setup.power_kind == "focus":
+            taken = np.maximum(0, cells.x - 5 * k)
+        else:
+            taken = np.zeros_like(cells.x)
+        return np.minimum(taken, cells.remaining)
+
+    def _track_leaves(self, cells: _Cells, k: int, marked: np.ndarray, after: State, tag) -> list[tuple]:
+        """The pieces of :meth:`_leaves` on a track, ``(state, src, dst, p, marked, tag,
+        counted)``: the state :data:`_AFTER` (standing), :data:`_DOWN` (saved by Tough,
+        knocked down) or :data:`_GONE` (destroyed: its ``dst`` is where that leaves the
+        sequence), or, on a relaxed grid, the state itself (crippling splits them)."""
+        setup = self.setup
+        begin = cells.src - cells.m + k * setup.boxes if setup.layers > 1 else 0
         end = cells.m + marked
         disabled = end >= setup.boxes
         out = []
@@ -127,9 +172,8 @@ class DamageRoll:
         def add(state, keep, dst, p, **extra):
             if not keep.any():
                 return
-            dst = dst[keep] if isinstance(dst, np.ndarray) else np.full(int(keep.sum()), dst)
-            out.append(Piece(state, cells.src[keep], dst, p[keep], slot_counts(dict(counts, **extra)),
-                             marked[keep], None if tag is None else tag[keep]))
+            out.append((state, cells.src[keep], dst[keep] if isinstance(dst, np.ndarray) else None, p[keep],
+                        marked[keep], None if tag is None else tag[keep], extra))
 
         standing = ~disabled
         heals = [(self.heals, 1.0)]
@@ -144,22 +188,21 @@ class DamageRoll:
             if setup.layers > 1:
                 healed = healed + begin
             if setup.track_cripple is None:  # every track but a relaxed grid's (the split's
-                add(after, standing, healed, cells.p * share)  # cost was 3 % of an exact run)
+                add(_AFTER, standing, healed, cells.p * share)  # cost was 3 % of an exact run)
             else:  # the relaxation of a grid: systems crippled at random as the boxes fill
                 for st, q in setup.track_split(after, cells.src, end):
                     add(st, standing, healed, cells.p * q * share)
-        gone, at = setup.killed(after)  # destroyed: the kill, or the unit's next model
         if self.tough:
             # saved with one box left; with the setting rapid_healing_when_hit, healed then too
             for heal, share in heals if setup.heal_when_hit else [(0, 1.0)]:
                 left = max(0, setup.boxes - 1 - heal)
                 for st, q in setup.track_split(after._replace(down=True), cells.src, left):
-                    add(st, disabled, left + begin, setup.saved(cells.p * q * share), tough=1)
-            add(gone, disabled, at, setup.failed(cells.p), destroyed=1)
+                    st = _DOWN if setup.track_cripple is None else st
+                    add(st, disabled, np.full(cells.src.size, left) + begin, setup.saved(cells.p * q * share),
+                        tough=1)
+            add(_GONE, disabled, None, setup.failed(cells.p), destroyed=1)
         else:
-            add(gone, disabled, at, cells.p, destroyed=1)
-        if self.quick:
-            out = quicksand(setup, self.info, out, self.dec)
+            add(_GONE, disabled, None, cells.p, destroyed=1)
         return out
 
     def _card_leaves(self, cells: _Cells, marked: np.ndarray, after: State, counts: dict, tag) -> list[Piece]:
@@ -240,13 +283,22 @@ class DamageRoll:
 @dataclass
 class _Cells:
     """Damage rolls of many indices at once: the index, boxes marked before, boxes left,
-    points, probability."""
+    points, probability; ``key``: what they are made from (None: not told), for the arrays
+    built from them to be kept (:attr:`Setup.rolls <mathhammer.exact.setup.Setup.rolls>`)."""
 
     src: np.ndarray
     m: np.ndarray
     remaining: np.ndarray
     x: np.ndarray
     p: np.ndarray
+    key: tuple | None = None
 
-    def where(self, keep: np.ndarray) -> _Cells:
-        return _Cells(self.src[keep], self.m[keep], self.remaining[keep], self.x[keep], self.p[keep])
+    def where(self, keep: np.ndarray, how: tuple | None = None) -> _Cells:
+        """The cells of ``keep``; ``how``: how ``keep`` is made from these cells (keyed then)."""
+        key = None if self.key is None or how is None else (self.key, how)
+        return _Cells(self.src[keep], self.m[keep], self.remaining[keep], self.x[keep], self.p[keep], key)
+
+
+#: The state of a piece of :meth:`DamageRoll._track_leaves` (before the state is known):
+#: standing after the hit, saved by Tough (knocked down), destroyed.
+_AFTER, _DOWN, _GONE = "after", "down", "gone"

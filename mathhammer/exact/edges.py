@@ -38,7 +38,7 @@ __all__ = ["Piece", "BySource", "groups_by", "subset", "slot_counts", "merge", "
            "attack_cost", "lead"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Piece:
     """Edges from damage marked ``src`` (before the attack) to ``dst`` marked after it, in
     state ``state`` (``None``: killed), with probabilities ``p``.

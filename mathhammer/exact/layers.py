@@ -47,6 +47,7 @@ class Layered(Setup):
         #: Amounts the target may have spent: 0 .. its points.
         self.layers = base.target.power_points + 1
         self.marks = np.arange(self.boxes * self.layers)
+        self.rolls = {}  # its damage rolls' arrays: indices of its own
 
     @property
     def size(self) -> int:

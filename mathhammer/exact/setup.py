@@ -78,13 +78,11 @@ class Setup(TrackRelaxation, AttackFigures):
     def __init__(self, scenario: Scenario, slots=None):
         self.scenario = scenario
         self.target = t = scenario.target
-        self.index = 0
-        self.then = None
+        self.index, self.then = 0, None
+        self.rolls: dict = {}  #: damage rolls' arrays, kept for the evaluation (:mod:`.damage`)
         base = tuple(scenario.attack_sequence() if slots is None else slots)
         #: Attacks of one round, rounds with an attack phase, rounds in all.
-        self.n0 = len(base)
-        self.rounds = scenario.attack_rounds
-        self.turns = scenario.turns
+        self.n0, self.rounds, self.turns = len(base), scenario.attack_rounds, scenario.turns
         infos = []
         for r in range(self.rounds):
             for k, s in enumerate(base):

@@ -65,7 +65,8 @@ class Tally:
         masses = [v[pc.src] * pc.p for pc in pieces]
         totals = [float(mass.sum()) for mass in masses]
         # what every piece counted, at once (the boxes marked: its edges end to end)
-        self.slot_weights[i] += np.array(totals) @ np.array([pc.counts for pc in pieces]).reshape(len(pieces), -1)
+        counted = np.array(totals)[:, None] * np.array([pc.counts for pc in pieces]).reshape(len(pieces), -1)
+        self.slot_weights[i] += counted.sum(axis=0)  # piece after piece, as they are listed
         marking = [k for k, pc in enumerate(pieces) if pc.marked is not None]
         if marking:
             first, second = moments(np.concatenate([masses[k] for k in marking]),
