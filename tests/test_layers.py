@@ -78,8 +78,8 @@ def _same_result(a, b) -> None:
 
 
 def _same_tables(a, b) -> None:
-    """``a`` (with layers) decides every entry ``b`` (without) decides, alike, and no other:
-    each attack decides only the amounts spent a state per amount left meets."""
+    """``a`` (with layers) records every entry ``b`` (without) records, alike, and no other:
+    each attack records only the amounts spent a state per amount left meets."""
     assert a.value == pytest.approx(b.value, abs=TOL)
     np.testing.assert_allclose(a.reach, b.reach, rtol=0, atol=TOL)
     np.testing.assert_array_equal(a.attack, b.attack)

@@ -231,10 +231,11 @@ class Engine:
         return out
 
     def _met(self, e: int, state: State) -> np.ndarray | None:
-        """With layers (:mod:`.layers`), the indices where the sequence may meet attack event
-        ``e`` from ``state``, found once from the plans; None: every index (every amount
-        spent is met, or no layers)."""
-        if not isinstance(self.setup, Layered):
+        """With layers (:mod:`.layers`) and decisions recorded, the indices where the sequence
+        may meet attack event ``e`` from ``state`` (its decisions there are recorded), found
+        once from the plans; None: every index (every amount spent is met, no layers, or
+        nothing recorded)."""
+        if not isinstance(self.setup, Layered) or self.record is None:
             return None
         if self._met_layers is None:
             self._met_layers = met_layers(self.setup, self._plan)

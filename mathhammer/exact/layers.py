@@ -124,8 +124,9 @@ def met_layers(setup: Layered, plan_of) -> dict:
 
     From the start (nothing spent), an attack meets the amounts any of its options leads
     to from the amounts met before it, from any damage marked: a state per amount left
-    values (and decides) every damage marked of each state it meets. Deciding only those
-    amounts decides what it decides, and no more: the first attack has spent nothing."""
+    values (and decides) every damage marked of each state it meets. Recording the decisions
+    of those amounts only records what it records, and no more: the first attack has spent
+    nothing. (Every amount is decided all the same: a group's choice reads its own edges.)"""
     n = len(setup.events)
     met = {(0, setup.enter_event(0, setup.start)): {0}}
     out = {}

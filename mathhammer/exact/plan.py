@@ -158,39 +158,19 @@ class Plan:
                                                          quick_spent, quick_tough)))
         return self._joined
 
-    def values(self, dec: Decisions, edges: np.ndarray | None = None) -> np.ndarray:
+    def values(self, dec: Decisions) -> np.ndarray:
         """The value of where each edge leads, with what was spent along it (``[chain.width,
-        edges]``); with ``edges`` (a mask), of those edges only (0 elsewhere)."""
+        edges]``)."""
         chain = dec.chain
-        if dec.tables:
-            return self._gathered(dec, edges)
-        out = np.empty((chain.width, self.size)) if edges is None else np.zeros((chain.width, self.size))
+        if dec.tables:  # from whole tables: one per state reached, end to end, read once
+            tables = [chain.kill_value if state is None else dec.value(state, idx)
+                      for (state, _, _), idx in zip(self.targets, self._reach)]
+            whole = tables[0] if len(tables) == 1 else np.concatenate(tables, axis=1)
+            return self._with_spent(chain, whole.take(self._ends, axis=1))
+        out = np.empty((chain.width, self.size))
         for state, at, dst in self.targets:
-            if edges is not None:
-                live = edges[at]
-                at, dst = at[live], dst[live]
-                if not at.size:
-                    continue
             out[:, at] = chain.kill_value if state is None else lead(chain, dec.value, state, dst)
         return self._with_spent(chain, out)
-
-    def _gathered(self, dec: Decisions, edges: np.ndarray | None) -> np.ndarray:
-        """:meth:`values` from whole tables: one per state reached, end to end, read once at
-        every edge. A state no edge of ``edges`` reaches is not valued (its table is left 0:
-        the sequence does not meet it from there); the values of edges not in ``edges`` are
-        read all the same, and weigh nothing."""
-        chain = dec.chain
-        live = None if edges is None else np.bincount(self.target_id[edges], minlength=len(self.targets)) > 0
-        tables = []
-        for k, ((state, _, _), idx) in enumerate(zip(self.targets, self._reach)):
-            if state is None:
-                tables.append(chain.kill_value)
-            elif live is None or live[k]:
-                tables.append(dec.value(state, idx))
-            else:
-                tables.append(np.zeros((chain.width, idx.size)))
-        whole = tables[0] if len(tables) == 1 else np.concatenate(tables, axis=1)
-        return self._with_spent(chain, whole.take(self._ends, axis=1))
 
     def _with_spent(self, chain, out: np.ndarray) -> np.ndarray:
         """``out`` (values per edge) with what was spent along each edge added."""
@@ -205,12 +185,11 @@ class Plan:
         event's values), innermost first, and the value of the attack from each damage
         marked ``0 .. n - 1`` (``[chain.width, n]``); ``rows``: the decision-table rows of
         the attack decided, in the order of :attr:`rows`. ``met``: where the sequence may
-        meet the attack (a mask over ``0 .. n - 1``; None: everywhere): only the edges from
-        there are valued and kept, and only their groups' decisions recorded (the value
-        elsewhere is left 0: no event before leads there)."""
-        edges = None if met is None else met[self.src]
-        values = self.values(dec, edges)
-        kept = self._kept(dec, rows, values, edges)
+        meet the attack (a mask over ``0 .. n - 1``; None: everywhere): every edge is decided
+        (a group's choice reads its own edges only), and only the decisions of the groups met
+        are recorded."""
+        values = self.values(dec)
+        kept = self._kept(dec, rows, values, None if met is None else met[self.src])
         out = Decided(self, kept)
         width = values.shape[0]
         flat = self._flat.get((width, n))
@@ -218,14 +197,15 @@ class Plan:
             flat = self._flat[(width, n)] = flat_index(self.src, width, n)
         return out, sums_by(self.src, out.p, values, n, flat=flat)
 
-    def _kept(self, dec: Decisions, rows: tuple, values: np.ndarray, edges: np.ndarray | None) -> np.ndarray | None:
-        """Which edges the decisions keep, of ``edges`` (a mask; None: every one; the result
-        None: every one, there is no decision to make)."""
+    def _kept(self, dec: Decisions, rows: tuple, values: np.ndarray, met: np.ndarray | None) -> np.ndarray | None:
+        """Which edges the decisions keep (None: every one, there is no decision to make);
+        ``met``: the edges from where the sequence may meet the attack (a mask; None: every
+        one), whose groups' decisions are recorded."""
         if not self._decisions:
-            return edges
+            return None
         width = values.shape[0]
-        kept = np.ones(self.size, dtype=bool) if edges is None else edges.copy()
-        whole = edges is None  # no edge dropped yet: every edge of a decision counts
+        kept = np.ones(self.size, dtype=bool)
+        whole = True  # no edge dropped yet: every edge of a decision counts
         rename = dict(zip(self.rows, rows))
         for d, (lo, hi), key, option, group, weight, absent in self._decisions:
             n_options, n = len(d.options), d.n_groups
@@ -245,7 +225,7 @@ class Plan:
             best = d.by.choose_stacked(tot)
             if d.what is not None and dec.record is not None:
                 self._record(dec, d, rename.get(d.row, d.row), tot, best,
-                             None if edges is None else np.bincount(group[edges[lo:hi]], minlength=n) > 0)
+                             None if met is None else np.bincount(group[met[lo:hi]], minlength=n) > 0)
             kept[lo:hi] &= best[group] == option
             whole = False
         return kept
