@@ -53,6 +53,9 @@ __all__ = ["Chain", "Preference", "TIE"]
 #: must not decide a decision.
 TIE = 1e-13
 
+#: An option not offered, as :meth:`Preference.choose_stacked` keys it: below any figure.
+NOT_OFFERED = -1e300
+
 
 @dataclass(frozen=True, eq=False)
 class Preference:
@@ -78,26 +81,24 @@ class Preference:
         option in turn against the best before it, by the first of this side's figures that
         differs by more than its tolerance."""
         key = values[self.columns] * self.sign[:, None, None]  # [this side's columns, options, n]
-        offered = ~np.isnan(values[0])
-        n = values.shape[2]
-        best = np.zeros(n, dtype=np.int64)
+        # an option not offered (NaN) is worse than any offered on every figure, and like
+        # another not offered: it never replaces the best before it, and anything offered does
+        np.copyto(key, NOT_OFFERED, where=np.isnan(key))
+        best = np.zeros(values.shape[2], dtype=np.int64)
         held = key[:, 0].copy()
-        has = offered[0].copy()  # a best option offered so far
         tol = self.tol[:, None]
         last = key.shape[0] - 1
         for j in range(1, values.shape[1]):
             d = key[:, j] - held
-            more, less = d > tol, d < -tol
+            more, fewer = d > tol, d >= -tol
             # the first figure that differs decides, from the last back: better where more,
-            # else, where not less, as the figures after it say (NaN, an option not offered
-            # on either side, is neither: ``offered`` and ``has`` say it)
+            # else, where not less, as the figures after it say
             better = more[last]
             for k in range(last - 1, -1, -1):
-                better = more[k] | (better & ~less[k])
-            better = offered[j] & (better | ~has)
+                better &= fewer[k]
+                better |= more[k]
             best[better] = j
             np.copyto(held, key[:, j], where=better)
-            has |= better
         return best
 
 
