@@ -24,7 +24,7 @@ field ``"lethal"``): the runs the issue timed (17 s and 3.5 s, 5.6 million regis
 for the tour).
 
 ``--best-play`` runs the cards' default play once (best play, backward induction): the tour,
-whose best play would need some 190 million transitions against the engine's limit of 82
+whose best play would need some 160 million transitions against the engine's limit of 82
 million, must be refused at once (target: under 1 s, the one-line refusal printed);
 ``grid_feedback`` ("damage to L" is beyond the estimate: it runs); and the pairings nearest
 the limit, which must solve (a heavy warbeast against a heavy warbeast and a heavy warjack, a

@@ -2,7 +2,7 @@
 says what answers instead; what the engine solves still solves.
 
 The work is estimated before any of it is done (mathhammer.exact.induction_work): the README
-tour (two heavy warjacks with 3 focus against a heavy warjack's grid) would need some 190
+tour (two heavy warjacks with 3 focus against a heavy warjack's grid) would need some 160
 million edges against the limit of 82 million (MAX_CARD_INDUCTION_EDGES). The estimate of
 backward induction's edges is checked against the engine's own count on small cases; how
 long a refusal takes is benchmarks/bench_exact_cards.py's to time, not a test's.
