@@ -62,9 +62,11 @@ class Tally:
             return
         effects = self.effects[t, _QUICK]
         pieces = list(pieces)
+        if not pieces:
+            return
         masses = [v[pc.src] * pc.p for pc in pieces]
         totals = [float(mass.sum()) for mass in masses]
-        # what every piece counted, at once (the boxes marked: its edges end to end)
+        # what the pieces counted, piece after piece; the boxes marked, over their edges at once
         counted = np.array(totals)[:, None] * np.array([pc.counts for pc in pieces]).reshape(len(pieces), -1)
         self.slot_weights[i] += counted.sum(axis=0)  # piece after piece, as they are listed
         marking = [k for k, pc in enumerate(pieces) if pc.marked is not None]
