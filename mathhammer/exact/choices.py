@@ -143,7 +143,7 @@ class Choice:
     def scaled(self, q: float) -> Choice:
         return Choice(self.decision, self.changes + (("scaled", q),))
 
-    def as_critical(self, share: float = 1.0) -> Choice:
+    def as_critical(self, share: float) -> Choice:
         return Choice(self.decision, self.changes + (("as_critical", share),))
 
     def as_shred(self) -> Choice:

@@ -68,7 +68,7 @@ class Piece:
         return Piece(self.state, self.src, self.dst, self.p * q, self.counts, self.marked, self.tag,
                      self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
-    def as_critical(self, share: float = 1.0) -> Piece:
+    def as_critical(self, share: float) -> Piece:
         """The piece of a hit counted as a critical hit (the same edges); ``share``: the
         chance that the hit was critical, where one piece stands for a plain hit and the
         critical hit that only counts as one (an expectation: every figure is linear in the

@@ -34,25 +34,22 @@ def moments(mass: np.ndarray, k: np.ndarray) -> tuple[float, float]:
 def push(dist: dict, state, dst: np.ndarray, mass: np.ndarray, size: int) -> None:
     """``dist[state] += np.bincount(dst, mass)`` in place, the vector padded to ``size``,
     the histogram over the span of ``dst`` only (the same sums, in the same order)."""
-    acc = dist.get(state)
-    if acc is None:
-        acc = dist[state] = np.zeros(size)
-    elif acc.size < size:
-        acc = dist[state] = pad(acc, size)
     if dst.size == 0:
+        add_into(dist, state, np.zeros(0), size)  # the state is reached, with nothing
         return
     lo, hi = int(dst.min()), int(dst.max()) + 1
-    acc[lo:hi] += np.bincount(dst - lo, weights=mass, minlength=hi - lo)
+    add_into(dist, state, np.bincount(dst - lo, weights=mass, minlength=hi - lo), size, lo)
 
 
-def add_into(dist: dict, state, part: np.ndarray, size: int) -> None:
-    """``dist[state][:part.size] += part`` in place, the vector made or padded to ``size``."""
+def add_into(dist: dict, state, part: np.ndarray, size: int, at: int = 0) -> None:
+    """``dist[state][at: at + part.size] += part`` in place, the vector made or padded to
+    ``size``."""
     acc = dist.get(state)
     if acc is None:
         acc = dist[state] = np.zeros(size)
     elif acc.size < size:
         acc = dist[state] = pad(acc, size)
-    acc[: part.size] += part
+    acc[at: at + part.size] += part
 
 
 def add(dist: dict, state, v: np.ndarray) -> None:
