@@ -35,7 +35,7 @@ from .chain import Chain
 from .state import State
 
 __all__ = ["Piece", "BySource", "groups_by", "subset", "slot_counts", "merge", "sums_by", "flat_index", "option_totals",
-           "attack_cost", "lead"]
+           "attack_cost", "attack_costs", "lead"]
 
 
 @dataclass(slots=True)
@@ -192,6 +192,12 @@ def attack_cost(pc: Piece) -> tuple[float, float]:
     """Points the attackers and the target spent along an attack's piece (a knockdown in
     quicksand's power field included)."""
     return pc.counts[SLOT_SPENT], pc.counts[SLOT_TARGET_SPENT] + pc.quick_spent
+
+
+def attack_costs(counts: np.ndarray, quick_spent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`attack_cost` of many pieces at once: their counts (one row each) and the focus
+    their quicksand points made the target spend."""
+    return counts[:, SLOT_SPENT], counts[:, SLOT_TARGET_SPENT] + quick_spent
 
 
 def sums_by(index: np.ndarray, weights: np.ndarray, values: np.ndarray, n: int,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from .choices import Choice, Decisions
-from .edges import Piece, attack_cost, flat_index, lead, sums_by
+from .edges import BySource, Piece, attack_costs, flat_index, lead, sums_by
 
 __all__ = ["Plan", "Decided"]
 
@@ -34,17 +34,20 @@ class Plan:
 
     def __init__(self, items: list, rows: tuple):
         self.rows = rows
-        self.leaves: list[Piece] = []  # every edge's piece, as the attack ends with it
+        # every edge's piece as the attack ends with it, but for the scales (:attr:`p` has them)
+        self.leaves: list[Piece] = []
+        self._raw: list[Piece] = []  # each leaf as built, before the changes of the lists around it
+        self._scales: list[float] = []  # each leaf's scale, the product of those changes'
         self._spans: dict = {}  # per decision: its leaves (a span)
-        self._under: dict = {}  # per decision: (option, probabilities, groups) per leaf under it
+        self._under: dict = {}  # per decision: (option, scale) per leaf under it, in the leaves' order
         self.order: list = []  # the decisions, innermost first
         self._walk(items, (), ())
         sizes = np.array([pc.p.size for pc in self.leaves], dtype=np.int64)
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
         self.size = int(self.offsets[-1])
-        self._decisions = [self._lay(d) for d in self.order]
-        self._flat: dict = {}  # the flat_index of each decision's cells, and of the sources, per width
         self._reached(sizes)
+        self._decisions = [self._lay(d, sizes) for d in self.order]
+        self._flat: dict = {}  # the flat_index of each decision's cells, and of the sources, per width
 
     def _walk(self, items: list, stack: tuple, changes: tuple) -> None:
         """Lay out ``items``: ``stack`` holds, for each choice above, outermost first, its
@@ -60,33 +63,39 @@ class Plan:
                 self._spans[id(d)] = (lo, len(self.leaves))  # a choice's edges lie together
                 self.order.append(d)  # after every choice within it: innermost first
                 continue
-            # each choice above sees the edges as the choices below it changed them
-            seen = [it]
-            for ch in reversed(changes):
-                leaf = seen[-1]
-                for change in ch:
-                    leaf = getattr(leaf, change[0])(*change[1:])
-                seen.append(leaf)
-            self.leaves.append(seen[-1])
-            depth = len(stack)
-            for i, (d, j) in enumerate(stack):
-                self._under.setdefault(id(d), []).append((j, seen[depth - 1 - i].p, d.group(it)))
+            # each choice above weighs the edges as the choices below it scaled them: the
+            # product of their scales (the other changes count, not weigh)
+            leaf, scale, depth = it, 1.0, len(stack)
+            for i in range(depth - 1, -1, -1):
+                d, j = stack[i]
+                self._under.setdefault(id(d), []).append((j, scale))
+                for change in changes[i]:
+                    if change[0] == "scaled":
+                        scale *= change[1]
+                    else:
+                        leaf = getattr(leaf, change[0])(*change[1:])
+            self._raw.append(it)
+            self.leaves.append(leaf)  # its probabilities scaled by _reached, all at once
+            self._scales.append(scale)
 
-    def _lay(self, d) -> tuple:
+    def _lay(self, d, sizes: np.ndarray) -> tuple:
         """One decision, laid out: the span of its edges, the option and group of each (as
         one key: ``option * groups + group``), their probabilities as it weighs them, and the
         (option, group) cells no edge lies in (an option not offered in a group, while no edge
         is dropped)."""
-        under = self._under.get(id(d), [])
         lo, hi = self._spans[id(d)]
         span = (int(self.offsets[lo]), int(self.offsets[hi]))
         cells = len(d.options) * d.n_groups
-        if not under:
+        if lo == hi:
             empty = np.zeros(0, dtype=np.int64)
             return d, span, empty, empty, empty, np.zeros(0), np.ones((len(d.options), d.n_groups), bool)
-        option = np.repeat(np.array([j for j, _, _ in under], dtype=np.int64), [p.size for _, p, _ in under])
-        weight = np.concatenate([p for _, p, _ in under])
-        group = np.concatenate([g for _, _, g in under])
+        under = self._under[id(d)]  # every leaf of the span, in order
+        option = np.repeat(np.array([j for j, _ in under], dtype=np.int64), sizes[lo:hi])
+        weight = self._raw_p[span[0]: span[1]] * np.repeat(np.array([s for _, s in under]), sizes[lo:hi])
+        if isinstance(d.group, BySource):  # the position of each edge's source
+            group = d.group.of(self.src[span[0]: span[1]])
+        else:
+            group = np.concatenate([d.group(pc) for pc in self._raw[lo:hi]])
         key = option * d.n_groups + group
         # the (option, group) cells no edge lies in, while every edge counts
         absent = (np.bincount(key, minlength=cells) == 0).reshape(len(d.options), d.n_groups)
@@ -101,12 +110,9 @@ class Plan:
         leaves = self.leaves
         empty = np.zeros(0, dtype=np.int64)
         self.src = np.concatenate([pc.src for pc in leaves]) if leaves else empty
-        self.p = np.concatenate([pc.p for pc in leaves]) if leaves else np.zeros(0)
+        self._raw_p = np.concatenate([pc.p for pc in leaves]) if leaves else np.zeros(0)
+        self.p = self._raw_p * np.repeat(np.array(self._scales), sizes)
         self.dst = np.concatenate([pc.dst for pc in leaves]) if leaves else empty
-        costs = np.array([attack_cost(pc) for pc in leaves]).reshape(-1, 2)
-        spent, target_spent = np.repeat(costs[:, 0], sizes), np.repeat(costs[:, 1], sizes)
-        self._spent = spent if spent.any() else None
-        self._target_spent = target_spent if target_spent.any() else None
         states: dict = {}  # (a State's hash is not kept: each is hashed once here)
         joined: dict = {}
         leaf_state, leaf_joined = [], []
@@ -132,6 +138,9 @@ class Plan:
         self._joined_keys = list(joined)
         self.joined_states = [by_id[k[0]] for k in joined]
         self.joined_counts = np.array([k[1] for k in joined], dtype=np.float64).reshape(len(joined), -1)
+        spent, target_spent = attack_costs(self.joined_counts, np.array([k[3] for k in joined], dtype=np.float64))
+        self._spent = spent[self.joined_id] if spent.any() else None
+        self._target_spent = target_spent[self.joined_id] if target_spent.any() else None
         #: Boxes each edge marked (None: none), and whether an edge counts only what
         #: :attr:`joined_counts` and :attr:`marked` say (no quicksand point along it).
         self.marked = _joined_field(leaves, "marked")
@@ -210,16 +219,15 @@ class Plan:
         for d, (lo, hi), key, option, group, weight, absent in self._decisions:
             n_options, n = len(d.options), d.n_groups
             cells = n_options * n
+            flat = self._flat.get((d, width))
+            if flat is None:  # the same at every event this plan is decided at
+                flat = self._flat[(d, width)] = flat_index(key, width, cells)
             if whole:
                 weighed = values[:, lo:hi] * weight
-                flat = self._flat.get((d, width))
-                if flat is None:  # the same at every event this plan is decided at
-                    flat = self._flat[(d, width)] = flat_index(key, width, cells)
-            else:
+            else:  # an edge dropped weighs nothing (and adds 0 to its sum: the same sums)
                 live = kept[lo:hi]
-                at, weighed = key[live], values[:, lo:hi][:, live] * weight[live]
-                absent = (np.bincount(at, minlength=cells) == 0).reshape(n_options, n)
-                flat = flat_index(at, width, cells)
+                weighed = values[:, lo:hi] * (weight * live)
+                absent = (np.bincount(key, weights=live, minlength=cells) == 0).reshape(n_options, n)
             tot = np.bincount(flat, weights=weighed.ravel(), minlength=cells * width).reshape(width, n_options, n)
             np.copyto(tot, np.nan, where=absent)  # an option not offered in a group
             best = d.by.choose_stacked(tot)
