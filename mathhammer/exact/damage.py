@@ -133,17 +133,20 @@ class DamageRoll:
             if key is not None:
                 setup.rolls[key] = leaves
         out = []
-        gone = at = None
+        base = slot_counts(counts)
         for state, src, dst, p, marks, tags, extra in leaves:
-            if state is _GONE:
+            if state is _GONE:  # destroyed: the kill, or the unit's (or the next target's) next model
+                gone = setup.rolls.get((_GONE, after))
                 if gone is None:
-                    gone, at = setup.killed(after)  # destroyed: the kill, or the unit's next model
-                state, dst = gone, np.full(src.size, at)
+                    gone = setup.rolls[(_GONE, after)] = setup.killed(after)
+                state = gone[0]
+                if gone[1]:  # (dst: none marked there)
+                    dst = np.full(src.size, gone[1])
             elif state is _AFTER:
                 state = after
             elif state is _DOWN:
                 state = after._replace(down=True)
-            out.append(Piece(state, src, dst, p, slot_counts(dict(counts, **extra)), marks, tags))
+            out.append(Piece(state, src, dst, p, slot_counts(extra, base) if extra else base, marks, tags))
         if self.quick:
             out = quicksand(setup, self.info, out, self.dec)
         return out
@@ -161,8 +164,8 @@ class DamageRoll:
     def _track_leaves(self, cells: _Cells, k: int, marked: np.ndarray, after: State, tag) -> list[tuple]:
         """The pieces of :meth:`_leaves` on a track, ``(state, src, dst, p, marked, tag,
         counted)``: the state :data:`_AFTER` (standing), :data:`_DOWN` (saved by Tough,
-        knocked down) or :data:`_GONE` (destroyed: its ``dst`` is where that leaves the
-        sequence), or, on a relaxed grid, the state itself (crippling splits them)."""
+        knocked down) or :data:`_GONE` (destroyed: its ``dst`` 0, or where that leaves the
+        sequence marks), or, on a relaxed grid, the state itself (crippling splits them)."""
         setup = self.setup
         begin = cells.src - cells.m + k * setup.boxes if setup.layers > 1 else 0
         end = cells.m + marked
@@ -172,8 +175,8 @@ class DamageRoll:
         def add(state, keep, dst, p, **extra):
             if not keep.any():
                 return
-            out.append((state, cells.src[keep], dst[keep] if isinstance(dst, np.ndarray) else None, p[keep],
-                        marked[keep], None if tag is None else tag[keep], extra))
+            out.append((state, cells.src[keep], dst[keep], p[keep], marked[keep], None if tag is None else tag[keep],
+                        extra))
 
         standing = ~disabled
         heals = [(self.heals, 1.0)]
@@ -200,9 +203,9 @@ class DamageRoll:
                     st = _DOWN if setup.track_cripple is None else st
                     add(st, disabled, np.full(cells.src.size, left) + begin, setup.saved(cells.p * q * share),
                         tough=1)
-            add(_GONE, disabled, None, setup.failed(cells.p), destroyed=1)
+            add(_GONE, disabled, np.zeros(cells.src.size, dtype=np.int64), setup.failed(cells.p), destroyed=1)
         else:
-            add(_GONE, disabled, None, cells.p, destroyed=1)
+            add(_GONE, disabled, np.zeros(cells.src.size, dtype=np.int64), cells.p, destroyed=1)
         return out
 
     def _card_leaves(self, cells: _Cells, marked: np.ndarray, after: State, counts: dict, tag) -> list[Piece]:

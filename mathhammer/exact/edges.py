@@ -179,10 +179,10 @@ _COL = {"made": SLOT_MADE, "hit": SLOT_HIT, "crit": SLOT_CRIT, "dmg": SLOT_DAMAG
         "shred": SLOT_SHRED}
 
 
-def slot_counts(named: dict) -> tuple:
+def slot_counts(named: dict, base: tuple | None = None) -> tuple:
     """``SLOT_*`` counts of a piece: ``named`` maps fields of :data:`_COL` (not ``dmg``) to
-    numbers."""
-    out = [0.0] * SLOT_FIELDS
+    numbers; those of ``base`` (counts made so) where ``named`` does not name them."""
+    out = [0.0] * SLOT_FIELDS if base is None else list(base)
     for name, value in named.items():
         out[_COL[name]] = float(value)
     return tuple(out)

@@ -79,7 +79,7 @@ class Setup(TrackRelaxation, AttackFigures):
         self.scenario = scenario
         self.target = t = scenario.target
         self.index, self.then = 0, None
-        self.rolls: dict = {}  #: damage rolls' arrays, kept for the evaluation (:mod:`.damage`)
+        self.rolls: dict = {}  #: damage rolls' arrays and where a kill leaves, for the evaluation (:mod:`.damage`)
         base = tuple(scenario.attack_sequence() if slots is None else slots)
         #: Attacks of one round, rounds with an attack phase, rounds in all.
         self.n0, self.rounds, self.turns = len(base), scenario.attack_rounds, scenario.turns
