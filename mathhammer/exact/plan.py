@@ -41,27 +41,32 @@ class Plan:
         self._spans: dict = {}  # per decision: its leaves (a span)
         self._under: dict = {}  # per decision: (option, scale) per leaf under it, in the leaves' order
         self.order: list = []  # the decisions, innermost first
+        self._height: dict = {}  # per decision: 0 with no decision within it, else 1 + the most within
         self._walk(items, (), ())
         sizes = np.array([pc.p.size for pc in self.leaves], dtype=np.int64)
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
         self.size = int(self.offsets[-1])
         self._reached(sizes)
-        self._decisions = [self._lay(d, sizes) for d in self.order]
-        self._flat: dict = {}  # the flat_index of each decision's cells, and of the sources, per width
+        self._batches = _batches([self._lay(d, sizes) for d in self.order], self._height)
+        self._flat: dict = {}  # the flat_index of the sources, per width
 
-    def _walk(self, items: list, stack: tuple, changes: tuple) -> None:
+    def _walk(self, items: list, stack: tuple, changes: tuple) -> int:
         """Lay out ``items``: ``stack`` holds, for each choice above, outermost first, its
-        decision and the option; ``changes`` the changes of those choices."""
+        decision and the option; ``changes`` the changes of those choices. Returns the
+        height of the highest choice among ``items`` (-1: none)."""
+        top = -1
         for it in items:
             if isinstance(it, Choice):
                 d = it.decision
                 if id(d) in self._spans:
                     raise AssertionError("a choice lies twice in an attack's edges")
                 lo = len(self.leaves)
-                for j, option in enumerate(d.options):
-                    self._walk(option, stack + ((d, j),), changes + (it.changes,))
+                below = [self._walk(option, stack + ((d, j),), changes + (it.changes,))
+                         for j, option in enumerate(d.options)]
                 self._spans[id(d)] = (lo, len(self.leaves))  # a choice's edges lie together
                 self.order.append(d)  # after every choice within it: innermost first
+                self._height[id(d)] = 1 + max(below)
+                top = max(top, self._height[id(d)])
                 continue
             # each choice above weighs the edges as the choices below it scaled them: the
             # product of their scales (the other changes count, not weigh)
@@ -77,18 +82,16 @@ class Plan:
             self._raw.append(it)
             self.leaves.append(leaf)  # its probabilities scaled by _reached, all at once
             self._scales.append(scale)
+        return top
 
     def _lay(self, d, sizes: np.ndarray) -> tuple:
-        """One decision, laid out: the span of its edges, the option and group of each (as
-        one key: ``option * groups + group``), their probabilities as it weighs them, and the
-        (option, group) cells no edge lies in (an option not offered in a group, while no edge
-        is dropped)."""
+        """One decision, laid out: the span of its edges, and per edge its option, its group
+        and its probability as the decision weighs it."""
         lo, hi = self._spans[id(d)]
         span = (int(self.offsets[lo]), int(self.offsets[hi]))
-        cells = len(d.options) * d.n_groups
         if lo == hi:
             empty = np.zeros(0, dtype=np.int64)
-            return d, span, empty, empty, empty, np.zeros(0), np.ones((len(d.options), d.n_groups), bool)
+            return d, span, empty, empty, np.zeros(0)
         under = self._under[id(d)]  # every leaf of the span, in order
         option = np.repeat(np.array([j for j, _ in under], dtype=np.int64), sizes[lo:hi])
         weight = self._raw_p[span[0]: span[1]] * np.repeat(np.array([s for _, s in under]), sizes[lo:hi])
@@ -96,10 +99,7 @@ class Plan:
             group = d.group.of(self.src[span[0]: span[1]])
         else:
             group = np.concatenate([d.group(pc) for pc in self._raw[lo:hi]])
-        key = option * d.n_groups + group
-        # the (option, group) cells no edge lies in, while every edge counts
-        absent = (np.bincount(key, minlength=cells) == 0).reshape(len(d.options), d.n_groups)
-        return d, span, key, option, group, weight, absent
+        return d, span, option, group, weight
 
     def _reached(self, sizes: np.ndarray) -> None:
         """Every edge end to end (:attr:`src`, :attr:`dst`, :attr:`p`, what was spent along
@@ -209,34 +209,56 @@ class Plan:
     def _kept(self, dec: Decisions, rows: tuple, values: np.ndarray, met: np.ndarray | None) -> np.ndarray | None:
         """Which edges the decisions keep (None: every one, there is no decision to make);
         ``met``: the edges from where the sequence may meet the attack (a mask; None: every
-        one), whose groups' decisions are recorded."""
-        if not self._decisions:
+        one), whose groups' decisions are recorded.
+
+        The decisions of a height (none within another) are decided at once, lowest first;
+        their records are told in :attr:`order`, as they would have been one by one."""
+        if not self._batches:
             return None
         width = values.shape[0]
         kept = np.ones(self.size, dtype=bool)
-        whole = True  # no edge dropped yet: every edge of a decision counts
-        rename = dict(zip(self.rows, rows))
-        for d, (lo, hi), key, option, group, weight, absent in self._decisions:
-            n_options, n = len(d.options), d.n_groups
-            cells = n_options * n
-            flat = self._flat.get((d, width))
+        made = {}
+        for b in self._batches:
+            cells = b.n_options * b.n
+            flat = b.flat.get(width)
             if flat is None:  # the same at every event this plan is decided at
-                flat = self._flat[(d, width)] = flat_index(key, width, cells)
-            if whole:
-                weighed = values[:, lo:hi] * weight
+                flat = b.flat[width] = flat_index(b.key, width, cells)
+            near = values[:, b.at] if b.at is not None else values.take(b.pos, axis=1)
+            if b.height == 0:  # no edge dropped yet: every edge counts
+                weighed, absent = near * b.weight, b.absent
             else:  # an edge dropped weighs nothing (and adds 0 to its sum: the same sums)
-                live = kept[lo:hi]
-                weighed = values[:, lo:hi] * (weight * live)
-                absent = (np.bincount(key, weights=live, minlength=cells) == 0).reshape(n_options, n)
-            tot = np.bincount(flat, weights=weighed.ravel(), minlength=cells * width).reshape(width, n_options, n)
+                live = kept[b.at] if b.at is not None else kept[b.pos]
+                weighed = near * (b.weight * live)
+                absent = (np.bincount(b.key, weights=live, minlength=cells) == 0).reshape(b.n_options, b.n)
+            tot = np.bincount(flat, weights=weighed.ravel(), minlength=cells * width).reshape(width, b.n_options, b.n)
             np.copyto(tot, np.nan, where=absent)  # an option not offered in a group
-            best = d.by.choose_stacked(tot)
-            if d.what is not None and dec.record is not None:
-                self._record(dec, d, rename.get(d.row, d.row), tot, best,
-                             None if met is None else np.bincount(group[met[lo:hi]], minlength=n) > 0)
-            kept[lo:hi] &= best[group] == option
-            whole = False
+            best = b.by.choose_stacked(tot)
+            keep = best[b.group] == b.option
+            if b.at is not None:
+                kept[b.at] &= keep
+            else:
+                kept[b.pos] &= keep
+            made[b] = (tot, best)
+        if dec.record is not None:
+            self._records(dec, dict(zip(self.rows, rows)), made, met)
         return kept
+
+    def _records(self, dec: Decisions, rename: dict, made: dict, met: np.ndarray | None) -> None:
+        """Tell ``dec.record`` each decision made (``made``: per batch, the totals and the
+        choices; ``met``: of the groups met only), in :attr:`order`."""
+        told = {}
+        for b, (tot, best) in made.items():
+            for d, off, e0, e1, lo in b.members:
+                if d.what is None:
+                    continue
+                n = d.n_groups
+                seen = None
+                if met is not None:  # (its edges: e0 .. e1 of the batch's, lo .. of the plan's)
+                    seen = np.bincount(b.group[e0:e1][met[lo: lo + e1 - e0]] - off, minlength=n) > 0
+                told[id(d)] = (tot[:, : len(d.options), off: off + n], best[off: off + n], seen)
+        for d in self.order:
+            if id(d) in told:
+                self._record(dec, d, rename.get(d.row, d.row), *told[id(d)])
 
     @staticmethod
     def _record(dec: Decisions, d, row: int, tot: np.ndarray, best: np.ndarray, met: np.ndarray | None) -> None:
@@ -299,6 +321,49 @@ class Decided:
             n_kept = np.bincount(plan.target_id, weights=self.kept, minlength=len(plan.targets))
             live = np.flatnonzero(n_kept).tolist()
         return [(plan.targets[k][0], landed[starts[k]: starts[k + 1]]) for k in live]
+
+
+class _Batch:
+    """Decisions of one height and one preference, decided as one: their spans of edges are
+    disjoint (none lies within another), their groups laid end to end (``n`` in all), each
+    edge keyed ``option * n + group`` over the most options any of them has (an option a
+    decision lacks: no edge, not offered)."""
+
+    __slots__ = ("height", "by", "members", "at", "pos", "key", "option", "group", "weight", "absent",
+                 "n_options", "n", "flat")
+
+    def __init__(self, height: int, laid: list):
+        self.height, self.by = height, laid[0][0].by
+        self.n_options = max(len(d.options) for d, *_ in laid)
+        offs = np.cumsum([0] + [d.n_groups for d, *_ in laid]).tolist()
+        self.n = offs[-1]
+        #: per decision: it, its first group, its edges in the batch's arrays and in the plan's
+        self.members, e0 = [], 0
+        for (d, (lo, hi), *_), off in zip(laid, offs):
+            self.members.append((d, off, e0, e0 + hi - lo, lo))
+            e0 += hi - lo
+        spans = [span for _, span, *_ in laid]
+        joined = all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+        #: the plan's edges of the batch: a slice where they lie together, else their positions
+        self.at = slice(spans[0][0], spans[-1][1]) if joined else None
+        self.pos = None if joined else np.concatenate([np.arange(lo, hi) for lo, hi in spans])
+        self.option = np.concatenate([option for _, _, option, _, _ in laid])
+        self.group = np.concatenate([group + off for (_, _, _, group, _), off in zip(laid, offs)])
+        self.weight = np.concatenate([weight for *_, weight in laid])
+        self.key = self.option * self.n + self.group
+        cells = self.n_options * self.n
+        self.absent = (np.bincount(self.key, minlength=cells) == 0).reshape(self.n_options, self.n)
+        self.flat: dict = {}  # the flat_index of its cells, per width
+
+
+def _batches(laid: list, height: dict) -> list[_Batch]:
+    """The decisions ``laid`` out (:meth:`Plan._lay`), in batches of one height and one
+    preference, lowest first."""
+    by_kind: dict = {}
+    for row in laid:
+        d = row[0]
+        by_kind.setdefault((height[id(d)], id(d.by)), []).append(row)
+    return [_Batch(h, rows) for (h, _), rows in sorted(by_kind.items(), key=lambda kv: kv[0][0])]
 
 
 def _joined_field(pieces: list[Piece], field: str) -> np.ndarray | None:
