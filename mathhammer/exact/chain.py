@@ -80,26 +80,40 @@ class Preference:
         """:meth:`choose` for the options' values stacked, ``[columns, options, n]``: each
         option in turn against the best before it, by the first of this side's figures that
         differs by more than its tolerance."""
-        key = values[self.columns] * self.sign[:, None, None]  # [this side's columns, options, n]
+        key = values.take(self.columns, axis=0)  # [this side's columns, options, n]
+        key *= self._sign
         # an option not offered (NaN) is worse than any offered on every figure, and like
         # another not offered: it never replaces the best before it, and anything offered does
-        np.copyto(key, NOT_OFFERED, where=np.isnan(key))
+        np.fmax(key, NOT_OFFERED, out=key)  # (NaN: the other)
+        if key.shape[1] == 2:  # most decisions: whether to pay, the second option or not
+            return self._prefers(key[:, 1] - key[:, 0]).astype(np.int64)
         best = np.zeros(values.shape[2], dtype=np.int64)
-        held = key[:, 0].copy()
-        tol = self.tol[:, None]
-        last = key.shape[0] - 1
+        held = key[:, 0]
         for j in range(1, values.shape[1]):
-            d = key[:, j] - held
-            more, fewer = d > tol, d >= -tol
-            # the first figure that differs decides, from the last back: better where more,
-            # else, where not less, as the figures after it say
-            better = more[last]
-            for k in range(last - 1, -1, -1):
-                better &= fewer[k]
-                better |= more[k]
+            better = self._prefers(key[:, j] - held)
             best[better] = j
-            np.copyto(held, key[:, j], where=better)
+            held = np.where(better, key[:, j], held)
         return best
+
+    def _prefers(self, d: np.ndarray) -> np.ndarray:
+        """Where an option whose keyed figures exceed another's by ``d`` (``[columns, n]``)
+        is preferred: the first figure that differs by more than its tolerance decides, read
+        from the last back (better where more, else, where not less, as the figures after it
+        say)."""
+        more, fewer = d > self._tol, d >= -self._tol
+        better = more[-1]
+        for k in range(more.shape[0] - 2, -1, -1):
+            better &= fewer[k]
+            better |= more[k]
+        return better
+
+    @cached_property
+    def _sign(self) -> np.ndarray:
+        return self.sign[:, None, None]
+
+    @cached_property
+    def _tol(self) -> np.ndarray:
+        return self.tol[:, None]
 
 
 @dataclass(frozen=True, eq=False)
