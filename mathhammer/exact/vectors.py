@@ -31,9 +31,18 @@ def moments(mass: np.ndarray, k: np.ndarray) -> tuple[float, float]:
     return float(first.sum()), float((first * kf).sum())
 
 
+#: Vectors up to this long take an edge's histogram whole; longer ones (a card's
+#: configurations) over the span of its edges only.
+WHOLE = 1024
+
+
 def push(dist: dict, state, dst: np.ndarray, mass: np.ndarray, size: int) -> None:
-    """``dist[state] += np.bincount(dst, mass)`` in place, the vector padded to ``size``,
-    the histogram over the span of ``dst`` only (the same sums, in the same order)."""
+    """``dist[state] += np.bincount(dst, mass)`` in place, the vector padded to ``size``
+    (a long vector: the histogram over the span of ``dst`` only; the same sums, in the same
+    order)."""
+    if size <= WHOLE:
+        add_into(dist, state, np.bincount(dst, weights=mass, minlength=size), size)
+        return
     if dst.size == 0:
         add_into(dist, state, np.zeros(0), size)  # the state is reached, with nothing
         return
