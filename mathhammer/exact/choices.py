@@ -63,6 +63,10 @@ class Decisions:
         Build the options of each decision without deciding (:class:`Choice`), to be
         decided by a :class:`~mathhammer.exact.plan.Plan` with the values of each event that
         makes the attack.
+    record_values : bool
+        ``record`` reads the options' values (the relaxation's averaging does); where False
+        it may be told None for them (a :class:`~mathhammer.exact.plan.Plan` does not lay
+        them out per option).
     tables : bool
         ``value`` may be asked for every damage marked at once, from 0 to the most an edge
         leads to (a damage track, no target set aside on the way): a
@@ -78,6 +82,7 @@ class Decisions:
     record: Callable | None = None
     row: int = -1
     planning: bool = False
+    record_values: bool = True
     tables: bool = False
 
     @property

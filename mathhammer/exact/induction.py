@@ -74,6 +74,8 @@ class Engine:
         objective's secondary figures and the points spent.
     record : callable, optional
         Told every decision made by looking ahead (:class:`~mathhammer.exact.choices.Decisions`).
+    record_values : bool
+        ``record`` reads the values of the options (else it may be told None for them).
     edge_budget : int, optional
         On a grid or spiral with look-ahead: most edges built before giving up with
         :class:`~mathhammer.errors.ExactNotApplicable` (the bounds of
@@ -85,7 +87,7 @@ class Engine:
     """
 
     def __init__(self, setup: Setup | Targets, best: frozenset | None = None, objective: str = "kill",
-                 record=None, edge_budget: int | None = None):
+                 record=None, edge_budget: int | None = None, record_values: bool = True):
         self.setup = setup
         self.edge_budget = edge_budget
         self.built = 0  # edges built by look-ahead on a card (bounded by edge_budget)
@@ -94,7 +96,7 @@ class Engine:
             best = frozenset(i for i, a in enumerate(setup.scenario.attackers) if a.plays_best)
         self.best = frozenset(best)
         self.objective = objective
-        self.record = record
+        self.record, self.record_values = record, record_values
         self.looks_ahead = bool(self.best) or setup.field == "best" or bool(setup.blocks)
         self.on_card = setup.card is not None
         sc = setup.scenario
@@ -210,6 +212,7 @@ class Engine:
         ev = self.events[e]
         setup = self.setup.part(state)  # the target under attack's
         dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, record=self.record,
+                        record_values=self.record_values,
                         row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.after(e, s, idx)

@@ -113,7 +113,7 @@ class Unfolding:
                 mine = src[lo:hi] - k * boxes
                 at = (mine, *(g[lo:hi] for g in groups[1:])) if isinstance(groups, tuple) else mine
                 self.record(what, event, row, (_left(context[0], k), *context[1:]), at, best[lo:hi],
-                            [v[:, lo:hi] for v in values], preference)
+                            None if values is None else [v[:, lo:hi] for v in values], preference)
             lo = hi
 
 

@@ -263,10 +263,12 @@ class Plan:
     @staticmethod
     def _record(dec: Decisions, d, row: int, tot: np.ndarray, best: np.ndarray, met: np.ndarray | None) -> None:
         """Tell ``dec.record`` the decision ``d`` made (``met``: of the groups met only)."""
-        groups, totals = d.groups, [tot[:, j] for j in range(tot.shape[1])]
+        groups = d.groups
+        totals = [tot[:, j] for j in range(tot.shape[1])] if dec.record_values else None
         if met is not None:
             groups = tuple(g[met] for g in groups) if isinstance(groups, tuple) else groups[met]
-            best, totals = best[met], [t[:, met] for t in totals]
+            best = best[met]
+            totals = None if totals is None else [t[:, met] for t in totals]
         dec.record(d.what, dec.event, row, d.context, groups, best, totals, d.by)
 
 

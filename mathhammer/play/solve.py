@@ -271,7 +271,8 @@ def _induct(setup, objective: str, edge_budget: int | None, every_start: bool):
     keys = keyspace(setup)
     rec = Recorder(setup, keys)
     record = Unfolding(setup, rec) if isinstance(setup, Layered) else rec
-    engine = Engine(setup, objective=objective, record=record, edge_budget=edge_budget)
+    engine = Engine(setup, objective=objective, record=record, edge_budget=edge_budget,
+                    record_values=rec.mixed is not None)
     with deep_recursion(setup.n_events):
         value = float(engine.value(0, setup.start, np.zeros(1, dtype=np.int64))[0, 0])
         for other in _starts(setup, keys)[1:] if every_start else ():
