@@ -16,6 +16,8 @@ not a copy of them).
 
 from __future__ import annotations
 
+from itertools import accumulate
+
 import numpy as np
 
 from .choices import Choice, Decisions
@@ -94,7 +96,9 @@ class Plan:
             return d, span, empty, empty, np.zeros(0)
         under = self._under[id(d)]  # every leaf of the span, in order
         option = np.repeat(np.array([j for j, _ in under], dtype=np.int64), sizes[lo:hi])
-        weight = self._raw_p[span[0]: span[1]] * np.repeat(np.array([s for _, s in under]), sizes[lo:hi])
+        weight = self._raw_p[span[0]: span[1]]
+        if any(s != 1.0 for _, s in under):  # scaled by a choice within it
+            weight = weight * np.repeat(np.array([s for _, s in under]), sizes[lo:hi])
         if isinstance(d.group, BySource):  # the position of each edge's source
             group = d.group.of(self.src[span[0]: span[1]])
         else:
@@ -127,11 +131,11 @@ class Plan:
         # where each edge leads in the tables of every state reached end to end (each from 0
         # to the most its edges reach; one entry for the kill)
         spans = [1 if state is None else int(dst.max(initial=-1)) + 1 for state, _, dst in self.targets]
-        starts = np.concatenate([[0], np.cumsum(spans)]).astype(np.int64)
+        self._starts = [0, *accumulate(spans)]
         self._reach = [np.arange(n) for n in spans]
         kill = np.array([state is None for state, _, _ in self.targets], dtype=bool)
+        starts = np.array(self._starts, dtype=np.int64)
         self._ends = starts[self.target_id] + np.where(kill[self.target_id], 0, self.dst)
-        self._starts = starts.tolist()
         #: Per edge, the joined piece it lies in; per joined piece, its state and counts.
         self.joined_id = np.repeat(np.array(leaf_joined, dtype=np.int64), sizes)
         by_id = list(states)
@@ -337,7 +341,7 @@ class _Batch:
     def __init__(self, height: int, laid: list):
         self.height, self.by = height, laid[0][0].by
         self.n_options = max(len(d.options) for d, *_ in laid)
-        offs = np.cumsum([0] + [d.n_groups for d, *_ in laid]).tolist()
+        offs = [0, *accumulate(d.n_groups for d, *_ in laid)]
         self.n = offs[-1]
         #: per decision: it, its first group, its edges in the batch's arrays and in the plan's
         self.members, e0 = [], 0
@@ -349,9 +353,12 @@ class _Batch:
         #: the plan's edges of the batch: a slice where they lie together, else their positions
         self.at = slice(spans[0][0], spans[-1][1]) if joined else None
         self.pos = None if joined else np.concatenate([np.arange(lo, hi) for lo, hi in spans])
-        self.option = np.concatenate([option for _, _, option, _, _ in laid])
-        self.group = np.concatenate([group + off for (_, _, _, group, _), off in zip(laid, offs)])
-        self.weight = np.concatenate([weight for *_, weight in laid])
+        if len(laid) == 1:  # one decision: its arrays as they are
+            _, _, self.option, self.group, self.weight = laid[0]
+        else:
+            self.option = np.concatenate([option for _, _, option, _, _ in laid])
+            self.group = np.concatenate([group + off for (_, _, _, group, _), off in zip(laid, offs)])
+            self.weight = np.concatenate([weight for *_, weight in laid])
         self.key = self.option * self.n + self.group
         cells = self.n_options * self.n
         self.absent = (np.bincount(self.key, minlength=cells) == 0).reshape(self.n_options, self.n)
