@@ -67,11 +67,11 @@ class Decisions:
         ``record`` reads the options' values (the relaxation's averaging does); where False
         it may be told None for them (a :class:`~mathhammer.exact.plan.Plan` does not lay
         them out per option).
-    tables : bool
-        ``value`` may be asked for every damage marked at once, from 0 to the most an edge
-        leads to (a damage track, no target set aside on the way): a
-        :class:`~mathhammer.exact.plan.Plan` then reads where each edge leads from those
-        tables, in one gather.
+    tables : callable, optional
+        ``tables(state, n)``: ``value(state, idx)`` at every damage marked ``0 .. n - 1``
+        at once, where that is a view of a table (a damage track, no target set aside on the
+        way; None elsewhere): a :class:`~mathhammer.exact.plan.Plan` then reads where each
+        edge leads from those tables, in one gather.
     """
 
     best: frozenset = frozenset()
@@ -83,7 +83,7 @@ class Decisions:
     row: int = -1
     planning: bool = False
     record_values: bool = True
-    tables: bool = False
+    tables: Callable[[State, int], np.ndarray] | None = None
 
     @property
     def looks_ahead(self) -> bool:

@@ -216,7 +216,8 @@ class Engine:
                         row=ev.slot if ev.kind == "attack" else -1)
         if self.looks_ahead:
             dec.value = lambda s, idx: self.after(e, s, idx)
-            dec.tables = not self.on_card and not self._crossing
+            if not self.on_card and not self._crossing:
+                dec.tables = lambda s, n: self.after_table(e, s, n)
         if ev.kind == "attack" and self._plan_sig[e] is not None:
             out, value = self._plan(e, state).decide(dec, _rows(setup, ev.slot), setup.size, self._met(e, state))
             self._decided[(e, state)] = value  # read by _track_value: no second sum over the edges
@@ -266,6 +267,15 @@ class Engine:
         Shred attack (:attr:`State.shred`), before event ``e`` again (a chain is finite: each
         pass counts one more Shred attack, up to MAX_SHRED)."""
         return self.value(e if state.shred else e + 1, state, idx)
+
+    def after_table(self, e: int, state: State, n: int) -> np.ndarray:
+        """:meth:`after` at the damage marked ``0 .. n - 1`` of a track, as a view of the
+        memoised table where there is one (read-only)."""
+        e = e if state.shred else e + 1
+        state = self.setup.enter_event(e, state)
+        if e >= len(self.events):
+            return self.terminal(np.arange(n), state)
+        return self._track_value(e, state)[:, :n]
 
     def value(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
         """Value of ``state`` before event ``e`` at each damage marked (configuration) of

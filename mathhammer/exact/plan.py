@@ -132,7 +132,7 @@ class Plan:
         # to the most its edges reach; one entry for the kill)
         spans = [1 if state is None else int(dst.max(initial=-1)) + 1 for state, _, dst in self.targets]
         self._starts = [0, *accumulate(spans)]
-        self._reach = [np.arange(n) for n in spans]
+        self._widths = spans  # per state reached, the table read: 0 .. the most its edges reach
         kill = np.array([state is None for state, _, _ in self.targets], dtype=bool)
         starts = np.array(self._starts, dtype=np.int64)
         self._ends = starts[self.target_id] + np.where(kill[self.target_id], 0, self.dst)
@@ -175,9 +175,9 @@ class Plan:
         """The value of where each edge leads, with what was spent along it (``[chain.width,
         edges]``)."""
         chain = dec.chain
-        if dec.tables:  # from whole tables: one per state reached, end to end, read once
-            tables = [chain.kill_value if state is None else dec.value(state, idx)
-                      for (state, _, _), idx in zip(self.targets, self._reach)]
+        if dec.tables is not None:  # from whole tables: one per state reached, end to end, read once
+            tables = [chain.kill_value if state is None else dec.tables(state, n)
+                      for (state, _, _), n in zip(self.targets, self._widths)]
             whole = tables[0] if len(tables) == 1 else np.concatenate(tables, axis=1)
             return self._with_spent(chain, whole.take(self._ends, axis=1))
         out = np.empty((chain.width, self.size))
