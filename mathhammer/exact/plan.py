@@ -41,7 +41,7 @@ class Plan:
         self._raw: list[Piece] = []  # each leaf as built, before the changes of the lists around it
         self._scales: list[float] = []  # each leaf's scale, the product of those changes'
         self._spans: dict = {}  # per decision: its leaves (a span)
-        self._under: dict = {}  # per decision: (option, scale) per leaf under it, in the leaves' order
+        self._under: dict = {}  # per decision: the option and the scale of each leaf under it, in order
         self.order: list = []  # the decisions, innermost first
         self._height: dict = {}  # per decision: 0 with no decision within it, else 1 + the most within
         self._walk(items, (), ())
@@ -53,9 +53,10 @@ class Plan:
         self._flat: dict = {}  # the flat_index of the sources, per width
 
     def _walk(self, items: list, stack: tuple, changes: tuple) -> int:
-        """Lay out ``items``: ``stack`` holds, for each choice above, outermost first, its
-        decision and the option; ``changes`` the changes of those choices. Returns the
-        height of the highest choice among ``items`` (-1: none)."""
+        """Lay out ``items``: ``stack`` holds, for each choice above, outermost first, the
+        option and its decision's lists of the options and scales of its leaves; ``changes``
+        the changes of those choices. Returns the height of the highest choice among
+        ``items`` (-1: none)."""
         top = -1
         for it in items:
             if isinstance(it, Choice):
@@ -63,7 +64,8 @@ class Plan:
                 if id(d) in self._spans:
                     raise AssertionError("a choice lies twice in an attack's edges")
                 lo = len(self.leaves)
-                below = [self._walk(option, stack + ((d, j),), changes + (it.changes,))
+                under = self._under[id(d)] = ([], [])
+                below = [self._walk(option, stack + ((j, *under),), changes + (it.changes,))
                          for j, option in enumerate(d.options)]
                 self._spans[id(d)] = (lo, len(self.leaves))  # a choice's edges lie together
                 self.order.append(d)  # after every choice within it: innermost first
@@ -74,8 +76,9 @@ class Plan:
             # product of their scales (the other changes count, not weigh)
             leaf, scale, depth = it, 1.0, len(stack)
             for i in range(depth - 1, -1, -1):
-                d, j = stack[i]
-                self._under.setdefault(id(d), []).append((j, scale))
+                j, options, scales = stack[i]
+                options.append(j)
+                scales.append(scale)
                 for change in changes[i]:
                     if change[0] == "scaled":
                         scale *= change[1]
@@ -94,11 +97,11 @@ class Plan:
         if lo == hi:
             empty = np.zeros(0, dtype=np.int64)
             return d, span, empty, empty, np.zeros(0)
-        under = self._under[id(d)]  # every leaf of the span, in order
-        option = np.repeat(np.array([j for j, _ in under], dtype=np.int64), sizes[lo:hi])
+        options, scales = self._under[id(d)]  # of every leaf of the span, in order
+        option = np.repeat(np.array(options, dtype=np.int64), sizes[lo:hi])
         weight = self._raw_p[span[0]: span[1]]
-        if any(s != 1.0 for _, s in under):  # scaled by a choice within it
-            weight = weight * np.repeat(np.array([s for _, s in under]), sizes[lo:hi])
+        if any(s != 1.0 for s in scales):  # scaled by a choice within it
+            weight = weight * np.repeat(np.array(scales), sizes[lo:hi])
         if isinstance(d.group, BySource):  # the position of each edge's source
             group = d.group.of(self.src[span[0]: span[1]])
         else:
