@@ -140,7 +140,7 @@ class DamageRoll:
                 if gone is None:
                     gone = setup.rolls[(_GONE, after)] = setup.killed(after)
                 state = gone[0]
-                if gone[1]:  # (dst: none marked there)
+                if gone[1]:  # the next model has boxes marked already (else dst, 0, stands)
                     dst = np.full(src.size, gone[1])
             elif state is _AFTER:
                 state = after
