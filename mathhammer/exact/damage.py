@@ -98,10 +98,12 @@ class DamageRoll:
             return out
         # best: per damage roll, the spending that minimises the value ahead.
         top = min(most, setup.field_limit, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(most, 1)
-        options = []
-        for k in range(top + 1):
+        # spending nothing is offered on every roll
+        options = [self._leaves(cells.where(slice(None), ("best", tp, 0)), 0, points, counts,
+                                tag=np.arange(cells.x.size))]
+        for k in range(1, top + 1):
             useful = (cells.x > 5 * (k - 1)) if kind == "focus" else (cells.x > 0)
-            useful = (useful & (left >= k)) | (k == 0)
+            useful &= left >= k
             options.append(self._leaves(cells.where(useful, ("best", tp, k)), k, points, counts,
                                         tag=np.flatnonzero(useful)))
         # decided in the state after the hit (the attacker's points after its boosts) and
@@ -190,8 +192,9 @@ class DamageRoll:
                 healed = np.where(damaged, np.maximum(0, end - heal), end)
             if setup.layers > 1:
                 healed = healed + begin
-            if setup.track_cripple is None:  # every track but a relaxed grid's (the split's
-                add(_AFTER, standing, healed, cells.p * share)  # cost was 3 % of an exact run)
+            # every track but a relaxed grid's (the split's cost was 3 % of an exact run)
+            if setup.track_cripple is None:
+                add(_AFTER, standing, healed, cells.p if share == 1.0 else cells.p * share)
             else:  # the relaxation of a grid: systems crippled at random as the boxes fill
                 for st, q in setup.track_split(after, cells.src, end):
                     add(st, standing, healed, cells.p * q * share)
