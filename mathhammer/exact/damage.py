@@ -174,21 +174,22 @@ class DamageRoll:
         disabled = end >= setup.boxes
         out = []
 
-        def add(state, keep, dst, p, **extra):
+        def add(state, keep, dst, p, **extra):  # dst None: 0 (destroyed)
             if not keep.any():
                 return
-            out.append((state, cells.src[keep], dst[keep], p[keep], marked[keep], None if tag is None else tag[keep],
-                        extra))
+            src = cells.src[keep]
+            out.append((state, src, np.zeros_like(src) if dst is None else dst[keep], p[keep], marked[keep],
+                        None if tag is None else tag[keep], extra))
 
         standing = ~disabled
         heals = [(self.heals, 1.0)]
         if self.heals and setup.rapid_d3:  # Rapid Healing d3: 1, 2 or 3
             heals = [(h, 1 / 3) for h in (1, 2, 3)]
-        # a damaging hit: boxes marked, or (setting rapid_healing_when_hit) damage rolled
-        damaged = (cells.x > 0) if setup.heal_when_hit else (marked > 0)
         for heal, share in heals:
             healed = end
             if heal:
+                # a damaging hit: boxes marked, or (setting rapid_healing_when_hit) damage rolled
+                damaged = (cells.x > 0) if setup.heal_when_hit else (marked > 0)
                 healed = np.where(damaged, np.maximum(0, end - heal), end)
             if setup.layers > 1:
                 healed = healed + begin
@@ -206,9 +207,9 @@ class DamageRoll:
                     st = _DOWN if setup.track_cripple is None else st
                     add(st, disabled, np.full(cells.src.size, left) + begin, setup.saved(cells.p * q * share),
                         tough=1)
-            add(_GONE, disabled, np.zeros(cells.src.size, dtype=np.int64), setup.failed(cells.p), destroyed=1)
+            add(_GONE, disabled, None, setup.failed(cells.p), destroyed=1)
         else:
-            add(_GONE, disabled, np.zeros(cells.src.size, dtype=np.int64), cells.p, destroyed=1)
+            add(_GONE, disabled, None, cells.p, destroyed=1)
         return out
 
     def _card_leaves(self, cells: _Cells, marked: np.ndarray, after: State, counts: dict, tag) -> list[Piece]:
