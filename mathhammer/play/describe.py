@@ -256,16 +256,12 @@ def decisions(table, scenario, labels, resource_of, paid_by) -> list[dict]:
         met = met.reshape(rows, ks.target_points, width)
         for row in range(rows):
             f = field[row]
-            w = met[row]
-            known = f >= 0
-            if not known.any():
+            w = met[row][tpoints]  # per key and damage marked
+            # the entries decided (known) and met
+            kk, mm, xx = np.nonzero((f >= 0) & (w > 0)[:, :, None])
+            if not kk.size:
                 continue
-            kk, mm, xx = np.nonzero(known)
-            weight = w[tpoints[kk], mm]
-            keep = weight > 0
-            if not keep.any():
-                continue
-            kk, mm, xx, weight = kk[keep], mm[keep], xx[keep], weight[keep]
+            weight = w[kk, mm]
             spent = f[kk, mm, xx]
             left = boxes_left[mm]
             features = {"margin": xx - left, "damage": xx, "boxes": left, "target": tpoints[kk]}
