@@ -18,7 +18,7 @@ from mathhammer.exact import exact_result
 from mathhammer.exact.card import N_COLUMNS, Card
 from mathhammer.exact.edges import BySource, groups_by
 from mathhammer.exact.registry import KeyIndex, RowTable
-from mathhammer.exact.vectors import pad, push
+from mathhammer.exact.vectors import WHOLE, pad, push
 from mathhammer.rules import Attacker, Scenario, Target, Weapon
 
 HEAVY = ["..LLM", "...LLM", "...HCC", "...HCC", "...RRM", "..RRM"]
@@ -206,9 +206,10 @@ def test_by_source_is_a_binary_search():
 
 
 def test_push_adds_the_histogram_of_its_edges():
+    # short vectors take the whole histogram, long ones (past WHOLE) the span of the edges
     rng = np.random.default_rng(4)
     dist, ref = {}, {}
-    for size in (50, 50, 80, 120):
+    for size in (50, 50, 80, 120, WHOLE + 1, WHOLE + 1, 3 * WHOLE):
         dst = rng.integers(10, size - 5, 200)
         mass = rng.random(200)
         push(dist, "s", dst, mass, size)

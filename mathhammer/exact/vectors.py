@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["pad", "add", "add_into", "push", "moments"]
+__all__ = ["pad", "add", "add_into", "push", "moments", "WHOLE"]
 
 
 def pad(v: np.ndarray, size: int) -> np.ndarray:
