@@ -76,35 +76,64 @@ class Preference:
         array per option); on a tie the first listed."""
         return self.choose_stacked(np.stack(values, axis=1))
 
-    def choose_stacked(self, values: np.ndarray) -> np.ndarray:
+    def choose_stacked(self, values: np.ndarray, first_offered: bool = False) -> np.ndarray:
         """:meth:`choose` for the options' values stacked, ``[columns, options, n]``: each
         option in turn against the best before it, by the first of this side's figures that
-        differs by more than its tolerance."""
-        key = values.take(self.columns, axis=0)  # [this side's columns, options, n]
-        key *= self._sign
-        # an option not offered (NaN) is worse than any offered on every figure, and like
-        # another not offered: it never replaces the best before it, and anything offered does
-        np.fmax(key, NOT_OFFERED, out=key)  # (NaN: the other)
+        differs by more than its tolerance. ``first_offered``: the caller knows the first
+        option is offered everywhere (else it is looked for)."""
+        key = values if values.shape[0] == self._in_order else values.take(self.columns, axis=0)
+        if not first_offered and np.isnan(key[0, 0]).any():  # the first option not offered somewhere
+            return self._choose_keyed(key)
+        # the first option offered everywhere: an option not offered (NaN) compares false
+        # against the best before it, which is always offered, and never replaces it
         if key.shape[1] == 2:  # most decisions: whether to pay, the second option or not
-            return self._prefers(key[:, 1] - key[:, 0]).astype(np.int64)
-        best = np.zeros(values.shape[2], dtype=np.int64)
+            return self._prefers(self._gain(key[:, 1], key[:, 0])).astype(np.int64)
+        best = np.zeros(key.shape[2], dtype=np.int64)
+        held = key[:, 0].copy()
+        for j in range(1, key.shape[1]):
+            better = self._prefers(self._gain(key[:, j], held))
+            np.copyto(best, j, where=better)
+            np.copyto(held, key[:, j], where=better)
+        return best
+
+    def _choose_keyed(self, key: np.ndarray) -> np.ndarray:
+        """:meth:`choose_stacked` of this side's figures where an option before another may
+        be not offered: each keyed by its sign, an option not offered below any figure."""
+        key = key * self._sign
+        # worse than any option offered on every figure, and like another not offered: it
+        # never replaces the best before it, and anything offered does
+        np.fmax(key, NOT_OFFERED, out=key)  # (NaN: the other)
+        best = np.zeros(key.shape[2], dtype=np.int64)
         held = key[:, 0]
-        for j in range(1, values.shape[1]):
+        for j in range(1, key.shape[1]):
             better = self._prefers(key[:, j] - held)
             best[better] = j
             held = np.where(better, key[:, j], held)
         return best
+
+    def _gain(self, cand: np.ndarray, held: np.ndarray) -> np.ndarray:
+        """How much ``cand`` is preferred to ``held`` on each of this side's figures
+        (``[columns, n]``): the difference times the figure's sign (exactly: a sign is
+        1 or -1)."""
+        if self._signs == -1:
+            return held - cand
+        d = cand - held
+        if self._signs == 0:
+            d *= self._sign[:, 0]
+        return d
 
     def _prefers(self, d: np.ndarray) -> np.ndarray:
         """Where an option whose keyed figures exceed another's by ``d`` (``[columns, n]``)
         is preferred: the first figure that differs by more than its tolerance decides, read
         from the last back (better where more, else, where not less, as the figures after it
         say)."""
-        more, fewer = d > self._tol, d >= -self._tol
+        more = d > self._tol
         better = more[-1]
-        for k in range(more.shape[0] - 2, -1, -1):
-            better &= fewer[k]
-            better |= more[k]
+        if d.shape[0] > 1:
+            fewer = d[:-1] >= self._neg_tol
+            for k in range(d.shape[0] - 2, -1, -1):
+                better &= fewer[k]
+                better |= more[k]
         return better
 
     @cached_property
@@ -114,6 +143,20 @@ class Preference:
     @cached_property
     def _tol(self) -> np.ndarray:
         return self.tol[:, None]
+
+    @cached_property
+    def _neg_tol(self) -> np.ndarray:
+        return -self.tol[:-1, None]
+
+    @cached_property
+    def _signs(self) -> int:
+        """1: every sign +1, -1: every sign -1, 0: both."""
+        return 1 if (self.sign > 0).all() else -1 if (self.sign < 0).all() else 0
+
+    @cached_property
+    def _in_order(self) -> int:
+        """The width of values whose columns are this side's, in order (-1: none)."""
+        return self.columns.size if np.array_equal(self.columns, np.arange(self.columns.size)) else -1
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,6 +21,7 @@ from itertools import accumulate
 import numpy as np
 
 from .choices import Choice, Decisions
+from .batches import batches
 from .edges import BySource, Piece, attack_costs, flat_index, lead, sums_by
 
 __all__ = ["Plan", "Decided"]
@@ -49,7 +50,7 @@ class Plan:
         self.offsets = np.concatenate([[0], np.cumsum(sizes)])
         self.size = int(self.offsets[-1])
         self._reached(sizes)
-        self._batches = _batches([self._lay(d, sizes) for d in self.order], self._height)
+        self._batches = batches([self._lay(d, sizes) for d in self.order], self._height)
         self._flat: dict = {}  # the flat_index of the sources, per width
 
     def _walk(self, items: list, stack: tuple, changes: tuple) -> int:
@@ -222,30 +223,8 @@ class Plan:
         their records are told in :attr:`order`, as they would have been one by one."""
         if not self._batches:
             return None
-        width = values.shape[0]
         kept = np.ones(self.size, dtype=bool)
-        made = {}
-        for b in self._batches:
-            cells = b.n_options * b.n
-            flat = b.flat.get(width)
-            if flat is None:  # the same at every event this plan is decided at
-                flat = b.flat[width] = flat_index(b.key, width, cells)
-            near = values[:, b.at] if b.at is not None else values.take(b.pos, axis=1)
-            if b.height == 0:  # no edge dropped yet: every edge counts
-                weighed, absent = near * b.weight, b.absent
-            else:  # an edge dropped weighs nothing (and adds 0 to its sum: the same sums)
-                live = kept[b.at] if b.at is not None else kept[b.pos]
-                weighed = near * (b.weight * live)
-                absent = (np.bincount(b.key, weights=live, minlength=cells) == 0).reshape(b.n_options, b.n)
-            tot = np.bincount(flat, weights=weighed.ravel(), minlength=cells * width).reshape(width, b.n_options, b.n)
-            np.copyto(tot, np.nan, where=absent)  # an option not offered in a group
-            best = b.by.choose_stacked(tot)
-            keep = best[b.group] == b.option
-            if b.at is not None:
-                kept[b.at] &= keep
-            else:
-                kept[b.pos] &= keep
-            made[b] = (tot, best)
+        made = {b: b.decide(values, kept) for b in self._batches}
         if dec.record is not None:
             self._records(dec, dict(zip(self.rows, rows)), made, met)
         return kept
@@ -330,52 +309,6 @@ class Decided:
             n_kept = np.bincount(plan.target_id, weights=self.kept, minlength=len(plan.targets))
             live = np.flatnonzero(n_kept).tolist()
         return [(plan.targets[k][0], landed[starts[k]: starts[k + 1]]) for k in live]
-
-
-class _Batch:
-    """Decisions of one height and one preference, decided as one: their spans of edges are
-    disjoint (none lies within another), their groups laid end to end (``n`` in all), each
-    edge keyed ``option * n + group`` over the most options any of them has (an option a
-    decision lacks: no edge, not offered)."""
-
-    __slots__ = ("height", "by", "members", "at", "pos", "key", "option", "group", "weight", "absent",
-                 "n_options", "n", "flat")
-
-    def __init__(self, height: int, laid: list):
-        self.height, self.by = height, laid[0][0].by
-        self.n_options = max(len(d.options) for d, *_ in laid)
-        offs = [0, *accumulate(d.n_groups for d, *_ in laid)]
-        self.n = offs[-1]
-        #: per decision: it, its first group, its edges in the batch's arrays and in the plan's
-        self.members, e0 = [], 0
-        for (d, (lo, hi), *_), off in zip(laid, offs):
-            self.members.append((d, off, e0, e0 + hi - lo, lo))
-            e0 += hi - lo
-        spans = [span for _, span, *_ in laid]
-        joined = all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
-        #: the plan's edges of the batch: a slice where they lie together, else their positions
-        self.at = slice(spans[0][0], spans[-1][1]) if joined else None
-        self.pos = None if joined else np.concatenate([np.arange(lo, hi) for lo, hi in spans])
-        if len(laid) == 1:  # one decision: its arrays as they are
-            _, _, self.option, self.group, self.weight = laid[0]
-        else:
-            self.option = np.concatenate([option for _, _, option, _, _ in laid])
-            self.group = np.concatenate([group + off for (_, _, _, group, _), off in zip(laid, offs)])
-            self.weight = np.concatenate([weight for *_, weight in laid])
-        self.key = self.option * self.n + self.group
-        cells = self.n_options * self.n
-        self.absent = (np.bincount(self.key, minlength=cells) == 0).reshape(self.n_options, self.n)
-        self.flat: dict = {}  # the flat_index of its cells, per width
-
-
-def _batches(laid: list, height: dict) -> list[_Batch]:
-    """The decisions ``laid`` out (:meth:`Plan._lay`), in batches of one height and one
-    preference, lowest first."""
-    by_kind: dict = {}
-    for row in laid:
-        d = row[0]
-        by_kind.setdefault((height[id(d)], id(d.by)), []).append(row)
-    return [_Batch(h, rows) for (h, _), rows in sorted(by_kind.items(), key=lambda kv: kv[0][0])]
 
 
 def _joined_field(pieces: list[Piece], field: str) -> np.ndarray | None:
