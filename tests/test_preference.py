@@ -50,3 +50,20 @@ def test_choose_equals_a_comparison_one_group_at_a_time(seed):
         assert pref.choose([values[:, j] for j in range(options)]).tolist() == expected
         better = [_prefers(pref, values[:, 1, g], values[:, 0, g]) for g in range(n)]
         assert pref.better(values[:, 1], values[:, 0]).tolist() == better
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_choose_with_the_first_option_offered_everywhere(seed):
+    """Where the first option is offered in every group, the options' values are compared as
+    they are (the caller may say so): the same choice as one group at a time."""
+    rng = np.random.default_rng(100 + seed)
+    chain = Chain.of(["kill", "damage", "destroyed"][seed % 3], models=1 + seed % 2, boxes=10, points=3,
+                     attackers_spend=seed % 4 != 3, target_spends=seed % 5 != 4)
+    width, options, n = chain.width, int(rng.integers(2, 5)), 60
+    values = rng.integers(0, 3, (width, options, n)) / 2.0
+    values += (rng.random((width, options, n)) < 0.2) * 1e-15
+    values[:, 1:][:, rng.random((options - 1, n)) < 0.3] = np.nan  # later options not offered there
+    for pref in (chain.attackers(), chain.attackers(True), chain.target):
+        expected = _brute(pref, values)
+        assert pref.choose_stacked(values).tolist() == expected
+        assert pref.choose_stacked(values, first_offered=True).tolist() == expected
