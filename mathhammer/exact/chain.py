@@ -119,7 +119,7 @@ class Preference:
             return held - cand
         d = cand - held
         if self._signs == 0:
-            d *= self._sign[:, 0]
+            d *= self._row_sign
         return d
 
     def _prefers(self, d: np.ndarray) -> np.ndarray:
@@ -139,6 +139,10 @@ class Preference:
     @cached_property
     def _sign(self) -> np.ndarray:
         return self.sign[:, None, None]
+
+    @cached_property
+    def _row_sign(self) -> np.ndarray:
+        return self.sign[:, None]
 
     @cached_property
     def _tol(self) -> np.ndarray:

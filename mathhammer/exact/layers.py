@@ -130,27 +130,50 @@ def met_layers(setup: Layered, plan_of) -> dict:
     n = len(setup.events)
     met = {(0, setup.enter_event(0, setup.start)): {0}}
     out = {}
+    moves: dict = {}  # per plan: per state reached, the amounts reached from each amount
     for e in range(n):
         todo = [state for (at, state) in met if at == e]
         while todo:
             state = todo.pop()
-            mine = np.zeros(setup.layers, dtype=bool)
-            mine[list(met[(e, state)])] = True
-            mine = out[(e, state)] = np.repeat(mine, setup.boxes)  # per index
+            mine = out[(e, state)] = frozenset(met[(e, state)])
             plan = plan_of(e, state)
-            for after, at, dst in plan.targets:
-                nxt = e if after is not None and after.shred else e + 1
-                if after is None or nxt >= n:
+            if id(plan) not in moves:
+                moves[id(plan)] = (plan, _moves(setup, plan))
+            for after, move in moves[id(plan)][1]:
+                nxt = e if after.shred else e + 1
+                if nxt >= n:
                     continue
-                hit = np.zeros(setup.size, dtype=bool)
-                hit[dst[mine[plan.src[at]]]] = True
-                reached = set(np.flatnonzero(hit.reshape(setup.layers, setup.boxes).any(axis=1)).tolist())
+                reached = set().union(*(move[k] for k in mine))
                 key = (nxt, setup.enter_event(nxt, after))
                 if not reached <= met.setdefault(key, set()):
                     met[key] |= reached
                     if nxt == e:  # a Shred attack owed: this event again
                         todo.append(key[1])
-    return {key: None if mask.all() else mask for key, mask in out.items()}
+    return {key: None if len(mine) == setup.layers else _indices(setup, mine) for key, mine in out.items()}
+
+
+def _indices(setup: Layered, amounts) -> np.ndarray:
+    """A mask over the index: every damage marked of the amounts spent ``amounts``."""
+    mask = np.zeros(setup.layers, dtype=bool)
+    mask[list(amounts)] = True
+    return np.repeat(mask, setup.boxes)
+
+
+def _moves(setup: Layered, plan) -> list[tuple]:
+    """Per state ``plan`` reaches but the kill: the state, and per amount spent the amounts
+    its edges reach from there."""
+    out = []
+    for after, at, dst in plan.targets:
+        if after is None:
+            continue
+        n = setup.layers
+        pairs = np.zeros(n * n, dtype=bool)
+        pairs[setup.layer(plan.src[at]) * n + setup.layer(dst)] = True
+        move = [set() for _ in range(n)]
+        for k in np.flatnonzero(pairs).tolist():
+            move[k // n].add(k % n)
+        out.append((after, move))
+    return out
 
 
 def _left(state: State, spent: int) -> State:
