@@ -96,7 +96,18 @@ class DamageRoll:
             for k in np.unique(spend).tolist():
                 out += self._leaves(cells.where(spend == k, ("lethal", tp, k)), k, points, counts)
             return out
-        # best: per damage roll, the spending that minimises the value ahead.
+        # best: per damage roll, the spending that minimises the value ahead. With layers, a
+        # roll from where every point is spent has nothing to decide (and nothing to record):
+        # the roll as it is
+        out = []
+        if setup.layers > 1:
+            none = left == 0
+            if none.any():
+                out = self._leaves(cells.where(none, ("none", tp)), 0, points, counts)
+                some = ~none
+                cells, left = cells.where(some, ("some", tp)), left[some]
+                if cells.x.size == 0:
+                    return out
         top = min(most, setup.field_limit, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(most, 1)
         # spending nothing is offered on every roll
         options = [self._leaves(cells.where(slice(None), ("best", tp, 0)), 0, points, counts,
@@ -108,8 +119,9 @@ class DamageRoll:
                                         tag=np.flatnonzero(useful)))
         # decided in the state after the hit (the attacker's points after its boosts) and
         # whether the target was down before it (Tough, quicksand)
-        return choose(options, lambda pc: pc.tag, cells.x.size, self.dec, self.dec.target, what="field",
-                      context=(self.after._replace(points=points), self.state.down), groups=(cells.src, cells.x))
+        return out + choose(options, lambda pc: pc.tag, cells.x.size, self.dec, self.dec.target, what="field",
+                            context=(self.after._replace(points=points), self.state.down),
+                            groups=(cells.src, cells.x))
 
     def _leaves(self, cells: _Cells, k: int, points: int, counts: dict, tag=None) -> list[Piece]:
         """The target spends ``k``; mark the damage, then Tough or Rapid Healing."""
