@@ -253,24 +253,23 @@ def decisions(table, scenario, labels, resource_of, paid_by) -> list[dict]:
         cells = ks.target_points * width
         at = np.arange(rows)[:, None, None] * cells + tpoints[:, None] * width + np.arange(width)
         met = np.bincount(at.ravel(), weights=reach[:rows].ravel(), minlength=rows * cells)
-        met = met.reshape(rows, ks.target_points, width)
-        for row in range(rows):
-            f = field[row]
-            w = met[row][tpoints]  # per key and damage marked
-            # the entries decided (known) and met
-            kk, mm, xx = np.nonzero((f >= 0) & (w > 0)[:, :, None])
-            if not kk.size:
+        met = met.reshape(rows, ks.target_points, width)[:, tpoints]  # per row, key and damage marked
+        # the entries decided (known) and met, of every attack at once (row after row)
+        rr, kk, mm, xx = np.nonzero((field[:rows] >= 0) & (met > 0)[..., None])
+        weight, spent, left = met[rr, kk, mm], field[rr, kk, mm, xx], boxes_left[mm]
+        margin, target, decided = xx - left, tpoints[kk], (spent > 0).astype(int)
+        kind = scenario.target.power_kind or "focus"
+        bounds = np.searchsorted(rr, np.arange(rows + 1)).tolist()
+        for row, lo, hi in zip(range(rows), bounds, bounds[1:]):
+            if lo == hi:
                 continue
-            weight = w[kk, mm]
-            spent = f[kk, mm, xx]
-            left = boxes_left[mm]
-            features = {"margin": xx - left, "damage": xx, "boxes": left, "target": tpoints[kk]}
-            condition, agree = _rule(features, (spent > 0).astype(int), weight)
-            kind = scenario.target.power_kind or "focus"
+            features = {"margin": margin[lo:hi], "damage": xx[lo:hi], "boxes": left[lo:hi],
+                        "target": target[lo:hi]}
+            condition, agree = _rule(features, decided[lo:hi], weight[lo:hi])
             words = ("spend focus on its power field" if kind == "focus"
                      else "spend fury to prevent the damage")
-            if kind == "focus" and (spent > 0).any():
-                most = int(spent.max())
+            if kind == "focus" and decided[lo:hi].any():
+                most = int(spent[lo:hi].max())
                 if most > 1:
                     words += f" (up to {most})"
             out.append({"slot": slot_of[row], "attack": labels[slot_of[row]], "who": scenario.target.name,
