@@ -109,35 +109,64 @@ class DamageRoll:
                 if cells.x.size == 0:
                     return out
         top = min(most, setup.field_limit, -(-int(cells.x.max()) // 5)) if kind == "focus" else min(most, 1)
-        # spending nothing is offered on every roll
-        options = [self._leaves(cells.where(slice(None), ("best", tp, 0)), 0, points, counts,
-                                tag=np.arange(cells.x.size))]
+        # spending nothing is offered on every roll, k points where they can take damage off
+        tags = [np.arange(cells.x.size)]
         for k in range(1, top + 1):
             useful = (cells.x > 5 * (k - 1)) if kind == "focus" else (cells.x > 0)
             useful &= left >= k
-            options.append(self._leaves(cells.where(useful, ("best", tp, k)), k, points, counts,
-                                        tag=np.flatnonzero(useful)))
+            tags.append(np.flatnonzero(useful))
+        options = self._spending(cells, tags, tp, points, counts)
         # decided in the state after the hit (the attacker's points after its boosts) and
         # whether the target was down before it (Tough, quicksand)
         return out + choose(options, lambda pc: pc.tag, cells.x.size, self.dec, self.dec.target, what="field",
                             context=(self.after._replace(points=points), self.state.down),
                             groups=(cells.src, cells.x))
 
+    def _spending(self, cells: _Cells, tags: list, tp: int, points: int, counts: dict) -> list[list[Piece]]:
+        """The leaves of each amount ``k`` the power field may spend, on the rolls ``tags[k]``
+        of ``cells`` (tagged with them). On a track without crippling, every amount's rolls
+        end to end, marked and saved at once, then cut into one list per amount."""
+        setup = self.setup
+        if setup.card is not None or setup.track_cripple is not None:
+            return [self._leaves(cells.where(t, ("best", tp, k)), k, points, counts, tag=t) for k, t in enumerate(tags)]
+        key = (cells.key, ("best", tp, len(tags)), self.tough, self.heals) if cells.key is not None else None
+        split = setup.rolls.get(key) if key is not None else None
+        if split is None:
+            at = np.concatenate(tags)
+            ends = np.cumsum([t.size for t in tags])
+            spent = np.repeat(np.arange(len(tags)), [t.size for t in tags])
+            rows = _Cells(cells.src[at], cells.m[at], cells.remaining[at], cells.x[at], cells.p[at])
+            # each leaf tagged with its rows (in order): where each amount's rows end cuts it
+            leaves = self._track_leaves(rows, spent, self._marked(rows, spent), self.after, np.arange(at.size))
+            split = [[] for _ in tags]
+            for state, src, dst, p, marks, kept, extra in leaves:
+                cut = [0, *np.searchsorted(kept, ends).tolist()]
+                tag = at[kept]
+                for k, (lo, hi) in enumerate(zip(cut, cut[1:])):
+                    if hi > lo:
+                        split[k].append((state, src[lo:hi], dst[lo:hi], p[lo:hi], marks[lo:hi], tag[lo:hi], extra))
+            if key is not None:
+                setup.rolls[key] = split
+        return [self._pieces(leaves, k, self._after(k, points), counts) if leaves else []
+                for k, leaves in enumerate(split)]
+
+    def _after(self, k: int, points: int) -> State:
+        """The state after the hit on a track, ``k`` points spent (layers: the points spent are
+        in the index, which starts a layer on per point spent on this roll; the state keeps
+        the starting points)."""
+        if self.setup.layers > 1:
+            return self.after._replace(points=points)
+        return self.after._replace(target_points=self.after.target_points - k, points=points)
+
     def _leaves(self, cells: _Cells, k: int, points: int, counts: dict, tag=None) -> list[Piece]:
         """The target spends ``k``; mark the damage, then Tough or Rapid Healing."""
         if cells.x.size == 0:
             return []
         setup = self.setup
-        counts = dict(counts, target_spent=k)
         if setup.card is not None:
             after = self.after._replace(target_points=self.after.target_points - k, points=points)
-            return self._card_leaves(cells, self._marked(cells, k), after, counts, tag)
-        # on a track: the state after (layers: the points spent are in the index, which
-        # starts a layer on per point spent on this roll; the state keeps the starting points)
-        if setup.layers > 1:
-            after = self.after._replace(points=points)
-        else:
-            after = self.after._replace(target_points=self.after.target_points - k, points=points)
+            return self._card_leaves(cells, self._marked(cells, k), after, dict(counts, target_spent=k), tag)
+        after = self._after(k, points)
         # the arrays depend on the cells, what is spent and how the roll heals or saves, not
         # on the state: built once an evaluation where the state after is all they need
         key = (cells.key, k, self.tough, self.heals) if cells.key is not None and setup.track_cripple is None else None
@@ -146,6 +175,13 @@ class DamageRoll:
             leaves = self._track_leaves(cells, k, self._marked(cells, k), after, tag)
             if key is not None:
                 setup.rolls[key] = leaves
+        return self._pieces(leaves, k, after, counts)
+
+    def _pieces(self, leaves: list[tuple], k: int, after: State, counts: dict) -> list[Piece]:
+        """The pieces of :meth:`_track_leaves`' leaves, ``k`` points spent, ``after`` the state
+        after the hit: each leaf's state made (a kill: where it leaves the sequence)."""
+        setup = self.setup
+        counts = dict(counts, target_spent=k)
         out = []
         base = slot_counts(counts)
         for state, src, dst, p, marks, tags, extra in leaves:
@@ -165,9 +201,12 @@ class DamageRoll:
             out = quicksand(setup, self.info, out, self.dec)
         return out
 
-    def _marked(self, cells: _Cells, k: int) -> np.ndarray:
-        """Boxes each damage roll of ``cells`` marks, ``k`` points of the power field spent."""
-        if k == 0:
+    def _marked(self, cells: _Cells, k) -> np.ndarray:
+        """Boxes each damage roll of ``cells`` marks, ``k`` points of the power field spent
+        (one amount, or one per roll)."""
+        if isinstance(k, np.ndarray):
+            taken = np.maximum(0, cells.x - 5 * k) if self.setup.power_kind == "focus" else np.where(k == 0, cells.x, 0)
+        elif k == 0:
             taken = cells.x
         elif self.setup.power_kind == "focus":
             taken = np.maximum(0, cells.x - 5 * k)
