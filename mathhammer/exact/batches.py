@@ -67,7 +67,8 @@ class Batch:
             weighed = near * (self.weight * live)
             absent = (np.bincount(self.key, weights=live, minlength=cells) == 0).reshape(self.n_options, self.n)
             first = not absent[0].any()
-        tot = np.bincount(flat, weights=weighed.ravel(), minlength=cells * width).reshape(width, self.n_options, self.n)
+        tot = np.bincount(flat, weights=weighed.ravel(), minlength=cells * width)
+        tot = tot.reshape(width, self.n_options, self.n)
         np.copyto(tot, np.nan, where=absent)  # an option not offered in a group
         best = self.by.choose_stacked(tot, first)
         keep = best[self.group] == self.option

@@ -128,7 +128,8 @@ class DamageRoll:
         end to end, marked and saved at once, then cut into one list per amount."""
         setup = self.setup
         if setup.card is not None or setup.track_cripple is not None:
-            return [self._leaves(cells.where(t, ("best", tp, k)), k, points, counts, tag=t) for k, t in enumerate(tags)]
+            return [self._leaves(cells.where(t, ("best", tp, k)), k, points, counts, tag=t)
+                    for k, t in enumerate(tags)]
         key = (cells.key, ("best", tp, len(tags)), self.tough, self.heals) if cells.key is not None else None
         split = setup.rolls.get(key) if key is not None else None
         if split is None:
@@ -205,7 +206,8 @@ class DamageRoll:
         """Boxes each damage roll of ``cells`` marks, ``k`` points of the power field spent
         (one amount, or one per roll)."""
         if isinstance(k, np.ndarray):
-            taken = np.maximum(0, cells.x - 5 * k) if self.setup.power_kind == "focus" else np.where(k == 0, cells.x, 0)
+            focus = self.setup.power_kind == "focus"
+            taken = np.maximum(0, cells.x - 5 * k) if focus else np.where(k == 0, cells.x, 0)
         elif k == 0:
             taken = cells.x
         elif self.setup.power_kind == "focus":
@@ -214,11 +216,12 @@ class DamageRoll:
             taken = np.zeros_like(cells.x)
         return np.minimum(taken, cells.remaining)
 
-    def _track_leaves(self, cells: _Cells, k: int, marked: np.ndarray, after: State, tag) -> list[tuple]:
-        """The pieces of :meth:`_leaves` on a track, ``(state, src, dst, p, marked, tag,
-        counted)``: the state :data:`_AFTER` (standing), :data:`_DOWN` (saved by Tough,
-        knocked down) or :data:`_GONE` (destroyed: its ``dst`` 0, or where that leaves the
-        sequence marks), or, on a relaxed grid, the state itself (crippling splits them)."""
+    def _track_leaves(self, cells: _Cells, k, marked: np.ndarray, after: State, tag) -> list[tuple]:
+        """The pieces of :meth:`_leaves` on a track, ``k`` points spent (one amount, or one per
+        roll), ``(state, src, dst, p, marked, tag, counted)``: the state :data:`_AFTER`
+        (standing), :data:`_DOWN` (saved by Tough, knocked down) or :data:`_GONE` (destroyed:
+        its ``dst`` 0, or where that leaves the sequence marks), or, on a relaxed grid, the
+        state itself (crippling splits them)."""
         setup = self.setup
         begin = cells.src - cells.m + k * setup.boxes if setup.layers > 1 else 0
         end = cells.m + marked

@@ -20,8 +20,8 @@ from itertools import accumulate
 
 import numpy as np
 
-from .choices import Choice, Decisions
 from .batches import batches
+from .choices import Choice, Decisions
 from .edges import BySource, Piece, attack_costs, flat_index, lead, sums_by
 
 __all__ = ["Plan", "Decided"]
