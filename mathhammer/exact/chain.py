@@ -82,33 +82,24 @@ class Preference:
         differs by more than its tolerance. ``first_offered``: the caller knows the first
         option is offered everywhere (else it is looked for)."""
         key = values if values.shape[0] == self._in_order else values.take(self.columns, axis=0)
-        if not first_offered and np.isnan(key[0, 0]).any():  # the first option not offered somewhere
-            return self._choose_keyed(key)
-        # the first option offered everywhere: an option not offered (NaN) compares false
-        # against the best before it, which is always offered, and never replaces it
+        gain = self._gain
+        if not first_offered and np.isnan(key[0, 0]).any():
+            # the first option not offered somewhere: each value keyed by its sign, an option
+            # not offered (NaN) below any figure, like another not offered: it never replaces
+            # the best before it, and anything offered does
+            key = key * self._sign
+            np.fmax(key, NOT_OFFERED, out=key)  # (NaN: the other)
+            gain = np.subtract
+        # else an option not offered (NaN) compares false against the best before it, which is
+        # always offered, and never replaces it
         if key.shape[1] == 2:  # most decisions: whether to pay, the second option or not
-            return self._prefers(self._gain(key[:, 1], key[:, 0])).astype(np.int64)
+            return self._prefers(gain(key[:, 1], key[:, 0])).astype(np.int64)
         best = np.zeros(key.shape[2], dtype=np.int64)
         held = key[:, 0].copy()
         for j in range(1, key.shape[1]):
-            better = self._prefers(self._gain(key[:, j], held))
+            better = self._prefers(gain(key[:, j], held))
             np.copyto(best, j, where=better)
             np.copyto(held, key[:, j], where=better)
-        return best
-
-    def _choose_keyed(self, key: np.ndarray) -> np.ndarray:
-        """:meth:`choose_stacked` of this side's figures where an option before another may
-        be not offered: each keyed by its sign, an option not offered below any figure."""
-        key = key * self._sign
-        # worse than any option offered on every figure, and like another not offered: it
-        # never replaces the best before it, and anything offered does
-        np.fmax(key, NOT_OFFERED, out=key)  # (NaN: the other)
-        best = np.zeros(key.shape[2], dtype=np.int64)
-        held = key[:, 0]
-        for j in range(1, key.shape[1]):
-            better = self._prefers(key[:, j] - held)
-            best[better] = j
-            held = np.where(better, key[:, j], held)
         return best
 
     def _gain(self, cand: np.ndarray, held: np.ndarray) -> np.ndarray:
