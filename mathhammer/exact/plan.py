@@ -6,9 +6,10 @@ its options, which may hold choices of their own (whether to buy, to boost the a
 to boost the damage roll, how much of the power field to spend). A :class:`Plan` lays every
 edge of the tree (every option of every choice) end to end once, each with the option it
 lies under in each choice above it. Deciding at an event is then a few array operations:
-the value of where every edge leads (one look-up per state reached), and per choice,
-innermost first, each option's total over the edges still kept, the preferred option per
-group, and the edges of the others dropped. The choices and the records are those
+the value of where every edge leads (one look-up per state reached), and, innermost first,
+the choices of each height together (:mod:`~mathhammer.exact.batches`): each option's total
+over the edges still kept, the preferred option per group, and the edges of the others
+dropped. The choices and the records are those
 :func:`~mathhammer.exact.choices.choose` would have made while building the edges. Each
 choice lies once in the tree (a critical hit that only counts as one is the plain hit's edges,
 not a copy of them).
