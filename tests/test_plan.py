@@ -20,10 +20,11 @@ import pytest
 from mathhammer.exact.attack import attack_edges
 from mathhammer.exact.bounds import prepare
 from mathhammer.exact.choices import Decisions
-from mathhammer.exact.edges import attack_cost, lead, sums_by
+from mathhammer.exact.edges import Piece, attack_cost, lead, merge, slot_counts, sums_by
 from mathhammer.exact.forward import propagate_rounds
 from mathhammer.exact.induction import Engine, deep_recursion
 from mathhammer.exact.plan import Decided, Plan
+from mathhammer.exact.state import State
 from mathhammer.exact.tally import Tally
 from mathhammer.result.fields import SLOT_MADE
 from mathhammer.rules import Attacker, Scenario, Target, Weapon
@@ -145,11 +146,14 @@ def test_a_plan_decides_as_building_the_edges_does(name, scenario):
             for x, y in zip(a[key], b[key]):
                 np.testing.assert_allclose(x, y, rtol=0, atol=TOL, err_msg=f"{name} event {e}")
         _same_records(eager_records, planned_records)
-        # the attack's value from each damage marked, as the sum over the edges decided
+        # the attack's value from each damage marked, as the sum over the edges decided; an
+        # edge a decision kept holds the value of where it leads as that decision looked it up
         expected = np.zeros((engine.chain.width, part.boxes))
         for pc in eager:
-            sums_by(pc.src, pc.p, lead(engine.chain, value, pc.state, pc.dst, *attack_cost(pc)), part.boxes,
-                    expected)
+            ahead = lead(engine.chain, value, pc.state, pc.dst, *attack_cost(pc))
+            if pc.ahead is not None:
+                np.testing.assert_array_equal(pc.ahead, ahead, err_msg=f"{name} event {e}")
+            sums_by(pc.src, pc.p, ahead, part.boxes, expected)
         np.testing.assert_allclose(planned_value, expected, rtol=TOL, atol=TOL, err_msg=f"{name} event {e}")
         _same_tally(setup, ev, state, planned, f"{name} event {e}")
 
@@ -209,3 +213,22 @@ def test_plans_and_edges_beyond_the_budget_are_built_again_with_the_same_figures
         np.testing.assert_array_equal(again.slot_weights, kept.slot_weights)
         assert again.kill == kept.kill
         assert again.play.decisions == kept.play.decisions
+
+
+def test_the_values_ahead_go_with_the_edges_while_their_state_stays():
+    """A piece's values ahead (``Piece.ahead``, what a decision looked up) follow the changes
+    that keep its state, edges and points spent (scaled, counted as a critical or a Shred
+    hit, a subset of its edges), are dropped where the state changes (a random rate of
+    fire's shots), and are joined with the pieces joined to it where each holds them."""
+    state = State(False, False, False, False, frozenset(), 0, 0, frozenset())
+    ahead = np.arange(8.0).reshape(2, 4)
+    pc = Piece(state, np.arange(4), np.arange(4) + 1, np.full(4, 0.25), slot_counts({"made": 1}), ahead=ahead)
+    for changed in (pc.scaled(0.5), pc.as_critical(0.1), pc.as_shred()):
+        assert changed.ahead is ahead
+    np.testing.assert_array_equal(pc.where(np.array([True, False, True, False])).ahead, ahead[:, [0, 2]])
+    assert pc.with_shots(2).ahead is None
+    other = Piece(state, np.arange(2), np.arange(2), np.full(2, 0.5), pc.counts, ahead=-np.ones((2, 2)))
+    (joined,) = merge([pc, other])
+    np.testing.assert_array_equal(joined.ahead, np.concatenate([ahead, -np.ones((2, 2))], axis=1))
+    (unknown,) = merge([pc, Piece(state, np.arange(2), np.arange(2), np.full(2, 0.5), pc.counts)])
+    assert unknown.ahead is None

@@ -17,7 +17,7 @@ options are built once, each decision kept as a :class:`Choice` among the edges,
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -112,7 +112,7 @@ class Decisions:
 def piece_values(pieces: list[Piece], dec: Decisions) -> list[np.ndarray]:
     """Per edge, the value of where it leads, with what was spent along it
     (``[chain.width, edges]``; the probability not applied)."""
-    return [dec.lead(pc.state, pc.dst, *attack_cost(pc)) for pc in pieces]
+    return [dec.lead(pc.state, pc.dst, *attack_cost(pc)) if pc.ahead is None else pc.ahead for pc in pieces]
 
 
 @dataclass(eq=False)
@@ -174,18 +174,19 @@ def choose(options: list[list[Piece]], group: Callable[[Piece], np.ndarray], n_g
 def _decide(options: list[list[Piece]], group, n_groups: int, dec: Decisions, by: Preference, what, context,
             groups, row: int) -> list[Piece]:
     grouped = [[group(pc) for pc in pieces] for pieces in options]  # the group of each edge
-    totals = [option_totals(dec.chain.width, n_groups,
-                            zip(gs, (pc.p for pc in pieces), piece_values(pieces, dec)))
-              for gs, pieces in zip(grouped, options)]
+    ahead = [piece_values(pieces, dec) for pieces in options]
+    totals = [option_totals(dec.chain.width, n_groups, zip(gs, (pc.p for pc in pieces), values))
+              for gs, pieces, values in zip(grouped, options, ahead)]
     best = by.choose(totals)
     if what is not None and dec.record is not None:
         dec.record(what, dec.event, row, context, groups, best, totals, by)
+    # the edges kept hold their values: a decision around this one reads them again
     out = []
-    for j, (gs, pieces) in enumerate(zip(grouped, options)):
-        for g, pc in zip(gs, pieces):
+    for j, (gs, pieces, values) in enumerate(zip(grouped, options, ahead)):
+        for g, pc, v in zip(gs, pieces, values):
             keep = best[g] == j
             if keep.all():
-                out.append(pc)
+                out.append(pc if pc.ahead is not None else replace(pc, ahead=v))
             elif keep.any():
-                out.append(pc.where(keep))
+                out.append(pc.where(keep, v))
     return out

@@ -63,10 +63,15 @@ class Piece:
     #: saved the target from it.
     quick_spent: int = 0
     quick_tough: int = 0
+    #: The value of where each edge leads, with what was spent along it (``[chain.width,
+    #: edges]``), once a decision among the pieces of an event has looked it up (None: not
+    #: yet): the decisions around it read it again rather than look it up again. Kept by
+    #: the changes that leave the state, the edges and the points spent as they are.
+    ahead: np.ndarray | None = None
 
     def scaled(self, q: float) -> Piece:
         return Piece(self.state, self.src, self.dst, self.p * q, self.counts, self.marked, self.tag,
-                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
+                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough, self.ahead)
 
     def as_critical(self, share: float) -> Piece:
         """The piece of a hit counted as a critical hit (the same edges); ``share``: the
@@ -76,7 +81,7 @@ class Piece:
         counts = list(self.counts)
         counts[SLOT_CRIT] = share
         return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
-                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
+                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough, self.ahead)
 
     def as_shred(self) -> Piece:
         """The piece of a Shred attack: what it counted, its being made, hit and critical hit
@@ -85,7 +90,7 @@ class Piece:
         counts[SLOT_SHRED] += counts[SLOT_MADE]
         counts[SLOT_MADE] = counts[SLOT_HIT] = counts[SLOT_CRIT] = 0.0
         return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
-                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
+                     self.quick, self.quick_kill, self.quick_spent, self.quick_tough, self.ahead)
 
     def with_shots(self, shots: int) -> Piece:
         """The same edges, the state after them carrying ``shots`` as the number a random rate
@@ -96,10 +101,13 @@ class Piece:
         return Piece(self.state._replace(shots=shots), self.src, self.dst, self.p, self.counts, self.marked,
                      self.tag, self.quick, self.quick_kill, self.quick_spent, self.quick_tough)
 
-    def where(self, keep: np.ndarray) -> Piece:
+    def where(self, keep: np.ndarray, ahead: np.ndarray | None = None) -> Piece:
+        """The edges of ``keep``; ``ahead``: the value of where every edge of this piece
+        leads, when known (else :attr:`ahead`, when known)."""
+        ahead = self.ahead if ahead is None else ahead
         return Piece(self.state, self.src[keep], self.dst[keep], self.p[keep], self.counts,
                      subset(self.marked, keep), subset(self.tag, keep), subset(self.quick, keep), self.quick_kill,
-                     self.quick_spent, self.quick_tough)
+                     self.quick_spent, self.quick_tough, None if ahead is None else ahead[:, keep])
 
 
 class BySource:
@@ -237,7 +245,8 @@ def option_totals(width: int, n_groups: int, parts) -> np.ndarray:
 
 def merge(pieces: list[Piece]) -> list[Piece]:
     """Join the pieces that lead to the same state with the same counts (fewer, larger
-    array operations); drop the decision tags."""
+    array operations); drop the decision tags. The values ahead are joined where every
+    piece joined holds them."""
     groups: dict = {}
     for pc in pieces:
         groups.setdefault((pc.state, pc.counts, pc.quick_kill, pc.quick_spent, pc.quick_tough), []).append(pc)
@@ -253,9 +262,12 @@ def merge(pieces: list[Piece]) -> list[Piece]:
         if len(group) == 1:  # alone: as it is (no copy)
             pc = group[0]
             out.append(pc if pc.tag is None else Piece(state, pc.src, pc.dst, pc.p, counts, pc.marked, None,
-                                                       pc.quick, quick_kill, quick_spent, quick_tough))
+                                                       pc.quick, quick_kill, quick_spent, quick_tough, pc.ahead))
             continue
         src, dst, p = (np.concatenate([getattr(pc, f) for pc in group]) for f in ("src", "dst", "p"))
+        ahead = None
+        if all(pc.ahead is not None for pc in group):
+            ahead = np.concatenate([pc.ahead for pc in group], axis=1)
         out.append(Piece(state, src, dst, p, counts, joined(group, "marked"), None,
-                         joined(group, "quick"), quick_kill, quick_spent, quick_tough))
+                         joined(group, "quick"), quick_kill, quick_spent, quick_tough, ahead))
     return out

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 
 import numpy as np
 
@@ -186,8 +187,9 @@ class Engine:
         if out is None:
             out = self._build(e, state)
             size = _edge_count(out)
-            if keep and self._cached + size <= EDGE_BUDGET:
-                self._edges[key] = out
+            if keep and self._cached + size <= EDGE_BUDGET:  # (without the values ahead)
+                out = self._edges[key] = out if isinstance(out, Decided) else [
+                    pc if pc.ahead is None else replace(pc, ahead=None) for pc in out]
                 self._cached += size
         return out
 
@@ -318,6 +320,8 @@ class Engine:
         """The value of where each edge of ``pc`` (of event ``e``) leads, with what was spent
         along it."""
         if self.events[e].kind == "attack":
+            if pc.ahead is not None:  # looked up by a decision of this attack
+                return pc.ahead
             spent, target_spent = attack_cost(pc)
         else:  # a round's end: the target may have spent focus against fire or corrosion
             spent, target_spent = 0.0, suffered_spent(pc.counts)
