@@ -107,7 +107,7 @@ class Piece:
         ahead = self.ahead if ahead is None else ahead
         return Piece(self.state, self.src[keep], self.dst[keep], self.p[keep], self.counts,
                      subset(self.marked, keep), subset(self.tag, keep), subset(self.quick, keep), self.quick_kill,
-                     self.quick_spent, self.quick_tough, None if ahead is None else ahead[:, keep])
+                     self.quick_spent, self.quick_tough, None if ahead is None else _columns(ahead, keep))
 
 
 class BySource:
@@ -165,6 +165,13 @@ def groups_by(key: np.ndarray) -> list[tuple[int, object]]:
     return [(int(v), order[lo:hi]) for v, lo, hi in zip(values.tolist(), [0, *ends[:-1].tolist()], ends.tolist())]
 
 
+def _columns(a: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The columns ``keep`` (a mask or positions) of ``a``, laid out row by row (an index
+    on the second axis lays its result out column by column, and every later operation on
+    the rows pays for it)."""
+    return a.compress(keep, axis=1) if keep.dtype == bool else a.take(keep, axis=1)
+
+
 def subset(a, keep):
     """``a[keep]``, or None where ``a`` is None (the optional per-edge arrays of a piece)."""
     return None if a is None else a[keep]
@@ -215,7 +222,7 @@ def sums_by(index: np.ndarray, weights: np.ndarray, values: np.ndarray, n: int,
     ``flat``: :func:`flat_index` of ``index``, when already made."""
     if flat is None:
         flat = flat_index(index, values.shape[0], n)
-    sums = np.bincount(flat, weights=(weights * values).ravel(), minlength=values.shape[0] * n)
+    sums = np.bincount(flat, weights=np.multiply(weights, values, order="C").ravel(), minlength=values.shape[0] * n)
     sums = sums.reshape(values.shape[0], n)
     if out is None:
         return sums

@@ -293,7 +293,8 @@ class Engine:
                 out[:, idx == d] = self.value(e, there, np.array([marked]))
             return out
         if not self.on_card:
-            return self._track_value(e, state)[:, idx]
+            # take: laid out row by row, as the figures are read (an index [:, idx] lays it out by column)
+            return self._track_value(e, state).take(idx, axis=1)
         key = (e, state)
         vals, known = self._values.get(key, (None, None))
         size = self.setup.size
@@ -314,7 +315,7 @@ class Engine:
                 sums_by(at(pc), pc.p, self._lead(e, pc), part.size, out)
             vals[:, part] = out
             known[part] = True
-        return vals[:, idx]
+        return vals.take(idx, axis=1)
 
     def _lead(self, e: int, pc: Piece) -> np.ndarray:
         """The value of where each edge of ``pc`` (of event ``e``) leads, with what was spent
