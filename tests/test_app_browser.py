@@ -107,17 +107,20 @@ def _done(page, after: int, method: str = "exact") -> float:
 
 
 def _settled(page, after: int, method: str = "exact") -> float:
-    """:func:`_done`, then no newer change for a second: a loaded file changes several fields
-    at once, and an answer to the first of them may be up to date before the others are read."""
+    """:func:`_done`, then no newer change for a second and the page up to date by ``method``:
+    a loaded file changes several fields at once, and an answer to the first of them may be
+    up to date before the others are read (the last change read may still be at work: it is
+    waited for, not a change after it)."""
+    _done(page, after, method)
     deadline = time.time() + SLOW / 1000
+    status = page.locator(".mh-status")
     while time.time() < deadline:
-        _done(page, after, method)
         seen = _request(page)
         time.sleep(1.0)
-        if _request(page) == seen and page.locator(".mh-status").get_attribute("data-state") == "done":
+        if (_request(page) == seen and status.get_attribute("data-state") == "done"
+                and page.locator(".mh-kill").get_attribute("data-method") == method):
             return float(page.locator(".mh-kill").get_attribute("data-kill"))
-        after = seen
-    pytest.fail("the page kept changing after the file was loaded")
+    pytest.fail(f"the page kept changing after the file was loaded: {status.inner_text()}")
 
 
 def _type(page, css: str, text: str) -> None:

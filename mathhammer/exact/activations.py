@@ -205,7 +205,7 @@ class Activations:
         if known is None:
             known = self._choose(group, state, np.arange(self.setup.size))
             self._choices[key] = known
-        return known[0][:, idx]
+        return known[0].take(idx, axis=1)
 
     def _choose(self, group: tuple, state: State, idx: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         options = sorted(set(group))
