@@ -205,15 +205,10 @@ class DamageRoll:
     def _marked(self, cells: _Cells, k) -> np.ndarray:
         """Boxes each damage roll of ``cells`` marks, ``k`` points of the power field spent
         (one amount, or one per roll)."""
-        if isinstance(k, np.ndarray):
-            focus = self.setup.power_kind == "focus"
-            taken = np.maximum(0, cells.x - 5 * k) if focus else np.where(k == 0, cells.x, 0)
-        elif k == 0:
-            taken = cells.x
-        elif self.setup.power_kind == "focus":
+        if self.setup.power_kind == "focus":  # each point 5 damage off
             taken = np.maximum(0, cells.x - 5 * k)
-        else:
-            taken = np.zeros_like(cells.x)
+        else:  # fury prevents the whole roll
+            taken = np.where(k == 0, cells.x, 0)
         return np.minimum(taken, cells.remaining)
 
     def _track_leaves(self, cells: _Cells, k, marked: np.ndarray, after: State, tag) -> list[tuple]:

@@ -187,9 +187,8 @@ class Engine:
         if out is None:
             out = self._build(e, state)
             size = _edge_count(out)
-            if keep and self._cached + size <= EDGE_BUDGET:  # (without the values ahead)
-                out = self._edges[key] = out if isinstance(out, Decided) else [
-                    pc if pc.ahead is None else replace(pc, ahead=None) for pc in out]
+            if keep and self._cached + size <= EDGE_BUDGET:
+                out = self._edges[key] = _stored(out) if self.looks_ahead else out
                 self._cached += size
         return out
 
@@ -345,6 +344,15 @@ class Engine:
             out.setflags(write=False)
             self._values[key] = out
         return out
+
+
+def _stored(edges: list[Piece] | Decided) -> list[Piece] | Decided:
+    """Edges kept for the forward pass: a plan's as they are, pieces without the values
+    ahead their decisions looked up (the forward pass reads none; they would double the
+    memory an edge takes)."""
+    if isinstance(edges, Decided):
+        return edges
+    return [pc if pc.ahead is None else replace(pc, ahead=None) for pc in edges]
 
 
 def _edge_count(edges: list[Piece] | Decided) -> int:
