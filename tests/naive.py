@@ -261,6 +261,8 @@ _STILL_STATES = {"stationary", "inert", "wild", "building"}
 #: SLOT_DESTROYED: a unit is not brute-forced); ``shred``: the Shred attacks each led to.
 BF_FIELDS = ("made", "hit", "crit", "dmg", "boost_attack", "boost_damage", "spent",
              "target_spent", "tough", "shred")
+#: The fields of :data:`BF_FIELDS` best play compares (a collapsed tally keeps these alone).
+_SPENT_FIELDS = frozenset({BF_FIELDS.index("spent"), BF_FIELDS.index("target_spent")})
 #: The column of ``Result.slot_weights`` each of :data:`BF_FIELDS` is (the layout only).
 BF_COLUMNS = (_slots.SLOT_MADE, _slots.SLOT_HIT, _slots.SLOT_CRIT, _slots.SLOT_DAMAGE,
               _slots.SLOT_BOOST_ATTACK, _slots.SLOT_BOOST_DAMAGE, _slots.SLOT_SPENT,
@@ -490,7 +492,8 @@ class _Tally:
     Stored sparsely in one dict keyed by a tag and the entry (most entries of a tally near a
     leaf are zero, and adding one tally to another is then one loop); the attributes above
     read as dense lists or plain dicts. ``collapse``: every attack's figures summed as
-    attack 0's (enough for the value, and a smaller walk)."""
+    attack 0's, and only what best play compares kept (the kill, the damage marked, the
+    points spent): enough for the value, and a smaller walk."""
 
     def __init__(self, n, turns=1, collapse=False):
         self.n, self.turns, self.collapse = n, turns, collapse
@@ -511,10 +514,15 @@ class _Tally:
             self.v[key] = self.v.get(key, 0) + x
 
     def add_slot(self, i, j, x):
-        self._bump(("s", 0 if self.collapse else i, j), x)
+        if self.collapse:
+            if j in _SPENT_FIELDS:
+                self._bump(("s", 0, j), x)
+        else:
+            self._bump(("s", i, j), x)
 
     def add_sq(self, i, x):
-        self._bump(("q", 0 if self.collapse else i), x)
+        if not self.collapse:
+            self._bump(("q", i), x)
 
     def add_eff(self, key, x):
         self._bump(("e", key), x)
@@ -823,18 +831,24 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             out.set_end(card.letters, card.all)
         return out
 
+    # a collapsed tally (the value alone) counts the points spent and no other field
+    slot_fields = [(j, BF_FIELDS[j]) for j in sorted(_SPENT_FIELDS)] if figures == "value" else list(enumerate(BF_FIELDS))
+
     def leaf(i, local, child):
         """``local`` counts of attack ``i`` added to ``child`` (None: killed here)."""
         out = tally()
         out.add(Fraction(1), killed(row=i) if child is None else child)
-        for j, name in enumerate(BF_FIELDS):
+        for j, name in slot_fields:
             out.add_slot(i, j, local.get(name, 0))
         out.add_sq(i, local.get("dmg", 0) ** 2)
         return out
 
     def mix(branches):
-        out = tally()
+        shares = {}  # a tally on several branches is added once, with their shares summed
         for p, tl in branches:
+            shares[id(tl)] = (shares[id(tl)][0] + p, tl) if id(tl) in shares else (p, tl)
+        out = tally()
+        for p, tl in shares.values():
             out.add(p, tl)
         return out
 
@@ -1215,13 +1229,14 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
             elif when_hit and t.rapid_healing:
                 heals = [(Fraction(1), t.rapid_healing)]
             branches = []
+            dead = leaf(i, local, None)  # the same leaf on every face not saved
             for face in FACES:
                 if can_save and face >= tough_on:
                     for share, h in heals:
                         saved = dict(nxt, marked=max(0, boxes - 1 - h), down=True)
                         branches.append((Fraction(1, 6) * share, leaf(i, dict(local, tough=1), go_next(i, saved))))
                 else:
-                    branches.append((Fraction(1, 6), leaf(i, local, None)))
+                    branches.append((Fraction(1, 6), dead))
             return mix(branches)
         damaged = rolled > 0 if when_hit else d > 0  # the damage roll, or the boxes marked
         if damaged and not grievous and t.rapid_healing == "d3":  # a d3 of them: three branches
