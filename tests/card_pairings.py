@@ -76,10 +76,13 @@ def check_attacker(attacker: str) -> None:
         if a != attacker or (a, t) in SLOW_EXACT:
             continue
         scen = scenario_from_cards([a], t)
-        ex = mh.simulate(scen, method="exact")
         mc = mh.simulate(scen, trials=N, seed=SEED)
+        same_game = mc.play is not None and mc.play.solved_on == "exact"
+        # the decisions in words are compared where both solved the card: only there are
+        # they asked of the exact engine (elsewhere its figures alone, the same best play)
+        ex = mh.simulate(scen, method="exact", explain=same_game)
         z = figures_z(ex, mc)
         worst = max(z, key=lambda k: abs(z[k]))
         assert abs(z[worst]) <= 5, (a, t, worst, z[worst])
-        if mc.play is not None and mc.play.solved_on == "exact":
+        if same_game:
             assert _decisions(mc) == _decisions(ex), (a, t)
