@@ -182,14 +182,18 @@ def test_demo_json_and_console_script():
     assert set(data["cripple"]) == {"C", "H", "M", "L", "R"} and data["best_play"]
 
 
-def test_examples_run():
-    """Every scenario example runs (the trade files of examples/trades: tests/test_trade_files.py)."""
+def test_examples_run(capsys, monkeypatch):
+    """Every scenario example runs (the trade files of examples/trades: tests/test_trade_files.py),
+    through the command line's entry point in this process (the script itself: the tests
+    above)."""
+    monkeypatch.chdir(REPO)
     for path in sorted((REPO / "examples").rglob("*.toml")):
         if path.parent.name == "trades":
             continue
-        proc = run("run", str(path.relative_to(REPO)), "--json", "--trials", "2000")
-        assert proc.returncode == 0, (path, proc.stderr)
-        check_json(proc.stdout)
+        status = cli.main(["run", str(path.relative_to(REPO)), "--json", "--trials", "2000"])
+        out, err = capsys.readouterr()
+        assert status == 0, (path, err)
+        check_json(out)
 
 
 def test_help_and_version():
