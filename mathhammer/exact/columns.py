@@ -152,13 +152,6 @@ class Columns:
             out &= self.colcrip[c, digits[:, c]]
         return out
 
-    def crippled_of(self, code: np.ndarray) -> np.ndarray:
-        """Bits (over the letters) of the letters crippled in each code."""
-        out = np.full(code.shape, self.all_letters, dtype=np.int64)
-        for c in range(N_COLUMNS):
-            out &= self.colcrip[c, self.digit(code, c)]
-        return out
-
     def mark_codes(self, code: np.ndarray, start: np.ndarray, first_x: np.ndarray | None, xi: int,
                    t: np.ndarray) -> np.ndarray:
         """Codes after marking ``t`` boxes from column ``start`` (:meth:`mark_digits`)."""

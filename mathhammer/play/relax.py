@@ -29,6 +29,7 @@ import dataclasses
 import numpy as np
 
 from ..exact import rolls
+from ..exact.columns import N_COLUMNS
 from ..exact.setup import Setup
 from ..rules import Scenario
 
@@ -114,7 +115,7 @@ def cripple_marks(scenario: Scenario, slots=None, runs: int | None = None) -> di
     if not hits:
         return {}
     rng = np.random.default_rng(12345)
-    code = np.zeros(runs, dtype=np.int64)
+    digits = np.zeros((runs, N_COLUMNS), dtype=np.int64)  # per run, the mask index of each column
     count = np.zeros(runs, dtype=np.int64)
     seen = np.zeros(card.boxes + 1)
     crippled = {x: np.zeros(card.boxes + 1) for x in letters}
@@ -125,21 +126,22 @@ def cripple_marks(scenario: Scenario, slots=None, runs: int | None = None) -> di
         step += 1
         x = np.minimum(rng.choice(pmf.size, size=runs, p=pmf), card.boxes - count)
         xi = card.dx.index(to) if to in card.dx else None
-        start = rng.integers(0, 6, size=runs)
+        start = rng.integers(0, N_COLUMNS, size=runs)
         first_x = None
         if xi is not None:
             cols = np.full(runs, -1)
-            for c in reversed(range(6)):
-                cols = np.where(card.hasx[c, card.digit(code, c), xi], c, cols)
+            for c in reversed(range(N_COLUMNS)):
+                cols = np.where(card.hasx[c, digits[:, c], xi], c, cols)
             first_x = cols >= 0
             start = np.where(first_x, cols, start)
-        code = card.mark_codes(code, start, first_x, xi if xi is not None else 0, x)
+        card.mark_digits(digits, start, first_x, xi if xi is not None else 0, x)
         count = count + x
         moved = x > 0
-        crip = card.crippled_of(code[moved])
-        np.add.at(seen, count[moved], 1)
+        crip = card.crippled_digits(digits[moved])
+        at = count[moved]
+        seen += np.bincount(at, minlength=seen.size)
         for k in letters:
-            np.add.at(crippled[k], count[moved], (crip & bits[k]) > 0)
+            crippled[k] += np.bincount(at, weights=(crip & bits[k]) > 0, minlength=seen.size)
     out = {}
     for k in letters:
         share = crippled[k] / np.maximum(seen, 1)
