@@ -433,7 +433,7 @@ def test_an_app_port_in_use_is_one_line_with_a_free_one_suggested(folder):
         r = subprocess.run([sys.executable, "-m", "mathhammer", "app", "--no-browser", "--port", str(port)],
                            capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
-    assert f"--port: is in use on 127.0.0.1" in r.stderr and "--port 0" in r.stderr
+    assert "--port: is in use on 127.0.0.1" in r.stderr and "--port 0" in r.stderr
 
 
 def test_app_refuses_a_file_of_several_targets(folder, capsys):
