@@ -832,7 +832,8 @@ def bf_activation(scenario, attackers: str = "scenario", objective: str | None =
         return out
 
     # a collapsed tally (the value alone) counts the points spent and no other field
-    slot_fields = [(j, BF_FIELDS[j]) for j in sorted(_SPENT_FIELDS)] if figures == "value" else list(enumerate(BF_FIELDS))
+    slot_fields = ([(j, BF_FIELDS[j]) for j in sorted(_SPENT_FIELDS)] if figures == "value"
+                   else list(enumerate(BF_FIELDS)))
 
     def leaf(i, local, child):
         """``local`` counts of attack ``i`` added to ``child`` (None: killed here)."""

@@ -208,6 +208,6 @@ def _unique_rows(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     key = np.zeros(cells.shape[0], dtype=np.int64)
     for k in range(cells.shape[1]):  # lexicographic: the first column the most significant
         key = key * radix[k] + (cells[:, k] - low[k])
-    keys, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
     return cells[first], inv
 
