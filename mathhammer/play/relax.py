@@ -200,6 +200,11 @@ def _unique_rows(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> uniq, inv = _unique_rows(np.array([[2, 1], [0, 5], [2, 1]]))
     >>> uniq.tolist(), inv.tolist()
     ([[0, 5], [2, 1]], [1, 0, 1])
+    >>> cells = np.random.default_rng(1).integers(-3, 9, size=(500, 2))
+    >>> rows, back = np.unique(cells, axis=0, return_inverse=True)
+    >>> uniq, inv = _unique_rows(cells)
+    >>> np.array_equal(uniq, rows) and np.array_equal(inv, back.ravel())
+    True
     """
     if cells.shape[0] == 0:
         return cells, np.zeros(0, dtype=np.int64)
