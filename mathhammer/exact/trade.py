@@ -298,11 +298,16 @@ def _hit(trade, attacker, w, ym, y, state, points, charge, critical, choose):
     def make(paid):
         pmf = damage_pmf(max(1, dice + paid), w.pow, arm)
         out: dict = defaultdict(float)
-        for dmg in np.flatnonzero(pmf):
-            for after, q in _suffer(t, marked, down, down or early, cont, int(dmg)):
+        # every damage from the boxes left on fills them alike: one outcome, their chances summed
+        left = t.boxes - marked
+        rolls = [(int(d), float(pmf[d])) for d in np.flatnonzero(pmf[:left])]
+        if pmf.size > left and pmf[left:].any():
+            rolls.append((left, float(pmf[left:].sum())))
+        for dmg, chance in rolls:
+            for after, q in _suffer(t, marked, down, down or early, cont, dmg):
                 if after is not DEAD:  # the knockdown lands after the hit
                     after = (after[0], after[1] or knocks, after[2])
-                out[(_put(state, y, after), points - paid)] += float(pmf[dmg]) * q
+                out[(_put(state, y, after), points - paid)] += chance * q
         return out
     return choose(("damage", critical), allowed, default, make)
 
