@@ -191,11 +191,14 @@ def solve(scenario: Scenario, slots=None, reach: bool = True, relax: str = "auto
         raise ValueError(f"relax must be auto, never or always (got {relax!r})")
     if t.card is not None and t.rapid_healing in (0, 1) and relax == "auto":
         try:
-            setup = prepare(scenario, slots, induction=True)
-            fits = card_work(setup) <= PLAY_CARD_WORK
-            need = induction_work(setup) if fits else None
-            if fits and (need is None or need.total <= SURE_OVER * PLAY_CARD_EDGES):
-                return _solve(setup, scenario.objective, "exact", began, reach, PLAY_CARD_EDGES, every_start)
+            # the card's bound first, without the estimate of backward induction's work that
+            # checking it for induction makes (most of the check's time): a card over
+            # PLAY_CARD_WORK goes to the relaxation without it
+            if card_work(prepare(scenario, slots)) <= PLAY_CARD_WORK:
+                setup = prepare(scenario, slots, induction=True)
+                need = induction_work(setup)
+                if need is None or need.total <= SURE_OVER * PLAY_CARD_EDGES:
+                    return _solve(setup, scenario.objective, "exact", began, reach, PLAY_CARD_EDGES, every_start)
         except ExactNotApplicable:
             pass
     solved, objective, how = relaxed(scenario)
