@@ -134,12 +134,14 @@ def over(state, side_of) -> bool:
 def _activation(trade, models, index, side_of, x, r, dist, play):
     """The activation of model ``x`` in round ``r``, for every state of ``dist``."""
     out: dict = defaultdict(float)
+    seen: dict = {}  # per attacker (crippling, charge): the outcomes of its attacks met so far
     for state, p in dist.items():
         if state[x] is DEAD or over(state, side_of):
             out[state] += p
             continue
         state, attacker = stand_up(models[x], x, r, state)
-        for (st, _), q in _attacks(trade, models, index, attacker, models[x], state, p, play).items():
+        memo = seen.setdefault((attacker.crippled, attacker.charge), {})
+        for (st, _), q in _attacks(trade, models, index, attacker, models[x], state, p, play, memo).items():
             out[st] += q
     return dict(out)
 
@@ -161,14 +163,16 @@ def slots_of(attacker):
     return out + [(bought, True)] * (attacker.points if bought is not None else 0)
 
 
-def _attacks(trade, models, index, attacker, m, state, p, play):
+def _attacks(trade, models, index, attacker, m, state, p, play, memo):
     """The combat action of ``attacker`` (model ``m``) from ``state``: its initial attacks,
-    then one bought attack per point while it has one; ``{(state, points): probability}``."""
+    then one bought attack per point while it has one; ``{(state, points): probability}``.
+    ``memo``: what each attack of this attacker did to the model it attacked, by that model's
+    state and the attacker's points (see :func:`_step`)."""
     dist = {(state, attacker.points): p}
     charge_left = attacker.charge
     for row, (w, bought) in enumerate(slots_of(attacker)):
         charge = charge_left and w.type == "melee"
-        dist = _step(trade, models, index, attacker, m, w, dist, charge, bought, row, play)
+        dist = _step(trade, models, index, attacker, m, w, dist, charge, bought, row, play, memo)
         charge_left = charge_left and not charge
     return dist
 
@@ -212,19 +216,28 @@ class Decider:
         return make(allowed and (default if said is None else said))
 
 
-def _step(trade, models, index, attacker, m, w, dist, charge, bought, row, play):
+def _step(trade, models, index, attacker, m, w, dist, charge, bought, row, play, memo):
     """One attack with ``w`` (row ``row`` of the combat action) from every ``(state,
-    points)`` of ``dist``."""
+    points)`` of ``dist``.
+
+    An attack changes the model it attacks and nothing else, and what it does depends on
+    that model's state, the attacker's points and which enemies stand (best play's table):
+    ``memo`` keeps it by those, the model's states after it with their chances, for every
+    other state that meets them again (the rest of the models elsewhere)."""
     out: dict = defaultdict(float)
     for (state, points), p in dist.items():
         y = target_of(models, index, m, state)
         if y is None or (bought and points < 1):
             out[(state, points)] += p
             continue
-        choose = decider(play, attacker, standing(models, index, m, state), state[y], points, row)
-        for (st, pts), q in attack_from(trade, attacker, w, models[y], y, state, points, charge, bought,
-                                        choose).items():
-            out[(st, pts)] += p * q
+        key = (row, points, state[y], tuple(state[index[name]] is DEAD for name in m.attacks))
+        after = memo.get(key)
+        if after is None:
+            choose = decider(play, attacker, standing(models, index, m, state), state[y], points, row)
+            after = memo[key] = [(st[y], pts, q) for (st, pts), q in attack_from(
+                trade, attacker, w, models[y], y, state, points, charge, bought, choose).items()]
+        for model, pts, q in after:
+            out[(_put(state, y, model), pts)] += p * q
     return dict(out)
 
 
