@@ -98,7 +98,9 @@ def test_marking_on_digits_is_box_by_box_marking():
     lbits = [card.letter_bits[c][card.letters.index("L")] for c in range(N_COLUMNS)]
     ok = np.array([not x or lbits[s] & ~card.col_masks[s][int(card.digit(np.array(k), s))] != 0
                    for k, s, x in zip(codes, starts, xs)])  # the caller makes sure of an X box
-    got = card.mark_codes(codes[ok], starts[ok], first_x[ok], 0, ts[ok])
+    digits = card.digits_of(codes[ok])
+    card.mark_digits(digits, starts[ok], first_x[ok], 0, ts[ok])
+    got = card.codes_of(digits)
     for code, k, s, t, x in zip(got, codes[ok], starts[ok], ts[ok], first_x[ok]):
         masks = [card.col_masks[c][int(card.digit(np.array(k), c))] for c in range(N_COLUMNS)]
         want = _columns_after(masks, card.lengths, int(s), int(t), lbits[s] if x else None)

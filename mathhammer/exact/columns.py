@@ -152,13 +152,6 @@ class Columns:
             out &= self.colcrip[c, digits[:, c]]
         return out
 
-    def mark_codes(self, code: np.ndarray, start: np.ndarray, first_x: np.ndarray | None, xi: int,
-                   t: np.ndarray) -> np.ndarray:
-        """Codes after marking ``t`` boxes from column ``start`` (:meth:`mark_digits`)."""
-        digits = self.digits_of(code)
-        self.mark_digits(digits, start, first_x, xi, t)
-        return self.codes_of(digits)
-
     def mark_digits(self, digits: np.ndarray, start: np.ndarray, first_x: np.ndarray | None, xi,
                     t: np.ndarray) -> None:
         """Mark ``t`` boxes from column ``start`` on the ``(n, 6)`` digits ``digits`` (in

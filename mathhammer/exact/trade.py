@@ -166,8 +166,8 @@ def slots_of(attacker):
 def _attacks(trade, models, index, attacker, m, state, p, play, memo):
     """The combat action of ``attacker`` (model ``m``) from ``state``: its initial attacks,
     then one bought attack per point while it has one; ``{(state, points): probability}``.
-    ``memo``: what each attack of this attacker did to the model it attacked, by that model's
-    state and the attacker's points (see :func:`_step`)."""
+    ``memo``: what each attack of this attacker did to the model it attacked, by the attack,
+    the attacker's points, that model's state and the enemies standing (see :func:`_step`)."""
     dist = {(state, attacker.points): p}
     charge_left = attacker.charge
     for row, (w, bought) in enumerate(slots_of(attacker)):
