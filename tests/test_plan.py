@@ -5,7 +5,8 @@ For every attack event and every state the forward pass meets, the attack's edge
 twice from the same values of the events after it: deciding as they are built
 (``choose`` with ``Decisions.value``), and planned (``Decisions.planning``) then decided by a
 :class:`Plan`. The plan is built for the first attack of the same signature, so a plan that
-serves a later attack (its decision-table rows renamed) is checked too. Compared: the
+serves a later attack (its decision-table rows renamed) is checked too, and, on a target
+alike an earlier one, on the earlier one and moved (:meth:`Plan.reframed`). Compared: the
 probability from each damage marked to each damage marked after, with the state and what
 the attack counted, the boxes marked, the value of the attack from each damage marked, and
 every decision record (what, event, row, where, the choice per group and each option's
@@ -40,7 +41,7 @@ GUN = Weapon("Gun", "ranged", skill=6, pow=12, attacks=3)
 def _named() -> list[Scenario]:
     """Scenarios with each kind of decision: bought attacks with another melee weapon, the
     boosts, the target's power field, Shield Guard's blocks, Shred, a random rate of fire,
-    several targets."""
+    several targets, alike targets."""
     axe = Weapon("Axe", "melee", skill=5, pow=14, attacks=1, rules={"critical_knockdown"})
     rifle = Weapon("Rifle", "ranged", skill=6, pow=11, attacks="d3")
     return [
@@ -54,6 +55,13 @@ def _named() -> list[Scenario]:
                  [Attacker("Rifleman", [rifle], focus=2, policy="best")]),
         Scenario([Target(name="A", defense=13, arm=14, boxes=6), Target(name="B", defense=12, arm=13, boxes=7)],
                  [Attacker("Jack", [FIST], focus=3, policy="best")]),
+        # alike targets (the options built on the first serve the others): with a power
+        # field and Tough, and a third target between two alike ones
+        Scenario([Target(name=x, defense=12, arm=13, boxes=4, focus=1, rules={"tough"}) for x in "AB"],
+                 [Attacker("Jack", [FIST, axe], focus=3, policy="best")]),
+        Scenario([Target(name="A", defense=13, arm=13, boxes=3), Target(name="X", defense=12, arm=13, boxes=3),
+                  Target(name="C", defense=13, arm=13, boxes=3)],
+                 [Attacker("Jack", [FIST], focus=2, policy="best"), Attacker("Gunner", [GUN], focus=1, policy="best")]),
     ]
 
 
@@ -126,6 +134,7 @@ def test_a_plan_decides_as_building_the_edges_does(name, scenario):
     setup, engine, met = _met(scenario)
     first = _first_alike(setup)
     assert met, name
+    moved = 0
     for e, state in met:
         ev = setup.events[e]
         part = setup.part(state)
@@ -138,7 +147,13 @@ def test_a_plan_decides_as_building_the_edges_does(name, scenario):
         value = lambda s, idx, e=e: engine.after(e, s, idx)  # noqa: E731
         eager = attack_edges(part, ev.slot, state, decisions(eager_records, value=value))
         alike = first[ev.slot]
-        plan = Plan(attack_edges(part, alike, state, decisions([], planning=True)), _rows(setup, alike))
+        # on a target alike an earlier one, the plan is built there and moved
+        frame = setup.plan_frame(state) if setup.several else None
+        at = state if frame is None else frame
+        plan = Plan(attack_edges(setup.part(at), alike, at, decisions([], planning=True)), _rows(setup, alike))
+        if at != state:
+            plan = plan.reframed(setup.reframe(frame, state))
+            moved += 1
         planned, planned_value = plan.decide(decisions(planned_records, value=value), _rows(setup, ev.slot), part.boxes)
         a, b = _flow(eager, part.boxes), _flow(planned, part.boxes)
         assert a.keys() == b.keys(), (name, e)
@@ -156,6 +171,8 @@ def test_a_plan_decides_as_building_the_edges_does(name, scenario):
             sums_by(pc.src, pc.p, ahead, part.boxes, expected)
         np.testing.assert_allclose(planned_value, expected, rtol=TOL, atol=TOL, err_msg=f"{name} event {e}")
         _same_tally(setup, ev, state, planned, f"{name} event {e}")
+    # the alike targets' attacks were planned on the first and moved
+    assert (moved > 0) == (name in ("named 5", "named 6")), name
 
 
 def _same_tally(setup, ev, state, decided: Decided, msg: str) -> None:

@@ -92,6 +92,11 @@ class Piece:
         return Piece(self.state, self.src, self.dst, self.p, tuple(counts), self.marked, self.tag,
                      self.quick, self.quick_kill, self.quick_spent, self.quick_tough, self.ahead)
 
+    def at(self, state: State | None) -> Piece:
+        """The same edges, leading to ``state``."""
+        return Piece(state, self.src, self.dst, self.p, self.counts, self.marked, self.tag, self.quick,
+                     self.quick_kill, self.quick_spent, self.quick_tough, self.ahead)
+
     def with_shots(self, shots: int) -> Piece:
         """The same edges, the state after them carrying ``shots`` as the number a random rate
         of fire allows (:attr:`State.shots <mathhammer.exact.state.State.shots>`; a kill

@@ -253,15 +253,23 @@ class Engine:
         key = (self._plan_sig[e], state)
         out = self._plans.get(key)
         if out is None:
-            slot = self.events[e].slot
-            setup = self.setup.part(state)
-            dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, row=slot,
-                            planning=True)
-            out = Plan(attack_edges(setup, slot, state, dec), _rows(setup, slot))
+            frame = self.setup.plan_frame(state) if self.setup.several else None
+            if frame is None or frame == state:
+                out = self._planned(e, state)
+            else:  # a target alike another: the options built on the first, moved
+                out = self._plan(e, frame).reframed(self.setup.reframe(frame, state))
             if self._cached + out.size <= EDGE_BUDGET:  # else built again where it is met again
                 self._plans[key] = out
                 self._cached += out.size
         return out
+
+    def _planned(self, e: int, state: State) -> Plan:
+        """The options of attack event ``e`` from ``state``, built."""
+        slot = self.events[e].slot
+        setup = self.setup.part(state)
+        dec = Decisions(self.best, chain=self.chain, keep_points=self.keep_points, event=e, row=slot,
+                        planning=True)
+        return Plan(attack_edges(setup, slot, state, dec), _rows(setup, slot))
 
     def after(self, e: int, state: State, idx: np.ndarray) -> np.ndarray:
         """Value of ``state`` as event ``e`` leaves it: before the next event, or, owing a

@@ -17,6 +17,7 @@ not a copy of them).
 
 from __future__ import annotations
 
+import copy
 from itertools import accumulate
 
 import numpy as np
@@ -53,6 +54,23 @@ class Plan:
         self._reached(sizes)
         self._batches = batches([self._lay(d, sizes) for d in self.order], self._height)
         self._flat: dict = {}  # the flat_index of the sources, per width
+        self._contexts: dict = {}  # per decision moved by reframed: its context (else the decision's)
+
+    def reframed(self, moved) -> Plan:
+        """The same options, each edge leading to ``moved(state)`` instead of ``state``, and
+        each decision's context moved so (the attack on a target alike the one it was built
+        for: :meth:`Targets.reframe <mathhammer.exact.targets.Targets.reframe>`): the layout,
+        the decisions and their batches are shared, what the edges reach is found again."""
+        out = copy.copy(self)
+        out._joined = None
+        states = {None: None}
+        for pc in self.leaves:
+            if pc.state not in states:
+                states[pc.state] = moved(pc.state)
+        out.leaves = [pc.at(states[pc.state]) for pc in self.leaves]
+        out._contexts = {id(d): (moved(d.context[0]), *d.context[1:]) for d in self.order if d.context}
+        out._reach(self._sizes)
+        return out
 
     def _walk(self, items: list, stack: tuple, changes: tuple) -> int:
         """Lay out ``items``: ``stack`` holds, for each choice above, outermost first, the
@@ -122,6 +140,20 @@ class Plan:
         self._raw_p = np.concatenate([pc.p for pc in leaves]) if leaves else np.zeros(0)
         self.p = self._raw_p * np.repeat(np.array(self._scales), sizes)
         self.dst = np.concatenate([pc.dst for pc in leaves]) if leaves else empty
+        #: Boxes each edge marked (None: none), and the quicksand point along it (None: none).
+        self.marked = _joined_field(leaves, "marked")
+        self.quick = _joined_field(leaves, "quick")
+        self._reach(sizes)
+        # what was spent along each edge (the same where the states are moved)
+        spent, target_spent = attack_costs(self.joined_counts,
+                                           np.array([k[3] for k in self._joined_keys], dtype=np.float64))
+        self._spent = spent[self.joined_id] if spent.any() else None
+        self._target_spent = target_spent[self.joined_id] if target_spent.any() else None
+
+    def _reach(self, sizes: np.ndarray) -> None:
+        """What the edges reach (:meth:`_reached`'s :attr:`targets` and joined pieces), from
+        the states of :attr:`leaves`."""
+        leaves = self.leaves
         states: dict = {}  # (a State's hash is not kept: each is hashed once here)
         joined: dict = {}
         leaf_state, leaf_joined = [], []
@@ -147,13 +179,8 @@ class Plan:
         self._joined_keys = list(joined)
         self.joined_states = [by_id[k[0]] for k in joined]
         self.joined_counts = np.array([k[1] for k in joined], dtype=np.float64).reshape(len(joined), -1)
-        spent, target_spent = attack_costs(self.joined_counts, np.array([k[3] for k in joined], dtype=np.float64))
-        self._spent = spent[self.joined_id] if spent.any() else None
-        self._target_spent = target_spent[self.joined_id] if target_spent.any() else None
-        #: Boxes each edge marked (None: none), and whether an edge counts only what
-        #: :attr:`joined_counts` and :attr:`marked` say (no quicksand point along it).
-        self.marked = _joined_field(leaves, "marked")
-        self.quick = _joined_field(leaves, "quick")
+        #: Whether an edge counts only what :attr:`joined_counts` and :attr:`marked` say (no
+        #: quicksand point along it).
         self.plain = self.quick is None and not any(k[2] or k[3] or k[4] for k in joined)
         self._leaf_joined, self._sizes = leaf_joined, sizes
         self._joined = None
@@ -245,18 +272,20 @@ class Plan:
                 told[id(d)] = (tot[:, : len(d.options), off: off + n], best[off: off + n], seen)
         for d in self.order:
             if id(d) in told:
-                self._record(dec, d, rename.get(d.row, d.row), *told[id(d)])
+                self._record(dec, d, self._contexts.get(id(d), d.context), rename.get(d.row, d.row), *told[id(d)])
 
     @staticmethod
-    def _record(dec: Decisions, d, row: int, tot: np.ndarray, best: np.ndarray, met: np.ndarray | None) -> None:
-        """Tell ``dec.record`` the decision ``d`` made (``met``: of the groups met only)."""
+    def _record(dec: Decisions, d, context: tuple, row: int, tot: np.ndarray, best: np.ndarray,
+                met: np.ndarray | None) -> None:
+        """Tell ``dec.record`` the decision ``d`` made in ``context`` (``met``: of the groups
+        met only)."""
         groups = d.groups
         totals = [tot[:, j] for j in range(tot.shape[1])] if dec.record_values else None
         if met is not None:
             groups = tuple(g[met] for g in groups) if isinstance(groups, tuple) else groups[met]
             best = best[met]
             totals = None if totals is None else [t[:, met] for t in totals]
-        dec.record(d.what, dec.event, row, d.context, groups, best, totals, d.by)
+        dec.record(d.what, dec.event, row, context, groups, best, totals, d.by)
 
 
 class Decided:
