@@ -6,7 +6,8 @@ twice from the same values of the events after it: deciding as they are built
 (``choose`` with ``Decisions.value``), and planned (``Decisions.planning``) then decided by a
 :class:`Plan`. The plan is built for the first attack of the same signature, so a plan that
 serves a later attack (its decision-table rows renamed) is checked too, and, on a target
-alike an earlier one, on the earlier one and moved (:meth:`Plan.reframed`). Compared: the
+alike an earlier one or a unit's later model, on the earlier one and moved
+(:meth:`Plan.reframed`). Compared: the
 probability from each damage marked to each damage marked after, with the state and what
 the attack counted, the boxes marked, the value of the attack from each damage marked, and
 every decision record (what, event, row, where, the choice per group and each option's
@@ -25,6 +26,7 @@ from mathhammer.exact.bounds import prepare
 from mathhammer.exact.choices import Decisions
 from mathhammer.exact.edges import Piece, attack_cost, lead, merge, slot_counts, sums_by
 from mathhammer.exact.forward import propagate_rounds
+from mathhammer.exact.frames import plan_frame, reframe
 from mathhammer.exact.induction import Engine, deep_recursion
 from mathhammer.exact.plan import Decided, Plan
 from mathhammer.exact.state import State
@@ -43,7 +45,7 @@ GUN = Weapon("Gun", "ranged", skill=6, pow=12, attacks=3)
 def _named() -> list[Scenario]:
     """Scenarios with each kind of decision: bought attacks with another melee weapon, the
     boosts, the target's power field, Shield Guard's blocks, Shred, a random rate of fire,
-    several targets, alike targets."""
+    several targets, alike targets, units."""
     axe = Weapon("Axe", "melee", skill=5, pow=14, attacks=1, rules={"critical_knockdown"})
     rifle = Weapon("Rifle", "ranged", skill=6, pow=11, attacks="d3")
     return [
@@ -64,14 +66,25 @@ def _named() -> list[Scenario]:
         Scenario([Target(name="A", defense=13, arm=13, boxes=3), Target(name="X", defense=12, arm=13, boxes=3),
                   Target(name="C", defense=13, arm=13, boxes=3)],
                  [Attacker("Jack", [FIST], focus=2, policy="best"), Attacker("Gunner", [GUN], focus=1, policy="best")]),
+        # a unit (each model's options built on the first and moved), alone with Tough, and
+        # two alike units then an unlike model
+        Scenario(Target(defense=13, arm=13, boxes=1, models=4, rules={"tough"}),
+                 [Attacker("Jack", [FIST, axe], focus=3, policy="best")]),
+        Scenario([Target(name="A", defense=12, arm=13, boxes=2, models=3), Target(name="B", defense=12, arm=13, boxes=2,
+                                                                                  models=3),
+                  Target(name="C", defense=13, arm=12, boxes=3)],
+                 [Attacker("Jack", [FIST], focus=3, policy="best"), Attacker("Gunner", [GUN], focus=1, policy="best")]),
     ]
 
 
 def _alike(seed: int) -> Scenario:
     """A random scenario's target twice (named A and B), a third unlike them between them
-    for odd seeds: the plans on B are A's, moved."""
+    for odd seeds, a unit of two or three models (no power field) for one seed in three: the
+    plans on B are A's, and on a unit's later models the first one's, moved."""
     s = random_scenario(seed)
     a = dataclasses.replace(s.target, name="A", boxes=min(s.target.boxes, 2))
+    if seed % 3 == 0:
+        a = dataclasses.replace(a, models=2 + seed % 2, focus=0, fury=0)
     middle = [dataclasses.replace(a, name="X", arm=a.arm + 1)] if seed % 2 else []
     return dataclasses.replace(s, target=a, targets=(a, *middle, dataclasses.replace(a, name="B")))
 
@@ -160,11 +173,11 @@ def test_a_plan_decides_as_building_the_edges_does(name, scenario):
         eager = attack_edges(part, ev.slot, state, decisions(eager_records, value=value))
         alike = first[ev.slot]
         # on a target alike an earlier one, the plan is built there and moved
-        frame = setup.plan_frame(state) if setup.several else None
+        frame = plan_frame(setup, state)
         at = state if frame is None else frame
         plan = Plan(attack_edges(setup.part(at), alike, at, decisions([], planning=True)), _rows(setup, alike))
         if at != state:
-            plan = plan.reframed(setup.reframe(frame, state))
+            plan = plan.reframed(reframe(setup, frame, state))
             moved += 1
         planned, planned_value = plan.decide(decisions(planned_records, value=value), _rows(setup, ev.slot), part.boxes)
         a, b = _flow(eager, part.boxes), _flow(planned, part.boxes)
@@ -186,17 +199,17 @@ def test_a_plan_decides_as_building_the_edges_does(name, scenario):
     # the alike targets' attacks were planned on the first and moved (on the random ones, where
     # the sequence meets the second alike target)
     if not name.startswith("alike"):
-        assert (moved > 0) == (name in ("named 5", "named 6")), name
+        assert (moved > 0) == (name in ("named 5", "named 6", "named 7", "named 8")), name
 
 
-def test_the_random_alike_cases_meet_the_second_target():
-    """The random cases of alike targets check moved plans: most meet an attack on the
-    second alike target (14 of the 24)."""
+def test_the_random_alike_cases_move_plans():
+    """The random cases of alike targets and units check moved plans: most meet an attack on
+    the second alike target or on a unit's later model (14 of the 24)."""
     meets = 0
     for name, scenario in _cases():
         if name.startswith("alike"):
             setup, _, met = _met(scenario)
-            meets += any(setup.plan_frame(state) not in (None, state) for _, state in met)
+            meets += any(plan_frame(setup, state) is not None for _, state in met)
     assert meets >= 12
 
 

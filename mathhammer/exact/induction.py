@@ -39,6 +39,7 @@ from .bounds import best_play_refusal
 from .chain import Chain
 from .choices import Decisions
 from .edges import BySource, Piece, attack_cost, lead, merge, slot_counts, sums_by
+from .frames import plan_frame, reframe
 from .layers import Layered, met_layers
 from .plan import Decided, Plan
 from .rounds import round_edges, suffered_spent
@@ -253,11 +254,11 @@ class Engine:
         key = (self._plan_sig[e], state)
         out = self._plans.get(key)
         if out is None:
-            frame = self.setup.plan_frame(state) if self.setup.several else None
-            if frame is None or frame == state:
+            frame = plan_frame(self.setup, state)
+            if frame is None:
                 out = self._planned(e, state)
-            else:  # a target alike another: the options built on the first, moved
-                out = self._plan(e, frame).reframed(self.setup.reframe(frame, state))
+            else:  # a unit's later model, a target alike another: the options built there, moved
+                out = self._plan(e, frame).reframed(reframe(self.setup, frame, state))
             if self._cached + out.size <= EDGE_BUDGET:  # else built again where it is met again
                 self._plans[key] = out
                 self._cached += out.size

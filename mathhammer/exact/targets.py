@@ -147,8 +147,8 @@ class Targets:
         self._route_bits = tuple(sum(1 << g for g in route) for route in self.routes)
         #: Per target, the first target alike it (the same profile but its name; itself where
         #: routes may set a target aside): an attack's options on one serve them all
-        #: (:meth:`plan_frame`).
-        self._alike = tuple(g if self.crossing else next(h for h in range(g + 1) if _alike(self.parts[h], part))
+        #: (:func:`~mathhammer.exact.frames.plan_frame`).
+        self.alike = tuple(g if self.crossing else next(h for h in range(g + 1) if _alike(self.parts[h], part))
                             for g, part in enumerate(self.parts))
 
     def _then(self, after: State) -> tuple[State | None, int]:
@@ -170,29 +170,6 @@ class Targets:
                 rest = parked[:k] + parked[k + 1:]
                 return own._replace(dead=state.dead, parked=rest, **keep), marked
         return self.parts[g].start._replace(dead=state.dead, parked=parked, **keep), 0
-
-    def plan_frame(self, state: State) -> State | None:
-        """The state an attack's options from ``state`` are built from where another target
-        is alike the one under attack (None: from ``state`` itself): the same state on the
-        first target alike it, with none destroyed. The options are the same on alike
-        targets but for where a destruction leads, which :meth:`reframe` moves."""
-        g = self._alike[state.target]
-        if g == state.target and not any(h == g for h in self._alike[g + 1:]):
-            return None
-        return state._replace(target=g, dead=0)
-
-    def reframe(self, frame: State, state: State):
-        """The function taking each state an attack from ``frame`` (:meth:`plan_frame`'s)
-        reaches to the state the same attack from ``state`` reaches: the target under attack
-        still standing, or, where it fell, whatever its fall leads to from ``state`` (the
-        attackers' fields carried over)."""
-        g = frame.target
-
-        def moved(x: State) -> State | None:
-            if x.target == g:
-                return x._replace(target=state.target, dead=state.dead)
-            return self._then(state._replace(**{name: getattr(x, name) for name in ATTACKERS}))[0]
-        return moved
 
     def target_of(self, i: int, state: State) -> int | None:
         """The target attack ``i`` goes to from ``state``: the first of its route standing
