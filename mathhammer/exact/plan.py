@@ -58,8 +58,8 @@ class Plan:
 
     def reframed(self, moved) -> Plan:
         """The same options, each edge leading to ``moved(state)`` instead of ``state``, and
-        each decision's context moved so (the attack on a target alike the one it was built
-        for: :meth:`Targets.reframe <mathhammer.exact.targets.Targets.reframe>`): the layout,
+        each decision's context moved so (the attack on a unit's later model, or on a target
+        alike the one it was built for: :func:`~mathhammer.exact.frames.reframe`): the layout,
         the decisions and their batches are shared, what the edges reach is found again."""
         out = copy.copy(self)
         out._joined = None

@@ -145,11 +145,11 @@ class Targets:
         every = tuple(range(len(self.parts)))
         self.routes = tuple(tuple(dict.fromkeys(info.slot.route)) or every for info in self.slots)
         self._route_bits = tuple(sum(1 << g for g in route) for route in self.routes)
-        #: Per target, the first target alike it (the same profile but its name; itself where
-        #: routes may set a target aside): an attack's options on one serve them all
+        #: Per target, the first target alike it (the same profile but its name): where routes
+        #: never set a target aside, an attack's options on one serve them all
         #: (:func:`~mathhammer.exact.frames.plan_frame`).
-        self.alike = tuple(g if self.crossing else next(h for h in range(g + 1) if _alike(self.parts[h], part))
-                            for g, part in enumerate(self.parts))
+        self.alike = tuple(next(h for h in range(g + 1) if _alike(self.parts[h], part))
+                           for g, part in enumerate(self.parts))
 
     def _then(self, after: State) -> tuple[State | None, int]:
         """Where the destruction of the last model of the target under attack in ``after``
